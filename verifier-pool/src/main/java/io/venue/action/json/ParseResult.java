@@ -1,5 +1,6 @@
 package io.venue.action.json;
 
+import io.venue.action.ActionPayload;
 import io.venue.action.SignedAction;
 
 /**
@@ -8,13 +9,20 @@ import io.venue.action.SignedAction;
 public final class ParseResult
 {
     private final SignedAction signedAction;
+    private final ActionPayload payload;
     private final ParseErrorCode code;
     private final String field;
     private final String message;
 
-    private ParseResult(final SignedAction signedAction, final ParseErrorCode code, final String field, final String message)
+    private ParseResult(
+        final SignedAction signedAction,
+        final ActionPayload payload,
+        final ParseErrorCode code,
+        final String field,
+        final String message)
     {
         this.signedAction = signedAction;
+        this.payload = payload;
         this.code = code;
         this.field = field;
         this.message = message;
@@ -22,20 +30,31 @@ public final class ParseResult
 
     static ParseResult ok(final SignedAction signedAction)
     {
-        return new ParseResult(signedAction, null, null, null);
+        return new ParseResult(signedAction, signedAction.payload(), null, null, null);
+    }
+
+    static ParseResult ok(final ActionPayload payload)
+    {
+        return new ParseResult(null, payload, null, null, null);
     }
 
     static ParseResult error(final ParseErrorCode code, final String field, final String message)
     {
-        return new ParseResult(null, code, field, message);
+        return new ParseResult(null, null, code, field, message);
     }
 
     public boolean isOk()
     {
-        return signedAction != null;
+        return code == null;
     }
 
-    /** The parsed action; null when {@link #isOk()} is false. */
+    /** The parsed payload; null when {@link #isOk()} is false. */
+    public ActionPayload payload()
+    {
+        return payload;
+    }
+
+    /** The parsed action; null when {@link #isOk()} is false or only a payload was parsed. */
     public SignedAction signedAction()
     {
         return signedAction;
@@ -61,6 +80,6 @@ public final class ParseResult
     @Override
     public String toString()
     {
-        return isOk() ? "ok " + signedAction : code + " at " + field + ": " + message;
+        return isOk() ? "ok " + (signedAction != null ? signedAction : payload) : code + " at " + field + ": " + message;
     }
 }

@@ -1,5 +1,6 @@
 package io.venue.action.json;
 
+import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.BatchLeg;
 import io.venue.action.ClientOrderId;
@@ -57,6 +58,17 @@ public final class SignedActionParser
 
     public ParseResult parse(final byte[] body, final int offset, final int length)
     {
+        return parse(body, offset, length, ActionShapes.SIGNED_ACTION);
+    }
+
+    /** Parses a bare ActionPayload object (for tools that sign a payload written by hand). */
+    public ParseResult parsePayload(final byte[] json)
+    {
+        return parse(json, 0, json.length, ActionShapes.PAYLOAD);
+    }
+
+    private ParseResult parse(final byte[] body, final int offset, final int length, final ObjectShape shape)
+    {
         if (length <= 0 || length > maxBodyBytes)
         {
             return ParseResult.error(ParseErrorCode.INVALID_BODY_SIZE, "",
@@ -70,13 +82,14 @@ public final class SignedActionParser
         try
         {
             skipWhitespace();
-            final SignedAction signedAction = (SignedAction)readObject(ActionShapes.SIGNED_ACTION);
+            final Object value = readObject(shape);
             skipWhitespace();
             if (pos != end)
             {
                 throw reject(ParseErrorCode.TRAILING_DATA, "unexpected data after the closing brace at byte " + (pos - start));
             }
-            return ParseResult.ok(signedAction);
+            return value instanceof SignedAction signedAction ?
+                ParseResult.ok(signedAction) : ParseResult.ok((ActionPayload)value);
         }
         catch (final Reject reject)
         {
