@@ -133,7 +133,18 @@ public final class Secp256k1Recoveries
         }
         catch (final LinkageError | RuntimeException ex)
         {
-            return "native library unavailable: " + ex;
+            return "native library unavailable: " + describe(ex);
         }
+    }
+
+    // Loading fails inside a static initializer, so the useful message is usually the root cause's.
+    private static String describe(final Throwable failure)
+    {
+        Throwable root = failure;
+        while (null != root.getCause() && root.getCause() != root)
+        {
+            root = root.getCause();
+        }
+        return root == failure ? failure.toString() : failure.getClass().getSimpleName() + " caused by " + root;
     }
 }
