@@ -1,0 +1,184 @@
+package io.venue.verifier;
+
+import io.venue.action.Address;
+import io.venue.action.SignedAction;
+import io.venue.action.json.CanonicalJson;
+import io.venue.action.json.ParseResult;
+import io.venue.action.json.SignedActionParser;
+import io.venue.crypto.ActionDigest;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.Keccak256;
+import io.venue.crypto.RecoveryStatus;
+import io.venue.crypto.Secp256k1Recovery;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import static io.venue.verifier.VerificationResultLayout.*;
+
+/**
+ * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
+ * then personal mode (and v1 when the migration flag is on), and writes the result record. One instance
+ * per verifier thread; nothing here is shared.
+ */
+public final class ActionVerifier
+{
+    private final SignedActionParser parser;
+    private final CanonicalJson canonical = new CanonicalJson();
+    private final ActionDigest digest;
+    private final Secp256k1Recovery recovery;
+    private final Keccak256 keccak = new Keccak256();
+    private final boolean acceptV1;
+
+    private byte[] body = new byte[4096];
+    private final byte[] v2Hash = new byte[DIGEST_LENGTH];
+    private final byte[] v1Hash = new byte[DIGEST_LENGTH];
+    private final byte[] personalHash = new byte[DIGEST_LENGTH];
+    private final byte[] signature = new byte[65];
+    private final byte[] account = new byte[ADDRESS_LENGTH];
+    private final byte[] rawSigner = new byte[ADDRESS_LENGTH];
+    private final byte[] personalSigner = new byte[ADDRESS_LENGTH];
+    private final byte[] v1Signer = new byte[ADDRESS_LENGTH];
+
+    public ActionVerifier(
+        final long chainId,
+        final Address verifyingContract,
+        final Secp256k1Recovery recovery,
+        final boolean acceptV1,
+        final int maxBodyBytes)
+    {
+        this.parser = new SignedActionParser(maxBodyBytes);
+        this.digest = new ActionDigest(chainId, verifyingContract);
+        this.recovery = recovery;
+        this.acceptV1 = acceptV1;
+    }
+
+    /**
+     * Verifies {@code src[offset, offset + length)} and writes the result record at {@code out[0..)}.
+     *
+     * @return the length of the result record.
+     */
+    public int verify(
+        final DirectBuffer src,
+        final int offset,
+        final int length,
+        final long connectionId,
+        final long correlationId,
+        final MutableDirectBuffer out)
+    {
+        if (body.length < length)
+        {
+            body = new byte[Math.max(length, body.length * 2)];
+        }
+        src.getBytes(offset, body, 0, length);
+        return verify(body, 0, length, connectionId, correlationId, out);
+    }
+
+    /** As above, for a body already on the heap. */
+    public int verify(
+        final byte[] src,
+        final int offset,
+        final int length,
+        final long connectionId,
+        final long correlationId,
+        final MutableDirectBuffer out)
+    {
+        out.putLong(CONNECTION_ID, connectionId);
+        out.putLong(CORRELATION_ID, correlationId);
+
+        final ParseResult parsed = parser.parse(src, offset, length);
+        if (!parsed.isOk())
+        {
+            return malformed(parsed, out);
+        }
+
+        final SignedAction action = parsed.signedAction();
+        action.signature().copyTo(signature, 0);
+        action.payload().account().copyTo(account, 0);
+        final int jsonLength = canonical.encode(action.payload());
+        final byte[] json = canonical.writer().buffer();
+        digest.v2(json, 0, jsonLength, v2Hash, 0);
+
+        Arrays.fill(rawSigner, (byte)0);
+        Arrays.fill(personalSigner, (byte)0);
+        final RecoveryStatus status = recovery.recover(v2Hash, 0, signature, 0, rawSigner, 0);
+        if (status != RecoveryStatus.OK)
+        {
+            // r, s and v are bad whatever the hash, so no other mode or version can succeed
+            return record(out, VerificationOutcome.BAD_SIGNATURE, status.ordinal(), 2, json, jsonLength);
+        }
+        if (Arrays.equals(rawSigner, account))
+        {
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_RAW.ordinal(), 2, json, jsonLength);
+        }
+        Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
+        recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
+        if (Arrays.equals(personalSigner, account))
+        {
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+        }
+        if (acceptV1)
+        {
+            final SignerMatch v1Match = matchV1(json, jsonLength);
+            if (v1Match != null)
+            {
+                return record(out, VerificationOutcome.VERIFIED, v1Match.ordinal(), 1, json, jsonLength);
+            }
+        }
+        return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
+    }
+
+    /** v1 is accepted only when it recovers to the account itself; the v2 candidates stay in the record. */
+    private SignerMatch matchV1(final byte[] json, final int jsonLength)
+    {
+        final byte[] candidate = v1Signer;
+        digest.v1(json, 0, jsonLength, v1Hash, 0);
+        if (recovery.recover(v1Hash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK && Arrays.equals(candidate, account))
+        {
+            return SignerMatch.ACCOUNT_RAW_V1;
+        }
+        Eip191.personalHash32(keccak, v1Hash, 0, personalHash, 0);
+        if (recovery.recover(personalHash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK && Arrays.equals(candidate, account))
+        {
+            return SignerMatch.ACCOUNT_PERSONAL_V1;
+        }
+        return null;
+    }
+
+    private int record(
+        final MutableDirectBuffer out,
+        final VerificationOutcome outcome,
+        final int detail,
+        final int digestVersion,
+        final byte[] json,
+        final int jsonLength)
+    {
+        out.putByte(OUTCOME, (byte)outcome.ordinal());
+        out.putByte(DETAIL, (byte)detail);
+        out.putByte(DIGEST_VERSION, (byte)digestVersion);
+        out.putByte(DIGEST_VERSION + 1, (byte)0);
+        // the v2 digest is always the one reported: it is the order id, whichever version was signed
+        out.putBytes(DIGEST, v2Hash, 0, DIGEST_LENGTH);
+        out.putBytes(RAW_SIGNER, rawSigner, 0, ADDRESS_LENGTH);
+        out.putBytes(PERSONAL_SIGNER, personalSigner, 0, ADDRESS_LENGTH);
+        out.putBytes(ACCOUNT, account, 0, ADDRESS_LENGTH);
+        out.putInt(TEXT_LENGTH, jsonLength);
+        out.putBytes(TEXT, json, 0, jsonLength);
+        return TEXT + jsonLength;
+    }
+
+    private int malformed(final ParseResult parsed, final MutableDirectBuffer out)
+    {
+        out.putByte(OUTCOME, (byte)VerificationOutcome.MALFORMED.ordinal());
+        out.putByte(DETAIL, (byte)parsed.code().ordinal());
+        out.putByte(DIGEST_VERSION, (byte)0);
+        out.putByte(DIGEST_VERSION + 1, (byte)0);
+        out.setMemory(DIGEST, TEXT_LENGTH - DIGEST, (byte)0);
+        final byte[] text = (parsed.field() + "\n" + parsed.message()).getBytes(StandardCharsets.UTF_8);
+        out.putInt(TEXT_LENGTH, text.length);
+        out.putBytes(TEXT, text);
+        return TEXT + text.length;
+    }
+}

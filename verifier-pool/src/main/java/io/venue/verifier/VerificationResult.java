@@ -1,0 +1,104 @@
+package io.venue.verifier;
+
+import io.venue.action.json.ParseErrorCode;
+import io.venue.crypto.RecoveryStatus;
+import org.agrona.DirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+import static io.venue.verifier.VerificationResultLayout.*;
+
+/**
+ * A read-only flyweight over one result in the result ring. Valid only inside the handler call that
+ * received it; copy what must outlive it.
+ */
+public final class VerificationResult
+{
+    private DirectBuffer buffer;
+    private int offset;
+
+    /** Points this flyweight at a result record, e.g. one written by {@link ActionVerifier#verify}. */
+    public VerificationResult wrap(final DirectBuffer buffer, final int offset)
+    {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    public long connectionId()
+    {
+        return buffer.getLong(offset + CONNECTION_ID);
+    }
+
+    public long correlationId()
+    {
+        return buffer.getLong(offset + CORRELATION_ID);
+    }
+
+    public VerificationOutcome outcome()
+    {
+        return VerificationOutcome.of(buffer.getByte(offset + OUTCOME));
+    }
+
+    /** For VERIFIED results. */
+    public SignerMatch signerMatch()
+    {
+        return SignerMatch.of(buffer.getByte(offset + DETAIL));
+    }
+
+    /** For MALFORMED results. */
+    public ParseErrorCode parseError()
+    {
+        return ParseErrorCode.values()[buffer.getByte(offset + DETAIL)];
+    }
+
+    /** For BAD_SIGNATURE results. */
+    public RecoveryStatus recoveryStatus()
+    {
+        return RecoveryStatus.values()[buffer.getByte(offset + DETAIL)];
+    }
+
+    /** 2 or 1 for parsed bodies, 0 otherwise. */
+    public int digestVersion()
+    {
+        return buffer.getByte(offset + DIGEST_VERSION);
+    }
+
+    public void getDigest(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + DIGEST, dst, dstOffset, DIGEST_LENGTH);
+    }
+
+    public void getRawSigner(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + RAW_SIGNER, dst, dstOffset, ADDRESS_LENGTH);
+    }
+
+    public void getPersonalSigner(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + PERSONAL_SIGNER, dst, dstOffset, ADDRESS_LENGTH);
+    }
+
+    public void getAccount(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + ACCOUNT, dst, dstOffset, ADDRESS_LENGTH);
+    }
+
+    public int textLength()
+    {
+        return buffer.getInt(offset + TEXT_LENGTH);
+    }
+
+    public void getText(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + TEXT, dst, dstOffset, textLength());
+    }
+
+    /** Canonical JSON of the payload (VERIFIED, BAD_SIGNATURE) or "field\nmessage" (MALFORMED). Allocates. */
+    public String text()
+    {
+        final byte[] text = new byte[textLength()];
+        getText(text, 0);
+        return new String(text, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,47 @@
+package io.venue.verifier;
+
+/**
+ * Byte layout of a verification result in the result ring (little-endian).
+ * <pre>
+ *   0  connectionId     int64
+ *   8  correlationId    int64
+ *  16  outcome          int8   VerificationOutcome ordinal
+ *  17  detail           int8   SignerMatch, ParseErrorCode or RecoveryStatus ordinal, by outcome
+ *  18  digestVersion    int8   2, 1, or 0 when the body did not parse
+ *  19  (padding)        int8
+ *  20  digest           32 bytes
+ *  52  rawSigner        20 bytes  raw-mode recovered address, zero if not computed
+ *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
+ *  92  account          20 bytes  the payload's account, zero if the body did not parse
+ * 112  textLength       int32
+ * 116  text             canonical JSON of the payload, or "field\nmessage" for MALFORMED
+ * </pre>
+ */
+final class VerificationResultLayout
+{
+    static final int CONNECTION_ID = 0;
+    static final int CORRELATION_ID = 8;
+    static final int OUTCOME = 16;
+    static final int DETAIL = 17;
+    static final int DIGEST_VERSION = 18;
+    static final int DIGEST = 20;
+    static final int RAW_SIGNER = 52;
+    static final int PERSONAL_SIGNER = 72;
+    static final int ACCOUNT = 92;
+    static final int TEXT_LENGTH = 112;
+    static final int TEXT = 116;
+
+    static final int DIGEST_LENGTH = 32;
+    static final int ADDRESS_LENGTH = 20;
+
+    /** Message type of results in the ring. */
+    static final int RESULT_MSG_TYPE = 1;
+    /** Message type of requests in the per-verifier rings. */
+    static final int REQUEST_MSG_TYPE = 1;
+    /** Request header: connectionId, correlationId; the body follows. */
+    static final int REQUEST_HEADER_LENGTH = 16;
+
+    private VerificationResultLayout()
+    {
+    }
+}

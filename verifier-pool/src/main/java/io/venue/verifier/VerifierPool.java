@@ -1,0 +1,307 @@
+package io.venue.verifier;
+
+import io.venue.action.Address;
+import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.crypto.Secp256k1Recovery;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
+
+import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.REQUEST_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.TEXT;
+
+/**
+ * A fixed set of verifier threads. Transport threads {@link #offer} request bodies; one consumer (the
+ * sequencer) {@link #poll}s results.
+ * <p>
+ * Each connection is bound to one verifier by its id, so a connection's results come out in the order it
+ * sent the requests while different connections spread over all threads. A full request ring refuses at
+ * once ({@code offer} returns false: the caller answers QUEUE_LIMIT) instead of blocking the caller.
+ */
+public final class VerifierPool implements AutoCloseable
+{
+    private final Context context;
+    private final RingBuffer[] requestRings;
+    private final RingBuffer resultRing;
+    private final AgentRunner[] runners;
+    private final VerificationResult result = new VerificationResult();
+    private final MessageHandler onResult = this::onResult;
+    private VerificationResultHandler resultHandler;
+
+    private VerifierPool(final Context context)
+    {
+        this.context = context;
+        final int threads = context.threads;
+        requestRings = new RingBuffer[threads];
+        runners = new AgentRunner[threads];
+        resultRing = newRing(context.resultRingBytes);
+        for (int i = 0; i < threads; i++)
+        {
+            requestRings[i] = newRing(context.requestRingBytes);
+            final ActionVerifier verifier = new ActionVerifier(
+                context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes);
+            final VerifierAgent agent = new VerifierAgent(
+                "verifier-" + i, requestRings[i], resultRing, verifier, context.batchLimit);
+            runners[i] = new AgentRunner(context.idleStrategy.get(), Throwable::printStackTrace, null, agent);
+        }
+    }
+
+    /** Validates the context and starts the verifier threads. */
+    public static VerifierPool start(final Context context)
+    {
+        context.conclude();
+        final VerifierPool pool = new VerifierPool(context);
+        for (final AgentRunner runner : pool.runners)
+        {
+            AgentRunner.startOnThread(runner, context.threadFactory);
+        }
+        return pool;
+    }
+
+    /**
+     * Queues a request body for verification.
+     *
+     * @return false if the connection's verifier is full or the body is larger than allowed: answer
+     * QUEUE_LIMIT (or 413 for size), nothing was queued.
+     */
+    public boolean offer(
+        final long connectionId, final long correlationId, final DirectBuffer body, final int offset, final int length)
+    {
+        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int index = claim(ring, connectionId, correlationId, length);
+        if (index <= 0)
+        {
+            return false;
+        }
+        ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
+        ring.commit(index);
+        return true;
+    }
+
+    /** Same as {@link #offer(long, long, DirectBuffer, int, int)} for a heap body. */
+    public boolean offer(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
+    {
+        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int index = claim(ring, connectionId, correlationId, length);
+        if (index <= 0)
+        {
+            return false;
+        }
+        ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
+        ring.commit(index);
+        return true;
+    }
+
+    private int claim(final RingBuffer ring, final long connectionId, final long correlationId, final int length)
+    {
+        if (length > context.maxBodyBytes)
+        {
+            return -1;
+        }
+        final int index = ring.tryClaim(REQUEST_MSG_TYPE, REQUEST_HEADER_LENGTH + length);
+        if (index > 0)
+        {
+            final MutableDirectBuffer buffer = ring.buffer();
+            buffer.putLong(index, connectionId);
+            buffer.putLong(index + 8, correlationId);
+        }
+        return index;
+    }
+
+    /**
+     * Delivers up to {@code limit} results to the handler. Single consumer: call from one thread only.
+     *
+     * @return the number of results delivered.
+     */
+    public int poll(final VerificationResultHandler handler, final int limit)
+    {
+        resultHandler = handler;
+        try
+        {
+            return resultRing.read(onResult, limit);
+        }
+        finally
+        {
+            resultHandler = null;
+        }
+    }
+
+    private void onResult(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        resultHandler.onResult(result.wrap(buffer, index));
+    }
+
+    /** Which verifier a connection is bound to: a mix of the id, so sequential ids spread evenly. */
+    public int verifierIndex(final long connectionId)
+    {
+        final long mixed = (connectionId ^ (connectionId >>> 33)) * 0xff51afd7ed558ccdL;
+        return (int)Long.remainderUnsigned(mixed ^ (mixed >>> 33), requestRings.length);
+    }
+
+    public int threads()
+    {
+        return runners.length;
+    }
+
+    /** Name of the secp256k1 implementation in use (native libsecp256k1 or BouncyCastle). */
+    public String recoveryName()
+    {
+        return context.recoveryName;
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runners);
+    }
+
+    private static RingBuffer newRing(final int capacity)
+    {
+        return new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
+    /**
+     * Configuration of the pool, with defaults fit for a 2-core machine.
+     */
+    public static final class Context
+    {
+        private int threads = 1;
+        private int requestRingBytes = 8 * 1024 * 1024;
+        private int resultRingBytes = 16 * 1024 * 1024;
+        private int maxBodyBytes = 512 * 1024;
+        private int batchLimit = 64;
+        private long chainId = -1;
+        private Address verifyingContract;
+        private boolean acceptV1;
+        private Supplier<Secp256k1Recovery> recovery;
+        private String recoveryName;
+        private Supplier<IdleStrategy> idleStrategy = () -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+        private ThreadFactory threadFactory = runnable ->
+        {
+            final Thread thread = new Thread(runnable);
+            thread.setDaemon(true);
+            return thread;
+        };
+
+        /** Number of verifier threads (default 1). */
+        public Context threads(final int threads)
+        {
+            this.threads = threads;
+            return this;
+        }
+
+        /** Capacity of each verifier's request ring, a power of two (default 8 MiB). */
+        public Context requestRingBytes(final int bytes)
+        {
+            this.requestRingBytes = bytes;
+            return this;
+        }
+
+        /** Capacity of the shared result ring, a power of two (default 16 MiB). */
+        public Context resultRingBytes(final int bytes)
+        {
+            this.resultRingBytes = bytes;
+            return this;
+        }
+
+        /** Largest request body accepted (default 512 KiB, enough for a 1,000-leg Batch). */
+        public Context maxBodyBytes(final int bytes)
+        {
+            this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /** Requests one verifier takes per duty cycle (default 64). */
+        public Context batchLimit(final int limit)
+        {
+            this.batchLimit = limit;
+            return this;
+        }
+
+        /** The deployment's chain id, bound into the v2 digest. Required. */
+        public Context chainId(final long chainId)
+        {
+            this.chainId = chainId;
+            return this;
+        }
+
+        /** The deployment's verifying contract, bound into the v2 digest. Required. */
+        public Context verifyingContract(final Address contract)
+        {
+            this.verifyingContract = contract;
+            return this;
+        }
+
+        /** Migration flag: also accept v1 digests signed by the account itself (default off). */
+        public Context acceptV1(final boolean accept)
+        {
+            this.acceptV1 = accept;
+            return this;
+        }
+
+        /** One recovery instance per thread (default: native libsecp256k1, BouncyCastle where it cannot load). */
+        public Context recovery(final Supplier<Secp256k1Recovery> recovery)
+        {
+            this.recovery = recovery;
+            return this;
+        }
+
+        /** Idle strategy per verifier thread (default: backoff, gentle on a shared machine). */
+        public Context idleStrategy(final Supplier<IdleStrategy> idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        /** Creates the verifier threads; the place to pin them to cores. */
+        public Context threadFactory(final ThreadFactory threadFactory)
+        {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        void conclude()
+        {
+            if (threads < 1)
+            {
+                throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            }
+            if (chainId < 0)
+            {
+                throw new IllegalArgumentException("chainId is required");
+            }
+            Objects.requireNonNull(verifyingContract, "verifyingContract is required");
+            if (recovery == null)
+            {
+                recovery = Secp256k1Recoveries.select()::newRecovery;
+            }
+            recoveryName = recovery.get().name();
+            // a request ring holds messages of up to 1/8 of its capacity; a result may carry the whole body
+            final int requestMax = requestRingBytes / 8;
+            if (REQUEST_HEADER_LENGTH + maxBodyBytes > requestMax)
+            {
+                throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " needs requestRingBytes of at least " +
+                    Integer.highestOneBit((REQUEST_HEADER_LENGTH + maxBodyBytes) * 8 - 1) * 2);
+            }
+            if (TEXT + maxBodyBytes + 1024 > resultRingBytes / 8)
+            {
+                throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " needs a larger resultRingBytes");
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.venue.verifier;
+
+import io.venue.action.ActionPayload;
+import io.venue.action.Address;
+import io.venue.action.json.CanonicalJson;
+import io.venue.action.json.ParseErrorCode;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.RecoveryStatus;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.crypto.Secp256k1Signer;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.agrona.ExpandableArrayBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static io.venue.verifier.SignedActions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ActionVerifierTest
+{
+    private static final Secp256k1KeyPair KEY = Secp256k1KeyPair.fromPrivateKey(filled(0x42));
+    private static final Secp256k1KeyPair OTHER_KEY = Secp256k1KeyPair.fromPrivateKey(filled(0x17));
+
+    private final ExpandableArrayBuffer out = new ExpandableArrayBuffer();
+    private final VerificationResult result = new VerificationResult();
+
+    private static byte[] filled(final int value)
+    {
+        final byte[] key = new byte[32];
+        Arrays.fill(key, (byte)value);
+        return key;
+    }
+
+    private static ActionVerifier verifier(final boolean acceptV1)
+    {
+        return new ActionVerifier(CHAIN_ID, CONTRACT, Secp256k1Recoveries.select().newRecovery(), acceptV1, 1 << 20);
+    }
+
+    private VerificationResult verify(final ActionVerifier verifier, final byte[] body)
+    {
+        final int length = verifier.verify(body, 0, body.length, 7, 9, out);
+        assertEquals(116 + result.wrap(out, 0).textLength(), length);
+        assertEquals(7, result.connectionId());
+        assertEquals(9, result.correlationId());
+        return result;
+    }
+
+    private static byte[] address(final Address address)
+    {
+        final byte[] bytes = new byte[20];
+        address.copyTo(bytes, 0);
+        return bytes;
+    }
+
+    @Test
+    void rawSignatureOfTheAccountIsVerifiedWithCanonicalJsonAndDigest()
+    {
+        final ActionPayload payload = bid(KEY.address(), 1);
+        final VerificationResult r = verify(verifier(false), signedBody(KEY, payload, PreimageMode.RAW));
+        assertEquals(VerificationOutcome.VERIFIED, r.outcome());
+        assertEquals(SignerMatch.ACCOUNT_RAW, r.signerMatch());
+        assertEquals(2, r.digestVersion());
+        final byte[] digest = new byte[32];
+        r.getDigest(digest, 0);
+        assertArrayEquals(v2Digest(payload), digest);
+        assertEquals(new String(CanonicalJson.toBytes(payload), StandardCharsets.US_ASCII), r.text());
+        final byte[] signer = new byte[20];
+        r.getRawSigner(signer, 0);
+        assertArrayEquals(address(KEY.address()), signer);
+    }
+
+    @Test
+    void personalSignatureOfTheAccountIsVerified()
+    {
+        final VerificationResult r = verify(verifier(false), signedBody(KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL));
+        assertEquals(SignerMatch.ACCOUNT_PERSONAL, r.signerMatch());
+    }
+
+    @Test
+    void anotherSignerIsReportedInBothModesForTheGate()
+    {
+        final VerificationResult r = verify(verifier(false), signedBody(OTHER_KEY, bid(KEY.address(), 3), PreimageMode.PERSONAL));
+        assertEquals(VerificationOutcome.VERIFIED, r.outcome());
+        assertEquals(SignerMatch.OTHER, r.signerMatch());
+        final byte[] personal = new byte[20];
+        r.getPersonalSigner(personal, 0);
+        assertArrayEquals(address(OTHER_KEY.address()), personal);
+        final byte[] account = new byte[20];
+        r.getAccount(account, 0);
+        assertArrayEquals(address(KEY.address()), account);
+    }
+
+    @Test
+    void v1IsAcceptedOnlyBehindTheMigrationFlag()
+    {
+        final ActionPayload payload = bid(KEY.address(), 4);
+        final byte[] body = body(payload, new Secp256k1Signer(KEY).sign(v1Digest(payload), PreimageMode.RAW));
+        assertEquals(SignerMatch.OTHER, verify(verifier(false), body).signerMatch());
+        final VerificationResult r = verify(verifier(true), body);
+        assertEquals(SignerMatch.ACCOUNT_RAW_V1, r.signerMatch());
+        assertEquals(1, r.digestVersion());
+        final byte[] digest = new byte[32];
+        r.getDigest(digest, 0);
+        assertArrayEquals(v2Digest(payload), digest, "the v2 digest stays the order id");
+    }
+
+    @Test
+    void badSignatureBytesAreNamed()
+    {
+        final ActionPayload payload = bid(KEY.address(), 5);
+        final byte[] signature = new Secp256k1Signer(KEY).sign(v2Digest(payload), PreimageMode.RAW);
+        Arrays.fill(signature, 32, 64, (byte)0);
+        final VerificationResult r = verify(verifier(false), body(payload, signature));
+        assertEquals(VerificationOutcome.BAD_SIGNATURE, r.outcome());
+        assertEquals(RecoveryStatus.S_OUT_OF_RANGE, r.recoveryStatus());
+        assertEquals(new String(CanonicalJson.toBytes(payload), StandardCharsets.US_ASCII), r.text());
+
+        signature[64] = 29;
+        assertEquals(RecoveryStatus.V_INVALID, verify(verifier(false), body(payload, signature)).recoveryStatus());
+    }
+
+    @Test
+    void malformedBodiesCarryCodeFieldAndMessage()
+    {
+        final byte[] body = "{\"payload\":{\"nonce\":-1}}".getBytes(StandardCharsets.US_ASCII);
+        final VerificationResult r = verify(verifier(false), body);
+        assertEquals(VerificationOutcome.MALFORMED, r.outcome());
+        assertEquals(ParseErrorCode.NUMBER_OUT_OF_RANGE, r.parseError());
+        assertTrue(r.text().startsWith("payload.nonce\n"), r.text());
+    }
+
+    @Property(tries = 300)
+    void mutatedSignedBodiesNeverThrow(@ForAll final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final byte[] body = signedBody(KEY, bid(KEY.address(), random.nextInt(1_000_000)), PreimageMode.RAW);
+        final byte[] mutated = io.venue.action.json.BodyMutator.mutate(body, 1 + random.nextInt(3), random);
+        final VerificationResult r = verify(verifier(false), mutated);
+        assertTrue(r.outcome() != null);
+    }
+}

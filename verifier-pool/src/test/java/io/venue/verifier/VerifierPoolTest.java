@@ -1,0 +1,166 @@
+package io.venue.verifier;
+
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.junit.jupiter.api.Test;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.venue.verifier.SignedActions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pool on real threads and real ring buffers: per-connection order, refusal when full, nothing lost.
+ */
+class VerifierPoolTest
+{
+    private static final int CONNECTIONS = 16;
+    private static final int PER_CONNECTION = 40;
+
+    private static VerifierPool.Context context(final int threads)
+    {
+        return new VerifierPool.Context()
+            .threads(threads)
+            .chainId(CHAIN_ID)
+            .verifyingContract(CONTRACT)
+            .idleStrategy(YieldingIdleStrategy::new);
+    }
+
+    @Test
+    void twoProducersTwoVerifiersKeepEachConnectionInOrder() throws Exception
+    {
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final byte[][] bodies = new byte[PER_CONNECTION][];
+        for (int i = 0; i < PER_CONNECTION; i++)
+        {
+            bodies[i] = signedBody(key, bid(key.address(), i), i % 2 == 0 ? PreimageMode.RAW : PreimageMode.PERSONAL);
+        }
+
+        try (VerifierPool pool = VerifierPool.start(context(2)))
+        {
+            final CountDownLatch start = new CountDownLatch(1);
+            final AtomicReference<Throwable> failure = new AtomicReference<>();
+            final List<Thread> producers = new ArrayList<>();
+            for (int p = 0; p < 2; p++)
+            {
+                final int firstConnection = p * CONNECTIONS / 2;
+                final Thread producer = new Thread(() ->
+                {
+                    try
+                    {
+                        start.await();
+                        for (int i = 0; i < PER_CONNECTION; i++)
+                        {
+                            for (int c = firstConnection; c < firstConnection + CONNECTIONS / 2; c++)
+                            {
+                                while (!pool.offer(c, i, bodies[i], 0, bodies[i].length))
+                                {
+                                    Thread.yield();
+                                }
+                            }
+                        }
+                    }
+                    catch (final Throwable t)
+                    {
+                        failure.set(t);
+                    }
+                });
+                producer.start();
+                producers.add(producer);
+            }
+            start.countDown();
+
+            final Map<Long, Long> lastCorrelation = new HashMap<>();
+            final int[] received = {0};
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (received[0] < CONNECTIONS * PER_CONNECTION && System.nanoTime() < deadline)
+            {
+                pool.poll(result ->
+                {
+                    assertEquals(VerificationOutcome.VERIFIED, result.outcome());
+                    assertTrue(result.signerMatch().isAccount(), result.signerMatch()::toString);
+                    final long previous = lastCorrelation.getOrDefault(result.connectionId(), -1L);
+                    assertEquals(previous + 1, result.correlationId(), "connection " + result.connectionId() + " out of order");
+                    lastCorrelation.put(result.connectionId(), result.correlationId());
+                    received[0]++;
+                }, 100);
+            }
+            for (final Thread producer : producers)
+            {
+                producer.join();
+            }
+            assertEquals(null, failure.get());
+            assertEquals(CONNECTIONS * PER_CONNECTION, received[0]);
+            assertEquals(2, pool.threads());
+        }
+    }
+
+    @Test
+    void aFullPoolRefusesAtOnceAndLosesNothingItAccepted()
+    {
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
+        final VerifierPool.Context context = context(1)
+            .maxBodyBytes(4096)
+            .requestRingBytes(64 * 1024)
+            .resultRingBytes(64 * 1024);
+        try (VerifierPool pool = VerifierPool.start(context))
+        {
+            // nobody polls: the result ring fills, the verifier holds one result, then the request ring fills
+            int accepted = 0;
+            int refused = 0;
+            for (int i = 0; i < 5_000 && refused == 0; i++)
+            {
+                if (pool.offer(1, i, body, 0, body.length))
+                {
+                    accepted++;
+                }
+                else
+                {
+                    refused++;
+                }
+            }
+            assertTrue(refused > 0, "a full pool must refuse");
+            assertTrue(accepted > 100, "accepted " + accepted);
+
+            final int[] received = {0};
+            final long[] nextCorrelation = {0};
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (received[0] < accepted && System.nanoTime() < deadline)
+            {
+                pool.poll(result ->
+                {
+                    assertEquals(nextCorrelation[0]++, result.correlationId());
+                    received[0]++;
+                }, 64);
+            }
+            assertEquals(accepted, received[0]);
+        }
+    }
+
+    @Test
+    void bodiesAboveTheLimitAreRefusedWithoutQueueing()
+    {
+        try (VerifierPool pool = VerifierPool.start(context(1).maxBodyBytes(4096).requestRingBytes(64 * 1024).resultRingBytes(64 * 1024)))
+        {
+            assertEquals(false, pool.offer(1, 1, new byte[4097], 0, 4097));
+        }
+    }
+
+    @Test
+    void contextRefusesRingsTooSmallForTheBodyLimit()
+    {
+        final IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> VerifierPool.start(context(1).maxBodyBytes(1 << 20).requestRingBytes(64 * 1024)));
+        assertTrue(ex.getMessage().contains("requestRingBytes"), ex.getMessage());
+    }
+}
