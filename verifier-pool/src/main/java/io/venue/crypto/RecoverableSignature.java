@@ -1,6 +1,7 @@
 package io.venue.crypto;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * The acceptance rules for a 65-byte r || s || v signature, checked on the raw bytes before any curve
@@ -84,7 +85,7 @@ public final class RecoverableSignature
             throw new IllegalArgumentException("not a 256-bit unsigned value");
         }
         final int copy = Math.min(length, 32);
-        java.util.Arrays.fill(out, offset, offset + 32 - copy, (byte)0);
+        Arrays.fill(out, offset, offset + 32 - copy, (byte)0);
         System.arraycopy(raw, length - copy, out, offset + 32 - copy, copy);
     }
 

@@ -73,24 +73,33 @@ class Secp256k1RecoveriesTest
     }
 
     @Test
-    void autoFallsBackToBouncyCastleWhenTheNativeLibraryIsMissing() throws Exception
+    void withoutTheNativeLibraryAutoFallsBackAndNativeFailsStartUp() throws Exception
     {
-        // A child JVM whose class path lacks the jar holding libsecp256k1-jni.so.
+        final String auto = runWithoutNativeJar(Secp256k1Recoveries.AUTO);
+        assertTrue(auto.contains("chosen=bouncycastle self-test=true"), auto);
+        assertTrue(auto.contains("secp256k1 recovery: bouncycastle (fallback: native library unavailable"), auto);
+
+        final String required = runWithoutNativeJar(Secp256k1Recoveries.NATIVE);
+        assertTrue(required.contains("refused: java.lang.IllegalStateException: venue.secp256k1=native but"), required);
+    }
+
+    // A child JVM whose class path lacks the jar holding libsecp256k1-jni.so.
+    private static String runWithoutNativeJar(final String mode) throws Exception
+    {
         final String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
             .filter(entry -> !entry.contains("secp256k1-kmp-jni-jvm-linux"))
             .collect(Collectors.joining(File.pathSeparator));
         final Process process = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", classPath,
-            SelectionProbe.class.getName())
+            SelectionProbe.class.getName(),
+            mode)
             .redirectErrorStream(true)
             .start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-
         assertEquals(0, process.exitValue(), output);
-        assertTrue(output.contains("chosen=bouncycastle self-test=true"), output);
-        assertTrue(output.contains("secp256k1 recovery: bouncycastle (fallback: native library unavailable"), output);
+        return output;
     }
 
     /** Entry point of the child JVM above. */
@@ -98,9 +107,16 @@ class Secp256k1RecoveriesTest
     {
         public static void main(final String[] args)
         {
-            final Secp256k1Recoveries choice = Secp256k1Recoveries.select(Secp256k1Recoveries.AUTO);
-            System.out.println(
-                "chosen=" + choice.name() + " self-test=" + Secp256k1Recoveries.passesSelfTest(choice.newRecovery()));
+            try
+            {
+                final Secp256k1Recoveries choice = Secp256k1Recoveries.select(args[0]);
+                System.out.println(
+                    "chosen=" + choice.name() + " self-test=" + Secp256k1Recoveries.passesSelfTest(choice.newRecovery()));
+            }
+            catch (final IllegalStateException ex)
+            {
+                System.out.println("refused: " + ex);
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class Secp256k1RecoveryTest
 {
@@ -33,8 +34,8 @@ class Secp256k1RecoveryTest
         assertArrayEquals(
             Secp256k1Recoveries.SELF_TEST_ADDRESS,
             Web3jInterop.recoverFromHash(Secp256k1Recoveries.SELF_TEST_HASH, Secp256k1Recoveries.SELF_TEST_SIGNATURE));
-        assertEquals(true, Secp256k1Recoveries.passesSelfTest(nativeRecovery));
-        assertEquals(true, Secp256k1Recoveries.passesSelfTest(javaRecovery));
+        assertTrue(Secp256k1Recoveries.passesSelfTest(nativeRecovery));
+        assertTrue(Secp256k1Recoveries.passesSelfTest(javaRecovery));
     }
 
     @Property(tries = 200)
