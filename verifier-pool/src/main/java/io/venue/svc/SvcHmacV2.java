@@ -44,7 +44,7 @@ public final class SvcHmacV2
     /**
      * Computes the 32-byte MAC of {@code message[offset, offset + length)} into {@code dst}.
      *
-     * @throws IllegalArgumentException if the secret is empty.
+     * @throws IllegalArgumentException if the secret is null or empty.
      */
     public void mac(
         final String apiSecret,
@@ -83,7 +83,8 @@ public final class SvcHmacV2
 
     /**
      * True when {@code signature[signatureOffset, +32)} is the MAC of the message; compared in constant time.
-     * Never throws for a non-empty secret.
+     *
+     * @throws IllegalArgumentException if the secret is null or empty.
      */
     public boolean verify(
         final String apiSecret,
@@ -101,6 +102,10 @@ public final class SvcHmacV2
     {
         if (apiSecret != keyedWith)
         {
+            if (apiSecret == null || apiSecret.isEmpty())
+            {
+                throw new IllegalArgumentException("API secret is required");
+            }
             try
             {
                 mac.init(new SecretKeySpec(apiSecret.getBytes(StandardCharsets.UTF_8), ALGORITHM));

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * The single-use nonce is not checked here: after OK, the thread that owns nonce state offers
  * {@code headers().nonce()} to a {@link SvcNonceTracker}.
  * <p>
- * Not thread-safe: one instance per verifier thread. Allocates nothing for a credential it has seen on
- * the previous call, once its buffers have grown.
+ * Not thread-safe: one instance per verifier thread. Its own code allocates nothing once its buffers
+ * have grown, except to key the Mac when the secret differs from the previous call's; the JDK Mac and
+ * BouncyCastle's Ed25519 keep small temporaries of their own.
  */
 public final class SvcVerifier
 {

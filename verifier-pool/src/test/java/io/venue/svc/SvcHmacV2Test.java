@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SvcHmacV2Test
@@ -74,6 +75,13 @@ class SvcHmacV2Test
             assertFalse(hmac.verify(SECRET, message, 0, message.length, mac, 8));
             mac[8 + i] ^= 1;
         }
+    }
+
+    @Test
+    void missingSecretIsRejectedNotSilentlyUnkeyed()
+    {
+        assertThrows(IllegalArgumentException.class, () -> hmac.sign(null, "x"));
+        assertThrows(IllegalArgumentException.class, () -> hmac.sign("", "x"));
     }
 
     @Property(tries = 200)
