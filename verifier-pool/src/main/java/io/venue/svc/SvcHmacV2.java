@@ -100,12 +100,13 @@ public final class SvcHmacV2
 
     private void keyWith(final String apiSecret)
     {
+        // Checked first: on a fresh instance a null secret would equal the null "keyed with".
+        if (apiSecret == null || apiSecret.isEmpty())
+        {
+            throw new IllegalArgumentException("API secret is required");
+        }
         if (apiSecret != keyedWith)
         {
-            if (apiSecret == null || apiSecret.isEmpty())
-            {
-                throw new IllegalArgumentException("API secret is required");
-            }
             try
             {
                 mac.init(new SecretKeySpec(apiSecret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
