@@ -1,0 +1,50 @@
+package io.venue.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command-line client of the venue: keys, signed actions, machine request headers and the reference
+ * vectors.
+ */
+@Command(
+    name = "venue",
+    mixinStandardHelpOptions = true,
+    version = "venue 0.1.0",
+    description = "Client and operator tools for the matching appliance.",
+    subcommands = {
+        KeygenCommand.class,
+        SignCommand.class,
+        VerifyCommand.class,
+        SvcSignCommand.class,
+        VectorsCommand.class,
+        CommandLine.HelpCommand.class,
+    })
+public final class VenueCli
+{
+    public static void main(final String[] args)
+    {
+        System.exit(run(args));
+    }
+
+    /** Runs a command line and returns the exit code; tests call this directly. */
+    public static int run(final String... args)
+    {
+        return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+    }
+
+    /** Runs a command line writing to the given streams. */
+    public static int run(final java.io.PrintWriter out, final java.io.PrintWriter err, final String... args)
+    {
+        return new CommandLine(new VenueCli())
+            .setOut(out)
+            .setErr(err)
+            .setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+            {
+                // a bad value (hex, number, enum) is the user's mistake: say what, no stack trace
+                commandLine.getErr().println("error: " + ex.getMessage());
+                return 2;
+            })
+            .execute(args);
+    }
+}

@@ -1,0 +1,18 @@
+package io.venue.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/**
+ * One run of the command-line tool with its exit code and both output streams.
+ */
+record CliRun(int exitCode, String out, String err)
+{
+    static CliRun of(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int code = VenueCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+}
