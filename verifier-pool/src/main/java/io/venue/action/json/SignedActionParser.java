@@ -30,6 +30,9 @@ public final class SignedActionParser
 
     private static final long U64_MAX_DIV_10 = Long.divideUnsigned(-1L, 10);
     private static final int U64_MAX_LAST_DIGIT = (int)Long.remainderUnsigned(-1L, 10);
+    private static final String HEX_16 = "0x followed by 32 lowercase hex digits";
+    private static final String HEX_20 = "0x followed by 40 lowercase hex digits";
+    private static final String HEX_32 = "0x followed by 64 lowercase hex digits";
     private static final byte[] SCHEME = SignedAction.SCHEME.getBytes(StandardCharsets.US_ASCII);
 
     private final int maxBodyBytes;
@@ -218,15 +221,14 @@ public final class SignedActionParser
                 break;
             }
         }
-        final String tag = new String(in, stringStart, stringLength, StandardCharsets.ISO_8859_1);
         if (variant == null)
         {
-            path.push(tag);
+            path.push(new String(in, stringStart, stringLength, StandardCharsets.ISO_8859_1));
             throw reject(ParseErrorCode.UNKNOWN_ACTION, "unknown action variant");
         }
         if (batchLeg && !variant.batchLeg())
         {
-            path.push(tag);
+            path.push(variant.tag().name());
             throw reject(ParseErrorCode.UNKNOWN_ACTION, "a Batch leg must be SpotPlaceOrder, Cancel, Amend or CancelByClientOrderId");
         }
         path.push(variant.tag().name());
@@ -343,7 +345,7 @@ public final class SignedActionParser
 
     private WireEnum readEnum(final WireEnum[] choices)
     {
-        readString(ParseErrorCode.INVALID_ENUM, "one of " + wireList(choices));
+        readString(ParseErrorCode.INVALID_ENUM, null, choices);
         for (final WireEnum choice : choices)
         {
             if (matches(choice.quotedWire(), 1, choice.quotedWire().length - 2))
@@ -367,7 +369,7 @@ public final class SignedActionParser
 
     private byte[] readHex(final int byteLength)
     {
-        final String expected = "0x followed by " + (2 * byteLength) + " lowercase hex digits";
+        final String expected = expectedHex(byteLength);
         readString(ParseErrorCode.INVALID_HEX, expected);
         if (stringLength != 2 + 2 * byteLength || in[stringStart] != '0' || in[stringStart + 1] != 'x')
         {
@@ -482,9 +484,18 @@ public final class SignedActionParser
     /** Reads a string with no escapes; sets stringStart and stringLength. */
     private void readString(final ParseErrorCode code, final String expected)
     {
+        readString(code, expected, null);
+    }
+
+    /**
+     * As above; the expectation is only put into words on the error path, from {@code choices} when
+     * {@code expected} is null.
+     */
+    private void readString(final ParseErrorCode code, final String expected, final WireEnum[] choices)
+    {
         if (peek() != '"')
         {
-            throw wrongType(expected);
+            throw wrongType(expected != null ? expected : "one of " + wireList(choices));
         }
         pos++;
         final int from = pos;
@@ -501,7 +512,8 @@ public final class SignedActionParser
             }
             if (c == '\\')
             {
-                throw reject(code, "must be " + expected + " written without escapes");
+                throw reject(code, "must be " + (expected != null ? expected : "one of " + wireList(choices)) +
+                    " written without escapes");
             }
             if (c < 0x20)
             {
@@ -626,6 +638,17 @@ public final class SignedActionParser
     private Reject reject(final ParseErrorCode code, final String message)
     {
         return new Reject(code, path.toString(), message);
+    }
+
+    private static String expectedHex(final int byteLength)
+    {
+        return switch (byteLength)
+        {
+            case ClientOrderId.LENGTH -> HEX_16;
+            case Address.LENGTH -> HEX_20;
+            case OrderId.LENGTH -> HEX_32;
+            default -> "0x followed by " + (2 * byteLength) + " lowercase hex digits";
+        };
     }
 
     private static String wireList(final WireEnum[] choices)
