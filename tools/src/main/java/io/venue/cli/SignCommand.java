@@ -205,8 +205,8 @@ final class SignCommand
         }
     }
 
-    @Command(name = "split", mixinStandardHelpOptions = true, description = "Collateral into YES + NO shares.")
-    static final class SplitShares extends SignAction
+    /** Split and Merge take the same options and differ only in the variant they sign. */
+    abstract static class ShareConversion extends SignAction
     {
         @Option(names = "--market", required = true, description = "Outcome market id.")
         long market;
@@ -214,26 +214,32 @@ final class SignCommand
         @Option(names = "--qty", required = true, description = "Micro-units.")
         String qty;
 
+        abstract Action action(long market, long qty);
+
         @Override
         ActionPayload payload(final io.venue.action.Address keyAddress)
         {
-            return payload(keyAddress, new Split(market, WireValues.u64(qty)));
+            return payload(keyAddress, action(market, WireValues.u64(qty)));
+        }
+    }
+
+    @Command(name = "split", mixinStandardHelpOptions = true, description = "Collateral into YES + NO shares.")
+    static final class SplitShares extends ShareConversion
+    {
+        @Override
+        Action action(final long market, final long qty)
+        {
+            return new Split(market, qty);
         }
     }
 
     @Command(name = "merge", mixinStandardHelpOptions = true, description = "YES + NO shares back into collateral.")
-    static final class MergeShares extends SignAction
+    static final class MergeShares extends ShareConversion
     {
-        @Option(names = "--market", required = true, description = "Outcome market id.")
-        long market;
-
-        @Option(names = "--qty", required = true, description = "Micro-units.")
-        String qty;
-
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        Action action(final long market, final long qty)
         {
-            return payload(keyAddress, new Merge(market, WireValues.u64(qty)));
+            return new Merge(market, qty);
         }
     }
 
