@@ -1,0 +1,78 @@
+package io.venue.engine.limit;
+
+/**
+ * A token bucket measured on the command's stamped time (never a clock), as pure functions over two
+ * longs so it can live in arrays or off-heap values: word 0 is the deficit (how far below full the
+ * bucket is, in units where one action costs {@code windowMs}) and word 1 the time of the last update.
+ * A new account's words are zero: a full bucket.
+ * <p>
+ * With {@code capacity} actions per {@code windowMs}, the bucket holds {@code capacity × windowMs} units,
+ * refills {@code capacity} units per millisecond and an action costs {@code windowMs} units: a burst of
+ * {@code capacity} actions, then a sustained {@code capacity} per window. Integer arithmetic only.
+ */
+public final class TokenBucket
+{
+    public static final int WORDS = 2;
+
+    private TokenBucket()
+    {
+    }
+
+    /** Takes one action from the bucket if it holds one; returns false (and changes nothing else) if not. */
+    public static boolean tryAcquire(
+        final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
+    {
+        final long deficit = refill(words, base, nowMs, capacity);
+        if (deficit + windowMs > capacity * windowMs)
+        {
+            return false;
+        }
+        words[base] = deficit + windowMs;
+        return true;
+    }
+
+    /** Whole actions left now. */
+    public static long remaining(final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
+    {
+        return (capacity * windowMs - current(words, base, nowMs, capacity)) / windowMs;
+    }
+
+    /** Milliseconds until the bucket is full again (the X-RateLimit-Reset-Ms countdown). */
+    public static long resetMs(final long[] words, final int base, final long nowMs, final long capacity)
+    {
+        return ceilDiv(current(words, base, nowMs, capacity), capacity);
+    }
+
+    /** Milliseconds until one more action is allowed; 0 if one is allowed now. */
+    public static long retryAfterMs(final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
+    {
+        final long excess = current(words, base, nowMs, capacity) + windowMs - capacity * windowMs;
+        return excess <= 0 ? 0 : ceilDiv(excess, capacity);
+    }
+
+    private static long refill(final long[] words, final int base, final long nowMs, final long capacity)
+    {
+        final long deficit = current(words, base, nowMs, capacity);
+        words[base] = deficit;
+        words[base + 1] = Math.max(nowMs, words[base + 1]);
+        return deficit;
+    }
+
+    /** The deficit at {@code nowMs} without updating; stamped time that goes backwards refills nothing. */
+    private static long current(final long[] words, final int base, final long nowMs, final long capacity)
+    {
+        final long elapsed = nowMs - words[base + 1];
+        final long deficit = words[base];
+        if (elapsed <= 0 || deficit == 0)
+        {
+            return deficit;
+        }
+        // elapsed can be large after a long idle: clamp before multiplying
+        return elapsed >= deficit / capacity + 1 ? 0 : Math.max(0, deficit - elapsed * capacity);
+    }
+
+    private static long ceilDiv(final long a, final long b)
+    {
+        return (a + b - 1) / b;
+    }
+}

@@ -1,0 +1,73 @@
+package io.venue.engine.limit;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TokenBucketTest
+{
+    private static final long CAPACITY = 50;
+    private static final long WINDOW = 1000;
+    private final long[] words = new long[TokenBucket.WORDS];
+
+    @Test
+    void aBurstOfFiftyThenRefused()
+    {
+        final long t = 1_763_000_000_000L;
+        for (int i = 0; i < 50; i++)
+        {
+            assertTrue(TokenBucket.tryAcquire(words, 0, t, CAPACITY, WINDOW), "action " + i);
+        }
+        assertFalse(TokenBucket.tryAcquire(words, 0, t, CAPACITY, WINDOW));
+        assertEquals(0, TokenBucket.remaining(words, 0, t, CAPACITY, WINDOW));
+        assertEquals(20, TokenBucket.retryAfterMs(words, 0, t, CAPACITY, WINDOW), "one action refills in 1000/50 ms");
+        assertEquals(1000, TokenBucket.resetMs(words, 0, t, CAPACITY));
+        assertFalse(TokenBucket.tryAcquire(words, 0, t + 19, CAPACITY, WINDOW));
+        assertTrue(TokenBucket.tryAcquire(words, 0, t + 20, CAPACITY, WINDOW));
+        assertEquals(50, TokenBucket.remaining(words, 0, t + 100_000, CAPACITY, WINDOW), "a long idle refills to full, no more");
+        assertEquals(0, TokenBucket.resetMs(words, 0, t + 100_000, CAPACITY));
+    }
+
+    @Test
+    void stampedTimeGoingBackwardsRefillsNothing()
+    {
+        for (int i = 0; i < 50; i++)
+        {
+            TokenBucket.tryAcquire(words, 0, 5_000, CAPACITY, WINDOW);
+        }
+        assertFalse(TokenBucket.tryAcquire(words, 0, 4_000, CAPACITY, WINDOW));
+        assertFalse(TokenBucket.tryAcquire(words, 0, 5_000, CAPACITY, WINDOW));
+    }
+
+    @Property(tries = 200)
+    void neverMoreThanCapacityInAnyWindowAfterTheFirst(
+        @ForAll @IntRange(min = 1, max = 400) final int steps, @ForAll @LongRange(min = 0, max = 30) final long maxGap)
+    {
+        final long[] state = new long[TokenBucket.WORDS];
+        final ArrayDeque<Long> accepted = new ArrayDeque<>();
+        final java.util.Random random = new java.util.Random(steps * 31L + maxGap);
+        long now = 1_000_000;
+        for (int i = 0; i < steps * 5; i++)
+        {
+            now += maxGap == 0 ? 0 : random.nextInt((int)maxGap + 1);
+            if (TokenBucket.tryAcquire(state, 0, now, CAPACITY, WINDOW))
+            {
+                accepted.addLast(now);
+            }
+            while (!accepted.isEmpty() && accepted.peekFirst() <= now - WINDOW)
+            {
+                accepted.removeFirst();
+            }
+            // a full bucket plus one window of refill: at most 2 × capacity in any window, capacity sustained
+            assertTrue(accepted.size() <= 2 * CAPACITY, "accepted " + accepted.size() + " in one window");
+        }
+    }
+}
