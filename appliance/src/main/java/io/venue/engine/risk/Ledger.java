@@ -1,0 +1,136 @@
+package io.venue.engine.risk;
+
+import java.util.Arrays;
+
+/**
+ * Balances per account and asset: available and locked, as longs in micro-units, indexed by the
+ * engine's dense account and asset numbers. Outcome-market shares are assets of their own (one YES and
+ * one NO asset per market), so the same four moves serve spot and outcome trading.
+ * <p>
+ * Every method either applies completely or changes nothing and returns false: a balance never goes
+ * negative and never overflows.
+ */
+public final class Ledger
+{
+    private final int assetCapacity;
+    private long[] available;
+    private long[] locked;
+
+    public Ledger(final int assetCapacity, final int initialAccounts)
+    {
+        this.assetCapacity = assetCapacity;
+        available = new long[assetCapacity * Math.max(1, initialAccounts)];
+        locked = new long[available.length];
+    }
+
+    public int assetCapacity()
+    {
+        return assetCapacity;
+    }
+
+    public long available(final int account, final int asset)
+    {
+        final int index = index(account, asset);
+        return index < available.length ? available[index] : 0;
+    }
+
+    public long locked(final int account, final int asset)
+    {
+        final int index = index(account, asset);
+        return index < locked.length ? locked[index] : 0;
+    }
+
+    /** Adds to available (a deposit, a fill's proceeds, minted shares). */
+    public boolean credit(final int account, final int asset, final long amount)
+    {
+        final int index = ensure(account, asset);
+        if (amount < 0 || available[index] > Long.MAX_VALUE - amount || locked[index] > Long.MAX_VALUE - available[index] - amount)
+        {
+            return false;
+        }
+        available[index] += amount;
+        return true;
+    }
+
+    /** Takes from available (a withdrawal, burnt shares, split collateral). */
+    public boolean debit(final int account, final int asset, final long amount)
+    {
+        final int index = ensure(account, asset);
+        if (amount < 0 || available[index] < amount)
+        {
+            return false;
+        }
+        available[index] -= amount;
+        return true;
+    }
+
+    /** Moves available to locked (a reservation for an open order). */
+    public boolean lock(final int account, final int asset, final long amount)
+    {
+        final int index = ensure(account, asset);
+        if (amount < 0 || available[index] < amount)
+        {
+            return false;
+        }
+        available[index] -= amount;
+        locked[index] += amount;
+        return true;
+    }
+
+    /** Moves locked back to available (a cancel, the unused rest of a reservation). */
+    public boolean unlock(final int account, final int asset, final long amount)
+    {
+        final int index = ensure(account, asset);
+        if (amount < 0 || locked[index] < amount)
+        {
+            return false;
+        }
+        locked[index] -= amount;
+        available[index] += amount;
+        return true;
+    }
+
+    /** Removes from locked (what a fill pays out of a reservation). */
+    public boolean spendLocked(final int account, final int asset, final long amount)
+    {
+        final int index = ensure(account, asset);
+        if (amount < 0 || locked[index] < amount)
+        {
+            return false;
+        }
+        locked[index] -= amount;
+        return true;
+    }
+
+    /** Sum of available plus locked of one asset over the first {@code accounts} accounts; for checks and tests. */
+    public long total(final int asset, final int accounts)
+    {
+        long sum = 0;
+        for (int account = 0; account < accounts; account++)
+        {
+            sum = Math.addExact(sum, Math.addExact(available(account, asset), locked(account, asset)));
+        }
+        return sum;
+    }
+
+    private int index(final int account, final int asset)
+    {
+        if (asset < 0 || asset >= assetCapacity || account < 0)
+        {
+            throw new IllegalArgumentException("account " + account + " asset " + asset + " out of range");
+        }
+        return account * assetCapacity + asset;
+    }
+
+    private int ensure(final int account, final int asset)
+    {
+        final int index = index(account, asset);
+        if (index >= available.length)
+        {
+            final int capacity = Math.max(index + 1, available.length * 2);
+            available = Arrays.copyOf(available, capacity);
+            locked = Arrays.copyOf(locked, capacity);
+        }
+        return index;
+    }
+}
