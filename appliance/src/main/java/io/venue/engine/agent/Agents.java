@@ -1,0 +1,237 @@
+package io.venue.engine.agent;
+
+import io.venue.engine.index.FixedKeyIndex;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Delegated agents (spec 2.6, 3.3, 5.8): an agent belongs to an owner account, holds scopes and an expiry,
+ * and signs with one or more secp256k1 credentials (signer addresses). Rotation adds a credential and lets
+ * the previous one live for the overlap (24 hours by default); revocation ends one credential or the
+ * agent; owner-revoke ends every agent of the owner. Times are stamped command times.
+ * <p>
+ * Agents and credentials are numbered densely in creation order; nothing iterates hash order.
+ */
+public final class Agents
+{
+    public static final int OK = 0;
+    public static final int UNKNOWN_SIGNER = 1;
+    public static final int REVOKED = 2;
+    public static final int EXPIRED = 3;
+    public static final int WRONG_ACCOUNT = 4;
+    public static final int SCOPE_DENIED = 5;
+    public static final int AGENT_EXISTS = 6;
+    public static final int SIGNER_IN_USE = 7;
+    public static final int UNKNOWN_AGENT = 8;
+    public static final int NOT_OWNER = 9;
+
+    public static final long ROTATION_OVERLAP_MS = 24L * 60 * 60 * 1000;
+    private static final long FOREVER = Long.MAX_VALUE;
+    private static final int ADDRESS_LONGS = 3;
+
+    private final FixedKeyIndex credentialBySigner;
+    private final Long2LongHashMap agentById = new Long2LongHashMap(-1);
+    private final long[] key = new long[ADDRESS_LONGS];
+
+    private long[] agentIds = new long[16];
+    private int[] owners = new int[16];
+    private int[] scopes = new int[16];
+    private long[] expiresAt = new long[16];
+    private boolean[] agentRevoked = new boolean[16];
+    private int agentCount;
+
+    private int[] credentialAgent = new int[16];
+    private long[] credentialValidUntil = new long[16];
+    private boolean[] credentialRevoked = new boolean[16];
+    private int credentialCount;
+
+    public Agents(final int expectedCredentials)
+    {
+        credentialBySigner = new FixedKeyIndex(ADDRESS_LONGS, expectedCredentials);
+    }
+
+    /**
+     * May this signer act for {@code account} with scope bit {@code scope} at {@code nowMs}?
+     *
+     * @return {@link #OK} or the reason it may not.
+     */
+    public int authorize(final DirectBuffer signer, final int signerOffset, final int account, final int scope, final long nowMs)
+    {
+        final int credential = credentialOf(signer, signerOffset);
+        if (credential == FixedKeyIndex.MISSING)
+        {
+            return UNKNOWN_SIGNER;
+        }
+        final int agent = credentialAgent[credential];
+        if (credentialRevoked[credential] || agentRevoked[agent])
+        {
+            return REVOKED;
+        }
+        if (nowMs >= credentialValidUntil[credential] || nowMs >= expiresAt[agent])
+        {
+            return EXPIRED;
+        }
+        if (owners[agent] != account)
+        {
+            return WRONG_ACCOUNT;
+        }
+        return (scopes[agent] & scope) == scope ? OK : SCOPE_DENIED;
+    }
+
+    /** Creates an active agent with its first credential. */
+    public int create(
+        final int owner,
+        final long agentId,
+        final DirectBuffer signer,
+        final int signerOffset,
+        final int scopeBits,
+        final long expiresAtMs)
+    {
+        if (agentById.containsKey(agentId))
+        {
+            return AGENT_EXISTS;
+        }
+        if (credentialOf(signer, signerOffset) != FixedKeyIndex.MISSING)
+        {
+            return SIGNER_IN_USE;
+        }
+        final int agent = agentCount++;
+        ensureAgents(agentCount);
+        agentIds[agent] = agentId;
+        owners[agent] = owner;
+        scopes[agent] = scopeBits;
+        expiresAt[agent] = expiresAtMs;
+        agentById.put(agentId, agent);
+        addCredential(agent, FOREVER);
+        return OK;
+    }
+
+    /** Adds a new credential; the agent's live credentials stay valid for the overlap from {@code nowMs}. */
+    public int rotate(final int owner, final long agentId, final DirectBuffer newSigner, final int signerOffset, final long nowMs)
+    {
+        final int agent = ownedAgent(owner, agentId);
+        if (agent < 0)
+        {
+            return -agent;
+        }
+        if (credentialOf(newSigner, signerOffset) != FixedKeyIndex.MISSING)
+        {
+            return SIGNER_IN_USE;
+        }
+        final long overlapEnd = nowMs + ROTATION_OVERLAP_MS;
+        for (int credential = 0; credential < credentialCount; credential++)
+        {
+            if (credentialAgent[credential] == agent && credentialValidUntil[credential] > overlapEnd)
+            {
+                credentialValidUntil[credential] = overlapEnd;
+            }
+        }
+        addCredential(agent, FOREVER);
+        return OK;
+    }
+
+    /** Revokes the whole agent. */
+    public int revokeAgent(final int owner, final long agentId)
+    {
+        final int agent = ownedAgent(owner, agentId);
+        if (agent < 0)
+        {
+            return -agent;
+        }
+        agentRevoked[agent] = true;
+        return OK;
+    }
+
+    /** Revokes one credential (by its signer address) of the owner's agent. */
+    public int revokeCredential(final int owner, final long agentId, final DirectBuffer signer, final int signerOffset)
+    {
+        final int agent = ownedAgent(owner, agentId);
+        if (agent < 0)
+        {
+            return -agent;
+        }
+        final int credential = credentialOf(signer, signerOffset);
+        if (credential == FixedKeyIndex.MISSING || credentialAgent[credential] != agent)
+        {
+            return UNKNOWN_SIGNER;
+        }
+        credentialRevoked[credential] = true;
+        return OK;
+    }
+
+    /** The emergency path: every agent of the owner is revoked. Returns how many were active. */
+    public int ownerRevoke(final int owner)
+    {
+        int revoked = 0;
+        for (int agent = 0; agent < agentCount; agent++)
+        {
+            if (owners[agent] == owner && !agentRevoked[agent])
+            {
+                agentRevoked[agent] = true;
+                revoked++;
+            }
+        }
+        return revoked;
+    }
+
+    public int agentCount()
+    {
+        return agentCount;
+    }
+
+    /** -reason if the agent is unknown or not the owner's, else its number. */
+    private int ownedAgent(final int owner, final long agentId)
+    {
+        final int agent = (int)agentById.get(agentId);
+        if (agent < 0)
+        {
+            return -UNKNOWN_AGENT;
+        }
+        return owners[agent] == owner ? agent : -NOT_OWNER;
+    }
+
+    private int credentialOf(final DirectBuffer signer, final int offset)
+    {
+        loadKey(signer, offset);
+        return credentialBySigner.get(key, 0);
+    }
+
+    /** Uses the key loaded by the preceding {@link #credentialOf} call. */
+    private void addCredential(final int agent, final long validUntil)
+    {
+        final int credential = credentialCount++;
+        if (credentialCount > credentialAgent.length)
+        {
+            final int capacity = credentialAgent.length * 2;
+            credentialAgent = Arrays.copyOf(credentialAgent, capacity);
+            credentialValidUntil = Arrays.copyOf(credentialValidUntil, capacity);
+            credentialRevoked = Arrays.copyOf(credentialRevoked, capacity);
+        }
+        credentialAgent[credential] = agent;
+        credentialValidUntil[credential] = validUntil;
+        credentialBySigner.put(key, 0, credential);
+    }
+
+    private void loadKey(final DirectBuffer buffer, final int offset)
+    {
+        key[0] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
+        key[1] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
+        key[2] = buffer.getInt(offset + 16, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+    }
+
+    private void ensureAgents(final int needed)
+    {
+        if (needed > agentIds.length)
+        {
+            final int capacity = agentIds.length * 2;
+            agentIds = Arrays.copyOf(agentIds, capacity);
+            owners = Arrays.copyOf(owners, capacity);
+            scopes = Arrays.copyOf(scopes, capacity);
+            expiresAt = Arrays.copyOf(expiresAt, capacity);
+            agentRevoked = Arrays.copyOf(agentRevoked, capacity);
+        }
+    }
+}
