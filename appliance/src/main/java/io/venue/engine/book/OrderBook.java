@@ -1,0 +1,775 @@
+package io.venue.engine.book;
+
+import io.venue.action.Side;
+import io.venue.action.StpMode;
+import io.venue.action.TimeInForce;
+import org.agrona.MutableDirectBuffer;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The order book of one book (a spot market, or the YES or the NO book of an outcome market) with
+ * price-time-priority matching. Pure deterministic logic: no clock (time comes in the request), no random, no
+ * hashing, no allocation after construction, no exceptions for business outcomes. Credit, risk, ids and events
+ * belong to the engine around it; the book reports what it does through a {@link MatchListener}.
+ * <p>
+ * Orders live in a preallocated pool and are named by an int <em>slot</em>, valid while the order rests. The
+ * engine keeps its own id-to-slot index from {@link MatchListener#onTakerRested(int)} and
+ * {@link MatchListener#onMakerDone(int, MakerDoneReason)}.
+ *
+ * <h2>Matching</h2>
+ * <ul>
+ *   <li>Price-time priority: better price first, then arrival order within a level (the FIFO order equals the
+ *   order of the request sequences, which must not decrease). A trade executes at the maker's price.</li>
+ *   <li>A taker trades with every opposite order whose price is at or better than its limit, best first.</li>
+ *   <li>A resting order with {@code expiresAt != -1 && expiresAt <= request.nowMs()} is not liquidity: the
+ *   matching walk removes it (reason {@link MakerDoneReason#EXPIRED}) instead of trading with it, and the
+ *   pre-checks below treat it as absent.</li>
+ * </ul>
+ *
+ * <h2>Time in force</h2>
+ * <ul>
+ *   <li>GTC: match, then rest the remainder at the limit price.</li>
+ *   <li>IOC: match, then cancel the remainder ({@link TakerDoneReason#CANCELLED_IOC}).</li>
+ *   <li>FOK: decided before any fill. If the full quantity is not available (STP applied, see below) the order
+ *   is killed with no fill ({@link TakerDoneReason#KILLED_FOK}).</li>
+ *   <li>POST_ONLY: if any live opposite order is at or better than its price it is rejected
+ *   ({@link TakerDoneReason#REJECTED_POST_ONLY}), whatever the owner of that order; otherwise it rests. STP does
+ *   not apply since it never trades.</li>
+ *   <li>Market ({@code market = true}): never rests; the price is the worst price accepted (protection). GTC and
+ *   IOC behave as IOC, FOK as FOK; POST_ONLY is INVALID.</li>
+ * </ul>
+ *
+ * <h2>Self-trade prevention (taker meets a live resting order of its own account)</h2>
+ * <ul>
+ *   <li>null: none, the self trade happens.</li>
+ *   <li>{@code cancel_maker}: the resting order is removed ({@link MakerDoneReason#CANCELLED_STP}) and matching
+ *   goes on.</li>
+ *   <li>{@code cancel_taker}: matching stops; fills done stay; the remainder is cancelled
+ *   ({@link TakerDoneReason#CANCELLED_STP}), never rested.</li>
+ *   <li>{@code reject}: decided before any fill. Walking the opposite side in priority order within the limit
+ *   price, if an own order is reached before the non-own orders passed cover the quantity, the whole order is
+ *   rejected ({@link TakerDoneReason#REJECTED_STP}). Own orders beyond what the order would consume do not
+ *   matter.</li>
+ *   <li>{@code skip_self}: the own order is passed over, keeps its place, and matching goes on behind it. A GTC
+ *   remainder that would then rest crossing its own orders is cancelled ({@link TakerDoneReason#CANCELLED_STP})
+ *   rather than leave the book crossed.</li>
+ *   <li>FOK counts liquidity with STP: own orders are unavailable under {@code skip_self} and
+ *   {@code cancel_maker}; under {@code cancel_taker} only the liquidity before the first own order counts; under
+ *   {@code reject} reaching an own order gives REJECTED_STP (before the FOK check).</li>
+ * </ul>
+ *
+ * <h2>Levels and capacity</h2>
+ * At most {@code maxLevelsPerSide} levels per side. Resting at a new price on a full side prunes the worst level
+ * of that side (every order in it reported {@link MakerDoneReason#PRUNED}, in queue order); if the new price
+ * itself would be the worst level, the remainder does not rest ({@link TakerDoneReason#PRUNED}; fills stay).
+ * A restable order (non-market GTC or POST_ONLY) needs a free slot before anything happens: with none it gets
+ * {@link PlaceResult#POOL_EXHAUSTED} and the book is untouched.
+ *
+ * <h2>Outcomes that leave the book untouched</h2>
+ * INVALID and POOL_EXHAUSTED (no listener call), KILLED_FOK, REJECTED_STP and REJECTED_POST_ONLY (one
+ * {@code onTakerDone}; not even expired orders are removed).
+ * <p>
+ * Not thread safe: one thread (the shard's) owns a book. Listeners must not call mutating methods.
+ */
+public final class OrderBook
+{
+    /** No slot. */
+    public static final int NULL_SLOT = OrderPool.NULL_SLOT;
+    /** No price: the side or the level is empty. */
+    public static final long NULL_PRICE = -1L;
+    /** The order does not expire. */
+    public static final long NO_EXPIRY = -1L;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private static final int AVAILABLE = 0;
+    private static final int INSUFFICIENT = 1;
+    private static final int OWN_ORDER_REACHED = 2;
+
+    private final OrderPool pool;
+    private final PriceLevels bids;
+    private final PriceLevels asks;
+    private final ExpiryQueue expiries;
+    private final int maxLevelsPerSide;
+    private long lastSequence = Long.MIN_VALUE;
+    // Set by match(): cancel_taker (or a defensive reject) stopped the walk at an own order.
+    private boolean stoppedBySelf;
+
+    /**
+     * @param orderCapacity    resting orders this book can hold (the size of its pool).
+     * @param maxLevelsPerSide price levels per side before the worst is pruned (the venue uses 1,000).
+     */
+    public OrderBook(final int orderCapacity, final int maxLevelsPerSide)
+    {
+        if (maxLevelsPerSide < 1)
+        {
+            throw new IllegalArgumentException("maxLevelsPerSide must be positive: " + maxLevelsPerSide);
+        }
+        this.pool = new OrderPool(orderCapacity);
+        this.maxLevelsPerSide = maxLevelsPerSide;
+        this.bids = new PriceLevels(Side.BID, maxLevelsPerSide, pool);
+        this.asks = new PriceLevels(Side.ASK, maxLevelsPerSide, pool);
+        this.expiries = new ExpiryQueue(pool);
+    }
+
+    /**
+     * Matches an incoming order and rests what the rules allow (see the class description).
+     * <p>
+     * INVALID when: side or time in force is null, account index is negative, price or qty is not positive,
+     * {@code market} with POST_ONLY, expiresAt below -1, or the sequence is below the last accepted one.
+     *
+     * @param request  the order; only read, reusable as soon as this returns.
+     * @param listener receives trades, makers done, level changes and the taker's end.
+     * @return the outcome.
+     */
+    public PlaceResult place(final PlaceRequest request, final MatchListener listener)
+    {
+        if (!isValid(request))
+        {
+            return PlaceResult.INVALID;
+        }
+        final TimeInForce tif = request.timeInForce();
+        final boolean restable = !request.market() && (tif == TimeInForce.GTC || tif == TimeInForce.POST_ONLY);
+        // Checked first so that capacity never leaves an order half done.
+        if (restable && pool.free() == 0)
+        {
+            return PlaceResult.POOL_EXHAUSTED;
+        }
+        lastSequence = request.sequence();
+
+        final boolean bid = request.side() == Side.BID;
+        final PriceLevels opposite = bid ? asks : bids;
+        final PriceLevels same = bid ? bids : asks;
+        final long qty = request.qty();
+
+        if (tif == TimeInForce.POST_ONLY)
+        {
+            if (crossesLiveOrder(request, opposite))
+            {
+                return done(listener, PlaceResult.REJECTED_POST_ONLY, 0, qty);
+            }
+            removeExpiredCrossing(request, opposite, listener);
+            return rest(request, qty, same, listener);
+        }
+
+        final StpMode stp = request.stpMode();
+        if (tif == TimeInForce.FOK || stp == StpMode.REJECT)
+        {
+            final int liquidity = scan(request, opposite);
+            if (liquidity == OWN_ORDER_REACHED)
+            {
+                return done(listener, PlaceResult.REJECTED_STP, 0, qty);
+            }
+            if (liquidity == INSUFFICIENT && tif == TimeInForce.FOK)
+            {
+                return done(listener, PlaceResult.KILLED_FOK, 0, qty);
+            }
+        }
+
+        final long remaining = match(request, opposite, listener);
+        final long filled = qty - remaining;
+        if (remaining == 0)
+        {
+            return done(listener, PlaceResult.FILLED, filled, 0);
+        }
+        if (stoppedBySelf)
+        {
+            return done(listener, PlaceResult.CANCELLED_STP, filled, remaining);
+        }
+        if (!restable)
+        {
+            return done(listener, PlaceResult.CANCELLED_IOC, filled, remaining);
+        }
+        // After a full walk only own orders passed by skip_self can still cross the limit.
+        if (opposite.size() > 0 && crosses(bid, request.price(), opposite.priceAt(opposite.bestIndex())))
+        {
+            return done(listener, PlaceResult.CANCELLED_STP, filled, remaining);
+        }
+        return rest(request, remaining, same, listener);
+    }
+
+    /**
+     * Cancels a resting order: {@link MatchListener#onMakerDone} with {@link MakerDoneReason#CANCELLED}, then
+     * {@link MatchListener#onLevelChanged}.
+     *
+     * @return false when the slot holds no resting order.
+     */
+    public boolean cancel(final int slot, final MatchListener listener)
+    {
+        if (!pool.isLive(slot))
+        {
+            return false;
+        }
+        final PriceLevels levels = levelsOf(slot);
+        removeResting(levels, levels.indexOf(pool.price(slot)), slot, MakerDoneReason.CANCELLED, listener);
+        return true;
+    }
+
+    /**
+     * Takes a resting order out without a done reason, for an amend that changes the price (the engine then
+     * places it again with a new sequence, so it loses its priority). Only
+     * {@link MatchListener#onLevelChanged} is called; the slot is free when this returns, so read what is
+     * needed from it first.
+     *
+     * @return false when the slot holds no resting order.
+     */
+    public boolean remove(final int slot, final MatchListener listener)
+    {
+        if (!pool.isLive(slot))
+        {
+            return false;
+        }
+        final PriceLevels levels = levelsOf(slot);
+        removeResting(levels, levels.indexOf(pool.price(slot)), slot, null, listener);
+        return true;
+    }
+
+    /**
+     * Lowers a resting order's remaining quantity in place, keeping its priority. Its original quantity is
+     * lowered by the same amount, so the filled quantity (original - remaining) is unchanged.
+     * {@link MatchListener#onLevelChanged} reports the new level total.
+     *
+     * @param newRemaining must be above 0 and below the current remaining quantity.
+     * @return false when the slot holds no resting order or newRemaining is out of range (nothing changes).
+     */
+    public boolean reduceQty(final int slot, final long newRemaining, final MatchListener listener)
+    {
+        if (!pool.isLive(slot))
+        {
+            return false;
+        }
+        final long remaining = pool.remainingQty(slot);
+        if (newRemaining <= 0 || newRemaining >= remaining)
+        {
+            return false;
+        }
+        final long delta = remaining - newRemaining;
+        final PriceLevels levels = levelsOf(slot);
+        final int index = levels.indexOf(pool.price(slot));
+        pool.reduceBy(slot, delta);
+        levels.reduceTotal(index, delta);
+        listener.onLevelChanged(levels.side(), pool.price(slot), levels.totalAt(index));
+        return true;
+    }
+
+    /**
+     * Removes every resting order with {@code expiresAt <= nowMs}, ordered by (expiresAt, sequence, slot), each
+     * reported {@link MakerDoneReason#EXPIRED}.
+     *
+     * @return how many orders expired.
+     */
+    public int expireUpTo(final long nowMs, final MatchListener listener)
+    {
+        int count = 0;
+        while (!expiries.isEmpty())
+        {
+            final int slot = expiries.peek();
+            if (pool.expiresAt(slot) > nowMs)
+            {
+                break;
+            }
+            final PriceLevels levels = levelsOf(slot);
+            removeResting(levels, levels.indexOf(pool.price(slot)), slot, MakerDoneReason.EXPIRED, listener);
+            count++;
+        }
+        return count;
+    }
+
+    /** @return the earliest expiry among resting orders, or {@link #NO_EXPIRY}: when to call expireUpTo next. */
+    public long nextExpiry()
+    {
+        return expiries.isEmpty() ? NO_EXPIRY : pool.expiresAt(expiries.peek());
+    }
+
+    /** @return the best price of the side, or {@link #NULL_PRICE} when it is empty. */
+    public long bestPrice(final Side side)
+    {
+        return levelPrice(side, 0);
+    }
+
+    /** @return the total quantity at the best price of the side, 0 when it is empty. */
+    public long bestQty(final Side side)
+    {
+        return levelQty(side, 0);
+    }
+
+    public long bestBid()
+    {
+        return levelPrice(Side.BID, 0);
+    }
+
+    public long bestAsk()
+    {
+        return levelPrice(Side.ASK, 0);
+    }
+
+    /** @return the number of price levels of the side. */
+    public int levelCount(final Side side)
+    {
+        return levels(side).size();
+    }
+
+    /** @return the price of the level at this depth (0 = best), or {@link #NULL_PRICE} beyond the last. */
+    public long levelPrice(final Side side, final int depth)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.size() - 1 - depth;
+        return depth >= 0 && index >= 0 ? levels.priceAt(index) : NULL_PRICE;
+    }
+
+    /** @return the total remaining quantity of the level at this depth (0 = best), 0 beyond the last. */
+    public long levelQty(final Side side, final int depth)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.size() - 1 - depth;
+        return depth >= 0 && index >= 0 ? levels.totalAt(index) : 0;
+    }
+
+    /** @return the number of orders of the level at this depth (0 = best), 0 beyond the last. */
+    public int levelOrderCount(final Side side, final int depth)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.size() - 1 - depth;
+        return depth >= 0 && index >= 0 ? levels.countAt(index) : 0;
+    }
+
+    /**
+     * First order in time priority of the level at this depth; follow with {@link #nextInLevel(int)} for an
+     * order-by-order snapshot.
+     *
+     * @return its slot, or {@link #NULL_SLOT} beyond the last level.
+     */
+    public int levelHead(final Side side, final int depth)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.size() - 1 - depth;
+        return depth >= 0 && index >= 0 ? levels.headAt(index) : NULL_SLOT;
+    }
+
+    /** @return the slot of the order queued behind this resting one in its level, or {@link #NULL_SLOT}. */
+    public int nextInLevel(final int slot)
+    {
+        return pool.next(slot);
+    }
+
+    /**
+     * Visits the levels of a side best first.
+     *
+     * @param maxDepth how many levels at most.
+     * @return how many levels were visited.
+     */
+    public int forEachLevel(final Side side, final int maxDepth, final LevelVisitor visitor)
+    {
+        final PriceLevels levels = levels(side);
+        final int count = Math.min(Math.max(maxDepth, 0), levels.size());
+        for (int depth = 0; depth < count; depth++)
+        {
+            final int index = levels.size() - 1 - depth;
+            visitor.onLevel(side, depth, levels.priceAt(index), levels.totalAt(index), levels.countAt(index));
+        }
+        return count;
+    }
+
+    /** @return the number of resting orders. */
+    public int openOrders()
+    {
+        return pool.used();
+    }
+
+    public int orderCapacity()
+    {
+        return pool.capacity();
+    }
+
+    public int freeSlots()
+    {
+        return pool.free();
+    }
+
+    public int maxLevelsPerSide()
+    {
+        return maxLevelsPerSide;
+    }
+
+    /** @return the sequence of the last request accepted by place; a later one must not be below it. */
+    public long lastSequence()
+    {
+        return lastSequence;
+    }
+
+    /** @return true if both sides have orders and the best bid is at or above the best ask (never expected). */
+    public boolean crossed()
+    {
+        return bids.size() > 0 && asks.size() > 0 &&
+            bids.priceAt(bids.bestIndex()) >= asks.priceAt(asks.bestIndex());
+    }
+
+    // Accessors by slot: meaningful while the order rests, and during onMakerDone for it.
+
+    /** @return true if the slot holds a resting order. */
+    public boolean isLive(final int slot)
+    {
+        return pool.isLive(slot);
+    }
+
+    public int accountOf(final int slot)
+    {
+        return pool.account(slot);
+    }
+
+    public Side sideOf(final int slot)
+    {
+        return pool.side(slot);
+    }
+
+    public long priceOf(final int slot)
+    {
+        return pool.price(slot);
+    }
+
+    /** @return the order's size: the placed quantity, lowered by any reduceQty. */
+    public long originalQtyOf(final int slot)
+    {
+        return pool.originalQty(slot);
+    }
+
+    public long remainingOf(final int slot)
+    {
+        return pool.remainingQty(slot);
+    }
+
+    public long filledOf(final int slot)
+    {
+        return pool.originalQty(slot) - pool.remainingQty(slot);
+    }
+
+    public TimeInForce timeInForceOf(final int slot)
+    {
+        return pool.timeInForce(slot);
+    }
+
+    /** @return the order's own STP mode (kept for reports; matching uses the taker's), or null. */
+    public StpMode stpModeOf(final int slot)
+    {
+        return pool.stpMode(slot);
+    }
+
+    public long expiresAtOf(final int slot)
+    {
+        return pool.expiresAt(slot);
+    }
+
+    /** @return the sequence of the command that placed it: its time priority. */
+    public long sequenceOf(final int slot)
+    {
+        return pool.sequence(slot);
+    }
+
+    /**
+     * @param index 0..3, most significant first.
+     * @return one big-endian word of the 32-byte order id.
+     */
+    public long orderIdWord(final int slot, final int index)
+    {
+        return pool.idWord(slot, index);
+    }
+
+    /** Copies the 32-byte order id. */
+    public void orderIdInto(final int slot, final byte[] dst, final int offset)
+    {
+        LONGS.set(dst, offset, pool.idWord(slot, 0));
+        LONGS.set(dst, offset + 8, pool.idWord(slot, 1));
+        LONGS.set(dst, offset + 16, pool.idWord(slot, 2));
+        LONGS.set(dst, offset + 24, pool.idWord(slot, 3));
+    }
+
+    /** Copies the 32-byte order id. */
+    public void orderIdInto(final int slot, final MutableDirectBuffer dst, final int offset)
+    {
+        dst.putLong(offset, pool.idWord(slot, 0), ByteOrder.BIG_ENDIAN);
+        dst.putLong(offset + 8, pool.idWord(slot, 1), ByteOrder.BIG_ENDIAN);
+        dst.putLong(offset + 16, pool.idWord(slot, 2), ByteOrder.BIG_ENDIAN);
+        dst.putLong(offset + 24, pool.idWord(slot, 3), ByteOrder.BIG_ENDIAN);
+    }
+
+    private boolean isValid(final PlaceRequest request)
+    {
+        final TimeInForce tif = request.timeInForce();
+        return request.side() != null &&
+            tif != null &&
+            request.accountIndex() >= 0 &&
+            request.price() > 0 &&
+            request.qty() > 0 &&
+            !(request.market() && tif == TimeInForce.POST_ONLY) &&
+            request.expiresAt() >= NO_EXPIRY &&
+            request.sequence() >= lastSequence;
+    }
+
+    private PriceLevels levels(final Side side)
+    {
+        return side == Side.BID ? bids : asks;
+    }
+
+    private PriceLevels levelsOf(final int slot)
+    {
+        return levels(pool.side(slot));
+    }
+
+    private static boolean crosses(final boolean takerBid, final long limit, final long makerPrice)
+    {
+        return takerBid ? makerPrice <= limit : makerPrice >= limit;
+    }
+
+    private static boolean isExpired(final long expiresAt, final long nowMs)
+    {
+        return expiresAt != NO_EXPIRY && expiresAt <= nowMs;
+    }
+
+    private static PlaceResult done(
+        final MatchListener listener, final PlaceResult result, final long filled, final long remaining)
+    {
+        listener.onTakerDone(result.takerDoneReason(), filled, remaining);
+        return result;
+    }
+
+    /**
+     * Dry run for FOK and STP reject, in priority order within the limit; expired orders are absent.
+     *
+     * @return AVAILABLE, INSUFFICIENT or OWN_ORDER_REACHED.
+     */
+    private int scan(final PlaceRequest request, final PriceLevels opposite)
+    {
+        final boolean bid = request.side() == Side.BID;
+        final long limit = request.price();
+        final long nowMs = request.nowMs();
+        final int account = request.accountIndex();
+        final StpMode stp = request.stpMode();
+        long needed = request.qty();
+
+        for (int index = opposite.bestIndex(); index >= 0; index--)
+        {
+            if (!crosses(bid, limit, opposite.priceAt(index)))
+            {
+                break;
+            }
+            for (int slot = opposite.headAt(index); slot != NULL_SLOT; slot = pool.next(slot))
+            {
+                if (isExpired(pool.expiresAt(slot), nowMs))
+                {
+                    continue;
+                }
+                if (stp != null && pool.account(slot) == account)
+                {
+                    if (stp == StpMode.REJECT)
+                    {
+                        return OWN_ORDER_REACHED;
+                    }
+                    if (stp == StpMode.CANCEL_TAKER)
+                    {
+                        return INSUFFICIENT;
+                    }
+                    continue;
+                }
+                needed -= pool.remainingQty(slot);
+                if (needed <= 0)
+                {
+                    return AVAILABLE;
+                }
+            }
+        }
+        return INSUFFICIENT;
+    }
+
+    /**
+     * Walks the opposite side best first within the limit, trading, removing expired makers and applying STP.
+     *
+     * @return the taker's remaining quantity; {@link #stoppedBySelf} tells whether an own order stopped it.
+     */
+    private long match(final PlaceRequest request, final PriceLevels opposite, final MatchListener listener)
+    {
+        final boolean bid = request.side() == Side.BID;
+        final long limit = request.price();
+        final long nowMs = request.nowMs();
+        final int account = request.accountIndex();
+        final StpMode stp = request.stpMode();
+        long remaining = request.qty();
+        stoppedBySelf = false;
+
+        // Removing an emptied level only shifts the better levels above it, so index - 1 stays the next worse.
+        for (int index = opposite.bestIndex(); index >= 0 && remaining > 0; index--)
+        {
+            if (!crosses(bid, limit, opposite.priceAt(index)))
+            {
+                break;
+            }
+            int slot = opposite.headAt(index);
+            while (slot != NULL_SLOT && remaining > 0)
+            {
+                // Read first: the maker may leave the level (and its slot be freed) below.
+                final int next = pool.next(slot);
+                if (isExpired(pool.expiresAt(slot), nowMs))
+                {
+                    removeResting(opposite, index, slot, MakerDoneReason.EXPIRED, listener);
+                }
+                else if (stp != null && pool.account(slot) == account)
+                {
+                    if (stp == StpMode.CANCEL_MAKER)
+                    {
+                        removeResting(opposite, index, slot, MakerDoneReason.CANCELLED_STP, listener);
+                    }
+                    else if (stp != StpMode.SKIP_SELF)
+                    {
+                        // cancel_taker; reject never gets here since its scan passed.
+                        stoppedBySelf = true;
+                        return remaining;
+                    }
+                }
+                else
+                {
+                    remaining -= trade(opposite, index, slot, remaining, account, listener);
+                }
+                slot = next;
+            }
+        }
+        return remaining;
+    }
+
+    private long trade(
+        final PriceLevels levels,
+        final int index,
+        final int slot,
+        final long takerRemaining,
+        final int takerAccount,
+        final MatchListener listener)
+    {
+        final long makerRemaining = pool.remainingQty(slot);
+        final long qty = Math.min(makerRemaining, takerRemaining);
+        final long after = makerRemaining - qty;
+        final long price = pool.price(slot);
+        pool.remainingQty(slot, after);
+        levels.reduceTotal(index, qty);
+        listener.onTrade(slot, pool.account(slot), takerAccount, price, qty, after);
+        if (after == 0)
+        {
+            removeResting(levels, index, slot, MakerDoneReason.FILLED, listener);
+        }
+        else
+        {
+            listener.onLevelChanged(levels.side(), price, levels.totalAt(index));
+        }
+        return qty;
+    }
+
+    private boolean crossesLiveOrder(final PlaceRequest request, final PriceLevels opposite)
+    {
+        final boolean bid = request.side() == Side.BID;
+        final long nowMs = request.nowMs();
+        for (int index = opposite.bestIndex(); index >= 0; index--)
+        {
+            if (!crosses(bid, request.price(), opposite.priceAt(index)))
+            {
+                break;
+            }
+            for (int slot = opposite.headAt(index); slot != NULL_SLOT; slot = pool.next(slot))
+            {
+                if (!isExpired(pool.expiresAt(slot), nowMs))
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Clears expired orders a post-only order would otherwise rest across. */
+    private void removeExpiredCrossing(final PlaceRequest request, final PriceLevels opposite, final MatchListener listener)
+    {
+        final boolean bid = request.side() == Side.BID;
+        final long nowMs = request.nowMs();
+        for (int index = opposite.bestIndex(); index >= 0; index--)
+        {
+            if (!crosses(bid, request.price(), opposite.priceAt(index)))
+            {
+                break;
+            }
+            int slot = opposite.headAt(index);
+            while (slot != NULL_SLOT)
+            {
+                final int next = pool.next(slot);
+                if (isExpired(pool.expiresAt(slot), nowMs))
+                {
+                    removeResting(opposite, index, slot, MakerDoneReason.EXPIRED, listener);
+                }
+                slot = next;
+            }
+        }
+    }
+
+    private PlaceResult rest(
+        final PlaceRequest request, final long remaining, final PriceLevels same, final MatchListener listener)
+    {
+        final long price = request.price();
+        int index = same.indexOf(price);
+        if (index < 0)
+        {
+            int insertion = -index - 1;
+            if (same.size() == maxLevelsPerSide)
+            {
+                // Insertion point 0 means worse than every level of a full side.
+                if (insertion == 0)
+                {
+                    return done(listener, PlaceResult.PRUNED, request.qty() - remaining, remaining);
+                }
+                pruneWorst(same, listener);
+                insertion--;
+            }
+            same.insertAt(insertion, price);
+            index = insertion;
+        }
+        // A slot is free: place() checked before matching, and matching only frees slots.
+        final int slot = pool.allocate(request, remaining);
+        same.append(index, slot);
+        if (request.expiresAt() != NO_EXPIRY)
+        {
+            expiries.add(slot);
+        }
+        listener.onTakerRested(slot);
+        listener.onLevelChanged(same.side(), price, same.totalAt(index));
+        return PlaceResult.RESTED;
+    }
+
+    private void pruneWorst(final PriceLevels levels, final MatchListener listener)
+    {
+        int slot = levels.headAt(0);
+        while (slot != NULL_SLOT)
+        {
+            final int next = pool.next(slot);
+            removeResting(levels, 0, slot, MakerDoneReason.PRUNED, listener);
+            slot = next;
+        }
+    }
+
+    /** Unlinks, drops an emptied level, reports (reason null: no onMakerDone) and frees the slot. */
+    private void removeResting(
+        final PriceLevels levels, final int index, final int slot, final MakerDoneReason reason,
+        final MatchListener listener)
+    {
+        final long price = pool.price(slot);
+        levels.unlink(index, slot);
+        final long levelQty = levels.totalAt(index);
+        if (levels.countAt(index) == 0)
+        {
+            levels.removeAt(index);
+        }
+        expiries.remove(slot);
+        if (reason != null)
+        {
+            listener.onMakerDone(slot, reason);
+        }
+        pool.release(slot);
+        listener.onLevelChanged(levels.side(), price, levelQty);
+    }
+}
