@@ -34,6 +34,7 @@ public final class Agents
 
     private final FixedKeyIndex credentialBySigner;
     private final Long2LongHashMap agentById = new Long2LongHashMap(-1);
+    private final Long2LongHashMap credentialById = new Long2LongHashMap(-1);
     private final long[] key = new long[ADDRESS_LONGS];
 
     private long[] agentIds = new long[16];
@@ -43,6 +44,7 @@ public final class Agents
     private boolean[] agentRevoked = new boolean[16];
     private int agentCount;
 
+    private long[] credentialIds = new long[16];
     private int[] credentialAgent = new int[16];
     private long[] credentialValidUntil = new long[16];
     private boolean[] credentialRevoked = new boolean[16];
@@ -81,7 +83,10 @@ public final class Agents
         return (scopes[agent] & scope) == scope ? OK : SCOPE_DENIED;
     }
 
-    /** Creates an active agent with its first credential. */
+    /**
+     * Creates an active agent with its first credential, whose id is the agent id. {@code signer} is the
+     * secp256k1 address that signs actions, or null for an Ed25519 agent (transport authentication only).
+     */
     public int create(
         final int owner,
         final long agentId,
@@ -90,11 +95,11 @@ public final class Agents
         final int scopeBits,
         final long expiresAtMs)
     {
-        if (agentById.containsKey(agentId))
+        if (agentById.containsKey(agentId) || credentialById.containsKey(agentId))
         {
             return AGENT_EXISTS;
         }
-        if (credentialOf(signer, signerOffset) != FixedKeyIndex.MISSING)
+        if (signer != null && credentialOf(signer, signerOffset) != FixedKeyIndex.MISSING)
         {
             return SIGNER_IN_USE;
         }
@@ -105,23 +110,35 @@ public final class Agents
         scopes[agent] = scopeBits;
         expiresAt[agent] = expiresAtMs;
         agentById.put(agentId, agent);
-        addCredential(agent, FOREVER);
+        addCredential(agent, agentId, signer != null, FOREVER);
         return OK;
     }
 
-    /** Adds a new credential; the agent's live credentials stay valid for the overlap from {@code nowMs}. */
-    public int rotate(final int owner, final long agentId, final DirectBuffer newSigner, final int signerOffset, final long nowMs)
+    /**
+     * Adds a new credential ({@code newSigner} null for Ed25519); the agent's live credentials stay valid
+     * until {@code overlapEnd} (the stamped time plus {@link #ROTATION_OVERLAP_MS}).
+     */
+    public int rotate(
+        final int owner,
+        final long agentId,
+        final long newCredentialId,
+        final DirectBuffer newSigner,
+        final int signerOffset,
+        final long overlapEnd)
     {
         final int agent = ownedAgent(owner, agentId);
         if (agent < 0)
         {
             return -agent;
         }
-        if (credentialOf(newSigner, signerOffset) != FixedKeyIndex.MISSING)
+        if (credentialById.containsKey(newCredentialId))
+        {
+            return AGENT_EXISTS;
+        }
+        if (newSigner != null && credentialOf(newSigner, signerOffset) != FixedKeyIndex.MISSING)
         {
             return SIGNER_IN_USE;
         }
-        final long overlapEnd = nowMs + ROTATION_OVERLAP_MS;
         for (int credential = 0; credential < credentialCount; credential++)
         {
             if (credentialAgent[credential] == agent && credentialValidUntil[credential] > overlapEnd)
@@ -129,7 +146,7 @@ public final class Agents
                 credentialValidUntil[credential] = overlapEnd;
             }
         }
-        addCredential(agent, FOREVER);
+        addCredential(agent, newCredentialId, newSigner != null, FOREVER);
         return OK;
     }
 
@@ -145,16 +162,16 @@ public final class Agents
         return OK;
     }
 
-    /** Revokes one credential (by its signer address) of the owner's agent. */
-    public int revokeCredential(final int owner, final long agentId, final DirectBuffer signer, final int signerOffset)
+    /** Revokes one credential (by its id) of the owner's agent. */
+    public int revokeCredential(final int owner, final long agentId, final long credentialId)
     {
         final int agent = ownedAgent(owner, agentId);
         if (agent < 0)
         {
             return -agent;
         }
-        final int credential = credentialOf(signer, signerOffset);
-        if (credential == FixedKeyIndex.MISSING || credentialAgent[credential] != agent)
+        final int credential = (int)credentialById.get(credentialId);
+        if (credential < 0 || credentialAgent[credential] != agent)
         {
             return UNKNOWN_SIGNER;
         }
@@ -182,6 +199,30 @@ public final class Agents
         return agentCount;
     }
 
+    /** The owner account of an agent id, or -1. */
+    public int ownerOf(final long agentId)
+    {
+        final int agent = (int)agentById.get(agentId);
+        return agent < 0 ? -1 : owners[agent];
+    }
+
+    /** Feeds every agent and credential, in creation order, to a state digest. */
+    public void hashInto(final io.venue.engine.StateDigest digest)
+    {
+        digest.putInt(agentCount);
+        for (int agent = 0; agent < agentCount; agent++)
+        {
+            digest.putLong(agentIds[agent]).putInt(owners[agent]).putInt(scopes[agent]).putLong(expiresAt[agent])
+                .putBoolean(agentRevoked[agent]);
+        }
+        digest.putInt(credentialCount);
+        for (int credential = 0; credential < credentialCount; credential++)
+        {
+            digest.putLong(credentialIds[credential]).putInt(credentialAgent[credential])
+                .putLong(credentialValidUntil[credential]).putBoolean(credentialRevoked[credential]);
+        }
+    }
+
     /** -reason if the agent is unknown or not the owner's, else its number. */
     private int ownedAgent(final int owner, final long agentId)
     {
@@ -199,20 +240,26 @@ public final class Agents
         return credentialBySigner.get(key, 0);
     }
 
-    /** Uses the key loaded by the preceding {@link #credentialOf} call. */
-    private void addCredential(final int agent, final long validUntil)
+    /** A signing credential uses the key loaded by the preceding {@link #credentialOf} call. */
+    private void addCredential(final int agent, final long credentialId, final boolean signs, final long validUntil)
     {
         final int credential = credentialCount++;
         if (credentialCount > credentialAgent.length)
         {
             final int capacity = credentialAgent.length * 2;
+            credentialIds = Arrays.copyOf(credentialIds, capacity);
             credentialAgent = Arrays.copyOf(credentialAgent, capacity);
             credentialValidUntil = Arrays.copyOf(credentialValidUntil, capacity);
             credentialRevoked = Arrays.copyOf(credentialRevoked, capacity);
         }
+        credentialIds[credential] = credentialId;
         credentialAgent[credential] = agent;
         credentialValidUntil[credential] = validUntil;
-        credentialBySigner.put(key, 0, credential);
+        credentialById.put(credentialId, credential);
+        if (signs)
+        {
+            credentialBySigner.put(key, 0, credential);
+        }
     }
 
     private void loadKey(final DirectBuffer buffer, final int offset)

@@ -508,6 +508,14 @@ public final class OrderBook
             request.sequence() >= lastSequence;
     }
 
+    /** How many orders rest at this price on this side; 0 if there is no such level. */
+    public int orderCountAt(final Side side, final long price)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.indexOf(price);
+        return index >= 0 ? levels.countAt(index) : 0;
+    }
+
     private PriceLevels levels(final Side side)
     {
         return side == Side.BID ? bids : asks;

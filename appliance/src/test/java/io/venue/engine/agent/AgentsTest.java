@@ -44,9 +44,9 @@ class AgentsTest
     void rotationKeepsTheOldCredentialFor24Hours()
     {
         agents.create(3, 42, signer(1), 0, TRADE, Long.MAX_VALUE);
-        assertEquals(NOT_OWNER, agents.rotate(4, 42, signer(2), 0, T0));
-        assertEquals(UNKNOWN_AGENT, agents.rotate(3, 99, signer(2), 0, T0));
-        assertEquals(OK, agents.rotate(3, 42, signer(2), 0, T0));
+        assertEquals(NOT_OWNER, agents.rotate(4, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
+        assertEquals(UNKNOWN_AGENT, agents.rotate(3, 99, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
+        assertEquals(OK, agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
         assertEquals(OK, agents.authorize(signer(1), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS - 1));
         assertEquals(EXPIRED, agents.authorize(signer(1), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS));
         assertEquals(OK, agents.authorize(signer(2), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS * 10));
@@ -56,8 +56,8 @@ class AgentsTest
     void revokingOneCredentialTheAgentOrEverythingOfTheOwner()
     {
         agents.create(3, 42, signer(1), 0, TRADE, Long.MAX_VALUE);
-        agents.rotate(3, 42, signer(2), 0, T0);
-        assertEquals(OK, agents.revokeCredential(3, 42, signer(1), 0));
+        agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS);
+        assertEquals(OK, agents.revokeCredential(3, 42, 42));
         assertEquals(REVOKED, agents.authorize(signer(1), 0, 3, TRADE, T0));
         assertEquals(OK, agents.authorize(signer(2), 0, 3, TRADE, T0));
         assertEquals(OK, agents.revokeAgent(3, 42));

@@ -1,0 +1,269 @@
+package io.venue.engine;
+
+import io.venue.engine.book.OrderBook;
+import io.venue.journal.sbe.*;
+import org.agrona.DirectBuffer;
+
+/**
+ * The deterministic matching engine of one shard: its only input is the command journal's records, its
+ * only output the events it hands to the {@link EventSink}. It reads no clock (time is the command's
+ * stamped {@code timestampMs}), no random source and never iterates hash order into its output, so
+ * replaying the same commands under the same {@link EngineConfig} gives the same event bytes and the same
+ * {@link #stateHash()}. Every refusal is an event; nothing escapes as an exception for bad input.
+ * <p>
+ * Not thread safe: one thread owns an engine.
+ */
+public final class Engine
+{
+    private final ShardState state;
+    private final Settlement settlement;
+    private final OrderEntry orderEntry;
+    private final Operator operator;
+    private final AgentLifecycle agents;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
+    private final CancelDecoder cancel = new CancelDecoder();
+    private final AmendDecoder amend = new AmendDecoder();
+    private final CancelByClientOrderIdDecoder cancelByClientOrderId = new CancelByClientOrderIdDecoder();
+    private final CancelAllDecoder cancelAll = new CancelAllDecoder();
+    private final BatchDecoder batch = new BatchDecoder();
+    private final SplitDecoder split = new SplitDecoder();
+    private final MergeDecoder merge = new MergeDecoder();
+    private final CreateAssetDecoder createAsset = new CreateAssetDecoder();
+    private final CreateSpotMarketDecoder createSpotMarket = new CreateSpotMarketDecoder();
+    private final CreateOutcomeMarketDecoder createOutcomeMarket = new CreateOutcomeMarketDecoder();
+    private final HaltMarketDecoder haltMarket = new HaltMarketDecoder();
+    private final ResumeMarketDecoder resumeMarket = new ResumeMarketDecoder();
+    private final SetKillSwitchDecoder setKillSwitch = new SetKillSwitchDecoder();
+    private final DepositDecoder deposit = new DepositDecoder();
+    private final WithdrawDecoder withdraw = new WithdrawDecoder();
+    private final AgentCreateDecoder agentCreate = new AgentCreateDecoder();
+    private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
+    private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
+    private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
+    private final StateDigest digest = new StateDigest();
+    private long lastSequence;
+    private long commands;
+
+    public Engine(final EngineConfig config, final EventSink sink)
+    {
+        state = new ShardState(config, sink);
+        final Gate gate = new Gate(state);
+        settlement = new Settlement(state, gate);
+        orderEntry = new OrderEntry(state, gate, settlement);
+        operator = new Operator(state, gate, settlement, orderEntry);
+        agents = new AgentLifecycle(state, gate);
+    }
+
+    /**
+     * Applies one command record (SBE message header and body).
+     *
+     * @return false if the record is not a command of this schema or is shorter than its header says;
+     * it is then ignored whole, with no event and no change.
+     */
+    public boolean onCommand(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return false;
+        }
+        header.wrap(buffer, offset);
+        final int templateId = header.templateId();
+        final int blockLength = header.blockLength();
+        final int version = header.version();
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
+        {
+            return false;
+        }
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        // every command starts with sequence (u64) and timestampMs (u64)
+        if (blockLength < 16)
+        {
+            return false;
+        }
+        final long sequence = buffer.getLong(body, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final long nowMs = buffer.getLong(body + 8, java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (templateId == RequestRejectedDecoder.TEMPLATE_ID)
+        {
+            lastSequence = sequence;
+            return true;
+        }
+        if (!isCommand(templateId))
+        {
+            return false;
+        }
+        if (templateId == BatchDecoder.TEMPLATE_ID && !batchFits(buffer, body, blockLength, version, offset + length))
+        {
+            return false;
+        }
+        state.events.command(sequence);
+        orderEntry.command(nowMs);
+        operator.command(nowMs);
+        expire(nowMs);
+        switch (templateId)
+        {
+            case PlaceOrderDecoder.TEMPLATE_ID -> orderEntry.onPlace(placeOrder.wrap(buffer, body, blockLength, version));
+            case CancelDecoder.TEMPLATE_ID -> orderEntry.onCancel(cancel.wrap(buffer, body, blockLength, version));
+            case AmendDecoder.TEMPLATE_ID -> orderEntry.onAmend(amend.wrap(buffer, body, blockLength, version));
+            case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
+                orderEntry.onCancelByClientOrderId(cancelByClientOrderId.wrap(buffer, body, blockLength, version));
+            case CancelAllDecoder.TEMPLATE_ID -> orderEntry.onCancelAll(cancelAll.wrap(buffer, body, blockLength, version));
+            case BatchDecoder.TEMPLATE_ID -> orderEntry.onBatch(batch.wrap(buffer, body, blockLength, version));
+            case SplitDecoder.TEMPLATE_ID -> orderEntry.onSplit(split.wrap(buffer, body, blockLength, version));
+            case MergeDecoder.TEMPLATE_ID -> orderEntry.onMerge(merge.wrap(buffer, body, blockLength, version));
+            case CreateAssetDecoder.TEMPLATE_ID -> operator.onCreateAsset(createAsset.wrap(buffer, body, blockLength, version));
+            case CreateSpotMarketDecoder.TEMPLATE_ID ->
+                operator.onCreateSpotMarket(createSpotMarket.wrap(buffer, body, blockLength, version));
+            case CreateOutcomeMarketDecoder.TEMPLATE_ID ->
+                operator.onCreateOutcomeMarket(createOutcomeMarket.wrap(buffer, body, blockLength, version));
+            case HaltMarketDecoder.TEMPLATE_ID -> operator.onHaltMarket(haltMarket.wrap(buffer, body, blockLength, version));
+            case ResumeMarketDecoder.TEMPLATE_ID -> operator.onResumeMarket(resumeMarket.wrap(buffer, body, blockLength, version));
+            case SetKillSwitchDecoder.TEMPLATE_ID -> operator.onSetKillSwitch(setKillSwitch.wrap(buffer, body, blockLength, version));
+            case DepositDecoder.TEMPLATE_ID -> operator.onDeposit(deposit.wrap(buffer, body, blockLength, version));
+            case WithdrawDecoder.TEMPLATE_ID -> operator.onWithdraw(withdraw.wrap(buffer, body, blockLength, version));
+            case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate.wrap(buffer, body, blockLength, version));
+            case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate.wrap(buffer, body, blockLength, version));
+            case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke.wrap(buffer, body, blockLength, version));
+            default -> agents.onOwnerRevoke(ownerRevoke.wrap(buffer, body, blockLength, version));
+        }
+        lastSequence = sequence;
+        commands++;
+        return true;
+    }
+
+    /** The sequence of the last command applied (or skipped as a pre-journal reject). */
+    public long lastSequence()
+    {
+        return lastSequence;
+    }
+
+    /** Commands applied since this engine was made. */
+    public long commandCount()
+    {
+        return commands;
+    }
+
+    /**
+     * A blake3 digest of the whole state, fed in a fixed order: accounts, their nonce windows, rate buckets
+     * and kill switches; the venue switch; assets; markets; every balance; every book in price-time order;
+     * agents; the priority counter. Equal digests mean equal state.
+     */
+    public byte[] stateHash()
+    {
+        digest.reset();
+        final int accounts = state.accounts.count();
+        digest.putInt(accounts);
+        final org.agrona.concurrent.UnsafeBuffer address = new org.agrona.concurrent.UnsafeBuffer(new byte[20]);
+        for (int account = 0; account < accounts; account++)
+        {
+            state.accounts.addressInto(account, address, 0);
+            digest.putLong(address.getLong(0)).putLong(address.getLong(8)).putInt(address.getInt(16));
+            for (int i = 0; i < 5; i++)
+            {
+                digest.putLong(state.nonceWords[5 * account + i]);
+            }
+            digest.putLong(state.rateWords[2 * account]).putLong(state.rateWords[2 * account + 1]);
+            digest.putBoolean(state.accountKilled[account]);
+        }
+        digest.putBoolean(state.venueKilled);
+        final int assets = state.assets.count();
+        digest.putInt(assets);
+        for (int asset = 0; asset < assets; asset++)
+        {
+            digest.putLong(state.assets.publicId(asset));
+            for (int account = 0; account < accounts; account++)
+            {
+                digest.putLong(state.ledger.available(account, asset)).putLong(state.ledger.locked(account, asset));
+            }
+        }
+        final int markets = state.markets.count();
+        digest.putInt(markets);
+        for (int market = 0; market < markets; market++)
+        {
+            digest.putLong(state.markets.id(market)).putBoolean(state.markets.isHalted(market))
+                .putBoolean(state.markets.isKilled(market));
+            for (int book = 2 * market; book <= 2 * market + 1; book++)
+            {
+                final OrderBook orderBook = state.books[book];
+                if (orderBook != null)
+                {
+                    hashBook(book, orderBook, io.venue.action.Side.BID);
+                    hashBook(book, orderBook, io.venue.action.Side.ASK);
+                }
+            }
+        }
+        state.agents.hashInto(digest);
+        digest.putLong(state.priority);
+        return digest.digest();
+    }
+
+    /** Open orders across all books. */
+    public int openOrders()
+    {
+        return state.orders.size();
+    }
+
+    /** For checks and tests: the engine's view of balances, books and markets. */
+    public EngineView view()
+    {
+        return new EngineView(state);
+    }
+
+    private void hashBook(final int book, final OrderBook orderBook, final io.venue.action.Side side)
+    {
+        digest.putInt(orderBook.levelCount(side));
+        for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)
+        {
+            digest.putLong(orderBook.levelPrice(side, depth)).putLong(orderBook.levelQty(side, depth));
+            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
+            {
+                for (int i = 0; i < 4; i++)
+                {
+                    digest.putLong(orderBook.orderIdWord(slot, i));
+                }
+                digest.putInt(orderBook.accountOf(slot)).putLong(orderBook.remainingOf(slot))
+                    .putLong(orderBook.originalQtyOf(slot)).putLong(orderBook.sequenceOf(slot))
+                    .putLong(orderBook.expiresAtOf(slot)).putLong(state.orders.reserved(Orders.handle(book, slot)));
+            }
+        }
+    }
+
+    /** Removes resting orders whose expiry has passed on the stamped clock, book by book in number order. */
+    private void expire(final long nowMs)
+    {
+        final OrderBook[] books = state.books;
+        for (int book = 0; book < books.length; book++)
+        {
+            final OrderBook orderBook = books[book];
+            if (orderBook != null)
+            {
+                final long next = orderBook.nextExpiry();
+                if (next != OrderBook.NO_EXPIRY && next <= nowMs)
+                {
+                    orderBook.expireUpTo(nowMs, settlement.forBook(book));
+                }
+            }
+        }
+    }
+
+    private static boolean isCommand(final int templateId)
+    {
+        return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= MergeDecoder.TEMPLATE_ID) ||
+            (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= WithdrawDecoder.TEMPLATE_ID) ||
+            (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID);
+    }
+
+    /** A Batch's legs group must lie inside the record: at most 1,000 legs of the declared size. */
+    private static boolean batchFits(final DirectBuffer buffer, final int body, final int blockLength, final int version, final int end)
+    {
+        final int groupHeader = body + blockLength;
+        if (groupHeader + 4 > end)
+        {
+            return false;
+        }
+        final int legBlock = buffer.getShort(groupHeader, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final int legs = buffer.getShort(groupHeader + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return legs <= 1_000 && legBlock >= BatchDecoder.LegsDecoder.sbeBlockLength() &&
+            (long)groupHeader + 4 + (long)legs * legBlock <= end;
+    }
+}

@@ -1,0 +1,129 @@
+package io.venue.engine;
+
+import io.venue.action.Address;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engine's rules and sizes. Part of what makes replay deterministic: the same commands under the
+ * same configuration give the same events, so a replay must use the configuration of the run it checks.
+ */
+public final class EngineConfig
+{
+    private final List<Address> operators = new ArrayList<>();
+    private int maxLevelsPerSide = 1_000;
+    private int orderCapacityPerBook = 1 << 16;
+    private int maxOpenOrdersPerAccount = 50_000;
+    private int maxOpenOrdersPerAccountAndMarket = 10_000;
+    private long actionsPerWindow = 50;
+    private long actionWindowMs = 1_000;
+    private int assetCapacity = 64;
+    private int expectedAccounts = 1_024;
+
+    /** An operator key: the only signer admin actions are accepted from. */
+    public EngineConfig operator(final Address operator)
+    {
+        operators.add(operator);
+        return this;
+    }
+
+    public List<Address> operators()
+    {
+        return List.copyOf(operators);
+    }
+
+    /** Price levels per side and book; one more prunes the worst (default 1,000, spec 8.2). */
+    public EngineConfig maxLevelsPerSide(final int levels)
+    {
+        maxLevelsPerSide = levels;
+        return this;
+    }
+
+    public int maxLevelsPerSide()
+    {
+        return maxLevelsPerSide;
+    }
+
+    /** Resting orders one book can hold, at most 2^20 (default 65,536). */
+    public EngineConfig orderCapacityPerBook(final int capacity)
+    {
+        if (capacity < 1 || capacity > Orders.MAX_SLOTS_PER_BOOK)
+        {
+            throw new IllegalArgumentException("orderCapacityPerBook must be 1 to " + Orders.MAX_SLOTS_PER_BOOK);
+        }
+        orderCapacityPerBook = capacity;
+        return this;
+    }
+
+    public int orderCapacityPerBook()
+    {
+        return orderCapacityPerBook;
+    }
+
+    /** Open orders per account (default 50,000, spec 8.2). */
+    public EngineConfig maxOpenOrdersPerAccount(final int max)
+    {
+        maxOpenOrdersPerAccount = max;
+        return this;
+    }
+
+    public int maxOpenOrdersPerAccount()
+    {
+        return maxOpenOrdersPerAccount;
+    }
+
+    /** Open orders per account and market (default 10,000, spec 8.2). */
+    public EngineConfig maxOpenOrdersPerAccountAndMarket(final int max)
+    {
+        maxOpenOrdersPerAccountAndMarket = max;
+        return this;
+    }
+
+    public int maxOpenOrdersPerAccountAndMarket()
+    {
+        return maxOpenOrdersPerAccountAndMarket;
+    }
+
+    /** The per-account action limit: {@code actions} per {@code windowMs} of stamped time (default 50 per 1,000 ms). */
+    public EngineConfig actionRate(final long actions, final long windowMs)
+    {
+        actionsPerWindow = actions;
+        actionWindowMs = windowMs;
+        return this;
+    }
+
+    public long actionsPerWindow()
+    {
+        return actionsPerWindow;
+    }
+
+    public long actionWindowMs()
+    {
+        return actionWindowMs;
+    }
+
+    /** Ledger assets, including two share assets per outcome market (default 64). */
+    public EngineConfig assetCapacity(final int capacity)
+    {
+        assetCapacity = capacity;
+        return this;
+    }
+
+    public int assetCapacity()
+    {
+        return assetCapacity;
+    }
+
+    /** A sizing hint for account tables; they grow beyond it. */
+    public EngineConfig expectedAccounts(final int accounts)
+    {
+        expectedAccounts = accounts;
+        return this;
+    }
+
+    public int expectedAccounts()
+    {
+        return expectedAccounts;
+    }
+}

@@ -1,0 +1,13 @@
+package io.venue.engine;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Where the engine's events go, one SBE record (message header and body) per call, in order. The buffer
+ * is reused after the call returns: copy what must be kept.
+ */
+@FunctionalInterface
+public interface EventSink
+{
+    void onEvent(DirectBuffer buffer, int offset, int length);
+}

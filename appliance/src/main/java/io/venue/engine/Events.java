@@ -1,0 +1,265 @@
+package io.venue.engine;
+
+import io.venue.engine.account.Accounts;
+import io.venue.engine.book.OrderBook;
+import io.venue.journal.sbe.*;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Encodes the engine's events as SBE records into one reused buffer and hands each to the sink. Every
+ * event carries the sequence of the command that caused it and its index within that command.
+ */
+final class Events
+{
+    private final EventSink sink;
+    private final Accounts accounts;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final ActionAcceptedEncoder actionAccepted = new ActionAcceptedEncoder();
+    private final ActionRejectedEncoder actionRejected = new ActionRejectedEncoder();
+    private final OrderAcceptedEncoder orderAccepted = new OrderAcceptedEncoder();
+    private final OrderRestedEncoder orderRested = new OrderRestedEncoder();
+    private final TradeEncoder trade = new TradeEncoder();
+    private final OrderDoneEncoder orderDone = new OrderDoneEncoder();
+    private final OrderAmendedEncoder orderAmended = new OrderAmendedEncoder();
+    private final BalanceChangedEncoder balanceChanged = new BalanceChangedEncoder();
+    private final PositionChangedEncoder positionChanged = new PositionChangedEncoder();
+    private final BookDeltaEncoder bookDelta = new BookDeltaEncoder();
+    private final MarketCreatedEncoder marketCreated = new MarketCreatedEncoder();
+    private final MarketStatusChangedEncoder marketStatusChanged = new MarketStatusChangedEncoder();
+    private final AssetCreatedEncoder assetCreated = new AssetCreatedEncoder();
+    private final KillSwitchChangedEncoder killSwitchChanged = new KillSwitchChangedEncoder();
+    private final AgentChangedEncoder agentChanged = new AgentChangedEncoder();
+
+    private long sequence;
+    private int eventIndex;
+
+    Events(final EventSink sink, final Accounts accounts)
+    {
+        this.sink = sink;
+        this.accounts = accounts;
+    }
+
+    /** Starts the events of one command. */
+    void command(final long sequence)
+    {
+        this.sequence = sequence;
+        this.eventIndex = 0;
+    }
+
+    /** Events written so far for the current command. */
+    int count()
+    {
+        return eventIndex;
+    }
+
+    /** ActionAccepted for the signed action whose envelope is at {@code envelope[offset..)}. */
+    void actionAccepted(final DirectBuffer envelope, final int envelopeOffset)
+    {
+        actionAccepted(envelope, envelopeOffset + ActionEnvelopeDecoder.accountEncodingOffset(),
+            envelope.getLong(envelopeOffset + ActionEnvelopeDecoder.nonceEncodingOffset(), java.nio.ByteOrder.LITTLE_ENDIAN),
+            envelope, envelopeOffset + ActionEnvelopeDecoder.digestEncodingOffset());
+    }
+
+    void actionAccepted(
+        final DirectBuffer accountBuffer, final int accountOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
+    {
+        actionAccepted.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        actionAccepted.putAccount(accountBuffer, accountOffset, 20);
+        actionAccepted.nonce(nonce);
+        actionAccepted.putDigest(digestBuffer, digestOffset, 32);
+        emit(actionAccepted.encodedLength());
+    }
+
+    void actionRejected(
+        final DirectBuffer accountBuffer,
+        final int accountOffset,
+        final long nonce,
+        final DirectBuffer digestBuffer,
+        final int digestOffset,
+        final RejectCode code,
+        final long nonceFloor,
+        final long nonceWindow,
+        final long nextUsableNonce,
+        final int legIndex)
+    {
+        actionRejected.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        actionRejected.putAccount(accountBuffer, accountOffset, 20);
+        actionRejected.nonce(nonce);
+        actionRejected.putDigest(digestBuffer, digestOffset, 32);
+        actionRejected.code(code).nonceFloor(nonceFloor).nonceWindow(nonceWindow).nextUsableNonce(nextUsableNonce)
+            .legIndex(legIndex < 0 ? ActionRejectedEncoder.legIndexNullValue() : legIndex);
+        emit(actionRejected.encodedLength());
+    }
+
+    void orderAccepted(
+        final DirectBuffer orderId,
+        final int orderIdOffset,
+        final int account,
+        final long market,
+        final Book book,
+        final Side side,
+        final long price,
+        final long qty)
+    {
+        orderAccepted.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        orderAccepted.putOrderId(orderId, orderIdOffset, 32);
+        accounts.addressInto(account, buffer, orderAccepted.offset() + OrderAcceptedEncoder.accountEncodingOffset());
+        orderAccepted.market(market).book(book).side(side).price(price).qty(qty).remaining(qty);
+        emit(orderAccepted.encodedLength());
+    }
+
+    void orderRested(final OrderBook orderBook, final int slot, final long market, final Book book)
+    {
+        orderRested.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        orderBook.orderIdInto(slot, buffer, orderRested.offset() + OrderRestedEncoder.orderIdEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer, orderRested.offset() + OrderRestedEncoder.accountEncodingOffset());
+        orderRested.market(market).book(book).side(side(orderBook.sideOf(slot))).price(orderBook.priceOf(slot))
+            .qty(orderBook.originalQtyOf(slot)).remaining(orderBook.remainingOf(slot));
+        emit(orderRested.encodedLength());
+    }
+
+    void trade(
+        final long market,
+        final Book book,
+        final OrderBook orderBook,
+        final int makerSlot,
+        final DirectBuffer takerOrderId,
+        final int takerOrderIdOffset,
+        final int takerAccount,
+        final long price,
+        final long qty,
+        final Side takerSide,
+        final long makerRemaining)
+    {
+        trade.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        trade.market(market).book(book);
+        orderBook.orderIdInto(makerSlot, buffer, trade.offset() + TradeEncoder.makerOrderIdEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(makerSlot), buffer, trade.offset() + TradeEncoder.makerAccountEncodingOffset());
+        trade.putTakerOrderId(takerOrderId, takerOrderIdOffset, 32);
+        accounts.addressInto(takerAccount, buffer, trade.offset() + TradeEncoder.takerAccountEncodingOffset());
+        trade.price(price).qty(qty).takerSide(takerSide).makerRemaining(makerRemaining);
+        emit(trade.encodedLength());
+    }
+
+    /** An order done while resting: its id and account are read from the book. */
+    void orderDone(final OrderBook orderBook, final int slot, final long market, final OrderDoneReason reason, final long remaining)
+    {
+        orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        orderBook.orderIdInto(slot, buffer, orderDone.offset() + OrderDoneEncoder.orderIdEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer, orderDone.offset() + OrderDoneEncoder.accountEncodingOffset());
+        orderDone.market(market).reason(reason).remaining(remaining);
+        emit(orderDone.encodedLength());
+    }
+
+    /** An incoming order done without resting. */
+    void orderDone(
+        final DirectBuffer orderId, final int orderIdOffset, final int account, final long market, final OrderDoneReason reason, final long remaining)
+    {
+        orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        orderDone.putOrderId(orderId, orderIdOffset, 32);
+        accounts.addressInto(account, buffer, orderDone.offset() + OrderDoneEncoder.accountEncodingOffset());
+        orderDone.market(market).reason(reason).remaining(remaining);
+        emit(orderDone.encodedLength());
+    }
+
+    void orderAmended(
+        final OrderBook orderBook, final int slot, final long market, final boolean priorityKept)
+    {
+        orderAmended.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        orderBook.orderIdInto(slot, buffer, orderAmended.offset() + OrderAmendedEncoder.orderIdEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer, orderAmended.offset() + OrderAmendedEncoder.accountEncodingOffset());
+        orderAmended.market(market).price(orderBook.priceOf(slot)).qty(orderBook.originalQtyOf(slot))
+            .remaining(orderBook.remainingOf(slot)).priorityKept(priorityKept ? BooleanType.TRUE : BooleanType.FALSE);
+        emit(orderAmended.encodedLength());
+    }
+
+    void balanceChanged(final int account, final long assetId, final long available, final long locked)
+    {
+        balanceChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        accounts.addressInto(account, buffer, balanceChanged.offset() + BalanceChangedEncoder.accountEncodingOffset());
+        balanceChanged.asset(assetId).available(available).locked(locked);
+        emit(balanceChanged.encodedLength());
+    }
+
+    void positionChanged(
+        final int account, final long market, final long yes, final long yesLocked, final long no, final long noLocked)
+    {
+        positionChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        accounts.addressInto(account, buffer, positionChanged.offset() + PositionChangedEncoder.accountEncodingOffset());
+        positionChanged.market(market).yes(yes).yesLocked(yesLocked).no(no).noLocked(noLocked);
+        emit(positionChanged.encodedLength());
+    }
+
+    void bookDelta(final long market, final Book book, final Side side, final long price, final long levelQty, final int orderCount)
+    {
+        bookDelta.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        bookDelta.market(market).book(book).side(side).price(price).levelQty(levelQty).orderCount(orderCount);
+        emit(bookDelta.encodedLength());
+    }
+
+    MarketCreatedEncoder marketCreated()
+    {
+        marketCreated.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        return marketCreated;
+    }
+
+    void emitMarketCreated()
+    {
+        emit(marketCreated.encodedLength());
+    }
+
+    void marketStatusChanged(final long market, final MarketStatus status)
+    {
+        marketStatusChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        marketStatusChanged.market(market).status(status);
+        emit(marketStatusChanged.encodedLength());
+    }
+
+    void assetCreated(final long asset, final DirectBuffer symbol, final int symbolOffset)
+    {
+        assetCreated.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        assetCreated.asset(asset);
+        buffer.putBytes(assetCreated.offset() + AssetCreatedEncoder.symbolEncodingOffset(), symbol, symbolOffset,
+            AssetCreatedEncoder.symbolLength());
+        emit(assetCreated.encodedLength());
+    }
+
+    KillSwitchChangedEncoder killSwitchChanged()
+    {
+        killSwitchChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        return killSwitchChanged;
+    }
+
+    void emitKillSwitchChanged()
+    {
+        emit(killSwitchChanged.encodedLength());
+    }
+
+    AgentChangedEncoder agentChanged()
+    {
+        agentChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        return agentChanged;
+    }
+
+    void emitAgentChanged()
+    {
+        emit(agentChanged.encodedLength());
+    }
+
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    static Side side(final io.venue.action.Side side)
+    {
+        return side == io.venue.action.Side.BID ? Side.BID : Side.ASK;
+    }
+
+    private void emit(final int bodyLength)
+    {
+        sink.onEvent(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+    }
+}

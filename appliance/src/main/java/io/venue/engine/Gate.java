@@ -1,0 +1,164 @@
+package io.venue.engine;
+
+import io.venue.engine.agent.Agents;
+import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.limit.TokenBucket;
+import io.venue.engine.nonce.NonceWindow;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.SignerMatch;
+import org.agrona.DirectBuffer;
+
+/**
+ * The checks every signed action passes before any book is touched, in this order:
+ * <ol>
+ *   <li>signer: the account itself (the verifier matched it), or an active, unexpired delegated agent of
+ *   the account holding the scope the action needs; operator actions need an operator key;</li>
+ *   <li>nonce window (spec 3.1): the reject carries nonceFloor, nonceWindow and nextUsableNonce;</li>
+ *   <li>the per-account action rate (operators are exempt);</li>
+ *   <li>then the nonce is consumed: any later refusal is a business reject that used the nonce up.</li>
+ * </ol>
+ * A refusal in steps 1 to 3 changes nothing, so the same signed action can be sent again later.
+ */
+final class Gate
+{
+    static final int SCOPE_TRADE = 1;
+    static final int SCOPE_CANCEL = 1 << 1;
+    static final int SCOPE_MINT_REDEEM = 1 << 3;
+    static final int SCOPE_OPERATOR = -1;
+
+    private final ShardState state;
+    private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
+
+    Gate(final ShardState state)
+    {
+        this.state = state;
+    }
+
+    /**
+     * Runs the gate for the envelope at {@code buffer[offset..)}.
+     *
+     * @param scope the scope bits the action needs, or {@link #SCOPE_OPERATOR}.
+     * @return the account number, or -1 after the reject event was written.
+     */
+    int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs)
+    {
+        envelope.wrap(buffer, offset);
+        final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
+        final boolean signedByAccount = envelope.signerMatch() != SignerMatch.OTHER;
+        int account = state.accounts.find(buffer, accountOffset);
+
+        if (scope == SCOPE_OPERATOR)
+        {
+            if (!signedByAccount || !state.isOperator(buffer, accountOffset))
+            {
+                return reject(buffer, offset, account, RejectCode.NOT_OPERATOR);
+            }
+        }
+        else if (!signedByAccount)
+        {
+            final RejectCode refusal = agentRefusal(buffer, offset, account, scope, nowMs);
+            if (refusal != null)
+            {
+                return reject(buffer, offset, account, refusal);
+            }
+        }
+        if (account == FixedKeyIndex.MISSING)
+        {
+            account = state.addAccount(buffer, accountOffset);
+        }
+
+        final int base = NonceWindow.WORDS * account;
+        final int nonceOutcome = NonceWindow.check(state.nonceWords, base, envelope.nonce());
+        if (nonceOutcome != NonceWindow.ACCEPTED)
+        {
+            return reject(buffer, offset, account, switch (nonceOutcome)
+            {
+                case NonceWindow.BELOW_FLOOR -> RejectCode.NONCE_BELOW_FLOOR;
+                case NonceWindow.OUTSIDE_WINDOW -> RejectCode.NONCE_OUTSIDE_WINDOW;
+                default -> RejectCode.NONCE_REPLAYED;
+            });
+        }
+        if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
+            state.config.actionsPerWindow(), state.config.actionWindowMs()))
+        {
+            return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
+        }
+        NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
+        return account;
+    }
+
+    /** Writes an ActionRejected with the account's current nonce window (zeros for an unknown account). */
+    int reject(final DirectBuffer buffer, final int offset, final int account, final RejectCode code)
+    {
+        rejectLeg(buffer, offset, account, code, -1);
+        return -1;
+    }
+
+    void rejectLeg(final DirectBuffer buffer, final int offset, final int account, final RejectCode code, final int legIndex)
+    {
+        reject(buffer, offset + ActionEnvelopeDecoder.accountEncodingOffset(),
+            buffer.getLong(offset + ActionEnvelopeDecoder.nonceEncodingOffset(), java.nio.ByteOrder.LITTLE_ENDIAN),
+            buffer, offset + ActionEnvelopeDecoder.digestEncodingOffset(), account, code, legIndex);
+    }
+
+    /** The general form, for records that carry account, nonce and digest outside an envelope. */
+    void reject(
+        final DirectBuffer accountBuffer,
+        final int accountOffset,
+        final long nonce,
+        final DirectBuffer digestBuffer,
+        final int digestOffset,
+        final int account,
+        final RejectCode code,
+        final int legIndex)
+    {
+        long floor = 0;
+        long next = 0;
+        if (account >= 0)
+        {
+            final int base = NonceWindow.WORDS * account;
+            floor = NonceWindow.floor(state.nonceWords, base);
+            next = NonceWindow.nextUsable(state.nonceWords, base);
+        }
+        state.events.actionRejected(accountBuffer, accountOffset, nonce, digestBuffer, digestOffset, code, floor,
+            NonceWindow.WIDTH, next, legIndex);
+    }
+
+    /**
+     * The nonce step alone, for owner-intent records (agent lifecycle) that carry their own nonce: checks
+     * and consumes it in the owner's window.
+     *
+     * @return null when consumed, or the nonce reject code.
+     */
+    RejectCode consumeNonce(final int account, final long nonce)
+    {
+        return switch (NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce))
+        {
+            case NonceWindow.ACCEPTED -> null;
+            case NonceWindow.BELOW_FLOOR -> RejectCode.NONCE_BELOW_FLOOR;
+            case NonceWindow.OUTSIDE_WINDOW -> RejectCode.NONCE_OUTSIDE_WINDOW;
+            default -> RejectCode.NONCE_REPLAYED;
+        };
+    }
+
+    private RejectCode agentRefusal(final DirectBuffer buffer, final int offset, final int account, final int scope, final long nowMs)
+    {
+        if (account == FixedKeyIndex.MISSING)
+        {
+            return RejectCode.UNAUTHORIZED_SIGNER;
+        }
+        final int raw = state.agents.authorize(buffer, offset + ActionEnvelopeDecoder.rawSignerEncodingOffset(), account, scope, nowMs);
+        if (raw == Agents.OK)
+        {
+            return null;
+        }
+        final int personal = state.agents.authorize(
+            buffer, offset + ActionEnvelopeDecoder.personalSignerEncodingOffset(), account, scope, nowMs);
+        if (personal == Agents.OK)
+        {
+            return null;
+        }
+        return raw == Agents.SCOPE_DENIED || personal == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED : RejectCode.UNAUTHORIZED_SIGNER;
+    }
+}

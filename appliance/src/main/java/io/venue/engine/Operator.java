@@ -1,0 +1,281 @@
+package io.venue.engine;
+
+import io.venue.engine.account.Accounts;
+import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.market.Assets;
+import io.venue.engine.market.MarketKind;
+import io.venue.engine.market.Markets;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CreateAssetDecoder;
+import io.venue.journal.sbe.CreateOutcomeMarketDecoder;
+import io.venue.journal.sbe.CreateSpotMarketDecoder;
+import io.venue.journal.sbe.DepositDecoder;
+import io.venue.journal.sbe.HaltMarketDecoder;
+import io.venue.journal.sbe.KillScope;
+import io.venue.journal.sbe.MarketCreatedEncoder;
+import io.venue.journal.sbe.MarketStatus;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.ResumeMarketDecoder;
+import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.WithdrawDecoder;
+import org.agrona.DirectBuffer;
+
+/**
+ * The operator actions: list assets and markets, halt and resume, kill switches, deposits and
+ * withdrawals. Only an operator key (EngineConfig) may sign them. Turning a kill switch on cancels every
+ * open order in its scope and blocks new orders; cancels stay allowed.
+ */
+final class Operator
+{
+    /** Book numbers are 11 bits of an order handle: 2,048 books, 1,024 markets. */
+    static final int MAX_MARKETS = 1 << (31 - Orders.SLOT_BITS - 1);
+
+    private final ShardState state;
+    private final Gate gate;
+    private final Settlement settlement;
+    private final OrderEntry orderEntry;
+    private long nowMs;
+
+    Operator(final ShardState state, final Gate gate, final Settlement settlement, final OrderEntry orderEntry)
+    {
+        this.state = state;
+        this.gate = gate;
+        this.settlement = settlement;
+        this.orderEntry = orderEntry;
+    }
+
+    void command(final long nowMs)
+    {
+        this.nowMs = nowMs;
+    }
+
+    void onCreateAsset(final CreateAssetDecoder create)
+    {
+        final DirectBuffer buffer = create.buffer();
+        final int envelope = create.offset() + CreateAssetDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final Assets assets = state.assets;
+        if (assets.find(create.asset()) != Assets.MISSING)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.ASSET_EXISTS);
+            return;
+        }
+        if (assets.add(create.asset()) == Assets.MISSING)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.INVALID_ACTION);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        state.events.assetCreated(create.asset(), buffer, create.offset() + CreateAssetDecoder.symbolEncodingOffset());
+    }
+
+    void onCreateSpotMarket(final CreateSpotMarketDecoder create)
+    {
+        final DirectBuffer buffer = create.buffer();
+        final int envelope = create.offset() + CreateSpotMarketDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int base = state.assets.find(create.baseAsset());
+        final int quote = state.assets.find(create.quoteAsset());
+        final RejectCode refusal = marketRefusal(create.market(), create.tickSize(), create.lotSize(), create.minQty());
+        if (refusal != null || base == Assets.MISSING || quote == Assets.MISSING || base == quote)
+        {
+            gate.reject(buffer, envelope, account, refusal != null ? refusal :
+                base == quote && base != Assets.MISSING ? RejectCode.INVALID_ACTION : RejectCode.UNKNOWN_ASSET);
+            return;
+        }
+        final int market = state.markets.add(create.market(), MarketKind.SPOT, base, -1, quote,
+            create.tickSize(), create.lotSize(), create.minQty());
+        state.addBook(2 * market);
+        state.events.actionAccepted(buffer, envelope);
+        final MarketCreatedEncoder created = state.events.marketCreated();
+        created.market(create.market()).kind(io.venue.journal.sbe.MarketKind.SPOT).baseAsset(create.baseAsset())
+            .quoteAsset(create.quoteAsset()).collateralAsset(0).tickSize(create.tickSize()).lotSize(create.lotSize())
+            .minQty(create.minQty());
+        state.events.emitMarketCreated();
+    }
+
+    void onCreateOutcomeMarket(final CreateOutcomeMarketDecoder create)
+    {
+        final DirectBuffer buffer = create.buffer();
+        final int envelope = create.offset() + CreateOutcomeMarketDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int collateral = state.assets.find(create.collateralAsset());
+        RejectCode refusal = marketRefusal(create.market(), create.tickSize(), create.lotSize(), create.minQty());
+        if (refusal == null && collateral == Assets.MISSING)
+        {
+            refusal = RejectCode.UNKNOWN_ASSET;
+        }
+        if (refusal == null && state.assets.isFull(2))
+        {
+            refusal = RejectCode.INVALID_ACTION;
+        }
+        if (refusal != null)
+        {
+            gate.reject(buffer, envelope, account, refusal);
+            return;
+        }
+        final int yes = state.assets.addShare();
+        final int no = state.assets.addShare();
+        final int market = state.markets.add(create.market(), MarketKind.OUTCOME, yes, no, collateral,
+            create.tickSize(), create.lotSize(), create.minQty());
+        state.addBook(2 * market);
+        state.addBook(2 * market + 1);
+        state.events.actionAccepted(buffer, envelope);
+        final MarketCreatedEncoder created = state.events.marketCreated();
+        created.market(create.market()).kind(io.venue.journal.sbe.MarketKind.OUTCOME).baseAsset(0).quoteAsset(0)
+            .collateralAsset(create.collateralAsset()).tickSize(create.tickSize()).lotSize(create.lotSize())
+            .minQty(create.minQty());
+        state.events.emitMarketCreated();
+    }
+
+    void onHaltMarket(final HaltMarketDecoder halt)
+    {
+        status(halt.buffer(), halt.offset() + HaltMarketDecoder.envelopeEncodingOffset(), halt.market(), true);
+    }
+
+    void onResumeMarket(final ResumeMarketDecoder resume)
+    {
+        status(resume.buffer(), resume.offset() + ResumeMarketDecoder.envelopeEncodingOffset(), resume.market(), false);
+    }
+
+    void onSetKillSwitch(final SetKillSwitchDecoder kill)
+    {
+        final DirectBuffer buffer = kill.buffer();
+        final int envelope = kill.offset() + SetKillSwitchDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final boolean active = kill.active() == BooleanType.TRUE;
+        final KillScope scope = kill.scope();
+        int target = -1;
+        if (scope == KillScope.ACCOUNT)
+        {
+            target = state.addAccount(buffer, kill.offset() + SetKillSwitchDecoder.accountEncodingOffset());
+        }
+        else if (scope == KillScope.MARKET)
+        {
+            target = state.markets.find(kill.market());
+            if (target == Markets.MISSING)
+            {
+                gate.reject(buffer, envelope, account, RejectCode.UNKNOWN_MARKET);
+                return;
+            }
+        }
+        else if (scope != KillScope.VENUE)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.INVALID_ACTION);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        switch (scope)
+        {
+            case ACCOUNT -> state.accountKilled[target] = active;
+            case MARKET -> state.markets.killed(target, active);
+            default -> state.venueKilled = active;
+        }
+        state.events.killSwitchChanged().scope(scope)
+            .putAccount(buffer, kill.offset() + SetKillSwitchDecoder.accountEncodingOffset(), 20)
+            .market(kill.market()).active(kill.active());
+        state.events.emitKillSwitchChanged();
+        if (active)
+        {
+            orderEntry.cancelAll(scope == KillScope.ACCOUNT ? target : -1, scope == KillScope.MARKET ? target : -1);
+        }
+    }
+
+    void onDeposit(final DepositDecoder deposit)
+    {
+        final DirectBuffer buffer = deposit.buffer();
+        final int envelope = deposit.offset() + DepositDecoder.envelopeEncodingOffset();
+        final int operator = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (operator < 0)
+        {
+            return;
+        }
+        final int asset = state.assets.find(deposit.asset());
+        if (asset == Assets.MISSING)
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.UNKNOWN_ASSET);
+            return;
+        }
+        final int account = state.addAccount(buffer, deposit.offset() + DepositDecoder.accountEncodingOffset());
+        if (deposit.amount() < 0 || !state.ledger.credit(account, asset, deposit.amount()))
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.INVALID_QTY);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        settlement.balance(account, asset);
+    }
+
+    void onWithdraw(final WithdrawDecoder withdraw)
+    {
+        final DirectBuffer buffer = withdraw.buffer();
+        final int envelope = withdraw.offset() + WithdrawDecoder.envelopeEncodingOffset();
+        final int operator = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (operator < 0)
+        {
+            return;
+        }
+        final int asset = state.assets.find(withdraw.asset());
+        if (asset == Assets.MISSING)
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.UNKNOWN_ASSET);
+            return;
+        }
+        final Accounts accounts = state.accounts;
+        final int account = accounts.find(buffer, withdraw.offset() + WithdrawDecoder.accountEncodingOffset());
+        if (account == FixedKeyIndex.MISSING || withdraw.amount() < 0 || !state.ledger.debit(account, asset, withdraw.amount()))
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.INSUFFICIENT_BALANCE);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        settlement.balance(account, asset);
+    }
+
+    private void status(final DirectBuffer buffer, final int envelope, final long marketId, final boolean halt)
+    {
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int market = state.markets.find(marketId);
+        if (market == Markets.MISSING)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.UNKNOWN_MARKET);
+            return;
+        }
+        state.markets.halted(market, halt);
+        state.events.actionAccepted(buffer, envelope);
+        state.events.marketStatusChanged(marketId, halt ? MarketStatus.HALTED : MarketStatus.ACTIVE);
+    }
+
+    private RejectCode marketRefusal(final long marketId, final long tick, final long lot, final long minQty)
+    {
+        if (state.markets.exists(marketId))
+        {
+            return RejectCode.MARKET_EXISTS;
+        }
+        if (tick <= 0 || lot <= 0 || minQty < 0 || state.markets.count() >= MAX_MARKETS)
+        {
+            return RejectCode.INVALID_ACTION;
+        }
+        return null;
+    }
+}

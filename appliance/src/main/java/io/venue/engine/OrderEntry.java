@@ -1,0 +1,642 @@
+package io.venue.engine;
+
+import io.venue.action.Side;
+import io.venue.action.TimeInForce;
+import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.PlaceRequest;
+import io.venue.engine.book.PlaceResult;
+import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.market.MarketKind;
+import io.venue.engine.market.Markets;
+import io.venue.engine.risk.Notional;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.BatchDecoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelAllDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.LegType;
+import io.venue.journal.sbe.MergeDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.SplitDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * The trading actions: place, cancel, amend, cancel by client order id, cancel all, batch, split, merge.
+ * Each validates against the market's rules and the account's credit, then drives the book through
+ * {@link Settlement}. A refusal after the gate is an ActionRejected (with the leg index inside a batch)
+ * and changes nothing but the consumed nonce.
+ */
+final class OrderEntry
+{
+    private static final long OUTCOME_PRICE_LIMIT = Notional.SCALE;
+
+    private final ShardState state;
+    private final Gate gate;
+    private final Settlement settlement;
+    private final PlaceIntent intent = new PlaceIntent();
+    private final PlaceRequest request = new PlaceRequest();
+    private final byte[] legId = new byte[32];
+    private final UnsafeBuffer legIdBuffer = new UnsafeBuffer(legId);
+    private final UnsafeBuffer clientIdScratch = new UnsafeBuffer(new byte[16]);
+    /** The order id or client order id a cancel or amend leg names, copied out of the group. */
+    private final byte[] legTarget = new byte[32];
+    private final UnsafeBuffer legTargetBuffer = new UnsafeBuffer(legTarget);
+    private final IntArrayList handles = new IntArrayList();
+
+    private long nowMs;
+
+    OrderEntry(final ShardState state, final Gate gate, final Settlement settlement)
+    {
+        this.state = state;
+        this.gate = gate;
+        this.settlement = settlement;
+    }
+
+    void command(final long nowMs)
+    {
+        this.nowMs = nowMs;
+    }
+
+    void onPlace(final PlaceOrderDecoder place)
+    {
+        final DirectBuffer buffer = place.buffer();
+        final int envelope = place.offset() + PlaceOrderDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final ActionEnvelopeDecoder env = place.envelope();
+        intent.marketId = place.market();
+        intent.book = place.book();
+        intent.side = place.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(place.side());
+        intent.price = place.price();
+        intent.qty = place.qty();
+        intent.stpMode = PlaceIntent.stpMode(place.stpMode());
+        intent.timeInForce = place.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
+            null : PlaceIntent.timeInForce(place.timeInForce());
+        intent.isMarket = place.isMarket() == BooleanType.TRUE;
+        intent.reduceOnly = place.reduceOnly() == BooleanType.TRUE;
+        intent.expiresAt = place.expiresAt();
+        intent.idBuffer = buffer;
+        intent.idOffset = envelope + ActionEnvelopeDecoder.digestEncodingOffset();
+        intent.withClientId = env.hasClientOrderId() == BooleanType.TRUE;
+        final int clientOffset = envelope + ActionEnvelopeDecoder.clientOrderIdEncodingOffset();
+        intent.clientHi = intent.withClientId ? buffer.getLong(clientOffset, ByteOrder.BIG_ENDIAN) : 0;
+        intent.clientLo = intent.withClientId ? buffer.getLong(clientOffset + 8, ByteOrder.BIG_ENDIAN) : 0;
+        final RejectCode refusal = place(account, true, buffer, envelope, -1);
+        if (refusal != null)
+        {
+            gate.reject(buffer, envelope, account, refusal);
+        }
+    }
+
+    void onCancel(final CancelDecoder cancel)
+    {
+        final DirectBuffer buffer = cancel.buffer();
+        final int envelope = cancel.offset() + CancelDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int handle = ownOrder(account, buffer, cancel.offset() + CancelDecoder.orderIdEncodingOffset());
+        if (handle < 0)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.UNKNOWN_ORDER);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        cancelHandle(handle);
+    }
+
+    void onCancelByClientOrderId(final CancelByClientOrderIdDecoder cancel)
+    {
+        final DirectBuffer buffer = cancel.buffer();
+        final int envelope = cancel.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int handle = state.orders.findByClientId(
+            account, buffer, cancel.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset());
+        if (handle == FixedKeyIndex.MISSING)
+        {
+            gate.reject(buffer, envelope, account, RejectCode.UNKNOWN_ORDER);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        cancelHandle(handle);
+    }
+
+    void onAmend(final AmendDecoder amend)
+    {
+        final DirectBuffer buffer = amend.buffer();
+        final int envelope = amend.offset() + AmendDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final RejectCode refusal = amend(account, buffer, amend.offset() + AmendDecoder.orderIdEncodingOffset(),
+            amend.price(), amend.qty(), true, buffer, envelope);
+        if (refusal != null)
+        {
+            gate.reject(buffer, envelope, account, refusal);
+        }
+    }
+
+    void onCancelAll(final CancelAllDecoder cancelAll)
+    {
+        final DirectBuffer buffer = cancelAll.buffer();
+        final int envelope = cancelAll.offset() + CancelAllDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        int market = -1;
+        if (cancelAll.allMarkets() != BooleanType.TRUE)
+        {
+            market = state.markets.find(cancelAll.market());
+            if (market == Markets.MISSING)
+            {
+                gate.reject(buffer, envelope, account, RejectCode.UNKNOWN_MARKET);
+                return;
+            }
+        }
+        state.events.actionAccepted(buffer, envelope);
+        cancelAll(account, market);
+    }
+
+    void onBatch(final BatchDecoder batch)
+    {
+        final DirectBuffer buffer = batch.buffer();
+        final int envelope = batch.offset() + BatchDecoder.envelopeEncodingOffset();
+        // the scope of a batch is the union of its legs' scopes; the legs are read twice, decoders are cheap
+        int scope = 0;
+        final int limit = batch.limit();
+        for (final BatchDecoder.LegsDecoder leg : batch.legs())
+        {
+            scope |= leg.legType() == LegType.CANCEL || leg.legType() == LegType.CANCEL_BY_CLIENT_ORDER_ID ?
+                Gate.SCOPE_CANCEL : Gate.SCOPE_TRADE;
+        }
+        batch.limit(limit);
+        final int account = gate.admit(buffer, envelope, scope, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        int index = 0;
+        for (final BatchDecoder.LegsDecoder leg : batch.legs())
+        {
+            final RejectCode refusal = leg(account, leg, index, buffer, envelope);
+            if (refusal != null)
+            {
+                gate.rejectLeg(buffer, envelope, account, refusal, index);
+            }
+            index++;
+        }
+    }
+
+    void onSplit(final SplitDecoder split)
+    {
+        final int envelope = split.offset() + SplitDecoder.envelopeEncodingOffset();
+        splitOrMerge(split.buffer(), envelope, split.market(), split.qty(), true);
+    }
+
+    void onMerge(final MergeDecoder merge)
+    {
+        final int envelope = merge.offset() + MergeDecoder.envelopeEncodingOffset();
+        splitOrMerge(merge.buffer(), envelope, merge.market(), merge.qty(), false);
+    }
+
+    /** Cancels every open order of an account (or of every account, -1) in a market (or all markets, -1). */
+    void cancelAll(final int account, final int market)
+    {
+        handles.clear();
+        final int firstMarket = market < 0 ? 0 : market;
+        final int lastMarket = market < 0 ? state.markets.count() - 1 : market;
+        for (int m = firstMarket; m <= lastMarket; m++)
+        {
+            for (int book = 2 * m; book <= 2 * m + 1; book++)
+            {
+                final OrderBook orderBook = state.books[book];
+                if (orderBook != null)
+                {
+                    collect(orderBook, book, Side.BID, account);
+                    collect(orderBook, book, Side.ASK, account);
+                }
+            }
+        }
+        for (int i = 0, n = handles.size(); i < n; i++)
+        {
+            cancelHandle(handles.getInt(i));
+        }
+    }
+
+    private void collect(final OrderBook orderBook, final int book, final Side side, final int account)
+    {
+        for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)
+        {
+            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
+            {
+                if (account < 0 || orderBook.accountOf(slot) == account)
+                {
+                    handles.addInt(Orders.handle(book, slot));
+                }
+            }
+        }
+    }
+
+    private RejectCode leg(
+        final int account, final BatchDecoder.LegsDecoder leg, final int index, final DirectBuffer envelopeBuffer, final int envelope)
+    {
+        switch (leg.legType())
+        {
+            case PLACE ->
+            {
+                intent.marketId = leg.market();
+                intent.book = leg.book();
+                intent.side = leg.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(leg.side());
+                intent.price = leg.price();
+                intent.qty = leg.qty();
+                intent.stpMode = PlaceIntent.stpMode(leg.stpMode());
+                intent.timeInForce = leg.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
+                    null : PlaceIntent.timeInForce(leg.timeInForce());
+                intent.isMarket = leg.isMarket() == BooleanType.TRUE;
+                intent.reduceOnly = leg.reduceOnly() == BooleanType.TRUE;
+                intent.expiresAt = leg.expiresAt();
+                // the sequencer derived the leg's order id (docs/SIGNING.md section 5); the engine never hashes
+                leg.getOrderId(legId, 0, 32);
+                intent.idBuffer = legIdBuffer;
+                intent.idOffset = 0;
+                intent.withClientId = false;
+                intent.clientHi = 0;
+                intent.clientLo = 0;
+                return place(account, false, envelopeBuffer, envelope, index);
+            }
+            case CANCEL ->
+            {
+                leg.getOrderId(legTarget, 0, 32);
+                final int handle = ownOrder(account, legTargetBuffer, 0);
+                if (handle < 0)
+                {
+                    return RejectCode.UNKNOWN_ORDER;
+                }
+                cancelHandle(handle);
+                return null;
+            }
+            case AMEND ->
+            {
+                leg.getOrderId(legTarget, 0, 32);
+                return amend(account, legTargetBuffer, 0, leg.price(), leg.qty(), false, envelopeBuffer, envelope);
+            }
+            case CANCEL_BY_CLIENT_ORDER_ID ->
+            {
+                leg.getClientOrderId(legTarget, 0, 16);
+                final int handle = state.orders.findByClientId(account, legTargetBuffer, 0);
+                if (handle == FixedKeyIndex.MISSING)
+                {
+                    return RejectCode.UNKNOWN_ORDER;
+                }
+                cancelHandle(handle);
+                return null;
+            }
+            default ->
+            {
+                return RejectCode.INVALID_ACTION;
+            }
+        }
+    }
+
+    /** Validates, reserves and places {@link #intent}; null when placed (whatever the book then did). */
+    private RejectCode place(
+        final int account, final boolean acceptAction, final DirectBuffer envelopeBuffer, final int envelope, final int legIndex)
+    {
+        final Markets markets = state.markets;
+        final int market = markets.find(intent.marketId);
+        if (market == Markets.MISSING)
+        {
+            return RejectCode.UNKNOWN_MARKET;
+        }
+        final int book = bookOf(market, intent.book);
+        if (book < 0)
+        {
+            return RejectCode.BOOK_MISMATCH;
+        }
+        final RejectCode gating = tradingGate(account, market);
+        if (gating != null)
+        {
+            return gating;
+        }
+        if (intent.side == null || intent.timeInForce == null ||
+            (intent.isMarket && intent.timeInForce == TimeInForce.POST_ONLY))
+        {
+            return RejectCode.INVALID_ACTION;
+        }
+        if (!validPrice(market, intent.price))
+        {
+            return RejectCode.INVALID_PRICE;
+        }
+        if (!validQty(market, intent.qty))
+        {
+            return RejectCode.INVALID_QTY;
+        }
+        final int baseAsset = markets.baseAssetOfBook(book);
+        final int quoteAsset = markets.quoteAsset(market);
+        if (intent.reduceOnly && (intent.side == Side.BID ||
+            intent.qty > state.ledger.available(account, baseAsset) + state.ledger.locked(account, baseAsset)))
+        {
+            return RejectCode.REDUCE_ONLY_VIOLATION;
+        }
+        if (state.orders.openOrders(account) >= state.config.maxOpenOrdersPerAccount() ||
+            state.orders.openOrders(account, market) >= state.config.maxOpenOrdersPerAccountAndMarket())
+        {
+            return RejectCode.OPEN_ORDER_LIMIT;
+        }
+        if (state.orders.find(intent.idBuffer, intent.idOffset) != FixedKeyIndex.MISSING ||
+            (intent.withClientId && clientIdInUse(account)))
+        {
+            return RejectCode.INVALID_ACTION;
+        }
+        final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
+        if (reservation == Notional.TOO_LARGE)
+        {
+            return RejectCode.INVALID_QTY;
+        }
+        final int reserveAsset = intent.side == Side.BID ? quoteAsset : baseAsset;
+
+        if (intent.expiresAt != OrderBook.NO_EXPIRY && intent.expiresAt <= nowMs)
+        {
+            // already expired when it arrives: accepted, then done at once, nothing reserved
+            settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, 0,
+                false, 0, 0, acceptAction, envelopeBuffer, envelope, legIndex);
+            settlement.flushAccept();
+            state.events.orderDone(intent.idBuffer, intent.idOffset, account, intent.marketId,
+                io.venue.journal.sbe.OrderDoneReason.EXPIRED, intent.qty);
+            return null;
+        }
+        if (!state.ledger.lock(account, reserveAsset, reservation))
+        {
+            return RejectCode.RISK_CREDIT_LIMIT;
+        }
+
+        settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, reservation,
+            intent.withClientId, intent.clientHi, intent.clientLo, acceptAction, envelopeBuffer, envelope, legIndex);
+        request.reset()
+            .orderId(intent.idBuffer, intent.idOffset)
+            .accountIndex(account)
+            .side(intent.side)
+            .price(intent.price)
+            .qty(intent.qty)
+            .timeInForce(intent.timeInForce)
+            .stpMode(intent.stpMode)
+            .market(intent.isMarket)
+            .expiresAt(intent.expiresAt)
+            .sequence(++state.priority)
+            .nowMs(nowMs);
+        final PlaceResult result = state.books[book].place(request, settlement);
+        if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
+        {
+            state.ledger.unlock(account, reserveAsset, reservation);
+            return result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION;
+        }
+        return settlement.lateReject();
+    }
+
+    private RejectCode amend(
+        final int account,
+        final DirectBuffer idBuffer,
+        final int idOffset,
+        final long price,
+        final long qty,
+        final boolean acceptAction,
+        final DirectBuffer envelopeBuffer,
+        final int envelope)
+    {
+        final int handle = ownOrder(account, idBuffer, idOffset);
+        if (handle < 0)
+        {
+            return RejectCode.UNKNOWN_ORDER;
+        }
+        final int book = Orders.bookOf(handle);
+        final int slot = Orders.slotOf(handle);
+        final int market = book >>> 1;
+        final OrderBook orderBook = state.books[book];
+        final RejectCode gating = tradingGate(account, market);
+        if (gating != null)
+        {
+            return gating;
+        }
+        if (!validPrice(market, price))
+        {
+            return RejectCode.INVALID_PRICE;
+        }
+        if (!validQty(market, qty))
+        {
+            return RejectCode.INVALID_QTY;
+        }
+        final Side side = orderBook.sideOf(slot);
+        final int reserveAsset = side == Side.BID ? state.markets.quoteAsset(market) : state.markets.baseAssetOfBook(book);
+        final long oldReserved = state.orders.reserved(handle);
+        final long newReservation = side == Side.BID ? Notional.reserve(price, qty) : qty;
+        if (newReservation == Notional.TOO_LARGE)
+        {
+            return RejectCode.INVALID_QTY;
+        }
+        settlement.forBook(book);
+        if (price == orderBook.priceOf(slot) && qty <= orderBook.remainingOf(slot))
+        {
+            // a smaller quantity at the same price keeps its place in the queue
+            if (acceptAction)
+            {
+                state.events.actionAccepted(envelopeBuffer, envelope);
+            }
+            if (qty < orderBook.remainingOf(slot))
+            {
+                orderBook.reduceQty(slot, qty, settlement);
+                final long release = oldReserved - newReservation;
+                if (release > 0)
+                {
+                    state.ledger.unlock(account, reserveAsset, release);
+                    state.orders.reserved(handle, newReservation);
+                }
+            }
+            state.events.orderAmended(orderBook, slot, state.markets.id(market), true);
+            settlement.balance(account, reserveAsset);
+            return null;
+        }
+        if (state.ledger.available(account, reserveAsset) + oldReserved < newReservation)
+        {
+            return RejectCode.RISK_CREDIT_LIMIT;
+        }
+        // a new price or a larger quantity loses priority: take the order out and place it again, same id
+        if (acceptAction)
+        {
+            state.events.actionAccepted(envelopeBuffer, envelope);
+        }
+        intent.marketId = state.markets.id(market);
+        intent.book = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
+        intent.side = side;
+        intent.price = price;
+        intent.qty = qty;
+        intent.stpMode = orderBook.stpModeOf(slot);
+        intent.timeInForce = orderBook.timeInForceOf(slot);
+        intent.isMarket = false;
+        intent.reduceOnly = false;
+        intent.expiresAt = orderBook.expiresAtOf(slot);
+        orderBook.orderIdInto(slot, legIdBuffer, 0);
+        intent.idBuffer = legIdBuffer;
+        intent.idOffset = 0;
+        intent.withClientId = state.orders.hasClientId(handle);
+        intent.clientHi = state.orders.clientIdHi(handle);
+        intent.clientLo = state.orders.clientIdLo(handle);
+        state.orders.remove(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
+        orderBook.remove(slot, settlement);
+        state.ledger.unlock(account, reserveAsset, oldReserved);
+        final RejectCode refusal = place(account, false, envelopeBuffer, envelope, -1);
+        if (refusal != null)
+        {
+            // the old order is gone and the new one was refused (e.g. post-only would now cross): report it
+            state.events.orderDone(legIdBuffer, 0, account, intent.marketId, io.venue.journal.sbe.OrderDoneReason.CANCELLED, qty);
+            settlement.balance(account, reserveAsset);
+        }
+        return null;
+    }
+
+    private void splitOrMerge(final DirectBuffer buffer, final int envelope, final long marketId, final long qty, final boolean split)
+    {
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_MINT_REDEEM, nowMs);
+        if (account < 0)
+        {
+            return;
+        }
+        final int market = state.markets.find(marketId);
+        final RejectCode refusal;
+        if (market == Markets.MISSING)
+        {
+            refusal = RejectCode.UNKNOWN_MARKET;
+        }
+        else if (state.markets.kind(market) != MarketKind.OUTCOME)
+        {
+            refusal = RejectCode.BOOK_MISMATCH;
+        }
+        else
+        {
+            final RejectCode gating = tradingGate(account, market);
+            refusal = gating != null ? gating : !validQty(market, qty) ? RejectCode.INVALID_QTY : convert(account, market, qty, split);
+        }
+        if (refusal != null)
+        {
+            gate.reject(buffer, envelope, account, refusal);
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        final int collateral = state.markets.quoteAsset(market);
+        settlement.balanceIn(market, account, collateral);
+        settlement.balanceIn(market, account, state.markets.baseAssetOfBook(2 * market));
+    }
+
+    /** Split: collateral into YES + NO. Merge: YES + NO into collateral. Null when done. */
+    private RejectCode convert(final int account, final int market, final long qty, final boolean split)
+    {
+        final var ledger = state.ledger;
+        final int collateral = state.markets.quoteAsset(market);
+        final int yes = state.markets.baseAssetOfBook(2 * market);
+        final int no = state.markets.baseAssetOfBook(2 * market + 1);
+        if (split)
+        {
+            if (!ledger.debit(account, collateral, qty))
+            {
+                return RejectCode.INSUFFICIENT_BALANCE;
+            }
+            if (!ledger.credit(account, yes, qty) || !ledger.credit(account, no, qty))
+            {
+                // only possible at the edge of the long range: put everything back
+                ledger.debit(account, yes, Math.min(qty, ledger.available(account, yes)));
+                ledger.credit(account, collateral, qty);
+                return RejectCode.INVALID_QTY;
+            }
+            return null;
+        }
+        if (ledger.available(account, yes) < qty || ledger.available(account, no) < qty)
+        {
+            return RejectCode.INSUFFICIENT_BALANCE;
+        }
+        if (!ledger.credit(account, collateral, qty))
+        {
+            return RejectCode.INVALID_QTY;
+        }
+        ledger.debit(account, yes, qty);
+        ledger.debit(account, no, qty);
+        return null;
+    }
+
+    private void cancelHandle(final int handle)
+    {
+        final int book = Orders.bookOf(handle);
+        state.books[book].cancel(Orders.slotOf(handle), settlement.forBook(book));
+    }
+
+    /** The handle of the account's open order with this id, or -1 (unknown ids and other accounts' look the same). */
+    private int ownOrder(final int account, final DirectBuffer buffer, final int offset)
+    {
+        final int handle = state.orders.find(buffer, offset);
+        if (handle == FixedKeyIndex.MISSING)
+        {
+            return -1;
+        }
+        return state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == account ? handle : -1;
+    }
+
+    private boolean clientIdInUse(final int account)
+    {
+        clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
+        clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
+        return state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+    }
+
+    private RejectCode tradingGate(final int account, final int market)
+    {
+        if (state.venueKilled || state.accountKilled[account] || state.markets.isKilled(market))
+        {
+            return RejectCode.KILL_SWITCH;
+        }
+        return state.markets.isHalted(market) ? RejectCode.MARKET_HALTED : null;
+    }
+
+    private int bookOf(final int market, final Book book)
+    {
+        if (state.markets.kind(market) == MarketKind.SPOT)
+        {
+            return book == Book.NONE ? 2 * market : -1;
+        }
+        return book == Book.YES ? 2 * market : book == Book.NO ? 2 * market + 1 : -1;
+    }
+
+    private boolean validPrice(final int market, final long price)
+    {
+        if (price <= 0 || price % state.markets.tickSize(market) != 0)
+        {
+            return false;
+        }
+        return state.markets.kind(market) != MarketKind.OUTCOME || price < OUTCOME_PRICE_LIMIT;
+    }
+
+    private boolean validQty(final int market, final long qty)
+    {
+        return qty > 0 && qty % state.markets.lotSize(market) == 0 && qty >= state.markets.minQty(market);
+    }
+}

@@ -1,0 +1,224 @@
+package io.venue.engine;
+
+import io.venue.engine.index.FixedKeyIndex;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * What the engine knows about open orders beyond the book: the order-id index, the client-order-id index,
+ * each order's remaining credit reservation, and open-order counts per account and per account and
+ * market. An order is named by a handle, {@code book << 20 | slot}.
+ */
+final class Orders
+{
+    static final int SLOT_BITS = 20;
+    static final int MAX_SLOTS_PER_BOOK = 1 << SLOT_BITS;
+    private static final int SLOT_MASK = MAX_SLOTS_PER_BOOK - 1;
+
+    private final FixedKeyIndex byId;
+    private final FixedKeyIndex byClientId;
+    private final Long2LongHashMap openPerAccountMarket = new Long2LongHashMap(0);
+    private final long[] idKey = new long[4];
+    private final long[] clientKey = new long[3];
+    private final int slotsPerBook;
+
+    private long[][] reserved = new long[0][];
+    private long[][] clientIdHi = new long[0][];
+    private long[][] clientIdLo = new long[0][];
+    private boolean[][] hasClientId = new boolean[0][];
+    private int[] openPerAccount = new int[64];
+
+    Orders(final int slotsPerBook, final int expectedOrders)
+    {
+        this.slotsPerBook = slotsPerBook;
+        byId = new FixedKeyIndex(4, expectedOrders);
+        byClientId = new FixedKeyIndex(3, expectedOrders);
+    }
+
+    static int handle(final int book, final int slot)
+    {
+        return book << SLOT_BITS | slot;
+    }
+
+    static int bookOf(final int handle)
+    {
+        return handle >>> SLOT_BITS;
+    }
+
+    static int slotOf(final int handle)
+    {
+        return handle & SLOT_MASK;
+    }
+
+    /** Makes room for the extras of a new book. */
+    void addBook(final int book)
+    {
+        if (book >= reserved.length)
+        {
+            final int capacity = Math.max(book + 1, reserved.length * 2);
+            reserved = Arrays.copyOf(reserved, capacity);
+            clientIdHi = Arrays.copyOf(clientIdHi, capacity);
+            clientIdLo = Arrays.copyOf(clientIdLo, capacity);
+            hasClientId = Arrays.copyOf(hasClientId, capacity);
+        }
+        reserved[book] = new long[slotsPerBook];
+        clientIdHi[book] = new long[slotsPerBook];
+        clientIdLo[book] = new long[slotsPerBook];
+        hasClientId[book] = new boolean[slotsPerBook];
+    }
+
+    /** The handle of the order id at {@code buffer[offset, offset + 32)}, or {@link FixedKeyIndex#MISSING}. */
+    int find(final DirectBuffer buffer, final int offset)
+    {
+        loadId(buffer, offset);
+        return byId.get(idKey, 0);
+    }
+
+    /** The handle of the account's open order with this client order id, or {@link FixedKeyIndex#MISSING}. */
+    int findByClientId(final int account, final DirectBuffer buffer, final int offset)
+    {
+        loadClientKey(account, buffer, offset);
+        return byClientId.get(clientKey, 0);
+    }
+
+    /** Registers a resting order. The id words are big-endian, as the book holds them. */
+    void add(
+        final int handle,
+        final long id0,
+        final long id1,
+        final long id2,
+        final long id3,
+        final int account,
+        final int market,
+        final long reservation,
+        final boolean withClientId,
+        final long clientHi,
+        final long clientLo)
+    {
+        idKey[0] = id0;
+        idKey[1] = id1;
+        idKey[2] = id2;
+        idKey[3] = id3;
+        byId.put(idKey, 0, handle);
+        final int book = bookOf(handle);
+        final int slot = slotOf(handle);
+        reserved[book][slot] = reservation;
+        hasClientId[book][slot] = withClientId;
+        clientIdHi[book][slot] = clientHi;
+        clientIdLo[book][slot] = clientLo;
+        if (withClientId)
+        {
+            clientKey[0] = account;
+            clientKey[1] = clientHi;
+            clientKey[2] = clientLo;
+            byClientId.put(clientKey, 0, handle);
+        }
+        ensureAccount(account);
+        openPerAccount[account]++;
+        openPerAccountMarket.put(accountMarketKey(account, market), openPerAccountMarket.get(accountMarketKey(account, market)) + 1);
+    }
+
+    /** Forgets an order that left the book. */
+    void remove(
+        final int handle, final long id0, final long id1, final long id2, final long id3, final int account, final int market)
+    {
+        idKey[0] = id0;
+        idKey[1] = id1;
+        idKey[2] = id2;
+        idKey[3] = id3;
+        byId.remove(idKey, 0);
+        final int book = bookOf(handle);
+        final int slot = slotOf(handle);
+        if (hasClientId[book][slot])
+        {
+            clientKey[0] = account;
+            clientKey[1] = clientIdHi[book][slot];
+            clientKey[2] = clientIdLo[book][slot];
+            byClientId.remove(clientKey, 0);
+            hasClientId[book][slot] = false;
+        }
+        reserved[book][slot] = 0;
+        openPerAccount[account]--;
+        final long key = accountMarketKey(account, market);
+        final long left = openPerAccountMarket.get(key) - 1;
+        if (left == 0)
+        {
+            openPerAccountMarket.remove(key);
+        }
+        else
+        {
+            openPerAccountMarket.put(key, left);
+        }
+    }
+
+    long reserved(final int handle)
+    {
+        return reserved[bookOf(handle)][slotOf(handle)];
+    }
+
+    void reserved(final int handle, final long value)
+    {
+        reserved[bookOf(handle)][slotOf(handle)] = value;
+    }
+
+    boolean hasClientId(final int handle)
+    {
+        return hasClientId[bookOf(handle)][slotOf(handle)];
+    }
+
+    long clientIdHi(final int handle)
+    {
+        return clientIdHi[bookOf(handle)][slotOf(handle)];
+    }
+
+    long clientIdLo(final int handle)
+    {
+        return clientIdLo[bookOf(handle)][slotOf(handle)];
+    }
+
+    int openOrders(final int account)
+    {
+        return account < openPerAccount.length ? openPerAccount[account] : 0;
+    }
+
+    int openOrders(final int account, final int market)
+    {
+        return (int)openPerAccountMarket.get(accountMarketKey(account, market));
+    }
+
+    int size()
+    {
+        return byId.size();
+    }
+
+    private void ensureAccount(final int account)
+    {
+        if (account >= openPerAccount.length)
+        {
+            openPerAccount = Arrays.copyOf(openPerAccount, Math.max(account + 1, openPerAccount.length * 2));
+        }
+    }
+
+    private static long accountMarketKey(final int account, final int market)
+    {
+        return ((long)account << 32) | (market & 0xFFFF_FFFFL);
+    }
+
+    private void loadId(final DirectBuffer buffer, final int offset)
+    {
+        idKey[0] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
+        idKey[1] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
+        idKey[2] = buffer.getLong(offset + 16, ByteOrder.BIG_ENDIAN);
+        idKey[3] = buffer.getLong(offset + 24, ByteOrder.BIG_ENDIAN);
+    }
+
+    private void loadClientKey(final int account, final DirectBuffer buffer, final int offset)
+    {
+        clientKey[0] = account;
+        clientKey[1] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
+        clientKey[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
+    }
+}

@@ -1,0 +1,281 @@
+package io.venue.engine;
+
+import io.venue.action.Side;
+import io.venue.engine.book.MakerDoneReason;
+import io.venue.engine.book.MatchListener;
+import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.TakerDoneReason;
+import io.venue.engine.market.MarketKind;
+import io.venue.engine.risk.Notional;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.OrderDoneReason;
+import io.venue.journal.sbe.RejectCode;
+import org.agrona.DirectBuffer;
+
+/**
+ * Turns what a book did into balances and events. Set up for one book and one incoming order (the
+ * taker) before each book call; a book call that has no taker (cancel, expiry) uses {@link #forBook}.
+ * <p>
+ * Acceptance is written lazily: the events that say an order was accepted (and the lock of its
+ * reservation) are written only when the book does something with it, so a post-only or STP-reject order
+ * that the book refuses before any fill ends as a plain {@code ActionRejected}.
+ */
+final class Settlement implements MatchListener
+{
+    private final ShardState state;
+    private final Gate gate;
+
+    private int market;
+    private int book;
+    private OrderBook orderBook;
+    private long marketId;
+    private Book bookCode;
+    private int baseAsset;
+    private int quoteAsset;
+
+    private int takerAccount;
+    private Side takerSide;
+    private DirectBuffer takerIdBuffer;
+    private int takerIdOffset;
+    private long takerReserved;
+    private boolean takerWithClientId;
+    private long takerClientHi;
+    private long takerClientLo;
+    private long takerPrice;
+    private long takerQty;
+
+    private boolean acceptPending;
+    private boolean acceptActionToo;
+    private DirectBuffer envelopeBuffer;
+    private int envelopeOffset;
+    private int legIndex;
+    private RejectCode lateReject;
+
+    Settlement(final ShardState state, final Gate gate)
+    {
+        this.state = state;
+        this.gate = gate;
+    }
+
+    /** Points at a book for calls without an incoming order. */
+    Settlement forBook(final int book)
+    {
+        this.book = book;
+        this.market = book >>> 1;
+        this.orderBook = state.books[book];
+        this.marketId = state.markets.id(market);
+        this.bookCode = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
+        this.baseAsset = state.markets.baseAssetOfBook(book);
+        this.quoteAsset = state.markets.quoteAsset(market);
+        this.acceptPending = false;
+        this.lateReject = null;
+        return this;
+    }
+
+    /**
+     * Sets up an incoming order whose reservation is already locked; its acceptance events are written at
+     * the first thing the book reports.
+     */
+    Settlement forTaker(
+        final int book,
+        final int account,
+        final Side side,
+        final long price,
+        final long qty,
+        final DirectBuffer idBuffer,
+        final int idOffset,
+        final long reserved,
+        final boolean withClientId,
+        final long clientHi,
+        final long clientLo,
+        final boolean acceptAction,
+        final DirectBuffer envelope,
+        final int envelopeOffset,
+        final int legIndex)
+    {
+        forBook(book);
+        this.takerAccount = account;
+        this.takerSide = side;
+        this.takerPrice = price;
+        this.takerQty = qty;
+        this.takerIdBuffer = idBuffer;
+        this.takerIdOffset = idOffset;
+        this.takerReserved = reserved;
+        this.takerWithClientId = withClientId;
+        this.takerClientHi = clientHi;
+        this.takerClientLo = clientLo;
+        this.acceptPending = true;
+        this.acceptActionToo = acceptAction;
+        this.envelopeBuffer = envelope;
+        this.envelopeOffset = envelopeOffset;
+        this.legIndex = legIndex;
+        return this;
+    }
+
+    /** The reject the book decided for the last taker before any fill (post-only, STP reject), or null. */
+    RejectCode lateReject()
+    {
+        return lateReject;
+    }
+
+    /** Writes the acceptance of the pending taker now (also used when no book call follows). */
+    void flushAccept()
+    {
+        if (!acceptPending)
+        {
+            return;
+        }
+        acceptPending = false;
+        if (acceptActionToo)
+        {
+            state.events.actionAccepted(envelopeBuffer, envelopeOffset);
+        }
+        state.events.orderAccepted(takerIdBuffer, takerIdOffset, takerAccount, marketId, bookCode,
+            Events.side(takerSide), takerPrice, takerQty);
+        balance(takerAccount, takerSide == Side.BID ? quoteAsset : baseAsset);
+    }
+
+    @Override
+    public void onTrade(
+        final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
+    {
+        flushAccept();
+        final long amount = Notional.settle(price, qty);
+        final int makerHandle = Orders.handle(book, makerSlot);
+        final var ledger = state.ledger;
+        if (takerSide == Side.BID)
+        {
+            ledger.spendLocked(takerAccount, quoteAsset, amount);
+            takerReserved -= amount;
+            ledger.credit(takerAccount, baseAsset, qty);
+            ledger.spendLocked(makerAccount, baseAsset, qty);
+            state.orders.reserved(makerHandle, state.orders.reserved(makerHandle) - qty);
+            ledger.credit(makerAccount, quoteAsset, amount);
+        }
+        else
+        {
+            ledger.spendLocked(takerAccount, baseAsset, qty);
+            takerReserved -= qty;
+            ledger.credit(takerAccount, quoteAsset, amount);
+            ledger.spendLocked(makerAccount, quoteAsset, amount);
+            state.orders.reserved(makerHandle, state.orders.reserved(makerHandle) - amount);
+            ledger.credit(makerAccount, baseAsset, qty);
+        }
+        state.events.trade(marketId, bookCode, orderBook, makerSlot, takerIdBuffer, takerIdOffset, takerAccount, price, qty,
+            Events.side(takerSide), makerRemainingAfter);
+        balance(makerAccount, baseAsset);
+        balance(makerAccount, quoteAsset);
+        if (takerAccount != makerAccount)
+        {
+            balance(takerAccount, baseAsset);
+            balance(takerAccount, quoteAsset);
+        }
+    }
+
+    @Override
+    public void onMakerDone(final int slot, final MakerDoneReason reason)
+    {
+        flushAccept();
+        final int handle = Orders.handle(book, slot);
+        final int account = orderBook.accountOf(slot);
+        final int asset = orderBook.sideOf(slot) == Side.BID ? quoteAsset : baseAsset;
+        final long reserved = state.orders.reserved(handle);
+        final long remaining = orderBook.remainingOf(slot);
+        state.orders.remove(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
+        if (reserved > 0)
+        {
+            state.ledger.unlock(account, asset, reserved);
+        }
+        state.events.orderDone(orderBook, slot, marketId, switch (reason)
+        {
+            case FILLED -> OrderDoneReason.FILLED;
+            case CANCELLED_STP -> OrderDoneReason.CANCELLED_STP;
+            case EXPIRED -> OrderDoneReason.EXPIRED;
+            case PRUNED -> OrderDoneReason.PRUNED;
+            case CANCELLED -> OrderDoneReason.CANCELLED;
+        }, remaining);
+        if (reserved > 0)
+        {
+            balance(account, asset);
+        }
+    }
+
+    @Override
+    public void onTakerRested(final int slot)
+    {
+        flushAccept();
+        state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), takerAccount, market, takerReserved,
+            takerWithClientId, takerClientHi, takerClientLo);
+        state.events.orderRested(orderBook, slot, marketId, bookCode);
+    }
+
+    @Override
+    public void onTakerDone(final TakerDoneReason reason, final long filledQty, final long remainingQty)
+    {
+        final int asset = takerSide == Side.BID ? quoteAsset : baseAsset;
+        if (acceptPending && (reason == TakerDoneReason.REJECTED_POST_ONLY || reason == TakerDoneReason.REJECTED_STP))
+        {
+            // refused before any fill: undo the reservation quietly and report a reject instead
+            acceptPending = false;
+            state.ledger.unlock(takerAccount, asset, takerReserved);
+            takerReserved = 0;
+            lateReject = reason == TakerDoneReason.REJECTED_POST_ONLY ? RejectCode.POST_ONLY_WOULD_CROSS : RejectCode.STP_REJECTED;
+            return;
+        }
+        flushAccept();
+        if (takerReserved > 0)
+        {
+            state.ledger.unlock(takerAccount, asset, takerReserved);
+            takerReserved = 0;
+        }
+        state.events.orderDone(takerIdBuffer, takerIdOffset, takerAccount, marketId, switch (reason)
+        {
+            case FILLED -> OrderDoneReason.FILLED;
+            case CANCELLED_IOC -> OrderDoneReason.CANCELLED_IOC;
+            case KILLED_FOK -> OrderDoneReason.KILLED_FOK;
+            case CANCELLED_STP, REJECTED_STP -> OrderDoneReason.CANCELLED_STP;
+            case PRUNED -> OrderDoneReason.PRUNED;
+            case REJECTED_POST_ONLY -> OrderDoneReason.CANCELLED;
+        }, remainingQty);
+        balance(takerAccount, asset);
+    }
+
+    @Override
+    public void onLevelChanged(final Side side, final long price, final long newLevelQty)
+    {
+        flushAccept();
+        state.events.bookDelta(marketId, bookCode, Events.side(side), price, newLevelQty, orderBook.orderCountAt(side, price));
+    }
+
+    /** Writes the account's balance of a ledger asset: a BalanceChanged, or a PositionChanged for shares. */
+    void balance(final int account, final int asset)
+    {
+        final long publicId = state.assets.publicId(asset);
+        final var ledger = state.ledger;
+        if (publicId >= 0)
+        {
+            state.events.balanceChanged(account, publicId, ledger.available(account, asset), ledger.locked(account, asset));
+            return;
+        }
+        // shares: the market's YES asset is the base of book 2m, NO of book 2m + 1
+        final int yes = state.markets.baseAssetOfBook(2 * market);
+        final int no = state.markets.baseAssetOfBook(2 * market + 1);
+        state.events.positionChanged(account, marketId, ledger.available(account, yes), ledger.locked(account, yes),
+            ledger.available(account, no), ledger.locked(account, no));
+    }
+
+    /** As {@link #balance(int, int)} for an asset of a given market (split and merge). */
+    void balanceIn(final int market, final int account, final int asset)
+    {
+        this.market = market;
+        this.marketId = state.markets.id(market);
+        balance(account, asset);
+    }
+
+    void rejectLeg(final RejectCode code)
+    {
+        gate.rejectLeg(envelopeBuffer, envelopeOffset, takerAccount, code, legIndex);
+    }
+}

@@ -1,0 +1,99 @@
+package io.venue.engine;
+
+import io.venue.action.Address;
+import io.venue.engine.account.Accounts;
+import io.venue.engine.agent.Agents;
+import io.venue.engine.book.OrderBook;
+import io.venue.engine.limit.TokenBucket;
+import io.venue.engine.market.Assets;
+import io.venue.engine.market.Markets;
+import io.venue.engine.nonce.NonceWindow;
+import io.venue.engine.risk.Ledger;
+import io.venue.engine.index.FixedKeyIndex;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
+
+/**
+ * Everything the engine holds, in one place: accounts and their nonce windows, rate buckets and kill
+ * switches; assets, markets and their books; balances; open orders; agents; operator keys.
+ */
+final class ShardState
+{
+    final EngineConfig config;
+    final Accounts accounts;
+    final Assets assets;
+    final Markets markets = new Markets();
+    final Ledger ledger;
+    final Agents agents;
+    final Orders orders;
+    final Events events;
+    OrderBook[] books = new OrderBook[16];
+    long[] nonceWords;
+    long[] rateWords;
+    boolean[] accountKilled;
+    boolean venueKilled;
+    /** Time priority of resting orders: one step per order entering a book, in command order. */
+    long priority;
+    private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
+
+    ShardState(final EngineConfig config, final EventSink sink)
+    {
+        this.config = config;
+        final int expected = config.expectedAccounts();
+        accounts = new Accounts(expected);
+        assets = new Assets(config.assetCapacity());
+        ledger = new Ledger(config.assetCapacity(), expected);
+        agents = new Agents(expected);
+        orders = new Orders(config.orderCapacityPerBook(), 1024);
+        events = new Events(sink, accounts);
+        nonceWords = new long[NonceWindow.WORDS * expected];
+        rateWords = new long[TokenBucket.WORDS * expected];
+        accountKilled = new boolean[expected];
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[20]);
+        final long[] words = new long[3];
+        for (final Address operator : config.operators())
+        {
+            key.putBytes(0, operator.toBytes());
+            words[0] = key.getLong(0, java.nio.ByteOrder.BIG_ENDIAN);
+            words[1] = key.getLong(8, java.nio.ByteOrder.BIG_ENDIAN);
+            words[2] = key.getInt(16, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+            operators.put(words, 0, 1);
+        }
+    }
+
+    /** The account number of an address, numbering it (and sizing its tables) if new. */
+    int addAccount(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        final int account = accounts.findOrAdd(buffer, offset);
+        if (NonceWindow.WORDS * (account + 1) > nonceWords.length)
+        {
+            final int capacity = Math.max(account + 1, accountKilled.length * 2);
+            nonceWords = Arrays.copyOf(nonceWords, NonceWindow.WORDS * capacity);
+            rateWords = Arrays.copyOf(rateWords, TokenBucket.WORDS * capacity);
+            accountKilled = Arrays.copyOf(accountKilled, capacity);
+        }
+        return account;
+    }
+
+    boolean isOperator(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        final long[] words = {
+            buffer.getLong(offset, java.nio.ByteOrder.BIG_ENDIAN),
+            buffer.getLong(offset + 8, java.nio.ByteOrder.BIG_ENDIAN),
+            buffer.getInt(offset + 16, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL};
+        return operators.get(words, 0) != FixedKeyIndex.MISSING;
+    }
+
+    /** Creates the book with this number. */
+    OrderBook addBook(final int book)
+    {
+        if (book >= books.length)
+        {
+            books = Arrays.copyOf(books, Math.max(book + 1, books.length * 2));
+        }
+        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide());
+        orders.addBook(book);
+        return books[book];
+    }
+}
