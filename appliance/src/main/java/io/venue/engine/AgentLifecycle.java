@@ -58,7 +58,7 @@ final class AgentLifecycle
         final int result = create.expiresAtMs() <= create.issuedAtMs() || create.keyKind() == AgentKeyKind.NULL_VAL ?
             INVALID_REQUEST :
             state.agents.create(owner, agentId, secp256k1 ? buffer : null, offset + AgentCreateDecoder.agentKeyEncodingOffset(),
-                create.scopesRaw(), create.expiresAtMs());
+                create.scopes().getRaw(), create.expiresAtMs());
         if (result != Agents.OK)
         {
             refuse(buffer, ownerOffset, create.nonce(), digestOffset, owner, result);
@@ -71,7 +71,8 @@ final class AgentLifecycle
             .putCredentialId(buffer, offset + AgentCreateDecoder.agentIdEncodingOffset(), 8)
             .state(AgentState.ACTIVE).keyKind(create.keyKind())
             .putAgentKey(buffer, offset + AgentCreateDecoder.agentKeyEncodingOffset(), 32)
-            .agentKind(create.agentKind()).scopesRaw(create.scopesRaw()).validUntilMs(create.expiresAtMs());
+            .agentKind(create.agentKind()).validUntilMs(create.expiresAtMs());
+        changed.buffer().putByte(changed.offset() + AgentChangedEncoder.scopesEncodingOffset(), (byte)create.scopes().getRaw());
         state.events.emitAgentChanged();
     }
 
