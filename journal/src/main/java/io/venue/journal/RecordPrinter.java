@@ -24,7 +24,8 @@ import java.nio.charset.StandardCharsets;
  *     {@link RecordError}, never an exception.</li>
  * </ul>
  *
- * Reusable, one per thread; it allocates only for unsigned values above 2^63 and UTF-8 text.
+ * Reusable, one per thread; besides the returned String it allocates only for unsigned values above 2^63,
+ * undefined enum values and UTF-8 text.
  */
 public final class RecordPrinter
 {

@@ -4,6 +4,9 @@ import io.venue.journal.SchemaModel.Composite;
 import io.venue.journal.SchemaModel.Field;
 import io.venue.journal.SchemaModel.Message;
 import io.venue.journal.SchemaModel.Primitive;
+import io.venue.journal.sbe.BatchEncoder;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -14,6 +17,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -152,6 +156,16 @@ class SchemaTest
                 assertEquals(2, headerLength.invoke(null), message.name() + "." + data.name());
             }
         }
+    }
+
+    @Test
+    void aBatchHoldsAtMostAThousandLegs()
+    {
+        final BatchEncoder batch = new BatchEncoder().wrapAndApplyHeader(
+            new UnsafeBuffer(new byte[1 << 17]), 0, new MessageHeaderEncoder());
+        assertEquals(1000, BatchEncoder.LegsEncoder.countMaxValue());
+        assertThrows(IllegalArgumentException.class, () -> batch.legsCount(1001));
+        batch.legsCount(1000);
     }
 
     private static void assertLeadingFields(final Message message, final List<String> names, final List<String> types)
