@@ -1,0 +1,237 @@
+package io.venue.journal;
+
+import io.venue.journal.sbe.GroupSizeEncodingDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Reads the message header of a journal record, names its {@link RecordType} and checks, before any decoder
+ * touches it, that every byte a decoder would read lies inside the record. A reusable flyweight: one per
+ * thread, no allocation, and nothing it is given makes it throw.
+ *
+ * <pre>{@code
+ * if (records.wrap(buffer, offset, length) == RecordError.NONE)
+ * {
+ *     switch (records.type())
+ *     {
+ *         case PLACE_ORDER -> placeOrder.wrap(buffer, records.bodyOffset(), records.blockLength(), records.version());
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ *
+ * Every command starts with {@code sequence}, {@code timestampMs} and {@code epoch}, every event with
+ * {@code sequence} and {@code eventIndex}, at the fixed offsets below, so a reader can take them without
+ * knowing the message.
+ */
+public final class JournalRecords
+{
+    public static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    public static final int SCHEMA_ID = MessageHeaderDecoder.SCHEMA_ID;
+    public static final int SCHEMA_VERSION = MessageHeaderDecoder.SCHEMA_VERSION;
+    public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
+
+    /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
+    public static final int SEQUENCE_OFFSET = HEADER_LENGTH;
+    /** Offset from the record's start of a command's {@code timestampMs} (uint64). */
+    public static final int TIMESTAMP_MS_OFFSET = HEADER_LENGTH + 8;
+    /** Offset from the record's start of a command's {@code epoch} (uint32). */
+    public static final int EPOCH_OFFSET = HEADER_LENGTH + 16;
+    /** Offset from the record's start of an event's {@code eventIndex} (uint32). */
+    public static final int EVENT_INDEX_OFFSET = HEADER_LENGTH + 8;
+
+    private static final int VAR_DATA_HEADER_LENGTH = 2;
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final GroupSizeEncodingDecoder groupHeader = new GroupSizeEncodingDecoder();
+
+    private DirectBuffer buffer;
+    private int offset;
+    private RecordError error = RecordError.OUT_OF_BOUNDS;
+    private RecordType type;
+    private int templateId;
+    private int schemaId;
+    private int version;
+    private int blockLength;
+    private int encodedLength;
+
+    /**
+     * Points at the record of at most {@code length} bytes at {@code offset} and checks it. Bytes after the
+     * record's {@link #encodedLength()} are allowed (a slot may be larger than its record).
+     *
+     * @return {@link RecordError#NONE} when the record may be decoded, otherwise the first problem found.
+     */
+    public RecordError wrap(final DirectBuffer buffer, final int offset, final int length)
+    {
+        this.buffer = buffer;
+        this.offset = offset;
+        type = null;
+        templateId = -1;
+        schemaId = -1;
+        version = -1;
+        blockLength = -1;
+        encodedLength = 0;
+        error = check(length);
+        return error;
+    }
+
+    /** The type of the record, or null when {@link #wrap} found it malformed; {@link #error()} says why. */
+    public RecordType typeOf(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return wrap(buffer, offset, length) == RecordError.NONE ? type : null;
+    }
+
+    /** The result of the last {@link #wrap}. */
+    public RecordError error()
+    {
+        return error;
+    }
+
+    /** The record's type; null unless the last {@link #wrap} returned {@link RecordError#NONE}. */
+    public RecordType type()
+    {
+        return type;
+    }
+
+    /** The header's template id, or -1 when there was no whole header. */
+    public int templateId()
+    {
+        return templateId;
+    }
+
+    /** The header's schema id, or -1 when there was no whole header. */
+    public int schemaId()
+    {
+        return schemaId;
+    }
+
+    /** The header's version, or -1 when there was no whole header. Pass it to a decoder's wrap. */
+    public int version()
+    {
+        return version;
+    }
+
+    /** The header's block length, or -1 when there was no whole header. Pass it to a decoder's wrap. */
+    public int blockLength()
+    {
+        return blockLength;
+    }
+
+    /** Where the message body (the fixed block) starts: the record's offset plus the header. */
+    public int bodyOffset()
+    {
+        return offset + HEADER_LENGTH;
+    }
+
+    /** Bytes of the whole record (header, block, group, variable data); 0 unless it is well formed. */
+    public int encodedLength()
+    {
+        return encodedLength;
+    }
+
+    /** The {@code sequence} of the well-formed record at {@code offset}: a command's or its cause's. */
+    public static long sequence(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + SEQUENCE_OFFSET, BYTE_ORDER);
+    }
+
+    /** The sequencer's stamped time of the well-formed command at {@code offset}. */
+    public static long timestampMs(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + TIMESTAMP_MS_OFFSET, BYTE_ORDER);
+    }
+
+    /** The epoch of the well-formed command at {@code offset}. */
+    public static long epoch(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getInt(offset + EPOCH_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
+    }
+
+    /** The index within its command of the well-formed event at {@code offset}. */
+    public static long eventIndex(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getInt(offset + EVENT_INDEX_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
+    }
+
+    private RecordError check(final int length)
+    {
+        if (buffer == null || offset < 0 || length < 0 || (long)offset + length > buffer.capacity())
+        {
+            return RecordError.OUT_OF_BOUNDS;
+        }
+        if (length < HEADER_LENGTH)
+        {
+            return RecordError.TOO_SHORT_FOR_HEADER;
+        }
+
+        header.wrap(buffer, offset);
+        templateId = header.templateId();
+        schemaId = header.schemaId();
+        version = header.version();
+        blockLength = header.blockLength();
+
+        if (schemaId != SCHEMA_ID)
+        {
+            return RecordError.WRONG_SCHEMA;
+        }
+        if (version < 1 || version > SCHEMA_VERSION)
+        {
+            return RecordError.UNSUPPORTED_VERSION;
+        }
+        final RecordType found = RecordType.ofTemplateId(templateId);
+        if (found == null)
+        {
+            return RecordError.UNKNOWN_TEMPLATE;
+        }
+        if (blockLength < found.blockLength())
+        {
+            return RecordError.BLOCK_TOO_SHORT;
+        }
+
+        // long arithmetic: nothing below can overflow, whatever the header and counts say.
+        final long end = (long)offset + length;
+        long limit = (long)offset + HEADER_LENGTH + blockLength;
+        if (limit > end)
+        {
+            return RecordError.TRUNCATED_BLOCK;
+        }
+
+        if (found.groupEntryLength() > 0)
+        {
+            if (limit + GroupSizeEncodingDecoder.ENCODED_LENGTH > end)
+            {
+                return RecordError.BAD_GROUP_HEADER;
+            }
+            groupHeader.wrap(buffer, (int)limit);
+            final int entryLength = groupHeader.blockLength();
+            if (entryLength < found.groupEntryLength())
+            {
+                return RecordError.BAD_GROUP_HEADER;
+            }
+            limit += GroupSizeEncodingDecoder.ENCODED_LENGTH + (long)entryLength * groupHeader.numInGroup();
+            if (limit > end)
+            {
+                return RecordError.TRUNCATED_GROUP;
+            }
+        }
+
+        for (int i = 0; i < found.varDataCount(); i++)
+        {
+            if (limit + VAR_DATA_HEADER_LENGTH > end)
+            {
+                return RecordError.TRUNCATED_VAR_DATA;
+            }
+            limit += VAR_DATA_HEADER_LENGTH + (buffer.getShort((int)limit, BYTE_ORDER) & 0xFFFF);
+            if (limit > end)
+            {
+                return RecordError.TRUNCATED_VAR_DATA;
+            }
+        }
+
+        type = found;
+        encodedLength = (int)(limit - offset);
+        return RecordError.NONE;
+    }
+}

@@ -1,0 +1,205 @@
+package io.venue.journal;
+
+import io.venue.journal.sbe.AgentCreateEncoder;
+import io.venue.journal.sbe.BatchEncoder;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.PlaceOrderEncoder;
+import io.venue.journal.sbe.TradeEncoder;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JournalRecordsTest
+{
+    private final JournalRecords records = new JournalRecords();
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+
+    @Test
+    void namesTheTypeOfAWellFormedRecord()
+    {
+        final int length = placeOrder(16);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 16, length));
+        assertSame(RecordType.PLACE_ORDER, records.type());
+        assertSame(RecordType.PLACE_ORDER, records.typeOf(buffer, 16, length));
+        assertEquals(length, records.encodedLength());
+        assertEquals(PlaceOrderEncoder.TEMPLATE_ID, records.templateId());
+        assertEquals(PlaceOrderEncoder.BLOCK_LENGTH, records.blockLength());
+        assertEquals(1, records.version());
+        assertEquals(1, records.schemaId());
+        assertEquals(16 + JournalRecords.HEADER_LENGTH, records.bodyOffset());
+    }
+
+    @Test
+    void readsTheCommonFieldsWithoutKnowingTheMessage()
+    {
+        placeOrder(0);
+        assertEquals(-2L, JournalRecords.sequence(buffer, 0));
+        assertEquals(1_763_000_000_000L, JournalRecords.timestampMs(buffer, 0));
+        assertEquals(0xFFFF_FFFEL, JournalRecords.epoch(buffer, 0));
+
+        new TradeEncoder().wrapAndApplyHeader(buffer, 100, header).sequence(99).eventIndex(0xFFFF_FFFFL);
+        assertEquals(99, JournalRecords.sequence(buffer, 100));
+        assertEquals(0xFFFF_FFFFL, JournalRecords.eventIndex(buffer, 100));
+    }
+
+    @Test
+    void bytesAfterTheRecordAreAllowed()
+    {
+        final int length = placeOrder(0);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length + 100));
+        assertEquals(length, records.encodedLength());
+    }
+
+    @Test
+    void aLongerBlockFromAnExtendedWriterIsAccepted()
+    {
+        final int length = placeOrder(0);
+        buffer.putShort(0, (short)(PlaceOrderEncoder.BLOCK_LENGTH + 8), JournalRecords.BYTE_ORDER);
+        assertEquals(RecordError.TRUNCATED_BLOCK, records.wrap(buffer, 0, length));
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length + 8));
+        assertEquals(length + 8, records.encodedLength());
+    }
+
+    @Test
+    void namesEveryProblem()
+    {
+        final int length = placeOrder(0);
+        assertEquals(RecordError.OUT_OF_BOUNDS, records.wrap(null, 0, length));
+        assertEquals(RecordError.OUT_OF_BOUNDS, records.wrap(buffer, -1, length));
+        assertEquals(RecordError.OUT_OF_BOUNDS, records.wrap(buffer, 0, -1));
+        assertEquals(RecordError.OUT_OF_BOUNDS, records.wrap(buffer, 4090, 8));
+        assertEquals(RecordError.OUT_OF_BOUNDS, records.wrap(buffer, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertEquals(RecordError.TOO_SHORT_FOR_HEADER, records.wrap(buffer, 0, 7));
+        assertEquals(-1, records.templateId());
+        assertEquals(RecordError.TRUNCATED_BLOCK, records.wrap(buffer, 0, length - 1));
+        assertEquals(PlaceOrderEncoder.TEMPLATE_ID, records.templateId());
+        assertNull(records.type());
+        assertEquals(0, records.encodedLength());
+
+        header.wrap(buffer, 0).schemaId(2);
+        assertEquals(RecordError.WRONG_SCHEMA, records.wrap(buffer, 0, length));
+        header.schemaId(1).version(0);
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
+        header.version(2);
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
+        header.version(1);
+        for (final int unknown : new int[] {0, 9, 99, 102, 199, 65535})
+        {
+            header.templateId(unknown);
+            assertEquals(RecordError.UNKNOWN_TEMPLATE, records.wrap(buffer, 0, length), "template " + unknown);
+            assertNull(records.typeOf(buffer, 0, length));
+            assertEquals(RecordError.UNKNOWN_TEMPLATE, records.error());
+        }
+        header.templateId(PlaceOrderEncoder.TEMPLATE_ID).blockLength(PlaceOrderEncoder.BLOCK_LENGTH - 1);
+        assertEquals(RecordError.BLOCK_TOO_SHORT, records.wrap(buffer, 0, length));
+        header.blockLength(0);
+        assertEquals(RecordError.BLOCK_TOO_SHORT, records.wrap(buffer, 0, length));
+        header.blockLength(PlaceOrderEncoder.BLOCK_LENGTH);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length));
+    }
+
+    @Test
+    void checksTheBatchGroup()
+    {
+        final BatchEncoder batch = new BatchEncoder().wrapAndApplyHeader(buffer, 0, header);
+        final BatchEncoder.LegsEncoder legs = batch.legsCount(3);
+        for (int i = 0; i < 3; i++)
+        {
+            legs.next().qty(i);
+        }
+        final int length = JournalRecords.HEADER_LENGTH + batch.encodedLength();
+        final int groupAt = JournalRecords.HEADER_LENGTH + BatchEncoder.BLOCK_LENGTH;
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length));
+        assertEquals(length, records.encodedLength());
+
+        assertEquals(RecordError.BAD_GROUP_HEADER, records.wrap(buffer, 0, groupAt + 3));
+        assertEquals(RecordError.TRUNCATED_GROUP, records.wrap(buffer, 0, length - 1));
+
+        buffer.putShort(groupAt, (short)(RecordType.BATCH.groupEntryLength() - 1), JournalRecords.BYTE_ORDER);
+        assertEquals(RecordError.BAD_GROUP_HEADER, records.wrap(buffer, 0, length));
+        buffer.putShort(groupAt, (short)RecordType.BATCH.groupEntryLength(), JournalRecords.BYTE_ORDER);
+
+        buffer.putShort(groupAt + 2, (short)0xFFFF, JournalRecords.BYTE_ORDER);
+        assertEquals(RecordError.TRUNCATED_GROUP, records.wrap(buffer, 0, length));
+        buffer.putShort(groupAt + 2, (short)0, JournalRecords.BYTE_ORDER);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length));
+        assertEquals(groupAt + 4, records.encodedLength());
+    }
+
+    @Test
+    void checksVariableData()
+    {
+        final AgentCreateEncoder create = new AgentCreateEncoder().wrapAndApplyHeader(buffer, 0, header);
+        create.policy("max 10 orders/s");
+        final int length = JournalRecords.HEADER_LENGTH + create.encodedLength();
+        final int dataAt = JournalRecords.HEADER_LENGTH + AgentCreateEncoder.BLOCK_LENGTH;
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length));
+        assertEquals(length, records.encodedLength());
+        assertEquals(RecordError.TRUNCATED_VAR_DATA, records.wrap(buffer, 0, dataAt + 1));
+        assertEquals(RecordError.TRUNCATED_VAR_DATA, records.wrap(buffer, 0, length - 1));
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, dataAt + 2 + "max 10 orders/s".length()));
+    }
+
+    @Property(tries = 3000)
+    void neverThrowsOnRandomBytes(
+        @ForAll @Size(max = 600) final byte[] bytes,
+        @ForAll @IntRange(min = -4, max = 700) final int offset,
+        @ForAll @IntRange(min = -4, max = 700) final int length)
+    {
+        final UnsafeBuffer random = new UnsafeBuffer(bytes);
+        assertWellBehaved(random, offset, length);
+        assertWellBehaved(random, 0, bytes.length);
+    }
+
+    @Property(tries = 3000)
+    void neverThrowsOnRandomBytesAfterAValidHeader(
+        @ForAll final RecordType type,
+        @ForAll @Size(max = 400) final byte[] body,
+        @ForAll final boolean rightBlockLength,
+        @ForAll @IntRange(max = 0xFFFF) final int blockLength)
+    {
+        final UnsafeBuffer random = new UnsafeBuffer(new byte[JournalRecords.HEADER_LENGTH + body.length]);
+        header.wrap(random, 0)
+            .blockLength(rightBlockLength ? type.blockLength() : blockLength)
+            .templateId(type.templateId())
+            .schemaId(JournalRecords.SCHEMA_ID)
+            .version(JournalRecords.SCHEMA_VERSION);
+        random.putBytes(JournalRecords.HEADER_LENGTH, body);
+        assertWellBehaved(random, 0, random.capacity());
+    }
+
+    private void assertWellBehaved(final UnsafeBuffer bytes, final int offset, final int length)
+    {
+        final RecordError error = records.wrap(bytes, offset, length);
+        assertNotNull(error);
+        if (error == RecordError.NONE)
+        {
+            assertNotNull(records.type());
+            assertTrue(records.encodedLength() >= JournalRecords.HEADER_LENGTH + records.type().blockLength());
+            assertTrue(records.encodedLength() <= length);
+        }
+        else
+        {
+            assertNull(records.type());
+        }
+    }
+
+    private int placeOrder(final int offset)
+    {
+        final PlaceOrderEncoder encoder = new PlaceOrderEncoder().wrapAndApplyHeader(buffer, offset, header)
+            .sequence(-2L)
+            .timestampMs(1_763_000_000_000L)
+            .epoch(0xFFFF_FFFEL);
+        return JournalRecords.HEADER_LENGTH + encoder.encodedLength();
+    }
+}
