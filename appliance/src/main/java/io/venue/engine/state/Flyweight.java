@@ -22,6 +22,7 @@ abstract class Flyweight implements Byteable
     private long offset;
 
     @Override
+    @SuppressWarnings("rawtypes") // Byteable declares the raw type
     public final void bytesStore(final BytesStore bytesStore, final long offset, final long length)
     {
         if (length != maxSize())
