@@ -73,13 +73,21 @@ public final class EngineState implements AutoCloseable
         {
             return emptyOrMetaMissing(context);
         }
-        try (StateMeta meta = StateMeta.map(metaFile, false))
+        try
         {
+            final StateMeta meta = StateMeta.map(metaFile, false);
             if (null == meta)
             {
                 return inUse(metaFile);
             }
-            return StateFolder.inspect(context, meta);
+            try
+            {
+                return StateFolder.inspect(context, meta);
+            }
+            finally
+            {
+                meta.close();
+            }
         }
         catch (final StateMeta.MetaLengthException ex)
         {

@@ -38,7 +38,7 @@ import java.nio.file.StandardOpenOption;
  *        +24  (reserved)  i64
  * </pre>
  */
-public final class StateMeta implements AutoCloseable
+public final class StateMeta
 {
     public static final long NO_SEQUENCE = -1L;
     /** Bump on any change of a key or value layout, a file name or this page. */
@@ -271,8 +271,8 @@ public final class StateMeta implements AutoCloseable
         }
     }
 
-    @Override
-    public void close()
+    /** Unmaps the page and releases the folder lock; EngineState.close() calls it last. */
+    void close()
     {
         if (null != mapped)
         {
