@@ -1,0 +1,502 @@
+package io.venue.engine.state;
+
+import net.openhft.chronicle.map.ChronicleMap;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+
+/**
+ * Owns the engine's persistent state: five Chronicle Maps and the {@link StateMeta} page, in one folder (or in
+ * memory, for tests and benchmarks).
+ * <p>
+ * Recovery contract: {@link #open} opens a folder only when it is empty (a fresh state) or consistent; the
+ * engine then replays the command journal from {@code meta().appliedSequence() + 1}. Anything else throws
+ * {@link StateUnusableException} naming what was found; the engine then calls {@link #openEmpty} and replays
+ * from the start. A state is never used when its files are missing, damaged, of another format or capacity,
+ * or left half-way through a command.
+ * <p>
+ * Determinism: every store is looked up by key only, except {@link OpenOrderStore#forEach}, whose hash order
+ * the caller must sort away. Nothing here reads a clock or depends on a thread.
+ * <p>
+ * Single writer: one engine thread uses the stores; no other process may open the folder while it is open
+ * (a file lock on the meta enforces it).
+ */
+public final class EngineState implements AutoCloseable
+{
+    private final Context context;
+    private final StateMeta meta;
+    private final StateCheck openedAs;
+    private final EnumMap<StoreFile, FixedMap<?, ?>> maps;
+    private final NonceWindowStore nonceWindows;
+    private final BalanceStore balances;
+    private final PositionStore positions;
+    private final OpenOrderStore openOrders;
+    private final AgentStore agents;
+    private boolean closed;
+
+    @SuppressWarnings("unchecked")
+    private EngineState(
+        final Context context, final StateMeta meta, final StateCheck openedAs, final EnumMap<StoreFile, FixedMap<?, ?>> maps)
+    {
+        this.context = context;
+        this.meta = meta;
+        this.openedAs = openedAs;
+        this.maps = maps;
+        nonceWindows = new NonceWindowStore((FixedMap<AddressKey, NonceWindow>)maps.get(StoreFile.NONCE_WINDOWS));
+        balances = new BalanceStore((FixedMap<AccountIdKey, Balance>)maps.get(StoreFile.BALANCES));
+        positions = new PositionStore((FixedMap<AccountIdKey, Position>)maps.get(StoreFile.POSITIONS));
+        openOrders = new OpenOrderStore((FixedMap<OrderIdKey, OpenOrder>)maps.get(StoreFile.OPEN_ORDERS));
+        agents = new AgentStore((FixedMap<AddressKey, Agent>)maps.get(StoreFile.AGENTS));
+    }
+
+    /**
+     * Judges the folder without opening any map. In memory the answer is always {@link StateStatus#EMPTY}.
+     */
+    public static StateCheck check(final Context context)
+    {
+        context.conclude();
+        if (!context.persisted())
+        {
+            return new StateCheck(StateStatus.EMPTY, "in memory", StateMeta.NO_SEQUENCE);
+        }
+        final Path metaFile = StateFolder.metaFile(context.directory());
+        if (!Files.exists(metaFile))
+        {
+            return emptyOrMetaMissing(context);
+        }
+        try
+        {
+            final StateMeta meta = StateMeta.map(metaFile, false);
+            if (null == meta)
+            {
+                return inUse(metaFile);
+            }
+            try
+            {
+                return StateFolder.inspect(context, meta);
+            }
+            finally
+            {
+                meta.close();
+            }
+        }
+        catch (final StateMeta.MetaLengthException ex)
+        {
+            return StateCheck.unusable(StateStatus.META_CORRUPT, ex.getMessage());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Opens the state if the folder is empty (made fresh) or consistent.
+     *
+     * @throws StateUnusableException when it is anything else; the state is left on disk untouched.
+     */
+    public static EngineState open(final Context context) throws StateUnusableException
+    {
+        context.conclude();
+        if (!context.persisted())
+        {
+            return createInMemory(context);
+        }
+        final Path metaFile = StateFolder.metaFile(context.directory());
+        try
+        {
+            if (!Files.exists(metaFile))
+            {
+                final StateCheck check = emptyOrMetaMissing(context);
+                if (check.status() != StateStatus.EMPTY)
+                {
+                    throw new StateUnusableException(check);
+                }
+                return createPersisted(context);
+            }
+            final StateMeta meta;
+            try
+            {
+                meta = StateMeta.map(metaFile, false);
+            }
+            catch (final StateMeta.MetaLengthException ex)
+            {
+                throw new StateUnusableException(StateCheck.unusable(StateStatus.META_CORRUPT, ex.getMessage()));
+            }
+            if (null == meta)
+            {
+                throw new StateUnusableException(inUse(metaFile));
+            }
+            final StateCheck check = StateFolder.inspect(context, meta);
+            if (check.status() != StateStatus.CONSISTENT)
+            {
+                meta.close();
+                throw new StateUnusableException(check);
+            }
+            return openPersisted(context, meta, check);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Deletes this package's files in the folder (nothing else) and opens a fresh, empty state: what the engine
+     * does before replaying the journal from the start.
+     *
+     * @throws StateUnusableException with {@link StateStatus#IN_USE} when another process holds the state.
+     */
+    public static EngineState openEmpty(final Context context) throws StateUnusableException
+    {
+        context.conclude();
+        if (!context.persisted())
+        {
+            return createInMemory(context);
+        }
+        final Path metaFile = StateFolder.metaFile(context.directory());
+        try
+        {
+            Files.createDirectories(context.directory());
+            try (FileChannel channel = FileChannel.open(metaFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE))
+            {
+                final FileLock lock = StateMeta.tryLock(channel);
+                if (null == lock)
+                {
+                    throw new StateUnusableException(inUse(metaFile));
+                }
+                StateFolder.deleteStateFiles(context.directory());
+            }
+            return createPersisted(context);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static StateCheck emptyOrMetaMissing(final Context context)
+    {
+        if (StateFolder.anyMapFileExists(context.directory()))
+        {
+            return StateCheck.unusable(StateStatus.META_MISSING,
+                "map files in " + context.directory() + " but no " + StateMeta.FILE_NAME);
+        }
+        return new StateCheck(StateStatus.EMPTY, "no state files in " + context.directory(), StateMeta.NO_SEQUENCE);
+    }
+
+    private static StateCheck inUse(final Path metaFile)
+    {
+        return StateCheck.unusable(StateStatus.IN_USE, "another process holds the lock on " + metaFile);
+    }
+
+    private static EngineState createInMemory(final Context context)
+    {
+        final EnumMap<StoreFile, FixedMap<?, ?>> maps = new EnumMap<>(StoreFile.class);
+        try
+        {
+            for (final StoreFile store : StoreFile.values())
+            {
+                maps.put(store, openMap(context, store, null));
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closeAll(maps);
+            throw ex instanceof IOException ? new UncheckedIOException((IOException)ex) : (RuntimeException)ex;
+        }
+        final StateMeta meta = StateMeta.inMemory();
+        return new EngineState(context, meta, new StateCheck(StateStatus.EMPTY, "in memory", StateMeta.NO_SEQUENCE), maps);
+    }
+
+    private static EngineState createPersisted(final Context context) throws IOException, StateUnusableException
+    {
+        Files.createDirectories(context.directory());
+        final Path metaFile = StateFolder.metaFile(context.directory());
+        final StateMeta meta = StateMeta.map(metaFile, true);
+        if (null == meta)
+        {
+            throw new StateUnusableException(inUse(metaFile));
+        }
+        // the meta is written first: a crash while the maps are being made leaves MAP_FILE_MISSING, not EMPTY
+        for (final StoreFile store : StoreFile.values())
+        {
+            meta.recordStore(store, context.entries(store), 0L);
+        }
+        meta.markOpen(HostBoot.high(), HostBoot.low());
+        meta.force();
+        final StateCheck created = new StateCheck(StateStatus.EMPTY, "created in " + context.directory(), StateMeta.NO_SEQUENCE);
+        return openPersisted(context, meta, created);
+    }
+
+    private static EngineState openPersisted(final Context context, final StateMeta meta, final StateCheck check)
+        throws StateUnusableException
+    {
+        final EnumMap<StoreFile, FixedMap<?, ?>> maps = new EnumMap<>(StoreFile.class);
+        for (final StoreFile store : StoreFile.values())
+        {
+            final File file = StateFolder.mapFile(context.directory(), store);
+            try
+            {
+                maps.put(store, openMap(context, store, file));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                closeAll(maps);
+                meta.close();
+                throw new StateUnusableException(
+                    StateCheck.unusable(StateStatus.MAP_FILE_CORRUPT, "Chronicle Map refused " + file + ": " + ex.getMessage()), ex);
+            }
+        }
+        for (final StoreFile store : StoreFile.values())
+        {
+            meta.recordStore(store, context.entries(store), StateFolder.mapFile(context.directory(), store).length());
+        }
+        meta.markOpen(HostBoot.high(), HostBoot.low());
+        meta.force();
+        return new EngineState(context, meta, check, maps);
+    }
+
+    private static <K extends Flyweight, V extends Flyweight> FixedMap<K, V> openMap(
+        final Context context, final StoreFile store, final File file) throws IOException
+    {
+        final Class<? extends Flyweight> keyClass;
+        final Class<? extends Flyweight> valueClass;
+        switch (store)
+        {
+            case NONCE_WINDOWS: keyClass = AddressKey.class; valueClass = NonceWindow.class; break;
+            case BALANCES: keyClass = AccountIdKey.class; valueClass = Balance.class; break;
+            case POSITIONS: keyClass = AccountIdKey.class; valueClass = Position.class; break;
+            case OPEN_ORDERS: keyClass = OrderIdKey.class; valueClass = OpenOrder.class; break;
+            case AGENTS: keyClass = AddressKey.class; valueClass = Agent.class; break;
+            default: throw new IllegalArgumentException(store.toString());
+        }
+        @SuppressWarnings("unchecked")
+        final Class<K> k = (Class<K>)keyClass;
+        @SuppressWarnings("unchecked")
+        final Class<V> v = (Class<V>)valueClass;
+        final long entries = context.entries(store);
+        // No entry checksums: values are written in place through flyweights, after the segment lock is released,
+        // so Chronicle's checksums would go stale; consistency comes from StateMeta instead.
+        final var builder = ChronicleMap.of(k, v)
+            .name(store.mapName())
+            .entries(entries)
+            .checksumEntries(false);
+        final ChronicleMap<K, V> map = null == file ? builder.create() : builder.createPersistedTo(file);
+        return new FixedMap<>(map, entries);
+    }
+
+    private static void closeAll(final EnumMap<StoreFile, FixedMap<?, ?>> maps)
+    {
+        for (final FixedMap<?, ?> map : maps.values())
+        {
+            try
+            {
+                map.close();
+            }
+            catch (final RuntimeException ignore)
+            {
+                // already failing; the first error is the one to report
+            }
+        }
+    }
+
+    /** How the state was found: {@link StateStatus#EMPTY} (made fresh) or {@link StateStatus#CONSISTENT}. */
+    public StateCheck openedAs()
+    {
+        return openedAs;
+    }
+
+    public StateMeta meta()
+    {
+        return meta;
+    }
+
+    public NonceWindowStore nonceWindows()
+    {
+        return nonceWindows;
+    }
+
+    public BalanceStore balances()
+    {
+        return balances;
+    }
+
+    public PositionStore positions()
+    {
+        return positions;
+    }
+
+    public OpenOrderStore openOrders()
+    {
+        return openOrders;
+    }
+
+    public AgentStore agents()
+    {
+        return agents;
+    }
+
+    public boolean isPersisted()
+    {
+        return context.persisted();
+    }
+
+    public Context context()
+    {
+        return context;
+    }
+
+    /**
+     * Closes the maps; when persisted, flushes every map file to disk, records the file lengths and marks the
+     * meta closed cleanly. Call between commands only: a pending apply stays pending and the next open reports it.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        final List<Throwable> errors = new ArrayList<>();
+        for (final FixedMap<?, ?> map : maps.values())
+        {
+            try
+            {
+                map.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                errors.add(ex);
+            }
+        }
+        if (context.persisted())
+        {
+            try
+            {
+                for (final StoreFile store : StoreFile.values())
+                {
+                    final File file = StateFolder.mapFile(context.directory(), store);
+                    StateFolder.fsync(file);
+                    meta.recordStore(store, context.entries(store), file.length());
+                }
+                if (errors.isEmpty() && meta.pendingSequence() == StateMeta.NO_SEQUENCE)
+                {
+                    meta.markClosed();
+                }
+                meta.force();
+            }
+            catch (final IOException ex)
+            {
+                errors.add(ex);
+            }
+        }
+        meta.close();
+        if (!errors.isEmpty())
+        {
+            final IllegalStateException ex = new IllegalStateException("closing engine state failed");
+            errors.forEach(ex::addSuppressed);
+            throw ex;
+        }
+    }
+
+    /**
+     * Where and how big. Defaults size a demo venue (10k accounts); {@link #productionSizing()} sizes for one
+     * million accounts. The capacity is fixed when the files are made: opening them with another capacity
+     * reports {@link StateStatus#CAPACITY_CHANGED}, and a rebuild makes them anew.
+     */
+    public static final class Context
+    {
+        public static final long DEMO_ACCOUNTS = 10_000;
+        public static final long PRODUCTION_ACCOUNTS = 1_000_000;
+
+        private Path directory;
+        private boolean persisted = true;
+        private final EnumMap<StoreFile, Long> entries = new EnumMap<>(StoreFile.class);
+
+        public Context()
+        {
+            sizeFor(DEMO_ACCOUNTS, 100_000);
+        }
+
+        /**
+         * Production: 1M accounts, 4 balances and 2 outcome positions per account on average, 2M resting
+         * orders, and 2M agent signers (one per account plus one in rotation overlap).
+         */
+        public Context productionSizing()
+        {
+            return sizeFor(PRODUCTION_ACCOUNTS, 2_000_000);
+        }
+
+        /** Sizes every map from an account count and a resting-order count. */
+        public Context sizeFor(final long accounts, final long openOrders)
+        {
+            entries.put(StoreFile.NONCE_WINDOWS, accounts);
+            entries.put(StoreFile.BALANCES, 4 * accounts);
+            entries.put(StoreFile.POSITIONS, 2 * accounts);
+            entries.put(StoreFile.OPEN_ORDERS, openOrders);
+            entries.put(StoreFile.AGENTS, 2 * accounts);
+            return this;
+        }
+
+        public Context directory(final Path directory)
+        {
+            this.directory = directory;
+            return this;
+        }
+
+        public Path directory()
+        {
+            return directory;
+        }
+
+        /** True (the default) for memory-mapped files in {@link #directory()}; false for maps in memory only. */
+        public Context persisted(final boolean persisted)
+        {
+            this.persisted = persisted;
+            return this;
+        }
+
+        public boolean persisted()
+        {
+            return persisted;
+        }
+
+        public Context entries(final StoreFile store, final long count)
+        {
+            entries.put(store, count);
+            return this;
+        }
+
+        public long entries(final StoreFile store)
+        {
+            return entries.get(store);
+        }
+
+        public Context conclude()
+        {
+            if (persisted && null == directory)
+            {
+                throw new IllegalStateException("a persisted state needs a directory");
+            }
+            for (final StoreFile store : StoreFile.values())
+            {
+                if (entries(store) <= 0)
+                {
+                    throw new IllegalStateException(store + " entries must be positive: " + entries(store));
+                }
+            }
+            return this;
+        }
+    }
+}

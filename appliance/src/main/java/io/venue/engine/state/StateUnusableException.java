@@ -1,0 +1,34 @@
+package io.venue.engine.state;
+
+/**
+ * Thrown by {@link EngineState#open} when the state folder must not be used. The engine answers by calling
+ * {@link EngineState#openEmpty} and replaying the command journal from the start.
+ */
+public final class StateUnusableException extends Exception
+{
+    private static final long serialVersionUID = 1L;
+
+    private final transient StateCheck check;
+
+    StateUnusableException(final StateCheck check)
+    {
+        super(check.toString());
+        this.check = check;
+    }
+
+    StateUnusableException(final StateCheck check, final Throwable cause)
+    {
+        super(check.toString(), cause);
+        this.check = check;
+    }
+
+    public StateCheck check()
+    {
+        return check;
+    }
+
+    public StateStatus status()
+    {
+        return check.status();
+    }
+}

@@ -1,0 +1,103 @@
+package io.venue.engine.state;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.venue.engine.state.TestBytes.address;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A child JVM writes state and dies without closing (Runtime.halt); the parent judges what it left. */
+class CrashTest
+{
+    private static final int COMMANDS = 50;
+    private static final int HALT_STATUS = 3;
+
+    @TempDir
+    Path folder;
+
+    private static EngineState.Context context(final Path folder)
+    {
+        return new EngineState.Context().directory(folder).sizeFor(1_000, 1_000);
+    }
+
+    @Test
+    void diedBetweenCommandsReopensWithEveryCommittedEffect() throws Exception
+    {
+        runChild("between");
+
+        final StateCheck check = EngineState.check(context(folder));
+        assertEquals(StateStatus.CONSISTENT, check.status(), check.toString());
+        assertEquals(COMMANDS - 1, check.appliedSequence());
+        try (EngineState state = EngineState.open(context(folder)))
+        {
+            final Balance balance = new Balance();
+            for (int i = 0; i < COMMANDS; i++)
+            {
+                assertEquals(i * 10L, state.balances().find(address(i), 1, balance).available());
+            }
+        }
+    }
+
+    @Test
+    void diedWhileApplyingIsRefused() throws Exception
+    {
+        runChild("during");
+
+        final StateCheck check = EngineState.check(context(folder));
+        assertEquals(StateStatus.APPLY_INCOMPLETE, check.status(), check.toString());
+    }
+
+    private void runChild(final String mode) throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // the surefire JVM's own flags: the Chronicle exports and opens the child needs too
+        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (argument.startsWith("--add-") || argument.startsWith("-Dchronicle"))
+            {
+                command.add(argument);
+            }
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Writer.class.getName());
+        command.add(folder.toString());
+        command.add(mode);
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), output);
+        assertEquals(HALT_STATUS, process.exitValue(), output);
+    }
+
+    /** Entry point of the child JVM. */
+    static final class Writer
+    {
+        public static void main(final String[] args) throws Exception
+        {
+            final EngineState state = EngineState.open(context(Path.of(args[0])));
+            final Balance balance = new Balance();
+            for (int i = 0; i < COMMANDS; i++)
+            {
+                state.meta().beginApply(i);
+                state.balances().acquire(address(i), 1, balance).available(i * 10L);
+                state.meta().commitApplied(i);
+            }
+            if ("during".equals(args[1]))
+            {
+                state.meta().beginApply(COMMANDS);
+                state.balances().acquire(address(0), 1, balance).available(-1);
+            }
+            // no close, no shutdown hooks: as abrupt as a kill -9
+            Runtime.getRuntime().halt(HALT_STATUS);
+        }
+    }
+}
