@@ -1,0 +1,125 @@
+package io.venue.engine;
+
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.Address;
+import io.venue.action.ClientOrderId;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.ActionDigest;
+import io.venue.journal.sbe.SignerMatch;
+import io.venue.sequencer.ActionCommandEncoder;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Drives an engine the way the sequencer will: actions become journal commands with a stamped sequence
+ * and time and the verifier's findings, and the events each command produced are returned as JSON lines.
+ */
+final class EngineHarness
+{
+    static final Address OPERATOR = Address.of("0x00000000000000000000000000000000000000ff");
+    static final long T0 = 1_763_000_000_000L;
+
+    final Engine engine;
+    final EventLog log;
+    final ExpandableArrayBuffer commands = new ExpandableArrayBuffer(1 << 16);
+    private final ActionCommandEncoder encoder = new ActionCommandEncoder();
+    private final ActionDigest digest = new ActionDigest(8453, Address.of("0x" + "5e".repeat(20)));
+    private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(1 << 16);
+    private final Map<Address, Long> nextNonce = new HashMap<>();
+    private int commandsLength;
+    private long sequence;
+    long now = T0;
+    byte[] lastDigest;
+
+    EngineHarness(final EngineConfig config, final boolean keepLines)
+    {
+        log = new EventLog(keepLines);
+        engine = new Engine(config.operator(OPERATOR), log);
+    }
+
+    EngineHarness()
+    {
+        this(new EngineConfig(), true);
+    }
+
+    long nonce(final Address account)
+    {
+        return nextNonce.getOrDefault(account, 0L);
+    }
+
+    /** An action signed by the account itself, with the next nonce. */
+    List<String> act(final Address account, final Action action)
+    {
+        final long nonce = nonce(account);
+        nextNonce.put(account, nonce + 1);
+        return send(new ActionPayload(account, nonce, null, now, action), SignerMatch.ACCOUNT_RAW, account, null);
+    }
+
+    List<String> act(final Address account, final ClientOrderId clientOrderId, final Action action)
+    {
+        final long nonce = nonce(account);
+        nextNonce.put(account, nonce + 1);
+        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null);
+    }
+
+    List<String> admin(final Action action)
+    {
+        return act(OPERATOR, action);
+    }
+
+    /** Any payload with any verifier result: for nonce, signer and agent tests. */
+    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner)
+    {
+        final byte[] json = CanonicalJson.toBytes(payload);
+        lastDigest = new byte[32];
+        digest.v2(json, 0, json.length, lastDigest, 0);
+        final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
+            rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
+            buffer, 0);
+        return apply(buffer, length);
+    }
+
+    /** Applies a command record already encoded into {@code source[0, length)}. */
+    List<String> apply(final org.agrona.DirectBuffer source, final int length)
+    {
+        commands.putInt(commandsLength, length);
+        commands.putBytes(commandsLength + 4, source, 0, length);
+        commandsLength += 4 + length;
+        final int mark = log.mark();
+        if (!engine.onCommand(source, 0, length))
+        {
+            throw new IllegalStateException("engine refused the record");
+        }
+        return log.since(mark);
+    }
+
+    long nextSequence()
+    {
+        return ++sequence;
+    }
+
+    /** Replays every command sent so far into a fresh engine; returns its event bytes. */
+    static byte[] replay(final EngineConfig config, final ExpandableArrayBuffer commands, final int length, final Engine[] out)
+    {
+        final EventLog log = new EventLog(false);
+        final Engine engine = new Engine(config.operator(OPERATOR), log);
+        int position = 0;
+        while (position < length)
+        {
+            final int recordLength = commands.getInt(position);
+            engine.onCommand(commands, position + 4, recordLength);
+            position += 4 + recordLength;
+        }
+        out[0] = engine;
+        return log.bytes();
+    }
+
+    int commandsLength()
+    {
+        return commandsLength;
+    }
+}
