@@ -1,0 +1,152 @@
+package io.venue.bench.workload;
+
+import io.venue.engine.Engine;
+import io.venue.engine.EventSink;
+import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs the exchange-core-shaped workload through one engine thread: the throughput ceiling (as fast as
+ * it goes) and latency at fixed rates, open loop, measured from each command's intended start time so
+ * that a stall shows in every command queued behind it (no coordinated omission). Events go to a sink
+ * that only counts them: this is the engine alone, without journal or network.
+ * <p>
+ * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json]}
+ */
+public final class EngineLoadRun
+{
+    /** Runs counted after two warm-up runs that let the JIT settle. */
+    private static final int THROUGHPUT_RUNS = 5;
+    private static final int WARMUP_RUNS = 2;
+
+    private EngineLoadRun()
+    {
+    }
+
+    public static void main(final String[] args) throws IOException
+    {
+        final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
+        final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        final long[] rates = Arrays.stream((args.length > 2 ? args[2] : "100000,500000,1000000").split(","))
+            .mapToLong(Long::parseLong).toArray();
+        final Path out = Path.of(args.length > 3 ? args[3] : "bench/results/engine-load.json");
+
+        final long generateStart = System.nanoTime();
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        System.out.printf(Locale.ROOT, "generated %,d commands (%,d setup) in %.1f s%n", workload.commands(),
+            workload.setupCommands(), (System.nanoTime() - generateStart) / 1e9);
+        System.out.println("measured mix: " + workload.mix());
+
+        final List<String> json = new ArrayList<>();
+        final double[] throughput = new double[THROUGHPUT_RUNS];
+        long events = 0;
+        for (int run = -WARMUP_RUNS; run < THROUGHPUT_RUNS; run++)
+        {
+            final CountingSink sink = new CountingSink();
+            final Engine engine = new Engine(ExchangeCoreWorkload.config(), sink);
+            final int start = applySetup(engine, workload);
+            final long begin = System.nanoTime();
+            int position = start;
+            final DirectBuffer records = workload.records();
+            while (position < workload.length())
+            {
+                final int length = records.getInt(position);
+                engine.onCommand(records, position + 4, length);
+                position += 4 + length;
+            }
+            final long elapsed = System.nanoTime() - begin;
+            final double rate = (workload.commands() - workload.setupCommands()) / (elapsed / 1e9);
+            events = sink.events;
+            System.out.printf(Locale.ROOT, "throughput %s %d: %,.0f commands/s (%,d events, %,d open orders at the end)%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, rate, sink.events, engine.openOrders());
+            if (run >= 0)
+            {
+                throughput[run] = rate;
+            }
+        }
+        final double[] sorted = throughput.clone();
+        Arrays.sort(sorted);
+        System.out.printf(Locale.ROOT, "throughput median %,.0f commands/s (min %,.0f, max %,.0f)%n",
+            sorted[THROUGHPUT_RUNS / 2], sorted[0], sorted[THROUGHPUT_RUNS - 1]);
+        json.add(String.format(Locale.ROOT, "\"throughput\":{\"runs\":%s,\"medianCommandsPerSecond\":%.0f,\"eventsPerRun\":%d}",
+            Arrays.toString(Arrays.stream(throughput).mapToLong(Math::round).toArray()), sorted[THROUGHPUT_RUNS / 2], events));
+
+        final List<String> latencies = new ArrayList<>();
+        for (final long rate : rates)
+        {
+            final Histogram histogram = fixedRate(workload, rate);
+            System.out.printf(Locale.ROOT, "rate %,d/s: p50 %.2f us, p99 %.2f us, p99.9 %.2f us, max %.2f us%n", rate,
+                histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
+                histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3);
+            latencies.add(String.format(Locale.ROOT,
+                "{\"rate\":%d,\"p50Ns\":%d,\"p99Ns\":%d,\"p999Ns\":%d,\"maxNs\":%d,\"count\":%d}", rate,
+                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9),
+                histogram.getMaxValue(), histogram.getTotalCount()));
+        }
+        json.add("\"latency\":[" + String.join(",", latencies) + "]");
+        json.add(String.format(Locale.ROOT, "\"workload\":{\"commands\":%d,\"setupCommands\":%d,\"accounts\":%d,\"mix\":\"%s\"}",
+            workload.commands(), workload.setupCommands(), accounts, workload.mix()));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, "{" + String.join(",", json) + "}\n", StandardCharsets.UTF_8);
+        System.out.println("wrote " + out);
+    }
+
+    /** One command at a time on a fixed schedule; latency = completion - intended start. */
+    private static Histogram fixedRate(final ExchangeCoreWorkload workload, final long rate)
+    {
+        final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new CountingSink());
+        int position = applySetup(engine, workload);
+        final DirectBuffer records = workload.records();
+        final double intervalNs = 1e9 / rate;
+        final long begin = System.nanoTime();
+        long index = 0;
+        while (position < workload.length())
+        {
+            final long intended = begin + (long)(index * intervalNs);
+            while (System.nanoTime() < intended)
+            {
+                Thread.onSpinWait();
+            }
+            final int length = records.getInt(position);
+            engine.onCommand(records, position + 4, length);
+            histogram.recordValue(Math.max(0, System.nanoTime() - intended));
+            position += 4 + length;
+            index++;
+        }
+        return histogram;
+    }
+
+    private static int applySetup(final Engine engine, final ExchangeCoreWorkload workload)
+    {
+        final DirectBuffer records = workload.records();
+        int position = 0;
+        for (int i = 0; i < workload.setupCommands(); i++)
+        {
+            final int length = records.getInt(position);
+            engine.onCommand(records, position + 4, length);
+            position += 4 + length;
+        }
+        return position;
+    }
+
+    private static final class CountingSink implements EventSink
+    {
+        long events;
+
+        @Override
+        public void onEvent(final DirectBuffer buffer, final int offset, final int length)
+        {
+            events++;
+        }
+    }
+}
