@@ -37,6 +37,7 @@ public final class Engine
     private final SetKillSwitchDecoder setKillSwitch = new SetKillSwitchDecoder();
     private final DepositDecoder deposit = new DepositDecoder();
     private final WithdrawDecoder withdraw = new WithdrawDecoder();
+    private final SetVaultOwnerDecoder setVaultOwner = new SetVaultOwnerDecoder();
     private final AgentCreateDecoder agentCreate = new AgentCreateDecoder();
     private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
@@ -121,6 +122,7 @@ public final class Engine
             case SetKillSwitchDecoder.TEMPLATE_ID -> operator.onSetKillSwitch(setKillSwitch.wrap(buffer, body, blockLength, version));
             case DepositDecoder.TEMPLATE_ID -> operator.onDeposit(deposit.wrap(buffer, body, blockLength, version));
             case WithdrawDecoder.TEMPLATE_ID -> operator.onWithdraw(withdraw.wrap(buffer, body, blockLength, version));
+            case SetVaultOwnerDecoder.TEMPLATE_ID -> operator.onSetVaultOwner(setVaultOwner.wrap(buffer, body, blockLength, version));
             case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate.wrap(buffer, body, blockLength, version));
             case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate.wrap(buffer, body, blockLength, version));
             case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke.wrap(buffer, body, blockLength, version));
@@ -163,7 +165,7 @@ public final class Engine
                 digest.putLong(state.nonceWords[5 * account + i]);
             }
             digest.putLong(state.rateWords[2 * account]).putLong(state.rateWords[2 * account + 1]);
-            digest.putBoolean(state.accountKilled[account]);
+            digest.putBoolean(state.accountKilled[account]).putInt(state.vaultOwner[account]);
         }
         digest.putBoolean(state.venueKilled);
         final int assets = state.assets.count();
@@ -249,7 +251,7 @@ public final class Engine
     private static boolean isCommand(final int templateId)
     {
         return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= MergeDecoder.TEMPLATE_ID) ||
-            (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= WithdrawDecoder.TEMPLATE_ID) ||
+            (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= SetVaultOwnerDecoder.TEMPLATE_ID) ||
             (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID);
     }
 

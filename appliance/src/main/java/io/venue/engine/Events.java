@@ -31,6 +31,7 @@ final class Events
     private final AssetCreatedEncoder assetCreated = new AssetCreatedEncoder();
     private final KillSwitchChangedEncoder killSwitchChanged = new KillSwitchChangedEncoder();
     private final AgentChangedEncoder agentChanged = new AgentChangedEncoder();
+    private final VaultOwnerChangedEncoder vaultOwnerChanged = new VaultOwnerChangedEncoder();
 
     private long sequence;
     private int eventIndex;
@@ -246,6 +247,23 @@ final class Events
     void emitAgentChanged()
     {
         emit(agentChanged.encodedLength());
+    }
+
+    void vaultOwnerChanged(final int account, final int owner)
+    {
+        vaultOwnerChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        accounts.addressInto(account, buffer, vaultOwnerChanged.offset() + VaultOwnerChangedEncoder.accountEncodingOffset());
+        final int ownerOffset = vaultOwnerChanged.offset() + VaultOwnerChangedEncoder.ownerEncodingOffset();
+        if (owner >= 0)
+        {
+            accounts.addressInto(owner, buffer, ownerOffset);
+        }
+        else
+        {
+            buffer.setMemory(ownerOffset, 20, (byte)0);
+        }
+        vaultOwnerChanged.hasOwner(owner >= 0 ? BooleanType.TRUE : BooleanType.FALSE);
+        emit(vaultOwnerChanged.encodedLength());
     }
 
     UnsafeBuffer buffer()

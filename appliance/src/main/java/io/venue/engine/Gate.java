@@ -12,8 +12,9 @@ import org.agrona.DirectBuffer;
 /**
  * The checks every signed action passes before any book is touched, in this order:
  * <ol>
- *   <li>signer: the account itself (the verifier matched it), or an active, unexpired delegated agent of
- *   the account holding the scope the action needs; operator actions need an operator key;</li>
+ *   <li>signer: the account itself (the verifier matched it), its vault owner, or an active, unexpired
+ *   delegated agent of the account holding the scope the action needs; operator actions need an operator
+ *   key;</li>
  *   <li>nonce window (spec 3.1): the reject carries nonceFloor, nonceWindow and nextUsableNonce;</li>
  *   <li>the per-account action rate (operators are exempt);</li>
  *   <li>then the nonce is consumed: any later refusal is a business reject that used the nonce up.</li>
@@ -147,6 +148,12 @@ final class Gate
         if (account == FixedKeyIndex.MISSING)
         {
             return RejectCode.UNAUTHORIZED_SIGNER;
+        }
+        final int owner = state.vaultOwner[account];
+        if (owner >= 0 && (state.accounts.hasAddress(owner, buffer, offset + ActionEnvelopeDecoder.rawSignerEncodingOffset()) ||
+            state.accounts.hasAddress(owner, buffer, offset + ActionEnvelopeDecoder.personalSignerEncodingOffset())))
+        {
+            return null;
         }
         final int raw = state.agents.authorize(buffer, offset + ActionEnvelopeDecoder.rawSignerEncodingOffset(), account, scope, nowMs);
         if (raw == Agents.OK)

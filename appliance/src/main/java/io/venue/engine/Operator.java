@@ -17,6 +17,7 @@ import io.venue.journal.sbe.MarketStatus;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
 
@@ -246,6 +247,31 @@ final class Operator
         }
         state.events.actionAccepted(buffer, envelope);
         settlement.balance(account, asset);
+    }
+
+    void onSetVaultOwner(final SetVaultOwnerDecoder set)
+    {
+        final DirectBuffer buffer = set.buffer();
+        final int envelope = set.offset() + SetVaultOwnerDecoder.envelopeEncodingOffset();
+        final int operator = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (operator < 0)
+        {
+            return;
+        }
+        final int account = state.addAccount(buffer, set.offset() + SetVaultOwnerDecoder.accountEncodingOffset());
+        int owner = -1;
+        if (set.hasOwner() == BooleanType.TRUE)
+        {
+            owner = state.addAccount(buffer, set.offset() + SetVaultOwnerDecoder.ownerEncodingOffset());
+            if (owner == account)
+            {
+                gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
+                return;
+            }
+        }
+        state.vaultOwner[account] = owner;
+        state.events.actionAccepted(buffer, envelope);
+        state.events.vaultOwnerChanged(account, owner);
     }
 
     private void status(final DirectBuffer buffer, final int envelope, final long marketId, final boolean halt)

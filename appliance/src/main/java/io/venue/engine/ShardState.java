@@ -32,6 +32,8 @@ final class ShardState
     long[] nonceWords;
     long[] rateWords;
     boolean[] accountKilled;
+    /** Each account's vault owner (an account number), or -1. */
+    int[] vaultOwner;
     boolean venueKilled;
     /** Time priority of resting orders: one step per order entering a book, in command order. */
     long priority;
@@ -50,6 +52,8 @@ final class ShardState
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];
         accountKilled = new boolean[expected];
+        vaultOwner = new int[expected];
+        Arrays.fill(vaultOwner, -1);
         final UnsafeBuffer key = new UnsafeBuffer(new byte[20]);
         final long[] words = new long[3];
         for (final Address operator : config.operators())
@@ -72,6 +76,9 @@ final class ShardState
             nonceWords = Arrays.copyOf(nonceWords, NonceWindow.WORDS * capacity);
             rateWords = Arrays.copyOf(rateWords, TokenBucket.WORDS * capacity);
             accountKilled = Arrays.copyOf(accountKilled, capacity);
+            final int old = vaultOwner.length;
+            vaultOwner = Arrays.copyOf(vaultOwner, capacity);
+            Arrays.fill(vaultOwner, old, capacity, -1);
         }
         return account;
     }

@@ -16,6 +16,7 @@ import io.venue.action.HaltMarket;
 import io.venue.action.Merge;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.SetVaultOwner;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
@@ -52,6 +53,7 @@ public final class ActionCommandEncoder
     private final SetKillSwitchEncoder setKillSwitch = new SetKillSwitchEncoder();
     private final DepositEncoder deposit = new DepositEncoder();
     private final WithdrawEncoder withdraw = new WithdrawEncoder();
+    private final SetVaultOwnerEncoder setVaultOwner = new SetVaultOwnerEncoder();
     private final OrderIds orderIds = new OrderIds();
     private final byte[] scratch = new byte[32];
 
@@ -287,6 +289,21 @@ public final class ActionCommandEncoder
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             d.account().copyTo(scratch, 0);
             e.putAccount(scratch, 0, ADDRESS).asset(d.asset()).amount(d.amount());
+            return e.encodedLength();
+        }
+        if (action instanceof SetVaultOwner v)
+        {
+            final SetVaultOwnerEncoder e = setVaultOwner.wrapAndApplyHeader(buffer, offset, header)
+                .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
+            envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
+            v.account().copyTo(scratch, 0);
+            e.putAccount(scratch, 0, ADDRESS);
+            java.util.Arrays.fill(scratch, (byte)0);
+            if (v.owner() != null)
+            {
+                v.owner().copyTo(scratch, 0);
+            }
+            e.hasOwner(bool(v.owner() != null)).putOwner(scratch, 0, ADDRESS);
             return e.encodedLength();
         }
         final Withdraw w = (Withdraw)action;

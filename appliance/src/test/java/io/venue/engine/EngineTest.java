@@ -19,6 +19,7 @@ import io.venue.action.Merge;
 import io.venue.action.OrderId;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.SetVaultOwner;
 import io.venue.action.Side;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
@@ -368,6 +369,18 @@ class EngineTest
         assertRejected(h.send(new ActionPayload(STRANGER, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, ALICE, ALICE),
             "UNAUTHORIZED_SIGNER");
         assertEquals(-1, h.engine.view().account(STRANGER.toBytes()), "a refused stranger is not numbered");
+    }
+
+    @Test
+    void theVaultOwnerMaySignForTheVaultUntilRemoved()
+    {
+        final ActionPayload first = new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT));
+        assertRejected(h.send(first, SignerMatch.OTHER, BOB, STRANGER), "UNAUTHORIZED_SIGNER");
+        line(h.admin(new SetVaultOwner(ALICE, BOB)), "VaultOwnerChanged", "\"hasOwner\":true", "\"owner\":\"" + BOB + "\"");
+        line(h.send(first, SignerMatch.OTHER, STRANGER, BOB), "OrderRested", "\"account\":\"" + ALICE + "\"");
+        h.admin(new SetVaultOwner(ALICE, null));
+        assertRejected(h.send(new ActionPayload(ALICE, 1, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, BOB, STRANGER),
+            "UNAUTHORIZED_SIGNER");
     }
 
     @Test

@@ -75,6 +75,8 @@ public final class RecordPrinter
     private final SetKillSwitchDecoder setKillSwitch = new SetKillSwitchDecoder();
     private final DepositDecoder deposit = new DepositDecoder();
     private final WithdrawDecoder withdraw = new WithdrawDecoder();
+    private final SetVaultOwnerDecoder setVaultOwner = new SetVaultOwnerDecoder();
+    private final VaultOwnerChangedDecoder vaultOwnerChanged = new VaultOwnerChangedDecoder();
     private final AgentCreateDecoder agentCreate = new AgentCreateDecoder();
     private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
@@ -275,6 +277,15 @@ public final class RecordPrinter
                 bytes("account", d.getAccount(scratch, 0, ADDRESS));
                 u32("asset", d.asset());
                 u64("amount", d.amount());
+            }
+            case SET_VAULT_OWNER ->
+            {
+                final SetVaultOwnerDecoder d = setVaultOwner.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                envelope(d.envelope());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                bool("hasOwner", d.hasOwnerRaw());
+                bytes("owner", d.getOwner(scratch, 0, ADDRESS));
             }
             case AGENT_CREATE ->
             {
@@ -490,6 +501,14 @@ public final class RecordPrinter
                 bytes("account", d.getAccount(scratch, 0, ADDRESS));
                 u32("market", d.market());
                 bool("active", d.activeRaw());
+            }
+            case VAULT_OWNER_CHANGED ->
+            {
+                final VaultOwnerChangedDecoder d = vaultOwnerChanged.wrap(buffer, offset, blockLength, version);
+                eventHeader(d.sequence(), d.eventIndex());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                bool("hasOwner", d.hasOwnerRaw());
+                bytes("owner", d.getOwner(scratch, 0, ADDRESS));
             }
             case AGENT_CHANGED ->
             {

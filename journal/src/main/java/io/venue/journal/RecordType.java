@@ -35,6 +35,8 @@ import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SplitDecoder;
 import io.venue.journal.sbe.TradeDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
+import io.venue.journal.sbe.VaultOwnerChangedDecoder;
 import io.venue.journal.sbe.WithdrawDecoder;
 
 import static io.venue.journal.RecordKind.COMMAND;
@@ -71,6 +73,7 @@ public enum RecordType
     SET_KILL_SWITCH(COMMAND, "SetKillSwitch", SetKillSwitchDecoder.TEMPLATE_ID, SetKillSwitchDecoder.BLOCK_LENGTH),
     DEPOSIT(COMMAND, "Deposit", DepositDecoder.TEMPLATE_ID, DepositDecoder.BLOCK_LENGTH),
     WITHDRAW(COMMAND, "Withdraw", WithdrawDecoder.TEMPLATE_ID, WithdrawDecoder.BLOCK_LENGTH),
+    SET_VAULT_OWNER(COMMAND, "SetVaultOwner", SetVaultOwnerDecoder.TEMPLATE_ID, SetVaultOwnerDecoder.BLOCK_LENGTH),
     AGENT_CREATE(COMMAND, "AgentCreate", AgentCreateDecoder.TEMPLATE_ID, AgentCreateDecoder.BLOCK_LENGTH, 0, 1),
     AGENT_ROTATE(COMMAND, "AgentRotate", AgentRotateDecoder.TEMPLATE_ID, AgentRotateDecoder.BLOCK_LENGTH),
     AGENT_REVOKE(COMMAND, "AgentRevoke", AgentRevokeDecoder.TEMPLATE_ID, AgentRevokeDecoder.BLOCK_LENGTH),
@@ -98,6 +101,9 @@ public enum RecordType
     KILL_SWITCH_CHANGED(
         EVENT, "KillSwitchChanged",
         KillSwitchChangedDecoder.TEMPLATE_ID, KillSwitchChangedDecoder.BLOCK_LENGTH),
+    VAULT_OWNER_CHANGED(
+        EVENT, "VaultOwnerChanged",
+        VaultOwnerChangedDecoder.TEMPLATE_ID, VaultOwnerChangedDecoder.BLOCK_LENGTH),
     AGENT_CHANGED(EVENT, "AgentChanged", AgentChangedDecoder.TEMPLATE_ID, AgentChangedDecoder.BLOCK_LENGTH);
 
     private static final RecordType[] BY_TEMPLATE_ID;

@@ -5,6 +5,6 @@ package io.venue.action;
  * text that quotes the v2 digest (docs/SIGNING.md), so admin intent can never be mistaken for a trade.
  */
 public sealed interface AdminAction extends Action
-    permits CreateAsset, CreateSpotMarket, CreateOutcomeMarket, HaltMarket, ResumeMarket, SetKillSwitch, Deposit, Withdraw
+    permits CreateAsset, CreateSpotMarket, CreateOutcomeMarket, HaltMarket, ResumeMarket, SetKillSwitch, Deposit, Withdraw, SetVaultOwner
 {
 }

@@ -39,6 +39,7 @@ public final class Fields
     public static final JsonKey SCOPE = JsonKey.of("scope");
     public static final JsonKey ACTIVE = JsonKey.of("active");
     public static final JsonKey AMOUNT = JsonKey.of("amount");
+    public static final JsonKey OWNER = JsonKey.of("owner");
 
     /** Markets and assets are u32 ids. */
     public static final long MAX_U32 = 0xFFFF_FFFFL;

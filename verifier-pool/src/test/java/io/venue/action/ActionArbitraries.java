@@ -100,7 +100,9 @@ public final class ActionArbitraries
             u32().map(ResumeMarket::new),
             killSwitches,
             Combinators.combine(addresses(), u32(), u64()).as(Deposit::new),
-            Combinators.combine(addresses(), u32(), u64()).as(Withdraw::new)));
+            Combinators.combine(addresses(), u32(), u64()).as(Withdraw::new),
+            Combinators.combine(addresses(), addresses().injectNull(0.3))
+                .as((account, owner) -> new SetVaultOwner(account, account.equals(owner) ? null : owner))));
     }
 
     public static Arbitrary<ActionPayload> payloads()

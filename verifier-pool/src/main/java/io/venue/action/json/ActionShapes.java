@@ -16,6 +16,7 @@ import io.venue.action.KillScope;
 import io.venue.action.Merge;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.SetVaultOwner;
 import io.venue.action.Side;
 import io.venue.action.Signature65;
 import io.venue.action.SignedAction;
@@ -123,6 +124,10 @@ final class ActionShapes
             required(ACCOUNT, ADDRESS),
             required(ASSET, U32),
             required(AMOUNT, U64)), false),
+        new Variant(JsonKey.of(SetVaultOwner.TAG), new ObjectShape(SetVaultOwner.TAG,
+            v -> new SetVaultOwner(v.ref(0), v.ref(1)),
+            required(ACCOUNT, ADDRESS),
+            required(OWNER, ADDRESS_OR_NULL)), false),
     };
 
     static final ObjectShape PAYLOAD = new ObjectShape("payload",
