@@ -78,6 +78,12 @@ final class AgentCommands
         return harness.apply(buffer, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
     }
 
+    /** The nonce the next owner intent carries (consumed in the owner's window, like an action's). */
+    void intentNonce(final long nonce)
+    {
+        intentNonce = nonce;
+    }
+
     private static byte[] key(final Address signer)
     {
         final byte[] key = new byte[32];
