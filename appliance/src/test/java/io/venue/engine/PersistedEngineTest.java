@@ -81,6 +81,13 @@ class PersistedEngineTest
         {
             assertArrayEquals(continuous.stateHash(), last.engine().stateHash());
             assertTrue(last.state().agents().size() > 0 && last.state().credentials().size() > 1, "agents were stored");
+            final io.venue.engine.state.Credential credential = new io.venue.engine.state.Credential();
+            int signing = 0;
+            for (int c = 0; c < last.state().credentials().size(); c++)
+            {
+                signing += (last.state().credentials().find(c, credential).flags() & io.venue.engine.state.Credential.SIGNS);
+            }
+            assertTrue(signing > 0 && signing < last.state().credentials().size(), "signing and Ed25519 credentials");
             assertTrue(last.state().positions().size() > 0, "outcome positions were stored");
         }
     }

@@ -26,6 +26,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
 import io.venue.action.Withdraw;
+import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
@@ -222,6 +223,7 @@ final class RandomStream
         final Address owner = accounts[random.nextInt(2)];
         final long agentId = 1 + random.nextInt(3);
         agents.intentNonce(h.takeNonce(owner));
+        agents.keyKind(random.nextInt(4) == 0 ? AgentKeyKind.ED25519 : AgentKeyKind.SECP256K1);
         final int which = random.nextInt(10);
         if (which < 4)
         {
