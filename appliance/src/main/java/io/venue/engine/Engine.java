@@ -1,6 +1,9 @@
 package io.venue.engine;
 
 import io.venue.engine.book.OrderBook;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateMeta;
+import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.sbe.*;
 import org.agrona.DirectBuffer;
 
@@ -45,6 +48,8 @@ public final class Engine
     private final StateDigest digest = new StateDigest();
     private long lastSequence;
     private long commands;
+    /** Writes each command's changes through to the Chronicle Map state; null in memory-only mode. */
+    private StateMirror mirror;
 
     public Engine(final EngineConfig config, final EventSink sink)
     {
@@ -57,10 +62,38 @@ public final class Engine
     }
 
     /**
+     * An engine that writes every command's state changes through to {@code stored} (see {@link StateMirror}),
+     * first rebuilding its in-memory state from what {@code stored} holds: nothing for a state opened
+     * {@code EMPTY}, the full state (accounts in their numbering, balances, nonce windows, rate buckets, kill
+     * switches, agents, assets, markets and the books) for one opened {@code CONSISTENT}. The engine then
+     * continues from {@link #lastSequence()} = the stored applied sequence, exactly as if it had never stopped,
+     * provided {@code config} is the one the state was made under. The caller keeps {@code stored} and closes
+     * it (between commands) after the last command; {@link PersistedEngine} does both.
+     *
+     * @throws StateUnusableException (MAP_FILE_CORRUPT) when the stored entries contradict each other; the
+     *                                caller then replays the journal from the start into a fresh state.
+     */
+    public static Engine open(final EngineConfig config, final EventSink sink, final EngineState stored)
+        throws StateUnusableException
+    {
+        final Engine engine = new Engine(config, sink);
+        StateRestore.restore(engine.state, stored);
+        final long applied = stored.meta().appliedSequence();
+        if (applied != StateMeta.NO_SEQUENCE)
+        {
+            engine.lastSequence = applied;
+        }
+        engine.mirror = new StateMirror(engine.state, stored);
+        return engine;
+    }
+
+    /**
      * Applies one command record (SBE message header and body).
      *
      * @return false if the record is not a command of this schema or is shorter than its header says;
      * it is then ignored whole, with no event and no change.
+     * @throws IllegalStateException with a state attached, when the command's sequence is not after the stored
+     *                               one (checked before anything changes), or when writing the state fails.
      */
     public boolean onCommand(final DirectBuffer buffer, final int offset, final int length)
     {
@@ -86,6 +119,11 @@ public final class Engine
         final long nowMs = buffer.getLong(body + 8, java.nio.ByteOrder.LITTLE_ENDIAN);
         if (templateId == RequestRejectedDecoder.TEMPLATE_ID)
         {
+            if (null != mirror)
+            {
+                mirror.checkSequence(sequence);
+                mirror.flush(sequence);
+            }
             lastSequence = sequence;
             return true;
         }
@@ -96,6 +134,10 @@ public final class Engine
         if (templateId == BatchDecoder.TEMPLATE_ID && !batchFits(buffer, body, blockLength, version, offset + length))
         {
             return false;
+        }
+        if (null != mirror)
+        {
+            mirror.checkSequence(sequence);
         }
         state.events.command(sequence);
         orderEntry.command(nowMs);
@@ -130,6 +172,10 @@ public final class Engine
         }
         lastSequence = sequence;
         commands++;
+        if (null != mirror)
+        {
+            mirror.flush(sequence);
+        }
         return true;
     }
 

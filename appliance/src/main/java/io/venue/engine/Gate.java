@@ -80,6 +80,8 @@ final class Gate
                 default -> RejectCode.NONCE_REPLAYED;
             });
         }
+        // from here the rate bucket (refilled even when it refuses) or the nonce window changes
+        state.accountChanged(account);
         if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
@@ -134,6 +136,7 @@ final class Gate
      */
     RejectCode consumeNonce(final int account, final long nonce)
     {
+        state.accountChanged(account);
         return switch (NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce))
         {
             case NonceWindow.ACCEPTED -> null;

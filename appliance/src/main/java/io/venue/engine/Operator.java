@@ -188,6 +188,14 @@ final class Operator
             case MARKET -> state.markets.killed(target, active);
             default -> state.venueKilled = active;
         }
+        if (scope == KillScope.ACCOUNT)
+        {
+            state.accountChanged(target);
+        }
+        else if (scope == KillScope.MARKET)
+        {
+            state.marketChanged(target);
+        }
         state.events.killSwitchChanged().scope(scope)
             .putAccount(buffer, kill.offset() + SetKillSwitchDecoder.accountEncodingOffset(), 20)
             .market(kill.market()).active(kill.active());
@@ -288,6 +296,7 @@ final class Operator
             return;
         }
         state.markets.halted(market, halt);
+        state.marketChanged(market);
         state.events.actionAccepted(buffer, envelope);
         state.events.marketStatusChanged(marketId, halt ? MarketStatus.HALTED : MarketStatus.ACTIVE);
     }

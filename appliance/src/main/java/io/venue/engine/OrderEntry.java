@@ -466,6 +466,7 @@ final class OrderEntry
             if (qty < orderBook.remainingOf(slot))
             {
                 orderBook.reduceQty(slot, qty, settlement);
+                state.orders.touch(handle);
                 final long release = oldReserved - newReservation;
                 if (release > 0)
                 {

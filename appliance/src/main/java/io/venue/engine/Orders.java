@@ -2,7 +2,9 @@ package io.venue.engine;
 
 import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
 
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -30,6 +32,11 @@ final class Orders
     private long[][] clientIdLo = new long[0][];
     private boolean[][] hasClientId = new boolean[0][];
     private int[] openPerAccount = new int[64];
+
+    /** For a write-through mirror: handles that rested or changed, and the ids (4 longs each) of orders that left. */
+    private IntArrayList touched;
+    private LongArrayList removed;
+    private boolean[][] touchedMark = new boolean[0][];
 
     Orders(final int slotsPerBook, final int expectedOrders)
     {
@@ -63,11 +70,51 @@ final class Orders
             clientIdHi = Arrays.copyOf(clientIdHi, capacity);
             clientIdLo = Arrays.copyOf(clientIdLo, capacity);
             hasClientId = Arrays.copyOf(hasClientId, capacity);
+            touchedMark = Arrays.copyOf(touchedMark, capacity);
         }
         reserved[book] = new long[slotsPerBook];
         clientIdHi[book] = new long[slotsPerBook];
         clientIdLo[book] = new long[slotsPerBook];
         hasClientId[book] = new boolean[slotsPerBook];
+        touchedMark[book] = new boolean[slotsPerBook];
+    }
+
+    /**
+     * From now on, record what changes for a write-through mirror: the handle of every order that rests or whose
+     * remaining quantity or reservation changes goes to {@code touched} (once until {@link #clearChanges}), and
+     * the id of every order that leaves goes to {@code removed}. A slot freed and reused in one command is in
+     * both: apply the removals first.
+     */
+    void track(final IntArrayList touched, final LongArrayList removed)
+    {
+        this.touched = touched;
+        this.removed = removed;
+    }
+
+    /** Notes that a resting order changed (a fill, a smaller quantity): its record must be written again. */
+    void touch(final int handle)
+    {
+        if (null != touched)
+        {
+            final boolean[] marks = touchedMark[bookOf(handle)];
+            if (!marks[slotOf(handle)])
+            {
+                marks[slotOf(handle)] = true;
+                touched.addInt(handle);
+            }
+        }
+    }
+
+    /** Empties the change lists after the mirror wrote them. */
+    void clearChanges()
+    {
+        for (int i = 0, n = touched.size(); i < n; i++)
+        {
+            final int handle = touched.getInt(i);
+            touchedMark[bookOf(handle)][slotOf(handle)] = false;
+        }
+        touched.clear();
+        removed.clear();
     }
 
     /** The handle of the order id at {@code buffer[offset, offset + 32)}, or {@link FixedKeyIndex#MISSING}. */
@@ -119,6 +166,7 @@ final class Orders
         ensureAccount(account);
         openPerAccount[account]++;
         openPerAccountMarket.put(accountMarketKey(account, market), openPerAccountMarket.get(accountMarketKey(account, market)) + 1);
+        touch(handle);
     }
 
     /** Forgets an order that left the book. */
@@ -130,6 +178,13 @@ final class Orders
         idKey[2] = id2;
         idKey[3] = id3;
         byId.remove(idKey, 0);
+        if (null != removed)
+        {
+            removed.addLong(id0);
+            removed.addLong(id1);
+            removed.addLong(id2);
+            removed.addLong(id3);
+        }
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
         if (hasClientId[book][slot])
@@ -162,6 +217,7 @@ final class Orders
     void reserved(final int handle, final long value)
     {
         reserved[bookOf(handle)][slotOf(handle)] = value;
+        touch(handle);
     }
 
     boolean hasClientId(final int handle)

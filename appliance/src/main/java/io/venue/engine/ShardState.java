@@ -37,6 +37,8 @@ final class ShardState
     boolean venueKilled;
     /** Time priority of resting orders: one step per order entering a book, in command order. */
     long priority;
+    /** What the current command changed, when a write-through mirror is attached; null otherwise. */
+    ChangeSet changes;
     private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
 
     ShardState(final EngineConfig config, final EventSink sink)
@@ -69,6 +71,7 @@ final class ShardState
     /** The account number of an address, numbering it (and sizing its tables) if new. */
     int addAccount(final org.agrona.DirectBuffer buffer, final int offset)
     {
+        final int known = accounts.count();
         final int account = accounts.findOrAdd(buffer, offset);
         if (NonceWindow.WORDS * (account + 1) > nonceWords.length)
         {
@@ -80,7 +83,29 @@ final class ShardState
             vaultOwner = Arrays.copyOf(vaultOwner, capacity);
             Arrays.fill(vaultOwner, old, capacity, -1);
         }
+        if (account == known)
+        {
+            accountChanged(account);
+        }
         return account;
+    }
+
+    /** Marks an account's gate state (nonce window, rate bucket, kill switch) for the mirror. */
+    void accountChanged(final int account)
+    {
+        if (null != changes)
+        {
+            changes.accounts.add(account);
+        }
+    }
+
+    /** Marks a market's status (halt, kill switch) for the mirror. */
+    void marketChanged(final int market)
+    {
+        if (null != changes)
+        {
+            changes.markets.add(market);
+        }
     }
 
     boolean isOperator(final org.agrona.DirectBuffer buffer, final int offset)

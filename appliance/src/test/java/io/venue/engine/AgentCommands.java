@@ -26,6 +26,7 @@ final class AgentCommands
     private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(512);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private long intentNonce;
+    private AgentKeyKind keyKind = AgentKeyKind.SECP256K1;
 
     AgentCommands(final EngineHarness harness)
     {
@@ -38,7 +39,7 @@ final class AgentCommands
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
         e.putOwner(owner.toBytes(), 0, 20);
         buffer.putLong(e.offset() + AgentCreateEncoder.agentIdEncodingOffset(), agentId, ByteOrder.BIG_ENDIAN);
-        e.keyKind(AgentKeyKind.SECP256K1).putAgentKey(key(signer), 0, 32).agentKind(AgentKind.API)
+        e.keyKind(keyKind).putAgentKey(key(signer), 0, 32).agentKind(AgentKind.API)
             .issuedAtMs(harness.now).expiresAtMs(expiresAtMs).nonce(intentNonce++).putIntentDigest(new byte[32], 0, 32);
         buffer.putByte(e.offset() + AgentCreateEncoder.scopesEncodingOffset(), (byte)scopes);
         e.policy("");
@@ -52,7 +53,7 @@ final class AgentCommands
         e.putOwner(owner.toBytes(), 0, 20);
         buffer.putLong(e.offset() + AgentRotateEncoder.agentIdEncodingOffset(), agentId, ByteOrder.BIG_ENDIAN);
         buffer.putLong(e.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), newCredentialId, ByteOrder.BIG_ENDIAN);
-        e.keyKind(AgentKeyKind.SECP256K1).putAgentKey(key(newSigner), 0, 32)
+        e.keyKind(keyKind).putAgentKey(key(newSigner), 0, 32)
             .overlapUntilMs(harness.now + 24L * 3600 * 1000).issuedAtMs(harness.now).nonce(intentNonce++)
             .putIntentDigest(new byte[32], 0, 32);
         return harness.apply(buffer, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
@@ -76,6 +77,18 @@ final class AgentCommands
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
         e.putOwner(owner.toBytes(), 0, 20).issuedAtMs(harness.now).nonce(intentNonce++).putIntentDigest(new byte[32], 0, 32);
         return harness.apply(buffer, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
+    }
+
+    /** The key kind of the next creates and rotations (secp256k1 unless set): an Ed25519 key signs no action. */
+    void keyKind(final AgentKeyKind kind)
+    {
+        keyKind = kind;
+    }
+
+    /** The nonce the next owner intent carries (consumed in the owner's window, like an action's). */
+    void intentNonce(final long nonce)
+    {
+        intentNonce = nonce;
     }
 
     private static byte[] key(final Address signer)

@@ -41,6 +41,18 @@ final class EngineHarness
         engine = new Engine(config.operator(OPERATOR), log);
     }
 
+    /**
+     * A harness whose engine writes through to (and first rebuilds from) a stored state: see
+     * {@link Engine#open}. Sequences continue after the stored one.
+     */
+    EngineHarness(final EngineConfig config, final boolean keepLines, final io.venue.engine.state.EngineState stored)
+        throws io.venue.engine.state.StateUnusableException
+    {
+        log = new EventLog(keepLines);
+        engine = Engine.open(config.operator(OPERATOR), log, stored);
+        sequence = engine.lastSequence();
+    }
+
     EngineHarness()
     {
         this(new EngineConfig(), true);
@@ -49,6 +61,14 @@ final class EngineHarness
     long nonce(final Address account)
     {
         return nextNonce.getOrDefault(account, 0L);
+    }
+
+    /** Hands out the account's next nonce, as {@link #act} does. */
+    long takeNonce(final Address account)
+    {
+        final long nonce = nonce(account);
+        nextNonce.put(account, nonce + 1);
+        return nonce;
     }
 
     /** An action signed by the account itself, with the next nonce. */

@@ -1,5 +1,6 @@
 package io.venue.engine.agent;
 
+import io.venue.engine.index.DirtySet;
 import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
@@ -48,7 +49,13 @@ public final class Agents
     private int[] credentialAgent = new int[16];
     private long[] credentialValidUntil = new long[16];
     private boolean[] credentialRevoked = new boolean[16];
+    /** The signer address of each signing credential as three longs (as in the index); all zero otherwise. */
+    private long[] credentialSigners = new long[16 * ADDRESS_LONGS];
+    private boolean[] credentialSigns = new boolean[16];
     private int credentialCount;
+
+    private DirtySet changedAgents;
+    private DirtySet changedCredentials;
 
     public Agents(final int expectedCredentials)
     {
@@ -110,6 +117,7 @@ public final class Agents
         scopes[agent] = scopeBits;
         expiresAt[agent] = expiresAtMs;
         agentById.put(agentId, agent);
+        changed(agent);
         addCredential(agent, agentId, signer != null, FOREVER);
         return OK;
     }
@@ -144,6 +152,7 @@ public final class Agents
             if (credentialAgent[credential] == agent && credentialValidUntil[credential] > overlapEnd)
             {
                 credentialValidUntil[credential] = overlapEnd;
+                credentialChanged(credential);
             }
         }
         addCredential(agent, newCredentialId, newSigner != null, FOREVER);
@@ -159,6 +168,7 @@ public final class Agents
             return -agent;
         }
         agentRevoked[agent] = true;
+        changed(agent);
         return OK;
     }
 
@@ -176,6 +186,7 @@ public final class Agents
             return UNKNOWN_SIGNER;
         }
         credentialRevoked[credential] = true;
+        credentialChanged(credential);
         return OK;
     }
 
@@ -188,6 +199,7 @@ public final class Agents
             if (owners[agent] == owner && !agentRevoked[agent])
             {
                 agentRevoked[agent] = true;
+                changed(agent);
                 revoked++;
             }
         }
@@ -204,6 +216,117 @@ public final class Agents
     {
         final int agent = (int)agentById.get(agentId);
         return agent < 0 ? -1 : owners[agent];
+    }
+
+    /**
+     * From now on, every agent and credential number whose record changes is added to the given sets, for a
+     * write-through mirror.
+     */
+    public void track(final DirtySet changedAgents, final DirtySet changedCredentials)
+    {
+        this.changedAgents = changedAgents;
+        this.changedCredentials = changedCredentials;
+    }
+
+    public long agentId(final int agent)
+    {
+        return agentIds[agent];
+    }
+
+    public int owner(final int agent)
+    {
+        return owners[agent];
+    }
+
+    public int scopes(final int agent)
+    {
+        return scopes[agent];
+    }
+
+    public long expiresAt(final int agent)
+    {
+        return expiresAt[agent];
+    }
+
+    public boolean isRevoked(final int agent)
+    {
+        return agentRevoked[agent];
+    }
+
+    public int credentialCount()
+    {
+        return credentialCount;
+    }
+
+    public long credentialId(final int credential)
+    {
+        return credentialIds[credential];
+    }
+
+    public int credentialAgent(final int credential)
+    {
+        return credentialAgent[credential];
+    }
+
+    public long credentialValidUntil(final int credential)
+    {
+        return credentialValidUntil[credential];
+    }
+
+    public boolean isCredentialRevoked(final int credential)
+    {
+        return credentialRevoked[credential];
+    }
+
+    /** True if the credential signs actions (secp256k1), so it has a signer address. */
+    public boolean signs(final int credential)
+    {
+        return credentialSigns[credential];
+    }
+
+    /** Writes a signing credential's 20-byte signer address into {@code buffer} at {@code offset}. */
+    public void signerInto(final int credential, final org.agrona.MutableDirectBuffer buffer, final int offset)
+    {
+        final int base = credential * ADDRESS_LONGS;
+        buffer.putLong(offset, credentialSigners[base], ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + 8, credentialSigners[base + 1], ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset + 16, (int)credentialSigners[base + 2], ByteOrder.BIG_ENDIAN);
+    }
+
+    /** Re-creates an agent as it was stored: start-up only, in agent-number order. Returns its number. */
+    public int restoreAgent(final long agentId, final int owner, final int scopeBits, final long expiresAtMs, final boolean revoked)
+    {
+        final int agent = agentCount++;
+        ensureAgents(agentCount);
+        agentIds[agent] = agentId;
+        owners[agent] = owner;
+        scopes[agent] = scopeBits;
+        expiresAt[agent] = expiresAtMs;
+        agentRevoked[agent] = revoked;
+        agentById.put(agentId, agent);
+        return agent;
+    }
+
+    /**
+     * Re-creates a credential as it was stored: start-up only, in credential-number order, after its agent.
+     * {@code signer} is null for a credential that does not sign. Returns its number.
+     */
+    public int restoreCredential(
+        final int agent,
+        final long credentialId,
+        final DirectBuffer signer,
+        final int signerOffset,
+        final long validUntil,
+        final boolean revoked)
+    {
+        if (null != signer)
+        {
+            loadKey(signer, signerOffset);
+        }
+        final int credential = credentialCount;
+        addCredential(agent, credentialId, null != signer, validUntil);
+        credentialRevoked[credential] = revoked;
+        return credential;
     }
 
     /** Feeds every agent and credential, in creation order, to a state digest. */
@@ -251,6 +374,8 @@ public final class Agents
             credentialAgent = Arrays.copyOf(credentialAgent, capacity);
             credentialValidUntil = Arrays.copyOf(credentialValidUntil, capacity);
             credentialRevoked = Arrays.copyOf(credentialRevoked, capacity);
+            credentialSigners = Arrays.copyOf(credentialSigners, capacity * ADDRESS_LONGS);
+            credentialSigns = Arrays.copyOf(credentialSigns, capacity);
         }
         credentialIds[credential] = credentialId;
         credentialAgent[credential] = agent;
@@ -259,6 +384,25 @@ public final class Agents
         if (signs)
         {
             credentialBySigner.put(key, 0, credential);
+            System.arraycopy(key, 0, credentialSigners, credential * ADDRESS_LONGS, ADDRESS_LONGS);
+            credentialSigns[credential] = true;
+        }
+        credentialChanged(credential);
+    }
+
+    private void changed(final int agent)
+    {
+        if (null != changedAgents)
+        {
+            changedAgents.add(agent);
+        }
+    }
+
+    private void credentialChanged(final int credential)
+    {
+        if (null != changedCredentials)
+        {
+            changedCredentials.add(credential);
         }
     }
 

@@ -278,6 +278,48 @@ public final class OrderBook
         return count;
     }
 
+    /**
+     * Puts a stored resting order back at the end of its price level, with no matching and no callback: for
+     * rebuilding a book at start-up. Call in priority order (ascending sequence), so each level's queue comes
+     * back in the order it had. {@code request.qty()} is the order's original quantity.
+     *
+     * @return the slot, or {@link #NULL_SLOT} (book unchanged) when the request is invalid, {@code remaining}
+     * is not in 1..qty, the pool or the side's levels are full, or the order would cross the other side.
+     */
+    public int restore(final PlaceRequest request, final long remaining)
+    {
+        if (!isValid(request) || request.market() || remaining <= 0 || remaining > request.qty() || pool.free() == 0)
+        {
+            return NULL_SLOT;
+        }
+        final boolean bid = request.side() == Side.BID;
+        final PriceLevels same = bid ? bids : asks;
+        final PriceLevels opposite = bid ? asks : bids;
+        final long price = request.price();
+        if (opposite.size() > 0 && crosses(bid, price, opposite.priceAt(opposite.bestIndex())))
+        {
+            return NULL_SLOT;
+        }
+        int index = same.indexOf(price);
+        if (index < 0)
+        {
+            if (same.size() == maxLevelsPerSide)
+            {
+                return NULL_SLOT;
+            }
+            index = -index - 1;
+            same.insertAt(index, price);
+        }
+        lastSequence = request.sequence();
+        final int slot = pool.allocate(request, remaining);
+        same.append(index, slot);
+        if (request.expiresAt() != NO_EXPIRY)
+        {
+            expiries.add(slot);
+        }
+        return slot;
+    }
+
     /** @return the earliest expiry among resting orders, or {@link #NO_EXPIRY}: when to call expireUpTo next. */
     public long nextExpiry()
     {

@@ -1,5 +1,7 @@
 package io.venue.engine.risk;
 
+import io.venue.engine.index.DirtySet;
+
 import java.util.Arrays;
 
 /**
@@ -15,6 +17,7 @@ public final class Ledger
     private final int assetCapacity;
     private long[] available;
     private long[] locked;
+    private DirtySet changed;
 
     public Ledger(final int assetCapacity, final int initialAccounts)
     {
@@ -26,6 +29,23 @@ public final class Ledger
     public int assetCapacity()
     {
         return assetCapacity;
+    }
+
+    /**
+     * From now on, every (account, asset) a mutator is called for is added to {@code changed} as
+     * {@code account × assetCapacity + asset}, for a write-through mirror (a refused call may add it too).
+     */
+    public void track(final DirtySet changed)
+    {
+        this.changed = changed;
+    }
+
+    /** Sets a balance as it was stored: start-up only, before any command. */
+    public void restore(final int account, final int asset, final long available, final long locked)
+    {
+        final int index = ensure(account, asset);
+        this.available[index] = available;
+        this.locked[index] = locked;
     }
 
     public long available(final int account, final int asset)
@@ -130,6 +150,10 @@ public final class Ledger
             final int capacity = Math.max(index + 1, available.length * 2);
             available = Arrays.copyOf(available, capacity);
             locked = Arrays.copyOf(locked, capacity);
+        }
+        if (null != changed)
+        {
+            changed.add(index);
         }
         return index;
     }

@@ -4,7 +4,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Map value: a delegated agent, keyed by its signer address.
+ * Map value: a delegated agent, keyed by its agent number (creation order). Its signing keys are the
+ * {@link Credential} records that name this number.
  * <pre>
  *   0  owner             20 bytes  the account the agent trades for
  *  20  scopes            i8        bitmask of granted scopes
@@ -16,7 +17,9 @@ import org.agrona.MutableDirectBuffer;
  *  40  validUntilMs      i64       Unix ms; end of the overlap while a rotated-out key still works
  *  48  ed25519PublicKey  32 bytes  zero for secp256k1 agents
  * </pre>
- * Bound to map memory: writes land in the entry directly.
+ * The engine fills owner, scopes, state ({@code AgentState} codes: 0 active, 2 revoked), agentId and
+ * expiresAtMs; it does not keep kind, validUntilMs (credentials carry their own) or the Ed25519 key, so
+ * those stay zero. Bound to map memory: writes land in the entry directly.
  */
 public final class Agent extends Flyweight
 {

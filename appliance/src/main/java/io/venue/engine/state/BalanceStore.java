@@ -3,12 +3,19 @@ package io.venue.engine.state;
 import org.agrona.DirectBuffer;
 
 /**
- * Balances by (account, asset id). Lookups by key only; nothing here iterates, so no output can depend on
- * hash order. Single-threaded: the store reuses one key, so only the owning thread may call it. Settlement
+ * Balances by (account, asset id). Lookups by key; the one iteration, {@link #forEach}, is for start-up.
+ * Single-threaded: the store reuses one key, so only the owning thread may call it. Settlement
  * needs several balances at once: give each its own {@link Balance} flyweight.
  */
 public final class BalanceStore
 {
+    /** Receives each entry during {@link #forEach}; both flyweights are re-pointed for the next entry. */
+    @FunctionalInterface
+    public interface Visitor
+    {
+        void onBalance(AccountIdKey key, Balance value);
+    }
+
     private final FixedMap<AccountIdKey, Balance> map;
     private final AccountIdKey key = new AccountIdKey();
 
@@ -47,6 +54,15 @@ public final class BalanceStore
     public boolean remove(final byte[] account, final int asset)
     {
         return map.remove(key.set(account, asset));
+    }
+
+    /**
+     * Visits every balance in hash order: start-up only (it allocates a little). Each entry is independent of the
+     * others, so a caller that only copies them into place needs no sorting.
+     */
+    public void forEach(final Visitor visitor)
+    {
+        map.forEach(new AccountIdKey(), new Balance(), visitor::onBalance);
     }
 
     public long size()

@@ -15,7 +15,7 @@ import java.util.EnumMap;
 import java.util.List;
 
 /**
- * Owns the engine's persistent state: five Chronicle Maps and the {@link StateMeta} page, in one folder (or in
+ * Owns the engine's persistent state: eight Chronicle Maps and the {@link StateMeta} page, in one folder (or in
  * memory, for tests and benchmarks).
  * <p>
  * Recovery contract: {@link #open} opens a folder only when it is empty (a fresh state) or consistent; the
@@ -40,7 +40,10 @@ public final class EngineState implements AutoCloseable
     private final BalanceStore balances;
     private final PositionStore positions;
     private final OpenOrderStore openOrders;
-    private final AgentStore agents;
+    private final NumberedStore<Agent> agents;
+    private final NumberedStore<Credential> credentials;
+    private final NumberedStore<AssetRecord> assets;
+    private final NumberedStore<MarketRecord> markets;
     private boolean closed;
 
     @SuppressWarnings("unchecked")
@@ -55,7 +58,10 @@ public final class EngineState implements AutoCloseable
         balances = new BalanceStore((FixedMap<AccountIdKey, Balance>)maps.get(StoreFile.BALANCES));
         positions = new PositionStore((FixedMap<AccountIdKey, Position>)maps.get(StoreFile.POSITIONS));
         openOrders = new OpenOrderStore((FixedMap<OrderIdKey, OpenOrder>)maps.get(StoreFile.OPEN_ORDERS));
-        agents = new AgentStore((FixedMap<AddressKey, Agent>)maps.get(StoreFile.AGENTS));
+        agents = new NumberedStore<>((FixedMap<NumberKey, Agent>)maps.get(StoreFile.AGENTS));
+        credentials = new NumberedStore<>((FixedMap<NumberKey, Credential>)maps.get(StoreFile.CREDENTIALS));
+        assets = new NumberedStore<>((FixedMap<NumberKey, AssetRecord>)maps.get(StoreFile.ASSETS));
+        markets = new NumberedStore<>((FixedMap<NumberKey, MarketRecord>)maps.get(StoreFile.MARKETS));
     }
 
     /**
@@ -277,7 +283,10 @@ public final class EngineState implements AutoCloseable
             case BALANCES: keyClass = AccountIdKey.class; valueClass = Balance.class; break;
             case POSITIONS: keyClass = AccountIdKey.class; valueClass = Position.class; break;
             case OPEN_ORDERS: keyClass = OrderIdKey.class; valueClass = OpenOrder.class; break;
-            case AGENTS: keyClass = AddressKey.class; valueClass = Agent.class; break;
+            case AGENTS: keyClass = NumberKey.class; valueClass = Agent.class; break;
+            case CREDENTIALS: keyClass = NumberKey.class; valueClass = Credential.class; break;
+            case ASSETS: keyClass = NumberKey.class; valueClass = AssetRecord.class; break;
+            case MARKETS: keyClass = NumberKey.class; valueClass = MarketRecord.class; break;
             default: throw new IllegalArgumentException(store.toString());
         }
         @SuppressWarnings("unchecked")
@@ -341,9 +350,28 @@ public final class EngineState implements AutoCloseable
         return openOrders;
     }
 
-    public AgentStore agents()
+    /** Agents by agent number. */
+    public NumberedStore<Agent> agents()
     {
         return agents;
+    }
+
+    /** Agent credentials (signing keys) by credential number. */
+    public NumberedStore<Credential> credentials()
+    {
+        return credentials;
+    }
+
+    /** Ledger assets by ledger number. */
+    public NumberedStore<AssetRecord> assets()
+    {
+        return assets;
+    }
+
+    /** Markets by market number. */
+    public NumberedStore<MarketRecord> markets()
+    {
+        return markets;
     }
 
     public boolean isPersisted()
@@ -429,9 +457,14 @@ public final class EngineState implements AutoCloseable
             sizeFor(DEMO_ACCOUNTS, 100_000);
         }
 
+        /** Ledger assets (listed ones plus two share assets per outcome market) the maps are sized for. */
+        public static final long ASSETS = 4_096;
+        /** Markets the maps are sized for: the engine's limit (book numbers are 11 bits of an order handle). */
+        public static final long MARKETS = 1_024;
+
         /**
          * Production: 1M accounts, 4 balances and 2 outcome positions per account on average, 2M resting
-         * orders, and 2M agent signers (one per account plus one in rotation overlap).
+         * orders, 2M agents and 2M agent credentials (one per account plus one in rotation overlap).
          */
         public Context productionSizing()
         {
@@ -446,6 +479,9 @@ public final class EngineState implements AutoCloseable
             entries.put(StoreFile.POSITIONS, 2 * accounts);
             entries.put(StoreFile.OPEN_ORDERS, openOrders);
             entries.put(StoreFile.AGENTS, 2 * accounts);
+            entries.put(StoreFile.CREDENTIALS, 2 * accounts);
+            entries.put(StoreFile.ASSETS, ASSETS);
+            entries.put(StoreFile.MARKETS, MARKETS);
             return this;
         }
 

@@ -3,11 +3,19 @@ package io.venue.engine.state;
 import org.agrona.DirectBuffer;
 
 /**
- * Nonce windows by account address. Lookups by key only; nothing here iterates, so no output can depend on
- * hash order. Single-threaded: the store reuses one key, so only the owning thread may call it.
+ * Nonce windows (and the rest of an account's gate state, see {@link NonceWindow}) by account address. Lookups
+ * by key; the one iteration, {@link #forEach}, is for start-up and its hash order must be sorted away.
+ * Single-threaded: the store reuses one key, so only the owning thread may call it.
  */
 public final class NonceWindowStore
 {
+    /** Receives each entry during {@link #forEach}; both flyweights are re-pointed for the next entry. */
+    @FunctionalInterface
+    public interface Visitor
+    {
+        void onWindow(AddressKey account, NonceWindow window);
+    }
+
     private final FixedMap<AddressKey, NonceWindow> map;
     private final AddressKey key = new AddressKey();
 
@@ -46,6 +54,15 @@ public final class NonceWindowStore
     public boolean remove(final byte[] account)
     {
         return map.remove(key.address(account));
+    }
+
+    /**
+     * Visits every account's window in hash order: start-up only (it allocates a little), and the caller must
+     * sort what it collects (by {@link NonceWindow#account()}, which is unique) before anything reaches an output.
+     */
+    public void forEach(final Visitor visitor)
+    {
+        map.forEach(new AddressKey(), new NonceWindow(), visitor::onWindow);
     }
 
     public long size()

@@ -52,6 +52,12 @@ public final class OpenOrderStore
         return map.insertNew(key.orderId(orderId), into);
     }
 
+    /** Points {@code into} at the order, creating it all zero when absent: an upsert for a write-through mirror. */
+    public OpenOrder acquire(final DirectBuffer orderId, final int offset, final OpenOrder into)
+    {
+        return map.acquire(key.orderId(orderId, offset), into);
+    }
+
     public boolean remove(final DirectBuffer orderId, final int offset)
     {
         return map.remove(key.orderId(orderId, offset));

@@ -3,11 +3,18 @@ package io.venue.engine.state;
 import org.agrona.DirectBuffer;
 
 /**
- * Outcome-market positions by (account, market id). Lookups by key only; nothing here iterates, so no output
- * can depend on hash order. Single-threaded: the store reuses one key, so only the owning thread may call it.
+ * Outcome-market positions by (account, market id). Lookups by key; the one iteration, {@link #forEach}, is
+ * for start-up. Single-threaded: the store reuses one key, so only the owning thread may call it.
  */
 public final class PositionStore
 {
+    /** Receives each entry during {@link #forEach}; both flyweights are re-pointed for the next entry. */
+    @FunctionalInterface
+    public interface Visitor
+    {
+        void onPosition(AccountIdKey key, Position value);
+    }
+
     private final FixedMap<AccountIdKey, Position> map;
     private final AccountIdKey key = new AccountIdKey();
 
@@ -46,6 +53,15 @@ public final class PositionStore
     public boolean remove(final byte[] account, final int market)
     {
         return map.remove(key.set(account, market));
+    }
+
+    /**
+     * Visits every position in hash order: start-up only (it allocates a little). Each entry is independent of the
+     * others, so a caller that only copies them into place needs no sorting.
+     */
+    public void forEach(final Visitor visitor)
+    {
+        map.forEach(new AccountIdKey(), new Position(), visitor::onPosition);
     }
 
     public long size()

@@ -29,8 +29,10 @@ import java.nio.file.StandardOpenOption;
  *   16  appliedSequence  i64   last command index whose effects are all in the maps; -1 = none
  *   24  pendingSequence  i64   index being applied; -1 between commands
  *   32  bootId           16 bytes  the host boot the state was last opened in (Linux boot_id)
- *   48  (reserved)       16 bytes
- *   64  stores           5 x 32 bytes, in StoreFile slot order:
+ *   48  priority         i64   the engine's time-priority counter (last sequence given to an order)
+ *   56  venueFlags       i32   bit 0: the venue-wide kill switch is on
+ *   60  (reserved)       4 bytes
+ *   64  stores           8 x 32 bytes, in StoreFile slot order:
  *         +0  entries     i64  capacity the map file was made with
  *         +8  fileLength  i64  file length at the last open or clean close
  *        +16  keySize     i32
@@ -42,7 +44,9 @@ public final class StateMeta
 {
     public static final long NO_SEQUENCE = -1L;
     /** Bump on any change of a key or value layout, a file name or this page. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+    /** {@link #venueFlags()} bit: the venue-wide kill switch is on. */
+    public static final int VENUE_KILLED = 1;
     public static final String FILE_NAME = "state.meta";
     public static final int LENGTH = 4096;
 
@@ -56,6 +60,8 @@ public final class StateMeta
     private static final int APPLIED_SEQUENCE_OFFSET = 16;
     private static final int PENDING_SEQUENCE_OFFSET = 24;
     private static final int BOOT_ID_OFFSET = 32;
+    private static final int PRIORITY_OFFSET = 48;
+    private static final int VENUE_FLAGS_OFFSET = 56;
     private static final int STORES_OFFSET = 64;
     private static final int STORE_RECORD_LENGTH = 32;
     private static final int ENTRIES = 0;
@@ -196,6 +202,31 @@ public final class StateMeta
         // ordered: the map writes before it, then applied, then the pending mark cleared
         buffer.putLongOrdered(APPLIED_SEQUENCE_OFFSET, sequence);
         buffer.putLongOrdered(PENDING_SEQUENCE_OFFSET, NO_SEQUENCE);
+    }
+
+    /**
+     * The engine's time-priority counter, the one engine scalar no map holds. Written with plain stores between
+     * {@link #beginApply} and {@link #commitApplied}, like the maps.
+     */
+    public long priority()
+    {
+        return buffer.getLong(PRIORITY_OFFSET);
+    }
+
+    public void priority(final long priority)
+    {
+        buffer.putLong(PRIORITY_OFFSET, priority);
+    }
+
+    /** Venue-wide engine flags ({@link #VENUE_KILLED}); written like {@link #priority(long)}. */
+    public int venueFlags()
+    {
+        return buffer.getInt(VENUE_FLAGS_OFFSET);
+    }
+
+    public void venueFlags(final int flags)
+    {
+        buffer.putInt(VENUE_FLAGS_OFFSET, flags);
     }
 
     public int formatVersion()

@@ -22,6 +22,15 @@ public final class StateUnusableException extends Exception
         this.check = check;
     }
 
+    /**
+     * For a reader that found the stored entries contradicting each other (a gap in a numbering, a reference to
+     * nothing): reported as {@link StateStatus#MAP_FILE_CORRUPT}, so the caller rebuilds by replay.
+     */
+    public static StateUnusableException inconsistent(final String detail)
+    {
+        return new StateUnusableException(StateCheck.unusable(StateStatus.MAP_FILE_CORRUPT, detail));
+    }
+
     public StateCheck check()
     {
         return check;

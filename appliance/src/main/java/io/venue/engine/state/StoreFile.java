@@ -11,7 +11,10 @@ public enum StoreFile
     BALANCES("balances.cm3", 1, AccountIdKey.SIZE, Balance.SIZE),
     POSITIONS("positions.cm3", 2, AccountIdKey.SIZE, Position.SIZE),
     OPEN_ORDERS("open-orders.cm3", 3, OrderIdKey.SIZE, OpenOrder.SIZE),
-    AGENTS("agents.cm3", 4, AddressKey.SIZE, Agent.SIZE);
+    AGENTS("agents.cm3", 4, NumberKey.SIZE, Agent.SIZE),
+    CREDENTIALS("credentials.cm3", 5, NumberKey.SIZE, Credential.SIZE),
+    ASSETS("assets.cm3", 6, NumberKey.SIZE, AssetRecord.SIZE),
+    MARKETS("markets.cm3", 7, NumberKey.SIZE, MarketRecord.SIZE);
 
     private final String fileName;
     private final int metaSlot;

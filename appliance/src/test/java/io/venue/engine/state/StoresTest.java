@@ -192,21 +192,19 @@ class StoresTest
     @ValueSource(booleans = {true, false})
     void agents(final boolean persisted) throws Exception
     {
-        final AgentStore store = open(persisted).agents();
-        final byte[] signer = address(7);
+        final NumberedStore<Agent> store = open(persisted).agents();
         final byte[] owner = address(8);
         final byte[] publicKey = TestBytes.bytes(32, 77);
-        final UnsafeBuffer wire = inBuffer(signer, 11);
         final Agent agent = new Agent();
 
-        assertNull(store.find(signer, agent));
-        assertSame(agent, store.insert(wire, 11, agent));
+        assertNull(store.find(7, agent));
+        assertSame(agent, store.acquire(7, agent));
         agent.owner(owner).agentId(0x0102030405060708L).scopes((byte)0x85).kind((byte)2).state((byte)1)
             .expiresAtMs(1_900_000_000_000L).validUntilMs(1_800_000_000_000L).ed25519PublicKey(publicKey);
-        assertNull(store.insert(signer, new Agent()), "a signer has one record");
+        assertEquals(0x0102030405060708L, store.acquire(7, new Agent()).agentId(), "acquire finds the record");
 
         final Agent read = new Agent();
-        assertSame(read, store.find(wire, 11, read));
+        assertSame(read, store.find(7, read));
         final byte[] bytes = new byte[32];
         read.getOwner(bytes, 3);
         assertArrayEquals(owner, java.util.Arrays.copyOfRange(bytes, 3, 23));
@@ -220,14 +218,15 @@ class StoresTest
         read.getEd25519PublicKey(bytes, 0);
         assertArrayEquals(publicKey, bytes);
 
-        store.find(signer, agent).state((byte)3).validUntilMs(5).clearEd25519PublicKey();
-        assertEquals(3, store.find(signer, read).state());
+        store.find(7, agent).state((byte)3).validUntilMs(5).clearEd25519PublicKey();
+        assertEquals(3, store.find(7, read).state());
         assertEquals(5, read.validUntilMs());
         read.getEd25519PublicKey(bytes, 0);
         assertArrayEquals(new byte[32], bytes);
 
-        assertTrue(store.remove(wire, 11));
-        assertFalse(store.remove(signer));
-        assertNull(store.find(signer, read));
+        assertEquals(1, store.size());
+        assertTrue(store.remove(7));
+        assertFalse(store.remove(7));
+        assertNull(store.find(7, read));
     }
 }

@@ -1,0 +1,35 @@
+package io.venue.engine;
+
+import io.venue.engine.index.DirtySet;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.LongArrayList;
+
+/**
+ * What one command changed, by number, for the write-through mirror: filled while the command runs, written
+ * and cleared at its end, so a value changed several times is written once. Only exists when a mirror is
+ * attached; without one the engine makes no marks at all.
+ */
+final class ChangeSet
+{
+    /** Account numbers whose nonce window, rate bucket or kill switch changed, or that were just numbered. */
+    final DirtySet accounts = new DirtySet(1024);
+    /** Ledger cells, {@code account × assetCapacity + asset}. */
+    final DirtySet balances = new DirtySet(1024);
+    /** Market numbers whose halt or kill switch changed (new markets are found by count). */
+    final DirtySet markets = new DirtySet(64);
+    final DirtySet agents = new DirtySet(64);
+    final DirtySet credentials = new DirtySet(64);
+    /** Order handles that rested or changed. */
+    final IntArrayList orders = new IntArrayList(64, -1);
+    /** Ids of orders that left, four longs each. */
+    final LongArrayList removedOrders = new LongArrayList(256, Long.MIN_VALUE);
+
+    void clear()
+    {
+        accounts.clear();
+        balances.clear();
+        markets.clear();
+        agents.clear();
+        credentials.clear();
+    }
+}

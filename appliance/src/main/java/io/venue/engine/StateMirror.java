@@ -1,0 +1,323 @@
+package io.venue.engine;
+
+import io.venue.action.StpMode;
+import io.venue.engine.book.OrderBook;
+import io.venue.engine.index.DirtySet;
+import io.venue.engine.market.MarketKind;
+import io.venue.engine.state.Agent;
+import io.venue.engine.state.AssetRecord;
+import io.venue.engine.state.Balance;
+import io.venue.engine.state.Credential;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.MarketRecord;
+import io.venue.engine.state.NonceWindow;
+import io.venue.engine.state.OpenOrder;
+import io.venue.engine.state.Position;
+import io.venue.engine.state.StateMeta;
+import io.venue.journal.sbe.AgentState;
+import io.venue.journal.sbe.Book;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.LongArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Writes through to the Chronicle Map state what each command changed in the engine's in-memory state, once
+ * per command, between {@link StateMeta#beginApply} and {@link StateMeta#commitApplied}: so the maps always
+ * reflect exactly the commands up to {@code appliedSequence}, or say that a command was cut short.
+ * <p>
+ * The engine stays the one that decides; the maps are a copy it never reads while running. What changed is
+ * collected in a {@link ChangeSet} (accounts, ledger cells, markets, agents, credentials by number; orders by
+ * handle and by id when they leave), so a value touched several times in a command is written once. New
+ * assets and markets are found by count, since neither is ever removed. The priority counter and the venue
+ * kill switch go to the meta page. No allocation once the sets and maps have warmed up.
+ */
+final class StateMirror
+{
+    private final ShardState state;
+    private final EngineState stored;
+    private final StateMeta meta;
+    private final ChangeSet changes = new ChangeSet();
+    private final NonceWindow window = new NonceWindow();
+    private final Balance balance = new Balance();
+    private final Position position = new Position();
+    private final OpenOrder order = new OpenOrder();
+    private final Agent agent = new Agent();
+    private final Credential credential = new Credential();
+    private final AssetRecord asset = new AssetRecord();
+    private final MarketRecord market = new MarketRecord();
+    private final UnsafeBuffer address = new UnsafeBuffer(new byte[20]);
+    private final UnsafeBuffer orderId = new UnsafeBuffer(new byte[32]);
+    private final UnsafeBuffer clientId = new UnsafeBuffer(new byte[16]);
+    /** The market of each outcome share asset by ledger number, -1 for a listed asset. */
+    private int[] shareMarket = new int[0];
+    private int assetsWritten;
+    private int marketsWritten;
+    /** The sequence whose flush threw, or NO_SEQUENCE: the maps are then behind the engine for good. */
+    private long failedAt = StateMeta.NO_SEQUENCE;
+
+    /** Attaches to an engine state whose in-memory state equals the stored one (fresh, or just restored). */
+    StateMirror(final ShardState state, final EngineState stored)
+    {
+        this.state = state;
+        this.stored = stored;
+        this.meta = stored.meta();
+        assetsWritten = state.assets.count();
+        for (int m = 0; m < state.markets.count(); m++)
+        {
+            noteShares(m);
+        }
+        marketsWritten = state.markets.count();
+        state.changes = changes;
+        state.ledger.track(changes.balances);
+        state.agents.track(changes.agents, changes.credentials);
+        state.orders.track(changes.orders, changes.removedOrders);
+    }
+
+    /**
+     * Refuses, before the command changes anything, a sequence that is not after the stored one: the maps hold
+     * one index for everything, so commands must arrive in journal order.
+     */
+    void checkSequence(final long sequence)
+    {
+        if (failedAt != StateMeta.NO_SEQUENCE)
+        {
+            // the pending mark of that command is still set; a later commit must not hide it
+            throw new IllegalStateException("writing the state failed at command " + failedAt + "; restart from the journal");
+        }
+        final long applied = meta.appliedSequence();
+        if (sequence <= applied)
+        {
+            throw new IllegalStateException("command " + sequence + " is not after the stored state's " + applied);
+        }
+    }
+
+    /** Writes what the command {@code sequence} changed and marks it applied. */
+    void flush(final long sequence)
+    {
+        failedAt = sequence;
+        meta.beginApply(sequence);
+        writeAssets();
+        writeMarkets();
+        writeAccounts();
+        writeBalances();
+        writeAgents();
+        writeOrders();
+        meta.priority(state.priority);
+        meta.venueFlags(state.venueKilled ? StateMeta.VENUE_KILLED : 0);
+        meta.commitApplied(sequence);
+        failedAt = StateMeta.NO_SEQUENCE;
+        changes.clear();
+        state.orders.clearChanges();
+    }
+
+    private void writeAssets()
+    {
+        final int count = state.assets.count();
+        for (int a = assetsWritten; a < count; a++)
+        {
+            stored.assets().acquire(a, asset).publicId(state.assets.publicId(a));
+        }
+        assetsWritten = count;
+    }
+
+    private void writeMarkets()
+    {
+        final int count = state.markets.count();
+        for (int m = marketsWritten; m < count; m++)
+        {
+            noteShares(m);
+            writeMarket(m);
+        }
+        marketsWritten = count;
+        final DirtySet markets = changes.markets;
+        for (int i = 0, n = markets.size(); i < n; i++)
+        {
+            writeMarket(markets.get(i));
+        }
+    }
+
+    private void writeMarket(final int m)
+    {
+        final var markets = state.markets;
+        stored.markets().acquire(m, market)
+            .marketId(markets.id(m))
+            .kind((byte)markets.kind(m).ordinal())
+            .halted(markets.isHalted(m))
+            .killed(markets.isKilled(m))
+            .baseOrYes(markets.baseAssetOfBook(2 * m))
+            .no(markets.baseAssetOfBook(2 * m + 1))
+            .quote(markets.quoteAsset(m))
+            .tickSize(markets.tickSize(m))
+            .lotSize(markets.lotSize(m))
+            .minQty(markets.minQty(m));
+    }
+
+    private void noteShares(final int m)
+    {
+        if (state.markets.kind(m) != MarketKind.OUTCOME)
+        {
+            return;
+        }
+        final int yes = state.markets.baseAssetOfBook(2 * m);
+        final int no = state.markets.baseAssetOfBook(2 * m + 1);
+        final int needed = Math.max(yes, no) + 1;
+        if (needed > shareMarket.length)
+        {
+            final int from = shareMarket.length;
+            shareMarket = Arrays.copyOf(shareMarket, Math.max(needed, state.ledger.assetCapacity()));
+            Arrays.fill(shareMarket, from, shareMarket.length, -1);
+        }
+        shareMarket[yes] = m;
+        shareMarket[no] = m;
+    }
+
+    private void writeAccounts()
+    {
+        final DirtySet accounts = changes.accounts;
+        for (int i = 0, n = accounts.size(); i < n; i++)
+        {
+            final int account = accounts.get(i);
+            state.accounts.addressInto(account, address, 0);
+            final int base = io.venue.engine.nonce.NonceWindow.WORDS * account;
+            final long[] words = state.nonceWords;
+            stored.nonceWindows().acquire(address, 0, window)
+                .floor(words[base])
+                .word(0, words[base + 1])
+                .word(1, words[base + 2])
+                .word(2, words[base + 3])
+                .word(3, words[base + 4])
+                .account(account)
+                .flags(state.accountKilled[account] ? NonceWindow.KILLED : 0)
+                .rateDeficit(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account])
+                .rateUpdatedMs(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account + 1]);
+        }
+    }
+
+    private void writeBalances()
+    {
+        final DirtySet cells = changes.balances;
+        final int assetCapacity = state.ledger.assetCapacity();
+        final var ledger = state.ledger;
+        for (int i = 0, n = cells.size(); i < n; i++)
+        {
+            final int cell = cells.get(i);
+            final int account = cell / assetCapacity;
+            final int ledgerAsset = cell - account * assetCapacity;
+            state.accounts.addressInto(account, address, 0);
+            final long publicId = state.assets.publicId(ledgerAsset);
+            if (publicId >= 0)
+            {
+                stored.balances().acquire(address, 0, (int)publicId, balance)
+                    .available(ledger.available(account, ledgerAsset))
+                    .locked(ledger.locked(account, ledgerAsset));
+                continue;
+            }
+            // outcome shares: the YES and NO sides of one market share a position record
+            final int m = shareMarket[ledgerAsset];
+            final int yes = state.markets.baseAssetOfBook(2 * m);
+            final int no = state.markets.baseAssetOfBook(2 * m + 1);
+            stored.positions().acquire(address, 0, (int)state.markets.id(m), position)
+                .yesShares(ledger.available(account, yes))
+                .noShares(ledger.available(account, no))
+                .yesLocked(ledger.locked(account, yes))
+                .noLocked(ledger.locked(account, no));
+        }
+    }
+
+    private void writeAgents()
+    {
+        final var agents = state.agents;
+        final DirtySet changedAgents = changes.agents;
+        for (int i = 0, n = changedAgents.size(); i < n; i++)
+        {
+            final int a = changedAgents.get(i);
+            state.accounts.addressInto(agents.owner(a), address, 0);
+            stored.agents().acquire(a, agent)
+                .owner(address, 0)
+                .scopes((byte)agents.scopes(a))
+                .state((byte)(agents.isRevoked(a) ? AgentState.REVOKED.value() : AgentState.ACTIVE.value()))
+                .agentId(agents.agentId(a))
+                .expiresAtMs(agents.expiresAt(a));
+        }
+        final DirtySet changedCredentials = changes.credentials;
+        for (int i = 0, n = changedCredentials.size(); i < n; i++)
+        {
+            final int c = changedCredentials.get(i);
+            final Credential record = stored.credentials().acquire(c, credential);
+            if (agents.signs(c))
+            {
+                agents.signerInto(c, address, 0);
+                record.signer(address, 0);
+            }
+            else
+            {
+                record.clearSigner();
+            }
+            record.agent(agents.credentialAgent(c))
+                .credentialId(agents.credentialId(c))
+                .validUntilMs(agents.credentialValidUntil(c))
+                .flags((byte)((agents.signs(c) ? Credential.SIGNS : 0) | (agents.isCredentialRevoked(c) ? Credential.REVOKED : 0)));
+        }
+    }
+
+    private void writeOrders()
+    {
+        // removals first: a slot freed and reused in one command is also in the touched list
+        final LongArrayList removed = changes.removedOrders;
+        for (int i = 0, n = removed.size(); i < n; i += 4)
+        {
+            orderId.putLong(0, removed.getLong(i), ByteOrder.BIG_ENDIAN);
+            orderId.putLong(8, removed.getLong(i + 1), ByteOrder.BIG_ENDIAN);
+            orderId.putLong(16, removed.getLong(i + 2), ByteOrder.BIG_ENDIAN);
+            orderId.putLong(24, removed.getLong(i + 3), ByteOrder.BIG_ENDIAN);
+            stored.openOrders().remove(orderId, 0);
+        }
+        final IntArrayList touched = changes.orders;
+        for (int i = 0, n = touched.size(); i < n; i++)
+        {
+            final int handle = touched.getInt(i);
+            final int book = Orders.bookOf(handle);
+            final int slot = Orders.slotOf(handle);
+            final OrderBook orderBook = state.books[book];
+            if (orderBook.isLive(slot))
+            {
+                writeOrder(handle, book, slot, orderBook);
+            }
+        }
+    }
+
+    private void writeOrder(final int handle, final int book, final int slot, final OrderBook orderBook)
+    {
+        final int m = book >>> 1;
+        orderBook.orderIdInto(slot, orderId, 0);
+        state.accounts.addressInto(orderBook.accountOf(slot), address, 0);
+        final OpenOrder record = stored.openOrders().acquire(orderId, 0, order);
+        final long expiresAt = orderBook.expiresAtOf(slot);
+        final StpMode stp = orderBook.stpModeOf(slot);
+        record.account(address, 0)
+            .market((int)state.markets.id(m))
+            .price(orderBook.priceOf(slot))
+            .originalQty(orderBook.originalQtyOf(slot))
+            .remainingQty(orderBook.remainingOf(slot))
+            .expiresAt(expiresAt == OrderBook.NO_EXPIRY ? 0 : expiresAt)
+            .prioritySequence(orderBook.sequenceOf(slot))
+            .reservedCredit(state.orders.reserved(handle))
+            .book((byte)(state.markets.kind(m) == MarketKind.SPOT ? Book.NONE.value() : (book & 1) == 0 ? Book.YES.value() : Book.NO.value()))
+            .side((byte)orderBook.sideOf(slot).ordinal())
+            .timeInForce((byte)orderBook.timeInForceOf(slot).ordinal())
+            .stp((byte)(null == stp ? -1 : stp.ordinal()));
+        if (state.orders.hasClientId(handle))
+        {
+            clientId.putLong(0, state.orders.clientIdHi(handle), ByteOrder.BIG_ENDIAN);
+            clientId.putLong(8, state.orders.clientIdLo(handle), ByteOrder.BIG_ENDIAN);
+            record.clientOrderId(clientId, 0);
+        }
+        else
+        {
+            record.clearClientOrderId();
+        }
+    }
+}
