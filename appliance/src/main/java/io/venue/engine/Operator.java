@@ -278,6 +278,7 @@ final class Operator
             }
         }
         state.vaultOwner[account] = owner;
+        state.accountChanged(account);
         state.events.actionAccepted(buffer, envelope);
         state.events.vaultOwnerChanged(account, owner);
     }

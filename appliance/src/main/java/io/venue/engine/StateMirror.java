@@ -191,6 +191,7 @@ final class StateMirror
                 .word(3, words[base + 4])
                 .account(account)
                 .flags(state.accountKilled[account] ? NonceWindow.KILLED : 0)
+                .vaultOwner(state.vaultOwner[account])
                 .rateDeficit(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account])
                 .rateUpdatedMs(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account + 1]);
         }

@@ -83,6 +83,7 @@ final class StateRestore
         final long[] nonce = new long[io.venue.engine.nonce.NonceWindow.WORDS * count];
         final long[] rate = new long[TokenBucket.WORDS * count];
         final boolean[] killed = new boolean[count];
+        final int[] owners = new int[count];
         stored.nonceWindows().forEach((key, window) ->
         {
             final int account = window.account();
@@ -102,6 +103,7 @@ final class StateRestore
             rate[TokenBucket.WORDS * account] = window.rateDeficit();
             rate[TokenBucket.WORDS * account + 1] = window.rateUpdatedMs();
             killed[account] = (window.flags() & NonceWindow.KILLED) != 0;
+            owners[account] = window.vaultOwner();
         });
         check();
         for (int account = 0; account < count; account++)
@@ -116,6 +118,7 @@ final class StateRestore
         System.arraycopy(nonce, 0, state.nonceWords, 0, nonce.length);
         System.arraycopy(rate, 0, state.rateWords, 0, rate.length);
         System.arraycopy(killed, 0, state.accountKilled, 0, count);
+        System.arraycopy(owners, 0, state.vaultOwner, 0, count);
     }
 
     private void assetsAndMarkets() throws StateUnusableException

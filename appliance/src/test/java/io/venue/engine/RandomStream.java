@@ -20,6 +20,7 @@ import io.venue.action.Merge;
 import io.venue.action.OrderId;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.SetVaultOwner;
 import io.venue.action.Side;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
@@ -183,7 +184,16 @@ final class RandomStream
         }
         else if (kind < 83)
         {
-            agentLifecycle();
+            if (random.nextInt(4) == 0)
+            {
+                // vault owners come and go; an owner's signature then acts for the vault
+                final Address owner = accounts[random.nextInt(accounts.length)];
+                h.admin(new SetVaultOwner(account, owner.equals(account) || random.nextInt(3) == 0 ? null : owner));
+            }
+            else
+            {
+                agentLifecycle();
+            }
         }
         else if (kind < 86)
         {

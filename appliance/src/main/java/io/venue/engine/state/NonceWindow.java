@@ -2,7 +2,8 @@ package io.venue.engine.state;
 
 /**
  * Map value: an account's gate state — its nonce window (a floor and a 256-bit bitmap of consumed nonces
- * above it), the engine's dense number of the account, its kill switch and its action-rate bucket. The
+ * above it), the engine's dense number of the account, its kill switch, its action-rate bucket and its
+ * vault owner. The
  * number is kept here because every per-account table of the engine, the state hash and the events depend
  * on it: start-up sorts the accounts by it.
  * <pre>
@@ -15,6 +16,8 @@ package io.venue.engine.state;
  *  44  flags          i32       bit 0: account kill switch on
  *  48  rateDeficit    i64       token bucket: how far below full
  *  56  rateUpdatedMs  i64       token bucket: stamped time of the last refill
+ *  64  vaultOwner     i32       the dense number of the account's vault owner, -1 for none
+ *  68  (padding)      i32
  * </pre>
  * What a bit means relative to the floor, and how the window slides, is the gate's rule; this is storage.
  * Bound to map memory: writes land in the entry directly.
@@ -29,7 +32,8 @@ public final class NonceWindow extends Flyweight
     public static final int FLAGS = 44;
     public static final int RATE_DEFICIT = 48;
     public static final int RATE_UPDATED_MS = 56;
-    public static final int SIZE = 64;
+    public static final int VAULT_OWNER = 64;
+    public static final int SIZE = 72;
 
     /** {@link #flags()} bit: the account's kill switch is on. */
     public static final int KILLED = 1;
@@ -109,6 +113,17 @@ public final class NonceWindow extends Flyweight
     public NonceWindow flags(final int flags)
     {
         putInt(FLAGS, flags);
+        return this;
+    }
+
+    public int vaultOwner()
+    {
+        return getInt(VAULT_OWNER);
+    }
+
+    public NonceWindow vaultOwner(final int owner)
+    {
+        putInt(VAULT_OWNER, owner);
         return this;
     }
 

@@ -44,7 +44,7 @@ public final class StateMeta
 {
     public static final long NO_SEQUENCE = -1L;
     /** Bump on any change of a key or value layout, a file name or this page. */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     /** {@link #venueFlags()} bit: the venue-wide kill switch is on. */
     public static final int VENUE_KILLED = 1;
     public static final String FILE_NAME = "state.meta";
