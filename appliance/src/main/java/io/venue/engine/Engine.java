@@ -46,6 +46,7 @@ public final class Engine
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
     private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
     private final StateDigest digest = new StateDigest();
+    private final CommandCheck check = CommandCheck.create();
     private long lastSequence;
     private long commands;
     /** Writes each command's changes through to the Chronicle Map state; null in memory-only mode. */
@@ -127,11 +128,15 @@ public final class Engine
             lastSequence = sequence;
             return true;
         }
-        if (!isCommand(templateId))
+        if (!isCommand(templateId) || blockLength < minimumBlockLength(templateId))
         {
             return false;
         }
         if (templateId == BatchDecoder.TEMPLATE_ID && !batchFits(buffer, body, blockLength, version, offset + length))
+        {
+            return false;
+        }
+        if (!readable(templateId, buffer, body, blockLength, version))
         {
             return false;
         }
@@ -143,32 +148,30 @@ public final class Engine
         orderEntry.command(nowMs);
         operator.command(nowMs);
         expire(nowMs);
+        // the decoders were wrapped by readable(); only the batch is wrapped again to rewind its legs
         switch (templateId)
         {
-            case PlaceOrderDecoder.TEMPLATE_ID -> orderEntry.onPlace(placeOrder.wrap(buffer, body, blockLength, version));
-            case CancelDecoder.TEMPLATE_ID -> orderEntry.onCancel(cancel.wrap(buffer, body, blockLength, version));
-            case AmendDecoder.TEMPLATE_ID -> orderEntry.onAmend(amend.wrap(buffer, body, blockLength, version));
-            case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
-                orderEntry.onCancelByClientOrderId(cancelByClientOrderId.wrap(buffer, body, blockLength, version));
-            case CancelAllDecoder.TEMPLATE_ID -> orderEntry.onCancelAll(cancelAll.wrap(buffer, body, blockLength, version));
+            case PlaceOrderDecoder.TEMPLATE_ID -> orderEntry.onPlace(placeOrder);
+            case CancelDecoder.TEMPLATE_ID -> orderEntry.onCancel(cancel);
+            case AmendDecoder.TEMPLATE_ID -> orderEntry.onAmend(amend);
+            case CancelByClientOrderIdDecoder.TEMPLATE_ID -> orderEntry.onCancelByClientOrderId(cancelByClientOrderId);
+            case CancelAllDecoder.TEMPLATE_ID -> orderEntry.onCancelAll(cancelAll);
             case BatchDecoder.TEMPLATE_ID -> orderEntry.onBatch(batch.wrap(buffer, body, blockLength, version));
-            case SplitDecoder.TEMPLATE_ID -> orderEntry.onSplit(split.wrap(buffer, body, blockLength, version));
-            case MergeDecoder.TEMPLATE_ID -> orderEntry.onMerge(merge.wrap(buffer, body, blockLength, version));
-            case CreateAssetDecoder.TEMPLATE_ID -> operator.onCreateAsset(createAsset.wrap(buffer, body, blockLength, version));
-            case CreateSpotMarketDecoder.TEMPLATE_ID ->
-                operator.onCreateSpotMarket(createSpotMarket.wrap(buffer, body, blockLength, version));
-            case CreateOutcomeMarketDecoder.TEMPLATE_ID ->
-                operator.onCreateOutcomeMarket(createOutcomeMarket.wrap(buffer, body, blockLength, version));
-            case HaltMarketDecoder.TEMPLATE_ID -> operator.onHaltMarket(haltMarket.wrap(buffer, body, blockLength, version));
-            case ResumeMarketDecoder.TEMPLATE_ID -> operator.onResumeMarket(resumeMarket.wrap(buffer, body, blockLength, version));
-            case SetKillSwitchDecoder.TEMPLATE_ID -> operator.onSetKillSwitch(setKillSwitch.wrap(buffer, body, blockLength, version));
-            case DepositDecoder.TEMPLATE_ID -> operator.onDeposit(deposit.wrap(buffer, body, blockLength, version));
-            case WithdrawDecoder.TEMPLATE_ID -> operator.onWithdraw(withdraw.wrap(buffer, body, blockLength, version));
-            case SetVaultOwnerDecoder.TEMPLATE_ID -> operator.onSetVaultOwner(setVaultOwner.wrap(buffer, body, blockLength, version));
-            case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate.wrap(buffer, body, blockLength, version));
-            case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate.wrap(buffer, body, blockLength, version));
-            case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke.wrap(buffer, body, blockLength, version));
-            default -> agents.onOwnerRevoke(ownerRevoke.wrap(buffer, body, blockLength, version));
+            case SplitDecoder.TEMPLATE_ID -> orderEntry.onSplit(split);
+            case MergeDecoder.TEMPLATE_ID -> orderEntry.onMerge(merge);
+            case CreateAssetDecoder.TEMPLATE_ID -> operator.onCreateAsset(createAsset);
+            case CreateSpotMarketDecoder.TEMPLATE_ID -> operator.onCreateSpotMarket(createSpotMarket);
+            case CreateOutcomeMarketDecoder.TEMPLATE_ID -> operator.onCreateOutcomeMarket(createOutcomeMarket);
+            case HaltMarketDecoder.TEMPLATE_ID -> operator.onHaltMarket(haltMarket);
+            case ResumeMarketDecoder.TEMPLATE_ID -> operator.onResumeMarket(resumeMarket);
+            case SetKillSwitchDecoder.TEMPLATE_ID -> operator.onSetKillSwitch(setKillSwitch);
+            case DepositDecoder.TEMPLATE_ID -> operator.onDeposit(deposit);
+            case WithdrawDecoder.TEMPLATE_ID -> operator.onWithdraw(withdraw);
+            case SetVaultOwnerDecoder.TEMPLATE_ID -> operator.onSetVaultOwner(setVaultOwner);
+            case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate);
+            case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate);
+            case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke);
+            default -> agents.onOwnerRevoke(ownerRevoke);
         }
         lastSequence = sequence;
         commands++;
@@ -292,6 +295,80 @@ public final class Engine
                 }
             }
         }
+    }
+
+    /**
+     * Wraps the template's decoder and checks that every enum field holds a value the schema defines:
+     * the generated decoders throw on any other, and a record the engine cannot read is ignored whole.
+     */
+    private boolean readable(final int templateId, final DirectBuffer buffer, final int body, final int blockLength, final int version)
+    {
+        return switch (templateId)
+        {
+            case PlaceOrderDecoder.TEMPLATE_ID -> check.place(placeOrder.wrap(buffer, body, blockLength, version));
+            case CancelDecoder.TEMPLATE_ID -> check.envelope(buffer, cancel.wrap(buffer, body, blockLength, version).offset() +
+                CancelDecoder.envelopeEncodingOffset());
+            case AmendDecoder.TEMPLATE_ID -> check.envelope(buffer, amend.wrap(buffer, body, blockLength, version).offset() +
+                AmendDecoder.envelopeEncodingOffset());
+            case CancelByClientOrderIdDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                cancelByClientOrderId.wrap(buffer, body, blockLength, version).offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset());
+            case CancelAllDecoder.TEMPLATE_ID -> check.cancelAll(cancelAll.wrap(buffer, body, blockLength, version));
+            case BatchDecoder.TEMPLATE_ID -> check.batch(batch.wrap(buffer, body, blockLength, version));
+            case SplitDecoder.TEMPLATE_ID -> check.envelope(buffer, split.wrap(buffer, body, blockLength, version).offset() +
+                SplitDecoder.envelopeEncodingOffset());
+            case MergeDecoder.TEMPLATE_ID -> check.envelope(buffer, merge.wrap(buffer, body, blockLength, version).offset() +
+                MergeDecoder.envelopeEncodingOffset());
+            case CreateAssetDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                createAsset.wrap(buffer, body, blockLength, version).offset() + CreateAssetDecoder.envelopeEncodingOffset());
+            case CreateSpotMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                createSpotMarket.wrap(buffer, body, blockLength, version).offset() + CreateSpotMarketDecoder.envelopeEncodingOffset());
+            case CreateOutcomeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                createOutcomeMarket.wrap(buffer, body, blockLength, version).offset() + CreateOutcomeMarketDecoder.envelopeEncodingOffset());
+            case HaltMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                haltMarket.wrap(buffer, body, blockLength, version).offset() + HaltMarketDecoder.envelopeEncodingOffset());
+            case ResumeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                resumeMarket.wrap(buffer, body, blockLength, version).offset() + ResumeMarketDecoder.envelopeEncodingOffset());
+            case SetKillSwitchDecoder.TEMPLATE_ID -> check.setKillSwitch(setKillSwitch.wrap(buffer, body, blockLength, version));
+            case DepositDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                deposit.wrap(buffer, body, blockLength, version).offset() + DepositDecoder.envelopeEncodingOffset());
+            case WithdrawDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                withdraw.wrap(buffer, body, blockLength, version).offset() + WithdrawDecoder.envelopeEncodingOffset());
+            case SetVaultOwnerDecoder.TEMPLATE_ID -> check.setVaultOwner(setVaultOwner.wrap(buffer, body, blockLength, version));
+            case AgentCreateDecoder.TEMPLATE_ID -> check.agentCreate(agentCreate.wrap(buffer, body, blockLength, version));
+            case AgentRotateDecoder.TEMPLATE_ID -> check.agentRotate(agentRotate.wrap(buffer, body, blockLength, version));
+            case AgentRevokeDecoder.TEMPLATE_ID -> check.agentRevoke(agentRevoke.wrap(buffer, body, blockLength, version));
+            default -> ownerRevoke.wrap(buffer, body, blockLength, version) != null;
+        };
+    }
+
+    /** The fixed block a record of this template must carry in full, or an impossible length for others. */
+    private static int minimumBlockLength(final int templateId)
+    {
+        return switch (templateId)
+        {
+            case PlaceOrderDecoder.TEMPLATE_ID -> PlaceOrderDecoder.BLOCK_LENGTH;
+            case CancelDecoder.TEMPLATE_ID -> CancelDecoder.BLOCK_LENGTH;
+            case AmendDecoder.TEMPLATE_ID -> AmendDecoder.BLOCK_LENGTH;
+            case CancelByClientOrderIdDecoder.TEMPLATE_ID -> CancelByClientOrderIdDecoder.BLOCK_LENGTH;
+            case CancelAllDecoder.TEMPLATE_ID -> CancelAllDecoder.BLOCK_LENGTH;
+            case BatchDecoder.TEMPLATE_ID -> BatchDecoder.BLOCK_LENGTH;
+            case SplitDecoder.TEMPLATE_ID -> SplitDecoder.BLOCK_LENGTH;
+            case MergeDecoder.TEMPLATE_ID -> MergeDecoder.BLOCK_LENGTH;
+            case CreateAssetDecoder.TEMPLATE_ID -> CreateAssetDecoder.BLOCK_LENGTH;
+            case CreateSpotMarketDecoder.TEMPLATE_ID -> CreateSpotMarketDecoder.BLOCK_LENGTH;
+            case CreateOutcomeMarketDecoder.TEMPLATE_ID -> CreateOutcomeMarketDecoder.BLOCK_LENGTH;
+            case HaltMarketDecoder.TEMPLATE_ID -> HaltMarketDecoder.BLOCK_LENGTH;
+            case ResumeMarketDecoder.TEMPLATE_ID -> ResumeMarketDecoder.BLOCK_LENGTH;
+            case SetKillSwitchDecoder.TEMPLATE_ID -> SetKillSwitchDecoder.BLOCK_LENGTH;
+            case DepositDecoder.TEMPLATE_ID -> DepositDecoder.BLOCK_LENGTH;
+            case WithdrawDecoder.TEMPLATE_ID -> WithdrawDecoder.BLOCK_LENGTH;
+            case SetVaultOwnerDecoder.TEMPLATE_ID -> SetVaultOwnerDecoder.BLOCK_LENGTH;
+            case AgentCreateDecoder.TEMPLATE_ID -> AgentCreateDecoder.BLOCK_LENGTH;
+            case AgentRotateDecoder.TEMPLATE_ID -> AgentRotateDecoder.BLOCK_LENGTH;
+            case AgentRevokeDecoder.TEMPLATE_ID -> AgentRevokeDecoder.BLOCK_LENGTH;
+            case OwnerRevokeDecoder.TEMPLATE_ID -> OwnerRevokeDecoder.BLOCK_LENGTH;
+            default -> Integer.MAX_VALUE;
+        };
     }
 
     private static boolean isCommand(final int templateId)

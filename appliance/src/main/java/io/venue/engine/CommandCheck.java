@@ -1,0 +1,112 @@
+package io.venue.engine;
+
+import io.venue.journal.sbe.*;
+
+/**
+ * Refuses a command record whose enum fields hold values the schema does not define, before anything is
+ * applied: the generated decoders throw on such values, and a record the engine cannot read must be
+ * ignored whole rather than half applied. Our sequencer never writes one; a damaged journal might.
+ */
+final class CommandCheck
+{
+    private static final boolean[] BOOLEAN = table(0, 1);
+    private static final boolean[] SIDE = table(0, 1);
+    private static final boolean[] BOOK = table(0, 1, 2);
+    private static final boolean[] STP_MODE = table(0, 1, 2, 3, 4);
+    private static final boolean[] TIME_IN_FORCE = table(0, 1, 2, 3);
+    private static final boolean[] SIGNER_MATCH = table(0, 1, 2, 3, 4);
+    private static final boolean[] LEG_TYPE = table(0, 1, 2, 3);
+    private static final boolean[] KILL_SCOPE = table(0, 1, 2);
+    private static final boolean[] KEY_KIND = table(0, 1);
+    private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
+
+    private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
+
+    private CommandCheck()
+    {
+    }
+
+    static CommandCheck create()
+    {
+        return new CommandCheck();
+    }
+
+    /** True if the signed action's envelope at {@code offset} is readable. */
+    boolean envelope(final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        envelope.wrap(buffer, offset);
+        return ok(BOOLEAN, envelope.hasClientOrderIdRaw()) && ok(SIGNER_MATCH, envelope.signerMatchRaw());
+    }
+
+    boolean place(final PlaceOrderDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + PlaceOrderDecoder.envelopeEncodingOffset()) &&
+            ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(STP_MODE, d.stpModeRaw()) &&
+            ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw());
+    }
+
+    /** Reads the legs group through; the caller rewinds the decoder's limit afterwards. */
+    boolean batch(final BatchDecoder d)
+    {
+        if (!envelope(d.buffer(), d.offset() + BatchDecoder.envelopeEncodingOffset()))
+        {
+            return false;
+        }
+        for (final BatchDecoder.LegsDecoder leg : d.legs())
+        {
+            if (!ok(LEG_TYPE, leg.legTypeRaw()) || !ok(BOOK, leg.bookRaw()) || !ok(SIDE, leg.sideRaw()) ||
+                !ok(STP_MODE, leg.stpModeRaw()) || !ok(TIME_IN_FORCE, leg.timeInForceRaw()) ||
+                !ok(BOOLEAN, leg.isMarketRaw()) || !ok(BOOLEAN, leg.reduceOnlyRaw()))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    boolean cancelAll(final CancelAllDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + CancelAllDecoder.envelopeEncodingOffset()) && ok(BOOLEAN, d.allMarketsRaw());
+    }
+
+    boolean setKillSwitch(final SetKillSwitchDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + SetKillSwitchDecoder.envelopeEncodingOffset()) &&
+            ok(KILL_SCOPE, d.scopeRaw()) && ok(BOOLEAN, d.activeRaw());
+    }
+
+    boolean setVaultOwner(final SetVaultOwnerDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + SetVaultOwnerDecoder.envelopeEncodingOffset()) && ok(BOOLEAN, d.hasOwnerRaw());
+    }
+
+    boolean agentCreate(final AgentCreateDecoder d)
+    {
+        return ok(KEY_KIND, d.keyKindRaw()) && ok(AGENT_KIND, d.agentKindRaw());
+    }
+
+    boolean agentRotate(final AgentRotateDecoder d)
+    {
+        return ok(KEY_KIND, d.keyKindRaw());
+    }
+
+    boolean agentRevoke(final AgentRevokeDecoder d)
+    {
+        return ok(BOOLEAN, d.allCredentialsRaw());
+    }
+
+    private static boolean ok(final boolean[] valid, final short raw)
+    {
+        return raw >= 0 && raw < valid.length && valid[raw];
+    }
+
+    private static boolean[] table(final int... values)
+    {
+        final boolean[] valid = new boolean[256];
+        for (final int value : values)
+        {
+            valid[value] = true;
+        }
+        return valid;
+    }
+}
