@@ -45,7 +45,7 @@ public final class Engine
     private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
     private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
-    private final StateDigest digest = new StateDigest();
+    private final StateHasher hasher = new StateHasher();
     private final CommandCheck check = CommandCheck.create();
     private long lastSequence;
     private long commands;
@@ -201,51 +201,7 @@ public final class Engine
      */
     public byte[] stateHash()
     {
-        digest.reset();
-        final int accounts = state.accounts.count();
-        digest.putInt(accounts);
-        final org.agrona.concurrent.UnsafeBuffer address = new org.agrona.concurrent.UnsafeBuffer(new byte[20]);
-        for (int account = 0; account < accounts; account++)
-        {
-            state.accounts.addressInto(account, address, 0);
-            digest.putLong(address.getLong(0)).putLong(address.getLong(8)).putInt(address.getInt(16));
-            for (int i = 0; i < 5; i++)
-            {
-                digest.putLong(state.nonceWords[5 * account + i]);
-            }
-            digest.putLong(state.rateWords[2 * account]).putLong(state.rateWords[2 * account + 1]);
-            digest.putBoolean(state.accountKilled[account]).putInt(state.vaultOwner[account]);
-        }
-        digest.putBoolean(state.venueKilled);
-        final int assets = state.assets.count();
-        digest.putInt(assets);
-        for (int asset = 0; asset < assets; asset++)
-        {
-            digest.putLong(state.assets.publicId(asset));
-            for (int account = 0; account < accounts; account++)
-            {
-                digest.putLong(state.ledger.available(account, asset)).putLong(state.ledger.locked(account, asset));
-            }
-        }
-        final int markets = state.markets.count();
-        digest.putInt(markets);
-        for (int market = 0; market < markets; market++)
-        {
-            digest.putLong(state.markets.id(market)).putBoolean(state.markets.isHalted(market))
-                .putBoolean(state.markets.isKilled(market));
-            for (int book = 2 * market; book <= 2 * market + 1; book++)
-            {
-                final OrderBook orderBook = state.books[book];
-                if (orderBook != null)
-                {
-                    hashBook(book, orderBook, io.venue.action.Side.BID);
-                    hashBook(book, orderBook, io.venue.action.Side.ASK);
-                }
-            }
-        }
-        state.agents.hashInto(digest);
-        digest.putLong(state.priority);
-        return digest.digest();
+        return hasher.hash(state);
     }
 
     /** Open orders across all books. */
@@ -260,24 +216,6 @@ public final class Engine
         return new EngineView(state);
     }
 
-    private void hashBook(final int book, final OrderBook orderBook, final io.venue.action.Side side)
-    {
-        digest.putInt(orderBook.levelCount(side));
-        for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)
-        {
-            digest.putLong(orderBook.levelPrice(side, depth)).putLong(orderBook.levelQty(side, depth));
-            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
-            {
-                for (int i = 0; i < 4; i++)
-                {
-                    digest.putLong(orderBook.orderIdWord(slot, i));
-                }
-                digest.putInt(orderBook.accountOf(slot)).putLong(orderBook.remainingOf(slot))
-                    .putLong(orderBook.originalQtyOf(slot)).putLong(orderBook.sequenceOf(slot))
-                    .putLong(orderBook.expiresAtOf(slot)).putLong(state.orders.reserved(Orders.handle(book, slot)));
-            }
-        }
-    }
 
     /** Removes resting orders whose expiry has passed on the stamped clock, book by book in number order. */
     private void expire(final long nowMs)
