@@ -243,10 +243,10 @@ final class Settlement implements MatchListener
     }
 
     @Override
-    public void onLevelChanged(final Side side, final long price, final long newLevelQty)
+    public void onLevelChanged(final Side side, final long price, final long newLevelQty, final int orderCount)
     {
         flushAccept();
-        state.events.bookDelta(marketId, bookCode, Events.side(side), price, newLevelQty, orderBook.orderCountAt(side, price));
+        state.events.bookDelta(marketId, bookCode, Events.side(side), price, newLevelQty, orderCount);
     }
 
     /** Writes the account's balance of a ledger asset: a BalanceChanged, or a PositionChanged for shares. */

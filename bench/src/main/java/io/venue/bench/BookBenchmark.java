@@ -80,9 +80,9 @@ public class BookBenchmark
         }
 
         @Override
-        public void onLevelChanged(final Side side, final long price, final long newLevelQty)
+        public void onLevelChanged(final Side side, final long price, final long newLevelQty, final int orderCount)
         {
-            sum += price + newLevelQty;
+            sum += price + newLevelQty + orderCount;
         }
     }
 

@@ -56,6 +56,7 @@ public interface MatchListener
      * @param side        side of the level.
      * @param price       price of the level.
      * @param newLevelQty its new total quantity, 0 when the level is gone.
+     * @param orderCount  how many orders now rest at the level, 0 when it is gone.
      */
-    void onLevelChanged(Side side, long price, long newLevelQty);
+    void onLevelChanged(Side side, long price, long newLevelQty, int orderCount);
 }

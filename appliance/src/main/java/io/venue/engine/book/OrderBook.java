@@ -251,7 +251,7 @@ public final class OrderBook
         final int index = levels.indexOf(pool.price(slot));
         pool.reduceBy(slot, delta);
         levels.reduceTotal(index, delta);
-        listener.onLevelChanged(levels.side(), pool.price(slot), levels.totalAt(index));
+        listener.onLevelChanged(levels.side(), pool.price(slot), levels.totalAt(index), levels.countAt(index));
         return true;
     }
 
@@ -550,14 +550,6 @@ public final class OrderBook
             request.sequence() >= lastSequence;
     }
 
-    /** How many orders rest at this price on this side; 0 if there is no such level. */
-    public int orderCountAt(final Side side, final long price)
-    {
-        final PriceLevels levels = levels(side);
-        final int index = levels.indexOf(price);
-        return index >= 0 ? levels.countAt(index) : 0;
-    }
-
     private PriceLevels levels(final Side side)
     {
         return side == Side.BID ? bids : asks;
@@ -708,7 +700,7 @@ public final class OrderBook
         }
         else
         {
-            listener.onLevelChanged(levels.side(), price, levels.totalAt(index));
+            listener.onLevelChanged(levels.side(), price, levels.totalAt(index), levels.countAt(index));
         }
         return qty;
     }
@@ -787,7 +779,7 @@ public final class OrderBook
             expiries.add(slot);
         }
         listener.onTakerRested(slot);
-        listener.onLevelChanged(same.side(), price, same.totalAt(index));
+        listener.onLevelChanged(same.side(), price, same.totalAt(index), same.countAt(index));
         return PlaceResult.RESTED;
     }
 
@@ -810,7 +802,8 @@ public final class OrderBook
         final long price = pool.price(slot);
         levels.unlink(index, slot);
         final long levelQty = levels.totalAt(index);
-        if (levels.countAt(index) == 0)
+        final int levelCount = levels.countAt(index);
+        if (levelCount == 0)
         {
             levels.removeAt(index);
         }
@@ -820,6 +813,6 @@ public final class OrderBook
             listener.onMakerDone(slot, reason);
         }
         pool.release(slot);
-        listener.onLevelChanged(levels.side(), price, levelQty);
+        listener.onLevelChanged(levels.side(), price, levelQty, levelCount);
     }
 }

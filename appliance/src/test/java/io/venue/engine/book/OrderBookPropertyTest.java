@@ -423,10 +423,11 @@ class OrderBookPropertyTest
         }
 
         @Override
-        public void onLevelChanged(final Side side, final long price, final long newLevelQty)
+        public void onLevelChanged(final Side side, final long price, final long newLevelQty, final int orderCount)
         {
-            callbacks.add("level " + side + " " + price + " " + newLevelQty);
+            callbacks.add("level " + side + " " + price + " " + newLevelQty + " " + orderCount);
             assertTrue(newLevelQty >= 0);
+            assertTrue((newLevelQty == 0) == (orderCount == 0), "an empty level has no orders and the reverse");
             if (newLevelQty == 0)
             {
                 marketData.remove(side + " " + price);

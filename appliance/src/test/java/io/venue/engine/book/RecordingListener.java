@@ -95,7 +95,7 @@ final class RecordingListener implements MatchListener
     }
 
     @Override
-    public void onLevelChanged(final Side side, final long price, final long newLevelQty)
+    public void onLevelChanged(final Side side, final long price, final long newLevelQty, final int orderCount)
     {
         events.add("L " + side + " " + price + "=" + newLevelQty);
     }
