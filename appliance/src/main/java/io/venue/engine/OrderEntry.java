@@ -387,6 +387,23 @@ final class OrderEntry
                 io.venue.journal.sbe.OrderDoneReason.EXPIRED, intent.qty);
             return null;
         }
+        return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex);
+    }
+
+    /**
+     * Locks the reservation of {@link #intent}, already validated, and hands it to the book. An amend that
+     * re-enters its order comes here directly: its checks were made against the order it replaces.
+     */
+    private RejectCode enter(
+        final int account,
+        final int book,
+        final int reserveAsset,
+        final long reservation,
+        final boolean acceptAction,
+        final DirectBuffer envelopeBuffer,
+        final int envelope,
+        final int legIndex)
+    {
         if (!state.ledger.lock(account, reserveAsset, reservation))
         {
             return RejectCode.RISK_CREDIT_LIMIT;
@@ -507,7 +524,7 @@ final class OrderEntry
             orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
         orderBook.remove(slot, settlement);
         state.ledger.unlock(account, reserveAsset, oldReserved);
-        final RejectCode refusal = place(account, false, envelopeBuffer, envelope, -1);
+        final RejectCode refusal = enter(account, book, reserveAsset, newReservation, false, envelopeBuffer, envelope, -1);
         if (refusal != null)
         {
             // the old order is gone and the new one was refused (e.g. post-only would now cross): report it

@@ -165,7 +165,7 @@ final class Orders
         }
         ensureAccount(account);
         openPerAccount[account]++;
-        openPerAccountMarket.put(accountMarketKey(account, market), openPerAccountMarket.get(accountMarketKey(account, market)) + 1);
+        openPerAccountMarket.merge(accountMarketKey(account, market), 1, Orders::sum);
         touch(handle);
     }
 
@@ -197,16 +197,13 @@ final class Orders
         }
         reserved[book][slot] = 0;
         openPerAccount[account]--;
-        final long key = accountMarketKey(account, market);
-        final long left = openPerAccountMarket.get(key) - 1;
-        if (left == 0)
-        {
-            openPerAccountMarket.remove(key);
-        }
-        else
-        {
-            openPerAccountMarket.put(key, left);
-        }
+        // one probe; a count that reaches 0 (the map's missing value) removes its entry
+        openPerAccountMarket.merge(accountMarketKey(account, market), -1, Orders::sum);
+    }
+
+    private static long sum(final long a, final long b)
+    {
+        return a + b;
     }
 
     long reserved(final int handle)
