@@ -18,7 +18,7 @@ import org.agrona.DirectBuffer;
  * <p>
  * Acceptance is written lazily: the events that say an order was accepted (and the lock of its
  * reservation) are written only when the book does something with it, so a post-only or STP-reject order
- * that the book refuses before any fill ends as a plain {@code ActionRejected}.
+ * or fill-or-kill order that the book refuses before any fill ends as a plain {@code ActionRejected}.
  */
 final class Settlement implements MatchListener
 {
@@ -215,13 +215,19 @@ final class Settlement implements MatchListener
     public void onTakerDone(final TakerDoneReason reason, final long filledQty, final long remainingQty)
     {
         final int asset = takerSide == Side.BID ? quoteAsset : baseAsset;
-        if (acceptPending && (reason == TakerDoneReason.REJECTED_POST_ONLY || reason == TakerDoneReason.REJECTED_STP))
+        if (acceptPending && (reason == TakerDoneReason.REJECTED_POST_ONLY || reason == TakerDoneReason.REJECTED_STP ||
+            reason == TakerDoneReason.KILLED_FOK))
         {
             // refused before any fill: undo the reservation quietly and report a reject instead
             acceptPending = false;
             state.ledger.unlock(takerAccount, asset, takerReserved);
             takerReserved = 0;
-            lateReject = reason == TakerDoneReason.REJECTED_POST_ONLY ? RejectCode.POST_ONLY_WOULD_CROSS : RejectCode.STP_REJECTED;
+            lateReject = switch (reason)
+            {
+                case REJECTED_POST_ONLY -> RejectCode.POST_ONLY_WOULD_CROSS;
+                case REJECTED_STP -> RejectCode.STP_REJECTED;
+                default -> RejectCode.FOK_NOT_FILLED;
+            };
             return;
         }
         flushAccept();

@@ -222,7 +222,7 @@ class EngineTest
         h.act(ALICE, ask(2 * UNIT, UNIT));
         assertRejected(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT, TimeInForce.GTC, StpMode.REJECT)), "STP_REJECTED");
         final List<String> fok = h.act(BOB, order(Side.BID, 2 * UNIT, 2 * UNIT, TimeInForce.FOK, null));
-        line(fok, "OrderDone", "\"reason\":\"KILLED_FOK\"", "\"remaining\":2000000");
+        assertRejected(fok, "FOK_NOT_FILLED");
         assertFalse(fok.stream().anyMatch(l -> l.contains("\"type\":\"Trade\"")));
         assertEquals(0, locked(BOB, USD));
         final List<String> cancelMaker = h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT, TimeInForce.GTC, StpMode.CANCEL_MAKER));
