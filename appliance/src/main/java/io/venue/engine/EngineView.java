@@ -2,7 +2,6 @@ package io.venue.engine;
 
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.index.FixedKeyIndex;
-import io.venue.engine.market.Assets;
 import io.venue.engine.market.Markets;
 import io.venue.engine.nonce.NonceWindow;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -113,12 +112,6 @@ public final class EngineView
     public int openOrders(final int account)
     {
         return state.orders.openOrders(account);
-    }
-
-    /** True if the ledger number is a listed public asset rather than outcome shares. */
-    public boolean isPublicAsset(final int ledgerAsset)
-    {
-        return state.assets.publicId(ledgerAsset) >= 0 && ledgerAsset < state.assets.count() && ledgerAsset != Assets.MISSING;
     }
 
     private int market(final long marketId)

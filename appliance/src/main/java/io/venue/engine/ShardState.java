@@ -2,6 +2,7 @@ package io.venue.engine;
 
 import io.venue.action.Address;
 import io.venue.engine.account.Accounts;
+import io.venue.engine.account.AddressKeys;
 import io.venue.engine.agent.Agents;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.limit.TokenBucket;
@@ -40,6 +41,7 @@ final class ShardState
     /** What the current command changed, when a write-through mirror is attached; null otherwise. */
     ChangeSet changes;
     private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
+    private final long[] operatorKey = new long[3];
 
     ShardState(final EngineConfig config, final EventSink sink)
     {
@@ -56,15 +58,10 @@ final class ShardState
         accountKilled = new boolean[expected];
         vaultOwner = new int[expected];
         Arrays.fill(vaultOwner, -1);
-        final UnsafeBuffer key = new UnsafeBuffer(new byte[20]);
-        final long[] words = new long[3];
         for (final Address operator : config.operators())
         {
-            key.putBytes(0, operator.toBytes());
-            words[0] = key.getLong(0, java.nio.ByteOrder.BIG_ENDIAN);
-            words[1] = key.getLong(8, java.nio.ByteOrder.BIG_ENDIAN);
-            words[2] = key.getInt(16, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
-            operators.put(words, 0, 1);
+            AddressKeys.load(new UnsafeBuffer(operator.toBytes()), 0, operatorKey);
+            operators.put(operatorKey, 0, 1);
         }
     }
 
@@ -110,11 +107,8 @@ final class ShardState
 
     boolean isOperator(final org.agrona.DirectBuffer buffer, final int offset)
     {
-        final long[] words = {
-            buffer.getLong(offset, java.nio.ByteOrder.BIG_ENDIAN),
-            buffer.getLong(offset + 8, java.nio.ByteOrder.BIG_ENDIAN),
-            buffer.getInt(offset + 16, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL};
-        return operators.get(words, 0) != FixedKeyIndex.MISSING;
+        AddressKeys.load(buffer, offset, operatorKey);
+        return operators.get(operatorKey, 0) != FixedKeyIndex.MISSING;
     }
 
     /** Creates the book with this number. */

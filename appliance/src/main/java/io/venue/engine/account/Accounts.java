@@ -3,7 +3,6 @@ package io.venue.engine.account;
 import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -12,8 +11,7 @@ import java.util.Arrays;
  */
 public final class Accounts
 {
-    /** An address as three longs: bytes 0-7, 8-15 (big-endian) and 16-19. */
-    private static final int KEY_LONGS = 3;
+    private static final int KEY_LONGS = AddressKeys.LONGS;
 
     private final FixedKeyIndex index;
     private final long[] key = new long[KEY_LONGS];
@@ -60,10 +58,7 @@ public final class Accounts
     /** Writes the address of an account number into {@code buffer} at {@code offset}. */
     public void addressInto(final int account, final org.agrona.MutableDirectBuffer buffer, final int offset)
     {
-        final int base = account * KEY_LONGS;
-        buffer.putLong(offset, addresses[base], ByteOrder.BIG_ENDIAN);
-        buffer.putLong(offset + 8, addresses[base + 1], ByteOrder.BIG_ENDIAN);
-        buffer.putInt(offset + 16, (int)addresses[base + 2], ByteOrder.BIG_ENDIAN);
+        AddressKeys.store(addresses, account * KEY_LONGS, buffer, offset);
     }
 
     /** True if the account number has the address at {@code buffer[offset, offset + 20)}. */
@@ -76,8 +71,6 @@ public final class Accounts
 
     private void loadKey(final DirectBuffer buffer, final int offset)
     {
-        key[0] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
-        key[1] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
-        key[2] = buffer.getInt(offset + 16, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+        AddressKeys.load(buffer, offset, key);
     }
 }

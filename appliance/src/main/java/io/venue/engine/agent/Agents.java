@@ -5,7 +5,6 @@ import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -287,10 +286,7 @@ public final class Agents
     /** Writes a signing credential's 20-byte signer address into {@code buffer} at {@code offset}. */
     public void signerInto(final int credential, final org.agrona.MutableDirectBuffer buffer, final int offset)
     {
-        final int base = credential * ADDRESS_LONGS;
-        buffer.putLong(offset, credentialSigners[base], ByteOrder.BIG_ENDIAN);
-        buffer.putLong(offset + 8, credentialSigners[base + 1], ByteOrder.BIG_ENDIAN);
-        buffer.putInt(offset + 16, (int)credentialSigners[base + 2], ByteOrder.BIG_ENDIAN);
+        io.venue.engine.account.AddressKeys.store(credentialSigners, credential * ADDRESS_LONGS, buffer, offset);
     }
 
     /** Re-creates an agent as it was stored: start-up only, in agent-number order. Returns its number. */
@@ -408,9 +404,7 @@ public final class Agents
 
     private void loadKey(final DirectBuffer buffer, final int offset)
     {
-        key[0] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
-        key[1] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
-        key[2] = buffer.getInt(offset + 16, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
+        io.venue.engine.account.AddressKeys.load(buffer, offset, key);
     }
 
     private void ensureAgents(final int needed)
