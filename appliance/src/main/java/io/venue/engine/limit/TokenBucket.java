@@ -18,16 +18,17 @@ public final class TokenBucket
     {
     }
 
-    /** Takes one action from the bucket if it holds one; returns false (and changes nothing else) if not. */
+    /** Takes one action from the bucket if it holds one; returns false, and writes nothing, if not. */
     public static boolean tryAcquire(
         final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
     {
-        final long deficit = refill(words, base, nowMs, capacity);
+        final long deficit = current(words, base, nowMs, capacity);
         if (deficit + windowMs > capacity * windowMs)
         {
             return false;
         }
         words[base] = deficit + windowMs;
+        words[base + 1] = Math.max(nowMs, words[base + 1]);
         return true;
     }
 
@@ -48,14 +49,6 @@ public final class TokenBucket
     {
         final long excess = current(words, base, nowMs, capacity) + windowMs - capacity * windowMs;
         return excess <= 0 ? 0 : ceilDiv(excess, capacity);
-    }
-
-    private static long refill(final long[] words, final int base, final long nowMs, final long capacity)
-    {
-        final long deficit = current(words, base, nowMs, capacity);
-        words[base] = deficit;
-        words[base + 1] = Math.max(nowMs, words[base + 1]);
-        return deficit;
     }
 
     /** The deficit at {@code nowMs} without updating; stamped time that goes backwards refills nothing. */

@@ -26,7 +26,9 @@ class TokenBucketTest
         {
             assertTrue(TokenBucket.tryAcquire(words, 0, t, CAPACITY, WINDOW), "action " + i);
         }
+        final long[] before = words.clone();
         assertFalse(TokenBucket.tryAcquire(words, 0, t, CAPACITY, WINDOW));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, words, "a refusal writes nothing");
         assertEquals(0, TokenBucket.remaining(words, 0, t, CAPACITY, WINDOW));
         assertEquals(20, TokenBucket.retryAfterMs(words, 0, t, CAPACITY, WINDOW), "one action refills in 1000/50 ms");
         assertEquals(1000, TokenBucket.resetMs(words, 0, t, CAPACITY));
