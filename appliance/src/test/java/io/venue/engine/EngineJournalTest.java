@@ -1,0 +1,94 @@
+package io.venue.engine;
+
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import org.agrona.ExpandableArrayBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The engine between real Chronicle Queue journals: commands are read from a command journal and every
+ * event is appended to an event journal. Two engines fed the same command journal write identical event
+ * journals, identical to the events of the run that produced the commands.
+ */
+class EngineJournalTest
+{
+    @TempDir
+    Path folder;
+
+    @Test
+    void twoEnginesOnOneCommandJournalWriteIdenticalEventJournals()
+    {
+        final EngineHarness h = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(h, 42).setUp().run(20_000);
+
+        try (Journal commands = Journal.open(folder.resolve("commands")))
+        {
+            final JournalAppender appender = commands.appender();
+            int position = 0;
+            while (position < h.commandsLength())
+            {
+                final int length = h.commands.getInt(position);
+                appender.append(h.commands, position + 4, length);
+                position += 4 + length;
+            }
+        }
+
+        final byte[] hashA = runFromJournal(folder.resolve("commands"), folder.resolve("events-a"));
+        final byte[] hashB = runFromJournal(folder.resolve("commands"), folder.resolve("events-b"));
+        assertArrayEquals(h.engine.stateHash(), hashA);
+        assertArrayEquals(hashA, hashB);
+
+        final byte[] a = readAll(folder.resolve("events-a"));
+        assertArrayEquals(a, readAll(folder.resolve("events-b")));
+        assertArrayEquals(h.log.bytes(), a, "the journaled events are the events of the original run");
+    }
+
+    private static byte[] runFromJournal(final Path commandsFolder, final Path eventsFolder)
+    {
+        try (Journal commands = Journal.openReadOnly(commandsFolder); Journal events = Journal.open(eventsFolder))
+        {
+            final JournalAppender out = events.appender();
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), out::append);
+            final JournalTailer in = commands.tailer();
+            final int[] applied = {0};
+            while (in.read((buffer, offset, length, index) ->
+            {
+                engine.onCommand(buffer, offset, length);
+                applied[0]++;
+            }))
+            {
+                // until the end of the command journal
+            }
+            assertEquals(engine.lastSequence(), applied[0], "every record is a command with the next sequence");
+            return engine.stateHash();
+        }
+    }
+
+    /** The event journal as length-prefixed records, the EventLog's format. */
+    private static byte[] readAll(final Path eventsFolder)
+    {
+        final ExpandableArrayBuffer all = new ExpandableArrayBuffer(1 << 20);
+        final int[] length = {0};
+        try (Journal events = Journal.openReadOnly(eventsFolder))
+        {
+            final JournalTailer tailer = events.tailer();
+            while (tailer.read((buffer, offset, recordLength, index) ->
+            {
+                all.putInt(length[0], recordLength);
+                all.putBytes(length[0] + 4, buffer, offset, recordLength);
+                length[0] += 4 + recordLength;
+            }))
+            {
+                // until the end
+            }
+        }
+        return java.util.Arrays.copyOf(all.byteArray(), length[0]);
+    }
+}

@@ -1,0 +1,68 @@
+package io.venue.journal.queue;
+
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+
+import java.nio.file.Path;
+
+/**
+ * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day: each
+ * excerpt is one SBE record, raw bytes, nothing around it. One appender thread writes; any number of
+ * tailers read, each at its own index.
+ */
+public final class Journal implements AutoCloseable
+{
+    private final ChronicleQueue queue;
+    private final Path folder;
+
+    private Journal(final Path folder, final boolean readOnly)
+    {
+        this.folder = folder;
+        this.queue = SingleChronicleQueueBuilder.single(folder.toFile())
+            .rollCycle(RollCycles.FAST_DAILY)
+            .readOnly(readOnly)
+            .build();
+    }
+
+    /** Opens (creating if needed) the journal in {@code folder} for writing and reading. */
+    public static Journal open(final Path folder)
+    {
+        return new Journal(folder, false);
+    }
+
+    /** Opens an existing journal without writing to it (incident analysis, a standby's reader). */
+    public static Journal openReadOnly(final Path folder)
+    {
+        return new Journal(folder, true);
+    }
+
+    public JournalAppender appender()
+    {
+        return new JournalAppender(queue.createAppender());
+    }
+
+    /** A reader from the first record. */
+    public JournalTailer tailer()
+    {
+        return new JournalTailer(queue.createTailer());
+    }
+
+    /** The index of the last record written, or -1 if the journal is empty. */
+    public long lastIndex()
+    {
+        final long index = queue.lastIndex();
+        return index < 0 ? -1 : index;
+    }
+
+    public Path folder()
+    {
+        return folder;
+    }
+
+    @Override
+    public void close()
+    {
+        queue.close();
+    }
+}
