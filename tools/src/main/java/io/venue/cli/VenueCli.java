@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         VerifyCommand.class,
         SvcSignCommand.class,
         VectorsCommand.class,
+        JournalCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class VenueCli
