@@ -216,7 +216,7 @@ final class Settlement implements MatchListener
     {
         final int asset = takerSide == Side.BID ? quoteAsset : baseAsset;
         if (acceptPending && (reason == TakerDoneReason.REJECTED_POST_ONLY || reason == TakerDoneReason.REJECTED_STP ||
-            reason == TakerDoneReason.KILLED_FOK))
+            reason == TakerDoneReason.KILLED_FOK || reason == TakerDoneReason.BOOK_FULL))
         {
             // refused before any fill: undo the reservation quietly and report a reject instead
             acceptPending = false;
@@ -226,6 +226,7 @@ final class Settlement implements MatchListener
             {
                 case REJECTED_POST_ONLY -> RejectCode.POST_ONLY_WOULD_CROSS;
                 case REJECTED_STP -> RejectCode.STP_REJECTED;
+                case BOOK_FULL -> RejectCode.OPEN_ORDER_LIMIT;
                 default -> RejectCode.FOK_NOT_FILLED;
             };
             return;
@@ -243,6 +244,7 @@ final class Settlement implements MatchListener
             case KILLED_FOK -> OrderDoneReason.KILLED_FOK;
             case CANCELLED_STP, REJECTED_STP -> OrderDoneReason.CANCELLED_STP;
             case PRUNED -> OrderDoneReason.PRUNED;
+            case BOOK_FULL -> OrderDoneReason.BOOK_FULL;
             case REJECTED_POST_ONLY -> OrderDoneReason.CANCELLED;
         }, remainingQty);
         balance(takerAccount, asset);

@@ -65,8 +65,9 @@ import java.nio.ByteOrder;
  * At most {@code maxLevelsPerSide} levels per side. Resting at a new price on a full side prunes the worst level
  * of that side (every order in it reported {@link MakerDoneReason#PRUNED}, in queue order); if the new price
  * itself would be the worst level, the remainder does not rest ({@link TakerDoneReason#PRUNED}; fills stay).
- * A restable order (non-market GTC or POST_ONLY) needs a free slot before anything happens: with none it gets
- * {@link PlaceResult#POOL_EXHAUSTED} and the book is untouched.
+ * A POST_ONLY order needs a free slot before anything happens: with none it gets
+ * {@link PlaceResult#POOL_EXHAUSTED} and the book is untouched. A GTC order trades whatever the pool holds;
+ * if its remainder then finds no free slot it is cancelled ({@link PlaceResult#BOOK_FULL}; fills stay).
  *
  * <h2>Outcomes that leave the book untouched</h2>
  * INVALID and POOL_EXHAUSTED (no listener call), KILLED_FOK, REJECTED_STP and REJECTED_POST_ONLY (one
@@ -133,8 +134,9 @@ public final class OrderBook
         }
         final TimeInForce tif = request.timeInForce();
         final boolean restable = !request.market() && (tif == TimeInForce.GTC || tif == TimeInForce.POST_ONLY);
-        // Checked first so that capacity never leaves an order half done.
-        if (restable && pool.free() == 0)
+        // A post-only order can only rest: with no free slot it is refused before anything changes. A GTC
+        // order still trades; only a remainder that finds no slot is cancelled (BOOK_FULL).
+        if (tif == TimeInForce.POST_ONLY && pool.free() == 0)
         {
             return PlaceResult.POOL_EXHAUSTED;
         }
@@ -187,6 +189,10 @@ public final class OrderBook
         if (opposite.size() > 0 && crosses(bid, request.price(), opposite.priceAt(opposite.bestIndex())))
         {
             return done(listener, PlaceResult.CANCELLED_STP, filled, remaining);
+        }
+        if (pool.free() == 0)
+        {
+            return done(listener, PlaceResult.BOOK_FULL, filled, remaining);
         }
         return rest(request, remaining, same, listener);
     }
@@ -548,6 +554,14 @@ public final class OrderBook
             !(request.market() && tif == TimeInForce.POST_ONLY) &&
             request.expiresAt() >= NO_EXPIRY &&
             request.sequence() >= lastSequence;
+    }
+
+    /** The total quantity resting at this price on this side; 0 if there is no such level. */
+    public long levelQtyAt(final Side side, final long price)
+    {
+        final PriceLevels levels = levels(side);
+        final int index = levels.indexOf(price);
+        return index >= 0 ? levels.totalAt(index) : 0;
     }
 
     private PriceLevels levels(final Side side)

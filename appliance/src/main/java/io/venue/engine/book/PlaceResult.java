@@ -18,6 +18,8 @@ public enum PlaceResult
     REJECTED_STP(TakerDoneReason.REJECTED_STP),
     CANCELLED_STP(TakerDoneReason.CANCELLED_STP),
     PRUNED(TakerDoneReason.PRUNED),
+    /** A GTC order traded what it could but the order pool had no slot for its remainder, which is cancelled. */
+    BOOK_FULL(TakerDoneReason.BOOK_FULL),
     /** A restable order (non-market GTC or POST_ONLY) arrived while every order slot was in use. */
     POOL_EXHAUSTED(null),
     /** The request broke a precondition (see {@link OrderBook#place(PlaceRequest, MatchListener)}). */

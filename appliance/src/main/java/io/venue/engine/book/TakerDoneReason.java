@@ -22,5 +22,7 @@ public enum TakerDoneReason
      */
     CANCELLED_STP,
     /** The remainder would have opened a level worse than the worst of a full side; it did not rest. */
-    PRUNED
+    PRUNED,
+    /** The order pool had no free slot for the remainder of a GTC order: the remainder is cancelled. */
+    BOOK_FULL
 }

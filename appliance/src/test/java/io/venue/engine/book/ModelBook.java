@@ -97,7 +97,7 @@ final class ModelBook
             return PlaceResult.INVALID;
         }
         final boolean restable = !market && (tif == TimeInForce.GTC || tif == TimeInForce.POST_ONLY);
-        if (restable && openOrders() == capacity)
+        if (tif == TimeInForce.POST_ONLY && openOrders() == capacity)
         {
             return PlaceResult.POOL_EXHAUSTED;
         }
@@ -214,6 +214,10 @@ final class ModelBook
             {
                 return done(PlaceResult.CANCELLED_STP, filled, remaining);
             }
+        }
+        if (openOrders() == capacity)
+        {
+            return done(PlaceResult.BOOK_FULL, filled, remaining);
         }
         final Order order = new Order(id, account, side, price, qty, expiresAt, sequence);
         order.remaining = remaining;

@@ -733,10 +733,15 @@ class OrderBookTest
             assertEquals(0, tiny.book.freeSlots());
             final String before = tiny.snapshot();
 
-            assertEquals(PlaceResult.POOL_EXHAUSTED, tiny.gtc(3, A, Side.BID, 100, 1));
+            // a post-only order can only rest: refused, nothing touched
             assertEquals(PlaceResult.POOL_EXHAUSTED, tiny.place(4, A, Side.BID, 90, 1, TimeInForce.POST_ONLY, null));
             assertTrue(tiny.listener.events.isEmpty());
             assertEquals(before, tiny.snapshot());
+
+            // a GTC that would not trade ends BOOK_FULL with no fill; one that fills is not blocked
+            assertEquals(PlaceResult.BOOK_FULL, tiny.gtc(3, A, Side.BID, 90, 1));
+            assertEquals(before, tiny.snapshot());
+            assertEquals(PlaceResult.FILLED, tiny.gtc(8, A, Side.BID, 100, 1));
 
             // Orders that never rest still trade.
             assertEquals(PlaceResult.FILLED, tiny.place(5, A, Side.BID, 100, 1, TimeInForce.IOC, null));
