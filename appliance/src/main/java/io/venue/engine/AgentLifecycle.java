@@ -48,8 +48,8 @@ final class AgentLifecycle
         final int offset = create.offset();
         final int ownerOffset = offset + AgentCreateDecoder.ownerEncodingOffset();
         final int digestOffset = offset + AgentCreateDecoder.intentDigestEncodingOffset();
-        final int owner = state.addAccount(buffer, ownerOffset);
-        if (!consume(buffer, ownerOffset, create.nonce(), digestOffset, owner))
+        final int owner = gate.admitOwner(buffer, ownerOffset, create.nonce(), buffer, digestOffset);
+        if (owner < 0)
         {
             return;
         }

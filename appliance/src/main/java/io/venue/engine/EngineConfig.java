@@ -13,7 +13,8 @@ public final class EngineConfig
 {
     private final List<Address> operators = new ArrayList<>();
     private int maxLevelsPerSide = 1_000;
-    private int orderCapacityPerBook = 1 << 16;
+    private int orderCapacityPerBook = 1 << 14;
+    private int maxMarkets = 64;
     private int maxOpenOrdersPerAccount = 50_000;
     private int maxOpenOrdersPerAccountAndMarket = 10_000;
     private long actionsPerWindow = 50;
@@ -45,7 +46,10 @@ public final class EngineConfig
         return maxLevelsPerSide;
     }
 
-    /** Resting orders one book can hold, at most 2^20 (default 65,536). */
+    /**
+     * Resting orders one book can hold, at most 2^20 (default 16,384). Every book allocates its pool when its
+     * market is listed: about 130 bytes per slot, so 2.1 MB per book by default.
+     */
     public EngineConfig orderCapacityPerBook(final int capacity)
     {
         if (capacity < 1 || capacity > Orders.MAX_SLOTS_PER_BOOK)
@@ -59,6 +63,25 @@ public final class EngineConfig
     public int orderCapacityPerBook()
     {
         return orderCapacityPerBook;
+    }
+
+    /**
+     * Markets that may be listed (default 64, at most 1,024). With {@link #orderCapacityPerBook} this bounds
+     * the memory the books take: size the heap for {@code maxMarkets × 2 books × capacity × 130 B}.
+     */
+    public EngineConfig maxMarkets(final int markets)
+    {
+        if (markets < 1 || markets > Operator.MAX_MARKETS)
+        {
+            throw new IllegalArgumentException("maxMarkets must be 1 to " + Operator.MAX_MARKETS);
+        }
+        maxMarkets = markets;
+        return this;
+    }
+
+    public int maxMarkets()
+    {
+        return maxMarkets;
     }
 
     /** Open orders per account (default 50,000, spec 8.2). */

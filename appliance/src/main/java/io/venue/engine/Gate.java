@@ -29,6 +29,9 @@ final class Gate
     static final int SCOPE_OPERATOR = -1;
 
     private final ShardState state;
+    /** The nonce window of an account not seen yet. */
+    private static final long[] EMPTY_WINDOW = new long[NonceWindow.WORDS];
+
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
 
     Gate(final ShardState state)
@@ -64,29 +67,26 @@ final class Gate
                 return reject(buffer, offset, account, refusal);
             }
         }
-        if (account == FixedKeyIndex.MISSING)
+        // a new account has an empty window and a full bucket: it is numbered only once its nonce passes
+        final boolean known = account != FixedKeyIndex.MISSING;
+        final int nonceOutcome = known ?
+            NonceWindow.check(state.nonceWords, NonceWindow.WORDS * account, envelope.nonce()) :
+            NonceWindow.check(EMPTY_WINDOW, 0, envelope.nonce());
+        if (nonceOutcome != NonceWindow.ACCEPTED)
+        {
+            return reject(buffer, offset, account, nonceRefusal(nonceOutcome));
+        }
+        if (!known)
         {
             account = state.addAccount(buffer, accountOffset);
         }
-
         final int base = NonceWindow.WORDS * account;
-        final int nonceOutcome = NonceWindow.check(state.nonceWords, base, envelope.nonce());
-        if (nonceOutcome != NonceWindow.ACCEPTED)
-        {
-            return reject(buffer, offset, account, switch (nonceOutcome)
-            {
-                case NonceWindow.BELOW_FLOOR -> RejectCode.NONCE_BELOW_FLOOR;
-                case NonceWindow.OUTSIDE_WINDOW -> RejectCode.NONCE_OUTSIDE_WINDOW;
-                default -> RejectCode.NONCE_REPLAYED;
-            });
-        }
-        // from here the rate bucket (refilled even when it refuses) or the nonce window changes
-        state.accountChanged(account);
         if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
             return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
         }
+        state.accountChanged(account);
         NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
         return account;
     }
@@ -136,10 +136,41 @@ final class Gate
      */
     RejectCode consumeNonce(final int account, final long nonce)
     {
-        state.accountChanged(account);
-        return switch (NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce))
+        final int outcome = NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce);
+        if (outcome != NonceWindow.ACCEPTED)
         {
-            case NonceWindow.ACCEPTED -> null;
+            return nonceRefusal(outcome);
+        }
+        state.accountChanged(account);
+        return null;
+    }
+
+    /**
+     * The owner of an owner-intent record (agent create): numbered only if the intent's nonce passes in
+     * its window, then the nonce is consumed.
+     *
+     * @return the owner's account number, or -1 after the reject event was written.
+     */
+    int admitOwner(
+        final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
+    {
+        final int known = state.accounts.find(buffer, ownerOffset);
+        final int outcome = known != FixedKeyIndex.MISSING ?
+            NonceWindow.check(state.nonceWords, NonceWindow.WORDS * known, nonce) : NonceWindow.check(EMPTY_WINDOW, 0, nonce);
+        if (outcome != NonceWindow.ACCEPTED)
+        {
+            reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, nonceRefusal(outcome), -1);
+            return -1;
+        }
+        final int owner = known != FixedKeyIndex.MISSING ? known : state.addAccount(buffer, ownerOffset);
+        consumeNonce(owner, nonce);
+        return owner;
+    }
+
+    private static RejectCode nonceRefusal(final int outcome)
+    {
+        return switch (outcome)
+        {
             case NonceWindow.BELOW_FLOOR -> RejectCode.NONCE_BELOW_FLOOR;
             case NonceWindow.OUTSIDE_WINDOW -> RejectCode.NONCE_OUTSIDE_WINDOW;
             default -> RejectCode.NONCE_REPLAYED;

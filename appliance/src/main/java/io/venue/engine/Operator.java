@@ -221,12 +221,16 @@ final class Operator
             gate.reject(buffer, envelope, operator, RejectCode.UNKNOWN_ASSET);
             return;
         }
-        final int account = state.addAccount(buffer, deposit.offset() + DepositDecoder.accountEncodingOffset());
-        if (deposit.amount() < 0 || !state.ledger.credit(account, asset, deposit.amount()))
+        final long amount = deposit.amount();
+        if (amount < 0 || amount > ShardState.MAX_SUPPLY - state.supply[asset])
         {
+            // the asset's supply stays below 2^62, so no balance can overflow anywhere
             gate.reject(buffer, envelope, operator, RejectCode.INVALID_QTY);
             return;
         }
+        final int account = state.addAccount(buffer, deposit.offset() + DepositDecoder.accountEncodingOffset());
+        state.ledger.credit(account, asset, amount);
+        state.supply[asset] += amount;
         state.events.actionAccepted(buffer, envelope);
         settlement.balance(account, asset);
     }
@@ -253,6 +257,7 @@ final class Operator
             gate.reject(buffer, envelope, operator, RejectCode.INSUFFICIENT_BALANCE);
             return;
         }
+        state.supply[asset] -= withdraw.amount();
         state.events.actionAccepted(buffer, envelope);
         settlement.balance(account, asset);
     }
@@ -266,21 +271,26 @@ final class Operator
         {
             return;
         }
-        final int account = state.addAccount(buffer, set.offset() + SetVaultOwnerDecoder.accountEncodingOffset());
-        int owner = -1;
-        if (set.hasOwner() == BooleanType.TRUE)
+        final int accountOffset = set.offset() + SetVaultOwnerDecoder.accountEncodingOffset();
+        final int ownerOffset = set.offset() + SetVaultOwnerDecoder.ownerEncodingOffset();
+        final boolean hasOwner = set.hasOwner() == BooleanType.TRUE;
+        if (hasOwner && sameAddress(buffer, accountOffset, ownerOffset))
         {
-            owner = state.addAccount(buffer, set.offset() + SetVaultOwnerDecoder.ownerEncodingOffset());
-            if (owner == account)
-            {
-                gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
-                return;
-            }
+            gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
+            return;
         }
+        final int account = state.addAccount(buffer, accountOffset);
+        final int owner = hasOwner ? state.addAccount(buffer, ownerOffset) : -1;
         state.vaultOwner[account] = owner;
         state.accountChanged(account);
         state.events.actionAccepted(buffer, envelope);
         state.events.vaultOwnerChanged(account, owner);
+    }
+
+    private static boolean sameAddress(final DirectBuffer buffer, final int a, final int b)
+    {
+        return buffer.getLong(a) == buffer.getLong(b) && buffer.getLong(a + 8) == buffer.getLong(b + 8) &&
+            buffer.getInt(a + 16) == buffer.getInt(b + 16);
     }
 
     private void status(final DirectBuffer buffer, final int envelope, final long marketId, final boolean halt)
@@ -308,7 +318,7 @@ final class Operator
         {
             return RejectCode.MARKET_EXISTS;
         }
-        if (tick <= 0 || lot <= 0 || minQty < 0 || state.markets.count() >= MAX_MARKETS)
+        if (tick <= 0 || lot <= 0 || minQty < 0 || state.markets.count() >= state.config.maxMarkets())
         {
             return RejectCode.INVALID_ACTION;
         }

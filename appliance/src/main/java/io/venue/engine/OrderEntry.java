@@ -371,7 +371,7 @@ final class OrderEntry
             return RejectCode.INVALID_ACTION;
         }
         final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
-        if (reservation == Notional.TOO_LARGE)
+        if (reservation == Notional.TOO_LARGE || levelWouldOverflow(book, intent.side, intent.price, intent.qty))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -421,7 +421,7 @@ final class OrderEntry
             .stpMode(intent.stpMode)
             .market(intent.isMarket)
             .expiresAt(intent.expiresAt)
-            .sequence(++state.priority)
+            .sequence(state.priority + 1)
             .nowMs(nowMs);
         final PlaceResult result = state.books[book].place(request, settlement);
         if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
@@ -429,7 +429,13 @@ final class OrderEntry
             state.ledger.unlock(account, reserveAsset, reservation);
             return result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION;
         }
-        return settlement.lateReject();
+        final RejectCode late = settlement.lateReject();
+        if (late == null)
+        {
+            // the priority counter moves only for orders the book took; a late refusal leaves it as it was
+            state.priority++;
+        }
+        return late;
     }
 
     private RejectCode amend(
@@ -468,7 +474,7 @@ final class OrderEntry
         final int reserveAsset = side == Side.BID ? state.markets.quoteAsset(market) : state.markets.baseAssetOfBook(book);
         final long oldReserved = state.orders.reserved(handle);
         final long newReservation = side == Side.BID ? Notional.reserve(price, qty) : qty;
-        if (newReservation == Notional.TOO_LARGE)
+        if (newReservation == Notional.TOO_LARGE || levelWouldOverflow(book, side, price, qty))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -520,6 +526,7 @@ final class OrderEntry
         intent.withClientId = state.orders.hasClientId(handle);
         intent.clientHi = state.orders.clientIdHi(handle);
         intent.clientLo = state.orders.clientIdLo(handle);
+        final long oldRemaining = orderBook.remainingOf(slot);
         state.orders.remove(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
             orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
         orderBook.remove(slot, settlement);
@@ -528,7 +535,8 @@ final class OrderEntry
         if (refusal != null)
         {
             // the old order is gone and the new one was refused (e.g. post-only would now cross): report it
-            state.events.orderDone(legIdBuffer, 0, account, intent.marketId, io.venue.journal.sbe.OrderDoneReason.CANCELLED, qty);
+            state.events.orderDone(legIdBuffer, 0, account, intent.marketId, io.venue.journal.sbe.OrderDoneReason.CANCELLED,
+                oldRemaining);
             settlement.balance(account, reserveAsset);
         }
         return null;
@@ -574,31 +582,30 @@ final class OrderEntry
         final int collateral = state.markets.quoteAsset(market);
         final int yes = state.markets.baseAssetOfBook(2 * market);
         final int no = state.markets.baseAssetOfBook(2 * market + 1);
+        // supplies stay below 2^62 (ShardState.supply), so the credits below cannot overflow
         if (split)
         {
             if (!ledger.debit(account, collateral, qty))
             {
                 return RejectCode.INSUFFICIENT_BALANCE;
             }
-            if (!ledger.credit(account, yes, qty) || !ledger.credit(account, no, qty))
-            {
-                // only possible at the edge of the long range: put everything back
-                ledger.debit(account, yes, Math.min(qty, ledger.available(account, yes)));
-                ledger.credit(account, collateral, qty);
-                return RejectCode.INVALID_QTY;
-            }
+            ledger.credit(account, yes, qty);
+            ledger.credit(account, no, qty);
+            state.supply[collateral] -= qty;
+            state.supply[yes] += qty;
+            state.supply[no] += qty;
             return null;
         }
         if (ledger.available(account, yes) < qty || ledger.available(account, no) < qty)
         {
             return RejectCode.INSUFFICIENT_BALANCE;
         }
-        if (!ledger.credit(account, collateral, qty))
-        {
-            return RejectCode.INVALID_QTY;
-        }
         ledger.debit(account, yes, qty);
         ledger.debit(account, no, qty);
+        ledger.credit(account, collateral, qty);
+        state.supply[collateral] += qty;
+        state.supply[yes] -= qty;
+        state.supply[no] -= qty;
         return null;
     }
 
@@ -624,6 +631,12 @@ final class OrderEntry
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
         return state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+    }
+
+    /** A level's total quantity is a long: an order that could rest must not push it past 2^63 - 1. */
+    private boolean levelWouldOverflow(final int book, final Side side, final long price, final long qty)
+    {
+        return state.books[book].levelQtyAt(side, price) > Long.MAX_VALUE - qty;
     }
 
     private RejectCode tradingGate(final int account, final int market)

@@ -140,6 +140,7 @@ final class Settlement implements MatchListener
         final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
     {
         flushAccept();
+        // every amount moved here already exists and each asset's supply is below 2^62, so no credit fails
         final long amount = Notional.settle(price, qty);
         final int makerHandle = Orders.handle(book, makerSlot);
         final var ledger = state.ledger;

@@ -38,6 +38,13 @@ final class ShardState
     boolean venueKilled;
     /** Time priority of resting orders: one step per order entering a book, in command order. */
     long priority;
+    /**
+     * Each ledger asset's total supply (available plus locked over all accounts). Deposits keep it at most
+     * {@link #MAX_SUPPLY}, so no balance can ever overflow: every credit in settlement, split and merge moves
+     * amounts that already exist.
+     */
+    final long[] supply;
+    static final long MAX_SUPPLY = 1L << 62;
     /** What the current command changed, when a write-through mirror is attached; null otherwise. */
     ChangeSet changes;
     private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
@@ -48,6 +55,7 @@ final class ShardState
         this.config = config;
         final int expected = config.expectedAccounts();
         accounts = new Accounts(expected);
+        supply = new long[config.assetCapacity()];
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
         agents = new Agents(expected);
@@ -85,6 +93,15 @@ final class ShardState
             accountChanged(account);
         }
         return account;
+    }
+
+    /** Recounts every asset's supply from the balances (after a restart from stored state). */
+    void recomputeSupply()
+    {
+        for (int asset = 0; asset < assets.count(); asset++)
+        {
+            supply[asset] = ledger.total(asset, accounts.count());
+        }
     }
 
     /** Marks an account's gate state (nonce window, rate bucket, kill switch) for the mirror. */

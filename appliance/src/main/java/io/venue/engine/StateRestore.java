@@ -72,6 +72,7 @@ final class StateRestore
         restore.balances();
         restore.agents();
         restore.orders();
+        state.recomputeSupply();
         state.priority = stored.meta().priority();
         state.venueKilled = (stored.meta().venueFlags() & StateMeta.VENUE_KILLED) != 0;
     }
