@@ -15,6 +15,7 @@ public final class EngineConfig
     private int maxLevelsPerSide = 1_000;
     private int orderCapacityPerBook = 1 << 14;
     private int maxMarkets = 64;
+    private long indexSeed;
     private int maxOpenOrdersPerAccount = 50_000;
     private int maxOpenOrdersPerAccountAndMarket = 10_000;
     private long actionsPerWindow = 50;
@@ -136,6 +137,22 @@ public final class EngineConfig
     public int assetCapacity()
     {
         return assetCapacity;
+    }
+
+    /**
+     * A secret mixed into the hash of the order-id and client-order-id indexes, so clients cannot choose
+     * ids that all land in one probe run (default 0: set a per-deployment secret in production). It never
+     * changes an event or the state hash, so replays need not know it.
+     */
+    public EngineConfig indexSeed(final long seed)
+    {
+        indexSeed = seed;
+        return this;
+    }
+
+    public long indexSeed()
+    {
+        return indexSeed;
     }
 
     /** A sizing hint for account tables; they grow beyond it. */

@@ -38,11 +38,11 @@ final class Orders
     private LongArrayList removed;
     private boolean[][] touchedMark = new boolean[0][];
 
-    Orders(final int slotsPerBook, final int expectedOrders)
+    Orders(final int slotsPerBook, final int expectedOrders, final long indexSeed)
     {
         this.slotsPerBook = slotsPerBook;
-        byId = new FixedKeyIndex(4, expectedOrders);
-        byClientId = new FixedKeyIndex(3, expectedOrders);
+        byId = new FixedKeyIndex(4, expectedOrders, indexSeed);
+        byClientId = new FixedKeyIndex(3, expectedOrders, indexSeed);
     }
 
     static int handle(final int book, final int slot)

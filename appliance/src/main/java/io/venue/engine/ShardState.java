@@ -59,7 +59,7 @@ final class ShardState
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
         agents = new Agents(expected);
-        orders = new Orders(config.orderCapacityPerBook(), 1024);
+        orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed());
         events = new Events(sink, accounts);
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];

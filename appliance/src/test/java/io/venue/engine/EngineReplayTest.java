@@ -23,5 +23,12 @@ class EngineReplayTest
         assertEquals(h.engine.commandCount(), replayed[0].commandCount());
         assertArrayEquals(h.log.bytes(), events);
         assertArrayEquals(h.engine.stateHash(), replayed[0].stateHash());
+
+        // the index seed moves entries inside the hash indexes and nothing else
+        final Engine[] seeded = new Engine[1];
+        final byte[] seededEvents = EngineHarness.replay(RandomStream.config().indexSeed(0x5eed_5eed_5eedL), h.commands,
+            h.commandsLength(), seeded);
+        assertArrayEquals(events, seededEvents);
+        assertArrayEquals(h.engine.stateHash(), seeded[0].stateHash());
     }
 }

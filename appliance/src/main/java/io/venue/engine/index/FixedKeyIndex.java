@@ -15,6 +15,7 @@ public final class FixedKeyIndex
     public static final int MISSING = -1;
 
     private final int keyLongs;
+    private final long seed;
     private long[] keys;
     private int[] values;
     private int mask;
@@ -23,11 +24,22 @@ public final class FixedKeyIndex
 
     public FixedKeyIndex(final int keyLongs, final int expectedEntries)
     {
+        this(keyLongs, expectedEntries, 0);
+    }
+
+    /**
+     * @param seed mixed into the hash. Where clients choose the keys (order ids, client order ids), a
+     *             per-deployment secret seed keeps them from grinding keys into one long probe run. It changes
+     *             only where entries sit, never what a lookup returns, so it cannot change any output.
+     */
+    public FixedKeyIndex(final int keyLongs, final int expectedEntries, final long seed)
+    {
         if (keyLongs < 1)
         {
             throw new IllegalArgumentException("keyLongs must be positive");
         }
         this.keyLongs = keyLongs;
+        this.seed = seed;
         allocate(capacityFor(expectedEntries));
     }
 
@@ -131,7 +143,7 @@ public final class FixedKeyIndex
 
     private int slotOf(final long[] key, final int offset)
     {
-        long hash = 0x9E3779B97F4A7C15L;
+        long hash = 0x9E3779B97F4A7C15L ^ seed;
         for (int i = 0; i < keyLongs; i++)
         {
             hash = (hash ^ key[offset + i]) * 0xff51afd7ed558ccdL;
