@@ -50,6 +50,49 @@ class EngineJournalTest
         assertArrayEquals(h.log.bytes(), a, "the journaled events are the events of the original run");
     }
 
+    @Test
+    void anEngineAgentOnAPinnedThreadTailsTheCommandJournalLive() throws InterruptedException
+    {
+        final EngineHarness h = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(h, 7).setUp().run(5_000);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender out = events.appender();
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), out::append);
+            final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
+            final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
+                new org.agrona.concurrent.BackoffIdleStrategy(10, 10, 1_000, 100_000), Throwable::printStackTrace, null, agent);
+            org.agrona.concurrent.AgentRunner.startOnThread(runner, io.venue.tuning.PinnedThreads.factory("engine-shard-0",
+                Runtime.getRuntime().availableProcessors() - 1));
+            try
+            {
+                // commands arrive while the agent runs, as the sequencer will append them
+                final JournalAppender in = commands.appender();
+                int position = 0;
+                long lastSequence = 0;
+                while (position < h.commandsLength())
+                {
+                    final int length = h.commands.getInt(position);
+                    in.append(h.commands, position + 4, length);
+                    lastSequence = io.venue.journal.JournalRecords.sequence(h.commands, position + 4);
+                    position += 4 + length;
+                }
+                final long deadline = System.nanoTime() + 30_000_000_000L;
+                while (agent.appliedSequence() != lastSequence && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(1);
+                }
+                assertEquals(lastSequence, agent.appliedSequence());
+            }
+            finally
+            {
+                runner.close();
+            }
+            assertArrayEquals(h.engine.stateHash(), engine.stateHash());
+        }
+        assertArrayEquals(h.log.bytes(), readAll(folder.resolve("events")));
+    }
+
     private static byte[] runFromJournal(final Path commandsFolder, final Path eventsFolder)
     {
         try (Journal commands = Journal.openReadOnly(commandsFolder); Journal events = Journal.open(eventsFolder))
