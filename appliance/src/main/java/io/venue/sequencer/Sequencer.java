@@ -1,0 +1,157 @@
+package io.venue.sequencer;
+
+import io.venue.action.json.ParseResult;
+import io.venue.action.json.SignedActionParser;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedEncoder;
+import io.venue.journal.sbe.SignerMatch;
+import io.venue.verifier.VerificationOutcome;
+import io.venue.verifier.VerificationResult;
+import io.venue.verifier.VerificationResultHandler;
+import io.venue.verifier.VerifierPool;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * The single writer of the command journal: takes each verification result in the order the pool
+ * delivers it, stamps the next sequence number and the time, appends the command (or, for a body the
+ * verifier refused, a {@code RequestRejected} record) and only then tells the {@link SequencerListener}, so
+ * a client is answered only after its request is in the journal.
+ * <p>
+ * The stamped time is the clock's, never earlier than the previous stamp: the engine's only clock moves
+ * forward. Everything non-deterministic (the clock, verification, arrival order) ends here.
+ */
+public final class Sequencer implements Agent
+{
+    private final VerifierPool pool;
+    private final JournalAppender journal;
+    private final EpochClock clock;
+    private final SequencerListener listener;
+    private final long epoch;
+    private final int batchLimit;
+    private final ActionCommandEncoder encoder = new ActionCommandEncoder();
+    private final SignedActionParser parser = new SignedActionParser();
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final RequestRejectedEncoder rejected = new RequestRejectedEncoder();
+    private final ExpandableArrayBuffer record = new ExpandableArrayBuffer(4096);
+    private final VerificationResultHandler onResult = this::onResult;
+    private final byte[] digest = new byte[32];
+    private final byte[] rawSigner = new byte[20];
+    private final byte[] personalSigner = new byte[20];
+    private final byte[] account = new byte[20];
+    private byte[] text = new byte[4096];
+    private long sequence;
+    private long lastStamp;
+
+    /**
+     * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
+     */
+    public Sequencer(
+        final VerifierPool pool,
+        final JournalAppender journal,
+        final EpochClock clock,
+        final SequencerListener listener,
+        final long epoch,
+        final long lastSequence,
+        final int batchLimit)
+    {
+        this.pool = pool;
+        this.journal = journal;
+        this.clock = clock;
+        this.listener = listener;
+        this.epoch = epoch;
+        this.sequence = lastSequence;
+        this.batchLimit = batchLimit;
+    }
+
+    @Override
+    public int doWork()
+    {
+        return pool.poll(onResult, batchLimit);
+    }
+
+    /** The sequence of the last record appended. */
+    public long sequence()
+    {
+        return sequence;
+    }
+
+    private void onResult(final VerificationResult result)
+    {
+        final long stamp = Math.max(clock.time(), lastStamp);
+        lastStamp = stamp;
+        final long next = sequence + 1;
+        final int length = result.textLength();
+        if (text.length < length)
+        {
+            text = new byte[Math.max(length, text.length * 2)];
+        }
+        result.getText(text, 0);
+        result.getDigest(digest, 0);
+        result.getAccount(account, 0);
+
+        final int recordLength;
+        final boolean accepted;
+        if (result.outcome() == VerificationOutcome.VERIFIED)
+        {
+            final ParseResult parsed = parser.parsePayload(java.util.Arrays.copyOf(text, length));
+            if (!parsed.isOk())
+            {
+                // the verifier wrote this canonical JSON itself; failing to read it back is a defect, kept visible
+                recordLength = rejection(next, stamp, result, RequestRejectReason.MALFORMED, "canonical JSON did not parse: " +
+                    parsed.code() + " at " + parsed.field());
+                accepted = false;
+            }
+            else
+            {
+                result.getRawSigner(rawSigner, 0);
+                result.getPersonalSigner(personalSigner, 0);
+                recordLength = encoder.encode(next, stamp, epoch, parsed.payload(), digest,
+                    SignerMatch.get((short)result.signerMatch().ordinal()), rawSigner, personalSigner, record, 0);
+                accepted = true;
+            }
+        }
+        else
+        {
+            final RequestRejectReason reason = result.outcome() == VerificationOutcome.MALFORMED ?
+                RequestRejectReason.MALFORMED : RequestRejectReason.BAD_SIGNATURE;
+            recordLength = rejection(next, stamp, result, reason, new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8));
+            accepted = false;
+        }
+        final long index = journal.append(record, 0, recordLength);
+        sequence = next;
+        if (accepted)
+        {
+            listener.onSequenced(result.connectionId(), result.correlationId(), next, index);
+        }
+        else
+        {
+            listener.onRejected(result.connectionId(), result.correlationId(), next, index);
+        }
+    }
+
+    private int rejection(
+        final long next, final long stamp, final VerificationResult result, final RequestRejectReason reason, final String detail)
+    {
+        rejected.wrapAndApplyHeader(record, 0, header)
+            .sequence(next)
+            .timestampMs(stamp)
+            .epoch(epoch)
+            .connectionId(result.connectionId())
+            .correlationId(result.correlationId())
+            .reason(reason)
+            .putAccount(account, 0, 20)
+            .putDigest(digest, 0, 32)
+            .detail(detail);
+        return MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "sequencer";
+    }
+}

@@ -1,0 +1,180 @@
+package io.venue.sequencer;
+
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.Address;
+import io.venue.action.CreateAsset;
+import io.venue.action.CreateSpotMarket;
+import io.venue.action.Deposit;
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.engine.Engine;
+import io.venue.engine.EngineAgent;
+import io.venue.engine.EngineConfig;
+import io.venue.journal.RecordPrinter;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.signing.ActionSigner;
+import io.venue.verifier.VerifierPool;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real signatures through the whole pipeline built so far: verifier pool (two threads), sequencer, the
+ * command journal, the engine agent, the event journal. Every request is answered only after its record
+ * is journaled, a refused body is journaled too, and the orders match.
+ */
+class PipelineTest
+{
+    private static final long CHAIN_ID = 8453;
+    private static final Address CONTRACT = Address.of("0x" + "5e".repeat(20));
+    private static final long UNIT = 1_000_000;
+
+    @TempDir
+    Path folder;
+
+    private final ConcurrentLinkedQueue<long[]> acks = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<Long, Boolean> outcomes = new ConcurrentHashMap<>();
+
+    @Test
+    void signedRequestsAreJournaledAnsweredAndMatched() throws Exception
+    {
+        final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
+        final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
+        final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
+        final EngineConfig config = new EngineConfig().operator(operatorKey.address());
+
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events"));
+            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+        {
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
+            {
+                public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+                {
+                    outcomes.put(correlationId, true);
+                    acks.add(new long[]{connectionId, correlationId, sequence});
+                }
+
+                public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+                {
+                    outcomes.put(correlationId, false);
+                    acks.add(new long[]{connectionId, correlationId, sequence});
+                }
+            }, 1, 0, 64);
+            final JournalAppender eventOut = events.appender();
+            final Engine engine = new Engine(config, eventOut::append);
+            final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
+            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
+            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);
+            AgentRunner.startOnThread(sequencerRunner);
+            AgentRunner.startOnThread(engineRunner);
+            try
+            {
+                // the operator lists the market and funds both traders, one request at a time (one connection)
+                final ActionSigner operator = new ActionSigner(CHAIN_ID, CONTRACT, operatorKey);
+                final Action[] setup = {
+                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+                    new Deposit(alice.address(), 1, 1_000 * UNIT), new Deposit(bob.address(), 2, 100 * UNIT)};
+                long correlation = 0;
+                for (int i = 0; i < setup.length; i++)
+                {
+                    submit(pool, 0, ++correlation, operator, operatorKey.address(), i, setup[i]);
+                    awaitAcks((int)correlation);
+                }
+
+                // the traders send in parallel on their own connections
+                final ActionSigner aliceSigner = new ActionSigner(CHAIN_ID, CONTRACT, alice);
+                final ActionSigner bobSigner = new ActionSigner(CHAIN_ID, CONTRACT, bob);
+                final int orders = 20;
+                for (int i = 0; i < orders; i++)
+                {
+                    submit(pool, 1, ++correlation, aliceSigner, alice.address(), i,
+                        new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                    submit(pool, 2, ++correlation, bobSigner, bob.address(), i,
+                        new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                }
+                final byte[] garbage = "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII);
+                final long garbageCorrelation = ++correlation;
+                assertTrue(pool.offer(3, garbageCorrelation, garbage, 0, garbage.length));
+                awaitAcks((int)correlation);
+
+                assertEquals(false, outcomes.get(garbageCorrelation), "a refused body is journaled and answered");
+                final long lastSequence = sequencer.sequence();
+                assertEquals(correlation, lastSequence, "one journal record per request, numbered without gaps");
+                final long deadline = System.nanoTime() + 30_000_000_000L;
+                while (engineAgent.appliedSequence() != lastSequence && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(1);
+                }
+                assertEquals(lastSequence, engineAgent.appliedSequence());
+            }
+            finally
+            {
+                sequencerRunner.close();
+                engineRunner.close();
+            }
+        }
+
+        final List<String> eventLines = lines(folder.resolve("events"));
+        assertEquals(20, eventLines.stream().filter(l -> l.contains("\"type\":\"Trade\"")).count(), String.join("\n", eventLines));
+        assertEquals(0, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(), String.join("\n", eventLines));
+        assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains("\"type\":\"RequestRejected\"")));
+    }
+
+    private static void submit(
+        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer, final Address account,
+        final long nonce, final Action action)
+    {
+        final byte[] body = CanonicalJson.signedActionBody(signer.sign(
+            new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), PreimageMode.RAW));
+        while (!pool.offer(connection, correlation, body, 0, body.length))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private void awaitAcks(final int count) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (acks.size() < count && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        assertEquals(count, acks.size(), "every request is answered");
+    }
+
+    private static List<String> lines(final Path journalFolder)
+    {
+        final List<String> lines = new ArrayList<>();
+        final RecordPrinter printer = new RecordPrinter();
+        try (Journal journal = Journal.openReadOnly(journalFolder))
+        {
+            final JournalTailer tailer = journal.tailer();
+            while (tailer.read((buffer, offset, length, index) -> lines.add(printer.print(buffer, offset, length))))
+            {
+                // to the end
+            }
+        }
+        return lines;
+    }
+}
