@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "journal", mixinStandardHelpOptions = true,
     description = "Inspect command and event journals.",
-    subcommands = {JournalCommand.Dump.class, JournalCommand.Replay.class})
+    subcommands = {JournalCommand.Dump.class, JournalCommand.Replay.class, JournalCommand.Timeline.class,
+        JournalCommand.BookAt.class, JournalCommand.Diff.class})
 final class JournalCommand
 {
     @Command(name = "dump", mixinStandardHelpOptions = true,
@@ -45,21 +46,45 @@ final class JournalCommand
         @Option(names = "--to-sequence", description = "Only records whose sequence is at most this.")
         Long toSequence;
 
+        @Option(names = "--account", description = "Only records naming this address (as account, maker, taker, owner…).")
+        String account;
+
+        @Option(names = "--order", description = "Only records naming this order id.")
+        String order;
+
+        @Option(names = "--market", description = "Only records of this market.")
+        Long market;
+
+        @Option(names = "--from-time", description = "Only command records stamped at or after this Unix ms (events carry no time).")
+        Long fromTime;
+
+        @Option(names = "--to-time", description = "Only command records stamped at or before this Unix ms.")
+        Long toTime;
+
         @Override
         public Integer call()
         {
             final RecordPrinter printer = new RecordPrinter();
+            final JournalRecords records = new JournalRecords();
             final PrintWriter out = spec.commandLine().getOut();
             final StringBuilder line = new StringBuilder();
+            final java.util.regex.Pattern marketField = market == null ? null :
+                java.util.regex.Pattern.compile("\"market\":" + market + "[,}]");
             try (Journal journal = Journal.openReadOnly(folder))
             {
                 final JournalTailer tailer = journal.tailer();
                 while (tailer.read((buffer, offset, length, index) ->
                 {
-                    if (inRange(buffer, offset, length))
+                    if (inRange(buffer, offset, length) && inTime(records, buffer, offset, length))
                     {
                         line.setLength(0);
-                        out.println(printer.print(buffer, offset, length, line));
+                        final String text = printer.print(buffer, offset, length, line).toString();
+                        if ((account == null || text.contains(account.toLowerCase(java.util.Locale.ROOT))) &&
+                            (order == null || text.contains(order.toLowerCase(java.util.Locale.ROOT))) &&
+                            (marketField == null || marketField.matcher(text).find()))
+                        {
+                            out.println(text);
+                        }
                     }
                 }))
                 {
@@ -68,6 +93,21 @@ final class JournalCommand
             }
             out.flush();
             return 0;
+        }
+
+        private boolean inTime(final JournalRecords records, final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (fromTime == null && toTime == null)
+            {
+                return true;
+            }
+            final io.venue.journal.RecordType type = records.typeOf(buffer, offset, length);
+            if (type == null || type.kind() != io.venue.journal.RecordKind.COMMAND)
+            {
+                return false;
+            }
+            final long time = JournalRecords.timestampMs(buffer, offset);
+            return (fromTime == null || time >= fromTime) && (toTime == null || time <= toTime);
         }
 
         private boolean inRange(final DirectBuffer buffer, final int offset, final int length)
@@ -165,7 +205,7 @@ final class JournalCommand
             }
         }
 
-        private static boolean equal(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
+        static boolean equal(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
         {
             for (int i = 0; i < length; i++)
             {
@@ -175,6 +215,193 @@ final class JournalCommand
                 }
             }
             return true;
+        }
+    }
+
+    /** Every record of a journal as (sequence, JSON line), in journal order. */
+    static java.util.List<java.util.Map.Entry<Long, String>> records(final Path folder)
+    {
+        final RecordPrinter printer = new RecordPrinter();
+        final java.util.List<java.util.Map.Entry<Long, String>> all = new java.util.ArrayList<>();
+        try (Journal journal = Journal.openReadOnly(folder))
+        {
+            final JournalTailer tailer = journal.tailer();
+            while (tailer.read((buffer, offset, length, index) -> all.add(java.util.Map.entry(
+                length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1L,
+                printer.print(buffer, offset, length)))))
+            {
+                // to the end
+            }
+        }
+        return all;
+    }
+
+    @Command(name = "timeline", mixinStandardHelpOptions = true,
+        description = "Every command and event that touched one order, in sequence order (each command before its events).")
+    static final class Timeline implements Callable<Integer>
+    {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", description = "The command journal folder.")
+        Path commands;
+
+        @Parameters(index = "1", description = "The event journal folder.")
+        Path events;
+
+        @Option(names = "--order", required = true, description = "The order id (0x + 64 hex).")
+        String order;
+
+        @Override
+        public Integer call()
+        {
+            final String id = order.toLowerCase(java.util.Locale.ROOT);
+            final java.util.List<java.util.Map.Entry<Long, String>> lines = new java.util.ArrayList<>();
+            records(commands).stream().filter(r -> r.getValue().contains(id)).forEach(lines::add);
+            final int commandCount = lines.size();
+            records(events).stream().filter(r -> r.getValue().contains(id)).forEach(lines::add);
+            // a stable sort keeps each command ahead of its own events and events in their written order
+            final java.util.List<java.util.Map.Entry<Long, String>> sorted = new java.util.ArrayList<>(lines);
+            sorted.sort(java.util.Map.Entry.comparingByKey());
+            final PrintWriter out = spec.commandLine().getOut();
+            sorted.forEach(entry -> out.println(entry.getValue()));
+            out.flush();
+            return commandCount == 0 && sorted.isEmpty() ? 1 : 0;
+        }
+    }
+
+    @Command(name = "book", mixinStandardHelpOptions = true,
+        description = "The book of a market as it stood after a given command sequence, rebuilt by replaying the command journal.")
+    static final class BookAt implements Callable<Integer>
+    {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", description = "The command journal folder.")
+        Path commands;
+
+        @Option(names = "--market", required = true, description = "The market id.")
+        long market;
+
+        @Option(names = "--at", required = true, description = "The last command sequence to apply.")
+        long at;
+
+        @Option(names = "--operator", required = true, description = "An operator key of the run (0x address); repeat for several.")
+        List<String> operators;
+
+        @Override
+        public Integer call()
+        {
+            final EngineConfig config = new EngineConfig();
+            operators.forEach(operator -> config.operator(Address.of(operator)));
+            final Engine engine = new Engine(config, (buffer, offset, length) -> { });
+            try (Journal journal = Journal.openReadOnly(commands))
+            {
+                final JournalTailer tailer = journal.tailer();
+                final boolean[] done = {false};
+                while (!done[0] && tailer.read((buffer, offset, length, index) ->
+                {
+                    if (length >= JournalRecords.SEQUENCE_OFFSET + 8 && JournalRecords.sequence(buffer, offset) > at)
+                    {
+                        done[0] = true;
+                        return;
+                    }
+                    engine.onCommand(buffer, offset, length);
+                }))
+                {
+                    // up to the sequence asked for
+                }
+            }
+            final PrintWriter out = spec.commandLine().getOut();
+            final io.venue.engine.EngineView view = engine.view();
+            boolean any = false;
+            for (int which = 0; which < 2; which++)
+            {
+                final io.venue.engine.book.OrderBook book = view.book(market, which);
+                if (book == null)
+                {
+                    continue;
+                }
+                any = true;
+                for (final io.venue.action.Side side : io.venue.action.Side.values())
+                {
+                    for (int depth = 0; depth < book.levelCount(side); depth++)
+                    {
+                        out.printf("{\"market\":%d,\"book\":%d,\"side\":\"%s\",\"depth\":%d,\"price\":%d,\"qty\":%d,\"orders\":%d}%n",
+                            market, which, side.wire(), depth, book.levelPrice(side, depth), book.levelQty(side, depth),
+                            book.levelOrderCount(side, depth));
+                    }
+                }
+            }
+            out.flush();
+            if (!any)
+            {
+                spec.commandLine().getErr().println("market " + market + " is not listed at sequence " + at);
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "diff", mixinStandardHelpOptions = true, description = "The first record where two journals differ.")
+    static final class Diff implements Callable<Integer>
+    {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", description = "The first journal folder.")
+        Path first;
+
+        @Parameters(index = "1", description = "The second journal folder.")
+        Path second;
+
+        @Override
+        public Integer call()
+        {
+            final PrintWriter out = spec.commandLine().getOut();
+            try (Journal a = Journal.openReadOnly(first); Journal b = Journal.openReadOnly(second))
+            {
+                final JournalTailer left = a.tailer();
+                final JournalTailer right = b.tailer();
+                final ExpandableArrayBuffer copy = new ExpandableArrayBuffer(1024);
+                final int[] copyLength = {0};
+                long position = 0;
+                while (true)
+                {
+                    copyLength[0] = -1;
+                    left.read((buffer, offset, length, index) ->
+                    {
+                        copy.putBytes(0, buffer, offset, length);
+                        copyLength[0] = length;
+                    });
+                    final String[] difference = {null};
+                    final boolean rightHas = right.read((buffer, offset, length, index) ->
+                    {
+                        if (copyLength[0] != length || !Replay.equal(copy, 0, buffer, offset, length))
+                        {
+                            difference[0] = "first:  " + (copyLength[0] < 0 ? "(ended)" : new RecordPrinter().print(copy, 0, copyLength[0])) +
+                                "\nsecond: " + new RecordPrinter().print(buffer, offset, length);
+                        }
+                    });
+                    if (!rightHas && copyLength[0] < 0)
+                    {
+                        out.println("identical: " + position + " records");
+                        out.flush();
+                        return 0;
+                    }
+                    if (!rightHas)
+                    {
+                        difference[0] = "first:  " + new RecordPrinter().print(copy, 0, copyLength[0]) + "\nsecond: (ended)";
+                    }
+                    if (difference[0] != null)
+                    {
+                        out.println("journals differ at record " + position + "\n" + difference[0]);
+                        out.flush();
+                        return 1;
+                    }
+                    position++;
+                }
+            }
         }
     }
 }

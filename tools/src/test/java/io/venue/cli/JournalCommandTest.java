@@ -106,4 +106,44 @@ class JournalCommandTest
         assertTrue(replay.out().contains("first divergence at command index"), replay.out());
         assertTrue(replay.out().contains("NOT_OPERATOR"), replay.out());
     }
+
+    @Test
+    void filtersTimelineBookAndDiff()
+    {
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
+
+        final CliRun bob = CliRun.of("journal", "dump", dir.resolve("events").toString(), "--account", BOB.toString());
+        assertEquals(0, bob.exitCode(), bob.err());
+        assertTrue(bob.out().lines().allMatch(line -> line.contains(BOB.toString())), bob.out());
+        assertTrue(bob.out().contains("\"type\":\"Trade\""), bob.out());
+        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("commands").toString(), "--from-time", "1763000000006",
+            "--market", "7");
+        assertEquals(2, timed.out().lines().count(), timed.out());
+
+        // Alice's bid: its id is the digest the test gave command 6
+        final String aliceOrder = "0x" + "00".repeat(31) + "06";
+        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--order", aliceOrder);
+        assertEquals(0, timeline.exitCode(), timeline.err());
+        final java.util.List<String> lines = timeline.out().lines().toList();
+        assertTrue(lines.get(0).contains("\"type\":\"PlaceOrder\""), timeline.out());
+        assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"OrderRested\"")), timeline.out());
+        assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"Trade\"")), timeline.out());
+
+        final CliRun before = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "6",
+            "--operator", OPERATOR.toString());
+        assertEquals(0, before.exitCode(), before.err());
+        assertEquals("{\"market\":7,\"book\":0,\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":5000000,\"orders\":1}",
+            before.out().trim());
+        final CliRun after = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "7",
+            "--operator", OPERATOR.toString());
+        assertTrue(after.out().contains("\"qty\":3000000"), after.out());
+
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("commands2"), dir.resolve("events2"));
+        assertEquals(0, CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events2").toString()).exitCode());
+        run(new EngineConfig().operator(BOB), dir.resolve("commands3"), dir.resolve("events3"));
+        final CliRun diff = CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events3").toString());
+        assertEquals(1, diff.exitCode(), diff.out());
+        assertTrue(diff.out().startsWith("journals differ at record 0"), diff.out());
+    }
 }
