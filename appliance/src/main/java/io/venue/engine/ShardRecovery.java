@@ -1,0 +1,198 @@
+package io.venue.engine;
+
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateCheck;
+import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.RecordPrinter;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+
+/**
+ * Brings one shard back after a stop or a crash, from its state folder and its two journals:
+ * <ol>
+ *   <li>the Chronicle Map state is used if it is consistent; if it is missing or unusable (a command cut
+ *   short, a damaged file …) it is recreated empty and the whole command journal is replayed — the reason
+ *   is reported through the {@link Report};</li>
+ *   <li>the commands after the state's applied sequence are replayed. Their events may already be in the
+ *   event journal (a crash after the events were written and before the state recorded the command): each
+ *   event the replay produces is compared byte for byte with the one already there, and only events past
+ *   the end of the event journal are appended. A difference stops recovery with the position where it
+ *   occurs — a journal that disagrees with its replay is never silently skipped.</li>
+ * </ol>
+ * After {@link #recover} the engine, its command tailer (positioned after the last command) and its sink
+ * carry on live, e.g. in an {@link EngineAgent}.
+ */
+public final class ShardRecovery
+{
+    /** What recovery did, for the operator's log. */
+    public interface Report
+    {
+        void onStateRebuilt(String reason);
+
+        void onReplayed(long commands, long eventsMatched, long eventsAppended, long lastSequence);
+    }
+
+    private final Engine engine;
+    private final EngineState state;
+    private final JournalTailer commands;
+    private final ResumingSink sink;
+
+    private ShardRecovery(final Engine engine, final EngineState state, final JournalTailer commands, final ResumingSink sink)
+    {
+        this.engine = engine;
+        this.state = state;
+        this.commands = commands;
+        this.sink = sink;
+    }
+
+    public static ShardRecovery recover(
+        final EngineConfig config,
+        final EngineState.Context stateContext,
+        final Journal commandJournal,
+        final Journal eventJournal,
+        final Report report) throws StateUnusableException
+    {
+        final ResumingSink sink = new ResumingSink(eventJournal);
+        final StateCheck check = EngineState.check(stateContext);
+        EngineState state;
+        if (check.status().isUsable())
+        {
+            state = EngineState.open(stateContext);
+        }
+        else
+        {
+            report.onStateRebuilt(check.status() + ": " + check.detail());
+            state = EngineState.openEmpty(stateContext);
+        }
+        Engine restored;
+        try
+        {
+            restored = Engine.open(config, sink, state);
+        }
+        catch (final StateUnusableException ex)
+        {
+            // entries that contradict each other: rebuild by a full replay
+            state.close();
+            report.onStateRebuilt(ex.getMessage());
+            state = EngineState.openEmpty(stateContext);
+            restored = Engine.open(config, sink, state);
+        }
+        final Engine engine = restored;
+
+        // events of commands the state already holds are skipped; later ones are compared, then appended
+        final long applied = engine.lastSequence();
+        sink.skipThrough(applied);
+        final JournalTailer commands = commandJournal.tailer();
+        final long[] replayed = {0};
+        while (commands.read((buffer, offset, length, index) ->
+        {
+            if (length >= JournalRecords.SEQUENCE_OFFSET + 8 && JournalRecords.sequence(buffer, offset) <= applied)
+            {
+                return;
+            }
+            engine.onCommand(buffer, offset, length);
+            replayed[0]++;
+        }))
+        {
+            // to the end of the command journal
+        }
+        report.onReplayed(replayed[0], sink.matched, sink.appended, engine.lastSequence());
+        return new ShardRecovery(engine, state, commands, sink);
+    }
+
+    public Engine engine()
+    {
+        return engine;
+    }
+
+    public EngineState state()
+    {
+        return state;
+    }
+
+    /** The command tailer, positioned after the last command: hand it to the {@link EngineAgent}. */
+    public JournalTailer commands()
+    {
+        return commands;
+    }
+
+    /**
+     * The event sink in front of the event journal: compares events with those already written, appends the
+     * rest. Once the journal's existing records are used up it only appends.
+     */
+    static final class ResumingSink implements EventSink
+    {
+        private final JournalAppender appender;
+        private final JournalTailer existing;
+        private final ExpandableArrayBuffer produced = new ExpandableArrayBuffer(512);
+        private boolean caughtUp;
+        private long matched;
+        private long appended;
+        private int producedLength;
+
+        ResumingSink(final Journal events)
+        {
+            this.appender = events.appender();
+            this.existing = events.tailer();
+        }
+
+        /** Moves past the existing events of commands up to {@code sequence} (already in the state). */
+        void skipThrough(final long sequence)
+        {
+            final long[] last = {Long.MIN_VALUE};
+            while (true)
+            {
+                final long index = existing.index();
+                final boolean more = existing.read((buffer, offset, length, i) -> last[0] = JournalRecords.sequence(buffer, offset));
+                if (!more)
+                {
+                    caughtUp = true;
+                    return;
+                }
+                if (last[0] > sequence)
+                {
+                    existing.moveToIndex(index);
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public void onEvent(final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (!caughtUp)
+            {
+                produced.putBytes(0, buffer, offset, length);
+                producedLength = length;
+                final boolean present = existing.read(this::compare);
+                if (present)
+                {
+                    matched++;
+                    return;
+                }
+                caughtUp = true;
+            }
+            appender.append(buffer, offset, length);
+            appended++;
+        }
+
+        private void compare(final DirectBuffer buffer, final int offset, final int length, final long index)
+        {
+            boolean same = length == producedLength;
+            for (int i = 0; same && i < length; i++)
+            {
+                same = buffer.getByte(offset + i) == produced.getByte(i);
+            }
+            if (!same)
+            {
+                throw new IllegalStateException("the event journal disagrees with the replay at index " + index +
+                    "\n  journal: " + new RecordPrinter().print(buffer, offset, length) +
+                    "\n  replay:  " + new RecordPrinter().print(produced, 0, producedLength));
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.venue.engine;
+
+import io.venue.engine.state.EngineState;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import org.agrona.ExpandableArrayBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Recovery of a shard from its state folder and journals, in the states a crash can leave them in: events
+ * written past what the state recorded (some of a command's events only), a missing state, and an event
+ * journal that disagrees with the replay.
+ */
+class ShardRecoveryTest
+{
+    private static final int COMMANDS = 3_000;
+    private static final int STATE_AT = 1_000;
+    private static final int CRASHED_AT = 1_400;
+
+    @TempDir
+    Path folder;
+
+    private final List<String> log = new ArrayList<>();
+    private final long[] replay = new long[4];
+    private final ShardRecovery.Report report = new ShardRecovery.Report()
+    {
+        public void onStateRebuilt(final String reason)
+        {
+            log.add(reason);
+        }
+
+        public void onReplayed(final long commands, final long eventsMatched, final long eventsAppended, final long lastSequence)
+        {
+            replay[0] = commands;
+            replay[1] = eventsMatched;
+            replay[2] = eventsAppended;
+            replay[3] = lastSequence;
+        }
+    };
+
+    private EngineState.Context context()
+    {
+        return new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000);
+    }
+
+    private static EngineConfig config()
+    {
+        return RandomStream.config().operator(EngineHarness.OPERATOR);
+    }
+
+    @Test
+    void eventsWrittenBeforeACrashAreMatchedNotDuplicated() throws Exception
+    {
+        final EngineHarness reference = reference();
+        final List<byte[]> records = commands(reference);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender commandOut = commands.appender();
+            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+
+            // a clean run up to STATE_AT, the state on disk
+            final JournalAppender eventOut = events.appender();
+            try (PersistedEngine persisted = PersistedEngine.open(config(), eventOut::append, context()))
+            {
+                for (int i = 0; i < STATE_AT; i++)
+                {
+                    apply(persisted.engine(), records.get(i));
+                }
+            }
+            // then the process writes the events of more commands, the last one only in part, and dies before
+            // its state records them
+            final Engine crashed = new Engine(config(), (buffer, offset, length) ->
+            {
+                final long sequence = JournalRecords.sequence(buffer, offset);
+                final long eventIndex = buffer.getInt(offset + JournalRecords.EVENT_INDEX_OFFSET, JournalRecords.BYTE_ORDER);
+                if (sequence > STATE_AT && (sequence < CRASHED_AT || (sequence == CRASHED_AT && eventIndex == 0)))
+                {
+                    eventOut.append(buffer, offset, length);
+                }
+            });
+            for (int i = 0; i < CRASHED_AT; i++)
+            {
+                apply(crashed, records.get(i));
+            }
+
+            final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
+            assertTrue(log.isEmpty(), log.toString());
+            assertEquals(records.size() - STATE_AT, replay[0], "only the commands after the state are replayed");
+            assertTrue(replay[1] > 0, "events already journaled are matched");
+            assertEquals(reference.engine.commandCount() > 0, replay[2] > 0);
+            assertArrayEquals(reference.engine.stateHash(), recovery.engine().stateHash());
+            recovery.state().close();
+        }
+        assertArrayEquals(reference.log.bytes(), journal(folder.resolve("events")), "no event lost, none twice");
+    }
+
+    @Test
+    void aMissingStateIsRebuiltByAFullReplay() throws Exception
+    {
+        final EngineHarness reference = reference();
+        final List<byte[]> records = commands(reference);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender commandOut = commands.appender();
+            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            final JournalAppender eventOut = events.appender();
+            final Engine lost = new Engine(config(), eventOut::append);
+            for (final byte[] record : records)
+            {
+                apply(lost, record);
+            }
+            final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
+            assertEquals(records.size(), replay[0]);
+            assertEquals(0, replay[2], "every event was already in the journal");
+            assertArrayEquals(reference.engine.stateHash(), recovery.engine().stateHash());
+            recovery.state().close();
+        }
+        assertArrayEquals(reference.log.bytes(), journal(folder.resolve("events")));
+    }
+
+    @Test
+    void anEventJournalThatDisagreesWithTheReplayStopsRecovery() throws Exception
+    {
+        final EngineHarness reference = reference();
+        final List<byte[]> records = commands(reference);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender commandOut = commands.appender();
+            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            final JournalAppender eventOut = events.appender();
+            // a run under another operator key wrote different events for the same commands
+            final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB), eventOut::append);
+            for (int i = 0; i < 50; i++)
+            {
+                apply(other, records.get(i));
+            }
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> ShardRecovery.recover(config(), context(), commands, events, report));
+            assertTrue(refused.getMessage().startsWith("the event journal disagrees with the replay at index"), refused.getMessage());
+        }
+    }
+
+    private static EngineHarness reference()
+    {
+        final EngineHarness h = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(h, 99).setUp().run(COMMANDS - 16);
+        assertTrue(h.engine.commandCount() >= COMMANDS - 16);
+        return h;
+    }
+
+    private static List<byte[]> commands(final EngineHarness h)
+    {
+        final List<byte[]> records = new ArrayList<>();
+        int position = 0;
+        while (position < h.commandsLength())
+        {
+            final int length = h.commands.getInt(position);
+            final byte[] record = new byte[length];
+            h.commands.getBytes(position + 4, record);
+            records.add(record);
+            position += 4 + length;
+        }
+        return records;
+    }
+
+    private static void apply(final Engine engine, final byte[] record)
+    {
+        engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(record), 0, record.length);
+    }
+
+    private static byte[] journal(final Path eventsFolder)
+    {
+        final ExpandableArrayBuffer all = new ExpandableArrayBuffer(1 << 20);
+        final int[] length = {0};
+        try (Journal events = Journal.openReadOnly(eventsFolder))
+        {
+            final JournalTailer tailer = events.tailer();
+            while (tailer.read((buffer, offset, recordLength, index) ->
+            {
+                all.putInt(length[0], recordLength);
+                all.putBytes(length[0] + 4, buffer, offset, recordLength);
+                length[0] += 4 + recordLength;
+            }))
+            {
+                // to the end
+            }
+        }
+        return Arrays.copyOf(all.byteArray(), length[0]);
+    }
+}
