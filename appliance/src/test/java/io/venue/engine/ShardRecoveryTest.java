@@ -161,7 +161,7 @@ class ShardRecoveryTest
         return h;
     }
 
-    private static List<byte[]> commands(final EngineHarness h)
+    static List<byte[]> commands(final EngineHarness h)
     {
         final List<byte[]> records = new ArrayList<>();
         int position = 0;
@@ -181,7 +181,7 @@ class ShardRecoveryTest
         engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(record), 0, record.length);
     }
 
-    private static byte[] journal(final Path eventsFolder)
+    static byte[] journal(final Path eventsFolder)
     {
         final ExpandableArrayBuffer all = new ExpandableArrayBuffer(1 << 20);
         final int[] length = {0};

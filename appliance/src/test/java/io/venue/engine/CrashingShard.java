@@ -1,0 +1,81 @@
+package io.venue.engine;
+
+import io.venue.codec.Hex;
+import io.venue.engine.state.EngineState;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.FileInputStream;
+import java.nio.file.Path;
+
+/**
+ * The child process of {@link ShardCrashTest}: recovers a shard from its folder, then plays sequencer and
+ * engine for the commands of a source file that are not journaled yet (append the command, then apply it)
+ * until the source ends or the parent kills the process. Prints "RECOVERED ..." once recovery is done and
+ * "DONE &lt;state hash&gt;" at the end.
+ * <p>
+ * Arguments: the shard folder, the source file (records as int length + bytes).
+ */
+final class CrashingShard
+{
+    private CrashingShard()
+    {
+    }
+
+    static EngineConfig config()
+    {
+        return RandomStream.config().operator(EngineHarness.OPERATOR);
+    }
+
+    static EngineState.Context stateContext(final Path folder)
+    {
+        return new EngineState.Context().directory(folder.resolve("state")).sizeFor(50_000, 10_000);
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final Path folder = Path.of(args[0]);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final ShardRecovery recovery = ShardRecovery.recover(config(), stateContext(folder), commands, events,
+                new ShardRecovery.Report()
+                {
+                    public void onStateRebuilt(final String reason)
+                    {
+                        System.out.println("REBUILT " + reason.replace('\n', ' '));
+                    }
+
+                    public void onReplayed(final long replayed, final long matched, final long appended, final long last)
+                    {
+                        System.out.println("RECOVERED " + replayed + " " + matched + " " + appended + " " + last);
+                    }
+                });
+            System.out.flush();
+            final Engine engine = recovery.engine();
+            final long journaled = engine.lastSequence();
+            final JournalAppender commandOut = commands.appender();
+            final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+            try (DataInputStream source = new DataInputStream(new BufferedInputStream(new FileInputStream(args[1]))))
+            {
+                while (source.available() > 0)
+                {
+                    final byte[] record = new byte[source.readInt()];
+                    source.readFully(record);
+                    view.wrap(record);
+                    if (JournalRecords.sequence(view, 0) <= journaled)
+                    {
+                        continue;
+                    }
+                    commandOut.append(view, 0, record.length);
+                    engine.onCommand(view, 0, record.length);
+                }
+            }
+            System.out.println("DONE " + Hex.to0x(engine.stateHash()));
+            recovery.state().close();
+        }
+    }
+}
