@@ -15,13 +15,16 @@ import java.nio.file.Path;
 /**
  * The child process of {@link ShardCrashTest}: recovers a shard from its folder, then plays sequencer and
  * engine for the commands of a source file that are not journaled yet (append the command, then apply it)
- * until the source ends or the parent kills the process. Prints "RECOVERED ..." once recovery is done and
+ * until the source ends or the parent kills the process. Prints "RECOVERED ..." once recovery is done,
+ * "ACK &lt;sequence&gt;" for every {@link #ACK_EVERY}th command once it is journaled, and
  * "DONE &lt;state hash&gt;" at the end.
  * <p>
  * Arguments: the shard folder, the source file (records as int length + bytes).
  */
 final class CrashingShard
 {
+    static final int ACK_EVERY = 500;
+
     private CrashingShard()
     {
     }
@@ -71,6 +74,12 @@ final class CrashingShard
                         continue;
                     }
                     commandOut.append(view, 0, record.length);
+                    final long sequence = JournalRecords.sequence(view, 0);
+                    if (sequence % ACK_EVERY == 0)
+                    {
+                        // the moment a client would be answered: the command is in the journal
+                        System.out.println("ACK " + sequence);
+                    }
                     engine.onCommand(view, 0, record.length);
                 }
             }

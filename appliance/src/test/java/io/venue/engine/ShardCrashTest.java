@@ -25,12 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Kills a shard process with SIGKILL (no shutdown hook, no close) at random moments while it journals and
  * applies commands, restarts it each time, and finally checks that the event journal holds exactly the
- * bytes of an uninterrupted run and the recovered state the same hash: nothing lost, nothing twice.
+ * bytes of an uninterrupted run and the recovered state the same hash: nothing lost, nothing twice. Every
+ * command a killed process acknowledged (journaled) is found by the next one's recovery.
  */
 class ShardCrashTest
 {
     private static final int COMMANDS = 150_000;
-    private static final int KILLS = 4;
+    private static final int KILLS = 5;
 
     @TempDir
     Path folder;
@@ -55,10 +56,14 @@ class ShardCrashTest
         final SplittableRandom random = new SplittableRandom(7);
         int killedMidRun = 0;
         final List<String> recoveries = new ArrayList<>();
+        long acknowledged = 0;
         for (int i = 0; i < KILLS; i++)
         {
             final Child child = Child.start(shard, source);
-            child.awaitLine("RECOVERED", 60);
+            final String recovered = child.awaitLine("RECOVERED", 60);
+            final long recoveredThrough = Long.parseLong(recovered.substring(recovered.lastIndexOf(' ') + 1));
+            assertTrue(recoveredThrough >= acknowledged,
+                "acknowledged through " + acknowledged + " but recovered only through " + recoveredThrough);
             Thread.sleep(random.nextInt(50, 700));
             if (child.process.isAlive())
             {
@@ -67,8 +72,11 @@ class ShardCrashTest
             child.process.destroyForcibly();
             assertTrue(child.process.waitFor(30, TimeUnit.SECONDS));
             recoveries.add(child.report());
+            acknowledged = Math.max(acknowledged, child.lastAcknowledged());
         }
         final Child last = Child.start(shard, source);
+        final String lastRecovered = last.awaitLine("RECOVERED", 60);
+        assertTrue(Long.parseLong(lastRecovered.substring(lastRecovered.lastIndexOf(' ') + 1)) >= acknowledged);
         final String done = last.awaitLine("DONE", 240);
         assertTrue(last.process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, last.process.exitValue(), last.lines.toString());
@@ -121,6 +129,12 @@ class ShardCrashTest
             command.add(shard.toString());
             command.add(source.toString());
             return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+        }
+
+        /** The highest sequence the process acknowledged before it died. */
+        long lastAcknowledged()
+        {
+            return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4))).max().orElse(0);
         }
 
         /** What the shard said about its recovery: the REBUILT and RECOVERED lines. */
