@@ -140,6 +140,18 @@ public final class ShardRecovery
             this.existing = events.tailer();
         }
 
+        /** Events produced that were already in the journal, byte for byte. */
+        long matched()
+        {
+            return matched;
+        }
+
+        /** Events produced past the journal's end, and appended. */
+        long appended()
+        {
+            return appended;
+        }
+
         /** Moves past the existing events of commands up to {@code sequence} (already in the state). */
         void skipThrough(final long sequence)
         {

@@ -37,7 +37,12 @@ final class EngineHarness
 
     EngineHarness(final EngineConfig config, final boolean keepLines)
     {
-        log = new EventLog(keepLines);
+        this(config, new EventLog(keepLines));
+    }
+
+    EngineHarness(final EngineConfig config, final EventLog log)
+    {
+        this.log = log;
         engine = new Engine(config.operator(OPERATOR), log);
     }
 
@@ -141,5 +146,18 @@ final class EngineHarness
     int commandsLength()
     {
         return commandsLength;
+    }
+
+    /** Appends the commands sent since the last drain to a journal and forgets them. */
+    void drainCommandsTo(final io.venue.journal.queue.JournalAppender journal)
+    {
+        int position = 0;
+        while (position < commandsLength)
+        {
+            final int length = commands.getInt(position);
+            journal.append(commands, position + 4, length);
+            position += 4 + length;
+        }
+        commandsLength = 0;
     }
 }

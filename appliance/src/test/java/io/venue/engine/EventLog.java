@@ -18,16 +18,32 @@ final class EventLog implements EventSink
     private final RecordPrinter printer = new RecordPrinter();
     private final List<String> lines = new ArrayList<>();
     private final boolean keepLines;
+    private final EventSink forward;
     private int length;
+    private long count;
 
     EventLog(final boolean keepLines)
     {
         this.keepLines = keepLines;
+        this.forward = null;
+    }
+
+    /** A log that keeps nothing and hands every event on (to a journal): for streams too long for memory. */
+    EventLog(final EventSink forward)
+    {
+        this.keepLines = false;
+        this.forward = forward;
     }
 
     @Override
     public void onEvent(final DirectBuffer buffer, final int offset, final int eventLength)
     {
+        count++;
+        if (forward != null)
+        {
+            forward.onEvent(buffer, offset, eventLength);
+            return;
+        }
         bytes.putInt(length, eventLength);
         bytes.putBytes(length + 4, buffer, offset, eventLength);
         length += 4 + eventLength;
@@ -35,6 +51,11 @@ final class EventLog implements EventSink
         {
             lines.add(printer.print(buffer, offset, eventLength));
         }
+    }
+
+    long count()
+    {
+        return count;
     }
 
     List<String> lines()
