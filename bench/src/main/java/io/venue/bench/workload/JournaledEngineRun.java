@@ -1,0 +1,188 @@
+package io.venue.bench.workload;
+
+import io.venue.engine.Engine;
+import io.venue.engine.EventSink;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * The cost of the journals, measured in one JVM with the phases interleaved in every run so that their
+ * ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events counted), the
+ * engine journaled (each command appended to a command journal, then applied with every event appended to
+ * an event journal, on one thread), and a replay (a fresh engine tailing the command journal just written).
+ * <p>
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder]}; the folder (a temporary one by default)
+ * gets one pair of journals per run, deleted after it.
+ */
+public final class JournaledEngineRun
+{
+    private static final int RUNS = 5;
+    private static final int WARMUP_RUNS = 2;
+    private static long eventsJournaled;
+
+    private JournaledEngineRun()
+    {
+    }
+
+    public static void main(final String[] args) throws IOException
+    {
+        final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
+        final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        final Path root = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        final int measured = workload.commands() - workload.setupCommands();
+        System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
+            workload.setupCommands(), workload.mix());
+
+        final double[] alone = new double[RUNS];
+        final double[] journaled = new double[RUNS];
+        final double[] replay = new double[RUNS];
+        for (int run = -WARMUP_RUNS; run < RUNS; run++)
+        {
+            final Path folder = root.resolve("run" + (run + WARMUP_RUNS));
+            final double a = measured / seconds(() -> engineAlone(workload));
+            final double j;
+            final double r;
+            try (Journal commandJournal = Journal.open(folder.resolve("commands"));
+                Journal eventJournal = Journal.open(folder.resolve("events")))
+            {
+                j = measured / seconds(() -> engineJournaled(workload, commandJournal, eventJournal));
+                r = workload.commands() / seconds(() -> replay(commandJournal));
+            }
+            final long bytes = size(folder);
+            delete(folder);
+            System.out.printf(Locale.ROOT, "%s %d: alone %,.0f/s, journaled %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, j, 100 * j / a, r,
+                eventsJournaled, bytes >> 20);
+            if (run >= 0)
+            {
+                alone[run] = a;
+                journaled[run] = j;
+                replay[run] = r;
+            }
+        }
+        final double[] ratio = new double[RUNS];
+        for (int i = 0; i < RUNS; i++)
+        {
+            ratio[i] = journaled[i] / alone[i];
+        }
+        System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), replay %s commands/s%n",
+            range(alone), range(journaled), 100 * median(ratio), rangePercent(ratio), range(replay));
+    }
+
+    private static void engineAlone(final ExchangeCoreWorkload workload)
+    {
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new DiscardingSink());
+        final DirectBuffer records = workload.records();
+        int position = 0;
+        while (position < workload.length())
+        {
+            final int length = records.getInt(position);
+            engine.onCommand(records, position + 4, length);
+            position += 4 + length;
+        }
+    }
+
+    private static void engineJournaled(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
+    {
+        final JournalAppender eventOut = events.appender();
+        eventsJournaled = 0;
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), (buffer, offset, length) ->
+        {
+            eventOut.append(buffer, offset, length);
+            eventsJournaled++;
+        });
+        final JournalAppender commandOut = commands.appender();
+        final DirectBuffer records = workload.records();
+        int position = 0;
+        while (position < workload.length())
+        {
+            final int length = records.getInt(position);
+            commandOut.append(records, position + 4, length);
+            engine.onCommand(records, position + 4, length);
+            position += 4 + length;
+        }
+    }
+
+    private static void replay(final Journal commands)
+    {
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new DiscardingSink());
+        final JournalTailer tailer = commands.tailer();
+        while (tailer.read((buffer, offset, length, index) -> engine.onCommand(buffer, offset, length)))
+        {
+            // to the end
+        }
+    }
+
+    /** Setup commands are included in every phase's time; they are under 0.2% of the default workload. */
+    private static double seconds(final Runnable phase)
+    {
+        final long begin = System.nanoTime();
+        phase.run();
+        return (System.nanoTime() - begin) / 1e9;
+    }
+
+    private static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static String range(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", sorted[sorted.length / 2], sorted[0], sorted[sorted.length - 1]);
+    }
+
+    private static String rangePercent(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * sorted[0], 100 * sorted[sorted.length - 1]);
+    }
+
+    private static long size(final Path folder) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(folder))
+        {
+            long total = 0;
+            for (final Path path : paths.filter(Files::isRegularFile).toList())
+            {
+                total += Files.size(path);
+            }
+            return total;
+        }
+    }
+
+    private static void delete(final Path folder) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(folder))
+        {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static final class DiscardingSink implements EventSink
+    {
+        @Override
+        public void onEvent(final DirectBuffer buffer, final int offset, final int length)
+        {
+            // the engine alone: events are produced and dropped
+        }
+    }
+}
