@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -148,24 +149,21 @@ class ShardCrashTest
         String awaitLine(final String prefix, final int seconds) throws InterruptedException
         {
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            boolean ended = false;
             while (System.nanoTime() < deadline)
             {
-                for (final String line : lines)
+                final Optional<String> line = lines.stream().filter(l -> l.startsWith(prefix)).findFirst();
+                if (line.isPresent())
                 {
-                    if (line.startsWith(prefix))
-                    {
-                        return line;
-                    }
+                    return line.get();
                 }
-                if (!process.isAlive() && !lines.isEmpty() && lines.stream().noneMatch(l -> l.startsWith(prefix)))
+                if (ended)
                 {
-                    Thread.sleep(100);
-                    if (lines.stream().noneMatch(l -> l.startsWith(prefix)))
-                    {
-                        throw new AssertionError("the shard process ended without " + prefix + ": " + lines);
-                    }
+                    throw new AssertionError("the shard process ended without " + prefix + ": " + lines);
                 }
-                Thread.sleep(10);
+                // once it has ended, one more look: its last lines may still be on their way through the pipe
+                ended = !process.isAlive();
+                Thread.sleep(ended ? 200 : 10);
             }
             process.destroyForcibly();
             throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines);
