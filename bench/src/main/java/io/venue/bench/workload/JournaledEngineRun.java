@@ -1,6 +1,7 @@
 package io.venue.bench.workload;
 
 import io.venue.engine.Engine;
+import io.venue.engine.EngineAgent;
 import io.venue.engine.EventSink;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
@@ -19,7 +20,9 @@ import java.util.stream.Stream;
  * The cost of the journals, measured in one JVM with the phases interleaved in every run so that their
  * ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events counted), the
  * engine journaled (each command appended to a command journal, then applied with every event appended to
- * an event journal, on one thread), and a replay (a fresh engine tailing the command journal just written).
+ * an event journal, on one thread), a replay (a fresh engine tailing the command journal just written), and
+ * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
+ * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
  * Usage: {@code JournaledEngineRun [commands] [accounts] [folder]}; the folder (a temporary one by default)
  * gets one pair of journals per run, deleted after it.
@@ -47,37 +50,49 @@ public final class JournaledEngineRun
         final double[] alone = new double[RUNS];
         final double[] journaled = new double[RUNS];
         final double[] replay = new double[RUNS];
+        final double[] pipelined = new double[RUNS];
         for (int run = -WARMUP_RUNS; run < RUNS; run++)
         {
             final Path folder = root.resolve("run" + (run + WARMUP_RUNS));
             final double a = measured / seconds(() -> engineAlone(workload));
             final double j;
             final double r;
+            final double p;
             try (Journal commandJournal = Journal.open(folder.resolve("commands"));
                 Journal eventJournal = Journal.open(folder.resolve("events")))
             {
                 j = measured / seconds(() -> engineJournaled(workload, commandJournal, eventJournal));
                 r = workload.commands() / seconds(() -> replay(commandJournal));
             }
+            try (Journal commandJournal = Journal.open(folder.resolve("pipelined-commands"));
+                Journal eventJournal = Journal.open(folder.resolve("pipelined-events")))
+            {
+                p = measured / seconds(() -> pipelined(workload, commandJournal, eventJournal));
+            }
             final long bytes = size(folder);
             delete(folder);
-            System.out.printf(Locale.ROOT, "%s %d: alone %,.0f/s, journaled %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
-                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, j, 100 * j / a, r,
+            System.out.printf(Locale.ROOT,
+                "%s %d: alone %,.0f/s, journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, j, 100 * j / a, p, 100 * p / a, r,
                 eventsJournaled, bytes >> 20);
             if (run >= 0)
             {
                 alone[run] = a;
                 journaled[run] = j;
                 replay[run] = r;
+                pipelined[run] = p;
             }
         }
         final double[] ratio = new double[RUNS];
+        final double[] pipelinedRatio = new double[RUNS];
         for (int i = 0; i < RUNS; i++)
         {
             ratio[i] = journaled[i] / alone[i];
+            pipelinedRatio[i] = pipelined[i] / alone[i];
         }
-        System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), replay %s commands/s%n",
-            range(alone), range(journaled), 100 * median(ratio), rangePercent(ratio), range(replay));
+        System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), two threads %s, " +
+            "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled), 100 * median(ratio),
+            rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio), rangePercent(pipelinedRatio), range(replay));
     }
 
     private static void engineAlone(final ExchangeCoreWorkload workload)
@@ -111,6 +126,41 @@ public final class JournaledEngineRun
             commandOut.append(records, position + 4, length);
             engine.onCommand(records, position + 4, length);
             position += 4 + length;
+        }
+    }
+
+    private static void pipelined(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
+    {
+        final JournalAppender eventOut = events.appender();
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), eventOut::append);
+        final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 256);
+        final Thread sequencer = new Thread(() ->
+        {
+            final JournalAppender commandOut = commands.appender();
+            final DirectBuffer records = workload.records();
+            int position = 0;
+            while (position < workload.length())
+            {
+                final int length = records.getInt(position);
+                commandOut.append(records, position + 4, length);
+                position += 4 + length;
+            }
+        }, "sequencer");
+        sequencer.start();
+        while (engine.commandCount() < workload.commands())
+        {
+            if (agent.doWork() == 0)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        try
+        {
+            sequencer.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
