@@ -21,7 +21,8 @@ import org.agrona.ExpandableArrayBuffer;
  *   event journal (a crash after the events were written and before the state recorded the command): each
  *   event the replay produces is compared byte for byte with the one already there, and only events past
  *   the end of the event journal are appended. A difference stops recovery with the position where it
- *   occurs — a journal that disagrees with its replay is never silently skipped.</li>
+ *   occurs — a journal that disagrees with its replay is never silently skipped. Events left over after
+ *   the replay (events of commands the command journal does not hold) stop recovery too.</li>
  * </ol>
  * After {@link #recover} the engine, its command tailer (positioned after the last command) and its sink
  * carry on live, e.g. in an {@link EngineAgent}.
@@ -100,6 +101,7 @@ public final class ShardRecovery
         {
             // to the end of the command journal
         }
+        sink.requireNoEventsLeft();
         report.onReplayed(replayed[0], sink.matched, sink.appended, engine.lastSequence());
         return new ShardRecovery(engine, state, commands, sink);
     }
@@ -170,6 +172,32 @@ public final class ShardRecovery
                     existing.moveToIndex(index);
                     return;
                 }
+            }
+        }
+
+        /**
+         * After the replay: events still unread belong to no journaled command (the host lost the tail of
+         * the command journal but kept the events). Appending after them would bury them; refuse instead.
+         */
+        void requireNoEventsLeft()
+        {
+            if (caughtUp)
+            {
+                return;
+            }
+            final long index = existing.index();
+            final boolean left = existing.read((buffer, offset, length, i) ->
+            {
+                throw new IllegalStateException("the event journal holds events past the command journal's end, from index " +
+                    i + ": " + new RecordPrinter().print(buffer, offset, length));
+            });
+            if (!left)
+            {
+                caughtUp = true;
+            }
+            else
+            {
+                existing.moveToIndex(index);
             }
         }
 

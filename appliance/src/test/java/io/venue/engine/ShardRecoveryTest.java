@@ -153,6 +153,29 @@ class ShardRecoveryTest
         }
     }
 
+    @Test
+    void eventsOfCommandsTheCommandJournalLostStopRecovery() throws Exception
+    {
+        final EngineHarness reference = reference();
+        final List<byte[]> records = commands(reference);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            // the host kept the events of every command but lost the command journal's last 100 records
+            final JournalAppender commandOut = commands.appender();
+            records.subList(0, records.size() - 100).forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            final JournalAppender eventOut = events.appender();
+            final Engine all = new Engine(config(), eventOut::append);
+            for (final byte[] record : records)
+            {
+                apply(all, record);
+            }
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> ShardRecovery.recover(config(), context(), commands, events, report));
+            assertTrue(refused.getMessage().startsWith("the event journal holds events past the command journal's end, from index"),
+                refused.getMessage());
+        }
+    }
+
     private static EngineHarness reference()
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
