@@ -53,17 +53,29 @@ final class KeygenCommand implements Callable<Integer>
         }
         if (out != null)
         {
-            Files.writeString(out, privateHex + "\n", StandardCharsets.US_ASCII);
-            try
-            {
-                Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rw-------"));
-            }
-            catch (final UnsupportedOperationException ignored)
-            {
-                // not a POSIX file system: the file keeps the default permissions
-            }
+            writePrivate(out, privateHex + "\n");
         }
         spec.commandLine().getOut().println(json);
         return 0;
+    }
+
+    /**
+     * Creates the key file readable by its owner only from the first byte (no window in which another
+     * user could read it); where the file system has no POSIX permissions, says so on stderr.
+     */
+    private void writePrivate(final Path file, final String text) throws IOException
+    {
+        if (Files.getFileStore(file.toAbsolutePath().getParent()).supportsFileAttributeView("posix"))
+        {
+            // an existing file is replaced, as before, but never reopened with its old permissions
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        else
+        {
+            spec.commandLine().getErr().println("warning: " + file + " is on a file system without POSIX permissions; " +
+                "restrict who can read it yourself");
+        }
+        Files.writeString(file, text, StandardCharsets.US_ASCII);
     }
 }

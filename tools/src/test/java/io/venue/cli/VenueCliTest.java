@@ -37,6 +37,7 @@ class VenueCliTest
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(Files.readString(keyFile).trim()));
         assertEquals(key.address().toString(), printed.get("address").asText());
         assertEquals(printed.get("privateKey").asText(), Files.readString(keyFile).trim());
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
     }
 
     @Test
