@@ -1,7 +1,5 @@
 package io.venue.auth;
 
-import io.venue.action.Address;
-
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
@@ -26,64 +24,42 @@ import java.util.Set;
  * verifying_contract:0x...
  * </pre>
  */
-public final class AgentAuthorizationText implements OwnerIntentText
+public final class AgentAuthorizationText extends OwnerSignedText
 {
     public static final String TITLE = "Service Agent Authorization";
     public static final String APP_ID = "service-trading";
     /** Bounds the signed text; a policy is a short rule, not a document. */
     public static final int MAX_POLICY_LENGTH = 1024;
 
-    private final Address owner;
     private final AgentKey agent;
     private final AgentKind kind;
     private final Set<Scope> scopes;
     private final String policy;
-    private final long nonce;
-    private final long issuedAtMs;
     private final long expiresAtMs;
-    private final long chainId;
-    private final Address verifyingContract;
-    private final String text;
 
     private AgentAuthorizationText(final Builder builder)
     {
-        owner = builder.owner;
+        super(builder, TextLines.finish(
+            new TextLines(TITLE)
+                .line("app", APP_ID)
+                .line("owner", builder.owner)
+                .line("agent", builder.agent.text())
+                .line("agent_kind", builder.kind.wire())
+                .line("scopes", Scope.join(builder.scopes))
+                .line("policy", builder.policy),
+            builder,
+            "expires_at",
+            builder.expiresAtMs));
         agent = builder.agent;
         kind = builder.kind;
         scopes = Collections.unmodifiableSet(EnumSet.copyOf(builder.scopes));
         policy = builder.policy;
-        nonce = builder.nonce;
-        issuedAtMs = builder.issuedAtMs;
         expiresAtMs = builder.expiresAtMs;
-        chainId = builder.chainId;
-        verifyingContract = builder.verifyingContract;
-        text = TextLines.finish(
-            new TextLines(TITLE)
-                .line("app", APP_ID)
-                .line("owner", owner)
-                .line("agent", agent.text())
-                .line("agent_kind", kind.wire())
-                .line("scopes", Scope.join(scopes))
-                .line("policy", policy),
-            builder,
-            "expires_at",
-            expiresAtMs);
     }
 
     public static Builder builder()
     {
         return new Builder();
-    }
-
-    @Override
-    public String text()
-    {
-        return text;
-    }
-
-    public Address owner()
-    {
-        return owner;
     }
 
     public AgentKey agent()
@@ -107,37 +83,9 @@ public final class AgentAuthorizationText implements OwnerIntentText
         return policy;
     }
 
-    /** A u64: compare with {@link Long#compareUnsigned}. */
-    public long nonce()
-    {
-        return nonce;
-    }
-
-    public long issuedAtMs()
-    {
-        return issuedAtMs;
-    }
-
     public long expiresAtMs()
     {
         return expiresAtMs;
-    }
-
-    /** A u64. */
-    public long chainId()
-    {
-        return chainId;
-    }
-
-    public Address verifyingContract()
-    {
-        return verifyingContract;
-    }
-
-    @Override
-    public String toString()
-    {
-        return text;
     }
 
     /**

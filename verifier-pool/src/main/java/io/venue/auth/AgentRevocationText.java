@@ -1,7 +1,5 @@
 package io.venue.auth;
 
-import io.venue.action.Address;
-
 /**
  * The text an owner wallet signs with EIP-191 to revoke one credential of an agent, or all of them
  * (spec 3.3). Immutable; made by {@link Builder}.
@@ -17,54 +15,32 @@ import io.venue.action.Address;
  * verifying_contract:0x...
  * </pre>
  */
-public final class AgentRevocationText implements OwnerIntentText
+public final class AgentRevocationText extends OwnerSignedText
 {
     public static final String TITLE = "Service Agent Revocation";
     /** The credential value that revokes every credential of the agent, i.e. the agent itself. */
     public static final String ALL_CREDENTIALS = "all";
 
-    private final Address owner;
     private final String agentId;
     private final String credentialId;
-    private final long nonce;
-    private final long issuedAtMs;
-    private final long chainId;
-    private final Address verifyingContract;
-    private final String text;
 
     private AgentRevocationText(final Builder builder)
     {
-        owner = builder.owner;
-        agentId = builder.agentId;
-        credentialId = builder.credentialId;
-        nonce = builder.nonce;
-        issuedAtMs = builder.issuedAtMs;
-        chainId = builder.chainId;
-        verifyingContract = builder.verifyingContract;
-        text = TextLines.finish(
+        super(builder, TextLines.finish(
             new TextLines(TITLE)
-                .line("owner", owner)
-                .line("agent_id", agentId)
-                .line("credential", credentialId == null ? ALL_CREDENTIALS : credentialId),
+                .line("owner", builder.owner)
+                .line("agent_id", builder.agentId)
+                .line("credential", builder.credentialId == null ? ALL_CREDENTIALS : builder.credentialId),
             builder,
             null,
-            0);
+            0));
+        agentId = builder.agentId;
+        credentialId = builder.credentialId;
     }
 
     public static Builder builder()
     {
         return new Builder();
-    }
-
-    @Override
-    public String text()
-    {
-        return text;
-    }
-
-    public Address owner()
-    {
-        return owner;
     }
 
     public String agentId()
@@ -81,34 +57,6 @@ public final class AgentRevocationText implements OwnerIntentText
     public boolean revokesAll()
     {
         return credentialId == null;
-    }
-
-    /** A u64. */
-    public long nonce()
-    {
-        return nonce;
-    }
-
-    public long issuedAtMs()
-    {
-        return issuedAtMs;
-    }
-
-    /** A u64. */
-    public long chainId()
-    {
-        return chainId;
-    }
-
-    public Address verifyingContract()
-    {
-        return verifyingContract;
-    }
-
-    @Override
-    public String toString()
-    {
-        return text;
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.venue.auth;
 
-import io.venue.action.Address;
-
 /**
  * The text an owner wallet signs with EIP-191 to rotate an agent to a new key (spec 3.3); the old
  * credential stays valid for the 24-hour overlap of spec 8.5. Immutable; made by {@link Builder}.
@@ -17,52 +15,30 @@ import io.venue.action.Address;
  * verifying_contract:0x...
  * </pre>
  */
-public final class AgentRotationText implements OwnerIntentText
+public final class AgentRotationText extends OwnerSignedText
 {
     public static final String TITLE = "Service Agent Rotation";
 
-    private final Address owner;
     private final String agentId;
     private final AgentKey newAgent;
-    private final long nonce;
-    private final long issuedAtMs;
-    private final long chainId;
-    private final Address verifyingContract;
-    private final String text;
 
     private AgentRotationText(final Builder builder)
     {
-        owner = builder.owner;
-        agentId = builder.agentId;
-        newAgent = builder.newAgent;
-        nonce = builder.nonce;
-        issuedAtMs = builder.issuedAtMs;
-        chainId = builder.chainId;
-        verifyingContract = builder.verifyingContract;
-        text = TextLines.finish(
+        super(builder, TextLines.finish(
             new TextLines(TITLE)
-                .line("owner", owner)
-                .line("agent_id", agentId)
-                .line("new_agent", newAgent.text()),
+                .line("owner", builder.owner)
+                .line("agent_id", builder.agentId)
+                .line("new_agent", builder.newAgent.text()),
             builder,
             null,
-            0);
+            0));
+        agentId = builder.agentId;
+        newAgent = builder.newAgent;
     }
 
     public static Builder builder()
     {
         return new Builder();
-    }
-
-    @Override
-    public String text()
-    {
-        return text;
-    }
-
-    public Address owner()
-    {
-        return owner;
     }
 
     public String agentId()
@@ -73,34 +49,6 @@ public final class AgentRotationText implements OwnerIntentText
     public AgentKey newAgent()
     {
         return newAgent;
-    }
-
-    /** A u64. */
-    public long nonce()
-    {
-        return nonce;
-    }
-
-    public long issuedAtMs()
-    {
-        return issuedAtMs;
-    }
-
-    /** A u64. */
-    public long chainId()
-    {
-        return chainId;
-    }
-
-    public Address verifyingContract()
-    {
-        return verifyingContract;
-    }
-
-    @Override
-    public String toString()
-    {
-        return text;
     }
 
     /**
