@@ -8,6 +8,7 @@ import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -131,6 +132,7 @@ public final class ShardRecovery
         private final JournalAppender appender;
         private final JournalTailer existing;
         private final ExpandableArrayBuffer produced = new ExpandableArrayBuffer(512);
+        private final RecordHandler compare = this::compare;
         private boolean caughtUp;
         private long matched;
         private long appended;
@@ -208,7 +210,7 @@ public final class ShardRecovery
             {
                 produced.putBytes(0, buffer, offset, length);
                 producedLength = length;
-                final boolean present = existing.read(this::compare);
+                final boolean present = existing.read(compare);
                 if (present)
                 {
                     matched++;
@@ -222,11 +224,7 @@ public final class ShardRecovery
 
         private void compare(final DirectBuffer buffer, final int offset, final int length, final long index)
         {
-            boolean same = length == producedLength;
-            for (int i = 0; same && i < length; i++)
-            {
-                same = buffer.getByte(offset + i) == produced.getByte(i);
-            }
+            final boolean same = length == producedLength && JournalRecords.sameBytes(buffer, offset, produced, 0, length);
             if (!same)
             {
                 throw new IllegalStateException("the event journal disagrees with the replay at index " + index +

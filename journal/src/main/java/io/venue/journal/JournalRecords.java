@@ -155,6 +155,27 @@ public final class JournalRecords
         return buffer.getInt(offset + EVENT_INDEX_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
     }
 
+    /** True when the two ranges hold the same bytes: how a replay is compared with what was recorded. */
+    public static boolean sameBytes(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
+    {
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            if (a.getLong(aOffset + i) != b.getLong(bOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private RecordError check(final int length)
     {
         if (buffer == null || offset < 0 || length < 0 || (long)offset + length > buffer.capacity())

@@ -202,4 +202,21 @@ class JournalRecordsTest
             .epoch(0xFFFF_FFFEL);
         return JournalRecords.HEADER_LENGTH + encoder.encodedLength();
     }
+
+    @Property(tries = 300)
+    void sameBytesFindsADifferenceAtAnyPositionAndOffset(
+        @ForAll @Size(max = 80) final byte[] bytes, @ForAll @IntRange(max = 7) final int aOffset,
+        @ForAll @IntRange(max = 7) final int bOffset, @ForAll @IntRange(max = 79) final int flip)
+    {
+        final UnsafeBuffer a = new UnsafeBuffer(new byte[bytes.length + 8]);
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[bytes.length + 8]);
+        a.putBytes(aOffset, bytes);
+        b.putBytes(bOffset, bytes);
+        assertTrue(JournalRecords.sameBytes(a, aOffset, b, bOffset, bytes.length));
+        if (flip < bytes.length)
+        {
+            b.putByte(bOffset + flip, (byte)(bytes[flip] ^ 1));
+            assertEquals(false, JournalRecords.sameBytes(a, aOffset, b, bOffset, bytes.length));
+        }
+    }
 }

@@ -170,7 +170,7 @@ final class JournalCommand
                         final int at = position + 4;
                         final boolean present = eventTailer.read((recorded, recordedOffset, recordedLength, eventIndex) ->
                         {
-                            if (recordedLength != eventLength || !equal(produced, at, recorded, recordedOffset, eventLength))
+                            if (recordedLength != eventLength || !JournalRecords.sameBytes(produced, at, recorded, recordedOffset, eventLength))
                             {
                                 divergence[0] = "first divergence at command index " + index + ", event index " + eventIndex +
                                     "\n  recorded: " + new RecordPrinter().print(recorded, recordedOffset, recordedLength) +
@@ -203,18 +203,6 @@ final class JournalCommand
                 out.flush();
                 return 0;
             }
-        }
-
-        static boolean equal(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
-        {
-            for (int i = 0; i < length; i++)
-            {
-                if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
-                {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 
@@ -377,7 +365,7 @@ final class JournalCommand
                     final String[] difference = {null};
                     final boolean rightHas = right.read((buffer, offset, length, index) ->
                     {
-                        if (copyLength[0] != length || !Replay.equal(copy, 0, buffer, offset, length))
+                        if (copyLength[0] != length || !JournalRecords.sameBytes(copy, 0, buffer, offset, length))
                         {
                             difference[0] = "first:  " + (copyLength[0] < 0 ? "(ended)" : new RecordPrinter().print(copy, 0, copyLength[0])) +
                                 "\nsecond: " + new RecordPrinter().print(buffer, offset, length);
