@@ -97,7 +97,7 @@ public final class Sequencer implements Agent
         final boolean accepted;
         if (result.outcome() == VerificationOutcome.VERIFIED)
         {
-            final ParseResult parsed = parser.parsePayload(java.util.Arrays.copyOf(text, length));
+            final ParseResult parsed = parser.parsePayload(text, 0, length);
             if (!parsed.isOk())
             {
                 // the verifier wrote this canonical JSON itself; failing to read it back is a defect, kept visible

@@ -67,7 +67,13 @@ public final class SignedActionParser
     /** Parses a bare ActionPayload object (for tools that sign a payload written by hand). */
     public ParseResult parsePayload(final byte[] json)
     {
-        return parse(json, 0, json.length, ActionShapes.PAYLOAD);
+        return parsePayload(json, 0, json.length);
+    }
+
+    /** Parses a bare ActionPayload object in {@code json[offset, offset + length)}. */
+    public ParseResult parsePayload(final byte[] json, final int offset, final int length)
+    {
+        return parse(json, offset, length, ActionShapes.PAYLOAD);
     }
 
     private ParseResult parse(final byte[] body, final int offset, final int length, final ObjectShape shape)
