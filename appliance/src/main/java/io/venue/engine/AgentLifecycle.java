@@ -32,6 +32,8 @@ final class AgentLifecycle
 {
     /** A record the engine refuses on its face (unknown key kind, expiry not after issue). */
     private static final int INVALID_REQUEST = -1;
+    /** The agent or credential limit of {@code EngineConfig.stateLimits} is reached. */
+    private static final int CAPACITY = -2;
 
     private final ShardState state;
     private final Gate gate;
@@ -55,8 +57,10 @@ final class AgentLifecycle
         }
         final long agentId = buffer.getLong(offset + AgentCreateDecoder.agentIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
         final boolean secp256k1 = create.keyKind() == AgentKeyKind.SECP256K1;
+        final var limits = state.config.stateLimits();
         final int result = create.expiresAtMs() <= create.issuedAtMs() || create.keyKind() == AgentKeyKind.NULL_VAL ?
             INVALID_REQUEST :
+            state.agents.agentCount() >= limits.agents() || state.agents.credentialCount() >= limits.credentials() ? CAPACITY :
             state.agents.create(owner, agentId, secp256k1 ? buffer : null, offset + AgentCreateDecoder.agentKeyEncodingOffset(),
                 create.scopes().getRaw(), create.expiresAtMs());
         if (result != Agents.OK)
@@ -90,7 +94,8 @@ final class AgentLifecycle
         final long agentId = buffer.getLong(offset + AgentRotateDecoder.agentIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
         final long credentialId = buffer.getLong(offset + AgentRotateDecoder.newCredentialIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
         final boolean secp256k1 = rotate.keyKind() == AgentKeyKind.SECP256K1;
-        final int result = rotate.keyKind() == AgentKeyKind.NULL_VAL ? INVALID_REQUEST : state.agents.rotate(
+        final int result = rotate.keyKind() == AgentKeyKind.NULL_VAL ? INVALID_REQUEST :
+            state.agents.credentialCount() >= state.config.stateLimits().credentials() ? CAPACITY : state.agents.rotate(
             owner, agentId, credentialId, secp256k1 ? buffer : null, offset + AgentRotateDecoder.agentKeyEncodingOffset(),
             rotate.overlapUntilMs());
         if (result != Agents.OK)
@@ -187,6 +192,7 @@ final class AgentLifecycle
             case Agents.AGENT_EXISTS -> RejectCode.AGENT_EXISTS;
             case Agents.UNKNOWN_AGENT -> RejectCode.UNKNOWN_AGENT;
             case Agents.NOT_OWNER, Agents.UNKNOWN_SIGNER -> RejectCode.UNAUTHORIZED_SIGNER;
+            case CAPACITY -> RejectCode.CAPACITY_LIMIT;
             default -> RejectCode.INVALID_ACTION;
         };
         gate.reject(buffer, ownerOffset, nonce, buffer, digestOffset, owner, code, -1);

@@ -5,8 +5,8 @@ import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 
 /**
- * What one command changed, by number, for the write-through mirror: filled while the command runs, written
- * and cleared at its end, so a value changed several times is written once. Only exists when a mirror is
+ * What the commands since the mirror's last write changed, by number: filled while they run, written and
+ * cleared by the next flush, so a value changed several times is written once. Only exists when a mirror is
  * attached; without one the engine makes no marks at all.
  */
 final class ChangeSet

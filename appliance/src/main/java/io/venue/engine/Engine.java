@@ -2,7 +2,9 @@ package io.venue.engine;
 
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateLimits;
 import io.venue.engine.state.StateMeta;
+import io.venue.engine.state.StoreFile;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.sbe.*;
 import org.agrona.DirectBuffer;
@@ -49,8 +51,11 @@ public final class Engine
     private final CommandCheck check = CommandCheck.create();
     private long lastSequence;
     private long commands;
-    /** Writes each command's changes through to the Chronicle Map state; null in memory-only mode. */
+    /** Writes the commands' changes through to the Chronicle Map state; null in memory-only mode. */
     private StateMirror mirror;
+    /** Commands applied since the mirror last wrote; it writes every {@code commandsPerFlush} and when idle. */
+    private int unflushed;
+    private int commandsPerFlush = 1;
 
     public Engine(final EngineConfig config, final EventSink sink)
     {
@@ -73,10 +78,15 @@ public final class Engine
      *
      * @throws StateUnusableException (MAP_FILE_CORRUPT) when the stored entries contradict each other; the
      *                                caller then replays the journal from the start into a fresh state.
+     * @throws IllegalArgumentException when a map is sized for fewer entries than the engine's
+     *                                  {@link EngineConfig#stateLimits} allow: it could overflow in the middle of a
+     *                                  write, so the engine does not start (size the maps with
+     *                                  {@link EngineState.Context#sizeFor(StateLimits)}).
      */
     public static Engine open(final EngineConfig config, final EventSink sink, final EngineState stored)
         throws StateUnusableException
     {
+        requireRoom(config.stateLimits(), stored.context());
         final Engine engine = new Engine(config, sink);
         StateRestore.restore(engine.state, stored);
         final long applied = stored.meta().appliedSequence();
@@ -85,7 +95,21 @@ public final class Engine
             engine.lastSequence = applied;
         }
         engine.mirror = new StateMirror(engine.state, stored);
+        engine.commandsPerFlush = stored.context().commandsPerFlush();
         return engine;
+    }
+
+    private static void requireRoom(final StateLimits limits, final EngineState.Context context)
+    {
+        for (final StoreFile store : StoreFile.values())
+        {
+            final long limit = limits.limitOf(store);
+            if (limit > context.entries(store))
+            {
+                throw new IllegalArgumentException("the " + store + " map holds " + context.entries(store) +
+                    " entries but the engine may make " + limit + ": size the state with Context.sizeFor(the engine's limits)");
+            }
+        }
     }
 
     /**
@@ -123,9 +147,9 @@ public final class Engine
             if (null != mirror)
             {
                 mirror.checkSequence(sequence);
-                mirror.flush(sequence);
             }
             lastSequence = sequence;
+            afterCommand();
             return true;
         }
         if (!isCommand(templateId) || blockLength < minimumBlockLength(templateId))
@@ -175,11 +199,31 @@ public final class Engine
         }
         lastSequence = sequence;
         commands++;
-        if (null != mirror)
-        {
-            mirror.flush(sequence);
-        }
+        afterCommand();
         return true;
+    }
+
+    private void afterCommand()
+    {
+        if (null != mirror && ++unflushed >= commandsPerFlush)
+        {
+            flushState();
+        }
+    }
+
+    /**
+     * Writes what the commands since the last write changed to the Chronicle Map state and marks it as
+     * reflecting {@link #lastSequence()}. The engine does this every {@code commandsPerFlush} commands
+     * ({@link EngineState.Context#commandsPerFlush}); its duty cycle calls it when no command is waiting, and
+     * closing calls it last. Does nothing in memory-only mode or when nothing is pending.
+     */
+    public void flushState()
+    {
+        if (null != mirror && unflushed > 0)
+        {
+            mirror.flush(lastSequence);
+            unflushed = 0;
+        }
     }
 
     /** The sequence of the last command applied (or skipped as a pre-journal reject). */

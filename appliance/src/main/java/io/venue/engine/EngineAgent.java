@@ -32,7 +32,13 @@ public final class EngineAgent implements Agent
     @Override
     public int doWork()
     {
-        return commands.read(onRecord, batchLimit);
+        final int read = commands.read(onRecord, batchLimit);
+        if (0 == read)
+        {
+            // nothing waiting: bring the Chronicle Map state up to the last command while idle
+            engine.flushState();
+        }
+        return read;
     }
 
     private void onRecord(final DirectBuffer buffer, final int offset, final int length, final long index)

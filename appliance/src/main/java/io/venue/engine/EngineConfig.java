@@ -1,6 +1,7 @@
 package io.venue.engine;
 
 import io.venue.action.Address;
+import io.venue.engine.state.StateLimits;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ public final class EngineConfig
     private long actionWindowMs = 1_000;
     private int assetCapacity = 64;
     private int expectedAccounts = 1_024;
+    private StateLimits stateLimits = StateLimits.DEMO;
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -165,5 +167,22 @@ public final class EngineConfig
     public int expectedAccounts()
     {
         return expectedAccounts;
+    }
+
+    /**
+     * How many accounts, balance and position records, resting orders, agents and credentials the engine may
+     * make (default {@link StateLimits#DEMO}). An action that would make one more is refused with
+     * {@code CAPACITY_LIMIT} (a resting remainder is cancelled with {@code BOOK_FULL}, its fills kept). A
+     * persisted engine refuses to start on maps sized below these limits.
+     */
+    public EngineConfig stateLimits(final StateLimits limits)
+    {
+        stateLimits = limits;
+        return this;
+    }
+
+    public StateLimits stateLimits()
+    {
+        return stateLimits;
     }
 }

@@ -78,6 +78,10 @@ final class Gate
         }
         if (!known)
         {
+            if (!state.roomForAccounts(1))
+            {
+                return reject(buffer, offset, account, RejectCode.CAPACITY_LIMIT);
+            }
             account = state.addAccount(buffer, accountOffset);
         }
         final int base = NonceWindow.WORDS * account;
@@ -160,6 +164,11 @@ final class Gate
         if (outcome != NonceWindow.ACCEPTED)
         {
             reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, nonceRefusal(outcome), -1);
+            return -1;
+        }
+        if (known == FixedKeyIndex.MISSING && !state.roomForAccounts(1))
+        {
+            reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, RejectCode.CAPACITY_LIMIT, -1);
             return -1;
         }
         final int owner = known != FixedKeyIndex.MISSING ? known : state.addAccount(buffer, ownerOffset);

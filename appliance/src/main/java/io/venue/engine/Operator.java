@@ -129,6 +129,7 @@ final class Operator
         }
         final int yes = state.assets.addShare();
         final int no = state.assets.addShare();
+        state.ledger.pairShares(yes, no);
         final int market = state.markets.add(create.market(), MarketKind.OUTCOME, yes, no, collateral,
             create.tickSize(), create.lotSize(), create.minQty());
         state.addBook(2 * market);
@@ -165,7 +166,13 @@ final class Operator
         int target = -1;
         if (scope == KillScope.ACCOUNT)
         {
-            target = state.addAccount(buffer, kill.offset() + SetKillSwitchDecoder.accountEncodingOffset());
+            final int targetOffset = kill.offset() + SetKillSwitchDecoder.accountEncodingOffset();
+            if (state.accounts.find(buffer, targetOffset) == FixedKeyIndex.MISSING && !state.roomForAccounts(1))
+            {
+                gate.reject(buffer, envelope, account, RejectCode.CAPACITY_LIMIT);
+                return;
+            }
+            target = state.addAccount(buffer, targetOffset);
         }
         else if (scope == KillScope.MARKET)
         {
@@ -228,7 +235,15 @@ final class Operator
             gate.reject(buffer, envelope, operator, RejectCode.INVALID_QTY);
             return;
         }
-        final int account = state.addAccount(buffer, deposit.offset() + DepositDecoder.accountEncodingOffset());
+        final int accountOffset = deposit.offset() + DepositDecoder.accountEncodingOffset();
+        final int known = state.accounts.find(buffer, accountOffset);
+        if ((known == FixedKeyIndex.MISSING && !state.roomForAccounts(1)) ||
+            !state.roomForCells(known == FixedKeyIndex.MISSING ? state.accounts.count() : known, asset, -1))
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.CAPACITY_LIMIT);
+            return;
+        }
+        final int account = state.addAccount(buffer, accountOffset);
         state.ledger.credit(account, asset, amount);
         state.supply[asset] += amount;
         state.events.actionAccepted(buffer, envelope);
@@ -252,7 +267,9 @@ final class Operator
         }
         final Accounts accounts = state.accounts;
         final int account = accounts.find(buffer, withdraw.offset() + WithdrawDecoder.accountEncodingOffset());
-        if (account == FixedKeyIndex.MISSING || withdraw.amount() < 0 || !state.ledger.debit(account, asset, withdraw.amount()))
+        // a cell never opened holds nothing, and is not opened (made a record) by a refused withdrawal
+        if (account == FixedKeyIndex.MISSING || withdraw.amount() < 0 || !state.ledger.isOpen(account, asset) ||
+            !state.ledger.debit(account, asset, withdraw.amount()))
         {
             gate.reject(buffer, envelope, operator, RejectCode.INSUFFICIENT_BALANCE);
             return;
@@ -277,6 +294,13 @@ final class Operator
         if (hasOwner && sameAddress(buffer, accountOffset, ownerOffset))
         {
             gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
+            return;
+        }
+        final int unknown = (state.accounts.find(buffer, accountOffset) == FixedKeyIndex.MISSING ? 1 : 0) +
+            (hasOwner && state.accounts.find(buffer, ownerOffset) == FixedKeyIndex.MISSING ? 1 : 0);
+        if (!state.roomForAccounts(unknown))
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.CAPACITY_LIMIT);
             return;
         }
         final int account = state.addAccount(buffer, accountOffset);

@@ -387,6 +387,13 @@ final class OrderEntry
                 io.venue.journal.sbe.OrderDoneReason.EXPIRED, intent.qty);
             return null;
         }
+        // what a fill pays out lands in cells opened now, so no fill ever makes a record beyond the limits
+        if (!state.roomForCells(account, baseAsset, quoteAsset))
+        {
+            return RejectCode.CAPACITY_LIMIT;
+        }
+        state.ledger.open(account, baseAsset);
+        state.ledger.open(account, quoteAsset);
         return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex);
     }
 
@@ -562,7 +569,9 @@ final class OrderEntry
         else
         {
             final RejectCode gating = tradingGate(account, market);
-            refusal = gating != null ? gating : !validQty(market, qty) ? RejectCode.INVALID_QTY : convert(account, market, qty, split);
+            refusal = gating != null ? gating : !validQty(market, qty) ? RejectCode.INVALID_QTY :
+                !state.roomForCells(account, state.markets.quoteAsset(market), state.markets.baseAssetOfBook(2 * market)) ?
+                    RejectCode.CAPACITY_LIMIT : convert(account, market, qty, split);
         }
         if (refusal != null)
         {

@@ -62,10 +62,11 @@ public final class PersistedEngine implements AutoCloseable
         return state;
     }
 
-    /** Closes the state cleanly (flushes the files, marks the meta closed); call between commands. */
+    /** Writes what is pending, then closes the state cleanly (flushes the files, marks the meta closed); call between commands. */
     @Override
     public void close()
     {
+        engine.flushState();
         state.close();
     }
 }

@@ -5,12 +5,14 @@ import io.venue.engine.account.Accounts;
 import io.venue.engine.account.AddressKeys;
 import io.venue.engine.agent.Agents;
 import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.RestingLimit;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.market.Assets;
 import io.venue.engine.market.Markets;
 import io.venue.engine.nonce.NonceWindow;
 import io.venue.engine.risk.Ledger;
 import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.state.StateLimits;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -45,8 +47,10 @@ final class ShardState
      */
     final long[] supply;
     static final long MAX_SUPPLY = 1L << 62;
-    /** What the current command changed, when a write-through mirror is attached; null otherwise. */
+    /** What the commands since the mirror's last write changed, when a mirror is attached; null otherwise. */
     ChangeSet changes;
+    /** The open-order record limit, shared by every book. */
+    final RestingLimit restingLimit;
     private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
     private final long[] operatorKey = new long[3];
 
@@ -56,6 +60,7 @@ final class ShardState
         final int expected = config.expectedAccounts();
         accounts = new Accounts(expected);
         supply = new long[config.assetCapacity()];
+        restingLimit = new RestingLimit(config.stateLimits().openOrders());
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
         agents = new Agents(expected);
@@ -128,6 +133,24 @@ final class ShardState
         return operators.get(operatorKey, 0) != FixedKeyIndex.MISSING;
     }
 
+    /** Whether {@code count} more accounts may be numbered ({@link StateLimits#accounts()}). */
+    boolean roomForAccounts(final int count)
+    {
+        return accounts.count() + (long)count <= config.stateLimits().accounts();
+    }
+
+    /**
+     * Whether the ledger cells of {@code account} (numbered, or {@code accounts.count()} for one about to be)
+     * in {@code assetA} and {@code assetB} (-1 for none) may be opened within the balance and position
+     * record limits.
+     */
+    boolean roomForCells(final int account, final int assetA, final int assetB)
+    {
+        final StateLimits limits = config.stateLimits();
+        return ledger.balanceRecords() + ledger.newBalanceRecords(account, assetA, assetB) <= limits.balances() &&
+            ledger.positionRecords() + ledger.newPositionRecords(account, assetA, assetB) <= limits.positions();
+    }
+
     /** Creates the book with this number. */
     OrderBook addBook(final int book)
     {
@@ -135,7 +158,7 @@ final class ShardState
         {
             books = Arrays.copyOf(books, Math.max(book + 1, books.length * 2));
         }
-        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide());
+        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide(), restingLimit);
         orders.addBook(book);
         return books[book];
     }

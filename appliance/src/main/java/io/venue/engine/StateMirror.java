@@ -3,6 +3,7 @@ package io.venue.engine;
 import io.venue.action.StpMode;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.index.DirtySet;
+import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.state.Agent;
 import io.venue.engine.state.AssetRecord;
@@ -24,15 +25,17 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Writes through to the Chronicle Map state what each command changed in the engine's in-memory state, once
- * per command, between {@link StateMeta#beginApply} and {@link StateMeta#commitApplied}: so the maps always
- * reflect exactly the commands up to {@code appliedSequence}, or say that a command was cut short.
+ * Writes through to the Chronicle Map state what the commands since its last write changed in the engine's
+ * in-memory state, between {@link StateMeta#beginApply} and {@link StateMeta#commitApplied}: so the maps always
+ * reflect exactly the commands up to {@code appliedSequence}, or say that a write was cut short. The engine
+ * calls {@link #flush} every {@code commandsPerFlush} commands and when idle.
  * <p>
  * The engine stays the one that decides; the maps are a copy it never reads while running. What changed is
  * collected in a {@link ChangeSet} (accounts, ledger cells, markets, agents, credentials by number; orders by
- * handle and by id when they leave), so a value touched several times in a command is written once. New
- * assets and markets are found by count, since neither is ever removed. The priority counter and the venue
- * kill switch go to the meta page. No allocation once the sets and maps have warmed up.
+ * handle and by id when they leave), so a value touched several times between two writes is written once:
+ * the write reads the value as it is now. New assets and markets are found by count, since neither is ever
+ * removed. The priority counter and the venue kill switch go to the meta page. No allocation once the sets
+ * and maps have warmed up.
  */
 final class StateMirror
 {
@@ -57,6 +60,8 @@ final class StateMirror
     private int marketsWritten;
     /** The sequence whose flush threw, or NO_SEQUENCE: the maps are then behind the engine for good. */
     private long failedAt = StateMeta.NO_SEQUENCE;
+    /** The last sequence let through: the stored one, then each command's (the maps lag it until a flush). */
+    private long lastChecked;
 
     /** Attaches to an engine state whose in-memory state equals the stored one (fresh, or just restored). */
     StateMirror(final ShardState state, final EngineState stored)
@@ -64,6 +69,7 @@ final class StateMirror
         this.state = state;
         this.stored = stored;
         this.meta = stored.meta();
+        this.lastChecked = meta.appliedSequence();
         assetsWritten = state.assets.count();
         for (int m = 0; m < state.markets.count(); m++)
         {
@@ -87,14 +93,14 @@ final class StateMirror
             // the pending mark of that command is still set; a later commit must not hide it
             throw new IllegalStateException("writing the state failed at command " + failedAt + "; restart from the journal");
         }
-        final long applied = meta.appliedSequence();
-        if (sequence <= applied)
+        if (sequence <= lastChecked)
         {
-            throw new IllegalStateException("command " + sequence + " is not after the stored state's " + applied);
+            throw new IllegalStateException("command " + sequence + " is not after the state's " + lastChecked);
         }
+        lastChecked = sequence;
     }
 
-    /** Writes what the command {@code sequence} changed and marks it applied. */
+    /** Writes what changed since the last flush and marks the maps as reflecting the commands up to {@code sequence}. */
     void flush(final long sequence)
     {
         failedAt = sequence;
@@ -266,7 +272,7 @@ final class StateMirror
 
     private void writeOrders()
     {
-        // removals first: a slot freed and reused in one command is also in the touched list
+        // removals first: a slot freed and reused is also in the touched list, and what is live now is written after
         final LongArrayList removed = changes.removedOrders;
         for (int i = 0, n = removed.size(); i < n; i += 4)
         {
@@ -274,7 +280,11 @@ final class StateMirror
             orderId.putLong(8, removed.getLong(i + 1), ByteOrder.BIG_ENDIAN);
             orderId.putLong(16, removed.getLong(i + 2), ByteOrder.BIG_ENDIAN);
             orderId.putLong(24, removed.getLong(i + 3), ByteOrder.BIG_ENDIAN);
-            stored.openOrders().remove(orderId, 0);
+            // an order that left and came back (a price amend) is rewritten below from the touched list
+            if (state.orders.find(orderId, 0) == FixedKeyIndex.MISSING)
+            {
+                stored.openOrders().remove(orderId, 0);
+            }
         }
         final IntArrayList touched = changes.orders;
         for (int i = 0, n = touched.size(); i < n; i++)

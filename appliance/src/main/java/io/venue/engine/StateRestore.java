@@ -122,6 +122,11 @@ final class StateRestore
         System.arraycopy(owners, 0, state.vaultOwner, 0, count);
     }
 
+    private boolean isShare(final int asset)
+    {
+        return asset >= 0 && asset < state.assets.count() && state.assets.publicId(asset) < 0;
+    }
+
     private void assetsAndMarkets() throws StateUnusableException
     {
         final AssetRecord asset = new AssetRecord();
@@ -156,6 +161,11 @@ final class StateRestore
             state.addBook(2 * m);
             if (kind == MarketKind.OUTCOME)
             {
+                if (!isShare(market.baseOrYes()) || !isShare(market.no()) || market.baseOrYes() == market.no())
+                {
+                    throw corrupt("outcome market " + m + " names shares " + market.baseOrYes() + " and " + market.no());
+                }
+                state.ledger.pairShares(market.baseOrYes(), market.no());
                 state.addBook(2 * m + 1);
             }
         }

@@ -10,6 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
@@ -35,7 +36,8 @@ class PersistedEngineTest
 
     private EngineState.Context context()
     {
-        return new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000);
+        // an odd flush interval, so restarts land between writes and writes cover several commands
+        return new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000).commandsPerFlush(7);
     }
 
     @ParameterizedTest(name = "seed={0}")
@@ -92,19 +94,22 @@ class PersistedEngineTest
         }
     }
 
-    @ParameterizedTest(name = "files={0}")
-    @ValueSource(booleans = {true, false})
-    void mirrorChangesNoEvent(final boolean files) throws Exception
+    @ParameterizedTest(name = "files={0}, commandsPerFlush={1}")
+    @CsvSource({"true, 1", "true, 1000", "false, 7"})
+    void mirrorChangesNoEvent(final boolean files, final int commandsPerFlush) throws Exception
     {
         final EngineHarness plain = new EngineHarness(RandomStream.config(), false);
         new RandomStream(plain, 77).setUp().run(STEPS);
-        try (EngineState stored = EngineState.open(context().persisted(files)))
+        try (EngineState stored = EngineState.open(context().persisted(files).commandsPerFlush(commandsPerFlush)))
         {
             final EngineHarness mirrored = new EngineHarness(RandomStream.config(), false, stored);
             new RandomStream(mirrored, 77).setUp().run(STEPS);
 
             assertArrayEquals(plain.log.bytes(), mirrored.log.bytes(), "event bytes with and without the mirror");
             assertArrayEquals(plain.engine.stateHash(), mirrored.engine.stateHash());
+            final long behind = mirrored.engine.lastSequence() - stored.meta().appliedSequence();
+            assertTrue(behind >= 0 && behind < stored.context().commandsPerFlush(), "the maps lag by less than one flush: " + behind);
+            mirrored.engine.flushState();
             assertEquals(mirrored.engine.lastSequence(), stored.meta().appliedSequence(), "every command is marked applied");
             assertEquals(mirrored.engine.openOrders(), stored.openOrders().size(), "one record per resting order");
             assertEquals(mirrored.engine.view().accountCount(), stored.nonceWindows().size(), "one record per account");
@@ -119,7 +124,8 @@ class PersistedEngineTest
         final Records records = new Records(source.commands, source.commandsLength());
         final PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context());
         records.apply(persisted.engine(), 0, records.count());
-        // the process dies between beginApply and commitApplied of the next command
+        persisted.engine().flushState();
+        // the process dies between beginApply and commitApplied of the next write
         persisted.state().meta().beginApply(persisted.engine().lastSequence() + 1);
         persisted.close();
 

@@ -82,7 +82,9 @@ final class RandomStream
     static EngineConfig config()
     {
         return new EngineConfig().maxLevelsPerSide(6).orderCapacityPerBook(64).maxOpenOrdersPerAccountAndMarket(12)
-            .actionRate(30, 1000).expectedAccounts(4);
+            .actionRate(30, 1000).expectedAccounts(4)
+            // the state folders of the persisted tests are sized for these
+            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
     }
 
     /** Lists the assets and markets and funds the accounts. */

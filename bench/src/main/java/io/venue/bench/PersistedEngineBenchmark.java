@@ -46,7 +46,8 @@ import java.util.stream.Stream;
 
 /**
  * Commands per second through {@link Engine#onCommand} with the Chronicle Map write-through mirror off
- * (in-memory engine) and on (persisted to memory-mapped files in a temp folder, demo sizing).
+ * (in-memory engine) and on (persisted to memory-mapped files in a temp folder, demo sizing), writing after
+ * every command or every 1,000 (the default).
  * <p>
  * The workload is a place/cancel mix over 64 accounts on one spot market: each command is either a cancel of
  * the account's oldest order (40%, or when it already has 8 outstanding) or a limit order within three ticks
@@ -74,7 +75,8 @@ public class PersistedEngineBenchmark
     private static final int OUTSTANDING = 8;
     private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
 
-    @Param({"off", "on"})
+    /** "off": the in-memory engine; otherwise the mirror writes to the maps every this many commands. */
+    @Param({"off", "1", "1000"})
     public String mirror;
 
     private Path folder;
@@ -101,10 +103,11 @@ public class PersistedEngineBenchmark
     public void setUp() throws Exception
     {
         final EngineConfig config = new EngineConfig().operator(OPERATOR);
-        if ("on".equals(mirror))
+        if (!"off".equals(mirror))
         {
             folder = Files.createTempDirectory("persisted-engine-bench");
-            persisted = PersistedEngine.open(config, sink, new EngineState.Context().directory(folder));
+            persisted = PersistedEngine.open(config, sink,
+                new EngineState.Context().directory(folder).commandsPerFlush(Integer.parseInt(mirror)));
             engine = persisted.engine();
         }
         else

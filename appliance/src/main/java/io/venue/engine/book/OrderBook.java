@@ -105,11 +105,20 @@ public final class OrderBook
      */
     public OrderBook(final int orderCapacity, final int maxLevelsPerSide)
     {
+        this(orderCapacity, maxLevelsPerSide, RestingLimit.unlimited());
+    }
+
+    /**
+     * A book whose resting orders also count against {@code shared}, a bound over several books: when it is
+     * used up, the book is full ({@link PlaceResult#BOOK_FULL}) as if its own pool were.
+     */
+    public OrderBook(final int orderCapacity, final int maxLevelsPerSide, final RestingLimit shared)
+    {
         if (maxLevelsPerSide < 1)
         {
             throw new IllegalArgumentException("maxLevelsPerSide must be positive: " + maxLevelsPerSide);
         }
-        this.pool = new OrderPool(orderCapacity);
+        this.pool = new OrderPool(orderCapacity, shared);
         this.maxLevelsPerSide = maxLevelsPerSide;
         this.bids = new PriceLevels(Side.BID, maxLevelsPerSide, pool);
         this.asks = new PriceLevels(Side.ASK, maxLevelsPerSide, pool);

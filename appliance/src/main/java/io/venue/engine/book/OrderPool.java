@@ -38,8 +38,11 @@ final class OrderPool
     private int freeHead;
     private int used;
 
-    OrderPool(final int capacity)
+    private final RestingLimit shared;
+
+    OrderPool(final int capacity, final RestingLimit shared)
     {
+        this.shared = shared;
         if (capacity < 1)
         {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
@@ -79,9 +82,10 @@ final class OrderPool
         return used;
     }
 
+    /** Slots an order can still take: this pool's own, bounded by what the shared limit has left. */
     int free()
     {
-        return capacity - used;
+        return (int)Math.min(capacity - used, shared.remaining());
     }
 
     boolean isLive(final int slot)
@@ -103,6 +107,7 @@ final class OrderPool
         }
         freeHead = next[slot];
         used++;
+        shared.take();
 
         id0[slot] = request.orderIdWord(0);
         id1[slot] = request.orderIdWord(1);
@@ -131,6 +136,7 @@ final class OrderPool
         next[slot] = freeHead;
         freeHead = slot;
         used--;
+        shared.giveBack();
     }
 
     long idWord(final int slot, final int index)

@@ -11,12 +11,22 @@ import java.util.Arrays;
  * <p>
  * Every method either applies completely or changes nothing and returns false: a balance never goes
  * negative and never overflows.
+ * <p>
+ * A cell is <em>open</em> once any method has touched it; each open cell is one stored record: a balance
+ * record for a listed asset, or, for outcome shares, one position record per account and YES/NO pair. The
+ * ledger counts both kinds, so the engine can refuse an action before a record beyond its limits is made
+ * ({@link #newBalanceRecords}, {@link #newPositionRecords}).
  */
 public final class Ledger
 {
     private final int assetCapacity;
     private long[] available;
     private long[] locked;
+    private boolean[] open;
+    /** For each share asset its partner (YES ↔ NO), -1 for a listed asset. */
+    private int[] partner;
+    private long balanceRecords;
+    private long positionRecords;
     private DirtySet changed;
 
     public Ledger(final int assetCapacity, final int initialAccounts)
@@ -24,6 +34,67 @@ public final class Ledger
         this.assetCapacity = assetCapacity;
         available = new long[assetCapacity * Math.max(1, initialAccounts)];
         locked = new long[available.length];
+        open = new boolean[available.length];
+        partner = new int[assetCapacity];
+        Arrays.fill(partner, -1);
+    }
+
+    /** Declares two share assets the YES and NO of one outcome market: their cells share a position record. */
+    public void pairShares(final int yes, final int no)
+    {
+        partner[yes] = no;
+        partner[no] = yes;
+    }
+
+    public long balanceRecords()
+    {
+        return balanceRecords;
+    }
+
+    public long positionRecords()
+    {
+        return positionRecords;
+    }
+
+    public boolean isOpen(final int account, final int asset)
+    {
+        final int index = index(account, asset);
+        return index < open.length && open[index];
+    }
+
+    /** Opens a cell (a record, zero until something moves) so that later moves on it make no new record. */
+    public void open(final int account, final int asset)
+    {
+        ensure(account, asset);
+    }
+
+    /** Balance records that opening these cells would add; {@code assetB} may be -1. */
+    public int newBalanceRecords(final int account, final int assetA, final int assetB)
+    {
+        int records = 0;
+        if (partner[assetA] < 0 && !isOpen(account, assetA))
+        {
+            records++;
+        }
+        if (assetB >= 0 && assetB != assetA && partner[assetB] < 0 && !isOpen(account, assetB))
+        {
+            records++;
+        }
+        return records;
+    }
+
+    /** Position records that opening these cells would add; {@code assetB} may be -1. */
+    public int newPositionRecords(final int account, final int assetA, final int assetB)
+    {
+        final boolean a = partner[assetA] >= 0 && !positionOpen(account, assetA);
+        final boolean b = assetB >= 0 && partner[assetB] >= 0 && !positionOpen(account, assetB) &&
+            assetB != assetA && assetB != partner[assetA];
+        return (a ? 1 : 0) + (b ? 1 : 0);
+    }
+
+    private boolean positionOpen(final int account, final int share)
+    {
+        return isOpen(account, share) || isOpen(account, partner[share]);
     }
 
     public int assetCapacity()
@@ -150,6 +221,19 @@ public final class Ledger
             final int capacity = Math.max(index + 1, available.length * 2);
             available = Arrays.copyOf(available, capacity);
             locked = Arrays.copyOf(locked, capacity);
+            open = Arrays.copyOf(open, capacity);
+        }
+        if (!open[index])
+        {
+            if (partner[asset] < 0)
+            {
+                balanceRecords++;
+            }
+            else if (!isOpen(account, partner[asset]))
+            {
+                positionRecords++;
+            }
+            open[index] = true;
         }
         if (null != changed)
         {

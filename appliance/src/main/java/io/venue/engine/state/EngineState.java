@@ -439,22 +439,22 @@ public final class EngineState implements AutoCloseable
     }
 
     /**
-     * Where and how big. Defaults size a demo venue (10k accounts); {@link #productionSizing()} sizes for one
-     * million accounts. The capacity is fixed when the files are made: opening them with another capacity
+     * Where and how big. Defaults size a demo venue ({@link StateLimits#DEMO}); {@link #productionSizing()}
+     * sizes for one million accounts. The capacity is fixed when the files are made: opening them with another capacity
      * reports {@link StateStatus#CAPACITY_CHANGED}, and a rebuild makes them anew.
      */
     public static final class Context
     {
-        public static final long DEMO_ACCOUNTS = 10_000;
-        public static final long PRODUCTION_ACCOUNTS = 1_000_000;
+        public static final int DEFAULT_COMMANDS_PER_FLUSH = 1_000;
 
         private Path directory;
         private boolean persisted = true;
+        private int commandsPerFlush = DEFAULT_COMMANDS_PER_FLUSH;
         private final EnumMap<StoreFile, Long> entries = new EnumMap<>(StoreFile.class);
 
         public Context()
         {
-            sizeFor(DEMO_ACCOUNTS, 100_000);
+            sizeFor(StateLimits.DEMO);
         }
 
         /** Ledger assets (listed ones plus two share assets per outcome market) the maps are sized for. */
@@ -462,27 +462,53 @@ public final class EngineState implements AutoCloseable
         /** Markets the maps are sized for: the engine's limit (book numbers are 11 bits of an order handle). */
         public static final long MARKETS = 1_024;
 
-        /**
-         * Production: 1M accounts, 4 balances and 2 outcome positions per account on average, 2M resting
-         * orders, 2M agents and 2M agent credentials (one per account plus one in rotation overlap).
-         */
+        /** Production: {@link StateLimits#PRODUCTION}, one million accounts and two million resting orders. */
         public Context productionSizing()
         {
-            return sizeFor(PRODUCTION_ACCOUNTS, 2_000_000);
+            return sizeFor(StateLimits.PRODUCTION);
         }
 
-        /** Sizes every map from an account count and a resting-order count. */
+        /** Sizes every map from an account count and a resting-order count ({@link StateLimits#forAccounts}). */
         public Context sizeFor(final long accounts, final long openOrders)
         {
-            entries.put(StoreFile.NONCE_WINDOWS, accounts);
-            entries.put(StoreFile.BALANCES, 4 * accounts);
-            entries.put(StoreFile.POSITIONS, 2 * accounts);
-            entries.put(StoreFile.OPEN_ORDERS, openOrders);
-            entries.put(StoreFile.AGENTS, 2 * accounts);
-            entries.put(StoreFile.CREDENTIALS, 2 * accounts);
+            return sizeFor(StateLimits.forAccounts(accounts, openOrders));
+        }
+
+        /** Sizes every map for the engine's limits: give the engine the same ones. */
+        public Context sizeFor(final StateLimits limits)
+        {
+            for (final StoreFile store : StoreFile.values())
+            {
+                final long limit = limits.limitOf(store);
+                if (limit > 0)
+                {
+                    entries.put(store, limit);
+                }
+            }
             entries.put(StoreFile.ASSETS, ASSETS);
             entries.put(StoreFile.MARKETS, MARKETS);
             return this;
+        }
+
+        /**
+         * How many commands the engine applies between two writes to the maps (default
+         * {@value #DEFAULT_COMMANDS_PER_FLUSH}): a value changed by several commands in between is written
+         * once. The maps then lag the journal by fewer than that many commands, which a restart replays; the
+         * engine also writes whenever no command is waiting, and on close. 1 writes after every command.
+         */
+        public Context commandsPerFlush(final int commands)
+        {
+            if (commands < 1)
+            {
+                throw new IllegalArgumentException("commandsPerFlush must be at least 1: " + commands);
+            }
+            commandsPerFlush = commands;
+            return this;
+        }
+
+        public int commandsPerFlush()
+        {
+            return commandsPerFlush;
         }
 
         public Context directory(final Path directory)

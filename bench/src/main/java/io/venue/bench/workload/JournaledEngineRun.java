@@ -3,6 +3,9 @@ package io.venue.bench.workload;
 import io.venue.engine.Engine;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EventSink;
+import io.venue.engine.PersistedEngine;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
@@ -17,21 +20,24 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * The cost of the journals, measured in one JVM with the phases interleaved in every run so that their
- * ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events counted), the
+ * The cost of the journals and the state, measured in one JVM with the phases interleaved in every run so
+ * that their ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events
+ * dropped), the engine with its Chronicle Map state (memory-mapped, written every 1,000 commands by default), the
  * engine journaled (each command appended to a command journal, then applied with every event appended to
  * an event journal, on one thread), a replay (a fresh engine tailing the command journal just written), and
  * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
  * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder]}; the folder (a temporary one by default)
- * gets one pair of journals per run, deleted after it.
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush]}; the folder (a
+ * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
+ * deleted after it.
  */
 public final class JournaledEngineRun
 {
     private static final int RUNS = 5;
     private static final int WARMUP_RUNS = 2;
     private static long eventsJournaled;
+    private static int commandsPerFlush;
 
     private JournaledEngineRun()
     {
@@ -41,7 +47,8 @@ public final class JournaledEngineRun
     {
         final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-        final Path root = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
+        final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
+        commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : EngineState.Context.DEFAULT_COMMANDS_PER_FLUSH;
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
         final int measured = workload.commands() - workload.setupCommands();
         System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
@@ -51,10 +58,12 @@ public final class JournaledEngineRun
         final double[] journaled = new double[RUNS];
         final double[] replay = new double[RUNS];
         final double[] pipelined = new double[RUNS];
+        final double[] stated = new double[RUNS];
         for (int run = -WARMUP_RUNS; run < RUNS; run++)
         {
             final Path folder = root.resolve("run" + (run + WARMUP_RUNS));
             final double a = measured / seconds(() -> engineAlone(workload));
+            final double s = measured / seconds(() -> engineWithState(workload, folder.resolve("state")));
             final double j;
             final double r;
             final double p;
@@ -72,8 +81,8 @@ public final class JournaledEngineRun
             final long bytes = size(folder);
             delete(folder);
             System.out.printf(Locale.ROOT,
-                "%s %d: alone %,.0f/s, journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
-                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, j, 100 * j / a, p, 100 * p / a, r,
+                "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s, 100 * s / a, j, 100 * j / a, p, 100 * p / a, r,
                 eventsJournaled, bytes >> 20);
             if (run >= 0)
             {
@@ -81,15 +90,20 @@ public final class JournaledEngineRun
                 journaled[run] = j;
                 replay[run] = r;
                 pipelined[run] = p;
+                stated[run] = s;
             }
         }
         final double[] ratio = new double[RUNS];
         final double[] pipelinedRatio = new double[RUNS];
+        final double[] stateRatio = new double[RUNS];
         for (int i = 0; i < RUNS; i++)
         {
+            stateRatio[i] = stated[i] / alone[i];
             ratio[i] = journaled[i] / alone[i];
             pipelinedRatio[i] = pipelined[i] / alone[i];
         }
+        System.out.printf(Locale.ROOT, "median: with state %s, with state/alone %.1f%% (%s)%n", range(stated),
+            100 * median(stateRatio), rangePercent(stateRatio));
         System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), two threads %s, " +
             "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled), 100 * median(ratio),
             rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio), rangePercent(pipelinedRatio), range(replay));
@@ -105,6 +119,28 @@ public final class JournaledEngineRun
             final int length = records.getInt(position);
             engine.onCommand(records, position + 4, length);
             position += 4 + length;
+        }
+    }
+
+    /** The engine with its Chronicle Map state (memory-mapped files, written every commandsPerFlush), events dropped. */
+    private static void engineWithState(final ExchangeCoreWorkload workload, final Path folder)
+    {
+        try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), new DiscardingSink(),
+            new EngineState.Context().directory(folder).commandsPerFlush(commandsPerFlush)))
+        {
+            final Engine engine = persisted.engine();
+            final DirectBuffer records = workload.records();
+            int position = 0;
+            while (position < workload.length())
+            {
+                final int length = records.getInt(position);
+                engine.onCommand(records, position + 4, length);
+                position += 4 + length;
+            }
+        }
+        catch (final StateUnusableException ex)
+        {
+            throw new IllegalStateException("a fresh state folder was refused", ex);
         }
     }
 
