@@ -149,6 +149,7 @@ public final class Engine
                 mirror.checkSequence(sequence);
             }
             lastSequence = sequence;
+            state.events.commandEnd();
             afterCommand();
             return true;
         }
@@ -199,6 +200,7 @@ public final class Engine
         }
         lastSequence = sequence;
         commands++;
+        state.events.commandEnd();
         afterCommand();
         return true;
     }

@@ -10,4 +10,12 @@ import org.agrona.DirectBuffer;
 public interface EventSink
 {
     void onEvent(DirectBuffer buffer, int offset, int length);
+
+    /**
+     * The command whose events came since the last call is fully applied (called after every command the
+     * engine applies, with or without events): a journal writes them now as one excerpt.
+     */
+    default void onCommandEnd()
+    {
+    }
 }

@@ -36,6 +36,12 @@ final class Events
     private long sequence;
     private int eventIndex;
 
+    /** Tells the sink that the current command's events are complete. */
+    void commandEnd()
+    {
+        sink.onCommandEnd();
+    }
+
     Events(final EventSink sink, final Accounts accounts)
     {
         this.sink = sink;

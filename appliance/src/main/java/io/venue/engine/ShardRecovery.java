@@ -10,7 +10,6 @@ import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 
 /**
  * Brings one shard back after a stop or a crash, from its state folder and its two journals:
@@ -124,19 +123,18 @@ public final class ShardRecovery
     }
 
     /**
-     * The event sink in front of the event journal: compares events with those already written, appends the
-     * rest. Once the journal's existing records are used up it only appends.
+     * The event sink in front of the event journal: stages each command's events, then compares them with the
+     * journal's next excerpt (a command's events are one excerpt, written whole or not at all) and appends them
+     * only past the journal's end.
      */
     static final class ResumingSink implements EventSink
     {
         private final JournalAppender appender;
         private final JournalTailer existing;
-        private final ExpandableArrayBuffer produced = new ExpandableArrayBuffer(512);
         private final RecordHandler compare = this::compare;
         private boolean caughtUp;
         private long matched;
         private long appended;
-        private int producedLength;
 
         ResumingSink(final Journal events)
         {
@@ -206,31 +204,53 @@ public final class ShardRecovery
         @Override
         public void onEvent(final DirectBuffer buffer, final int offset, final int length)
         {
+            appender.add(buffer, offset, length);
+        }
+
+        @Override
+        public void onCommandEnd()
+        {
+            final int events = appender.stagedRecords();
+            if (events == 0)
+            {
+                return;
+            }
             if (!caughtUp)
             {
-                produced.putBytes(0, buffer, offset, length);
-                producedLength = length;
-                final boolean present = existing.read(compare);
-                if (present)
+                if (existing.readExcerpt(compare))
                 {
-                    matched++;
+                    matched += events;
+                    appender.discard();
                     return;
                 }
                 caughtUp = true;
             }
-            appender.append(buffer, offset, length);
-            appended++;
+            appender.commit();
+            appended += events;
         }
 
-        private void compare(final DirectBuffer buffer, final int offset, final int length, final long index)
+        private void compare(final DirectBuffer excerpt, final int offset, final int length, final long index)
         {
-            final boolean same = length == producedLength && JournalRecords.sameBytes(buffer, offset, produced, 0, length);
-            if (!same)
+            if (length == appender.stagedLength() && JournalRecords.sameBytes(excerpt, offset, appender.staged(), 0, length))
             {
-                throw new IllegalStateException("the event journal disagrees with the replay at index " + index +
-                    "\n  journal: " + new RecordPrinter().print(buffer, offset, length) +
-                    "\n  replay:  " + new RecordPrinter().print(produced, 0, producedLength));
+                return;
             }
+            throw new IllegalStateException("the event journal disagrees with the replay at index " + index +
+                "\n  journal: " + printFrames(excerpt, offset, length) +
+                "\n  replay:  " + printFrames(appender.staged(), 0, appender.stagedLength()));
+        }
+
+        private static String printFrames(final DirectBuffer frames, final int offset, final int length)
+        {
+            final RecordPrinter printer = new RecordPrinter();
+            final StringBuilder text = new StringBuilder();
+            for (int position = offset; position < offset + length; )
+            {
+                final int recordLength = frames.getInt(position, java.nio.ByteOrder.LITTLE_ENDIAN);
+                text.append("\n    ").append(printer.print(frames, position + Journal.FRAME_HEADER, recordLength));
+                position += Journal.FRAME_HEADER + recordLength;
+            }
+            return text.toString();
         }
     }
 }

@@ -58,7 +58,7 @@ class EngineJournalTest
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender out = events.appender();
-            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), out::append);
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new JournalEventSink(out));
             final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
             final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
                 new org.agrona.concurrent.BackoffIdleStrategy(10, 10, 1_000, 100_000), Throwable::printStackTrace, null, agent);
@@ -98,7 +98,7 @@ class EngineJournalTest
         try (Journal commands = Journal.openReadOnly(commandsFolder); Journal events = Journal.open(eventsFolder))
         {
             final JournalAppender out = events.appender();
-            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), out::append);
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new JournalEventSink(out));
             final JournalTailer in = commands.tailer();
             final int[] applied = {0};
             while (in.read((buffer, offset, length, index) ->

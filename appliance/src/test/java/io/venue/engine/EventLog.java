@@ -53,6 +53,15 @@ final class EventLog implements EventSink
         }
     }
 
+    @Override
+    public void onCommandEnd()
+    {
+        if (forward != null)
+        {
+            forward.onCommandEnd();
+        }
+    }
+
     long count()
     {
         return count;

@@ -32,7 +32,7 @@ class MillionCommandReplayTest
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
-            final EventLog recorded = new EventLog(events.appender()::append);
+            final EventLog recorded = new EventLog(new JournalEventSink(events.appender()));
             final EngineHarness h = new EngineHarness(RandomStream.config(), recorded);
             final RandomStream stream = new RandomStream(h, 1_000_000L).setUp();
             h.drainCommandsTo(commandOut);

@@ -6,6 +6,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,22 +74,29 @@ class ShardRecoveryTest
 
             // a clean run up to STATE_AT, the state on disk
             final JournalAppender eventOut = events.appender();
-            try (PersistedEngine persisted = PersistedEngine.open(config(), eventOut::append, context()))
+            try (PersistedEngine persisted = PersistedEngine.open(config(), new JournalEventSink(eventOut), context()))
             {
                 for (int i = 0; i < STATE_AT; i++)
                 {
                     apply(persisted.engine(), records.get(i));
                 }
             }
-            // then the process writes the events of more commands, the last one only in part, and dies before
-            // its state records them
-            final Engine crashed = new Engine(config(), (buffer, offset, length) ->
+            // then the process writes the events of more commands and dies before its state records them, and
+            // before the events of the command it was applying reached the journal (they go as one excerpt)
+            final Engine crashed = new Engine(config(), new EventSink()
             {
-                final long sequence = JournalRecords.sequence(buffer, offset);
-                final long eventIndex = buffer.getInt(offset + JournalRecords.EVENT_INDEX_OFFSET, JournalRecords.BYTE_ORDER);
-                if (sequence > STATE_AT && (sequence < CRASHED_AT || (sequence == CRASHED_AT && eventIndex == 0)))
+                public void onEvent(final DirectBuffer buffer, final int offset, final int length)
                 {
-                    eventOut.append(buffer, offset, length);
+                    final long sequence = JournalRecords.sequence(buffer, offset);
+                    if (sequence > STATE_AT && sequence < CRASHED_AT)
+                    {
+                        eventOut.add(buffer, offset, length);
+                    }
+                }
+
+                public void onCommandEnd()
+                {
+                    eventOut.commit();
                 }
             });
             for (int i = 0; i < CRASHED_AT; i++)
@@ -117,7 +125,7 @@ class ShardRecoveryTest
             final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
-            final Engine lost = new Engine(config(), eventOut::append);
+            final Engine lost = new Engine(config(), new JournalEventSink(eventOut));
             for (final byte[] record : records)
             {
                 apply(lost, record);
@@ -142,7 +150,7 @@ class ShardRecoveryTest
             records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             // a run under another operator key wrote different events for the same commands
-            final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB), eventOut::append);
+            final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB), new JournalEventSink(eventOut));
             for (int i = 0; i < 50; i++)
             {
                 apply(other, records.get(i));
@@ -164,7 +172,7 @@ class ShardRecoveryTest
             final JournalAppender commandOut = commands.appender();
             records.subList(0, records.size() - 100).forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
-            final Engine all = new Engine(config(), eventOut::append);
+            final Engine all = new Engine(config(), new JournalEventSink(eventOut));
             for (final byte[] record : records)
             {
                 apply(all, record);

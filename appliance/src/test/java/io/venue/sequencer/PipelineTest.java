@@ -13,6 +13,7 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.engine.Engine;
+import io.venue.engine.JournalEventSink;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EngineConfig;
 import io.venue.journal.RecordPrinter;
@@ -82,7 +83,7 @@ class PipelineTest
                 }
             }, 1, 0, 64);
             final JournalAppender eventOut = events.appender();
-            final Engine engine = new Engine(config, eventOut::append);
+            final Engine engine = new Engine(config, new JournalEventSink(eventOut));
             final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
             final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
             final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);

@@ -7,6 +7,7 @@ import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordCursor;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import picocli.CommandLine.Command;
@@ -155,7 +156,7 @@ final class JournalCommand
             try (Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
             {
                 final JournalTailer commandTailer = commandJournal.tailer();
-                final JournalTailer eventTailer = eventJournal.tailer();
+                final RecordCursor eventCursor = new RecordCursor(eventJournal.tailer());
                 final long[] counts = new long[2];
                 final String[] divergence = {null};
                 while (divergence[0] == null && commandTailer.read((buffer, offset, length, index) ->
@@ -168,11 +169,11 @@ final class JournalCommand
                     {
                         final int eventLength = produced.getInt(position);
                         final int at = position + 4;
-                        final boolean present = eventTailer.read((recorded, recordedOffset, recordedLength, eventIndex) ->
+                        final boolean present = eventCursor.next((recorded, recordedOffset, recordedLength, eventIndex) ->
                         {
                             if (recordedLength != eventLength || !JournalRecords.sameBytes(produced, at, recorded, recordedOffset, eventLength))
                             {
-                                divergence[0] = "first divergence at command index " + index + ", event index " + eventIndex +
+                                divergence[0] = "first divergence at command index " + index + ", event journal index " + eventIndex +
                                     "\n  recorded: " + new RecordPrinter().print(recorded, recordedOffset, recordedLength) +
                                     "\n  replayed: " + new RecordPrinter().print(produced, at, eventLength);
                             }
@@ -188,7 +189,7 @@ final class JournalCommand
                 {
                     // to the end of the command journal or the first divergence
                 }
-                if (divergence[0] == null && eventTailer.read((buffer, offset, length, index) -> { }))
+                if (divergence[0] == null && eventCursor.next((buffer, offset, length, index) -> { }))
                 {
                     divergence[0] = "the event journal holds more events than the replay produced";
                 }
@@ -349,21 +350,21 @@ final class JournalCommand
             final PrintWriter out = spec.commandLine().getOut();
             try (Journal a = Journal.openReadOnly(first); Journal b = Journal.openReadOnly(second))
             {
-                final JournalTailer left = a.tailer();
-                final JournalTailer right = b.tailer();
+                final RecordCursor left = new RecordCursor(a.tailer());
+                final RecordCursor right = new RecordCursor(b.tailer());
                 final ExpandableArrayBuffer copy = new ExpandableArrayBuffer(1024);
                 final int[] copyLength = {0};
                 long position = 0;
                 while (true)
                 {
                     copyLength[0] = -1;
-                    left.read((buffer, offset, length, index) ->
+                    left.next((buffer, offset, length, index) ->
                     {
                         copy.putBytes(0, buffer, offset, length);
                         copyLength[0] = length;
                     });
                     final String[] difference = {null};
-                    final boolean rightHas = right.read((buffer, offset, length, index) ->
+                    final boolean rightHas = right.next((buffer, offset, length, index) ->
                     {
                         if (copyLength[0] != length || !JournalRecords.sameBytes(copy, 0, buffer, offset, length))
                         {

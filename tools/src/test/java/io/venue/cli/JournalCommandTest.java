@@ -10,6 +10,7 @@ import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.engine.Engine;
+import io.venue.engine.JournalEventSink;
 import io.venue.engine.EngineConfig;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
@@ -42,7 +43,7 @@ class JournalCommandTest
         {
             final JournalAppender commandOut = commandJournal.appender();
             final JournalAppender eventOut = eventJournal.appender();
-            final Engine engine = new Engine(config, eventOut::append);
+            final Engine engine = new Engine(config, new JournalEventSink(eventOut));
             final ActionCommandEncoder encoder = new ActionCommandEncoder();
             final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(1024);
             final Action[] operatorActions = {

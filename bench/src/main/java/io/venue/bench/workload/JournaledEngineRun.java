@@ -1,6 +1,7 @@
 package io.venue.bench.workload;
 
 import io.venue.engine.Engine;
+import io.venue.engine.JournalEventSink;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EventSink;
 import io.venue.engine.PersistedEngine;
@@ -23,8 +24,8 @@ import java.util.stream.Stream;
  * The cost of the journals and the state, measured in one JVM with the phases interleaved in every run so
  * that their ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events
  * dropped), the engine with its Chronicle Map state (memory-mapped, written every 1,000 commands by default), the
- * engine journaled (each command appended to a command journal, then applied with every event appended to
- * an event journal, on one thread), a replay (a fresh engine tailing the command journal just written), and
+ * engine journaled (each command appended to a command journal, then applied with its events appended to
+ * an event journal as one excerpt, on one thread), a replay (a fresh engine tailing the command journal just written), and
  * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
  * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
@@ -148,10 +149,19 @@ public final class JournaledEngineRun
     {
         final JournalAppender eventOut = events.appender();
         eventsJournaled = 0;
-        final Engine engine = new Engine(ExchangeCoreWorkload.config(), (buffer, offset, length) ->
+        final JournalEventSink journal = new JournalEventSink(eventOut);
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new EventSink()
         {
-            eventOut.append(buffer, offset, length);
-            eventsJournaled++;
+            public void onEvent(final DirectBuffer buffer, final int offset, final int length)
+            {
+                journal.onEvent(buffer, offset, length);
+                eventsJournaled++;
+            }
+
+            public void onCommandEnd()
+            {
+                journal.onCommandEnd();
+            }
         });
         final JournalAppender commandOut = commands.appender();
         final DirectBuffer records = workload.records();
@@ -168,7 +178,7 @@ public final class JournaledEngineRun
     private static void pipelined(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
     {
         final JournalAppender eventOut = events.appender();
-        final Engine engine = new Engine(ExchangeCoreWorkload.config(), eventOut::append);
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new JournalEventSink(eventOut));
         final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 256);
         final Thread sequencer = new Thread(() ->
         {

@@ -7,12 +7,16 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import java.nio.file.Path;
 
 /**
- * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day: each
- * excerpt is one SBE record, raw bytes, nothing around it. One appender thread writes; any number of
- * tailers read, each at its own index.
+ * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day. Each excerpt
+ * holds one or more SBE records, each framed by its length ({@value #FRAME_HEADER} bytes, little-endian, then
+ * the record's raw bytes): the command journal one command per excerpt, the event journal all the events of
+ * one command per excerpt. One appender thread writes; any number of tailers read, each at its own index.
  */
 public final class Journal implements AutoCloseable
 {
+    /** The length in front of every record in an excerpt. */
+    public static final int FRAME_HEADER = 4;
+
     private final ChronicleQueue queue;
     private final Path folder;
 
@@ -48,7 +52,7 @@ public final class Journal implements AutoCloseable
         return new JournalTailer(queue.createTailer());
     }
 
-    /** The index of the last record written, or -1 if the journal is empty. */
+    /** The index of the last excerpt written, or -1 if the journal is empty. */
     public long lastIndex()
     {
         final long index = queue.lastIndex();

@@ -1,45 +1,97 @@
 package io.venue.journal.queue;
 
-import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * Appends records: the single writer of a journal. Not thread safe.
+ * <p>
+ * Each excerpt holds one or more records, each framed by its length ({@link Journal}). {@link #append} writes
+ * one record as its own excerpt (a command); {@link #add} stages records and {@link #commit} writes all of them
+ * as one excerpt (the events of one command): one Chronicle write per command instead of one per event, and a
+ * command's events are in the journal all together or not at all.
  */
 public final class JournalAppender
 {
     private final ExcerptAppender appender;
-    private byte[] scratch = new byte[4096];
+    private final ExpandableArrayBuffer staged = new ExpandableArrayBuffer(4096);
+    private int stagedLength;
+    private int stagedRecords;
 
     JournalAppender(final ExcerptAppender appender)
     {
         this.appender = appender;
     }
 
-    /** Writes {@code buffer[offset, offset + length)} as one record; returns its index. */
+    /**
+     * Writes {@code buffer[offset, offset + length)} as one record in an excerpt of its own, with nothing staged
+     * before it; returns its index.
+     */
     public long append(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (stagedRecords != 0)
+        {
+            throw new IllegalStateException(stagedRecords + " records are staged: commit or discard them first");
+        }
+        add(buffer, offset, length);
+        return commit();
+    }
+
+    /** Stages one record for the next {@link #commit}. */
+    public void add(final DirectBuffer buffer, final int offset, final int length)
+    {
+        staged.putInt(stagedLength, length, ByteOrder.LITTLE_ENDIAN);
+        staged.putBytes(stagedLength + Journal.FRAME_HEADER, buffer, offset, length);
+        stagedLength += Journal.FRAME_HEADER + length;
+        stagedRecords++;
+    }
+
+    /**
+     * Writes the staged records as one excerpt and clears them.
+     *
+     * @return the excerpt's index, or -1 when nothing was staged (no excerpt is written).
+     */
+    public long commit()
+    {
+        if (stagedRecords == 0)
+        {
+            return -1;
+        }
         try (DocumentContext context = appender.writingDocument())
         {
-            final Bytes<?> bytes = context.wire().bytes();
-            final byte[] array = buffer.byteArray();
-            if (array != null)
-            {
-                bytes.write(array, (int)buffer.wrapAdjustment() + offset, length);
-            }
-            else
-            {
-                // off-heap source: one copy through a reused array
-                if (scratch.length < length)
-                {
-                    scratch = new byte[Math.max(length, scratch.length * 2)];
-                }
-                buffer.getBytes(offset, scratch, 0, length);
-                bytes.write(scratch, 0, length);
-            }
+            context.wire().bytes().write(staged.byteArray(), 0, stagedLength);
             return context.index();
         }
+        finally
+        {
+            discard();
+        }
+    }
+
+    /** Drops the staged records without writing them. */
+    public void discard()
+    {
+        stagedLength = 0;
+        stagedRecords = 0;
+    }
+
+    /** The staged records as they would be written: framed, in {@link #staged()}{@code [0, stagedLength())}. */
+    public DirectBuffer staged()
+    {
+        return staged;
+    }
+
+    public int stagedLength()
+    {
+        return stagedLength;
+    }
+
+    public int stagedRecords()
+    {
+        return stagedRecords;
     }
 }

@@ -3,10 +3,14 @@ package io.venue.journal.queue;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
+
 /**
- * Reads records in order, handing each to a handler straight from the mapped file (no copy).
+ * Reads a journal's excerpts in order, handing each record in them to a handler straight from the mapped file
+ * (no copy).
  * Not thread safe: one tailer per reading thread.
  */
 public final class JournalTailer
@@ -20,9 +24,11 @@ public final class JournalTailer
     }
 
     /**
-     * Reads the next record if there is one.
+     * Reads the next excerpt if there is one, handing each of its records to {@code handler} with the excerpt's
+     * index.
      *
      * @return false when the tailer is at the end of what has been written.
+     * @throws JournalDamagedException when the excerpt's frames do not fit it (the tailer stays on it).
      */
     public boolean read(final RecordHandler handler)
     {
@@ -32,15 +38,85 @@ public final class JournalTailer
             {
                 return false;
             }
-            final Bytes<?> bytes = context.wire().bytes();
-            final long length = bytes.readRemaining();
-            view.wrap(bytes.addressForRead(bytes.readPosition()), (int)length);
-            handler.onRecord(view, 0, (int)length, context.index());
+            final int length = wrapExcerpt(context);
+            final long index = context.index();
+            checkFrames(context, length);
+            for (int position = 0; position < length; )
+            {
+                final int recordLength = view.getInt(position, ByteOrder.LITTLE_ENDIAN);
+                handler.onRecord(view, position + Journal.FRAME_HEADER, recordLength, index);
+                position += Journal.FRAME_HEADER + recordLength;
+            }
             return true;
         }
     }
 
-    /** Reads up to {@code limit} records; returns how many were read. */
+    /**
+     * Reads the next excerpt whole, frames included, after checking them: for comparing a command's events
+     * with a batch staged by {@link JournalAppender#add}.
+     *
+     * @return false at the end of what has been written.
+     */
+    public boolean readExcerpt(final RecordHandler handler)
+    {
+        try (DocumentContext context = tailer.readingDocument())
+        {
+            if (!context.isPresent())
+            {
+                return false;
+            }
+            final int length = wrapExcerpt(context);
+            checkFrames(context, length);
+            handler.onRecord(view, 0, length, context.index());
+            return true;
+        }
+    }
+
+    private int wrapExcerpt(final DocumentContext context)
+    {
+        final Bytes<?> bytes = context.wire().bytes();
+        final int length = (int)bytes.readRemaining();
+        view.wrap(bytes.addressForRead(bytes.readPosition()), length);
+        return length;
+    }
+
+    private void checkFrames(final DocumentContext context, final int length)
+    {
+        try
+        {
+            checkFrames(view, length, context.index());
+        }
+        catch (final JournalDamagedException ex)
+        {
+            context.rollbackOnClose();
+            throw ex;
+        }
+    }
+
+    /** Every frame's length must be positive and fit the excerpt, ending exactly at its end. */
+    static void checkFrames(final DirectBuffer excerpt, final int length, final long index)
+    {
+        if (length == 0)
+        {
+            throw new JournalDamagedException(index, "an empty excerpt");
+        }
+        int position = 0;
+        while (position < length)
+        {
+            if (length - position < Journal.FRAME_HEADER)
+            {
+                throw new JournalDamagedException(index, "a frame header cut short at byte " + position + " of " + length);
+            }
+            final int recordLength = excerpt.getInt(position, ByteOrder.LITTLE_ENDIAN);
+            if (recordLength <= 0 || recordLength > length - position - Journal.FRAME_HEADER)
+            {
+                throw new JournalDamagedException(index, "a record of " + recordLength + " bytes at byte " + position + " of " + length);
+            }
+            position += Journal.FRAME_HEADER + recordLength;
+        }
+    }
+
+    /** Reads up to {@code limit} excerpts; returns how many were read. */
     public int read(final RecordHandler handler, final int limit)
     {
         int count = 0;
@@ -51,13 +127,13 @@ public final class JournalTailer
         return count;
     }
 
-    /** Positions the tailer so that the next read returns the record at {@code index}. */
+    /** Positions the tailer so that the next read returns the excerpt at {@code index}. */
     public boolean moveToIndex(final long index)
     {
         return tailer.moveToIndex(index);
     }
 
-    /** The index of the record the next read returns. */
+    /** The index of the excerpt the next read returns. */
     public long index()
     {
         return tailer.index();

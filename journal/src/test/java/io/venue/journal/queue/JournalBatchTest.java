@@ -1,0 +1,204 @@
+package io.venue.journal.queue;
+
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Excerpts holding several records (a command's events): staged and committed whole, read back record by
+ * record with the excerpt's index, and excerpts whose frames do not fit reported with their index.
+ */
+class JournalBatchTest
+{
+    @TempDir
+    Path folder;
+
+    @Test
+    void stagedRecordsBecomeOneExcerptAndComeBackInOrder()
+    {
+        final Random random = new Random(11);
+        final List<byte[]> written = new ArrayList<>();
+        final List<Long> excerptOf = new ArrayList<>();
+        final List<byte[]> excerpts = new ArrayList<>();
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalAppender appender = journal.appender();
+            assertEquals(-1, appender.commit(), "nothing staged, nothing written");
+            for (int batch = 0; batch < 300; batch++)
+            {
+                final int records = random.nextInt(9);
+                for (int r = 0; r < records; r++)
+                {
+                    final byte[] record = new byte[1 + random.nextInt(300)];
+                    random.nextBytes(record);
+                    final UnsafeBuffer source = r % 2 == 0 ?
+                        new UnsafeBuffer(new byte[record.length + 3]) : new UnsafeBuffer(ByteBuffer.allocateDirect(record.length + 3));
+                    source.putBytes(3, record);
+                    appender.add(source, 3, record.length);
+                    written.add(record);
+                }
+                assertEquals(records, appender.stagedRecords());
+                final byte[] framed = new byte[appender.stagedLength()];
+                appender.staged().getBytes(0, framed);
+                final long index = appender.commit();
+                assertEquals(0, appender.stagedRecords());
+                if (records == 0)
+                {
+                    assertEquals(-1, index);
+                    continue;
+                }
+                excerpts.add(framed);
+                for (int r = 0; r < records; r++)
+                {
+                    excerptOf.add(index);
+                }
+            }
+            assertThrows(IllegalStateException.class, () ->
+            {
+                appender.add(new UnsafeBuffer(new byte[4]), 0, 4);
+                appender.append(new UnsafeBuffer(new byte[4]), 0, 4);
+            }, "append refuses to write past staged records");
+            appender.discard();
+        }
+
+        try (Journal journal = Journal.openReadOnly(folder))
+        {
+            final List<byte[]> read = new ArrayList<>();
+            final List<Long> indexes = new ArrayList<>();
+            final JournalTailer tailer = journal.tailer();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                read.add(copy(buffer, offset, length));
+                indexes.add(index);
+            }))
+            {
+                // to the end
+            }
+            assertRecords(written, read);
+            assertEquals(excerptOf, indexes);
+
+            final RecordCursor cursor = new RecordCursor(journal.tailer());
+            final List<byte[]> oneByOne = new ArrayList<>();
+            final List<Long> cursorIndexes = new ArrayList<>();
+            while (cursor.next((buffer, offset, length, index) ->
+            {
+                oneByOne.add(copy(buffer, offset, length));
+                cursorIndexes.add(index);
+            }))
+            {
+                // to the end
+            }
+            assertRecords(written, oneByOne);
+            assertEquals(excerptOf, cursorIndexes);
+
+            final JournalTailer whole = journal.tailer();
+            for (final byte[] framed : excerpts)
+            {
+                assertTrue(whole.readExcerpt((buffer, offset, length, index) -> assertArrayEquals(framed, copy(buffer, offset, length))));
+            }
+            assertFalse(whole.readExcerpt((buffer, offset, length, index) -> { }));
+        }
+    }
+
+    @Test
+    void anExcerptWhoseFramesDoNotFitIsReportedWithItsIndexAndNotSkipped()
+    {
+        final long damagedAt;
+        try (Journal journal = Journal.open(folder))
+        {
+            journal.appender().append(new UnsafeBuffer(new byte[]{1, 2, 3}), 0, 3);
+        }
+        // a frame claiming 100 bytes (Chronicle writes little-endian here) in an excerpt of 6, written past the
+        // journal's own appender
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        {
+            final ExcerptAppender appender = raw.createAppender();
+            try (DocumentContext context = appender.writingDocument())
+            {
+                context.wire().bytes().writeInt(100).write(new byte[]{9, 9});
+                damagedAt = context.index();
+            }
+        }
+        try (Journal journal = Journal.openReadOnly(folder))
+        {
+            final JournalTailer tailer = journal.tailer();
+            assertTrue(tailer.read((buffer, offset, length, index) -> assertEquals(3, length)));
+            final JournalDamagedException damaged = assertThrows(JournalDamagedException.class,
+                () -> tailer.read((buffer, offset, length, index) -> { }));
+            assertEquals(damagedAt, damaged.index());
+            assertTrue(damaged.getMessage().contains("index " + damagedAt), damaged.getMessage());
+            assertEquals(damagedAt, assertThrows(JournalDamagedException.class,
+                () -> tailer.read((buffer, offset, length, index) -> { })).index(), "the tailer stays on the damage");
+        }
+    }
+
+    @Test
+    void anyExcerptBytesEitherSplitIntoFramesThatCoverThemOrAreReportedDamaged()
+    {
+        final Random random = new Random(5);
+        for (int trial = 0; trial < 20_000; trial++)
+        {
+            final int length = random.nextInt(40);
+            final UnsafeBuffer excerpt = new UnsafeBuffer(new byte[Math.max(1, length)]);
+            // mostly plausible frames, then damaged ones
+            int position = 0;
+            while (position + 4 < length && random.nextInt(4) != 0)
+            {
+                final int recordLength = random.nextInt(3) == 0 ? random.nextInt(50) - 5 : 1 + random.nextInt(Math.max(1, length - position - 4));
+                excerpt.putInt(position, recordLength, ByteOrder.LITTLE_ENDIAN);
+                position += 4 + Math.max(0, recordLength);
+            }
+            try
+            {
+                JournalTailer.checkFrames(excerpt, length, trial);
+                // accepted: the frames cover the excerpt exactly, each at least one byte
+                int covered = 0;
+                while (covered < length)
+                {
+                    final int recordLength = excerpt.getInt(covered, ByteOrder.LITTLE_ENDIAN);
+                    assertTrue(recordLength > 0);
+                    covered += 4 + recordLength;
+                }
+                assertEquals(length, covered);
+            }
+            catch (final JournalDamagedException ex)
+            {
+                assertEquals(trial, ex.index());
+            }
+        }
+    }
+
+    private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] copy = new byte[length];
+        buffer.getBytes(offset, copy);
+        return copy;
+    }
+
+    private static void assertRecords(final List<byte[]> expected, final List<byte[]> actual)
+    {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++)
+        {
+            assertArrayEquals(expected.get(i), actual.get(i), "record " + i);
+        }
+    }
+}
