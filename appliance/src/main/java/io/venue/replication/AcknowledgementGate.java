@@ -1,0 +1,143 @@
+package io.venue.replication;
+
+import io.venue.sequencer.SequencerListener;
+import org.agrona.concurrent.Agent;
+
+import java.util.function.LongSupplier;
+
+/**
+ * Holds the sequencer's "journaled" notices until the standby holds the command too, then passes them on:
+ * the synchronous replication mode, in which a client is answered only once its command is in two journals.
+ * In asynchronous mode it passes every notice straight through. Sits between the {@code Sequencer} and the
+ * responders, on the sequencer's thread (as a listener, and as an agent that releases what the standby
+ * acknowledged); holds notices in a ring that grows when needed, so it never refuses or blocks.
+ */
+public final class AcknowledgementGate implements SequencerListener, Agent
+{
+    private final SequencerListener downstream;
+    private final LongSupplier replicatedSequence;
+    private final boolean synchronous;
+    private long[] connections = new long[1024];
+    private long[] correlations = new long[1024];
+    private long[] sequences = new long[1024];
+    private long[] indexes = new long[1024];
+    private boolean[] accepted = new boolean[1024];
+    private int head;
+    private int size;
+
+    /**
+     * @param replicatedSequence the highest sequence the standby holds ({@link CommandShipper#ackedSequence()}).
+     */
+    public AcknowledgementGate(final SequencerListener downstream, final LongSupplier replicatedSequence, final ReplicationContext.Mode mode)
+    {
+        this.downstream = downstream;
+        this.replicatedSequence = replicatedSequence;
+        this.synchronous = mode == ReplicationContext.Mode.SYNC;
+    }
+
+    @Override
+    public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+    {
+        if (synchronous)
+        {
+            hold(connectionId, correlationId, sequence, index, true);
+        }
+        else
+        {
+            downstream.onSequenced(connectionId, correlationId, sequence, index);
+        }
+    }
+
+    @Override
+    public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+    {
+        if (synchronous)
+        {
+            hold(connectionId, correlationId, sequence, index, false);
+        }
+        else
+        {
+            downstream.onRejected(connectionId, correlationId, sequence, index);
+        }
+    }
+
+    /** Passes on, in order, every held notice whose command the standby now holds. */
+    @Override
+    public int doWork()
+    {
+        if (size == 0)
+        {
+            return 0;
+        }
+        final long replicated = replicatedSequence.getAsLong();
+        int released = 0;
+        while (size > 0 && sequences[head] <= replicated)
+        {
+            if (accepted[head])
+            {
+                downstream.onSequenced(connections[head], correlations[head], sequences[head], indexes[head]);
+            }
+            else
+            {
+                downstream.onRejected(connections[head], correlations[head], sequences[head], indexes[head]);
+            }
+            head = (head + 1) % sequences.length;
+            size--;
+            released++;
+        }
+        return released;
+    }
+
+    /** Notices waiting for the standby. */
+    public int held()
+    {
+        return size;
+    }
+
+    private void hold(final long connectionId, final long correlationId, final long sequence, final long index, final boolean isAccepted)
+    {
+        if (size == sequences.length)
+        {
+            grow();
+        }
+        final int slot = (head + size) % sequences.length;
+        connections[slot] = connectionId;
+        correlations[slot] = correlationId;
+        sequences[slot] = sequence;
+        indexes[slot] = index;
+        accepted[slot] = isAccepted;
+        size++;
+    }
+
+    private void grow()
+    {
+        final int capacity = sequences.length * 2;
+        connections = unwrap(connections, capacity);
+        correlations = unwrap(correlations, capacity);
+        sequences = unwrap(sequences, capacity);
+        indexes = unwrap(indexes, capacity);
+        final boolean[] flags = new boolean[capacity];
+        for (int i = 0; i < size; i++)
+        {
+            flags[i] = accepted[(head + i) % accepted.length];
+        }
+        accepted = flags;
+        head = 0;
+    }
+
+    private long[] unwrap(final long[] ring, final int capacity)
+    {
+        final long[] grown = new long[capacity];
+        for (int i = 0; i < size; i++)
+        {
+            grown[i] = ring[(head + i) % ring.length];
+        }
+        return grown;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "acknowledgement-gate";
+    }
+}

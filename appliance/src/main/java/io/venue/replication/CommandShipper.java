@@ -1,0 +1,227 @@
+package io.venue.replication;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordHandler;
+import io.venue.replication.sbe.HeartbeatDecoder;
+import io.venue.replication.sbe.MessageHeaderDecoder;
+import io.venue.replication.sbe.ReplicaAckDecoder;
+import io.venue.replication.sbe.ResendFromDecoder;
+import io.venue.replication.sbe.Role;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The primary's side of replication: ships every command of its command journal to the standby, from where
+ * the standby asks ({@code ResendFrom}), and takes the standby's acknowledgements, which release the answers
+ * to clients in synchronous mode ({@link AcknowledgementGate}). Heartbeats when it has nothing to ship.
+ * <p>
+ * Fencing: a heartbeat or request carrying a higher epoch than this primary's means another node was
+ * promoted; the shipper then stops for good and {@link #isFenced()} tells the writer to stop too.
+ * <p>
+ * Runs on one thread; other threads read its progress through the atomic getters.
+ */
+public final class CommandShipper implements Agent
+{
+    /** Command records read per duty cycle. */
+    private static final int SHIP_LIMIT = 256;
+
+    private final Journal commands;
+    private final Subscription replies;
+    private final ReplicationSender sender;
+    private final ReplicationContext context;
+    private final long epoch;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ReplicaAckDecoder ackDecoder = new ReplicaAckDecoder();
+    private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
+    private final ResendFromDecoder resendDecoder = new ResendFromDecoder();
+    private final FragmentHandler onReply = this::onReply;
+    private final RecordHandler onRecord = this::onRecord;
+    private final AtomicLong ackedSequence = new AtomicLong();
+    private final AtomicLong shippedSequence = new AtomicLong();
+    private final AtomicBoolean fenced = new AtomicBoolean();
+    private JournalTailer tailer;
+    private long skipThrough;
+    private boolean blocked;
+    private long lastSentNs;
+    private volatile long lastHeardNs;
+    private volatile long fencedBy;
+
+    /**
+     * @param epoch this primary's epoch: higher than any in its journal's records it did not write itself.
+     */
+    public CommandShipper(
+        final Journal commands, final Publication toStandby, final Subscription replies, final ReplicationContext context, final long epoch)
+    {
+        this.commands = commands;
+        this.sender = new ReplicationSender(toStandby);
+        this.replies = replies;
+        this.context = context;
+        this.epoch = epoch;
+        this.lastHeardNs = context.clock().nanoTime();
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = replies.poll(onReply, 16);
+        if (fenced.get())
+        {
+            return work;
+        }
+        int shipped = 0;
+        if (tailer != null)
+        {
+            blocked = false;
+            while (shipped < SHIP_LIMIT && !blocked)
+            {
+                final long index = tailer.index();
+                if (!tailer.read(onRecord))
+                {
+                    break;
+                }
+                if (blocked)
+                {
+                    // the standby's link is busy: read this excerpt again next time
+                    tailer.moveToIndex(index);
+                    break;
+                }
+                shipped++;
+            }
+        }
+        final long now = context.clock().nanoTime();
+        if (shipped > 0)
+        {
+            lastSentNs = now;
+        }
+        else if (now - lastSentNs >= context.heartbeatIntervalNs())
+        {
+            sender.heartbeat(epoch, Role.PRIMARY, shippedSequence.get());
+            lastSentNs = now;
+            work++;
+        }
+        return work + shipped;
+    }
+
+    private void onRecord(final DirectBuffer buffer, final int offset, final int length, final long index)
+    {
+        final long sequence = JournalRecords.sequence(buffer, offset);
+        if (blocked || sequence <= skipThrough)
+        {
+            return;
+        }
+        if (!sender.ship(epoch, sequence, buffer, offset, length))
+        {
+            blocked = true;
+            return;
+        }
+        shippedSequence.lazySet(sequence);
+    }
+
+    private void onReply(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, offset);
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
+            MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() > length)
+        {
+            return;
+        }
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        lastHeardNs = context.clock().nanoTime();
+        switch (header.templateId())
+        {
+            case ReplicaAckDecoder.TEMPLATE_ID ->
+            {
+                ackDecoder.wrap(buffer, body, header.blockLength(), header.version());
+                if (!fenceIfNewer(ackDecoder.epoch()) && ackDecoder.sequence() > ackedSequence.get())
+                {
+                    ackedSequence.lazySet(ackDecoder.sequence());
+                }
+            }
+            case ResendFromDecoder.TEMPLATE_ID ->
+            {
+                resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
+                if (!fenceIfNewer(resendDecoder.epoch()))
+                {
+                    // a standby (re)starting or seeing a gap: ship again from the start of the journal, skipping
+                    // what it holds (a scan: the journal is indexed by excerpt, not by sequence)
+                    tailer = commands.tailer();
+                    skipThrough = resendDecoder.afterSequence();
+                }
+            }
+            case HeartbeatDecoder.TEMPLATE_ID ->
+            {
+                heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
+                fenceIfNewer(heartbeatDecoder.epoch());
+            }
+            default ->
+            {
+                // not ours: ignored
+            }
+        }
+    }
+
+    private boolean fenceIfNewer(final long peerEpoch)
+    {
+        if (peerEpoch > epoch)
+        {
+            fencedBy = peerEpoch;
+            fenced.set(true);
+            return true;
+        }
+        return false;
+    }
+
+    /** The highest sequence the standby acknowledged holding. */
+    public long ackedSequence()
+    {
+        return ackedSequence.get();
+    }
+
+    /** The last sequence offered to the standby. */
+    public long shippedSequence()
+    {
+        return shippedSequence.get();
+    }
+
+    /** True once a node with a higher epoch was heard: this primary must not write again. */
+    public boolean isFenced()
+    {
+        return fenced.get();
+    }
+
+    /** The epoch that fenced this primary, 0 if none. */
+    public long fencedBy()
+    {
+        return fencedBy;
+    }
+
+    /** When the standby was last heard from, on the context's clock. */
+    public long lastHeardNs()
+    {
+        return lastHeardNs;
+    }
+
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "command-shipper";
+    }
+}

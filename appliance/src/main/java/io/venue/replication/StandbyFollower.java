@@ -1,0 +1,239 @@
+package io.venue.replication;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.replication.sbe.HeartbeatDecoder;
+import io.venue.replication.sbe.MessageHeaderDecoder;
+import io.venue.replication.sbe.Role;
+import io.venue.replication.sbe.ShipCommandDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The standby's side of replication: appends the commands the primary ships to the standby's own command
+ * journal, strictly in sequence (an engine agent tails that journal, so the standby's event journal is the
+ * primary's, byte for byte), acknowledges what it holds, and asks for what it misses (on start, and after
+ * a gap). It adopts the primary's epoch and refuses commands of a lower one.
+ * <p>
+ * It reports the primary lost after {@link ReplicationContext#primaryTimeoutNs()} of silence (once it has
+ * heard it at least once), and then promotes itself if {@link ReplicationContext#promoteOnPrimaryLoss()}.
+ * {@link #promote()} (the operator's command, or the timeout) turns it into the fence of a new primary: from then on it
+ * refuses every shipped command and its heartbeats, sent on the old primary's channel, carry the new epoch
+ * as {@code PRIMARY}, so an old primary that comes back stops instead of writing.
+ * <p>
+ * Runs on one thread; the getters and {@link #promote()} may be called from any.
+ */
+public final class StandbyFollower implements Agent
+{
+    private final JournalAppender journal;
+    private final Subscription fromPrimary;
+    private final ReplicationSender sender;
+    private final ReplicationContext context;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ShipCommandDecoder shipDecoder = new ShipCommandDecoder();
+    private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
+    private final FragmentHandler onMessage = this::onMessage;
+    private final AtomicLong lastSequence = new AtomicLong();
+    private final AtomicLong primarySequence = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicBoolean promoteRequested = new AtomicBoolean();
+    private volatile boolean promoted;
+    private volatile long epoch;
+    private volatile long lastHeardNs;
+    private boolean heardOnce;
+    private boolean inSequence;
+    private boolean unacknowledged;
+    private long lastResendNs;
+    private long lastSentNs;
+
+    /**
+     * @param journal      the standby's own command journal.
+     * @param lastSequence the last sequence already in it (0 when empty).
+     * @param epoch        the highest epoch in it (the primary's must be at least this).
+     */
+    public StandbyFollower(
+        final JournalAppender journal,
+        final long lastSequence,
+        final long epoch,
+        final Subscription fromPrimary,
+        final Publication toPrimary,
+        final ReplicationContext context)
+    {
+        this.journal = journal;
+        this.fromPrimary = fromPrimary;
+        this.sender = new ReplicationSender(toPrimary);
+        this.context = context;
+        this.epoch = epoch;
+        this.lastSequence.set(lastSequence);
+        this.lastResendNs = context.clock().nanoTime() - context.heartbeatIntervalNs();
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (!promoted && context.promoteOnPrimaryLoss() && isPrimaryLost())
+        {
+            promoteRequested.set(true);
+        }
+        if (promoteRequested.get() && !promoted)
+        {
+            epoch = epoch + 1;
+            promoted = true;
+        }
+        int work = fromPrimary.poll(onMessage, 64);
+        final long now = context.clock().nanoTime();
+        if (promoted)
+        {
+            if (now - lastSentNs >= context.heartbeatIntervalNs())
+            {
+                sender.heartbeat(epoch, Role.PRIMARY, lastSequence.get());
+                lastSentNs = now;
+                work++;
+            }
+            return work;
+        }
+        if (unacknowledged)
+        {
+            sender.ack(epoch, lastSequence.get());
+            unacknowledged = false;
+            lastSentNs = now;
+            work++;
+        }
+        if (!inSequence && now - lastResendNs >= context.heartbeatIntervalNs())
+        {
+            // until the primary ships in order from where this journal ends
+            sender.resendFrom(epoch, lastSequence.get());
+            lastResendNs = now;
+            lastSentNs = now;
+            work++;
+        }
+        if (now - lastSentNs >= context.heartbeatIntervalNs())
+        {
+            sender.heartbeat(epoch, Role.STANDBY, lastSequence.get());
+            lastSentNs = now;
+            work++;
+        }
+        return work;
+    }
+
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, offset);
+        final int blockLength = header.blockLength();
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
+        {
+            return;
+        }
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        if (header.templateId() == ShipCommandDecoder.TEMPLATE_ID)
+        {
+            shipDecoder.wrap(buffer, body, blockLength, header.version());
+            onCommand(shipDecoder.epoch(), shipDecoder.sequence(), buffer, body + blockLength, offset + length - body - blockLength);
+        }
+        else if (header.templateId() == HeartbeatDecoder.TEMPLATE_ID)
+        {
+            heartbeatDecoder.wrap(buffer, body, blockLength, header.version());
+            if (!promoted && heartbeatDecoder.role() == Role.PRIMARY && heartbeatDecoder.epoch() >= epoch)
+            {
+                heard(heartbeatDecoder.epoch());
+                primarySequence.lazySet(heartbeatDecoder.lastSequence());
+            }
+        }
+    }
+
+    private void onCommand(final long shippedEpoch, final long sequence, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (promoted || shippedEpoch < epoch)
+        {
+            // an old primary's command: fenced out
+            refused.incrementAndGet();
+            return;
+        }
+        heard(shippedEpoch);
+        final long last = lastSequence.get();
+        if (sequence <= last)
+        {
+            return;
+        }
+        if (sequence != last + 1 || length < JournalRecords.SEQUENCE_OFFSET + 8 || JournalRecords.sequence(buffer, offset) != sequence)
+        {
+            // a gap (or a record that does not say what the message says): ask again from where we are
+            inSequence = false;
+            return;
+        }
+        journal.append(buffer, offset, length);
+        lastSequence.lazySet(sequence);
+        if (sequence > primarySequence.get())
+        {
+            primarySequence.lazySet(sequence);
+        }
+        inSequence = true;
+        unacknowledged = true;
+    }
+
+    private void heard(final long primaryEpoch)
+    {
+        epoch = Math.max(epoch, primaryEpoch);
+        lastHeardNs = context.clock().nanoTime();
+        heardOnce = true;
+    }
+
+    /** Asks the follower to stop following and fence for a new primary; takes effect on its next duty cycle. */
+    public void promote()
+    {
+        promoteRequested.set(true);
+    }
+
+    /** True once promoted: the node may write, with {@link #epoch()}, after {@link #lastSequence()}. */
+    public boolean isPromoted()
+    {
+        return promoted;
+    }
+
+    /** True when the primary, heard before, has been silent for longer than the primary timeout. */
+    public boolean isPrimaryLost()
+    {
+        return heardOnce && context.clock().nanoTime() - lastHeardNs > context.primaryTimeoutNs();
+    }
+
+    /** The last sequence in this standby's journal. */
+    public long lastSequence()
+    {
+        return lastSequence.get();
+    }
+
+    /** The primary's last sequence as last heard: minus {@link #lastSequence()}, the replication lag in commands. */
+    public long primarySequence()
+    {
+        return primarySequence.get();
+    }
+
+    /** The epoch followed, or after promotion the new primary's. */
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    /** Commands refused because they came from an older epoch (a fenced primary). */
+    public long refusedCommands()
+    {
+        return refused.get();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "standby-follower";
+    }
+}

@@ -1,0 +1,340 @@
+package io.venue.replication;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.venue.engine.Engine;
+import io.venue.engine.JournalEventSink;
+import io.venue.engine.RandomCommands;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordCursor;
+import io.venue.sequencer.SequencerListener;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A primary and a standby in one JVM, over real Aeron UDP on loopback and real Chronicle journals: the
+ * standby's journals end up the primary's byte for byte, synchronous answers wait for the standby, a gap
+ * is asked for again, and a standby that loses its primary promotes and fences it.
+ */
+class ReplicationTest
+{
+    @TempDir
+    Path folder;
+
+    private ReplicationMedia media;
+    private final ManualClock clock = new ManualClock();
+    private ReplicationContext context;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        media = ReplicationMedia.launch(folder.resolve("aeron"));
+        context = new ReplicationContext()
+            .commandChannel("aeron:udp?endpoint=127.0.0.1:" + freePort(), 1001)
+            .replyChannel("aeron:udp?endpoint=127.0.0.1:" + freePort(), 1002)
+            .heartbeatInterval(10, TimeUnit.MILLISECONDS)
+            .primaryTimeout(200, TimeUnit.MILLISECONDS)
+            .clock(clock);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        for (int i = open.size() - 1; i >= 0; i--)
+        {
+            open.get(i).close();
+        }
+        media.close();
+    }
+
+    @Test
+    void theStandbyHoldsThePrimarysCommandsAndProducesItsEventsByteForByte()
+    {
+        final List<byte[]> records = RandomCommands.generate(17, 3_000);
+        final Journal primaryCommands = journal("primary/commands");
+        final Journal standbyCommands = journal("standby/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        // half the commands are in the primary's journal before the standby exists: it catches up from nothing
+        final int half = records.size() / 2;
+        records.subList(0, half).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final StandbyFollower follower = follower(standbyCommands, 0, 1);
+        runUntil(() -> follower.lastSequence() == half, shipper, follower);
+        // the rest arrive while both run
+        for (int i = half; i < records.size(); i++)
+        {
+            final byte[] record = records.get(i);
+            primaryOut.append(new UnsafeBuffer(record), 0, record.length);
+            if (i % 100 == 0)
+            {
+                shipper.doWork();
+                follower.doWork();
+            }
+        }
+        runUntil(() -> shipper.ackedSequence() == records.size(), shipper, follower);
+        assertEquals(records.size(), follower.lastSequence());
+        assertEquals(records.size(), follower.primarySequence(), "no lag left");
+
+        assertSameRecords(primaryCommands, standbyCommands);
+        final Journal primaryEvents = journal("primary/events");
+        final Journal standbyEvents = journal("standby/events");
+        final byte[] primaryHash = apply(primaryCommands, primaryEvents);
+        final byte[] standbyHash = apply(standbyCommands, standbyEvents);
+        assertArrayEquals(primaryHash, standbyHash, "same state");
+        assertSameRecords(primaryEvents, standbyEvents);
+    }
+
+    @Test
+    void synchronousAnswersWaitUntilTheStandbyHoldsTheCommand()
+    {
+        final List<byte[]> records = RandomCommands.generate(3, 200);
+        final Journal primaryCommands = journal("primary/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final List<Long> answered = new ArrayList<>();
+        final SequencerListener responder = new SequencerListener()
+        {
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                answered.add(sequence);
+            }
+
+            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                answered.add(-sequence);
+            }
+        };
+        final AcknowledgementGate gate = new AcknowledgementGate(responder, shipper::ackedSequence, ReplicationContext.Mode.SYNC);
+        for (int i = 0; i < records.size(); i++)
+        {
+            final byte[] record = records.get(i);
+            final long index = primaryOut.append(new UnsafeBuffer(record), 0, record.length);
+            // more notices than the ring starts with would hold are not needed here; every fifth is a refusal
+            if (i % 5 == 4)
+            {
+                gate.onRejected(7, i, i + 1, index);
+            }
+            else
+            {
+                gate.onSequenced(7, i, i + 1, index);
+            }
+        }
+        for (int i = 0; i < 20; i++)
+        {
+            shipper.doWork();
+            gate.doWork();
+        }
+        assertTrue(answered.isEmpty(), "no standby, no answer: " + answered);
+        assertEquals(records.size(), gate.held());
+
+        final StandbyFollower follower = follower(journal("standby/commands"), 0, 1);
+        runUntil(() -> answered.size() == records.size(), shipper, follower, gate);
+        for (int i = 0; i < records.size(); i++)
+        {
+            assertEquals(i % 5 == 4 ? -(i + 1) : i + 1, answered.get(i), "answers in journal order");
+        }
+
+        final List<Long> direct = new ArrayList<>();
+        final AcknowledgementGate async = new AcknowledgementGate(new SequencerListener()
+        {
+            public void onSequenced(final long c, final long r, final long sequence, final long index)
+            {
+                direct.add(sequence);
+            }
+
+            public void onRejected(final long c, final long r, final long sequence, final long index)
+            {
+                direct.add(sequence);
+            }
+        }, () -> 0, ReplicationContext.Mode.ASYNC);
+        async.onSequenced(1, 1, 999, 0);
+        assertEquals(List.of(999L), direct, "asynchronous mode answers at once");
+    }
+
+    @Test
+    void aGapIsAskedForAgainAndACommandOfAnOlderEpochIsRefused()
+    {
+        final List<byte[]> records = RandomCommands.generate(5, 50);
+        final StandbyFollower follower = follower(journal("standby/commands"), 0, 2);
+        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        open.add(toStandby);
+        final ReplicationSender sender = new ReplicationSender(toStandby);
+        runUntil(sender::isConnected, follower);
+
+        ship(sender, 2, records.get(0));
+        ship(sender, 2, records.get(2));
+        ship(sender, 1, records.get(1));
+        runUntil(() -> follower.refusedCommands() == 1, follower);
+        assertEquals(1, follower.lastSequence(), "after a gap nothing is appended out of order");
+        ship(sender, 2, records.get(1));
+        ship(sender, 2, records.get(2));
+        runUntil(() -> follower.lastSequence() == 3, follower);
+    }
+
+    @Test
+    void aStandbyThatLosesItsPrimaryPromotesItselfAndFencesTheOldPrimary()
+    {
+        final List<byte[]> records = RandomCommands.generate(9, 300);
+        final Journal primaryCommands = journal("primary/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        records.forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final StandbyFollower follower = follower(journal("standby/commands"), 0, 1);
+        runUntil(() -> shipper.ackedSequence() == records.size(), shipper, follower);
+        assertFalse(follower.isPrimaryLost());
+
+        // the primary goes silent: its duty cycle stops
+        clock.advance(TimeUnit.MILLISECONDS.toNanos(150));
+        follower.doWork();
+        assertFalse(follower.isPromoted(), "not before the timeout");
+        clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
+        runUntil(follower::isPromoted, follower);
+        assertEquals(2, follower.epoch(), "a new epoch");
+        assertEquals(records.size(), follower.lastSequence(), "the new primary writes after the last command it holds");
+
+        // the old primary comes back: the new primary's heartbeat fences it
+        clock.advance(TimeUnit.MILLISECONDS.toNanos(20));
+        runUntil(shipper::isFenced, shipper, follower);
+        assertEquals(2, shipper.fencedBy());
+    }
+
+    private static void ship(final ReplicationSender sender, final long epoch, final byte[] record)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(record);
+        while (!sender.ship(epoch, JournalRecords.sequence(buffer, 0), buffer, 0, record.length))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private CommandShipper shipper(final Journal commands, final long epoch)
+    {
+        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
+        open.add(toStandby);
+        open.add(replies);
+        return new CommandShipper(commands, toStandby, replies, context, epoch);
+    }
+
+    private StandbyFollower follower(final Journal commands, final long lastSequence, final long epoch)
+    {
+        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        open.add(fromPrimary);
+        open.add(toPrimary);
+        return new StandbyFollower(commands.appender(), lastSequence, epoch, fromPrimary, toPrimary, context);
+    }
+
+    private Journal journal(final String name)
+    {
+        final Journal journal = Journal.open(folder.resolve(name));
+        open.add(journal);
+        return journal;
+    }
+
+    /** Runs the agents (moving the manual clock a microsecond each round) until the condition holds, or 20 s pass. */
+    private void runUntil(final BooleanSupplier condition, final org.agrona.concurrent.Agent... agents)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean())
+        {
+            assertTrue(System.nanoTime() < deadline, "timed out");
+            for (final org.agrona.concurrent.Agent agent : agents)
+            {
+                try
+                {
+                    agent.doWork();
+                }
+                catch (final Exception ex)
+                {
+                    throw new AssertionError(ex);
+                }
+            }
+            // a microsecond a round: retries and heartbeats come every 10,000 rounds, far more than a message needs
+            // to cross loopback, so the primary timeout is never reached by accident
+            clock.advance(TimeUnit.MICROSECONDS.toNanos(1));
+            Thread.yield();
+        }
+    }
+
+    private static byte[] apply(final Journal commands, final Journal events)
+    {
+        final Engine engine = new Engine(RandomCommands.config(), new JournalEventSink(events.appender()));
+        final JournalTailer tailer = commands.tailer();
+        while (tailer.read((buffer, offset, length, index) -> engine.onCommand(buffer, offset, length)))
+        {
+            // to the end
+        }
+        return engine.stateHash();
+    }
+
+    private static void assertSameRecords(final Journal a, final Journal b)
+    {
+        final RecordCursor left = new RecordCursor(a.tailer());
+        final RecordCursor right = new RecordCursor(b.tailer());
+        final byte[][] current = new byte[1][];
+        int records = 0;
+        while (left.next((buffer, offset, length, index) ->
+        {
+            current[0] = new byte[length];
+            buffer.getBytes(offset, current[0]);
+        }))
+        {
+            final int at = records;
+            assertTrue(right.next((buffer, offset, length, index) ->
+            {
+                final byte[] other = new byte[length];
+                buffer.getBytes(offset, other);
+                assertArrayEquals(current[0], other, "record " + at);
+            }), "the second journal ends at record " + at);
+            records++;
+        }
+        assertFalse(right.next((buffer, offset, length, index) -> { }), "the second journal has more than " + records);
+        assertTrue(records > 0);
+    }
+
+    private static int freePort() throws IOException
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A clock the test moves, so timeouts are decided by the test, not by the machine's speed. */
+    private static final class ManualClock implements org.agrona.concurrent.NanoClock
+    {
+        private volatile long now = 1_000_000_000L;
+
+        public long nanoTime()
+        {
+            return now;
+        }
+
+        void advance(final long nanos)
+        {
+            now += nanos;
+        }
+    }
+}
