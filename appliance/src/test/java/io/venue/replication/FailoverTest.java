@@ -1,0 +1,274 @@
+package io.venue.replication;
+
+import io.venue.codec.Hex;
+import io.venue.engine.Engine;
+import io.venue.engine.JournalEventSink;
+import io.venue.engine.RandomCommands;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordCursor;
+import io.venue.tuning.JvmFlags;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.DataOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.DatagramSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A primary and a standby appliance node in two JVMs over Aeron UDP on loopback, synchronous replication. The
+ * primary is killed with SIGKILL in the middle of its load; the standby promotes itself and journals the rest
+ * of the load under epoch 2. Then: every command the primary answered is in the standby's journal; the
+ * standby's events are the primary's, byte for byte, for every command both applied, and a fresh replay of
+ * the standby's own journal; its final state is that of the whole load applied once; and the old primary,
+ * restarted, hears the new epoch and refuses to write.
+ */
+class FailoverTest
+{
+    private static final int STEPS = 20_000;
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void theStandbyTakesOverWithoutLosingAnAnsweredCommandAndTheOldPrimaryIsFenced() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(31, STEPS);
+        final Path source = folder.resolve("source.bin");
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(source.toFile()))))
+        {
+            for (final byte[] record : records)
+            {
+                out.writeInt(record.length);
+                out.write(record);
+            }
+        }
+        final long lastOfSource = records.size();
+        final String commandPort = String.valueOf(freePort());
+        final String replyPort = String.valueOf(freePort());
+        final Path primaryFolder = folder.resolve("primary");
+        final Path standbyFolder = folder.resolve("standby");
+
+        final Node standby = Node.start("standby", standbyFolder, source, commandPort, replyPort);
+        standby.awaitLine("FOLLOWING", 60);
+        final Node primary = Node.start("primary", primaryFolder, source, commandPort, replyPort);
+        primary.awaitLine("ACK", 60);
+        Thread.sleep(ThreadLocalRandom.current().nextInt(200, 1_500));
+        assertTrue(primary.process.isAlive(), "the primary was still loading when killed: " + primary.lines);
+        primary.process.destroyForcibly();
+        assertTrue(primary.process.waitFor(30, TimeUnit.SECONDS));
+        final long answered = primary.lastAcknowledged();
+        assertTrue(answered > 0);
+
+        final String promoted = standby.awaitLine("PROMOTED", 60);
+        final String[] parts = promoted.split(" ");
+        assertEquals("2", parts[1], "the new epoch");
+        final long promotedAt = Long.parseLong(parts[2]);
+        System.out.println("failover: answered through " + answered + ", standby held " + promotedAt + " at promotion");
+        assertTrue(promotedAt >= answered, "answered through " + answered + " but the standby holds only " + promotedAt);
+        assertTrue(promotedAt < lastOfSource, "the primary was killed before the end of its load");
+
+        final String done = standby.awaitLine("DONE", 120);
+        final byte[] reference = replay(records);
+        assertEquals("DONE " + Hex.to0x(reference) + " " + lastOfSource, done, "the whole load, applied once");
+
+        // the old primary comes back while the new one runs: fenced, it writes nothing
+        final long primaryJournalEnd = lastSequence(primaryFolder.resolve("commands"));
+        final Node restarted = Node.start("primary", primaryFolder, source, commandPort, replyPort);
+        final String fenced = restarted.awaitLine("FENCED", 60);
+        assertEquals("FENCED 2", fenced);
+        assertTrue(restarted.process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(3, restarted.process.exitValue(), restarted.lines.toString());
+        assertEquals(primaryJournalEnd, lastSequence(primaryFolder.resolve("commands")), "the fenced primary appended nothing");
+
+        Files.createFile(standbyFolder.resolve("stop"));
+        assertTrue(standby.process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, standby.process.exitValue(), standby.lines.toString());
+
+        // the standby's event journal is exactly a fresh replay of its own command journal
+        final Path replayed = folder.resolve("replayed-events");
+        try (Journal commands = Journal.openReadOnly(standbyFolder.resolve("commands")); Journal events = Journal.open(replayed))
+        {
+            final Engine engine = new Engine(RandomCommands.config(), new JournalEventSink(events.appender()));
+            final JournalTailer tailer = commands.tailer();
+            while (tailer.read((buffer, offset, length, index) -> engine.onCommand(buffer, offset, length)))
+            {
+                // to the end
+            }
+            assertArrayEquals(reference, engine.stateHash());
+        }
+        assertEquals(-1, firstDifference(standbyFolder.resolve("events"), replayed, Long.MAX_VALUE));
+        // and the primary's events, for every command it applied before it died, are the standby's
+        assertEquals(-1, firstDifference(primaryFolder.resolve("events"), standbyFolder.resolve("events"), promotedAt));
+    }
+
+    /** The state hash of the load applied by one engine without interruption. */
+    private static byte[] replay(final List<byte[]> records)
+    {
+        final Engine engine = new Engine(RandomCommands.config(), (buffer, offset, length) -> { });
+        for (final byte[] record : records)
+        {
+            engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(record), 0, record.length);
+        }
+        return engine.stateHash();
+    }
+
+    /**
+     * Walks the first journal's events of commands up to {@code throughSequence} against the second's.
+     *
+     * @return -1 when they match (the first may end earlier), else the position of the first difference.
+     */
+    private static long firstDifference(final Path first, final Path second, final long throughSequence)
+    {
+        try (Journal a = Journal.openReadOnly(first); Journal b = Journal.openReadOnly(second))
+        {
+            final RecordCursor left = new RecordCursor(a.tailer());
+            final RecordCursor right = new RecordCursor(b.tailer());
+            final byte[][] current = new byte[1][];
+            long position = 0;
+            while (left.next((buffer, offset, length, index) ->
+            {
+                current[0] = JournalRecords.sequence(buffer, offset) > throughSequence ? null : copy(buffer, offset, length);
+            }))
+            {
+                if (current[0] == null)
+                {
+                    break;
+                }
+                final boolean[] same = {false};
+                final boolean present = right.next((buffer, offset, length, index) ->
+                    same[0] = java.util.Arrays.equals(current[0], copy(buffer, offset, length)));
+                if (!present || !same[0])
+                {
+                    return position;
+                }
+                position++;
+            }
+            assertTrue(position > 0, "events compared");
+            return -1;
+        }
+    }
+
+    private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    private static long lastSequence(final Path commandsFolder)
+    {
+        try (Journal commands = Journal.openReadOnly(commandsFolder))
+        {
+            final long lastIndex = commands.lastIndex();
+            assertFalse(lastIndex < 0);
+            final JournalTailer tailer = commands.tailer();
+            tailer.moveToIndex(lastIndex);
+            final long[] sequence = {0};
+            tailer.read((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+            return sequence[0];
+        }
+    }
+
+    private static int freePort() throws IOException
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A node JVM with its output collected line by line. */
+    private static final class Node
+    {
+        final Process process;
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        private Node(final Process process)
+        {
+            this.process = process;
+            final Thread reader = new Thread(() ->
+            {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+                {
+                    String line;
+                    while ((line = in.readLine()) != null)
+                    {
+                        lines.add(line);
+                    }
+                }
+                catch (final IOException ignored)
+                {
+                    // the process was killed
+                }
+            }, "node-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Node start(final String role, final Path nodeFolder, final Path source, final String commandPort, final String replyPort)
+            throws IOException
+        {
+            final List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(JvmFlags.flags());
+            command.add("-cp");
+            command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+            command.add(ReplicaNode.class.getName());
+            command.add(role);
+            command.add(nodeFolder.toString());
+            command.add(source.toString());
+            command.add(commandPort);
+            command.add(replyPort);
+            return new Node(new ProcessBuilder(command).redirectErrorStream(true).start());
+        }
+
+        long lastAcknowledged()
+        {
+            return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4))).max().orElse(0);
+        }
+
+        String awaitLine(final String prefix, final int seconds) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (System.nanoTime() < deadline)
+            {
+                for (final String line : lines)
+                {
+                    if (line.startsWith(prefix))
+                    {
+                        return line;
+                    }
+                }
+                if (!process.isAlive() && lines.stream().noneMatch(l -> l.startsWith(prefix)))
+                {
+                    Thread.sleep(200);
+                    if (lines.stream().noneMatch(l -> l.startsWith(prefix)))
+                    {
+                        throw new AssertionError("the node ended without " + prefix + ": " + lines);
+                    }
+                }
+                Thread.sleep(20);
+            }
+            throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines);
+        }
+    }
+}
