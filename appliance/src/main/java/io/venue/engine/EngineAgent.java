@@ -1,11 +1,17 @@
 package io.venue.engine;
 
+import io.venue.engine.state.EngineState;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.snapshot.SnapshotFiles;
+import io.venue.snapshot.SnapshotWriter;
 import io.venue.journal.queue.RecordHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The duty cycle of one engine shard: tail the command journal and apply each record, in order; the
@@ -21,6 +27,13 @@ public final class EngineAgent implements Agent
     private final AtomicLong appliedSequence = new AtomicLong(-1);
     private final AtomicLong appliedIndex = new AtomicLong(-1);
     private final RecordHandler onRecord = this::onRecord;
+    private EngineState snapshotState;
+    private Path snapshotDirectory;
+    private long snapshotEvery;
+    private int snapshotsKept;
+    private long commandsAtSnapshot;
+    private final AtomicLong snapshotsWritten = new AtomicLong();
+    private final AtomicReference<String> lastSnapshotFailure = new AtomicReference<>();
 
     public EngineAgent(final Engine engine, final JournalTailer commands, final int batchLimit)
     {
@@ -41,11 +54,63 @@ public final class EngineAgent implements Agent
         return read;
     }
 
+    /**
+     * Writes a snapshot of {@code state} (the engine's own, from {@code ShardRecovery} or {@code PersistedEngine})
+     * into {@code directory} after every {@code everyCommands} commands, keeping the newest {@code keep}. Each is
+     * a pause of this shard while every map entry is copied out: run it on a standby, or size the interval for
+     * the pause. A failed write is counted and kept in {@link #lastSnapshotFailure()}; the shard goes on.
+     */
+    public EngineAgent snapshots(final EngineState state, final Path directory, final long everyCommands, final int keep)
+    {
+        if (everyCommands < 1 || keep < 1)
+        {
+            throw new IllegalArgumentException("everyCommands and keep must be positive");
+        }
+        snapshotState = state;
+        snapshotDirectory = directory;
+        snapshotEvery = everyCommands;
+        snapshotsKept = keep;
+        commandsAtSnapshot = engine.commandCount();
+        return this;
+    }
+
     private void onRecord(final DirectBuffer buffer, final int offset, final int length, final long index)
     {
         engine.onCommand(buffer, offset, length);
         appliedIndex.lazySet(index);
         appliedSequence.lazySet(engine.lastSequence());
+        if (null != snapshotDirectory && engine.commandCount() - commandsAtSnapshot >= snapshotEvery)
+        {
+            snapshot();
+        }
+    }
+
+    private void snapshot()
+    {
+        commandsAtSnapshot = engine.commandCount();
+        engine.flushState();
+        try
+        {
+            SnapshotWriter.write(snapshotState, snapshotDirectory);
+            SnapshotFiles.prune(snapshotDirectory, snapshotsKept);
+            snapshotsWritten.incrementAndGet();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            lastSnapshotFailure.set(ex.toString());
+        }
+    }
+
+    /** Snapshots written by this agent. */
+    public long snapshotsWritten()
+    {
+        return snapshotsWritten.get();
+    }
+
+    /** What the last failed snapshot write said, or null. */
+    public String lastSnapshotFailure()
+    {
+        return lastSnapshotFailure.get();
     }
 
     /** The sequence of the last command applied, readable from any thread; -1 before the first. */

@@ -2,6 +2,7 @@ package io.venue.engine;
 
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateCheck;
+import io.venue.engine.state.StateStatus;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
@@ -9,14 +10,21 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
+import io.venue.snapshot.SnapshotDamagedException;
+import io.venue.snapshot.SnapshotFiles;
+import io.venue.snapshot.SnapshotReader;
 import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Brings one shard back after a stop or a crash, from its state folder and its two journals:
  * <ol>
- *   <li>the Chronicle Map state is used if it is consistent; if it is missing or unusable (a command cut
- *   short, a damaged file …) it is recreated empty and the whole command journal is replayed — the reason
- *   is reported through the {@link Report};</li>
+ *   <li>the Chronicle Map state is used if it is consistent; if it is missing or unusable (a write cut
+ *   short, a damaged file …) it is recreated from the newest usable snapshot, or empty, and the command
+ *   journal is replayed from there — each reason is reported through the {@link Report};</li>
  *   <li>the commands after the state's applied sequence are replayed. Their events may already be in the
  *   event journal (a crash after the events were written and before the state recorded the command): each
  *   event the replay produces is compared byte for byte with the one already there, and only events past
@@ -50,6 +58,7 @@ public final class ShardRecovery
         this.sink = sink;
     }
 
+    /** {@link #recover(EngineConfig, EngineState.Context, Path, Journal, Journal, Report)} without snapshots. */
     public static ShardRecovery recover(
         final EngineConfig config,
         final EngineState.Context stateContext,
@@ -57,30 +66,66 @@ public final class ShardRecovery
         final Journal eventJournal,
         final Report report) throws StateUnusableException
     {
+        return recover(config, stateContext, null, commandJournal, eventJournal, report);
+    }
+
+    /**
+     * @param snapshots the folder of this shard's snapshots ({@link io.venue.snapshot.SnapshotWriter}), or null:
+     *                  when the state is unusable, the newest snapshot no later than the command journal's end
+     *                  that loads whole is the starting point instead of the journal's first command.
+     */
+    public static ShardRecovery recover(
+        final EngineConfig config,
+        final EngineState.Context stateContext,
+        final Path snapshots,
+        final Journal commandJournal,
+        final Journal eventJournal,
+        final Report report) throws StateUnusableException
+    {
         final ResumingSink sink = new ResumingSink(eventJournal);
         final StateCheck check = EngineState.check(stateContext);
-        EngineState state;
-        if (check.status().isUsable())
+        final long lastCommand = lastSequence(commandJournal);
+        EngineState state = null;
+        Engine restored = null;
+        if (check.status() == StateStatus.EMPTY && lastCommand > 0 && null != snapshots)
+        {
+            // commands but no state: the folder was lost or is new on an old journal; a snapshot saves replaying all
+            report.onStateRebuilt("EMPTY: the state folder holds nothing while the command journal holds commands up to " + lastCommand);
+        }
+        else if (check.status().isUsable())
         {
             state = EngineState.open(stateContext);
+            try
+            {
+                restored = Engine.open(config, sink, state);
+            }
+            catch (final StateUnusableException ex)
+            {
+                // entries that contradict each other: rebuild
+                state.close();
+                state = null;
+                report.onStateRebuilt(ex.getMessage());
+            }
         }
         else
         {
             report.onStateRebuilt(check.status() + ": " + check.detail());
-            state = EngineState.openEmpty(stateContext);
         }
-        Engine restored;
-        try
+        if (null == restored)
         {
-            restored = Engine.open(config, sink, state);
-        }
-        catch (final StateUnusableException ex)
-        {
-            // entries that contradict each other: rebuild by a full replay
-            state.close();
-            report.onStateRebuilt(ex.getMessage());
-            state = EngineState.openEmpty(stateContext);
-            restored = Engine.open(config, sink, state);
+            state = fromSnapshot(stateContext, snapshots, lastCommand, report);
+            try
+            {
+                restored = Engine.open(config, sink, state);
+            }
+            catch (final StateUnusableException ex)
+            {
+                state.close();
+                report.onStateRebuilt("the snapshot's entries contradict each other (" + ex.getMessage() +
+                    "): replaying the whole command journal");
+                state = EngineState.openEmpty(stateContext);
+                restored = Engine.open(config, sink, state);
+            }
         }
         final Engine engine = restored;
 
@@ -120,6 +165,69 @@ public final class ShardRecovery
     public JournalTailer commands()
     {
         return commands;
+    }
+
+    /**
+     * A fresh state, loaded from the newest snapshot that is no later than {@code lastCommand} and loads
+     * whole; empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
+     */
+    private static EngineState fromSnapshot(
+        final EngineState.Context context, final Path snapshots, final long lastCommand, final Report report)
+        throws StateUnusableException
+    {
+        EngineState state = EngineState.openEmpty(context);
+        if (null == snapshots)
+        {
+            report.onStateRebuilt("no snapshots configured: replaying the whole command journal");
+            return state;
+        }
+        final List<Path> files;
+        try
+        {
+            files = SnapshotFiles.newestFirst(snapshots);
+        }
+        catch (final IOException ex)
+        {
+            report.onStateRebuilt("the snapshot folder cannot be read (" + ex + "): replaying the whole command journal");
+            return state;
+        }
+        for (final Path file : files)
+        {
+            if (SnapshotFiles.sequenceOf(file) > lastCommand)
+            {
+                report.onStateRebuilt(file.getFileName() + " is past the command journal's end (" + lastCommand + "): not used");
+                continue;
+            }
+            try
+            {
+                final long sequence = SnapshotReader.load(file, state);
+                report.onStateRebuilt("loaded " + file.getFileName() + ": replaying the commands after " + sequence);
+                return state;
+            }
+            catch (final SnapshotDamagedException | IOException ex)
+            {
+                report.onStateRebuilt(ex.getMessage() + ": trying an older one");
+                state.close();
+                state = EngineState.openEmpty(context);
+            }
+        }
+        report.onStateRebuilt("no usable snapshot: replaying the whole command journal");
+        return state;
+    }
+
+    /** The sequence of the command journal's last record, 0 when it is empty. */
+    static long lastSequence(final Journal commands)
+    {
+        final long lastIndex = commands.lastIndex();
+        if (lastIndex < 0)
+        {
+            return 0;
+        }
+        final JournalTailer tailer = commands.tailer();
+        tailer.moveToIndex(lastIndex);
+        final long[] sequence = {0};
+        tailer.read((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+        return sequence[0];
     }
 
     /**

@@ -2,6 +2,7 @@ package io.venue.engine;
 
 import io.venue.codec.Hex;
 import io.venue.tuning.JvmFlags;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,10 +33,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ShardCrashTest
 {
     private static final int COMMANDS = 150_000;
-    private static final int KILLS = 5;
+    /** Kills per run: 5 in CI; a long run raises it with -Dvenue.crash.kills=N (docs/OPERATIONS.md). */
+    private static final int KILLS = Integer.getInteger("venue.crash.kills", 5);
 
     @TempDir
     Path folder;
+
+    /** Every shard process started, so none outlives a failed test. */
+    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopShards() throws InterruptedException
+    {
+        for (final Process process : STARTED)
+        {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        STARTED.clear();
+    }
 
     @Test
     void killedAndRestartedShardEndsWithTheBytesOfAnUninterruptedRun() throws Exception
@@ -129,7 +145,9 @@ class ShardCrashTest
             command.add(CrashingShard.class.getName());
             command.add(shard.toString());
             command.add(source.toString());
-            return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            STARTED.add(process);
+            return new Child(process);
         }
 
         /** The highest sequence the process acknowledged before it died. */

@@ -9,6 +9,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.tuning.JvmFlags;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,20 @@ class FailoverTest
 
     @TempDir
     Path folder;
+
+    /** Every node started, so none outlives a failed test. */
+    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopNodes() throws InterruptedException
+    {
+        for (final Process process : STARTED)
+        {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        STARTED.clear();
+    }
 
     @Test
     void theStandbyTakesOverWithoutLosingAnAnsweredCommandAndTheOldPrimaryIsFenced() throws Exception
@@ -238,7 +253,9 @@ class FailoverTest
             command.add(source.toString());
             command.add(commandPort);
             command.add(replyPort);
-            return new Node(new ProcessBuilder(command).redirectErrorStream(true).start());
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            STARTED.add(process);
+            return new Node(process);
         }
 
         long lastAcknowledged()

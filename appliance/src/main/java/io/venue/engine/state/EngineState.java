@@ -2,6 +2,9 @@ package io.venue.engine.state;
 
 import net.openhft.chronicle.map.ChronicleMap;
 
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -275,20 +278,9 @@ public final class EngineState implements AutoCloseable
     private static <K extends Flyweight, V extends Flyweight> FixedMap<K, V> openMap(
         final Context context, final StoreFile store, final File file) throws IOException
     {
-        final Class<? extends Flyweight> keyClass;
-        final Class<? extends Flyweight> valueClass;
-        switch (store)
-        {
-            case NONCE_WINDOWS: keyClass = AddressKey.class; valueClass = NonceWindow.class; break;
-            case BALANCES: keyClass = AccountIdKey.class; valueClass = Balance.class; break;
-            case POSITIONS: keyClass = AccountIdKey.class; valueClass = Position.class; break;
-            case OPEN_ORDERS: keyClass = OrderIdKey.class; valueClass = OpenOrder.class; break;
-            case AGENTS: keyClass = NumberKey.class; valueClass = Agent.class; break;
-            case CREDENTIALS: keyClass = NumberKey.class; valueClass = Credential.class; break;
-            case ASSETS: keyClass = NumberKey.class; valueClass = AssetRecord.class; break;
-            case MARKETS: keyClass = NumberKey.class; valueClass = MarketRecord.class; break;
-            default: throw new IllegalArgumentException(store.toString());
-        }
+        final Class<? extends Flyweight>[] classes = flyweightClasses(store);
+        final Class<? extends Flyweight> keyClass = classes[0];
+        final Class<? extends Flyweight> valueClass = classes[1];
         @SuppressWarnings("unchecked")
         final Class<K> k = (Class<K>)keyClass;
         @SuppressWarnings("unchecked")
@@ -302,6 +294,71 @@ public final class EngineState implements AutoCloseable
             .checksumEntries(false);
         final ChronicleMap<K, V> map = null == file ? builder.create() : builder.createPersistedTo(file);
         return new FixedMap<>(map, entries);
+    }
+
+    /** The key and value flyweight classes of a store. */
+    @SuppressWarnings("unchecked")
+    private static Class<? extends Flyweight>[] flyweightClasses(final StoreFile store)
+    {
+        return switch (store)
+        {
+            case NONCE_WINDOWS -> new Class[]{AddressKey.class, NonceWindow.class};
+            case BALANCES -> new Class[]{AccountIdKey.class, Balance.class};
+            case POSITIONS -> new Class[]{AccountIdKey.class, Position.class};
+            case OPEN_ORDERS -> new Class[]{OrderIdKey.class, OpenOrder.class};
+            case AGENTS, CREDENTIALS, ASSETS, MARKETS -> new Class[]{NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
+                store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class : MarketRecord.class};
+        };
+    }
+
+    /** Receives one store entry as raw bytes: the key's, then the value's, each at offset 0 of its buffer. */
+    @FunctionalInterface
+    public interface EntryVisitor
+    {
+        void onEntry(DirectBuffer key, int keyLength, DirectBuffer value, int valueLength);
+    }
+
+    /**
+     * Visits every entry of {@code store}, in hash order, as its raw bytes (the layouts of STATE.md): for a
+     * snapshot. Call between commands, with the maps written ({@code Engine.flushState}).
+     */
+    public void forEachEntry(final StoreFile store, final EntryVisitor visitor)
+    {
+        final Flyweight[] cursors = newFlyweights(store);
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[store.keySize()]);
+        final UnsafeBuffer value = new UnsafeBuffer(new byte[store.valueSize()]);
+        @SuppressWarnings("unchecked")
+        final FixedMap<Flyweight, Flyweight> map = (FixedMap<Flyweight, Flyweight>)maps.get(store);
+        map.forEach(cursors[0], cursors[1], (k, v) ->
+        {
+            k.getBytes(0, key, 0, store.keySize());
+            v.getBytes(0, value, 0, store.valueSize());
+            visitor.onEntry(key, store.keySize(), value, store.valueSize());
+        });
+    }
+
+    /** Writes one entry from its raw bytes (inserting or overwriting): loading a snapshot into empty maps. */
+    public void putEntry(final StoreFile store, final DirectBuffer key, final int keyOffset, final DirectBuffer value, final int valueOffset)
+    {
+        final Flyweight[] flyweights = newFlyweights(store);
+        flyweights[0].bytesStore(Flyweight.scratch(store.keySize()), 0, store.keySize());
+        flyweights[0].putBytes(0, key, keyOffset, store.keySize());
+        @SuppressWarnings("unchecked")
+        final FixedMap<Flyweight, Flyweight> map = (FixedMap<Flyweight, Flyweight>)maps.get(store);
+        map.acquire(flyweights[0], flyweights[1]).putBytes(0, value, valueOffset, store.valueSize());
+    }
+
+    private static Flyweight[] newFlyweights(final StoreFile store)
+    {
+        final Class<? extends Flyweight>[] classes = flyweightClasses(store);
+        try
+        {
+            return new Flyweight[]{classes[0].getDeclaredConstructor().newInstance(), classes[1].getDeclaredConstructor().newInstance()};
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException("cannot make the flyweights of " + store, ex);
+        }
     }
 
     private static void closeAll(final EnumMap<StoreFile, FixedMap<?, ?>> maps)

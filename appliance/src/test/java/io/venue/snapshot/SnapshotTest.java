@@ -1,0 +1,200 @@
+package io.venue.snapshot;
+
+import io.venue.engine.Engine;
+import io.venue.engine.EngineAgent;
+import io.venue.engine.PersistedEngine;
+import io.venue.engine.RandomCommands;
+import io.venue.engine.ShardRecovery;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Snapshots on real files: a shard writes them as it runs; a shard whose state folder is lost comes back from
+ * the newest one plus the journal's tail, with the state and events of an uninterrupted run; a damaged one is
+ * reported and an older one used; and no single damaged byte of a snapshot file goes unnoticed.
+ */
+class SnapshotTest
+{
+    private static final int EVERY = 500;
+
+    @TempDir
+    Path folder;
+
+    private final List<String> reports = new ArrayList<>();
+
+    @Test
+    void aShardWhoseStateIsLostComesBackFromItsNewestSnapshotAndTheJournalsTail() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(23, 2_400);
+        final byte[] reference = run(records);
+        final List<Path> snapshots = SnapshotFiles.newestFirst(folder.resolve("snapshots"));
+        assertEquals(2, snapshots.size(), "the newest two are kept: " + snapshots);
+        final long newest = SnapshotFiles.sequenceOf(snapshots.get(0));
+        assertTrue(newest > records.size() - EVERY - 20 && newest <= records.size(), "newest at " + newest);
+
+        deleteState();
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final ShardRecovery recovery = recover(commands, events);
+            assertArrayEquals(reference, recovery.engine().stateHash());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(0).getFileName())), reports.toString());
+            assertEquals("replayed " + (records.size() - newest) + " appended 0", reports.get(reports.size() - 1),
+                "only the tail is replayed, every event of it already journaled");
+            recovery.state().close();
+        }
+    }
+
+    @Test
+    void aDamagedSnapshotIsReportedAndTheOneBeforeItUsed() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(29, 1_800);
+        final byte[] reference = run(records);
+        final List<Path> snapshots = SnapshotFiles.newestFirst(folder.resolve("snapshots"));
+        final byte[] bytes = Files.readAllBytes(snapshots.get(0));
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(snapshots.get(0), bytes);
+
+        deleteState();
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final ShardRecovery recovery = recover(commands, events);
+            assertArrayEquals(reference, recovery.engine().stateHash());
+            assertTrue(reports.stream().anyMatch(r -> r.contains(snapshots.get(0).getFileName() + " is damaged")), reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())), reports.toString());
+            recovery.state().close();
+        }
+    }
+
+    @Test
+    void everyDamagedByteAndEveryCutIsNoticed() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(37, 600);
+        final Path state = folder.resolve("state");
+        final Path written;
+        final byte[] hash;
+        try (PersistedEngine persisted = PersistedEngine.open(RandomCommands.config(), (b, o, l) -> { }, context(state)))
+        {
+            records.forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
+            persisted.engine().flushState();
+            written = SnapshotWriter.write(persisted.state(), folder.resolve("snapshots"));
+            hash = persisted.engine().stateHash();
+        }
+        final byte[] good = Files.readAllBytes(written);
+        final Path load = folder.resolve("load");
+
+        // whole: the loaded state opens as the engine that wrote it
+        try (EngineState empty = EngineState.openEmpty(context(load)))
+        {
+            assertEquals(records.size(), SnapshotReader.load(written, empty));
+        }
+        try (PersistedEngine loaded = PersistedEngine.open(RandomCommands.config(), (b, o, l) -> { }, context(load)))
+        {
+            assertArrayEquals(hash, loaded.engine().stateHash());
+        }
+
+        final SplittableRandom random = new SplittableRandom(3);
+        final Path damaged = folder.resolve("damaged").resolve(written.getFileName());
+        Files.createDirectories(damaged.getParent());
+        for (int trial = 0; trial < 60; trial++)
+        {
+            final byte[] bytes;
+            if (trial % 3 == 0)
+            {
+                bytes = java.util.Arrays.copyOf(good, random.nextInt(good.length));
+            }
+            else
+            {
+                bytes = good.clone();
+                bytes[random.nextInt(bytes.length)] ^= (byte)(1 << random.nextInt(8));
+            }
+            Files.write(damaged, bytes);
+            try (EngineState empty = EngineState.openEmpty(context(load)))
+            {
+                assertThrows(SnapshotDamagedException.class, () -> SnapshotReader.load(damaged, empty), "trial " + trial);
+            }
+        }
+    }
+
+    /** Journals and applies the records with snapshots every EVERY commands; returns the final state hash. */
+    private byte[] run(final List<byte[]> records) throws StateUnusableException
+    {
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final ShardRecovery recovery = recover(commands, events);
+            final EngineAgent agent = new EngineAgent(recovery.engine(), recovery.commands(), 256)
+                .snapshots(recovery.state(), folder.resolve("snapshots"), EVERY, 2);
+            final JournalAppender out = commands.appender();
+            for (final byte[] record : records)
+            {
+                out.append(new UnsafeBuffer(record), 0, record.length);
+                agent.doWork();
+            }
+            while (agent.doWork() > 0)
+            {
+                // to the end
+            }
+            assertNull(agent.lastSnapshotFailure());
+            assertTrue(agent.snapshotsWritten() >= records.size() / EVERY - 1);
+            final byte[] hash = recovery.engine().stateHash();
+            final Engine reference = new Engine(RandomCommands.config(), (b, o, l) -> { });
+            records.forEach(r -> reference.onCommand(new UnsafeBuffer(r), 0, r.length));
+            assertArrayEquals(reference.stateHash(), hash);
+            recovery.engine().flushState();
+            recovery.state().close();
+            reports.clear();
+            return hash;
+        }
+    }
+
+    private ShardRecovery recover(final Journal commands, final Journal events) throws StateUnusableException
+    {
+        return ShardRecovery.recover(RandomCommands.config(), context(folder.resolve("state")), folder.resolve("snapshots"),
+            commands, events, new ShardRecovery.Report()
+            {
+                public void onStateRebuilt(final String reason)
+                {
+                    reports.add(reason);
+                }
+
+                public void onReplayed(final long commands, final long matched, final long appended, final long last)
+                {
+                    reports.add("replayed " + commands + " appended " + appended);
+                }
+            });
+    }
+
+    private static EngineState.Context context(final Path state)
+    {
+        return new EngineState.Context().directory(state).sizeFor(1_000, 10_000);
+    }
+
+    private void deleteState() throws Exception
+    {
+        try (Stream<Path> files = Files.walk(folder.resolve("state")))
+        {
+            for (final Path file : files.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.delete(file);
+            }
+        }
+    }
+}
