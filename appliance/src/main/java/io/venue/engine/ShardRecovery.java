@@ -133,6 +133,7 @@ public final class ShardRecovery
         final long applied = engine.lastSequence();
         sink.skipThrough(applied);
         final JournalTailer commands = commandJournal.tailer();
+        commands.moveAfterSequence(applied);
         final long[] replayed = {0};
         while (commands.read((buffer, offset, length, index) ->
         {
@@ -218,15 +219,8 @@ public final class ShardRecovery
     /** The sequence of the command journal's last record, 0 when it is empty. */
     static long lastSequence(final Journal commands)
     {
-        final long lastIndex = commands.lastIndex();
-        if (lastIndex < 0)
-        {
-            return 0;
-        }
-        final JournalTailer tailer = commands.tailer();
-        tailer.moveToIndex(lastIndex);
         final long[] sequence = {0};
-        tailer.read((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+        commands.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
         return sequence[0];
     }
 
@@ -265,21 +259,15 @@ public final class ShardRecovery
         /** Moves past the existing events of commands up to {@code sequence} (already in the state). */
         void skipThrough(final long sequence)
         {
-            final long[] last = {Long.MIN_VALUE};
-            while (true)
+            existing.moveAfterSequence(sequence);
+            final long index = existing.index();
+            if (existing.readExcerpt((buffer, offset, length, i) -> { }))
             {
-                final long index = existing.index();
-                final boolean more = existing.read((buffer, offset, length, i) -> last[0] = JournalRecords.sequence(buffer, offset));
-                if (!more)
-                {
-                    caughtUp = true;
-                    return;
-                }
-                if (last[0] > sequence)
-                {
-                    existing.moveToIndex(index);
-                    return;
-                }
+                existing.moveToIndex(index);
+            }
+            else
+            {
+                caughtUp = true;
             }
         }
 

@@ -155,16 +155,22 @@ public final class CommandShipper implements Agent
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(resendDecoder.epoch()))
                 {
-                    // a standby (re)starting or seeing a gap: ship again from the start of the journal, skipping
-                    // what it holds (a scan: the journal is indexed by excerpt, not by sequence)
+                    // a standby (re)starting or seeing a gap: ship again from the first command it lacks
                     tailer = commands.tailer();
+                    tailer.moveAfterSequence(resendDecoder.afterSequence());
                     skipThrough = resendDecoder.afterSequence();
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
             {
                 heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                fenceIfNewer(heartbeatDecoder.epoch());
+                if (!fenceIfNewer(heartbeatDecoder.epoch()) && heartbeatDecoder.role() == Role.STANDBY &&
+                    heartbeatDecoder.epoch() == epoch && heartbeatDecoder.lastSequence() > ackedSequence.get() &&
+                    heartbeatDecoder.lastSequence() <= shippedSequence.get())
+                {
+                    // a standby's heartbeat says what it holds, as an acknowledgement does
+                    ackedSequence.lazySet(heartbeatDecoder.lastSequence());
+                }
             }
             default ->
             {

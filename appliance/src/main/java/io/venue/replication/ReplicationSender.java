@@ -11,9 +11,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 
 /**
- * Encodes the replication messages into one reused buffer and offers them on one publication. Control
- * messages (heartbeats, acknowledgements, resend requests) that find the publication busy or unconnected
- * are dropped: each is sent again on its own schedule. A command is reported back so its sender retries it.
+ * Encodes the replication messages into one reused buffer and offers them on one publication. Heartbeats and
+ * resend requests that find the publication busy or unconnected are dropped: each is sent again on its own
+ * schedule. A command or an acknowledgement is reported back so its sender retries it.
  */
 final class ReplicationSender
 {
@@ -50,10 +50,11 @@ final class ReplicationSender
         return offer(prefix + length, true);
     }
 
-    void ack(final long epoch, final long sequence)
+    /** @return false when it could not be offered now (send it again). */
+    boolean ack(final long epoch, final long sequence)
     {
         ack.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).sequence(sequence);
-        offer(MessageHeaderEncoder.ENCODED_LENGTH + ReplicaAckEncoder.BLOCK_LENGTH, false);
+        return offer(MessageHeaderEncoder.ENCODED_LENGTH + ReplicaAckEncoder.BLOCK_LENGTH, false);
     }
 
     void heartbeat(final long epoch, final Role role, final long lastSequence)

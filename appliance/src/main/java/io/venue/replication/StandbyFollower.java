@@ -99,9 +99,9 @@ public final class StandbyFollower implements Agent
             }
             return work;
         }
-        if (unacknowledged)
+        if (unacknowledged && sender.ack(epoch, lastSequence.get()))
         {
-            sender.ack(epoch, lastSequence.get());
+            // one that could not be offered stays due: in synchronous mode the primary's answers wait on it
             unacknowledged = false;
             lastSentNs = now;
             work++;

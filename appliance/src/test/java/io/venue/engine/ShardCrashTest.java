@@ -1,23 +1,18 @@
 package io.venue.engine;
 
 import io.venue.codec.Hex;
-import io.venue.tuning.JvmFlags;
+import io.venue.testing.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.BufferedOutputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,18 +34,10 @@ class ShardCrashTest
     @TempDir
     Path folder;
 
-    /** Every shard process started, so none outlives a failed test. */
-    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
-
     @AfterEach
     void stopShards() throws InterruptedException
     {
-        for (final Process process : STARTED)
-        {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-        STARTED.clear();
+        ChildJvm.stopAll();
     }
 
     @Test
@@ -76,7 +63,7 @@ class ShardCrashTest
         long acknowledged = 0;
         for (int i = 0; i < KILLS; i++)
         {
-            final Child child = Child.start(shard, source);
+            final ChildJvm child = start(shard, source);
             final String recovered = child.awaitLine("RECOVERED", 60);
             final long recoveredThrough = Long.parseLong(recovered.substring(recovered.lastIndexOf(' ') + 1));
             assertTrue(recoveredThrough >= acknowledged,
@@ -88,17 +75,17 @@ class ShardCrashTest
             }
             child.process.destroyForcibly();
             assertTrue(child.process.waitFor(30, TimeUnit.SECONDS));
-            recoveries.add(child.report());
+            recoveries.add(report(child));
             acknowledged = Math.max(acknowledged, child.lastAcknowledged());
         }
-        final Child last = Child.start(shard, source);
+        final ChildJvm last = start(shard, source);
         final String lastRecovered = last.awaitLine("RECOVERED", 60);
         assertTrue(Long.parseLong(lastRecovered.substring(lastRecovered.lastIndexOf(' ') + 1)) >= acknowledged);
         final String done = last.awaitLine("DONE", 240);
         assertTrue(last.process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, last.process.exitValue(), last.lines.toString());
 
-        recoveries.add(last.report());
+        recoveries.add(report(last));
         System.out.println("crash test recoveries: " + recoveries);
         assertTrue(killedMidRun > 0, "at least one kill landed while the shard was working: " + recoveries);
         assertEquals("DONE " + Hex.to0x(reference.engine.stateHash()), done, "state after the crashes: " + recoveries);
@@ -106,85 +93,16 @@ class ShardCrashTest
             "the event journal holds exactly the uninterrupted run's events: " + recoveries);
     }
 
-    /** A shard child JVM with its output collected line by line. */
-    private static final class Child
+    private static ChildJvm start(final Path shard, final Path source) throws java.io.IOException
     {
-        final Process process;
-        final List<String> lines = new CopyOnWriteArrayList<>();
+        return ChildJvm.start(CrashingShard.class, shard.toString(), source.toString());
+    }
 
-        private Child(final Process process)
-        {
-            this.process = process;
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-                {
-                    String line;
-                    while ((line = in.readLine()) != null)
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final java.io.IOException ignored)
-                {
-                    // the process was killed
-                }
-            }, "crash-child-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Child start(final Path shard, final Path source) throws java.io.IOException
-        {
-            final List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(JvmFlags.flags());
-            command.add("-cp");
-            // surefire runs tests from a manifest-only jar; it names the real class path separately
-            command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-            command.add(CrashingShard.class.getName());
-            command.add(shard.toString());
-            command.add(source.toString());
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            STARTED.add(process);
-            return new Child(process);
-        }
-
-        /** The highest sequence the process acknowledged before it died. */
-        long lastAcknowledged()
-        {
-            return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4))).max().orElse(0);
-        }
-
-        /** What the shard said about its recovery: the REBUILT and RECOVERED lines. */
-        String report()
-        {
-            final StringBuilder report = new StringBuilder();
-            lines.stream().filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED")).forEach(l -> report.append(l).append("; "));
-            return report.toString();
-        }
-
-        String awaitLine(final String prefix, final int seconds) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            boolean ended = false;
-            while (System.nanoTime() < deadline)
-            {
-                final Optional<String> line = lines.stream().filter(l -> l.startsWith(prefix)).findFirst();
-                if (line.isPresent())
-                {
-                    return line.get();
-                }
-                if (ended)
-                {
-                    throw new AssertionError("the shard process ended without " + prefix + ": " + lines);
-                }
-                // once it has ended, one more look: its last lines may still be on their way through the pipe
-                ended = !process.isAlive();
-                Thread.sleep(ended ? 200 : 10);
-            }
-            process.destroyForcibly();
-            throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines);
-        }
+    /** What the shard said about its recovery: the REBUILT and RECOVERED lines. */
+    private static String report(final ChildJvm child)
+    {
+        final StringBuilder report = new StringBuilder();
+        child.lines.stream().filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED")).forEach(l -> report.append(l).append("; "));
+        return report.toString();
     }
 }

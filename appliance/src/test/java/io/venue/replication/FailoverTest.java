@@ -8,30 +8,24 @@ import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
-import io.venue.tuning.JvmFlags;
+import io.venue.testing.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
 import java.io.DataOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.DatagramSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -49,18 +43,10 @@ class FailoverTest
     @TempDir
     Path folder;
 
-    /** Every node started, so none outlives a failed test. */
-    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
-
     @AfterEach
     void stopNodes() throws InterruptedException
     {
-        for (final Process process : STARTED)
-        {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-        STARTED.clear();
+        ChildJvm.stopAll();
     }
 
     @Test
@@ -82,9 +68,9 @@ class FailoverTest
         final Path primaryFolder = folder.resolve("primary");
         final Path standbyFolder = folder.resolve("standby");
 
-        final Node standby = Node.start("standby", standbyFolder, source, commandPort, replyPort);
+        final ChildJvm standby = node("standby", standbyFolder, source, commandPort, replyPort);
         standby.awaitLine("FOLLOWING", 60);
-        final Node primary = Node.start("primary", primaryFolder, source, commandPort, replyPort);
+        final ChildJvm primary = node("primary", primaryFolder, source, commandPort, replyPort);
         primary.awaitLine("ACK", 60);
         Thread.sleep(ThreadLocalRandom.current().nextInt(200, 1_500));
         assertTrue(primary.process.isAlive(), "the primary was still loading when killed: " + primary.lines);
@@ -107,7 +93,7 @@ class FailoverTest
 
         // the old primary comes back while the new one runs: fenced, it writes nothing
         final long primaryJournalEnd = lastSequence(primaryFolder.resolve("commands"));
-        final Node restarted = Node.start("primary", primaryFolder, source, commandPort, replyPort);
+        final ChildJvm restarted = node("primary", primaryFolder, source, commandPort, replyPort);
         final String fenced = restarted.awaitLine("FENCED", 60);
         assertEquals("FENCED 2", fenced);
         assertTrue(restarted.process.waitFor(30, TimeUnit.SECONDS));
@@ -193,12 +179,8 @@ class FailoverTest
     {
         try (Journal commands = Journal.openReadOnly(commandsFolder))
         {
-            final long lastIndex = commands.lastIndex();
-            assertFalse(lastIndex < 0);
-            final JournalTailer tailer = commands.tailer();
-            tailer.moveToIndex(lastIndex);
-            final long[] sequence = {0};
-            tailer.read((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+            final long[] sequence = {-1};
+            assertTrue(commands.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset)));
             return sequence[0];
         }
     }
@@ -211,81 +193,9 @@ class FailoverTest
         }
     }
 
-    /** A node JVM with its output collected line by line. */
-    private static final class Node
+    private static ChildJvm node(final String role, final Path nodeFolder, final Path source, final String commandPort, final String replyPort)
+        throws IOException
     {
-        final Process process;
-        final List<String> lines = new CopyOnWriteArrayList<>();
-
-        private Node(final Process process)
-        {
-            this.process = process;
-            final Thread reader = new Thread(() ->
-            {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-                {
-                    String line;
-                    while ((line = in.readLine()) != null)
-                    {
-                        lines.add(line);
-                    }
-                }
-                catch (final IOException ignored)
-                {
-                    // the process was killed
-                }
-            }, "node-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Node start(final String role, final Path nodeFolder, final Path source, final String commandPort, final String replyPort)
-            throws IOException
-        {
-            final List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(JvmFlags.flags());
-            command.add("-cp");
-            command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-            command.add(ReplicaNode.class.getName());
-            command.add(role);
-            command.add(nodeFolder.toString());
-            command.add(source.toString());
-            command.add(commandPort);
-            command.add(replyPort);
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            STARTED.add(process);
-            return new Node(process);
-        }
-
-        long lastAcknowledged()
-        {
-            return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4))).max().orElse(0);
-        }
-
-        String awaitLine(final String prefix, final int seconds) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (System.nanoTime() < deadline)
-            {
-                for (final String line : lines)
-                {
-                    if (line.startsWith(prefix))
-                    {
-                        return line;
-                    }
-                }
-                if (!process.isAlive() && lines.stream().noneMatch(l -> l.startsWith(prefix)))
-                {
-                    Thread.sleep(200);
-                    if (lines.stream().noneMatch(l -> l.startsWith(prefix)))
-                    {
-                        throw new AssertionError("the node ended without " + prefix + ": " + lines);
-                    }
-                }
-                Thread.sleep(20);
-            }
-            throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines);
-        }
+        return ChildJvm.start(ReplicaNode.class, role, nodeFolder.toString(), source.toString(), commandPort, replyPort);
     }
 }

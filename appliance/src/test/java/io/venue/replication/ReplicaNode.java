@@ -210,15 +210,8 @@ public final class ReplicaNode
     /** The epoch of the last command in the journal, 0 when it is empty. */
     static long lastEpoch(final Journal commands)
     {
-        final long lastIndex = commands.lastIndex();
-        if (lastIndex < 0)
-        {
-            return 0;
-        }
-        final var tailer = commands.tailer();
-        tailer.moveToIndex(lastIndex);
         final long[] epoch = {0};
-        tailer.read((buffer, offset, length, index) -> epoch[0] = JournalRecords.epoch(buffer, offset));
+        commands.readLast((buffer, offset, length, index) -> epoch[0] = JournalRecords.epoch(buffer, offset));
         return epoch[0];
     }
 

@@ -2,6 +2,9 @@ package io.venue.bench.workload;
 
 import io.venue.engine.Engine;
 import io.venue.engine.EventSink;
+import io.venue.engine.PersistedEngine;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateUnusableException;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 
@@ -20,13 +23,17 @@ import java.util.Locale;
  * that a stall shows in every command queued behind it (no coordinated omission). Events go to a sink
  * that only counts them: this is the engine alone, without journal or network.
  * <p>
- * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json]}
+ * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json] [state]}; with {@code state} the
+ * engine writes through to its Chronicle Map state (a temporary folder, the default write interval).
  */
 public final class EngineLoadRun
 {
     /** Runs counted after two warm-up runs that let the JIT settle. */
     private static final int THROUGHPUT_RUNS = 5;
     private static final int WARMUP_RUNS = 2;
+    /** With the Chronicle Map state (a fresh temporary folder per run, the default write interval). */
+    private static boolean withState;
+    private static PersistedEngine persisted;
 
     private EngineLoadRun()
     {
@@ -39,6 +46,7 @@ public final class EngineLoadRun
         final long[] rates = Arrays.stream((args.length > 2 ? args[2] : "100000,500000,1000000").split(","))
             .mapToLong(Long::parseLong).toArray();
         final Path out = Path.of(args.length > 3 ? args[3] : "bench/results/engine-load.json");
+        withState = args.length > 4 && "state".equals(args[4]);
 
         final long generateStart = System.nanoTime();
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
@@ -52,7 +60,7 @@ public final class EngineLoadRun
         for (int run = -WARMUP_RUNS; run < THROUGHPUT_RUNS; run++)
         {
             final CountingSink sink = new CountingSink();
-            final Engine engine = new Engine(ExchangeCoreWorkload.config(), sink);
+            final Engine engine = engine(sink);
             final int start = applySetup(engine, workload);
             final long begin = System.nanoTime();
             int position = start;
@@ -64,6 +72,7 @@ public final class EngineLoadRun
                 position += 4 + length;
             }
             final long elapsed = System.nanoTime() - begin;
+            closeState();
             final double rate = (workload.commands() - workload.setupCommands()) / (elapsed / 1e9);
             events = sink.events;
             System.out.printf(Locale.ROOT, "throughput %s %d: %,.0f commands/s (%,d events, %,d open orders at the end)%n",
@@ -104,7 +113,7 @@ public final class EngineLoadRun
     private static Histogram fixedRate(final ExchangeCoreWorkload workload, final long rate)
     {
         final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
-        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new CountingSink());
+        final Engine engine = engine(new CountingSink());
         int position = applySetup(engine, workload);
         final DirectBuffer records = workload.records();
         final double intervalNs = 1e9 / rate;
@@ -123,7 +132,45 @@ public final class EngineLoadRun
             position += 4 + length;
             index++;
         }
+        closeState();
         return histogram;
+    }
+
+    /** An in-memory engine, or with {@code state} one writing through to Chronicle Maps in a fresh folder. */
+    private static Engine engine(final EventSink sink)
+    {
+        if (!withState)
+        {
+            return new Engine(ExchangeCoreWorkload.config(), sink);
+        }
+        try
+        {
+            persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), sink,
+                new EngineState.Context().directory(Files.createTempDirectory("engine-load-state")));
+            return persisted.engine();
+        }
+        catch (final IOException | StateUnusableException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static void closeState()
+    {
+        if (null != persisted)
+        {
+            final Path folder = persisted.state().context().directory();
+            persisted.close();
+            persisted = null;
+            try
+            {
+                BenchFiles.delete(folder);
+            }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+        }
     }
 
     private static int applySetup(final Engine engine, final ExchangeCoreWorkload workload)

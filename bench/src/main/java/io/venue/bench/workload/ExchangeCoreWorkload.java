@@ -68,10 +68,39 @@ public final class ExchangeCoreWorkload
             .orderCapacityPerBook(1 << 16);
     }
 
+    /** Takes the command records of {@link #stream}, one at a time; the buffer is reused after the call. */
+    @FunctionalInterface
+    public interface CommandSink
+    {
+        void onCommand(DirectBuffer buffer, int offset, int length);
+    }
+
     public static ExchangeCoreWorkload generate(final int accounts, final int measuredCommands, final long seed)
     {
-        final Generator generator = new Generator(accounts, seed);
+        final Generator generator = new Generator(accounts, seed, null);
         return generator.run(measuredCommands);
+    }
+
+    /**
+     * The same stream as {@link #generate}, handed record by record to {@code sink} instead of kept: for runs
+     * longer than memory holds. The returned workload holds no records.
+     */
+    public static ExchangeCoreWorkload stream(final int accounts, final int measuredCommands, final long seed, final CommandSink sink)
+    {
+        final Generator generator = new Generator(accounts, seed, sink);
+        return generator.run(measuredCommands);
+    }
+
+    /** Hands every record, set-up included, to {@code sink} in order. */
+    public void forEach(final CommandSink sink)
+    {
+        int position = 0;
+        while (position < length)
+        {
+            final int recordLength = records.getInt(position);
+            sink.onCommand(records, position + 4, recordLength);
+            position += 4 + recordLength;
+        }
     }
 
     public DirectBuffer records()
@@ -124,9 +153,11 @@ public final class ExchangeCoreWorkload
         private long now = 1_763_000_000_000L;
         private long digestCounter;
         private final long[] mix = new long[5];
+        private final CommandSink sink;
 
-        Generator(final int accountCount, final long seed)
+        Generator(final int accountCount, final long seed, final CommandSink sink)
         {
+            this.sink = sink;
             random = new SplittableRandom(seed);
             accounts = new Address[accountCount];
             nonces = new long[accountCount + 1];
@@ -288,8 +319,13 @@ public final class ExchangeCoreWorkload
                 account.toBytes(), zero, records, length + 4);
             records.putInt(length, recordLength);
             reference.onCommand(records, length + 4, recordLength);
-            length += 4 + recordLength;
             count++;
+            if (null != sink)
+            {
+                sink.onCommand(records, length + 4, recordLength);
+                return;
+            }
+            length += 4 + recordLength;
         }
     }
 }

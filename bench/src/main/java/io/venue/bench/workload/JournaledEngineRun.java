@@ -16,9 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * The cost of the journals and the state, measured in one JVM with the phases interleaved in every run so
@@ -79,8 +77,8 @@ public final class JournaledEngineRun
             {
                 p = measured / seconds(() -> pipelined(workload, commandJournal, eventJournal));
             }
-            final long bytes = size(folder);
-            delete(folder);
+            final long bytes = BenchFiles.size(folder);
+            BenchFiles.delete(folder);
             System.out.printf(Locale.ROOT,
                 "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
                 run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s, 100 * s / a, j, 100 * j / a, p, 100 * p / a, r,
@@ -113,14 +111,7 @@ public final class JournaledEngineRun
     private static void engineAlone(final ExchangeCoreWorkload workload)
     {
         final Engine engine = new Engine(ExchangeCoreWorkload.config(), new DiscardingSink());
-        final DirectBuffer records = workload.records();
-        int position = 0;
-        while (position < workload.length())
-        {
-            final int length = records.getInt(position);
-            engine.onCommand(records, position + 4, length);
-            position += 4 + length;
-        }
+        workload.forEach(engine::onCommand);
     }
 
     /** The engine with its Chronicle Map state (memory-mapped files, written every commandsPerFlush), events dropped. */
@@ -129,15 +120,7 @@ public final class JournaledEngineRun
         try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), new DiscardingSink(),
             new EngineState.Context().directory(folder).commandsPerFlush(commandsPerFlush)))
         {
-            final Engine engine = persisted.engine();
-            final DirectBuffer records = workload.records();
-            int position = 0;
-            while (position < workload.length())
-            {
-                final int length = records.getInt(position);
-                engine.onCommand(records, position + 4, length);
-                position += 4 + length;
-            }
+            workload.forEach(persisted.engine()::onCommand);
         }
         catch (final StateUnusableException ex)
         {
@@ -164,15 +147,11 @@ public final class JournaledEngineRun
             }
         });
         final JournalAppender commandOut = commands.appender();
-        final DirectBuffer records = workload.records();
-        int position = 0;
-        while (position < workload.length())
+        workload.forEach((buffer, offset, length) ->
         {
-            final int length = records.getInt(position);
-            commandOut.append(records, position + 4, length);
-            engine.onCommand(records, position + 4, length);
-            position += 4 + length;
-        }
+            commandOut.append(buffer, offset, length);
+            engine.onCommand(buffer, offset, length);
+        });
     }
 
     private static void pipelined(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
@@ -183,14 +162,7 @@ public final class JournaledEngineRun
         final Thread sequencer = new Thread(() ->
         {
             final JournalAppender commandOut = commands.appender();
-            final DirectBuffer records = workload.records();
-            int position = 0;
-            while (position < workload.length())
-            {
-                final int length = records.getInt(position);
-                commandOut.append(records, position + 4, length);
-                position += 4 + length;
-            }
+            workload.forEach(commandOut::append);
         }, "sequencer");
         sequencer.start();
         while (engine.commandCount() < workload.commands())
@@ -247,30 +219,6 @@ public final class JournaledEngineRun
         final double[] sorted = values.clone();
         Arrays.sort(sorted);
         return String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * sorted[0], 100 * sorted[sorted.length - 1]);
-    }
-
-    private static long size(final Path folder) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(folder))
-        {
-            long total = 0;
-            for (final Path path : paths.filter(Files::isRegularFile).toList())
-            {
-                total += Files.size(path);
-            }
-            return total;
-        }
-    }
-
-    private static void delete(final Path folder) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(folder))
-        {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.delete(path);
-            }
-        }
     }
 
     private static final class DiscardingSink implements EventSink

@@ -18,11 +18,9 @@ import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
 /**
  * What synchronous replication adds to an answer, and how far a standby trails, on one host: a primary thread
@@ -127,7 +125,7 @@ public final class StandbyLagRun
         }
         finally
         {
-            delete(folder);
+            BenchFiles.delete(folder);
         }
         if (report)
         {
@@ -197,14 +195,4 @@ public final class StandbyLagRun
         }
     }
 
-    private static void delete(final Path folder) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(folder))
-        {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
 }

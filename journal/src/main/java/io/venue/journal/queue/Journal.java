@@ -59,6 +59,23 @@ public final class Journal implements AutoCloseable
         return index < 0 ? -1 : index;
     }
 
+    /**
+     * Hands the records of the last excerpt to {@code handler} (the newest command, or the newest command's
+     * events).
+     *
+     * @return false when the journal is empty.
+     */
+    public boolean readLast(final RecordHandler handler)
+    {
+        final long last = lastIndex();
+        if (last < 0)
+        {
+            return false;
+        }
+        final JournalTailer tailer = tailer();
+        return tailer.moveToIndex(last) && tailer.read(handler);
+    }
+
     public Path folder()
     {
         return folder;

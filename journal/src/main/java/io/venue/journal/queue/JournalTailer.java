@@ -1,7 +1,10 @@
 package io.venue.journal.queue;
 
 import net.openhft.chronicle.bytes.Bytes;
+import io.venue.journal.JournalRecords;
+import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -125,6 +128,88 @@ public final class JournalTailer
             count++;
         }
         return count;
+    }
+
+    /**
+     * Positions the tailer so that the next read returns the first excerpt whose first record's sequence is
+     * after {@code sequence} (or the end): for journals whose excerpts are in sequence order, as both are.
+     * A binary search over each day's excerpts, so a restart does not read every event before its state.
+     */
+    public void moveAfterSequence(final long sequence)
+    {
+        final ChronicleQueue queue = tailer.queue();
+        final RollCycle rollCycle = queue.rollCycle();
+        final long lastIndex = queue.lastIndex();
+        if (lastIndex < 0)
+        {
+            tailer.toStart();
+            return;
+        }
+        final int firstCycle = rollCycle.toCycle(queue.firstIndex());
+        int cycle = rollCycle.toCycle(lastIndex);
+        // the newest day whose first excerpt is not after the sequence
+        while (cycle >= firstCycle)
+        {
+            final long first = firstSequenceAt(rollCycle.toIndex(cycle, 0));
+            if (first != NOT_PRESENT && first <= sequence)
+            {
+                break;
+            }
+            cycle--;
+        }
+        if (cycle < firstCycle)
+        {
+            tailer.toStart();
+            return;
+        }
+        // in it: excerpt lo is not after the sequence; excerpt hi is missing or after it
+        long lo = 0;
+        long step = 1;
+        while (isAtOrBefore(rollCycle.toIndex(cycle, lo + step), sequence))
+        {
+            lo += step;
+            step *= 2;
+        }
+        long hi = lo + step;
+        while (hi - lo > 1)
+        {
+            final long mid = lo + (hi - lo) / 2;
+            if (isAtOrBefore(rollCycle.toIndex(cycle, mid), sequence))
+            {
+                lo = mid;
+            }
+            else
+            {
+                hi = mid;
+            }
+        }
+        tailer.moveToIndex(rollCycle.toIndex(cycle, lo));
+        try (DocumentContext context = tailer.readingDocument())
+        {
+            // steps past excerpt lo, to whatever follows it (the next day's first, if it was the day's last)
+            context.isPresent();
+        }
+    }
+
+    private static final long NOT_PRESENT = Long.MIN_VALUE;
+    private final long[] probed = new long[1];
+    private final RecordHandler probe = (buffer, offset, length, index) -> probed[0] = JournalRecords.sequence(buffer, offset + Journal.FRAME_HEADER);
+
+    private boolean isAtOrBefore(final long index, final long sequence)
+    {
+        final long first = firstSequenceAt(index);
+        return first != NOT_PRESENT && first <= sequence;
+    }
+
+    /** The sequence of the first record of the excerpt at {@code index}, or NOT_PRESENT when there is none. */
+    private long firstSequenceAt(final long index)
+    {
+        if (!tailer.moveToIndex(index))
+        {
+            return NOT_PRESENT;
+        }
+        probed[0] = NOT_PRESENT;
+        return readExcerpt(probe) ? probed[0] : NOT_PRESENT;
     }
 
     /** Positions the tailer so that the next read returns the excerpt at {@code index}. */

@@ -186,6 +186,55 @@ class JournalBatchTest
         }
     }
 
+    @Test
+    void aTailerFindsTheFirstExcerptAfterASequenceByBinarySearch()
+    {
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalTailer empty = journal.tailer();
+            empty.moveAfterSequence(5);
+            assertFalse(empty.read((buffer, offset, length, index) -> { }), "an empty journal");
+
+            final JournalAppender appender = journal.appender();
+            final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
+            // sequences 1..3000 with gaps (every 7th missing, as commands without events) and 1-3 records per excerpt
+            for (long sequence = 1; sequence <= 3_000; sequence++)
+            {
+                if (sequence % 7 == 0)
+                {
+                    continue;
+                }
+                for (int r = 0; r < 1 + sequence % 3; r++)
+                {
+                    record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                    appender.add(record, 0, record.capacity());
+                }
+                appender.commit();
+            }
+            final JournalTailer tailer = journal.tailer();
+            for (final long after : new long[]{-5, 0, 1, 6, 7, 8, 1_499, 2_999, 3_000, 9_000})
+            {
+                tailer.moveAfterSequence(after);
+                final long[] next = {-1};
+                final boolean present = tailer.read((buffer, offset, length, index) ->
+                    next[0] = buffer.getLong(offset + io.venue.journal.JournalRecords.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN));
+                long expected = Math.max(1, after + 1);
+                if (expected % 7 == 0)
+                {
+                    expected++;
+                }
+                if (expected > 3_000)
+                {
+                    assertFalse(present, "nothing after " + after);
+                }
+                else
+                {
+                    assertEquals(expected, next[0], "after " + after);
+                }
+            }
+        }
+    }
+
     private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] copy = new byte[length];
