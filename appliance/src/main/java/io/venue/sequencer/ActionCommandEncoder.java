@@ -35,6 +35,7 @@ public final class ActionCommandEncoder
 {
     private static final int ADDRESS = 20;
     private static final int DIGEST = 32;
+    private static final int SIGNATURE = 65;
 
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final PlaceOrderEncoder placeOrder = new PlaceOrderEncoder();
@@ -56,6 +57,7 @@ public final class ActionCommandEncoder
     private final SetVaultOwnerEncoder setVaultOwner = new SetVaultOwnerEncoder();
     private final OrderIds orderIds = new OrderIds();
     private final byte[] scratch = new byte[32];
+    private final byte[] signature = new byte[SIGNATURE];
 
     /**
      * Writes the command at {@code buffer[offset..)}.
@@ -78,6 +80,36 @@ public final class ActionCommandEncoder
         final MutableDirectBuffer buffer,
         final int offset)
     {
+        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, buffer, offset);
+    }
+
+    /**
+     * As above, keeping the request's signature in the envelope so an audit can verify it again
+     * ({@link SignatureAudit}).
+     *
+     * @param requestSignature r, s, v as the request carried them (65 bytes), or null for none (zeros).
+     */
+    public int encode(
+        final long sequence,
+        final long timestampMs,
+        final long epoch,
+        final ActionPayload payload,
+        final byte[] digest,
+        final SignerMatch signerMatch,
+        final byte[] rawSigner,
+        final byte[] personalSigner,
+        final byte[] requestSignature,
+        final MutableDirectBuffer buffer,
+        final int offset)
+    {
+        if (null == requestSignature)
+        {
+            java.util.Arrays.fill(signature, (byte)0);
+        }
+        else
+        {
+            System.arraycopy(requestSignature, 0, signature, 0, SIGNATURE);
+        }
         final Action action = payload.action();
         final int bodyLength;
         if (action instanceof SpotPlaceOrder order)
@@ -332,7 +364,8 @@ public final class ActionCommandEncoder
         }
         envelope.hasClientOrderId(bool(payload.clientOrderId() != null)).putClientOrderId(scratch, 0, 16)
             .putDigest(digest, 0, DIGEST).signerMatch(signerMatch)
-            .putRawSigner(rawSigner, 0, ADDRESS).putPersonalSigner(personalSigner, 0, ADDRESS);
+            .putRawSigner(rawSigner, 0, ADDRESS).putPersonalSigner(personalSigner, 0, ADDRESS)
+            .putSignature(signature, 0, SIGNATURE);
     }
 
     private static BooleanType bool(final boolean value)

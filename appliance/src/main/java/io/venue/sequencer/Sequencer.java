@@ -42,6 +42,7 @@ public final class Sequencer implements Agent
     private final byte[] rawSigner = new byte[20];
     private final byte[] personalSigner = new byte[20];
     private final byte[] account = new byte[20];
+    private final byte[] signature = new byte[65];
     private byte[] text = new byte[4096];
     private long sequence;
     private long lastStamp;
@@ -109,8 +110,9 @@ public final class Sequencer implements Agent
             {
                 result.getRawSigner(rawSigner, 0);
                 result.getPersonalSigner(personalSigner, 0);
+                result.getSignature(signature, 0);
                 recordLength = encoder.encode(next, stamp, epoch, parsed.payload(), digest,
-                    SignerMatch.get((short)result.signerMatch().ordinal()), rawSigner, personalSigner, record, 0);
+                    SignerMatch.get((short)result.signerMatch().ordinal()), rawSigner, personalSigner, signature, record, 0);
                 accepted = true;
             }
         }

@@ -25,6 +25,10 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -112,7 +117,7 @@ class PipelineTest
                     submit(pool, 1, ++correlation, aliceSigner, alice.address(), i,
                         new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
                     submit(pool, 2, ++correlation, bobSigner, bob.address(), i,
-                        new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                        new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1), PreimageMode.PERSONAL);
                 }
                 final byte[] garbage = "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII);
                 final long garbageCorrelation = ++correlation;
@@ -140,14 +145,73 @@ class PipelineTest
         assertEquals(20, eventLines.stream().filter(l -> l.contains("\"type\":\"Trade\"")).count(), String.join("\n", eventLines));
         assertEquals(0, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(), String.join("\n", eventLines));
         assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains("\"type\":\"RequestRejected\"")));
+
+        // every signed command verifies again from its record (raw and personal signatures); a changed one does not
+        final SignatureAudit audit = new SignatureAudit(CHAIN_ID, CONTRACT, false);
+        final List<byte[]> records = records(folder.resolve("commands"));
+        int verified = 0;
+        byte[] placed = null;
+        for (final byte[] record : records)
+        {
+            final SignatureAudit.Verdict verdict = audit.check(new UnsafeBuffer(record), 0, record.length);
+            assertNotEquals(SignatureAudit.Verdict.FAILED, verdict, audit.failure());
+            assertNotEquals(SignatureAudit.Verdict.NO_SIGNATURE, verdict, "the sequencer keeps every signature");
+            if (verdict == SignatureAudit.Verdict.VERIFIED)
+            {
+                verified++;
+            }
+            if (placed == null && new UnsafeBuffer(record).getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) == PlaceOrderDecoder.TEMPLATE_ID)
+            {
+                placed = record;
+            }
+        }
+        assertEquals(5 + 40, verified, "the refused body is the one record without a signed action");
+
+        final byte[] repriced = placed.clone();
+        new UnsafeBuffer(repriced).putLong(MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.priceEncodingOffset(), 2 * UNIT,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertEquals(SignatureAudit.Verdict.FAILED, audit.check(new UnsafeBuffer(repriced), 0, repriced.length));
+        assertTrue(audit.failure().contains("another digest"), audit.failure());
+
+        final byte[] resigned = placed.clone();
+        resigned[MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.envelopeEncodingOffset() +
+            ActionEnvelopeDecoder.rawSignerEncodingOffset()] ^= 1;
+        assertEquals(SignatureAudit.Verdict.FAILED, audit.check(new UnsafeBuffer(resigned), 0, resigned.length));
+        assertTrue(audit.failure().contains("raw-mode signer"), audit.failure());
+    }
+
+    private static List<byte[]> records(final Path journalFolder)
+    {
+        final List<byte[]> records = new ArrayList<>();
+        try (Journal journal = Journal.openReadOnly(journalFolder))
+        {
+            final JournalTailer tailer = journal.tailer();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                final byte[] record = new byte[length];
+                buffer.getBytes(offset, record);
+                records.add(record);
+            }))
+            {
+                // to the end
+            }
+        }
+        return records;
     }
 
     private static void submit(
         final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer, final Address account,
         final long nonce, final Action action)
     {
+        submit(pool, connection, correlation, signer, account, nonce, action, PreimageMode.RAW);
+    }
+
+    private static void submit(
+        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer, final Address account,
+        final long nonce, final Action action, final PreimageMode mode)
+    {
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(
-            new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), PreimageMode.RAW));
+            new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
         while (!pool.offer(connection, correlation, body, 0, body.length))
         {
             Thread.onSpinWait();

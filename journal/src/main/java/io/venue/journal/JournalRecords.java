@@ -197,7 +197,8 @@ public final class JournalRecords
         {
             return RecordError.WRONG_SCHEMA;
         }
-        if (version < 1 || version > SCHEMA_VERSION)
+        // version 2 grew the action envelope (the kept signature) in place: a version 1 record does not read as one
+        if (version != SCHEMA_VERSION)
         {
             return RecordError.UNSUPPORTED_VERSION;
         }

@@ -14,7 +14,7 @@ public enum RecordError
     TOO_SHORT_FOR_HEADER,
     /** The header names another schema. */
     WRONG_SCHEMA,
-    /** The header's version is 0 or newer than this build's schema. */
+    /** The header's version is not this build's schema version (2; version 1 had a shorter action envelope). */
     UNSUPPORTED_VERSION,
     /** No message of this schema has the header's template id. */
     UNKNOWN_TEMPLATE,

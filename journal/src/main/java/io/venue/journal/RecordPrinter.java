@@ -51,6 +51,7 @@ public final class RecordPrinter
 
     private static final int ADDRESS = 20;
     private static final int DIGEST = 32;
+    private static final int SIGNATURE = 65;
     private static final int CLIENT_ORDER_ID = 16;
     private static final int AGENT_ID = 8;
     private static final int AGENT_KEY = 32;
@@ -578,6 +579,7 @@ public final class RecordPrinter
         enumValue("signerMatch", SIGNER_MATCH, e.signerMatchRaw());
         bytes("rawSigner", e.getRawSigner(scratch, 0, ADDRESS));
         bytes("personalSigner", e.getPersonalSigner(scratch, 0, ADDRESS));
+        bytes("signature", e.getSignature(scratch(SIGNATURE), 0, SIGNATURE));
         json.endObject();
     }
 

@@ -66,7 +66,7 @@ class RecordPrinterTest
             "\"envelope\":{\"account\":\"0x" + "ab".repeat(20) + "\",\"nonce\":18446744073709551615," +
             "\"ts\":1763000000000,\"hasClientOrderId\":false,\"clientOrderId\":\"0x" + "00".repeat(16) + "\"," +
             "\"digest\":\"0x" + "00".repeat(31) + "01\",\"signerMatch\":\"ACCOUNT_RAW\"," +
-            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\"}," +
+            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) + "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
             "\"expiresAt\":null}",
@@ -151,9 +151,9 @@ class RecordPrinterTest
         assertEquals("{\"error\":\"TOO_SHORT_FOR_HEADER\",\"length\":3}", printer.print(buffer, 0, 3));
         assertEquals("{\"error\":\"OUT_OF_BOUNDS\",\"length\":100}", printer.print(buffer, buffer.capacity() - 10, 100));
 
-        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(1);
+        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(2);
         assertEquals(
-            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":1,\"blockLength\":40}",
+            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":2,\"blockLength\":40}",
             printer.print(buffer, 0, 64));
     }
 

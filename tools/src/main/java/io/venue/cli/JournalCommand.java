@@ -8,10 +8,12 @@ import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
+import io.venue.sequencer.SignatureAudit;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -139,9 +141,22 @@ final class JournalCommand
             description = "An operator key of the run (0x address); repeat for several. The engine configuration must be the run's.")
         List<String> operators;
 
+        @Option(names = "--verify-signatures",
+            description = "Verify every signed command again from its record (the request rebuilt, its digest, signer match and " +
+                "signers) instead of trusting what the verifier recorded; stops at the first that fails.")
+        boolean verifySignatures;
+
+        @Option(names = "--accept-v1", description = "With --verify-signatures: the run accepted v1 digests (the migration flag).")
+        boolean acceptV1;
+
+        @Mixin
+        DeploymentOptions deployment;
+
         @Override
         public Integer call()
         {
+            final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) : null;
+            final long[] signatures = new long[2];
             final EngineConfig config = new EngineConfig();
             operators.forEach(operator -> config.operator(Address.of(operator)));
             final PrintWriter out = spec.commandLine().getOut();
@@ -161,6 +176,25 @@ final class JournalCommand
                 final String[] divergence = {null};
                 while (divergence[0] == null && commandTailer.read((buffer, offset, length, index) ->
                 {
+                    if (null != audit)
+                    {
+                        final SignatureAudit.Verdict verdict = audit.check(buffer, offset, length);
+                        if (verdict == SignatureAudit.Verdict.FAILED)
+                        {
+                            divergence[0] = "signature check failed at command index " + index + " (sequence " +
+                                JournalRecords.sequence(buffer, offset) + "): " + audit.failure() +
+                                "\n  record: " + new RecordPrinter().print(buffer, offset, length);
+                            return;
+                        }
+                        if (verdict == SignatureAudit.Verdict.VERIFIED)
+                        {
+                            signatures[0]++;
+                        }
+                        else if (verdict == SignatureAudit.Verdict.NO_SIGNATURE)
+                        {
+                            signatures[1]++;
+                        }
+                    }
                     producedLength[0] = 0;
                     engine.onCommand(buffer, offset, length);
                     counts[0]++;
@@ -201,6 +235,10 @@ final class JournalCommand
                 }
                 out.printf("replayed %d commands, %d events identical; state hash %s%n", counts[0], counts[1],
                     io.venue.codec.Hex.to0x(engine.stateHash()));
+                if (null != audit)
+                {
+                    out.printf("%d signatures verified again; %d signed commands without a kept signature%n", signatures[0], signatures[1]);
+                }
                 out.flush();
                 return 0;
             }

@@ -17,6 +17,16 @@ import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.ExpandableArrayBuffer;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.PlaceOrderEncoder;
+import io.venue.signing.ActionSigner;
+import io.venue.crypto.PreimageMode;
+import io.venue.verifier.ActionVerifier;
+import io.venue.verifier.VerificationResult;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,6 +105,81 @@ class JournalCommandTest
             "--operator", OPERATOR.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().startsWith("replayed 7 commands"), replay.out());
+    }
+
+    @Test
+    void replayVerifiesEverySignatureAgainAndFindsAChangedRecord()
+    {
+        final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new java.security.SecureRandom());
+        final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new java.security.SecureRandom());
+        final Address operator = operatorKey.address();
+        final ActionVerifier verifier = new ActionVerifier(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT),
+            Secp256k1Recoveries.select().newRecovery(), false, 1 << 16);
+        final ActionCommandEncoder encoder = new ActionCommandEncoder();
+        final ExpandableArrayBuffer record = new ExpandableArrayBuffer(1024);
+        final ExpandableArrayBuffer result = new ExpandableArrayBuffer(4096);
+        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        final Action[] actions = {new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+            new Deposit(alice.address(), 1, 1_000_000_000),
+            new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 5_000_000, null, TimeInForce.GTC, false, false, -1)};
+        for (int i = 0; i < actions.length; i++)
+        {
+            final boolean byAlice = i == actions.length - 1;
+            final Secp256k1KeyPair key = byAlice ? alice : operatorKey;
+            final byte[] body = CanonicalJson.signedActionBody(new ActionSigner(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT), key)
+                .sign(new ActionPayload(key.address(), byAlice ? 0 : i, null, 1_763_000_000_000L, actions[i]),
+                    byAlice ? PreimageMode.PERSONAL : PreimageMode.RAW));
+            verifier.verify(body, 0, body.length, 0, 0, result);
+            final VerificationResult verified = new VerificationResult().wrap(result, 0);
+            final byte[] digest = new byte[32];
+            final byte[] raw = new byte[20];
+            final byte[] personal = new byte[20];
+            final byte[] signature = new byte[65];
+            verified.getDigest(digest, 0);
+            verified.getRawSigner(raw, 0);
+            verified.getPersonalSigner(personal, 0);
+            verified.getSignature(signature, 0);
+            final int length = encoder.encode(i + 1, 1_763_000_000_000L + i, 1,
+                new ActionPayload(key.address(), byAlice ? 0 : i, null, 1_763_000_000_000L, actions[i]), digest,
+                SignerMatch.get((short)verified.signerMatch().ordinal()), raw, personal, signature, record, 0);
+            final byte[] copy = new byte[length];
+            record.getBytes(0, copy);
+            records.add(copy);
+        }
+        writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("commands"), dir.resolve("events"));
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", operator.toString(), "--verify-signatures");
+        assertEquals(0, replay.exitCode(), replay.out() + replay.err());
+        assertTrue(replay.out().contains("5 signatures verified again; 0 signed commands without"), replay.out());
+
+        // the same journal with the order's price changed after it was signed (and its events replayed from it)
+        final byte[] changed = records.get(4).clone();
+        new UnsafeBuffer(changed).putLong(MessageHeaderEncoder.ENCODED_LENGTH + PlaceOrderEncoder.priceEncodingOffset(), 2_000_000,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        records.set(4, changed);
+        writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("changed-commands"), dir.resolve("changed-events"));
+        final CliRun trusted = CliRun.of("journal", "replay", dir.resolve("changed-commands").toString(),
+            dir.resolve("changed-events").toString(), "--operator", operator.toString());
+        assertEquals(0, trusted.exitCode(), "without the option the recorded signer is trusted: " + trusted.out());
+        final CliRun audited = CliRun.of("journal", "replay", dir.resolve("changed-commands").toString(),
+            dir.resolve("changed-events").toString(), "--operator", operator.toString(), "--verify-signatures");
+        assertEquals(1, audited.exitCode(), audited.out());
+        assertTrue(audited.out().startsWith("signature check failed at command index"), audited.out());
+        assertTrue(audited.out().contains("(sequence 5)") && audited.out().contains("another digest"), audited.out());
+    }
+
+    private static void writeAndRun(final EngineConfig config, final java.util.List<byte[]> records, final Path commands, final Path events)
+    {
+        try (Journal commandJournal = Journal.open(commands); Journal eventJournal = Journal.open(events))
+        {
+            final JournalAppender commandOut = commandJournal.appender();
+            final Engine engine = new Engine(config, new JournalEventSink(eventJournal.appender()));
+            for (final byte[] record : records)
+            {
+                commandOut.append(new UnsafeBuffer(record), 0, record.length);
+                engine.onCommand(new UnsafeBuffer(record), 0, record.length);
+            }
+        }
     }
 
     @Test

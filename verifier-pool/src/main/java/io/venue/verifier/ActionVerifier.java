@@ -164,6 +164,8 @@ public final class ActionVerifier
         out.putBytes(RAW_SIGNER, rawSigner, 0, ADDRESS_LENGTH);
         out.putBytes(PERSONAL_SIGNER, personalSigner, 0, ADDRESS_LENGTH);
         out.putBytes(ACCOUNT, account, 0, ADDRESS_LENGTH);
+        out.putBytes(SIGNATURE, signature, 0, SIGNATURE_LENGTH);
+        out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
         out.putInt(TEXT_LENGTH, jsonLength);
         out.putBytes(TEXT, json, 0, jsonLength);
         return TEXT + jsonLength;

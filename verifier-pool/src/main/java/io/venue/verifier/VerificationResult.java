@@ -84,6 +84,12 @@ public final class VerificationResult
         buffer.getBytes(offset + ACCOUNT, dst, dstOffset, ADDRESS_LENGTH);
     }
 
+    /** The request's signature as sent: r (32 bytes), s (32), v (1); zeros when the body did not parse. */
+    public void getSignature(final byte[] dst, final int dstOffset)
+    {
+        buffer.getBytes(offset + SIGNATURE, dst, dstOffset, SIGNATURE_LENGTH);
+    }
+
     public int textLength()
     {
         return buffer.getInt(offset + TEXT_LENGTH);

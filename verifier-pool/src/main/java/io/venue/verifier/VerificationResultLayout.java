@@ -13,8 +13,10 @@ package io.venue.verifier;
  *  52  rawSigner        20 bytes  raw-mode recovered address, zero if not computed
  *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
  *  92  account          20 bytes  the payload's account, zero if the body did not parse
- * 112  textLength       int32
- * 116  text             canonical JSON of the payload, or "field\nmessage" for MALFORMED
+ * 112  signature        65 bytes  the request's r, s, v as sent, zero if the body did not parse
+ * 177  (padding)        3 bytes
+ * 180  textLength       int32
+ * 184  text             canonical JSON of the payload, or "field\nmessage" for MALFORMED
  * </pre>
  */
 final class VerificationResultLayout
@@ -28,8 +30,10 @@ final class VerificationResultLayout
     static final int RAW_SIGNER = 52;
     static final int PERSONAL_SIGNER = 72;
     static final int ACCOUNT = 92;
-    static final int TEXT_LENGTH = 112;
-    static final int TEXT = 116;
+    static final int SIGNATURE = 112;
+    static final int TEXT_LENGTH = 180;
+    static final int TEXT = 184;
+    static final int SIGNATURE_LENGTH = 65;
 
     static final int DIGEST_LENGTH = 32;
     static final int ADDRESS_LENGTH = 20;

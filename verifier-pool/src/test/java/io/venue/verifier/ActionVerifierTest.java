@@ -46,7 +46,7 @@ class ActionVerifierTest
     private VerificationResult verify(final ActionVerifier verifier, final byte[] body)
     {
         final int length = verifier.verify(body, 0, body.length, 7, 9, out);
-        assertEquals(116 + result.wrap(out, 0).textLength(), length);
+        assertEquals(184 + result.wrap(out, 0).textLength(), length);
         assertEquals(7, result.connectionId());
         assertEquals(9, result.correlationId());
         return result;
@@ -63,8 +63,15 @@ class ActionVerifierTest
     void rawSignatureOfTheAccountIsVerifiedWithCanonicalJsonAndDigest()
     {
         final ActionPayload payload = bid(KEY.address(), 1);
-        final VerificationResult r = verify(verifier(false), signedBody(KEY, payload, PreimageMode.RAW));
+        final byte[] body = signedBody(KEY, payload, PreimageMode.RAW);
+        final VerificationResult r = verify(verifier(false), body);
         assertEquals(VerificationOutcome.VERIFIED, r.outcome());
+        // the signature as sent is handed on, for the journal to keep
+        final byte[] signature = new byte[65];
+        r.getSignature(signature, 0);
+        final byte[] sent = new byte[65];
+        new io.venue.action.json.SignedActionParser().parse(body, 0, body.length).signedAction().signature().copyTo(sent, 0);
+        assertArrayEquals(sent, signature);
         assertEquals(SignerMatch.ACCOUNT_RAW, r.signerMatch());
         assertEquals(2, r.digestVersion());
         final byte[] digest = new byte[32];
