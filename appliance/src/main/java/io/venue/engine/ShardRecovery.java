@@ -113,7 +113,8 @@ public final class ShardRecovery
         }
         if (null == restored)
         {
-            state = fromSnapshot(stateContext, snapshots, lastCommand, report);
+            // a snapshot is forced to disk, the journals are not: after a host crash it may be ahead of either
+            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, lastSequence(eventJournal)), report);
             try
             {
                 restored = Engine.open(config, sink, state);
@@ -169,11 +170,12 @@ public final class ShardRecovery
     }
 
     /**
-     * A fresh state, loaded from the newest snapshot that is no later than {@code lastCommand} and loads
-     * whole; empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
+     * A fresh state, loaded from the newest snapshot that is no later than {@code lastJournaled} (the end of the
+     * shorter journal: the events of every command up to the snapshot must still be there) and loads whole;
+     * empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
      */
     private static EngineState fromSnapshot(
-        final EngineState.Context context, final Path snapshots, final long lastCommand, final Report report)
+        final EngineState.Context context, final Path snapshots, final long lastJournaled, final Report report)
         throws StateUnusableException
     {
         EngineState state = EngineState.openEmpty(context);
@@ -194,9 +196,9 @@ public final class ShardRecovery
         }
         for (final Path file : files)
         {
-            if (SnapshotFiles.sequenceOf(file) > lastCommand)
+            if (SnapshotFiles.sequenceOf(file) > lastJournaled)
             {
-                report.onStateRebuilt(file.getFileName() + " is past the command journal's end (" + lastCommand + "): not used");
+                report.onStateRebuilt(file.getFileName() + " is past the journals' end (" + lastJournaled + "): not used");
                 continue;
             }
             try
@@ -216,11 +218,11 @@ public final class ShardRecovery
         return state;
     }
 
-    /** The sequence of the command journal's last record, 0 when it is empty. */
-    static long lastSequence(final Journal commands)
+    /** The sequence of a journal's last record (a command, or the command of the last events), 0 when it is empty. */
+    static long lastSequence(final Journal journal)
     {
         final long[] sequence = {0};
-        commands.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+        journal.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
         return sequence[0];
     }
 

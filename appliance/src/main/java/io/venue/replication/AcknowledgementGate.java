@@ -10,13 +10,15 @@ import java.util.function.LongSupplier;
  * the synchronous replication mode, in which a client is answered only once its command is in two journals.
  * In asynchronous mode it passes every notice straight through. Sits between the {@code Sequencer} and the
  * responders, on the sequencer's thread (as a listener, and as an agent that releases what the standby
- * acknowledged); holds notices in a ring that grows when needed, so it never refuses or blocks.
+ * acknowledged); holds notices in a ring that grows when needed, so it never refuses or blocks, and says when
+ * it holds as many as it should ({@link #isFull()}) so that the sequencer stops taking more.
  */
 public final class AcknowledgementGate implements SequencerListener, Agent
 {
     private final SequencerListener downstream;
     private final LongSupplier replicatedSequence;
     private final boolean synchronous;
+    private final int maxHeld;
     private long[] connections = new long[1024];
     private long[] correlations = new long[1024];
     private long[] sequences = new long[1024];
@@ -27,12 +29,27 @@ public final class AcknowledgementGate implements SequencerListener, Agent
 
     /**
      * @param replicatedSequence the highest sequence the standby holds ({@link CommandShipper#ackedSequence()}).
+     * @param maxHeld            notices held before {@link #isFull()}: pause the sequencer on it
+     *                           ({@code Sequencer.pauseWhen(gate::isFull)}), so that with the standby gone the verifier
+     *                           pool fills and new requests are refused at the edge instead of piling up here.
      */
-    public AcknowledgementGate(final SequencerListener downstream, final LongSupplier replicatedSequence, final ReplicationContext.Mode mode)
+    public AcknowledgementGate(
+        final SequencerListener downstream, final LongSupplier replicatedSequence, final ReplicationContext.Mode mode, final int maxHeld)
     {
+        if (maxHeld < 1)
+        {
+            throw new IllegalArgumentException("maxHeld must be positive: " + maxHeld);
+        }
         this.downstream = downstream;
         this.replicatedSequence = replicatedSequence;
         this.synchronous = mode == ReplicationContext.Mode.SYNC;
+        this.maxHeld = maxHeld;
+    }
+
+    /** True while {@code maxHeld} or more notices wait for the standby. */
+    public boolean isFull()
+    {
+        return size >= maxHeld;
     }
 
     @Override

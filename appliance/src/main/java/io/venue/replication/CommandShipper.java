@@ -51,6 +51,8 @@ public final class CommandShipper implements Agent
     private JournalTailer tailer;
     private long skipThrough;
     private boolean blocked;
+    private long blockedIndex;
+    private final AtomicBoolean standbyAhead = new AtomicBoolean();
     private long lastSentNs;
     private volatile long lastHeardNs;
     private volatile long fencedBy;
@@ -83,15 +85,14 @@ public final class CommandShipper implements Agent
             blocked = false;
             while (shipped < SHIP_LIMIT && !blocked)
             {
-                final long index = tailer.index();
                 if (!tailer.read(onRecord))
                 {
                     break;
                 }
                 if (blocked)
                 {
-                    // the standby's link is busy: read this excerpt again next time
-                    tailer.moveToIndex(index);
+                    // the standby's link is busy: read this excerpt (its index as read) again next time
+                    tailer.moveToIndex(blockedIndex);
                     break;
                 }
                 shipped++;
@@ -121,6 +122,7 @@ public final class CommandShipper implements Agent
         if (!sender.ship(epoch, sequence, buffer, offset, length))
         {
             blocked = true;
+            blockedIndex = index;
             return;
         }
         shippedSequence.lazySet(sequence);
@@ -145,9 +147,9 @@ public final class CommandShipper implements Agent
             case ReplicaAckDecoder.TEMPLATE_ID ->
             {
                 ackDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (!fenceIfNewer(ackDecoder.epoch()) && ackDecoder.sequence() > ackedSequence.get())
+                if (!fenceIfNewer(ackDecoder.epoch()) && ackDecoder.epoch() == epoch)
                 {
-                    ackedSequence.lazySet(ackDecoder.sequence());
+                    acknowledged(ackDecoder.sequence());
                 }
             }
             case ResendFromDecoder.TEMPLATE_ID ->
@@ -155,21 +157,24 @@ public final class CommandShipper implements Agent
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(resendDecoder.epoch()))
                 {
-                    // a standby (re)starting or seeing a gap: ship again from the first command it lacks
-                    tailer = commands.tailer();
-                    tailer.moveAfterSequence(resendDecoder.afterSequence());
-                    skipThrough = resendDecoder.afterSequence();
+                    shipAfter(resendDecoder.afterSequence());
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
             {
                 heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (!fenceIfNewer(heartbeatDecoder.epoch()) && heartbeatDecoder.role() == Role.STANDBY &&
-                    heartbeatDecoder.epoch() == epoch && heartbeatDecoder.lastSequence() > ackedSequence.get() &&
-                    heartbeatDecoder.lastSequence() <= shippedSequence.get())
+                if (!fenceIfNewer(heartbeatDecoder.epoch()) && heartbeatDecoder.role() == Role.STANDBY)
                 {
-                    // a standby's heartbeat says what it holds, as an acknowledgement does
-                    ackedSequence.lazySet(heartbeatDecoder.lastSequence());
+                    if (null == tailer)
+                    {
+                        // this primary (re)started and the standby, in sequence, does not ask: start where it is
+                        shipAfter(heartbeatDecoder.lastSequence());
+                    }
+                    else if (heartbeatDecoder.epoch() == epoch)
+                    {
+                        // a standby's heartbeat says what it holds, as an acknowledgement does
+                        acknowledged(heartbeatDecoder.lastSequence());
+                    }
                 }
             }
             default ->
@@ -177,6 +182,46 @@ public final class CommandShipper implements Agent
                 // not ours: ignored
             }
         }
+    }
+
+    /** Ships from the first command after {@code afterSequence}, unless the standby claims more than this journal holds. */
+    private void shipAfter(final long afterSequence)
+    {
+        final long[] last = {0};
+        commands.readLast((buffer, offset, length, index) -> last[0] = JournalRecords.sequence(buffer, offset));
+        if (afterSequence > last[0])
+        {
+            // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
+            // another primary): nothing it says can be trusted as an acknowledgement; an operator must rebuild it
+            standbyAhead.set(true);
+            return;
+        }
+        standbyAhead.set(false);
+        if (null != tailer)
+        {
+            tailer.close();
+        }
+        tailer = commands.tailer();
+        tailer.moveAfterSequence(afterSequence);
+        skipThrough = afterSequence;
+    }
+
+    /** Counts an acknowledgement only of what this primary shipped in this epoch. */
+    private void acknowledged(final long sequence)
+    {
+        if (!standbyAhead.get() && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
+        {
+            ackedSequence.lazySet(sequence);
+        }
+    }
+
+    /**
+     * True when the standby said it holds commands past this primary's journal end: its acknowledgements are
+     * ignored (in SYNC mode no answer is released) until it asks from a point this journal holds.
+     */
+    public boolean isStandbyAhead()
+    {
+        return standbyAhead.get();
     }
 
     private boolean fenceIfNewer(final long peerEpoch)

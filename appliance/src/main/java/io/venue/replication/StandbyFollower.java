@@ -78,6 +78,8 @@ public final class StandbyFollower implements Agent
     @Override
     public int doWork()
     {
+        // read what arrived first: after a long pause of this thread the primary's messages may be waiting
+        int work = fromPrimary.poll(onMessage, 64);
         if (!promoted && context.promoteOnPrimaryLoss() && isPrimaryLost())
         {
             promoteRequested.set(true);
@@ -87,7 +89,6 @@ public final class StandbyFollower implements Agent
             epoch = epoch + 1;
             promoted = true;
         }
-        int work = fromPrimary.poll(onMessage, 64);
         final long now = context.clock().nanoTime();
         if (promoted)
         {

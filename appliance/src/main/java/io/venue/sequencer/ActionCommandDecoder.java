@@ -24,6 +24,8 @@ import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
 import io.venue.journal.sbe.*;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.RecordError;
 import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;
@@ -36,6 +38,7 @@ import java.util.List;
  */
 public final class ActionCommandDecoder
 {
+    private final JournalRecords records = new JournalRecords();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
     private final CancelDecoder cancel = new CancelDecoder();
@@ -59,19 +62,17 @@ public final class ActionCommandDecoder
     /**
      * @return the payload, or null for a record that is not a signed action (owner intents, pre-journal
      * rejections, other schemas). {@link #envelope()} then points at the record's envelope.
-     * @throws IllegalArgumentException when a field holds a value no action can have (a damaged record).
+     * @throws IllegalArgumentException when the record is cut short or malformed ({@link JournalRecords}), or a field
+     *                                  holds a value no action can have (a damaged record).
      */
     public ActionPayload decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        final RecordError error = records.wrap(buffer, offset, length);
+        if (error != RecordError.NONE)
         {
-            return null;
+            throw new IllegalArgumentException("an unreadable record: " + error);
         }
         header.wrap(buffer, offset);
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
-        {
-            return null;
-        }
         final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int block = header.blockLength();
         final int version = header.version();

@@ -46,6 +46,7 @@ public final class Sequencer implements Agent
     private byte[] text = new byte[4096];
     private long sequence;
     private long lastStamp;
+    private java.util.function.BooleanSupplier paused = () -> false;
 
     /**
      * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
@@ -71,7 +72,22 @@ public final class Sequencer implements Agent
     @Override
     public int doWork()
     {
+        if (paused.getAsBoolean())
+        {
+            // results wait in the pool's ring; when it is full the pool refuses new requests (QUEUE_LIMIT)
+            return 0;
+        }
         return pool.poll(onResult, batchLimit);
+    }
+
+    /**
+     * Stops taking verification results while {@code condition} holds, e.g. while a synchronous replication
+     * gate holds as many answers as it should ({@code AcknowledgementGate::isFull}).
+     */
+    public Sequencer pauseWhen(final java.util.function.BooleanSupplier condition)
+    {
+        paused = condition;
+        return this;
     }
 
     /** The sequence of the last record appended. */

@@ -93,6 +93,11 @@ public final class SnapshotWriter
             channel.force(true);
         }
         Files.move(partial, finished, StandardCopyOption.ATOMIC_MOVE);
+        // the new name must reach the disk before an older snapshot is pruned
+        try (var folder = java.nio.channels.FileChannel.open(directory, java.nio.file.StandardOpenOption.READ))
+        {
+            folder.force(true);
+        }
         return finished;
     }
 

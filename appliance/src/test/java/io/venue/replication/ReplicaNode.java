@@ -116,7 +116,7 @@ public final class ReplicaNode
             public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
             {
             }
-        }, shipper::ackedSequence, context.mode());
+        }, shipper::ackedSequence, context.mode(), 10_000);
         final JournalAppender out = commands.appender();
         final EngineAgent engine = new EngineAgent(recovery.engine(), recovery.commands(), 256);
         final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);

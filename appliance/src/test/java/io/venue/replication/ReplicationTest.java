@@ -108,7 +108,8 @@ class ReplicationTest
     @Test
     void synchronousAnswersWaitUntilTheStandbyHoldsTheCommand()
     {
-        final List<byte[]> records = RandomCommands.generate(3, 200);
+        // more notices than the gate's ring starts with, so it grows while holding them in order
+        final List<byte[]> records = RandomCommands.generate(3, 1_500);
         final Journal primaryCommands = journal("primary/commands");
         final JournalAppender primaryOut = primaryCommands.appender();
         final CommandShipper shipper = shipper(primaryCommands, 1);
@@ -125,12 +126,12 @@ class ReplicationTest
                 answered.add(-sequence);
             }
         };
-        final AcknowledgementGate gate = new AcknowledgementGate(responder, shipper::ackedSequence, ReplicationContext.Mode.SYNC);
+        final AcknowledgementGate gate = new AcknowledgementGate(responder, shipper::ackedSequence, ReplicationContext.Mode.SYNC, 100);
         for (int i = 0; i < records.size(); i++)
         {
             final byte[] record = records.get(i);
             final long index = primaryOut.append(new UnsafeBuffer(record), 0, record.length);
-            // more notices than the ring starts with would hold are not needed here; every fifth is a refusal
+            // every fifth is a refusal
             if (i % 5 == 4)
             {
                 gate.onRejected(7, i, i + 1, index);
@@ -147,6 +148,7 @@ class ReplicationTest
         }
         assertTrue(answered.isEmpty(), "no standby, no answer: " + answered);
         assertEquals(records.size(), gate.held());
+        assertTrue(gate.isFull(), "past its limit the gate asks the sequencer to pause");
 
         final StandbyFollower follower = follower(journal("standby/commands"), 0, 1);
         runUntil(() -> answered.size() == records.size(), shipper, follower, gate);
@@ -154,6 +156,7 @@ class ReplicationTest
         {
             assertEquals(i % 5 == 4 ? -(i + 1) : i + 1, answered.get(i), "answers in journal order");
         }
+        assertFalse(gate.isFull());
 
         final List<Long> direct = new ArrayList<>();
         final AcknowledgementGate async = new AcknowledgementGate(new SequencerListener()
@@ -167,7 +170,7 @@ class ReplicationTest
             {
                 direct.add(sequence);
             }
-        }, () -> 0, ReplicationContext.Mode.ASYNC);
+        }, () -> 0, ReplicationContext.Mode.ASYNC, 10_000);
         async.onSequenced(1, 1, 999, 0);
         assertEquals(List.of(999L), direct, "asynchronous mode answers at once");
     }

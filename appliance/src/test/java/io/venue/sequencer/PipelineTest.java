@@ -59,6 +59,7 @@ class PipelineTest
     Path folder;
 
     private final ConcurrentLinkedQueue<long[]> acks = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
     private final ConcurrentHashMap<Long, Boolean> outcomes = new ConcurrentHashMap<>();
 
     @Test
@@ -86,7 +87,7 @@ class PipelineTest
                     outcomes.put(correlationId, false);
                     acks.add(new long[]{connectionId, correlationId, sequence});
                 }
-            }, 1, 0, 64);
+            }, 1, 0, 64).pauseWhen(paused::get);
             final JournalAppender eventOut = events.appender();
             final Engine engine = new Engine(config, new JournalEventSink(eventOut));
             final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
@@ -119,9 +120,17 @@ class PipelineTest
                     submit(pool, 2, ++correlation, bobSigner, bob.address(), i,
                         new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1), PreimageMode.PERSONAL);
                 }
+                awaitAcks((int)correlation);
+                // a paused sequencer journals and answers nothing; the request waits in the pool
+                paused.set(true);
                 final byte[] garbage = "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII);
                 final long garbageCorrelation = ++correlation;
+                final long before = sequencer.sequence();
                 assertTrue(pool.offer(3, garbageCorrelation, garbage, 0, garbage.length));
+                Thread.sleep(200);
+                assertEquals(correlation - 1, acks.size(), "nothing answered while paused");
+                assertEquals(before, sequencer.sequence(), "nothing journaled while paused");
+                paused.set(false);
                 awaitAcks((int)correlation);
 
                 assertEquals(false, outcomes.get(garbageCorrelation), "a refused body is journaled and answered");

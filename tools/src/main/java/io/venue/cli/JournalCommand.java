@@ -149,6 +149,11 @@ final class JournalCommand
         @Option(names = "--accept-v1", description = "With --verify-signatures: the run accepted v1 digests (the migration flag).")
         boolean acceptV1;
 
+        @Option(names = "--allow-unsigned",
+            description = "With --verify-signatures: let signed-action commands without a kept signature pass (journals written " +
+                "by tests or load runs); by default such a command fails the check.")
+        boolean allowUnsigned;
+
         @Mixin
         DeploymentOptions deployment;
 
@@ -179,6 +184,13 @@ final class JournalCommand
                     if (null != audit)
                     {
                         final SignatureAudit.Verdict verdict = audit.check(buffer, offset, length);
+                        if (verdict == SignatureAudit.Verdict.NO_SIGNATURE && !allowUnsigned)
+                        {
+                            divergence[0] = "signature check failed at command index " + index + " (sequence " +
+                                JournalRecords.sequence(buffer, offset) + "): a signed action without a kept signature " +
+                                "(--allow-unsigned lets such commands pass)";
+                            return;
+                        }
                         if (verdict == SignatureAudit.Verdict.FAILED)
                         {
                             divergence[0] = "signature check failed at command index " + index + " (sequence " +
@@ -190,7 +202,7 @@ final class JournalCommand
                         {
                             signatures[0]++;
                         }
-                        else if (verdict == SignatureAudit.Verdict.NO_SIGNATURE)
+                        else
                         {
                             signatures[1]++;
                         }
@@ -237,7 +249,8 @@ final class JournalCommand
                     io.venue.codec.Hex.to0x(engine.stateHash()));
                 if (null != audit)
                 {
-                    out.printf("%d signatures verified again; %d signed commands without a kept signature%n", signatures[0], signatures[1]);
+                    out.printf("%d signatures verified again; %d records not verified (owner intents keep no signature, " +
+                        "refused requests are not actions%s)%n", signatures[0], signatures[1], allowUnsigned ? ", unsigned commands allowed" : "");
                 }
                 out.flush();
                 return 0;

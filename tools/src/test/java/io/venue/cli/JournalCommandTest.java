@@ -150,7 +150,17 @@ class JournalCommandTest
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
             "--operator", operator.toString(), "--verify-signatures");
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
-        assertTrue(replay.out().contains("5 signatures verified again; 0 signed commands without"), replay.out());
+        assertTrue(replay.out().contains("5 signatures verified again; 0 records not verified"), replay.out());
+
+        // a journal whose commands keep no signature fails the check unless that is allowed
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("unsigned-commands"), dir.resolve("unsigned-events"));
+        final CliRun unsigned = CliRun.of("journal", "replay", dir.resolve("unsigned-commands").toString(),
+            dir.resolve("unsigned-events").toString(), "--operator", OPERATOR.toString(), "--verify-signatures");
+        assertEquals(1, unsigned.exitCode(), unsigned.out());
+        assertTrue(unsigned.out().contains("without a kept signature"), unsigned.out());
+        final CliRun allowed = CliRun.of("journal", "replay", dir.resolve("unsigned-commands").toString(),
+            dir.resolve("unsigned-events").toString(), "--operator", OPERATOR.toString(), "--verify-signatures", "--allow-unsigned");
+        assertEquals(0, allowed.exitCode(), allowed.out());
 
         // the same journal with the order's price changed after it was signed (and its events replayed from it)
         final byte[] changed = records.get(4).clone();

@@ -72,8 +72,10 @@ public final class Journal implements AutoCloseable
         {
             return false;
         }
-        final JournalTailer tailer = tailer();
-        return tailer.moveToIndex(last) && tailer.read(handler);
+        try (JournalTailer tailer = tailer())
+        {
+            return tailer.moveToIndex(last) && tailer.read(handler);
+        }
     }
 
     public Path folder()

@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  * (no copy).
  * Not thread safe: one tailer per reading thread.
  */
-public final class JournalTailer
+public final class JournalTailer implements AutoCloseable
 {
     private final ExcerptTailer tailer;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -216,6 +216,13 @@ public final class JournalTailer
     public boolean moveToIndex(final long index)
     {
         return tailer.moveToIndex(index);
+    }
+
+    /** Releases the tailer's hold on the queue's files; it must not be read after. */
+    @Override
+    public void close()
+    {
+        tailer.close();
     }
 
     /** The index of the excerpt the next read returns. */
