@@ -24,6 +24,13 @@ final class ChangeSet
     /** Ids of orders that left, four longs each. */
     final LongArrayList removedOrders = new LongArrayList(256, Long.MIN_VALUE);
 
+    /** The records the next write will touch (an account, a cell, an order, a removal each). */
+    int records()
+    {
+        return accounts.size() + balances.size() + markets.size() + agents.size() + credentials.size() + orders.size() +
+            removedOrders.size() / 4;
+    }
+
     void clear()
     {
         accounts.clear();

@@ -56,6 +56,7 @@ public final class Engine
     /** Commands applied since the mirror last wrote; it writes every {@code commandsPerFlush} and when idle. */
     private int unflushed;
     private int commandsPerFlush = 1;
+    private int recordsPerFlush = Integer.MAX_VALUE;
 
     public Engine(final EngineConfig config, final EventSink sink)
     {
@@ -96,6 +97,7 @@ public final class Engine
         }
         engine.mirror = new StateMirror(engine.state, stored);
         engine.commandsPerFlush = stored.context().commandsPerFlush();
+        engine.recordsPerFlush = stored.context().recordsPerFlush();
         return engine;
     }
 
@@ -207,7 +209,7 @@ public final class Engine
 
     private void afterCommand()
     {
-        if (null != mirror && ++unflushed >= commandsPerFlush)
+        if (null != mirror && (++unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
         {
             flushState();
         }
@@ -215,9 +217,9 @@ public final class Engine
 
     /**
      * Writes what the commands since the last write changed to the Chronicle Map state and marks it as
-     * reflecting {@link #lastSequence()}. The engine does this every {@code commandsPerFlush} commands
-     * ({@link EngineState.Context#commandsPerFlush}); its duty cycle calls it when no command is waiting, and
-     * closing calls it last. Does nothing in memory-only mode or when nothing is pending.
+     * reflecting {@link #lastSequence()}. The engine does this every {@code commandsPerFlush} commands, or sooner
+     * once {@code recordsPerFlush} records wait ({@link EngineState.Context}); its duty cycle calls it when no
+     * command is waiting, and closing calls it last. Does nothing in memory-only mode or when nothing is pending.
      */
     public void flushState()
     {

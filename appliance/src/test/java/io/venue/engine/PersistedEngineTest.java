@@ -94,13 +94,14 @@ class PersistedEngineTest
         }
     }
 
-    @ParameterizedTest(name = "files={0}, commandsPerFlush={1}")
-    @CsvSource({"true, 1", "true, 1000", "false, 7"})
-    void mirrorChangesNoEvent(final boolean files, final int commandsPerFlush) throws Exception
+    @ParameterizedTest(name = "files={0}, commandsPerFlush={1}, recordsPerFlush={2}")
+    @CsvSource({"true, 1, 256", "true, 1000, 256", "false, 7, 256", "true, 1000000, 10"})
+    void mirrorChangesNoEvent(final boolean files, final int commandsPerFlush, final int recordsPerFlush) throws Exception
     {
         final EngineHarness plain = new EngineHarness(RandomStream.config(), false);
         new RandomStream(plain, 77).setUp().run(STEPS);
-        try (EngineState stored = EngineState.open(context().persisted(files).commandsPerFlush(commandsPerFlush)))
+        try (EngineState stored = EngineState.open(context().persisted(files).commandsPerFlush(commandsPerFlush)
+            .recordsPerFlush(recordsPerFlush)))
         {
             final EngineHarness mirrored = new EngineHarness(RandomStream.config(), false, stored);
             new RandomStream(mirrored, 77).setUp().run(STEPS);
@@ -109,6 +110,7 @@ class PersistedEngineTest
             assertArrayEquals(plain.engine.stateHash(), mirrored.engine.stateHash());
             final long behind = mirrored.engine.lastSequence() - stored.meta().appliedSequence();
             assertTrue(behind >= 0 && behind < stored.context().commandsPerFlush(), "the maps lag by less than one flush: " + behind);
+            assertTrue(stored.meta().appliedSequence() > 0, "written along the way, by command count or by record count");
             mirrored.engine.flushState();
             assertEquals(mirrored.engine.lastSequence(), stored.meta().appliedSequence(), "every command is marked applied");
             assertEquals(mirrored.engine.openOrders(), stored.openOrders().size(), "one record per resting order");

@@ -75,8 +75,11 @@ public class PersistedEngineBenchmark
     private static final int OUTSTANDING = 8;
     private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
 
-    /** "off": the in-memory engine; otherwise the mirror writes to the maps every this many commands. */
-    @Param({"off", "1", "1000"})
+    /**
+     * "off": the in-memory engine; "default": the state's default write rule (every 1,000 commands or 256 changed
+     * records); a number: a write every that many commands, whatever the records.
+     */
+    @Param({"off", "1", "1000", "default"})
     public String mirror;
 
     private Path folder;
@@ -106,8 +109,12 @@ public class PersistedEngineBenchmark
         if (!"off".equals(mirror))
         {
             folder = Files.createTempDirectory("persisted-engine-bench");
-            persisted = PersistedEngine.open(config, sink,
-                new EngineState.Context().directory(folder).commandsPerFlush(Integer.parseInt(mirror)));
+            final EngineState.Context context = new EngineState.Context().directory(folder);
+            if (!"default".equals(mirror))
+            {
+                context.commandsPerFlush(Integer.parseInt(mirror)).recordsPerFlush(Integer.MAX_VALUE);
+            }
+            persisted = PersistedEngine.open(config, sink, context);
             engine = persisted.engine();
         }
         else

@@ -503,10 +503,12 @@ public final class EngineState implements AutoCloseable
     public static final class Context
     {
         public static final int DEFAULT_COMMANDS_PER_FLUSH = 1_000;
+        public static final int DEFAULT_RECORDS_PER_FLUSH = 256;
 
         private Path directory;
         private boolean persisted = true;
         private int commandsPerFlush = DEFAULT_COMMANDS_PER_FLUSH;
+        private int recordsPerFlush = DEFAULT_RECORDS_PER_FLUSH;
         private final EnumMap<StoreFile, Long> entries = new EnumMap<>(StoreFile.class);
 
         public Context()
@@ -566,6 +568,26 @@ public final class EngineState implements AutoCloseable
         public int commandsPerFlush()
         {
             return commandsPerFlush;
+        }
+
+        /**
+         * Writes sooner than {@link #commandsPerFlush} once this many records (accounts, balance cells, orders,
+         * removals …) have changed (default {@value #DEFAULT_RECORDS_PER_FLUSH}): a write is a pause of the shard
+         * as long as its records take, so this bounds the pause.
+         */
+        public Context recordsPerFlush(final int records)
+        {
+            if (records < 1)
+            {
+                throw new IllegalArgumentException("recordsPerFlush must be at least 1: " + records);
+            }
+            recordsPerFlush = records;
+            return this;
+        }
+
+        public int recordsPerFlush()
+        {
+            return recordsPerFlush;
         }
 
         public Context directory(final Path directory)

@@ -23,8 +23,9 @@ import java.util.Locale;
  * that a stall shows in every command queued behind it (no coordinated omission). Events go to a sink
  * that only counts them: this is the engine alone, without journal or network.
  * <p>
- * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json] [state]}; with {@code state} the
- * engine writes through to its Chronicle Map state (a temporary folder, the default write interval).
+ * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json] [state|state:N]}; with {@code state}
+ * the engine writes through to its Chronicle Map state (a temporary folder, the state's default write rule), with
+ * {@code state:N} a write every 1,000 commands or N changed records.
  */
 public final class EngineLoadRun
 {
@@ -34,6 +35,7 @@ public final class EngineLoadRun
     /** With the Chronicle Map state (a fresh temporary folder per run, the default write interval). */
     private static boolean withState;
     private static PersistedEngine persisted;
+    private static int recordsPerFlush;
 
     private EngineLoadRun()
     {
@@ -46,7 +48,9 @@ public final class EngineLoadRun
         final long[] rates = Arrays.stream((args.length > 2 ? args[2] : "100000,500000,1000000").split(","))
             .mapToLong(Long::parseLong).toArray();
         final Path out = Path.of(args.length > 3 ? args[3] : "bench/results/engine-load.json");
-        withState = args.length > 4 && "state".equals(args[4]);
+        withState = args.length > 4 && args[4].startsWith("state");
+        // "state:N": a write every 1,000 commands or N changed records (default: the state's own default)
+        recordsPerFlush = args.length > 4 && args[4].startsWith("state:") ? Integer.parseInt(args[4].substring(6)) : 0;
 
         final long generateStart = System.nanoTime();
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
@@ -145,8 +149,12 @@ public final class EngineLoadRun
         }
         try
         {
-            persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), sink,
-                new EngineState.Context().directory(Files.createTempDirectory("engine-load-state")));
+            final EngineState.Context context = new EngineState.Context().directory(Files.createTempDirectory("engine-load-state"));
+            if (recordsPerFlush > 0)
+            {
+                context.recordsPerFlush(recordsPerFlush);
+            }
+            persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), sink, context);
             return persisted.engine();
         }
         catch (final IOException | StateUnusableException ex)

@@ -27,7 +27,8 @@ import java.util.Locale;
  * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
  * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush]}; the folder (a
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush]} (given: the state written every
+ * that many commands whatever the records, absent: its default rule); the folder (a
  * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
  * deleted after it.
  */
@@ -47,7 +48,8 @@ public final class JournaledEngineRun
         final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
         final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
-        commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : EngineState.Context.DEFAULT_COMMANDS_PER_FLUSH;
+        // given: a write every that many commands, whatever the records; absent: the state's default rule
+        commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
         final int measured = workload.commands() - workload.setupCommands();
         System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
@@ -114,11 +116,17 @@ public final class JournaledEngineRun
         workload.forEach(engine::onCommand);
     }
 
-    /** The engine with its Chronicle Map state (memory-mapped files, written every commandsPerFlush), events dropped. */
+    private static EngineState.Context stateContext(final Path folder)
+    {
+        final EngineState.Context context = new EngineState.Context().directory(folder);
+        return commandsPerFlush > 0 ? context.commandsPerFlush(commandsPerFlush).recordsPerFlush(Integer.MAX_VALUE) : context;
+    }
+
+    /** The engine with its Chronicle Map state (memory-mapped files, written by the chosen rule), events dropped. */
     private static void engineWithState(final ExchangeCoreWorkload workload, final Path folder)
     {
         try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), new DiscardingSink(),
-            new EngineState.Context().directory(folder).commandsPerFlush(commandsPerFlush)))
+            stateContext(folder)))
         {
             workload.forEach(persisted.engine()::onCommand);
         }
