@@ -222,6 +222,54 @@ class ReplicationTest
         assertEquals(2, shipper.fencedBy());
     }
 
+    @Test
+    void aRestartedPrimaryShipsFromWhereTheStandbyIsWithoutBeingAsked() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(13, 600);
+        final Journal primaryCommands = journal("primary/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        final int first = records.size() / 2;
+        records.subList(0, first).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        final int before = open.size();
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final List<AutoCloseable> firstLinks = List.copyOf(open.subList(before, open.size()));
+        final StandbyFollower follower = follower(journal("standby/commands"), 0, 1);
+        runUntil(() -> shipper.ackedSequence() == first, shipper, follower);
+
+        // the primary process restarts: a new shipper on the same journal; the standby is in sequence and asks nothing
+        for (final AutoCloseable link : firstLinks)
+        {
+            link.close();
+            open.remove(link);
+        }
+        final CommandShipper restarted = shipper(primaryCommands, 1);
+        records.subList(first, records.size()).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        runUntil(() -> restarted.ackedSequence() == records.size(), restarted, follower);
+        assertEquals(records.size(), follower.lastSequence());
+    }
+
+    @Test
+    void aStandbyAheadOfThePrimaryIsFlaggedAndReleasesNoAnswer()
+    {
+        final List<byte[]> records = RandomCommands.generate(19, 300);
+        final Journal primaryCommands = journal("primary/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        // the primary lost the tail of its journal; the standby holds all of it
+        records.subList(0, 100).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        final Journal standbyCommands = journal("standby/commands");
+        final JournalAppender standbyOut = standbyCommands.appender();
+        records.forEach(r -> standbyOut.append(new UnsafeBuffer(r), 0, r.length));
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final StandbyFollower follower = follower(standbyCommands, records.size(), 1);
+        runUntil(shipper::isStandbyAhead, shipper, follower);
+        for (int i = 0; i < 1_000; i++)
+        {
+            shipper.doWork();
+            follower.doWork();
+        }
+        assertEquals(0, shipper.ackedSequence(), "nothing the standby says counts");
+    }
+
     private static void ship(final ReplicationSender sender, final long epoch, final byte[] record)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(record);

@@ -28,6 +28,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ActionCommandDecoderTest
 {
     @Test
+    void aRecordCutShortIsRefusedAndTheAuditCallsItAFailure()
+    {
+        final byte[] record = RandomCommands.generate(4, 10).get(3);
+        final UnsafeBuffer cut = new UnsafeBuffer(java.util.Arrays.copyOf(record, record.length - 7));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> new ActionCommandDecoder().decode(cut, 0, cut.capacity()));
+        final SignatureAudit audit = new SignatureAudit(8453, Address.of("0x" + "5e".repeat(20)), false);
+        org.junit.jupiter.api.Assertions.assertEquals(SignatureAudit.Verdict.FAILED, audit.check(cut, 0, cut.capacity()));
+        assertTrue(audit.failure().contains("unreadable"), audit.failure());
+    }
+
+    @Test
     void everyRecordDecodesToThePayloadThatEncodesToItAgain()
     {
         final ActionCommandDecoder decoder = new ActionCommandDecoder();

@@ -85,6 +85,74 @@ class SnapshotTest
     }
 
     @Test
+    void aSnapshotPastTheEventJournalsEndIsPassedOverAndTheLostEventsAreWrittenAgain() throws Exception
+    {
+        final List<byte[]> records = RandomCommands.generate(41, 2_400);
+        final byte[] reference = run(records);
+        final List<Path> snapshots = SnapshotFiles.newestFirst(folder.resolve("snapshots"));
+        final long newest = SnapshotFiles.sequenceOf(snapshots.get(0));
+        final long older = SnapshotFiles.sequenceOf(snapshots.get(1));
+        // a host crash kept the newest snapshot (forced to disk) but not the event journal's tail after it
+        final long keptThrough = (older + newest) / 2;
+        try (Journal events = Journal.open(folder.resolve("events")); Journal cut = Journal.open(folder.resolve("events-cut")))
+        {
+            final JournalAppender out = cut.appender();
+            final io.venue.journal.queue.JournalTailer tailer = events.tailer();
+            final boolean[] past = {false};
+            while (!past[0] && tailer.read((buffer, offset, length, index) ->
+            {
+                if (io.venue.journal.JournalRecords.sequence(buffer, offset) > keptThrough)
+                {
+                    past[0] = true;
+                    return;
+                }
+                out.add(buffer, offset, length);
+            }))
+            {
+                if (past[0])
+                {
+                    out.discard();
+                }
+                else
+                {
+                    out.commit();
+                }
+            }
+        }
+        deleteState();
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events-cut")))
+        {
+            final ShardRecovery recovery = recover(commands, events);
+            assertArrayEquals(reference, recovery.engine().stateHash());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith(snapshots.get(0).getFileName() + " is past the journals' end")),
+                reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())), reports.toString());
+            recovery.state().close();
+        }
+        assertArrayEquals(eventBytes(folder.resolve("events")), eventBytes(folder.resolve("events-cut")),
+            "the events the crash took are written again, the same bytes");
+    }
+
+    private static byte[] eventBytes(final Path journal)
+    {
+        final java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        try (Journal events = Journal.openReadOnly(journal))
+        {
+            final io.venue.journal.queue.JournalTailer tailer = events.tailer();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                final byte[] record = new byte[length];
+                buffer.getBytes(offset, record);
+                all.writeBytes(record);
+            }))
+            {
+                // to the end
+            }
+        }
+        return all.toByteArray();
+    }
+
+    @Test
     void everyDamagedByteAndEveryCutIsNoticed() throws Exception
     {
         final List<byte[]> records = RandomCommands.generate(37, 600);
