@@ -3,12 +3,16 @@ package io.venue.cli;
 import io.venue.action.Address;
 import io.venue.engine.Engine;
 import io.venue.engine.EngineConfig;
+import io.venue.engine.EventSink;
+import io.venue.engine.state.EngineState;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.sequencer.SignatureAudit;
+import io.venue.snapshot.SnapshotDamagedException;
+import io.venue.snapshot.SnapshotReader;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import picocli.CommandLine.Command;
@@ -154,11 +158,18 @@ final class JournalCommand
                 "by tests or load runs); by default such a command fails the check.")
         boolean allowUnsigned;
 
+        @Option(names = "--snapshot",
+            description = "Start from this snapshot file (snapshot-<sequence>.sbe) instead of the journal's first command.")
+        Path snapshot;
+
+        @Option(names = "--to-sequence", description = "Stop after the command with this sequence.")
+        Long toSequence;
+
         @Mixin
         DeploymentOptions deployment;
 
         @Override
-        public Integer call()
+        public Integer call() throws Exception
         {
             final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) : null;
             final long[] signatures = new long[2];
@@ -167,20 +178,43 @@ final class JournalCommand
             final PrintWriter out = spec.commandLine().getOut();
             final ExpandableArrayBuffer produced = new ExpandableArrayBuffer(4096);
             final int[] producedLength = {0};
-            final Engine engine = new Engine(config, (buffer, offset, length) ->
+            final EventSink sink = (buffer, offset, length) ->
             {
                 produced.putInt(producedLength[0], length);
                 produced.putBytes(producedLength[0] + 4, buffer, offset, length);
                 producedLength[0] += 4 + length;
-            });
-            try (Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
+            };
+            final EngineState state = null == snapshot ? null : EngineState.openEmpty(new EngineState.Context().persisted(false));
+            final long from;
+            try
+            {
+                from = null == state ? 0 : SnapshotReader.load(snapshot, state);
+            }
+            catch (final SnapshotDamagedException ex)
+            {
+                state.close();
+                out.println(ex.getMessage());
+                out.flush();
+                return 2;
+            }
+            final Engine engine = null == state ? new Engine(config, sink) : Engine.open(config, sink, state);
+            try (state; Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
             {
                 final JournalTailer commandTailer = commandJournal.tailer();
-                final RecordCursor eventCursor = new RecordCursor(eventJournal.tailer());
+                final JournalTailer eventTailer = eventJournal.tailer();
+                commandTailer.moveAfterSequence(from);
+                eventTailer.moveAfterSequence(from);
+                final RecordCursor eventCursor = new RecordCursor(eventTailer);
+                final boolean[] stopped = {false};
                 final long[] counts = new long[2];
                 final String[] divergence = {null};
-                while (divergence[0] == null && commandTailer.read((buffer, offset, length, index) ->
+                while (divergence[0] == null && !stopped[0] && commandTailer.read((buffer, offset, length, index) ->
                 {
+                    if (null != toSequence && JournalRecords.sequence(buffer, offset) > toSequence)
+                    {
+                        stopped[0] = true;
+                        return;
+                    }
                     if (null != audit)
                     {
                         final SignatureAudit.Verdict verdict = audit.check(buffer, offset, length);
@@ -235,7 +269,7 @@ final class JournalCommand
                 {
                     // to the end of the command journal or the first divergence
                 }
-                if (divergence[0] == null && eventCursor.next((buffer, offset, length, index) -> { }))
+                if (divergence[0] == null && null == toSequence && eventCursor.next((buffer, offset, length, index) -> { }))
                 {
                     divergence[0] = "the event journal holds more events than the replay produced";
                 }
@@ -245,8 +279,8 @@ final class JournalCommand
                     out.flush();
                     return 1;
                 }
-                out.printf("replayed %d commands, %d events identical; state hash %s%n", counts[0], counts[1],
-                    io.venue.codec.Hex.to0x(engine.stateHash()));
+                out.printf("replayed %d commands%s, %d events identical; state hash %s%n", counts[0],
+                    null == state ? "" : " after the snapshot at " + from, counts[1], io.venue.codec.Hex.to0x(engine.stateHash()));
                 if (null != audit)
                 {
                     out.printf("%d signatures verified again; %d records not verified (owner intents keep no signature, " +

@@ -18,6 +18,10 @@ import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.ExpandableArrayBuffer;
 import io.venue.action.json.CanonicalJson;
+import io.venue.engine.PersistedEngine;
+import io.venue.engine.state.EngineState;
+import io.venue.snapshot.SnapshotWriter;
+import io.venue.journal.queue.JournalTailer;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.journal.sbe.MessageHeaderEncoder;
@@ -190,6 +194,50 @@ class JournalCommandTest
                 engine.onCommand(new UnsafeBuffer(record), 0, record.length);
             }
         }
+    }
+
+    @Test
+    void replayStartsFromASnapshotAndStopsAtASequence() throws Exception
+    {
+        final EngineConfig config = new EngineConfig().operator(OPERATOR);
+        run(config, dir.resolve("commands"), dir.resolve("events"));
+        // a snapshot of the state after command 5, made by replaying the journal into a persisted engine
+        final Path snapshot;
+        try (Journal commands = Journal.openReadOnly(dir.resolve("commands"));
+            PersistedEngine persisted = PersistedEngine.open(new EngineConfig().operator(OPERATOR), (b, o, l) -> { },
+                new EngineState.Context().directory(dir.resolve("state"))))
+        {
+            final JournalTailer tailer = commands.tailer();
+            for (int i = 0; i < 5; i++)
+            {
+                assertTrue(tailer.read((buffer, offset, length, index) -> persisted.engine().onCommand(buffer, offset, length)));
+            }
+            persisted.engine().flushState();
+            snapshot = SnapshotWriter.write(persisted.state(), dir.resolve("snapshots"));
+        }
+        final CliRun fromSnapshot = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", OPERATOR.toString(), "--snapshot", snapshot.toString());
+        assertEquals(0, fromSnapshot.exitCode(), fromSnapshot.out() + fromSnapshot.err());
+        assertTrue(fromSnapshot.out().startsWith("replayed 2 commands after the snapshot at 5,"), fromSnapshot.out());
+        final CliRun whole = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", OPERATOR.toString());
+        assertEquals(whole.out().substring(whole.out().indexOf("state hash")), fromSnapshot.out().substring(fromSnapshot.out().indexOf("state hash")),
+            "the same final state either way");
+
+        final CliRun partial = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        assertEquals(0, partial.exitCode(), partial.out());
+        assertTrue(partial.out().startsWith("replayed 6 commands,"), partial.out());
+
+        final byte[] bytes = java.nio.file.Files.readAllBytes(snapshot);
+        bytes[bytes.length - 3] ^= 1;
+        final Path damaged = dir.resolve("damaged").resolve(snapshot.getFileName());
+        java.nio.file.Files.createDirectories(damaged.getParent());
+        java.nio.file.Files.write(damaged, bytes);
+        final CliRun refused = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", OPERATOR.toString(), "--snapshot", damaged.toString());
+        assertEquals(2, refused.exitCode(), refused.out());
+        assertTrue(refused.out().contains("is damaged"), refused.out());
     }
 
     @Test
