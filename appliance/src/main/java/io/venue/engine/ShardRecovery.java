@@ -84,7 +84,7 @@ public final class ShardRecovery
     {
         final ResumingSink sink = new ResumingSink(eventJournal);
         final StateCheck check = EngineState.check(stateContext);
-        final long lastCommand = lastSequence(commandJournal);
+        final long lastCommand = commandJournal.lastSequence();
         EngineState state = null;
         Engine restored = null;
         if (check.status() == StateStatus.EMPTY && lastCommand > 0 && null != snapshots)
@@ -114,7 +114,7 @@ public final class ShardRecovery
         if (null == restored)
         {
             // a snapshot is forced to disk, the journals are not: after a host crash it may be ahead of either
-            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, lastSequence(eventJournal)), report);
+            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, eventJournal.lastSequence()), report);
             try
             {
                 restored = Engine.open(config, sink, state);
@@ -216,14 +216,6 @@ public final class ShardRecovery
         }
         report.onStateRebuilt("no usable snapshot: replaying the whole command journal");
         return state;
-    }
-
-    /** The sequence of a journal's last record (a command, or the command of the last events), 0 when it is empty. */
-    static long lastSequence(final Journal journal)
-    {
-        final long[] sequence = {0};
-        journal.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
-        return sequence[0];
     }
 
     /**
@@ -342,12 +334,8 @@ public final class ShardRecovery
         {
             final RecordPrinter printer = new RecordPrinter();
             final StringBuilder text = new StringBuilder();
-            for (int position = offset; position < offset + length; )
-            {
-                final int recordLength = frames.getInt(position, java.nio.ByteOrder.LITTLE_ENDIAN);
-                text.append("\n    ").append(printer.print(frames, position + Journal.FRAME_HEADER, recordLength));
-                position += Journal.FRAME_HEADER + recordLength;
-            }
+            Journal.forEachRecord(frames, offset, length, 0,
+                (buffer, at, recordLength, index) -> text.append("\n    ").append(printer.print(buffer, at, recordLength)));
             return text.toString();
         }
     }

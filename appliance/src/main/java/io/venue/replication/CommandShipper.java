@@ -187,9 +187,7 @@ public final class CommandShipper implements Agent
     /** Ships from the first command after {@code afterSequence}, unless the standby claims more than this journal holds. */
     private void shipAfter(final long afterSequence)
     {
-        final long[] last = {0};
-        commands.readLast((buffer, offset, length, index) -> last[0] = JournalRecords.sequence(buffer, offset));
-        if (afterSequence > last[0])
+        if (afterSequence > commands.lastSequence())
         {
             // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
             // another primary): nothing it says can be trusted as an acknowledgement; an operator must rebuild it

@@ -5,11 +5,9 @@ import io.venue.engine.state.EngineState;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.testing.RecordFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
-import java.io.FileInputStream;
 import java.nio.file.Path;
 
 /**
@@ -62,26 +60,21 @@ final class CrashingShard
             final long journaled = engine.lastSequence();
             final JournalAppender commandOut = commands.appender();
             final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-            try (DataInputStream source = new DataInputStream(new BufferedInputStream(new FileInputStream(args[1]))))
+            for (final byte[] record : RecordFiles.read(Path.of(args[1])))
             {
-                while (source.available() > 0)
+                view.wrap(record);
+                if (JournalRecords.sequence(view, 0) <= journaled)
                 {
-                    final byte[] record = new byte[source.readInt()];
-                    source.readFully(record);
-                    view.wrap(record);
-                    if (JournalRecords.sequence(view, 0) <= journaled)
-                    {
-                        continue;
-                    }
-                    commandOut.append(view, 0, record.length);
-                    final long sequence = JournalRecords.sequence(view, 0);
-                    if (sequence % ACK_EVERY == 0)
-                    {
-                        // the moment a client would be answered: the command is in the journal
-                        System.out.println("ACK " + sequence);
-                    }
-                    engine.onCommand(view, 0, record.length);
+                    continue;
                 }
+                commandOut.append(view, 0, record.length);
+                final long sequence = JournalRecords.sequence(view, 0);
+                if (sequence % ACK_EVERY == 0)
+                {
+                    // the moment a client would be answered: the command is in the journal
+                    System.out.println("ACK " + sequence);
+                }
+                engine.onCommand(view, 0, record.length);
             }
             System.out.println("DONE " + Hex.to0x(engine.stateHash()));
             recovery.state().close();

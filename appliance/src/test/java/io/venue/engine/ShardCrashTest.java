@@ -2,13 +2,11 @@ package io.venue.engine;
 
 import io.venue.codec.Hex;
 import io.venue.testing.ChildJvm;
+import io.venue.testing.RecordFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataOutputStream;
-import java.io.FileOutputStream;
-import java.io.BufferedOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,14 +45,7 @@ class ShardCrashTest
         new RandomStream(reference, 2026).setUp().run(COMMANDS);
         final List<byte[]> records = ShardRecoveryTest.commands(reference);
         final Path source = folder.resolve("source.bin");
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(source.toFile()))))
-        {
-            for (final byte[] record : records)
-            {
-                out.writeInt(record.length);
-                out.write(record);
-            }
-        }
+        RecordFiles.write(records, source);
 
         final Path shard = folder.resolve("shard");
         final SplittableRandom random = new SplittableRandom(7);

@@ -9,15 +9,12 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.testing.ChildJvm;
+import io.venue.testing.RecordFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,17 +51,10 @@ class FailoverTest
     {
         final List<byte[]> records = RandomCommands.generate(31, STEPS);
         final Path source = folder.resolve("source.bin");
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(source.toFile()))))
-        {
-            for (final byte[] record : records)
-            {
-                out.writeInt(record.length);
-                out.write(record);
-            }
-        }
+        RecordFiles.write(records, source);
         final long lastOfSource = records.size();
-        final String commandPort = String.valueOf(freePort());
-        final String replyPort = String.valueOf(freePort());
+        final String commandPort = String.valueOf(RecordFiles.freeUdpPort());
+        final String replyPort = String.valueOf(RecordFiles.freeUdpPort());
         final Path primaryFolder = folder.resolve("primary");
         final Path standbyFolder = folder.resolve("standby");
 
@@ -179,17 +169,8 @@ class FailoverTest
     {
         try (Journal commands = Journal.openReadOnly(commandsFolder))
         {
-            final long[] sequence = {-1};
-            assertTrue(commands.readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset)));
-            return sequence[0];
-        }
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
+            assertTrue(commands.lastIndex() >= 0, "the journal holds commands");
+            return commands.lastSequence();
         }
     }
 

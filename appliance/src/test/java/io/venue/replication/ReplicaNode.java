@@ -11,15 +11,11 @@ import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.sequencer.SequencerListener;
+import io.venue.testing.RecordFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
-import java.io.FileInputStream;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -47,7 +43,7 @@ public final class ReplicaNode
     {
         final boolean primary = "primary".equals(args[0]);
         final Path folder = Path.of(args[1]);
-        final List<byte[]> source = read(Path.of(args[2]));
+        final List<byte[]> source = RecordFiles.read(Path.of(args[2]));
         final ReplicationContext context = new ReplicationContext()
             .mode(ReplicationContext.Mode.SYNC)
             .commandChannel("aeron:udp?endpoint=127.0.0.1:" + args[3], 1001)
@@ -213,20 +209,5 @@ public final class ReplicaNode
         final long[] epoch = {0};
         commands.readLast((buffer, offset, length, index) -> epoch[0] = JournalRecords.epoch(buffer, offset));
         return epoch[0];
-    }
-
-    static List<byte[]> read(final Path file) throws IOException
-    {
-        final List<byte[]> records = new ArrayList<>();
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file.toFile()))))
-        {
-            while (in.available() > 0)
-            {
-                final byte[] record = new byte[in.readInt()];
-                in.readFully(record);
-                records.add(record);
-            }
-        }
-        return records;
     }
 }

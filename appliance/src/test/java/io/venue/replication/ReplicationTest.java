@@ -11,6 +11,7 @@ import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.sequencer.SequencerListener;
+import io.venue.testing.RecordFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +50,8 @@ class ReplicationTest
     {
         media = ReplicationMedia.launch(folder.resolve("aeron"));
         context = new ReplicationContext()
-            .commandChannel("aeron:udp?endpoint=127.0.0.1:" + freePort(), 1001)
-            .replyChannel("aeron:udp?endpoint=127.0.0.1:" + freePort(), 1002)
+            .commandChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1001)
+            .replyChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1002)
             .heartbeatInterval(10, TimeUnit.MILLISECONDS)
             .primaryTimeout(200, TimeUnit.MILLISECONDS)
             .clock(clock);
@@ -363,14 +363,6 @@ class ReplicationTest
         }
         assertFalse(right.next((buffer, offset, length, index) -> { }), "the second journal has more than " + records);
         assertTrue(records > 0);
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
     }
 
     /** A clock the test moves, so timeouts are decided by the test, not by the machine's speed. */

@@ -1,5 +1,10 @@
 package io.venue.journal.queue;
 
+import io.venue.journal.JournalRecords;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -75,6 +80,29 @@ public final class Journal implements AutoCloseable
         try (JournalTailer tailer = tailer())
         {
             return tailer.moveToIndex(last) && tailer.read(handler);
+        }
+    }
+
+    /** The sequence of the last excerpt's first record (the newest command, or the command of the newest events); 0 when empty. */
+    public long lastSequence()
+    {
+        final long[] sequence = {0};
+        readLast((buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset));
+        return sequence[0];
+    }
+
+    /**
+     * Hands each length-framed record of an excerpt's bytes {@code buffer[offset, offset + length)} to
+     * {@code handler}, with {@code index}; the frames must have been checked ({@link JournalTailer}).
+     */
+    public static void forEachRecord(
+        final DirectBuffer buffer, final int offset, final int length, final long index, final RecordHandler handler)
+    {
+        for (int position = offset; position < offset + length; )
+        {
+            final int recordLength = buffer.getInt(position, ByteOrder.LITTLE_ENDIAN);
+            handler.onRecord(buffer, position + FRAME_HEADER, recordLength, index);
+            position += FRAME_HEADER + recordLength;
         }
     }
 

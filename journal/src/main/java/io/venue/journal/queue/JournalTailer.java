@@ -1,7 +1,7 @@
 package io.venue.journal.queue;
 
-import net.openhft.chronicle.bytes.Bytes;
 import io.venue.journal.JournalRecords;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
@@ -44,12 +44,7 @@ public final class JournalTailer implements AutoCloseable
             final int length = wrapExcerpt(context);
             final long index = context.index();
             checkFrames(context, length);
-            for (int position = 0; position < length; )
-            {
-                final int recordLength = view.getInt(position, ByteOrder.LITTLE_ENDIAN);
-                handler.onRecord(view, position + Journal.FRAME_HEADER, recordLength, index);
-                position += Journal.FRAME_HEADER + recordLength;
-            }
+            Journal.forEachRecord(view, 0, length, index, handler);
             return true;
         }
     }
