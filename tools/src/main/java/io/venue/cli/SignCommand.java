@@ -64,6 +64,11 @@ final class SignCommand
         @Mixin
         SigningOptions signing;
 
+        @Option(names = "--submit", paramLabel = "URL",
+            description = "POST the signed body to the appliance at this base URL (e.g. http://127.0.0.1:8080) and print its " +
+                "answer; exit 0 only when it says ok.")
+        String submitUrl;
+
         abstract ActionPayload payload(io.venue.action.Address keyAddress) throws Exception;
 
         @Override
@@ -94,7 +99,7 @@ final class SignCommand
                 }
             }
             err.flush();
-            return 0;
+            return submitUrl == null ? 0 : Submit.post(submitUrl, CanonicalJson.signedActionBody(signed), out, err);
         }
 
         ActionPayload payload(final io.venue.action.Address keyAddress, final Action action)

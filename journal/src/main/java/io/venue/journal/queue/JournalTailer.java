@@ -213,6 +213,15 @@ public final class JournalTailer implements AutoCloseable
         return tailer.moveToIndex(index);
     }
 
+    /**
+     * Lets another thread read with this tailer from now on: Chronicle ties a tailer to the first thread that used
+     * it (recovery reads on the starting thread, then the engine's thread carries on).
+     */
+    public void handOver()
+    {
+        tailer.singleThreadedCheckReset();
+    }
+
     /** Releases the tailer's hold on the queue's files; it must not be read after. */
     @Override
     public void close()

@@ -1,0 +1,276 @@
+package io.venue.appliance;
+
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.Address;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.PreimageMode;
+import io.venue.engine.EngineAgent;
+import io.venue.engine.EngineConfig;
+import io.venue.engine.ShardRecovery;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.queue.Journal;
+import io.venue.responder.Responder;
+import io.venue.responder.VenueDirectory;
+import io.venue.sequencer.Sequencer;
+import io.venue.sequencer.SequencerListener;
+import io.venue.signing.ActionSigner;
+import io.venue.transport.http.HttpGateway;
+import io.venue.transport.http.JsonWriter;
+import io.venue.transport.http.PendingSubmits;
+import io.venue.transport.http.SubmitResponse;
+import io.venue.verifier.VerifierPool;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.SystemEpochClock;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One appliance process: the HTTP lane, the verifier pool, the sequencer (single writer of the command
+ * journal), one engine shard (command journal in, event journal out, Chronicle Map state, snapshots) and the
+ * responder (answers from the journals). Start recovers the shard from its folder; close stops taking requests,
+ * lets the engine apply everything journaled, and writes the state.
+ * <pre>
+ * HTTP ─► verifier pool ─► sequencer ─► journal/commands ─► engine ─► journal/events ─► responder ─► HTTP answer
+ * </pre>
+ */
+public final class Appliance implements AutoCloseable
+{
+    /** The replication epoch of a single primary; a standby promoted later writes a higher one. */
+    private static final long EPOCH = 1;
+    private static final int BATCH = 64;
+
+    private final ApplianceContext context;
+    private final PrintStream log;
+    private Journal commands;
+    private Journal events;
+    private EngineState state;
+    private io.venue.engine.Engine engine;
+    private VerifierPool pool;
+    private Sequencer sequencer;
+    private EngineAgent engineAgent;
+    private AgentRunner engineRunner;
+    private AgentRunner frontRunner;
+    private HttpGateway gateway;
+    private PendingSubmits pending;
+    private final VenueDirectory directory = new VenueDirectory();
+    private DemoVenue demoVenue;
+
+    private Appliance(final ApplianceContext context, final PrintStream log)
+    {
+        this.context = context;
+        this.log = log;
+    }
+
+    /** Recovers the shard from the data folder and starts serving; on the demo's first start, sets the venue up. */
+    public static Appliance start(final ApplianceContext context, final PrintStream log) throws IOException, StateUnusableException
+    {
+        context.validate();
+        final Appliance appliance = new Appliance(context, log);
+        try
+        {
+            appliance.open();
+            return appliance;
+        }
+        catch (final IOException | StateUnusableException | RuntimeException ex)
+        {
+            appliance.close();
+            throw ex;
+        }
+    }
+
+    private void open() throws IOException, StateUnusableException
+    {
+        final Path data = context.dataDir.toAbsolutePath();
+        Files.createDirectories(data);
+        final EngineConfig config = new EngineConfig();
+        context.operators.forEach(config::operator);
+        if (context.demo)
+        {
+            demoVenue = DemoVenue.open(data);
+            config.operator(demoVenue.operator.address());
+        }
+        if (config.operators().isEmpty())
+        {
+            throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
+        }
+
+        commands = Journal.open(data.resolve("journal").resolve("commands"));
+        events = Journal.open(data.resolve("journal").resolve("events"));
+        final long journaled = commands.lastSequence();
+        final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
+            .sizeFor(config.stateLimits());
+        final Path snapshots = data.resolve("snapshots");
+        final ShardRecovery recovery = ShardRecovery.recover(config, stateContext, snapshots, commands, events,
+            new ShardRecovery.Report()
+            {
+                public void onStateRebuilt(final String reason)
+                {
+                    log.println("state rebuilt by replay: " + reason);
+                }
+
+                public void onReplayed(final long replayed, final long matched, final long appended, final long last)
+                {
+                    log.printf("recovered: %,d commands replayed (%,d events matched, %,d appended), last sequence %d%n",
+                        replayed, matched, appended, last);
+                }
+            });
+        state = recovery.state();
+        engine = recovery.engine();
+        recovery.commands().handOver();
+        engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
+            .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
+
+        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads)
+            .chainId(context.chainId).verifyingContract(context.verifyingContract));
+        pending = new PendingSubmits(journaled);
+        sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
+        {
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                pending.onSequenced(correlationId, sequence);
+            }
+
+            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                pending.onSequenced(correlationId, sequence);
+            }
+        }, EPOCH, journaled, BATCH);
+        final Responder responder = new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH);
+
+        engineRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, engineAgent);
+        frontRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null,
+            new CompositeAgent(sequencer, responder));
+        AgentRunner.startOnThread(engineRunner);
+        AgentRunner.startOnThread(frontRunner);
+
+        if (demoVenue != null && journaled == 0)
+        {
+            setUpDemo();
+        }
+        gateway = HttpGateway.start(new HttpGateway.Context()
+            .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
+            .submitter(pool::offer).pending(pending)
+            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson));
+    }
+
+    /** Signs the demo's operator actions and submits them through the pool like any client, one at a time. */
+    private void setUpDemo()
+    {
+        final ActionSigner operator = new ActionSigner(context.chainId, context.verifyingContract, demoVenue.operator);
+        final List<Action> actions = demoVenue.setUp();
+        for (int nonce = 0; nonce < actions.size(); nonce++)
+        {
+            final byte[] body = CanonicalJson.signedActionBody(operator.sign(new ActionPayload(demoVenue.operator.address(),
+                nonce, null, System.currentTimeMillis(), actions.get(nonce)), PreimageMode.PERSONAL));
+            final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
+            final long correlation = pending.register(answer::complete);
+            while (!pool.offer(0, correlation, body, 0, body.length))
+            {
+                Thread.onSpinWait();
+            }
+            final SubmitResponse response = answer.orTimeout(30, TimeUnit.SECONDS).join();
+            if (response.status() != 200 || !response.body().startsWith("{\"ok\":true"))
+            {
+                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + " refused: " + response.body());
+            }
+        }
+        log.printf("demo venue set up: %d operator actions journaled%n", actions.size());
+    }
+
+    private void onError(final Throwable error)
+    {
+        log.println("error on an appliance thread: " + error);
+        error.printStackTrace(log);
+    }
+
+    /** The bound HTTP port. */
+    public int httpPort()
+    {
+        return gateway.port();
+    }
+
+    public String baseUrl()
+    {
+        return "http://" + context.httpHost + ":" + httpPort();
+    }
+
+    public VenueDirectory directory()
+    {
+        return directory;
+    }
+
+    /** The demo account's key file and address, or null outside the demo. */
+    public Path demoAccountKeyFile()
+    {
+        return demoVenue == null ? null : demoVenue.accountKeyFile;
+    }
+
+    public Address demoAccount()
+    {
+        return demoVenue == null ? null : demoVenue.account.address();
+    }
+
+    public Path operatorKeyFile()
+    {
+        return demoVenue == null ? null : demoVenue.operatorKeyFile;
+    }
+
+    /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */
+    public String connectivityJson()
+    {
+        return new JsonWriter().field("ok", true)
+            .object("http").field("baseUrl", "http://" + context.httpHost + ":" + (gateway == null ? context.httpPort : gateway.port()))
+            .field("submitRoute", "/api/v1/trading/actions").field("tls", false).end()
+            .object("actionSigning").field("chainId", context.chainId).field("verifyingContract", context.verifyingContract.toString())
+            .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
+            .toJson();
+    }
+
+    /** The sequence of the last command the engine applied. */
+    public long appliedSequence()
+    {
+        return engineAgent.appliedSequence();
+    }
+
+    @Override
+    public void close()
+    {
+        // no new requests; the sequencer stops; the engine applies what was journaled; then the state is written
+        CloseHelper.quietClose(gateway);
+        CloseHelper.quietClose(frontRunner);
+        if (engineRunner != null && sequencer != null)
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (engineAgent.appliedSequence() < sequencer.sequence() && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        CloseHelper.quietClose(engineRunner);
+        if (engineAgent != null && state != null)
+        {
+            try
+            {
+                engine.flushState();
+            }
+            finally
+            {
+                state.close();
+            }
+        }
+        CloseHelper.quietClose(pool);
+        CloseHelper.quietClose(commands);
+        CloseHelper.quietClose(events);
+    }
+}

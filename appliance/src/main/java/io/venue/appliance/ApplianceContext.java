@@ -1,0 +1,168 @@
+package io.venue.appliance;
+
+import io.venue.action.Address;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Everything one appliance process is configured with. The embedded default (no file) is a demo venue on
+ * 127.0.0.1:8080 with its data under {@code ./data}; a production file (Java properties, keys in
+ * docs/OPERATIONS.md) names its own folder, address, deployment binding and operator keys.
+ */
+public final class ApplianceContext
+{
+    /** The deployment binding of the reference vectors and the CLI's defaults: a demo signs with no extra flags. */
+    public static final long DEMO_CHAIN_ID = 8453;
+    public static final Address DEMO_CONTRACT = Address.of("0x" + "5e".repeat(20));
+
+    private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
+        "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms");
+
+    Path dataDir = Path.of("data");
+    String httpHost = "127.0.0.1";
+    int httpPort = 8080;
+    long chainId = DEMO_CHAIN_ID;
+    Address verifyingContract = DEMO_CONTRACT;
+    int verifierThreads = 1;
+    final List<Address> operators = new ArrayList<>();
+    boolean demo = true;
+    long snapshotEvery = 1_000_000;
+    int snapshotsKept = 2;
+    long answerTimeoutMs = 10_000;
+
+    /**
+     * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
+     * {@code demo} is false unless the file says true.
+     */
+    public static ApplianceContext fromFile(final Path file) throws IOException
+    {
+        final Properties p = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            p.load(reader);
+        }
+        for (final String key : p.stringPropertyNames())
+        {
+            if (!KEYS.contains(key))
+            {
+                throw new IllegalArgumentException(file + ": unknown key '" + key + "'; known keys: " + new java.util.TreeSet<>(KEYS));
+            }
+        }
+        final ApplianceContext c = new ApplianceContext();
+        c.demo = false;
+        final Path base = file.toAbsolutePath().getParent();
+        for (final String key : p.stringPropertyNames())
+        {
+            c.set(key, p.getProperty(key).trim(), base);
+        }
+        return c;
+    }
+
+    /** One setting by its file key; relative folders are taken from {@code base}. */
+    public ApplianceContext set(final String key, final String value, final Path base)
+    {
+        try
+        {
+            switch (key)
+            {
+                case "data.dir" -> dataDir = base.resolve(value);
+                case "http.host" -> httpHost = value;
+                case "http.port" -> httpPort = Integer.parseInt(value);
+                case "chain.id" -> chainId = Long.parseLong(value);
+                case "verifying.contract" -> verifyingContract = Address.of(value.toLowerCase(Locale.ROOT));
+                case "verifier.threads" -> verifierThreads = Integer.parseInt(value);
+                case "operators" ->
+                {
+                    operators.clear();
+                    for (final String operator : value.split(","))
+                    {
+                        if (!operator.isBlank())
+                        {
+                            operators.add(Address.of(operator.trim().toLowerCase(Locale.ROOT)));
+                        }
+                    }
+                }
+                case "demo" -> demo = Boolean.parseBoolean(value);
+                case "snapshot.every" -> snapshotEvery = Long.parseLong(value);
+                case "snapshot.keep" -> snapshotsKept = Integer.parseInt(value);
+                case "answer.timeout.ms" -> answerTimeoutMs = Long.parseLong(value);
+                default -> throw new IllegalArgumentException("unknown key '" + key + "'");
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new IllegalArgumentException("bad value for " + key + " ('" + value + "'): " + ex.getMessage(), ex);
+        }
+        validate();
+        return this;
+    }
+
+    public ApplianceContext dataDir(final Path dir)
+    {
+        dataDir = dir;
+        return this;
+    }
+
+    /** 0 lets the system choose a free port (tests). */
+    public ApplianceContext httpPort(final int port)
+    {
+        httpPort = port;
+        return this;
+    }
+
+    public ApplianceContext operator(final Address operator)
+    {
+        operators.add(operator);
+        return this;
+    }
+
+    public ApplianceContext demo(final boolean demo)
+    {
+        this.demo = demo;
+        return this;
+    }
+
+    public ApplianceContext snapshotEvery(final long commands)
+    {
+        snapshotEvery = commands;
+        return this;
+    }
+
+    public Path dataDir()
+    {
+        return dataDir;
+    }
+
+    public long chainId()
+    {
+        return chainId;
+    }
+
+    public Address verifyingContract()
+    {
+        return verifyingContract;
+    }
+
+    public boolean demo()
+    {
+        return demo;
+    }
+
+    void validate()
+    {
+        if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 || answerTimeoutMs < 1)
+        {
+            throw new IllegalArgumentException("http.port 0-65535; verifier.threads, snapshot.every, snapshot.keep and " +
+                "answer.timeout.ms positive");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.venue.appliance;
+
+import io.venue.action.Action;
+import io.venue.action.Address;
+import io.venue.action.CreateAsset;
+import io.venue.action.CreateOutcomeMarket;
+import io.venue.action.CreateSpotMarket;
+import io.venue.action.Deposit;
+import io.venue.codec.Hex;
+import io.venue.crypto.Secp256k1KeyPair;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.List;
+
+/**
+ * The embedded default's venue: an operator key and a demo account key (made once, kept in {@code keys/} of the
+ * data folder, readable by the owner only), and the operator actions that list two markets and fund the account.
+ * Amounts are micro-units (1e6 = one unit).
+ */
+final class DemoVenue
+{
+    static final long UNIT = 1_000_000;
+    static final long USDC = 1;
+    static final long BTC = 2;
+    static final long SPOT_MARKET = 1;
+    static final long OUTCOME_MARKET = 2;
+    static final long DEMO_USDC = 100_000 * UNIT;
+    static final long DEMO_BTC = 10 * UNIT;
+
+    final Secp256k1KeyPair operator;
+    final Secp256k1KeyPair account;
+    final Path operatorKeyFile;
+    final Path accountKeyFile;
+
+    private DemoVenue(final Path keys) throws IOException
+    {
+        operatorKeyFile = keys.resolve("operator.key");
+        accountKeyFile = keys.resolve("demo-account.key");
+        operator = loadOrCreate(operatorKeyFile);
+        account = loadOrCreate(accountKeyFile);
+    }
+
+    static DemoVenue open(final Path dataDir) throws IOException
+    {
+        final Path keys = dataDir.resolve("keys");
+        Files.createDirectories(keys);
+        return new DemoVenue(keys);
+    }
+
+    /** The set-up, applied once to an empty journal: nonces 0 to 5 of the operator. */
+    List<Action> setUp()
+    {
+        final Address demo = account.address();
+        return List.of(
+            new CreateAsset(USDC, "USDC"),
+            new CreateAsset(BTC, "BTC"),
+            // BTC priced in USDC: tick 0.01 USDC, lot and minimum 0.001 BTC
+            new CreateSpotMarket(SPOT_MARKET, BTC, USDC, 10_000, 1_000, 1_000),
+            // YES/NO shares settled in USDC: tick 0.01, whole shares
+            new CreateOutcomeMarket(OUTCOME_MARKET, USDC, 10_000, UNIT, UNIT),
+            new Deposit(demo, USDC, DEMO_USDC),
+            new Deposit(demo, BTC, DEMO_BTC));
+    }
+
+    private static Secp256k1KeyPair loadOrCreate(final Path file) throws IOException
+    {
+        if (Files.exists(file))
+        {
+            return Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(Files.readString(file, StandardCharsets.US_ASCII).trim()));
+        }
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        Files.deleteIfExists(partial);
+        Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(partial, Hex.to0x(key.privateKey()) + "\n", StandardCharsets.US_ASCII);
+        Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return key;
+    }
+}

@@ -1,0 +1,346 @@
+package io.venue.responder;
+
+import io.venue.action.ActionPayload;
+import io.venue.action.json.CanonicalJson;
+import io.venue.codec.Hex;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordHandler;
+import io.venue.journal.sbe.ActionAcceptedDecoder;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.ActionRejectedDecoder;
+import io.venue.journal.sbe.AssetCreatedDecoder;
+import io.venue.journal.sbe.MarketCreatedDecoder;
+import io.venue.journal.sbe.MarketStatusChangedDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderAcceptedDecoder;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.TradeDecoder;
+import io.venue.sequencer.ActionCommandDecoder;
+import io.venue.transport.http.JsonWriter;
+import io.venue.transport.http.PendingSubmits;
+import io.venue.transport.http.SubmitResponse;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Answers the waiting requests from the journals, so an answer can only say what is journaled: reads each
+ * command (the sequencer's record) and then the engine's events of that command (one excerpt), turns them into a
+ * {@link SubmitResponse} and hands it to {@link PendingSubmits}. It also keeps the {@link VenueDirectory} from the
+ * listing events. Runs on its own thread, after the engine; never touches the engine's state.
+ */
+public final class Responder implements Agent
+{
+    private final JournalTailer commands;
+    private final JournalTailer events;
+    private final PendingSubmits pending;
+    private final VenueDirectory directory;
+    private final int batchLimit;
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
+    private final ActionAcceptedDecoder accepted = new ActionAcceptedDecoder();
+    private final ActionRejectedDecoder rejected = new ActionRejectedDecoder();
+    private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final MarketCreatedDecoder marketCreated = new MarketCreatedDecoder();
+    private final MarketStatusChangedDecoder marketStatus = new MarketStatusChangedDecoder();
+    private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
+    private final ActionCommandDecoder commandDecoder = new ActionCommandDecoder();
+    private final byte[] bytes32 = new byte[32];
+    private final byte[] bytes20 = new byte[20];
+
+    /** The command read and waiting for its events; 0 when none. */
+    private long commandSequence;
+    private SubmitResponse commandRefusal;
+    /** The outcome built from the command's events. */
+    private final Outcome outcome = new Outcome();
+    private boolean outcomeReady;
+    /** The command's record, decoded again only when an answer needs its canonical JSON. */
+    private final org.agrona.ExpandableArrayBuffer command = new org.agrona.ExpandableArrayBuffer(1024);
+    private int commandLength;
+    /** An answer waiting for the sequencer to name its sequence. */
+    private SubmitResponse held;
+    private long heldSequence;
+    private long answeredSequence;
+
+    private final RecordHandler onCommand = this::onCommand;
+    private final RecordHandler onEvent = this::onEvent;
+
+    public Responder(
+        final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
+        final int batchLimit)
+    {
+        this.commands = commands;
+        this.events = events;
+        this.pending = pending;
+        this.directory = directory;
+        this.batchLimit = batchLimit;
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        while (work < batchLimit)
+        {
+            if (held != null)
+            {
+                if (pending.lastSequenced() < heldSequence)
+                {
+                    break;
+                }
+                pending.complete(heldSequence, held);
+                answeredSequence = heldSequence;
+                held = null;
+            }
+            if (commandSequence == 0)
+            {
+                if (!commands.read(onCommand))
+                {
+                    break;
+                }
+                work++;
+                if (commandRefusal != null)
+                {
+                    hold(commandSequence, commandRefusal);
+                    commandSequence = 0;
+                    commandRefusal = null;
+                }
+                continue;
+            }
+            if (!outcomeReady)
+            {
+                outcome.clear();
+                if (!events.read(onEvent))
+                {
+                    break;
+                }
+                outcomeReady = true;
+                work++;
+            }
+            if (outcome.sequence > commandSequence)
+            {
+                // the engine journals one excerpt per command it applied; a command it could not read has none
+                hold(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
+                    .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
+                commandSequence = 0;
+                continue;
+            }
+            outcomeReady = false;
+            if (outcome.sequence == commandSequence)
+            {
+                hold(commandSequence, response());
+                commandSequence = 0;
+            }
+        }
+        return work;
+    }
+
+    /** The last sequence answered (or found nobody waiting for). */
+    public long answeredSequence()
+    {
+        return answeredSequence;
+    }
+
+    private void hold(final long sequence, final SubmitResponse response)
+    {
+        held = response;
+        heldSequence = sequence;
+    }
+
+    private void onCommand(final DirectBuffer buffer, final int offset, final int length, final long index)
+    {
+        header.wrap(buffer, offset);
+        final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        commandSequence = sequence;
+        if (header.templateId() == RequestRejectedDecoder.TEMPLATE_ID)
+        {
+            requestRejected.wrapAndApplyHeader(buffer, offset, header);
+            commandRefusal = refusal(requestRejected);
+            return;
+        }
+        command.putBytes(0, buffer, offset, length);
+        commandLength = length;
+    }
+
+    /** The command's canonical JSON and its recovered signers, for an answer about its signer. */
+    private void writeSigners(final JsonWriter w)
+    {
+        final ActionPayload payload = commandDecoder.decode(command, 0, commandLength);
+        final ActionEnvelopeDecoder envelope = commandDecoder.envelope();
+        envelope.getRawSigner(bytes20, 0, 20);
+        final String raw = Hex.to0x(bytes20);
+        envelope.getPersonalSigner(bytes20, 0, 20);
+        w.raw("recoveredSigner", new JsonWriter().field("rawMode", raw).field("personalMode", Hex.to0x(bytes20)).toJson())
+            .field("canonicalJson", payload == null ? null : new String(CanonicalJson.toBytes(payload), StandardCharsets.UTF_8));
+    }
+
+    private SubmitResponse refusal(final RequestRejectedDecoder record)
+    {
+        final RequestRejectReason reason = record.reason();
+        final long sequence = record.sequence();
+        record.getAccount(bytes20, 0, 20);
+        final String account = Hex.to0x(bytes20);
+        record.getDigest(bytes32, 0, 32);
+        final String digest = Hex.to0x(bytes32);
+        final String detail = record.detail();
+        final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name()).field("sequence", sequence);
+        if (reason == RequestRejectReason.MALFORMED)
+        {
+            final int split = detail.indexOf('\n');
+            w.field("field", split < 0 ? "" : detail.substring(0, split))
+                .field("message", split < 0 ? detail : detail.substring(split + 1));
+        }
+        else if (reason == RequestRejectReason.BAD_SIGNATURE)
+        {
+            w.field("message", "the signature bytes are not a valid secp256k1 signature")
+                .field("expectedSigner", account).field("digest", digest).field("canonicalJson", detail);
+        }
+        else
+        {
+            w.field("message", detail);
+        }
+        return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson());
+    }
+
+    private void onEvent(final DirectBuffer buffer, final int offset, final int length, final long index)
+    {
+        header.wrap(buffer, offset);
+        outcome.sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        switch (header.templateId())
+        {
+            case ActionAcceptedDecoder.TEMPLATE_ID ->
+            {
+                accepted.wrapAndApplyHeader(buffer, offset, header);
+                accepted.getDigest(bytes32, 0, 32);
+                outcome.digest = Hex.to0x(bytes32);
+                outcome.accepted = true;
+            }
+            case ActionRejectedDecoder.TEMPLATE_ID ->
+            {
+                rejected.wrapAndApplyHeader(buffer, offset, header);
+                if (rejected.legIndex() != ActionRejectedDecoder.legIndexNullValue())
+                {
+                    outcome.legRejects.add(new JsonWriter().field("leg", rejected.legIndex())
+                        .field("code", RejectCodes.wire(rejected.code())).toJson());
+                }
+                else
+                {
+                    rejected.getDigest(bytes32, 0, 32);
+                    outcome.digest = Hex.to0x(bytes32);
+                    rejected.getAccount(bytes20, 0, 20);
+                    outcome.account = Hex.to0x(bytes20);
+                    outcome.code = rejected.code();
+                    outcome.nonceFloor = rejected.nonceFloor();
+                    outcome.nonceWindow = rejected.nonceWindow();
+                    outcome.nextUsableNonce = rejected.nextUsableNonce();
+                }
+            }
+            case OrderAcceptedDecoder.TEMPLATE_ID ->
+            {
+                orderAccepted.wrapAndApplyHeader(buffer, offset, header);
+                orderAccepted.getOrderId(bytes32, 0, 32);
+                outcome.orderIds.add(JsonWriter.quote(Hex.to0x(bytes32)));
+            }
+            case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
+            case MarketCreatedDecoder.TEMPLATE_ID ->
+            {
+                marketCreated.wrapAndApplyHeader(buffer, offset, header);
+                directory.market(new VenueDirectory.Market(marketCreated.market(), marketCreated.kind().name(),
+                    marketCreated.baseAsset(), marketCreated.quoteAsset(), marketCreated.collateralAsset(),
+                    marketCreated.tickSize(), marketCreated.lotSize(), marketCreated.minQty(), "ACTIVE"));
+            }
+            case MarketStatusChangedDecoder.TEMPLATE_ID ->
+            {
+                marketStatus.wrapAndApplyHeader(buffer, offset, header);
+                directory.status(marketStatus.market(), marketStatus.status().name());
+            }
+            case AssetCreatedDecoder.TEMPLATE_ID ->
+            {
+                assetCreated.wrapAndApplyHeader(buffer, offset, header);
+                directory.asset(assetCreated.asset(), assetCreated.symbol().trim());
+            }
+            default ->
+            {
+                // balances, book deltas and the rest are for the data feeds, not for the submit answer
+            }
+        }
+    }
+
+    private SubmitResponse response()
+    {
+        final JsonWriter w = new JsonWriter();
+        if (outcome.code == null)
+        {
+            w.field("ok", true).field("sequence", outcome.sequence).field("digest", outcome.digest);
+            if (outcome.orderIds.size() == 1 && outcome.legRejects.isEmpty())
+            {
+                w.raw("orderId", outcome.orderIds.get(0));
+            }
+            else if (!outcome.orderIds.isEmpty())
+            {
+                w.raw("orderIds", JsonWriter.array(outcome.orderIds));
+            }
+            if (!outcome.legRejects.isEmpty())
+            {
+                w.raw("legRejects", JsonWriter.array(outcome.legRejects));
+            }
+            return new SubmitResponse(200, w.field("trades", outcome.trades).toJson());
+        }
+        final RejectCode code = outcome.code;
+        w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
+            .field("sequence", outcome.sequence).field("digest", outcome.digest);
+        if (RejectCodes.isNonce(code))
+        {
+            w.unsigned("nonceFloor", outcome.nonceFloor).unsigned("nonceWindow", outcome.nonceWindow)
+                .unsigned("nextUsableNonce", outcome.nextUsableNonce);
+        }
+        if (code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR)
+        {
+            w.field("expectedSigner", outcome.account);
+            writeSigners(w);
+        }
+        return new SubmitResponse(RejectCodes.httpStatus(code), w.toJson(), code == RejectCode.RATE_LIMITED ||
+            code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "responder";
+    }
+
+    /** What one command's events say. */
+    private static final class Outcome
+    {
+        long sequence;
+        boolean accepted;
+        RejectCode code;
+        String digest;
+        String account;
+        long nonceFloor;
+        long nonceWindow;
+        long nextUsableNonce;
+        int trades;
+        final List<String> orderIds = new ArrayList<>();
+        final List<String> legRejects = new ArrayList<>();
+
+        void clear()
+        {
+            sequence = 0;
+            accepted = false;
+            code = null;
+            digest = null;
+            account = null;
+            trades = 0;
+            orderIds.clear();
+            legRejects.clear();
+        }
+    }
+}

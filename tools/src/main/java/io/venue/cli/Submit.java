@@ -1,0 +1,49 @@
+package io.venue.cli;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** Sends a signed body to POST /api/v1/trading/actions and prints the appliance's answer. */
+final class Submit
+{
+    static final String ROUTE = "/api/v1/trading/actions";
+
+    private Submit()
+    {
+    }
+
+    /** @return 0 when the answer is 200 with ok true, 1 for any other answer or when the appliance cannot be reached. */
+    static int post(final String baseUrl, final byte[] body, final PrintWriter out, final PrintWriter err)
+    {
+        final String url = baseUrl.replaceAll("/+$", "") + ROUTE;
+        try
+        {
+            final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            final HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            err.println("HTTP " + response.statusCode());
+            err.flush();
+            out.println(response.body());
+            out.flush();
+            return response.statusCode() == 200 && response.body().startsWith("{\"ok\":true") ? 0 : 1;
+        }
+        catch (final java.io.IOException | IllegalArgumentException ex)
+        {
+            err.println("could not submit to " + url + ": " + ex);
+            err.flush();
+            return 1;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+}

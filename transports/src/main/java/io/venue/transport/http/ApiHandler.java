@@ -1,0 +1,168 @@
+package io.venue.transport.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DateFormatter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One connection's requests. Routes by method and path; every answer is JSON with a {@code Date} header, except
+ * where the spec says otherwise. A connection is one verifier-pool connection id, so its submits keep their order.
+ */
+final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
+{
+    static final String SUBMIT = "/api/v1/trading/actions";
+    static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
+    static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
+    static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
+
+    /** What every connection of one gateway shares. */
+    static final class Shared
+    {
+        final HttpGateway.Context context;
+        final AtomicLong connectionIds = new AtomicLong();
+
+        Shared(final HttpGateway.Context context)
+        {
+            this.context = context;
+        }
+    }
+
+    private final Shared shared;
+    private final long connectionId;
+
+    ApiHandler(final Shared shared)
+    {
+        this.shared = shared;
+        this.connectionId = shared.connectionIds.incrementAndGet();
+    }
+
+    @Override
+    protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
+    {
+        final boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (!request.decoderResult().isSuccess())
+        {
+            send(ctx, false, new SubmitResponse(400, error("BAD_REQUEST", "the request is not valid HTTP/1.1: " +
+                request.decoderResult().cause().getMessage())));
+            return;
+        }
+        final String path = new QueryStringDecoder(request.uri()).path();
+        final HttpMethod method = request.method();
+        switch (path)
+        {
+            case SUBMIT ->
+            {
+                if (method.equals(HttpMethod.POST))
+                {
+                    submit(ctx, keepAlive, request.content());
+                }
+                else
+                {
+                    send(ctx, keepAlive, notAllowed("POST"));
+                }
+            }
+            case EXCHANGE_INFO -> read(ctx, keepAlive, method, shared.context.exchangeInfo.get());
+            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, keepAlive, method, shared.context.connectivity.get());
+            default -> send(ctx, keepAlive, new SubmitResponse(404, error("NOT_FOUND", "no route " + path)));
+        }
+    }
+
+    private void read(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpMethod method, final String body)
+    {
+        send(ctx, keepAlive, method.equals(HttpMethod.GET) ? new SubmitResponse(200, body) : notAllowed("GET"));
+    }
+
+    private void submit(final ChannelHandlerContext ctx, final boolean keepAlive, final ByteBuf content)
+    {
+        final byte[] body = new byte[content.readableBytes()];
+        content.getBytes(content.readerIndex(), body);
+        final AtomicBoolean answered = new AtomicBoolean();
+        final PendingSubmits pending = shared.context.pending;
+        final long correlation = pending.register(response ->
+        {
+            if (answered.compareAndSet(false, true))
+            {
+                send(ctx, keepAlive, response);
+            }
+        });
+        if (!shared.context.submitter.offer(connectionId, correlation, body, 0, body.length))
+        {
+            pending.forget(correlation);
+            answered.set(true);
+            send(ctx, keepAlive, new SubmitResponse(503, error("QUEUE_LIMIT",
+                "the verifier queue is full; nothing was journaled, retry after the delay"), 1));
+            return;
+        }
+        final long timeoutMs = shared.context.answerTimeoutMs;
+        ctx.executor().schedule(() ->
+        {
+            if (answered.compareAndSet(false, true))
+            {
+                send(ctx, keepAlive, new SubmitResponse(504, error("TIMEOUT", "no decision within " + timeoutMs +
+                    " ms; the action may still be applied: resend the same signed body (a duplicate is refused as " +
+                    "nonce_replayed), never the same order under a new nonce")));
+            }
+        }, timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    private static SubmitResponse notAllowed(final String allowed)
+    {
+        return new SubmitResponse(405, error("METHOD_NOT_ALLOWED", "use " + allowed));
+    }
+
+    static String error(final String code, final String message)
+    {
+        return new JsonWriter().field("ok", false).field("code", code).field("message", message).toJson();
+    }
+
+    static void send(final ChannelHandlerContext ctx, final boolean keepAlive, final SubmitResponse response)
+    {
+        final ByteBuf content = Unpooled.copiedBuffer(response.body(), StandardCharsets.UTF_8);
+        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.valueOf(response.status()), content);
+        http.headers()
+            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+            .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
+            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+        if (response.retryAfterSeconds() > 0 && (response.status() == 429 || response.status() == 503))
+        {
+            http.headers().set(HttpHeaderNames.RETRY_AFTER, response.retryAfterSeconds());
+        }
+        if (keepAlive)
+        {
+            http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(http);
+        }
+        else
+        {
+            http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        // a reset connection or a protocol error on one connection: close it, the others go on
+        ctx.close();
+    }
+}

@@ -1,0 +1,182 @@
+package io.venue.transport.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+
+import java.net.InetSocketAddress;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP lane (Netty): signed actions in, answers after the journal, and the public reads. The I/O threads
+ * only decode, register the request and offer its body to the verifier pool; the answer is written by the
+ * responder's thread when the engine has decided (see {@link PendingSubmits}).
+ */
+public final class HttpGateway implements AutoCloseable
+{
+    /** Offers a request body to verification; false when the pool's ring is full. */
+    @FunctionalInterface
+    public interface Submitter
+    {
+        boolean offer(long connectionId, long correlationId, byte[] body, int offset, int length);
+    }
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel server;
+
+    private HttpGateway(final Context context)
+    {
+        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
+        final ApiHandler.Shared shared = new ApiHandler.Shared(context);
+        try
+        {
+            server = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>()
+                {
+                    @Override
+                    protected void initChannel(final SocketChannel channel)
+                    {
+                        channel.pipeline()
+                            .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
+                            .addLast(new HttpObjectAggregator(context.maxBodyBytes))
+                            .addLast(new ApiHandler(shared));
+                    }
+                })
+                .bind(context.host, context.port).sync().channel();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while binding " + context.host + ":" + context.port, ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    /** Binds and starts serving; fails if the address is taken. */
+    public static HttpGateway start(final Context context)
+    {
+        context.validate();
+        return new HttpGateway(context);
+    }
+
+    /** The bound port (the configured one, or the one the system chose for port 0). */
+    public int port()
+    {
+        return ((InetSocketAddress)server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close()
+    {
+        if (server != null)
+        {
+            server.close().syncUninterruptibly();
+        }
+        boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Configuration, Aeron style: set what differs from the defaults, then {@link #start}. */
+    public static final class Context
+    {
+        String host = "127.0.0.1";
+        int port = 8080;
+        int ioThreads = 1;
+        int maxBodyBytes = 64 * 1024;
+        long answerTimeoutMs = 10_000;
+        Submitter submitter;
+        PendingSubmits pending;
+        Supplier<String> exchangeInfo;
+        Supplier<String> connectivity;
+
+        public Context host(final String host)
+        {
+            this.host = host;
+            return this;
+        }
+
+        /** 0 lets the system choose (tests); read it back with {@link HttpGateway#port()}. */
+        public Context port(final int port)
+        {
+            this.port = port;
+            return this;
+        }
+
+        public Context ioThreads(final int threads)
+        {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        /** Larger bodies are answered 413 without being read further (default 64 KiB). */
+        public Context maxBodyBytes(final int bytes)
+        {
+            this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /** How long a submit waits for its decision before a 504 (default 10 s). */
+        public Context answerTimeoutMs(final long ms)
+        {
+            this.answerTimeoutMs = ms;
+            return this;
+        }
+
+        public Context submitter(final Submitter submitter)
+        {
+            this.submitter = submitter;
+            return this;
+        }
+
+        public Context pending(final PendingSubmits pending)
+        {
+            this.pending = pending;
+            return this;
+        }
+
+        /** The body of GET /api/v1/public/exchange-info, computed per request. */
+        public Context exchangeInfo(final Supplier<String> exchangeInfo)
+        {
+            this.exchangeInfo = exchangeInfo;
+            return this;
+        }
+
+        /** The body of GET /api/v1/bsl/connectivity and /api/v1/fix/connectivity. */
+        public Context connectivity(final Supplier<String> connectivity)
+        {
+            this.connectivity = connectivity;
+            return this;
+        }
+
+        void validate()
+        {
+            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null)
+            {
+                throw new IllegalStateException("submitter, pending, exchangeInfo and connectivity are required");
+            }
+            if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1 || answerTimeoutMs < 1)
+            {
+                throw new IllegalArgumentException("port 0-65535, ioThreads, maxBodyBytes and answerTimeoutMs positive");
+            }
+        }
+    }
+}
