@@ -1,0 +1,252 @@
+package io.venue.appliance;
+
+import io.venue.action.Address;
+import io.venue.action.Amend;
+import io.venue.action.Batch;
+import io.venue.action.Book;
+import io.venue.action.Cancel;
+import io.venue.action.CreateAsset;
+import io.venue.action.Deposit;
+import io.venue.action.Merge;
+import io.venue.action.OrderId;
+import io.venue.action.Side;
+import io.venue.action.Split;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+
+import static io.venue.appliance.DemoVenue.BTC;
+import static io.venue.appliance.DemoVenue.OUTCOME_MARKET;
+import static io.venue.appliance.DemoVenue.SPOT_MARKET;
+import static io.venue.appliance.DemoVenue.UNIT;
+import static io.venue.appliance.DemoVenue.USDC;
+import static io.venue.appliance.VenueHttp.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The appliance in this JVM on a loopback port and a temporary data folder, driven by Java's HttpClient with real
+ * signatures: the demo venue, trading through every kind of answer, the refusals before and after the journal,
+ * the HTTP errors, and a restart that recovers.
+ */
+class ApplianceTest
+{
+    private static final long PRICE = 50_000 * UNIT;
+    private static final long QTY = 10_000; // 0.01 BTC
+
+    @TempDir
+    Path folder;
+
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private Appliance appliance;
+    private VenueHttp http;
+    private Secp256k1KeyPair operator;
+    private Secp256k1KeyPair demo;
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        open();
+        operator = VenueHttp.key(appliance.operatorKeyFile());
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
+    }
+
+    private void open() throws Exception
+    {
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0),
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+    }
+
+    @AfterEach
+    void stop()
+    {
+        if (appliance != null)
+        {
+            appliance.close();
+        }
+    }
+
+    private String log()
+    {
+        return logBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static SpotPlaceOrder order(final Side side, final long price, final long qty, final TimeInForce tif)
+    {
+        return new SpotPlaceOrder(SPOT_MARKET, null, side, price, qty, null, tif, false, false, -1);
+    }
+
+    private static void ok(final HttpResponse<String> response)
+    {
+        assertEquals(200, response.statusCode(), response.body());
+        assertTrue(response.body().startsWith("{\"ok\":true"), response.body());
+    }
+
+    private static void refused(final HttpResponse<String> response, final int status, final String code)
+    {
+        assertEquals(status, response.statusCode(), response.body());
+        assertTrue(response.body().startsWith("{\"ok\":false"), response.body());
+        assertEquals(code, field(response.body(), "code"), response.body());
+    }
+
+    /** A second trader, funded by the operator over HTTP (operator nonces 6 and 7, after the demo set-up's 0 to 5). */
+    private Secp256k1KeyPair fundedTrader() throws Exception
+    {
+        final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
+        ok(http.operator(operator, 6, new Deposit(trader.address(), USDC, 100_000 * UNIT)));
+        ok(http.operator(operator, 7, new Deposit(trader.address(), BTC, 10 * UNIT)));
+        return trader;
+    }
+
+    @Test
+    void demoVenueListsItsMarketsAndBinding() throws Exception
+    {
+        final HttpResponse<String> info = http.get("/api/v1/public/exchange-info");
+        assertEquals(200, info.statusCode());
+        assertTrue(info.headers().firstValue("date").isPresent(), "a Date header on every answer");
+        assertTrue(info.body().contains("\"symbol\":\"BTC-USDC\""), info.body());
+        assertTrue(info.body().contains("\"marketId\":2,\"kind\":\"OUTCOME\""), info.body());
+        for (final String route : List.of("/api/v1/bsl/connectivity", "/api/v1/fix/connectivity"))
+        {
+            final HttpResponse<String> connectivity = http.get(route);
+            assertEquals(200, connectivity.statusCode());
+            assertTrue(connectivity.body().contains("\"actionSigning\":{\"chainId\":8453,\"verifyingContract\":\"0x" +
+                "5e".repeat(20) + "\""), connectivity.body());
+        }
+        assertTrue(log().contains("demo venue set up: 6 operator actions journaled"), log());
+    }
+
+    @Test
+    void ordersTradeAmendCancelSplitAndMerge() throws Exception
+    {
+        final Secp256k1KeyPair trader = fundedTrader();
+        final HttpResponse<String> bid = http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC));
+        ok(bid);
+        assertEquals(field(bid.body(), "digest"), field(bid.body(), "orderId"), "the order id is the action's digest");
+        final HttpResponse<String> ask = http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC));
+        ok(ask);
+        assertEquals("1", field(ask.body(), "trades"), ask.body());
+
+        final HttpResponse<String> resting = http.submit(demo, 2, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
+        ok(resting);
+        final OrderId id = OrderId.of(field(resting.body(), "orderId"));
+        ok(http.submit(demo, 3, new Amend(id, 48_000 * UNIT, QTY)));
+        ok(http.submit(demo, 4, new Cancel(id)));
+        refused(http.submit(demo, 5, new Cancel(id)), 200, "UNKNOWN_ORDER");
+
+        ok(http.submit(demo, 6, new Split(OUTCOME_MARKET, 5 * UNIT)));
+        ok(http.submit(demo, 7, new Merge(OUTCOME_MARKET, 2 * UNIT)));
+        refused(http.submit(demo, 8, new Split(OUTCOME_MARKET, 1_000_000 * UNIT)), 200, "INSUFFICIENT_BALANCE");
+        refused(http.submit(demo, 11, order(Side.BID, PRICE, 100 * UNIT, TimeInForce.GTC)), 200, "RISK_CREDIT_LIMIT");
+        refused(http.submit(demo, 9, order(Side.BID, PRICE + 1, QTY, TimeInForce.GTC)), 200, "INVALID_PRICE");
+
+        // a batch answers once, with a result per leg: one order in, one refused leg named by its index
+        final HttpResponse<String> batch = http.submit(demo, 10, new Batch(List.of(
+            order(Side.BID, 40_000 * UNIT, QTY, TimeInForce.GTC), order(Side.BID, 1, QTY, TimeInForce.GTC))));
+        ok(batch);
+        assertTrue(batch.body().contains("\"legRejects\":[{\"leg\":1,\"code\":\"INVALID_PRICE\"}]"), batch.body());
+    }
+
+    @Test
+    void nonceRefusalsCarryTheWindow() throws Exception
+    {
+        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        final HttpResponse<String> replayed = http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
+        refused(replayed, 200, "nonce_replayed");
+        assertEquals("0", field(replayed.body(), "nonceFloor"));
+        assertEquals("256", field(replayed.body(), "nonceWindow"));
+        assertEquals("2", field(replayed.body(), "nextUsableNonce"), "above the highest consumed nonce (docs/ENGINE.md)");
+        final HttpResponse<String> outside = http.submit(demo, 256, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
+        refused(outside, 200, "nonce_outside_window");
+        assertNotNull(field(outside.body(), "nextUsableNonce"));
+    }
+
+    @Test
+    void signerRefusalsNameTheRecoveredAndExpectedSigner() throws Exception
+    {
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+        // the stranger signs for the demo account: verified, journaled, refused by the gate
+        final HttpResponse<String> foreign = http.post("/api/v1/trading/actions",
+            VenueHttp.body(stranger, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW));
+        refused(foreign, 401, "UNAUTHORIZED_SIGNER");
+        assertEquals(demo.address().toString(), field(foreign.body(), "expectedSigner"));
+        assertTrue(foreign.body().contains("\"rawMode\":\"" + stranger.address() + "\""), foreign.body());
+        assertTrue(foreign.body().contains("\"canonicalJson\":\"{\\\"account\\\":\\\"" + demo.address()), foreign.body());
+
+        refused(http.operator(demo, 1, new CreateAsset(9, "EUR")), 401, "NOT_OPERATOR");
+
+        // signature bytes that cannot be a signature: refused before the journal's engine, journaled as an audit record
+        final String good = new String(VenueHttp.body(demo, demo.address(), 2, order(Side.BID, PRICE, QTY, TimeInForce.GTC),
+            PreimageMode.RAW), StandardCharsets.US_ASCII);
+        final String broken = good.substring(0, good.indexOf("\"bytes\":[") + 9) + "255,".repeat(64) + "27]}}";
+        final HttpResponse<String> bad = http.post("/api/v1/trading/actions", broken.getBytes(StandardCharsets.US_ASCII));
+        refused(bad, 401, "BAD_SIGNATURE");
+        assertEquals(demo.address().toString(), field(bad.body(), "expectedSigner"));
+        assertNotNull(field(bad.body(), "canonicalJson"));
+        // nothing of the demo account changed: its nonce 2 is still free
+        ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+    }
+
+    @Test
+    void malformedRequestsGetClearHttpErrors() throws Exception
+    {
+        final HttpResponse<String> missing = http.post("/api/v1/trading/actions", "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII));
+        refused(missing, 400, "MALFORMED");
+        assertEquals("payload.account", field(missing.body(), "field"));
+        refused(http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
+        refused(http.get("/api/v1/trading/actions"), 405, "METHOD_NOT_ALLOWED");
+        refused(http.post("/api/v1/public/exchange-info", new byte[0]), 405, "METHOD_NOT_ALLOWED");
+        refused(http.get("/api/v1/nothing"), 404, "NOT_FOUND");
+        assertEquals(413, http.post("/api/v1/trading/actions", new byte[65 * 1024]).statusCode());
+    }
+
+    @Test
+    void theAccountLimiterAnswers429WithRetryAfter() throws Exception
+    {
+        HttpResponse<String> last = null;
+        // 50 actions per 1,000 ms of stamped time: sent back to back, some of the first 120 must be refused
+        for (int nonce = 1; nonce <= 120; nonce++)
+        {
+            last = http.submit(demo, nonce, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
+            if (last.statusCode() == 429)
+            {
+                break;
+            }
+        }
+        refused(last, 429, "rate_limited");
+        assertEquals("1", last.headers().firstValue("retry-after").orElse(null));
+    }
+
+    @Test
+    void restartRecoversTheVenue() throws Exception
+    {
+        final HttpResponse<String> resting = http.submit(demo, 1, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
+        ok(resting);
+        final String sequence = field(resting.body(), "sequence");
+        appliance.close();
+        appliance = null;
+
+        open();
+        assertTrue(log().contains("recovered: 0 commands replayed"), "the state was written at close: " + log());
+        assertTrue(http.get("/api/v1/public/exchange-info").body().contains("BTC-USDC"), "listing rebuilt from the events");
+        refused(http.submit(demo, 1, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "nonce_replayed");
+        final HttpResponse<String> cancel = http.submit(demo, 2, new Cancel(OrderId.of(field(resting.body(), "orderId"))));
+        ok(cancel);
+        assertEquals(Long.parseLong(sequence) + 2, Long.parseLong(field(cancel.body(), "sequence")), "one sequence, no gap");
+    }
+}
