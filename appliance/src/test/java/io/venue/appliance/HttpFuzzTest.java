@@ -1,0 +1,227 @@
+package io.venue.appliance;
+
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Fuzzing of the HTTP lane with seeded random input: mutated signed bodies, random bytes, random paths and raw
+ * request heads on a socket. Every answer is a JSON error below 500 (or a closed connection for bytes that are not
+ * HTTP), the process keeps serving, and nothing reaches an account: afterwards the demo account's nonce 1 is
+ * still free.
+ */
+class HttpFuzzTest
+{
+    private static final long SEED = 20261122L;
+
+    @TempDir
+    Path folder;
+
+    private Appliance appliance;
+    private VenueHttp http;
+    private Secp256k1KeyPair demo;
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0), new PrintStream(OutputStream.nullOutputStream()));
+        http = new VenueHttp(appliance.baseUrl());
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
+    }
+
+    @AfterEach
+    void stop()
+    {
+        appliance.close();
+    }
+
+    private static SpotPlaceOrder bid()
+    {
+        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT, 10_000, null, TimeInForce.GTC,
+            false, false, -1);
+    }
+
+    @Test
+    void mutatedAndRandomBodiesAreRefusedCleanly() throws Exception
+    {
+        final Random random = new Random(SEED);
+        // signed for nonce 1 but never sent whole: a mutation that still verifies would consume nonce 1
+        final byte[] valid = VenueHttp.body(demo, demo.address(), 1, bid(), PreimageMode.RAW);
+        for (int i = 0; i < 300; i++)
+        {
+            final byte[] body = i % 3 == 0 ? randomBytes(random, random.nextInt(600)) : mutate(valid, random);
+            final HttpResponse<String> answer = http.post("/api/v1/trading/actions", body);
+            final String context = "case " + i + " (seed " + SEED + "): " + new String(body, StandardCharsets.ISO_8859_1);
+            assertTrue(answer.statusCode() < 500, answer.statusCode() + " " + answer.body() + " for " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":false,\"code\":\""), answer.body() + " for " + context);
+        }
+        stillServingAndUntouched();
+    }
+
+    @Test
+    void randomPathsAndMethodsGetJsonErrors() throws Exception
+    {
+        final Random random = new Random(SEED + 1);
+        final String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789/-_.%?=&";
+        for (int i = 0; i < 200; i++)
+        {
+            final StringBuilder path = new StringBuilder("/");
+            final int length = random.nextInt(40);
+            for (int j = 0; j < length; j++)
+            {
+                path.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            if (i % 4 == 0)
+            {
+                path.insert(0, "/api/v1");
+            }
+            final URI uri;
+            try
+            {
+                uri = URI.create(http.baseUrl + path);
+            }
+            catch (final IllegalArgumentException notAUri)
+            {
+                continue;
+            }
+            final HttpResponse<String> answer = http.client.send(java.net.http.HttpRequest.newBuilder(uri)
+                .method(i % 2 == 0 ? "GET" : "DELETE", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+            assertTrue(answer.statusCode() == 404 || answer.statusCode() == 405 || answer.statusCode() == 200,
+                answer.statusCode() + " for " + path);
+            assertTrue(answer.body().startsWith("{\"ok\":"), answer.body());
+        }
+        stillServingAndUntouched();
+    }
+
+    @Test
+    void rawRequestHeadsNeverBreakTheServer() throws Exception
+    {
+        final Random random = new Random(SEED + 2);
+        final String[] heads = {
+            "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST /api/v1/trading/actions HTTP/1.1\r\nContent-Length: 5\r\n\r\n{}",
+            "POST /api/v1/trading/actions HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+            "POST /api/v1/trading/actions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "GET / HTTP/9.9\r\n\r\n",
+            "\u0000\u0001\u0002 / HTTP/1.1\r\n\r\n",
+            "GET /" + "a".repeat(10_000) + " HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\n" + "X: " + "b".repeat(20_000) + "\r\n\r\n"};
+        for (int i = 0; i < 120; i++)
+        {
+            final byte[] request = i < heads.length ? heads[i].getBytes(StandardCharsets.ISO_8859_1) : i % 2 == 0 ?
+                randomBytes(random, 1 + random.nextInt(300)) : mutate(heads[random.nextInt(heads.length)].getBytes(StandardCharsets.ISO_8859_1), random);
+            final String answer = exchange(request);
+            assertTrue(answer.isEmpty() || answer.startsWith("HTTP/1.1 "), "case " + i + ": " + answer);
+            if (answer.startsWith("HTTP/1.1 5"))
+            {
+                throw new AssertionError("case " + i + " got a server error: " + answer);
+            }
+        }
+        stillServingAndUntouched();
+    }
+
+    /** Writes the bytes, half-closes, and reads what comes back within a second (empty when the server just closes). */
+    private String exchange(final byte[] request) throws Exception
+    {
+        try (Socket socket = new Socket())
+        {
+            socket.connect(new InetSocketAddress("127.0.0.1", appliance.httpPort()), 2_000);
+            socket.setSoTimeout(1_000);
+            socket.getOutputStream().write(request);
+            socket.shutdownOutput();
+            final InputStream in = socket.getInputStream();
+            final StringBuilder answer = new StringBuilder();
+            final byte[] chunk = new byte[4096];
+            try
+            {
+                int read;
+                while ((read = in.read(chunk)) > 0)
+                {
+                    answer.append(new String(chunk, 0, read, StandardCharsets.ISO_8859_1));
+                }
+            }
+            catch (final SocketTimeoutException waitedEnough)
+            {
+                // a partial request the server still waits on: it answered nothing, which is fine
+            }
+            catch (final java.net.SocketException reset)
+            {
+                // the server closed a connection that sent garbage
+            }
+            return answer.toString();
+        }
+    }
+
+    private void stillServingAndUntouched() throws Exception
+    {
+        assertEquals(200, http.get("/api/v1/public/exchange-info").statusCode());
+        final HttpResponse<String> answer = http.submit(demo, 1, bid());
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().startsWith("{\"ok\":true"), "nonce 1 was still free: " + answer.body());
+    }
+
+    private static byte[] randomBytes(final Random random, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** One to four byte changes, a cut, or a duplicated slice. */
+    private static byte[] mutate(final byte[] original, final Random random)
+    {
+        byte[] bytes = original.clone();
+        switch (random.nextInt(3))
+        {
+            case 0 ->
+            {
+                final int changes = 1 + random.nextInt(4);
+                for (int i = 0; i < changes; i++)
+                {
+                    final int at = random.nextInt(bytes.length);
+                    // never a plain space or tab: whitespace between tokens would leave the same, valid action
+                    byte b;
+                    do
+                    {
+                        b = (byte)random.nextInt(256);
+                    }
+                    while (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == bytes[at]);
+                    bytes[at] = b;
+                }
+            }
+            case 1 -> bytes = java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
+            default ->
+            {
+                final int from = random.nextInt(bytes.length);
+                final int to = from + 1 + random.nextInt(bytes.length - from);
+                final byte[] longer = new byte[bytes.length + (to - from)];
+                System.arraycopy(bytes, 0, longer, 0, to);
+                System.arraycopy(bytes, from, longer, to, bytes.length - from);
+                bytes = longer;
+            }
+        }
+        return bytes;
+    }
+}
