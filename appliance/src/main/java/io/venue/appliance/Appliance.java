@@ -11,6 +11,11 @@ import io.venue.engine.ShardRecovery;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.queue.Journal;
+import io.venue.replication.AcknowledgementGate;
+import io.venue.replication.CommandShipper;
+import io.venue.replication.ReplicationContext;
+import io.venue.replication.ReplicationMedia;
+import io.venue.replication.StandbyFollower;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
@@ -24,7 +29,7 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.DynamicCompositeAgent;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
@@ -46,8 +51,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Appliance implements AutoCloseable
 {
-    /** The replication epoch of a single primary; a standby promoted later writes a higher one. */
-    private static final long EPOCH = 1;
     private static final int BATCH = 64;
 
     private final ApplianceContext context;
@@ -56,12 +59,16 @@ public final class Appliance implements AutoCloseable
     private Journal events;
     private EngineState state;
     private io.venue.engine.Engine engine;
-    private VerifierPool pool;
-    private Sequencer sequencer;
+    private volatile VerifierPool pool;
+    private volatile Sequencer sequencer;
     private EngineAgent engineAgent;
     private AgentRunner engineRunner;
     private AgentRunner frontRunner;
-    private HttpGateway gateway;
+    private volatile HttpGateway gateway;
+    private DynamicCompositeAgent front;
+    private ReplicationMedia media;
+    private Path data;
+    private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
     private PendingSubmits pending;
     private final VenueDirectory directory = new VenueDirectory();
     private DemoVenue demoVenue;
@@ -91,7 +98,7 @@ public final class Appliance implements AutoCloseable
 
     private void open() throws IOException, StateUnusableException
     {
-        final Path data = context.dataDir.toAbsolutePath();
+        data = context.dataDir.toAbsolutePath();
         Files.createDirectories(data);
         final EngineConfig config = new EngineConfig();
         context.operators.forEach(config::operator);
@@ -108,6 +115,7 @@ public final class Appliance implements AutoCloseable
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
         final long journaled = commands.lastSequence();
+        final long epoch = Math.max(1, commands.lastEpoch());
         final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
             .sizeFor(config.stateLimits());
         final Path snapshots = data.resolve("snapshots");
@@ -130,11 +138,14 @@ public final class Appliance implements AutoCloseable
         recovery.commands().handOver();
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
-
-        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads)
-            .chainId(context.chainId).verifyingContract(context.verifyingContract));
         pending = new PendingSubmits(journaled);
-        sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
+        front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH));
+        engineRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, engineAgent);
+        frontRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, front);
+        AgentRunner.startOnThread(engineRunner);
+        AgentRunner.startOnThread(frontRunner);
+
+        final SequencerListener answers = new SequencerListener()
         {
             public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
             {
@@ -145,16 +156,74 @@ public final class Appliance implements AutoCloseable
             {
                 pending.onSequenced(correlationId, sequence);
             }
-        }, EPOCH, journaled, BATCH);
-        final Responder responder = new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH);
+        };
+        if (!context.replicated())
+        {
+            serve(epoch, journaled, answers, () -> false);
+            return;
+        }
+        final ReplicationContext replication = context.replication();
+        media = ReplicationMedia.launch(data.resolve("aeron"));
+        if (context.role == ApplianceContext.Role.PRIMARY)
+        {
+            final CommandShipper shipper = new CommandShipper(commands,
+                media.aeron().addExclusivePublication(replication.commandChannel(), replication.commandStreamId()),
+                media.aeron().addSubscription(replication.replyChannel(), replication.replyStreamId()), replication, epoch);
+            final AcknowledgementGate gate = new AcknowledgementGate(answers, shipper::ackedSequence, replication.mode(), 10_000);
+            add(shipper);
+            add(gate);
+            // listen before writing: a newer primary's heartbeat fences this node before it journals anything
+            final long listenUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs);
+            while (System.nanoTime() < listenUntil && !shipper.isFenced())
+            {
+                sleep(1);
+            }
+            if (shipper.isFenced())
+            {
+                throw new IllegalStateException("fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
+                    "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
+            }
+            serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced());
+            log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint);
+        }
+        else
+        {
+            final StandbyFollower follower = new StandbyFollower(commands.appender(), journaled, epoch,
+                media.aeron().addSubscription(replication.commandChannel(), replication.commandStreamId()),
+                media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication);
+            add(follower);
+            add(new PromotionWatch(follower, pending, data, promoted ->
+            {
+                log.printf("promoted: epoch %d after sequence %d%n", promoted.epoch(), promoted.lastSequence());
+                final Thread starter = new Thread(() ->
+                {
+                    try
+                    {
+                        serve(promoted.epoch(), promoted.lastSequence(), answers, () -> false);
+                        log.println("serving as the primary on " + baseUrl());
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        onError(ex);
+                    }
+                }, "promotion");
+                starter.start();
+            }));
+            log.printf("standby at sequence %d following %s; promote with: venue-appliance promote --data %s%n",
+                journaled, context.primaryEndpoint, data);
+        }
+    }
 
-        engineRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, engineAgent);
-        frontRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null,
-            new CompositeAgent(sequencer, responder));
-        AgentRunner.startOnThread(engineRunner);
-        AgentRunner.startOnThread(frontRunner);
-
-        if (demoVenue != null && journaled == 0)
+    /** Starts taking requests: the verifier pool, the sequencer at {@code lastSequence}, the demo set-up, the HTTP lane. */
+    private synchronized void serve(final long epoch, final long lastSequence, final SequencerListener answers,
+        final java.util.function.BooleanSupplier pause)
+    {
+        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads)
+            .chainId(context.chainId).verifyingContract(context.verifyingContract));
+        sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
+            .pauseWhen(pause);
+        add(sequencer);
+        if (demoVenue != null && lastSequence == 0)
         {
             setUpDemo();
         }
@@ -162,6 +231,45 @@ public final class Appliance implements AutoCloseable
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson));
+        serving.countDown();
+    }
+
+    /** Adds an agent to the front thread and waits until it runs there. */
+    private void add(final org.agrona.concurrent.Agent agent)
+    {
+        while (!front.tryAdd(agent))
+        {
+            sleep(1);
+        }
+        while (!front.hasAddAgentCompleted())
+        {
+            sleep(1);
+        }
+    }
+
+    private static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /** Waits until the node takes requests (at once on a primary; after promotion on a standby). */
+    public boolean awaitServing(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return serving.await(timeout, unit);
+    }
+
+    /** True once the node takes requests. */
+    public boolean isServing()
+    {
+        return serving.getCount() == 0;
     }
 
     /** Signs the demo's operator actions and submits them through the pool like any client, one at a time. */
@@ -194,10 +302,11 @@ public final class Appliance implements AutoCloseable
         error.printStackTrace(log);
     }
 
-    /** The bound HTTP port. */
+    /** The bound HTTP port, or -1 while the node does not serve (a standby before promotion). */
     public int httpPort()
     {
-        return gateway.port();
+        final HttpGateway http = gateway;
+        return http == null ? -1 : http.port();
     }
 
     public String baseUrl()
@@ -244,21 +353,22 @@ public final class Appliance implements AutoCloseable
     }
 
     @Override
-    public void close()
+    public synchronized void close()
     {
         // no new requests; the sequencer stops; the engine applies what was journaled; then the state is written
         CloseHelper.quietClose(gateway);
         CloseHelper.quietClose(frontRunner);
-        if (engineRunner != null && sequencer != null)
+        if (engineRunner != null)
         {
+            final long journaled = commands.lastSequence();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (engineAgent.appliedSequence() < sequencer.sequence() && System.nanoTime() < deadline)
+            while (engineAgent.appliedSequence() < journaled && System.nanoTime() < deadline)
             {
                 Thread.onSpinWait();
             }
         }
         CloseHelper.quietClose(engineRunner);
-        if (engineAgent != null && state != null)
+        if (engine != null && state != null)
         {
             try
             {
@@ -269,6 +379,7 @@ public final class Appliance implements AutoCloseable
                 state.close();
             }
         }
+        CloseHelper.quietClose(media);
         CloseHelper.quietClose(pool);
         CloseHelper.quietClose(commands);
         CloseHelper.quietClose(events);

@@ -1,6 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.action.Address;
+import io.venue.replication.ReplicationContext;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -25,7 +26,15 @@ public final class ApplianceContext
     public static final Address DEMO_CONTRACT = Address.of("0x" + "5e".repeat(20));
 
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
-        "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms");
+        "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
+        "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
+        "replication.auto.promote");
+
+    /** Whether this node writes the command journal or follows another node's. */
+    public enum Role
+    {
+        PRIMARY, STANDBY
+    }
 
     Path dataDir = Path.of("data");
     String httpHost = "127.0.0.1";
@@ -38,6 +47,14 @@ public final class ApplianceContext
     long snapshotEvery = 1_000_000;
     int snapshotsKept = 2;
     long answerTimeoutMs = 10_000;
+    Role role = Role.PRIMARY;
+    ReplicationContext.Mode replicationMode = ReplicationContext.Mode.SYNC;
+    /** host:port where the standby receives commands; with {@link #primaryEndpoint}, replication is on. */
+    String standbyEndpoint;
+    /** host:port where the primary receives the standby's acknowledgements and requests. */
+    String primaryEndpoint;
+    long primaryTimeoutMs = 1_000;
+    boolean autoPromote;
 
     /**
      * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
@@ -64,6 +81,7 @@ public final class ApplianceContext
         {
             c.set(key, p.getProperty(key).trim(), base);
         }
+        c.validate();
         return c;
     }
 
@@ -95,6 +113,12 @@ public final class ApplianceContext
                 case "snapshot.every" -> snapshotEvery = Long.parseLong(value);
                 case "snapshot.keep" -> snapshotsKept = Integer.parseInt(value);
                 case "answer.timeout.ms" -> answerTimeoutMs = Long.parseLong(value);
+                case "role" -> role = Role.valueOf(value.toUpperCase(Locale.ROOT));
+                case "replication.mode" -> replicationMode = ReplicationContext.Mode.valueOf(value.toUpperCase(Locale.ROOT));
+                case "replication.standby.endpoint" -> standbyEndpoint = endpoint(value);
+                case "replication.primary.endpoint" -> primaryEndpoint = endpoint(value);
+                case "replication.primary.timeout.ms" -> primaryTimeoutMs = Long.parseLong(value);
+                case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown key '" + key + "'");
             }
         }
@@ -102,7 +126,40 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("bad value for " + key + " ('" + value + "'): " + ex.getMessage(), ex);
         }
-        validate();
+        return this;
+    }
+
+    private static String endpoint(final String value)
+    {
+        final int colon = value.lastIndexOf(':');
+        if (colon <= 0 || Integer.parseInt(value.substring(colon + 1)) < 1 || Integer.parseInt(value.substring(colon + 1)) > 65_535)
+        {
+            throw new IllegalArgumentException("expected host:port");
+        }
+        return value;
+    }
+
+    /** Replication is configured when both endpoints are. */
+    public boolean replicated()
+    {
+        return standbyEndpoint != null && primaryEndpoint != null;
+    }
+
+    /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms. */
+    ReplicationContext replication()
+    {
+        return new ReplicationContext()
+            .mode(replicationMode)
+            .commandChannel("aeron:udp?endpoint=" + standbyEndpoint, 1001)
+            .replyChannel("aeron:udp?endpoint=" + primaryEndpoint, 1002)
+            .heartbeatInterval(20, java.util.concurrent.TimeUnit.MILLISECONDS)
+            .primaryTimeout(primaryTimeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS)
+            .promoteOnPrimaryLoss(autoPromote);
+    }
+
+    public ApplianceContext role(final Role role)
+    {
+        this.role = role;
         return this;
     }
 
@@ -159,6 +216,10 @@ public final class ApplianceContext
 
     void validate()
     {
+        if (role == Role.STANDBY && !replicated())
+        {
+            throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
         if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 || answerTimeoutMs < 1)
         {
             throw new IllegalArgumentException("http.port 0-65535; verifier.threads, snapshot.every, snapshot.keep and " +

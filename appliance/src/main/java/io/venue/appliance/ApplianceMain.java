@@ -15,6 +15,11 @@ public final class ApplianceMain
 
     public static void main(final String[] args) throws Exception
     {
+        if (args.length > 0 && "promote".equals(args[0]))
+        {
+            System.exit(promote(args));
+            return;
+        }
         final ApplianceContext context;
         try
         {
@@ -24,10 +29,22 @@ public final class ApplianceMain
         {
             System.err.println("venue-appliance: " + ex.getMessage());
             System.err.println("usage: venue-appliance [--config FILE] [--data DIR] [--port N]");
+            System.err.println("       venue-appliance promote --data DIR");
             System.exit(2);
             return;
         }
-        final Appliance appliance = Appliance.start(context, System.out);
+        final Appliance appliance;
+        try
+        {
+            appliance = Appliance.start(context, System.out);
+        }
+        catch (final IllegalStateException | IllegalArgumentException | java.io.IOException ex)
+        {
+            System.out.println("venue-appliance: cannot start: " + ex.getMessage());
+            System.out.flush();
+            System.exit(1);
+            return;
+        }
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
@@ -39,6 +56,42 @@ public final class ApplianceMain
         System.out.println(Banner.text(appliance, context));
         System.out.flush();
         stopped.await();
+    }
+
+    /**
+     * The operator's promotion: asks the standby running on the data folder to become the primary, and waits for it
+     * to confirm (exit 0) for up to 30 s (exit 1).
+     */
+    static int promote(final String[] args) throws Exception
+    {
+        if (args.length != 3 || !"--data".equals(args[1]))
+        {
+            System.err.println("usage: venue-appliance promote --data DIR");
+            return 2;
+        }
+        final Path data = Path.of(args[2]);
+        final Path request = data.resolve(PromotionWatch.REQUEST);
+        final Path done = data.resolve(PromotionWatch.DONE);
+        if (!java.nio.file.Files.isDirectory(data))
+        {
+            System.err.println("no data folder " + data.toAbsolutePath());
+            return 1;
+        }
+        java.nio.file.Files.deleteIfExists(done);
+        java.nio.file.Files.writeString(request, "requested by the operator\n");
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline)
+        {
+            if (java.nio.file.Files.exists(done) && !java.nio.file.Files.exists(request))
+            {
+                System.out.println("promoted: " + java.nio.file.Files.readString(done).trim());
+                return 0;
+            }
+            Thread.sleep(50);
+        }
+        java.nio.file.Files.deleteIfExists(request);
+        System.err.println("no standby on " + data.toAbsolutePath() + " took the request within 30 s; request withdrawn");
+        return 1;
     }
 
     static ApplianceContext parse(final String[] args) throws java.io.IOException

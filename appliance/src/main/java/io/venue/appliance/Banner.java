@@ -12,6 +12,13 @@ final class Banner
     static String text(final Appliance appliance, final ApplianceContext context)
     {
         final StringBuilder b = new StringBuilder();
+        if (!appliance.isServing())
+        {
+            return b.append("venue appliance is a standby: following, HTTP starts on ").append(context.httpHost).append(':')
+                .append(context.httpPort).append(" once promoted\ndata folder: ").append(context.dataDir.toAbsolutePath())
+                .append("\npromote it with: scripts/run-appliance.sh promote --data ").append(context.dataDir.toAbsolutePath())
+                .toString();
+        }
         final String url = appliance.baseUrl();
         b.append("venue appliance serving on ").append(url).append('\n');
         b.append("data folder: ").append(context.dataDir.toAbsolutePath())

@@ -24,7 +24,7 @@ public final class EngineAgent implements Agent
     private final Engine engine;
     private final JournalTailer commands;
     private final int batchLimit;
-    private final AtomicLong appliedSequence = new AtomicLong(-1);
+    private final AtomicLong appliedSequence;
     private final AtomicLong appliedIndex = new AtomicLong(-1);
     private final RecordHandler onRecord = this::onRecord;
     private EngineState snapshotState;
@@ -40,6 +40,8 @@ public final class EngineAgent implements Agent
         this.engine = engine;
         this.commands = commands;
         this.batchLimit = batchLimit;
+        // a recovered engine has applied its journal up to here already
+        this.appliedSequence = new AtomicLong(engine.lastSequence());
     }
 
     @Override
@@ -113,7 +115,7 @@ public final class EngineAgent implements Agent
         return lastSnapshotFailure.get();
     }
 
-    /** The sequence of the last command applied, readable from any thread; -1 before the first. */
+    /** The sequence of the last command applied (by recovery or by this agent), readable from any thread; 0 before the first. */
     public long appliedSequence()
     {
         return appliedSequence.get();

@@ -68,7 +68,7 @@ public final class ReplicaNode
                     }
                 });
             final long last = recovery.engine().lastSequence();
-            final long epoch = lastEpoch(commands);
+            final long epoch = commands.lastEpoch();
             if (primary)
             {
                 runPrimary(media, context, commands, recovery, source, last, Math.max(1, epoch));
@@ -201,13 +201,5 @@ public final class ReplicaNode
             engine.doWork();
             Thread.sleep(1);
         }
-    }
-
-    /** The epoch of the last command in the journal, 0 when it is empty. */
-    static long lastEpoch(final Journal commands)
-    {
-        final long[] epoch = {0};
-        commands.readLast((buffer, offset, length, index) -> epoch[0] = JournalRecords.epoch(buffer, offset));
-        return epoch[0];
     }
 }

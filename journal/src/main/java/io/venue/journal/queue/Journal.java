@@ -91,6 +91,14 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
+    /** The epoch of the last excerpt's first record: the replication epoch that wrote last; 0 when empty. */
+    public long lastEpoch()
+    {
+        final long[] epoch = {0};
+        readLast((buffer, offset, length, index) -> epoch[0] = JournalRecords.epoch(buffer, offset));
+        return epoch[0];
+    }
+
     /**
      * Hands each length-framed record of an excerpt's bytes {@code buffer[offset, offset + length)} to
      * {@code handler}, with {@code index}; the frames must have been checked ({@link JournalTailer}).

@@ -59,6 +59,18 @@ public final class PendingSubmits
         lastSequenced = sequence;
     }
 
+    /**
+     * Commands up to {@code sequence} were journaled without a request of this process (a standby appends what
+     * its primary sends): nobody waits for them.
+     */
+    public void skipTo(final long sequence)
+    {
+        if (sequence > lastSequenced)
+        {
+            lastSequenced = sequence;
+        }
+    }
+
     /** The highest sequence whose request has been named: outcomes up to it can be matched. */
     public long lastSequenced()
     {

@@ -1,0 +1,165 @@
+package io.venue.appliance;
+
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.testing.ChildJvm;
+import io.venue.testing.RecordFiles;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two appliance processes from configuration files: a primary and a standby over UDP on loopback in SYNC mode.
+ * Orders are answered by the primary, the primary is killed with SIGKILL, the operator promotes the standby with
+ * {@code venue-appliance promote}, and the standby serves: every answered order is there (its nonce is spent), its
+ * event journal is byte-identical to the primary's, and the old primary, restarted, refuses to write (fenced).
+ */
+class ApplianceFailoverTest
+{
+    private static final int ORDERS = 40;
+
+    @TempDir
+    Path folder;
+
+    @AfterEach
+    void stop() throws InterruptedException
+    {
+        ChildJvm.stopAll();
+    }
+
+    @Test
+    void operatorPromotesTheStandbyAfterThePrimaryDies() throws Exception
+    {
+        final int standbyPort = RecordFiles.freeUdpPort();
+        final int primaryPort = RecordFiles.freeUdpPort();
+        final Path primaryData = folder.resolve("primary");
+        final Path standbyData = folder.resolve("standby");
+        final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
+            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\n";
+        final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n");
+        final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
+            "http.port=" + freeTcpPort() + "\n");
+
+        // both nodes run under the same engine configuration: the demo's operator key, made here for both
+        writeKeys(primaryData, standbyData);
+        final ChildJvm standby = ChildJvm.start(ApplianceMain.class, "--config", standbyConfig.toString());
+        ChildJvm primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
+        standby.awaitLine("venue appliance is a standby", 60);
+        final String primaryUrl = url(primary);
+
+        final Secp256k1KeyPair demo = VenueHttp.key(primaryData.resolve("keys").resolve("demo-account.key"));
+        final VenueHttp toPrimary = new VenueHttp(primaryUrl);
+        for (int nonce = 1; nonce <= ORDERS; nonce++)
+        {
+            final HttpResponse<String> answer = toPrimary.submit(demo, nonce, bid(nonce));
+            assertEquals(200, answer.statusCode(), answer.body());
+        }
+        final long lastAnswered = Long.parseLong(VenueHttp.field(toPrimary.submit(demo, ORDERS + 1, bid(ORDERS + 1)).body(), "sequence"));
+
+        primary.process.destroyForcibly();
+        assertTrue(primary.process.waitFor(30, TimeUnit.SECONDS));
+
+        final ChildJvm promote = ChildJvm.start(ApplianceMain.class, "promote", "--data", standbyData.toString());
+        assertTrue(promote.process.waitFor(60, TimeUnit.SECONDS));
+        final String promoted = promote.awaitLine("promoted: epoch 2 after sequence ", 5);
+        assertEquals(0, promote.process.exitValue(), String.join("\n", promote.lines));
+        assertTrue(Long.parseLong(promoted.substring(promoted.lastIndexOf(' ') + 1)) >= lastAnswered, promoted);
+
+        final String standbyUrl = standby.awaitLine("serving as the primary on ", 60).substring("serving as the primary on ".length());
+        final VenueHttp toStandby = new VenueHttp(standbyUrl);
+        for (int nonce = 1; nonce <= ORDERS + 1; nonce++)
+        {
+            final HttpResponse<String> again = toStandby.submit(demo, nonce, bid(nonce));
+            assertEquals("nonce_replayed", VenueHttp.field(again.body(), "code"), "answered order " + nonce + " kept: " + again.body());
+        }
+        final HttpResponse<String> fresh = toStandby.submit(demo, ORDERS + 2, bid(ORDERS + 2));
+        assertTrue(fresh.body().startsWith("{\"ok\":true"), fresh.body());
+
+        // the events of every command the primary journaled are the same bytes on the standby
+        final List<byte[]> primaryEvents = excerpts(primaryData);
+        final List<byte[]> standbyEvents = excerpts(standbyData);
+        assertTrue(primaryEvents.size() >= ORDERS + 7, "set-up and orders: " + primaryEvents.size());
+        for (int i = 0; i < primaryEvents.size(); i++)
+        {
+            assertTrue(java.util.Arrays.equals(primaryEvents.get(i), standbyEvents.get(i)), "event excerpt " + i + " differs");
+        }
+
+        // the old primary comes back on its old folder: it hears epoch 2 and refuses to write
+        primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
+        assertTrue(primary.process.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(primary.lines.stream().anyMatch(l -> l.contains("fenced: a primary of epoch 2 is running")),
+            String.join("\n", primary.lines));
+        assertEquals(1, primary.process.exitValue());
+    }
+
+    private static SpotPlaceOrder bid(final long nonce)
+    {
+        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, (40_000 + nonce) * DemoVenue.UNIT, 10_000, null,
+            TimeInForce.GTC, false, false, -1);
+    }
+
+    private Path write(final String name, final String text) throws IOException
+    {
+        return Files.writeString(folder.resolve(name), text);
+    }
+
+    private static String url(final ChildJvm child) throws InterruptedException
+    {
+        return child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
+    }
+
+    private static void writeKeys(final Path... dataDirs) throws IOException
+    {
+        for (final String key : List.of("operator.key", "demo-account.key"))
+        {
+            final String hex = io.venue.codec.Hex.to0x(Secp256k1KeyPair.generate(new java.security.SecureRandom()).privateKey());
+            for (final Path data : dataDirs)
+            {
+                Files.createDirectories(data.resolve("keys"));
+                Files.writeString(data.resolve("keys").resolve(key), hex + "\n");
+            }
+        }
+    }
+
+    private static int freeTcpPort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static List<byte[]> excerpts(final Path data)
+    {
+        final List<byte[]> all = new ArrayList<>();
+        try (Journal events = Journal.openReadOnly(data.resolve("journal").resolve("events")); JournalTailer tailer = events.tailer())
+        {
+            while (tailer.readExcerpt((buffer, offset, length, index) ->
+            {
+                final byte[] bytes = new byte[length];
+                buffer.getBytes(offset, bytes);
+                all.add(bytes);
+            }))
+            {
+                // to the end
+            }
+        }
+        return all;
+    }
+}
