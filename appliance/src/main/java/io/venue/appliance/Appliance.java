@@ -28,7 +28,6 @@ import io.venue.transport.http.SubmitResponse;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.DynamicCompositeAgent;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -140,8 +139,8 @@ public final class Appliance implements AutoCloseable
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
         pending = new PendingSubmits(journaled);
         front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH));
-        engineRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, engineAgent);
-        frontRunner = new AgentRunner(new BackoffIdleStrategy(), this::onError, null, front);
+        engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
+        frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
         AgentRunner.startOnThread(engineRunner);
         AgentRunner.startOnThread(frontRunner);
 
@@ -218,7 +217,7 @@ public final class Appliance implements AutoCloseable
     private synchronized void serve(final long epoch, final long lastSequence, final SequencerListener answers,
         final java.util.function.BooleanSupplier pause)
     {
-        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads)
+        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
             .chainId(context.chainId).verifyingContract(context.verifyingContract));
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .pauseWhen(pause);

@@ -28,7 +28,7 @@ public final class ApplianceContext
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote");
+        "replication.auto.promote", "idle.strategy", "idle.max.park.us");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -55,6 +55,8 @@ public final class ApplianceContext
     String primaryEndpoint;
     long primaryTimeoutMs = 1_000;
     boolean autoPromote;
+    boolean busySpin;
+    long idleMaxParkUs = 100;
 
     /**
      * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
@@ -119,6 +121,13 @@ public final class ApplianceContext
                 case "replication.primary.endpoint" -> primaryEndpoint = endpoint(value);
                 case "replication.primary.timeout.ms" -> primaryTimeoutMs = Long.parseLong(value);
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
+                case "idle.strategy" -> busySpin = switch (value)
+                {
+                    case "busy-spin" -> true;
+                    case "backoff" -> false;
+                    default -> throw new IllegalArgumentException("backoff or busy-spin");
+                };
+                case "idle.max.park.us" -> idleMaxParkUs = Long.parseLong(value);
                 default -> throw new IllegalArgumentException("unknown key '" + key + "'");
             }
         }
@@ -155,6 +164,16 @@ public final class ApplianceContext
             .heartbeatInterval(20, java.util.concurrent.TimeUnit.MILLISECONDS)
             .primaryTimeout(primaryTimeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS)
             .promoteOnPrimaryLoss(autoPromote);
+    }
+
+    /**
+     * How an idle appliance thread waits: busy-spin (a dedicated core each, the lowest latency) or back off (spin,
+     * yield, then park up to {@code idle.max.park.us}, gentle on a shared machine; the default).
+     */
+    java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> idleStrategy()
+    {
+        return busySpin ? org.agrona.concurrent.BusySpinIdleStrategy::new :
+            () -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, idleMaxParkUs * 1_000);
     }
 
     public ApplianceContext role(final Role role)
@@ -219,6 +238,10 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (idleMaxParkUs < 1)
+        {
+            throw new IllegalArgumentException("idle.max.park.us must be positive");
         }
         if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 || answerTimeoutMs < 1)
         {

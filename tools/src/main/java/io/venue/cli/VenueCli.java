@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         SvcSignCommand.class,
         VectorsCommand.class,
         JournalCommand.class,
+        LoadgenCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class VenueCli

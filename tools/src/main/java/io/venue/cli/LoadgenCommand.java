@@ -1,0 +1,188 @@
+package io.venue.cli;
+
+import io.venue.codec.Hex;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.loadgen.HttpLoadClient;
+import io.venue.loadgen.LoadAccounts;
+import io.venue.loadgen.LoadRun;
+import io.venue.loadgen.PercentilePlot;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+
+/**
+ * {@code venue loadgen}: signed submits against a running appliance, open loop at fixed rates and optionally a
+ * closed-loop throughput ceiling; prints a table, writes JSON and a percentile plot.
+ */
+@Command(name = "loadgen", mixinStandardHelpOptions = true,
+    description = "Load generator: funds fresh traders through the operator, pre-signs their actions, then submits them "
+        + "at fixed rates (open loop, latency from the intended send time) and, with --ceiling, as fast as answers come.")
+final class LoadgenCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DeploymentOptions deployment;
+
+    @Option(names = "--url", defaultValue = "http://127.0.0.1:8080", description = "The appliance (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--operator-key", required = true, description = "The operator's key file (the demo's data/keys/operator.key).")
+    Path operatorKey;
+
+    @Option(names = "--rates", split = ",", defaultValue = "1000,5000", description = "Fixed rates, actions/s (default: ${DEFAULT-VALUE}).")
+    List<Long> rates;
+
+    @Option(names = "--duration", defaultValue = "5", description = "Measured seconds per rate (default: ${DEFAULT-VALUE}).")
+    double duration;
+
+    @Option(names = "--warmup", defaultValue = "1", description = "Seconds sent first and not recorded (default: ${DEFAULT-VALUE}).")
+    double warmup;
+
+    @Option(names = "--ceiling", defaultValue = "0", description = "Also run closed loop with this many requests in flight (0: no).")
+    int ceiling;
+
+    @Option(names = "--ceiling-actions", defaultValue = "100000", description = "Actions the ceiling run sends (default: ${DEFAULT-VALUE}).")
+    int ceilingActions;
+
+    @Option(names = "--accounts", description = "Traders (default: enough for the highest rate at 40 actions/s each, at least 50).")
+    Integer accounts;
+
+    @Option(names = "--market", defaultValue = "1", description = "Spot market to bid in (default: ${DEFAULT-VALUE}).")
+    long market;
+
+    @Option(names = "--quote-asset", defaultValue = "1", description = "The market's quote asset, deposited to each trader (default: ${DEFAULT-VALUE}).")
+    long quoteAsset;
+
+    @Option(names = "--sign-threads", defaultValue = "2", description = "Threads that pre-sign (default: ${DEFAULT-VALUE}).")
+    int signThreads;
+
+    @Option(names = "--connections", defaultValue = "64", description = "Keep-alive connections; each trader uses one (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--out", description = "Write the results as JSON here.")
+    Path out;
+
+    @Option(names = "--plot", description = "Write a latency-by-percentile PNG here.")
+    Path plot;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter log = spec.commandLine().getOut();
+        final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
+        final int traders = accounts != null ? accounts :
+            (int)Math.max(50, (maxRate + LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND - 1) / LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND);
+        final String submit = url.replaceAll("/+$", "") + Submit.ROUTE;
+        final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(2, r ->
+            {
+                final Thread t = new Thread(r, "loadgen-answers");
+                t.setDaemon(true);
+                return t;
+            })).build();
+        final Secp256k1KeyPair operator = Secp256k1KeyPair.fromPrivateKey(
+            Hex.fromHex(Files.readString(operatorKey, StandardCharsets.US_ASCII).trim()));
+        final LoadAccounts load = new LoadAccounts(traders, deployment.chainId, deployment.contractAddress(), market, quoteAsset);
+
+        long begin = System.nanoTime();
+        load.fund(client, submit, operator);
+        log.printf(Locale.ROOT, "funded %d traders in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
+
+        final HttpLoadClient loadClient = new HttpLoadClient(submit, Math.min(connections, traders));
+        final LoadRun run = new LoadRun(loadClient, traders);
+        final List<LoadRun.Result> results = new ArrayList<>();
+        for (final long rate : rates)
+        {
+            begin = System.nanoTime();
+            final byte[][] bodies = load.sign((int)Math.round(rate * (warmup + duration)), signThreads);
+            log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", bodies.length, (System.nanoTime() - begin) / 1e9);
+            final LoadRun.Result result = run.fixedRate(bodies, rate, warmup);
+            results.add(result);
+            log.println(line(result));
+            log.flush();
+        }
+        if (ceiling > 0)
+        {
+            final byte[][] bodies = load.sign(ceilingActions, signThreads);
+            final LoadRun.Result result = run.ceiling(bodies, ceiling, warmup);
+            results.add(result);
+            log.println(line(result));
+        }
+        if (out != null)
+        {
+            Files.writeString(out, json(traders, results));
+            log.println("wrote " + out);
+        }
+        if (plot != null)
+        {
+            final List<String> labels = new ArrayList<>();
+            final List<Histogram> histograms = new ArrayList<>();
+            for (final LoadRun.Result r : results)
+            {
+                labels.add(label(r));
+                histograms.add(r.latencyNs());
+            }
+            PercentilePlot.write(labels, histograms, "signed submits, latency from intended send time", plot);
+            log.println("wrote " + plot);
+        }
+        loadClient.close();
+        log.flush();
+        return results.stream().allMatch(r -> r.failed() == 0) ? 0 : 1;
+    }
+
+    private static String label(final LoadRun.Result r)
+    {
+        return r.mode().equals("fixed") ? String.format(Locale.ROOT, "%,d/s", r.targetRate()) :
+            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.answeredPerSecond());
+    }
+
+    private static String line(final LoadRun.Result r)
+    {
+        final Histogram h = r.latencyNs();
+        return String.format(Locale.ROOT, "%-34s answered %,.0f/s over %.1f s: ok %,d, refused %s, failed %d; " +
+            "latency p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f", label(r), r.answeredPerSecond(), r.seconds(),
+            r.ok(), r.refused(), r.failed(), ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
+    }
+
+    private static double ms(final Histogram h, final double percentile)
+    {
+        return h.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    private String json(final int traders, final List<LoadRun.Result> results)
+    {
+        final StringBuilder b = new StringBuilder();
+        b.append("{\"url\":\"").append(url).append("\",\"traders\":").append(traders).append(",\"runs\":[");
+        for (int i = 0; i < results.size(); i++)
+        {
+            final LoadRun.Result r = results.get(i);
+            final Histogram h = r.latencyNs();
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                "{\"mode\":\"%s\",\"targetRate\":%d,\"concurrency\":%d,\"seconds\":%.3f,\"sent\":%d,\"answered\":%d," +
+                "\"answeredPerSecond\":%.1f,\"ok\":%d,\"failed\":%d,\"refused\":{", r.mode(), r.targetRate(), r.concurrency(),
+                r.seconds(), r.sent(), r.answered(), r.answeredPerSecond(), r.ok(), r.failed()));
+            final StringBuilder codes = new StringBuilder();
+            r.refused().forEach((code, n) -> codes.append(codes.length() == 0 ? "" : ",").append('"').append(code).append("\":").append(n));
+            b.append(codes).append(String.format(Locale.ROOT, "},\"latencyMs\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f," +
+                "\"p999\":%.3f,\"max\":%.3f}}", ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6));
+        }
+        return b.append("]}\n").toString();
+    }
+}

@@ -1,0 +1,167 @@
+package io.venue.loadgen;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One measured run against the submit route, with pre-signed bodies. Open loop at a fixed rate: request i is due
+ * at {@code start + i / rate} and its latency is measured from that intended time, so a stall shows in every
+ * request queued behind it (no coordinated omission). Closed loop ("ceiling"): {@code concurrency} requests in
+ * flight, each answer releasing the next, to find the most the venue answers per second. The first
+ * {@code warmupSeconds} of bodies are sent but not recorded.
+ */
+public final class LoadRun
+{
+    /** What one run measured. */
+    public record Result(String mode, long targetRate, int concurrency, double seconds, long sent, long answered, long ok,
+        Map<String, Long> refused, long failed, Histogram latencyNs)
+    {
+        public double answeredPerSecond()
+        {
+            return answered / seconds;
+        }
+    }
+
+    /** The longest the open-loop sender sleeps between batches. */
+    private static final long PACING_NS = 100_000;
+
+    private final HttpLoadClient client;
+    private final int accounts;
+
+    /** @param accounts the traders the bodies rotate over: body i is trader i mod accounts's, on its own connection. */
+    public LoadRun(final HttpLoadClient client, final int accounts)
+    {
+        this.client = client;
+        this.accounts = accounts;
+    }
+
+    public Result fixedRate(final byte[][] bodies, final long rate, final double warmupSeconds) throws InterruptedException
+    {
+        final Counters counters = new Counters();
+        final int warmup = (int)Math.min(bodies.length, Math.round(rate * warmupSeconds));
+        final long periodNs = TimeUnit.SECONDS.toNanos(1) / rate;
+        final long start = System.nanoTime();
+        final long measuredStart = start + warmup * periodNs;
+        int i = 0;
+        while (i < bodies.length)
+        {
+            // send every request already due, then sleep a little: pacing in small batches instead of spinning
+            // keeps a core for the venue; latency still counts from each request's own intended time
+            final long now = System.nanoTime();
+            while (i < bodies.length && start + i * periodNs <= now)
+            {
+                send(i, bodies[i], start + i * periodNs, i >= warmup, counters, null);
+                i++;
+            }
+            if (i < bodies.length)
+            {
+                LockSupport.parkNanos(Math.min(PACING_NS, start + i * periodNs - now));
+            }
+        }
+        final double seconds = (start + bodies.length * periodNs - measuredStart) / 1e9;
+        counters.awaitAll(bodies.length);
+        return counters.result("fixed", rate, 0, seconds);
+    }
+
+    public Result ceiling(final byte[][] bodies, final int concurrency, final double warmupSeconds) throws InterruptedException
+    {
+        final Counters counters = new Counters();
+        final Semaphore inFlight = new Semaphore(concurrency);
+        final long start = System.nanoTime();
+        final long warmupEnd = start + (long)(warmupSeconds * 1e9);
+        long measuredStart = -1;
+        int sent = 0;
+        for (; sent < bodies.length; sent++)
+        {
+            inFlight.acquire();
+            final long now = System.nanoTime();
+            final boolean measured = now >= warmupEnd;
+            if (measured && measuredStart < 0)
+            {
+                measuredStart = now;
+            }
+            send(sent, bodies[sent], now, measured, counters, inFlight);
+        }
+        counters.awaitAll(sent);
+        final double seconds = (counters.lastAnswerNs.get() - Math.max(measuredStart, start)) / 1e9;
+        return counters.result("ceiling", 0, concurrency, seconds);
+    }
+
+    private void send(final int i, final byte[] body, final long intendedNs, final boolean measured, final Counters counters,
+        final Semaphore inFlight)
+    {
+        counters.sent.increment();
+        client.submit((i % accounts) % client.connections(), body, (status, code, error) ->
+        {
+            final long now = System.nanoTime();
+            counters.lastAnswerNs.accumulateAndGet(now, Math::max);
+            if (measured)
+            {
+                counters.count(status, code, error, now - intendedNs);
+            }
+            counters.finished.increment();
+            if (inFlight != null)
+            {
+                inFlight.release();
+            }
+        });
+    }
+
+    /** Tallies shared by the answering threads. */
+    private static final class Counters
+    {
+        final LongAdder sent = new LongAdder();
+        final LongAdder finished = new LongAdder();
+        final LongAdder answered = new LongAdder();
+        final LongAdder ok = new LongAdder();
+        final LongAdder failed = new LongAdder();
+        final ConcurrentHashMap<String, LongAdder> refused = new ConcurrentHashMap<>();
+        final Recorder latency = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
+        final AtomicLong lastAnswerNs = new AtomicLong();
+
+        void count(final int status, final String code, final Throwable error, final long latencyNs)
+        {
+            if (error != null)
+            {
+                failed.increment();
+                return;
+            }
+            answered.increment();
+            latency.recordValue(Math.min(latencyNs, TimeUnit.SECONDS.toNanos(60)));
+            if (status == 200 && "ok".equals(code))
+            {
+                ok.increment();
+            }
+            else
+            {
+                refused.computeIfAbsent("HTTP".equals(code) ? "HTTP " + status : code, c -> new LongAdder()).increment();
+            }
+        }
+
+        void awaitAll(final long count) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (finished.sum() < count && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+        }
+
+        Result result(final String mode, final long rate, final int concurrency, final double seconds)
+        {
+            final Map<String, Long> codes = new TreeMap<>();
+            refused.forEach((code, n) -> codes.put(code, n.sum()));
+            return new Result(mode, rate, concurrency, seconds, sent.sum(), answered.sum(), ok.sum(), codes,
+                failed.sum() + (sent.sum() - finished.sum()), latency.getIntervalHistogram());
+        }
+    }
+}
