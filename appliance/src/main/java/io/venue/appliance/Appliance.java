@@ -138,7 +138,8 @@ public final class Appliance implements AutoCloseable
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
         pending = new PendingSubmits(journaled);
-        front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH));
+        front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH,
+            config.actionsPerWindow()));
         engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
         frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
         AgentRunner.startOnThread(engineRunner);

@@ -37,6 +37,10 @@ final class Events
     private int eventIndex;
 
     /** Tells the sink that the current command's events are complete. */
+    private long rateCapacity;
+    private long rateRemaining;
+    private long rateResetMs;
+
     void commandEnd()
     {
         sink.onCommandEnd();
@@ -53,6 +57,21 @@ final class Events
     {
         this.sequence = sequence;
         this.eventIndex = 0;
+        this.rateRemaining = rateCapacity;
+        this.rateResetMs = 0;
+    }
+
+    /** The per-account limit, what ActionAccepted and ActionRejected report before the gate has looked. */
+    void rateCapacity(final long capacity)
+    {
+        rateCapacity = capacity;
+    }
+
+    /** The account's limiter as the gate left it, reported by this command's ActionAccepted and ActionRejected. */
+    void rateView(final long remaining, final long resetMs)
+    {
+        rateRemaining = remaining;
+        rateResetMs = resetMs;
     }
 
     /** Events written so far for the current command. */
@@ -76,6 +95,7 @@ final class Events
         actionAccepted.putAccount(accountBuffer, accountOffset, 20);
         actionAccepted.nonce(nonce);
         actionAccepted.putDigest(digestBuffer, digestOffset, 32);
+        actionAccepted.rateRemaining(rateRemaining).rateResetMs(rateResetMs);
         emit(actionAccepted.encodedLength());
     }
 
@@ -96,7 +116,8 @@ final class Events
         actionRejected.nonce(nonce);
         actionRejected.putDigest(digestBuffer, digestOffset, 32);
         actionRejected.code(code).nonceFloor(nonceFloor).nonceWindow(nonceWindow).nextUsableNonce(nextUsableNonce)
-            .legIndex(legIndex < 0 ? ActionRejectedEncoder.legIndexNullValue() : legIndex);
+            .legIndex(legIndex < 0 ? ActionRejectedEncoder.legIndexNullValue() : legIndex)
+            .rateRemaining(rateRemaining).rateResetMs(rateResetMs);
         emit(actionRejected.encodedLength());
     }
 

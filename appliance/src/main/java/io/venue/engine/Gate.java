@@ -51,6 +51,7 @@ final class Gate
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
         final boolean signedByAccount = envelope.signerMatch() != SignerMatch.OTHER;
         int account = state.accounts.find(buffer, accountOffset);
+        rateView(account, nowMs);
 
         if (scope == SCOPE_OPERATOR)
         {
@@ -88,11 +89,27 @@ final class Gate
         if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
+            rateView(account, nowMs);
             return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
         }
+        rateView(account, nowMs);
         state.accountChanged(account);
         NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
         return account;
+    }
+
+    /** Tells the events what the account's limiter holds now (a full bucket for an account not seen yet). */
+    private void rateView(final int account, final long nowMs)
+    {
+        final long capacity = state.config.actionsPerWindow();
+        if (account < 0)
+        {
+            state.events.rateView(capacity, 0);
+            return;
+        }
+        final int base = TokenBucket.WORDS * account;
+        state.events.rateView(TokenBucket.remaining(state.rateWords, base, nowMs, capacity, state.config.actionWindowMs()),
+            TokenBucket.resetMs(state.rateWords, base, nowMs, capacity));
     }
 
     /** Writes an ActionRejected with the account's current nonce window (zeros for an unknown account). */

@@ -41,6 +41,7 @@ public final class Responder implements Agent
     private final PendingSubmits pending;
     private final VenueDirectory directory;
     private final int batchLimit;
+    private final long rateLimit;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
@@ -74,8 +75,9 @@ public final class Responder implements Agent
 
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
-        final int batchLimit)
+        final int batchLimit, final long rateLimit)
     {
+        this.rateLimit = rateLimit;
         this.commands = commands;
         this.events = events;
         this.pending = pending;
@@ -221,6 +223,8 @@ public final class Responder implements Agent
                 accepted.getDigest(bytes32, 0, 32);
                 outcome.digest = Hex.to0x(bytes32);
                 outcome.accepted = true;
+                outcome.rateRemaining = accepted.rateRemaining();
+                outcome.rateResetMs = accepted.rateResetMs();
             }
             case ActionRejectedDecoder.TEMPLATE_ID ->
             {
@@ -240,6 +244,8 @@ public final class Responder implements Agent
                     outcome.nonceFloor = rejected.nonceFloor();
                     outcome.nonceWindow = rejected.nonceWindow();
                     outcome.nextUsableNonce = rejected.nextUsableNonce();
+                    outcome.rateRemaining = rejected.rateRemaining();
+                    outcome.rateResetMs = rejected.rateResetMs();
                 }
             }
             case OrderAcceptedDecoder.TEMPLATE_ID ->
@@ -291,7 +297,8 @@ public final class Responder implements Agent
             {
                 w.raw("legRejects", JsonWriter.array(outcome.legRejects));
             }
-            return new SubmitResponse(200, w.field("trades", outcome.trades).toJson());
+            return new SubmitResponse(200, w.field("trades", outcome.trades).toJson(), 0, rateLimit, outcome.rateRemaining,
+                outcome.rateResetMs);
         }
         final RejectCode code = outcome.code;
         w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
@@ -307,7 +314,8 @@ public final class Responder implements Agent
             writeSigners(w);
         }
         return new SubmitResponse(RejectCodes.httpStatus(code), w.toJson(), code == RejectCode.RATE_LIMITED ||
-            code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0);
+            code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0, rateLimit, outcome.rateRemaining,
+            outcome.rateResetMs);
     }
 
     @Override
@@ -327,6 +335,8 @@ public final class Responder implements Agent
         long nonceFloor;
         long nonceWindow;
         long nextUsableNonce;
+        long rateRemaining;
+        long rateResetMs;
         int trades;
         final List<String> orderIds = new ArrayList<>();
         final List<String> legRejects = new ArrayList<>();

@@ -137,6 +137,11 @@ class ApplianceTest
         final Secp256k1KeyPair trader = fundedTrader();
         final HttpResponse<String> bid = http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC));
         ok(bid);
+        // the account's limiter, as the engine left it, on every answer the engine decided
+        assertEquals("50", bid.headers().firstValue("x-ratelimit-limit").orElse(null));
+        assertEquals("49", bid.headers().firstValue("x-ratelimit-remaining").orElse(null));
+        assertTrue(Long.parseLong(bid.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) > 0);
+        assertTrue(bid.headers().firstValue("retry-after").isEmpty(), "Retry-After only on 429 and 503");
         assertEquals(field(bid.body(), "digest"), field(bid.body(), "orderId"), "the order id is the action's digest");
         final HttpResponse<String> ask = http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC));
         ok(ask);
@@ -230,6 +235,9 @@ class ApplianceTest
         }
         refused(last, 429, "rate_limited");
         assertEquals("1", last.headers().firstValue("retry-after").orElse(null));
+        assertEquals("50", last.headers().firstValue("x-ratelimit-limit").orElse(null));
+        assertEquals("0", last.headers().firstValue("x-ratelimit-remaining").orElse(null));
+        assertTrue(Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) > 0);
     }
 
     @Test

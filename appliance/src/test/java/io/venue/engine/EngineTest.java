@@ -169,10 +169,13 @@ class EngineTest
     {
         for (int i = 0; i < 50; i++)
         {
-            line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted");
+            // each answer reports the account's limiter after the action: what is left and when it is full again
+            line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted", "\"rateRemaining\":" + (49 - i) + ",",
+                "\"rateResetMs\":" + (20 * (i + 1)) + "}");
         }
         final long nonce = h.nonce(ALICE);
-        assertRejected(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "RATE_LIMITED");
+        line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionRejected", "\"code\":\"RATE_LIMITED\"",
+            "\"rateRemaining\":0,", "\"rateResetMs\":1000}");
         h.now += 20;
         final List<String> again = h.send(new ActionPayload(ALICE, nonce, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
             SignerMatch.ACCOUNT_RAW, ALICE, null);

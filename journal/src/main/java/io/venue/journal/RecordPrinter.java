@@ -359,6 +359,8 @@ public final class RecordPrinter
                 bytes("account", d.getAccount(scratch, 0, ADDRESS));
                 u64("nonce", d.nonce());
                 bytes("digest", d.getDigest(scratch, 0, DIGEST));
+                u32("rateRemaining", d.rateRemaining());
+                u32("rateResetMs", d.rateResetMs());
             }
             case ACTION_REJECTED ->
             {
@@ -372,6 +374,8 @@ public final class RecordPrinter
                 u64("nonceWindow", d.nonceWindow());
                 u64("nextUsableNonce", d.nextUsableNonce());
                 nullable("legIndex", d.legIndex(), ActionRejectedDecoder.legIndexNullValue());
+                u32("rateRemaining", d.rateRemaining());
+                u32("rateResetMs", d.rateResetMs());
             }
             case ORDER_ACCEPTED ->
             {

@@ -151,9 +151,9 @@ class RecordPrinterTest
         assertEquals("{\"error\":\"TOO_SHORT_FOR_HEADER\",\"length\":3}", printer.print(buffer, 0, 3));
         assertEquals("{\"error\":\"OUT_OF_BOUNDS\",\"length\":100}", printer.print(buffer, buffer.capacity() - 10, 100));
 
-        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(2);
+        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(3);
         assertEquals(
-            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":2,\"blockLength\":40}",
+            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":3,\"blockLength\":40}",
             printer.print(buffer, 0, 64));
     }
 

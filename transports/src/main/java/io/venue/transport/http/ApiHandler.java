@@ -33,6 +33,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
     static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
     static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
+    static final String RATE_LIMIT = "X-RateLimit-Limit";
+    static final String RATE_REMAINING = "X-RateLimit-Remaining";
+    static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
 
     /** What every connection of one gateway shares. */
     static final class Shared
@@ -143,6 +146,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
             .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
             .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+        if (response.rateLimit() >= 0)
+        {
+            http.headers().set(RATE_LIMIT, response.rateLimit()).set(RATE_REMAINING, response.rateRemaining())
+                .set(RATE_RESET_MS, response.rateResetMs());
+        }
         if (response.retryAfterSeconds() > 0 && (response.status() == 429 || response.status() == 503))
         {
             http.headers().set(HttpHeaderNames.RETRY_AFTER, response.retryAfterSeconds());
