@@ -21,7 +21,9 @@ import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.signing.ActionSigner;
+import io.venue.transport.http.EdgeThrottle;
 import io.venue.transport.http.HttpGateway;
+import io.venue.transport.http.PreJournalRefusals;
 import io.venue.transport.http.JsonWriter;
 import io.venue.transport.http.PendingSubmits;
 import io.venue.transport.http.SubmitResponse;
@@ -220,8 +222,9 @@ public final class Appliance implements AutoCloseable
     {
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
             .chainId(context.chainId).verifyingContract(context.verifyingContract));
+        final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
-            .pauseWhen(pause);
+            .pauseWhen(pause).refusals(refusals);
         add(sequencer);
         if (demoVenue != null && lastSequence == 0)
         {
@@ -230,7 +233,8 @@ public final class Appliance implements AutoCloseable
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
-            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson));
+            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson)
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime), refusals));
         serving.countDown();
     }
 

@@ -28,7 +28,7 @@ public final class ApplianceContext
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote", "idle.strategy", "idle.max.park.us");
+        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -56,6 +56,9 @@ public final class ApplianceContext
     long primaryTimeoutMs = 1_000;
     boolean autoPromote;
     boolean busySpin;
+    long edgeIpRate = 10;
+    long edgeIpBurst = 20;
+    final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
     long idleMaxParkUs = 100;
 
     /**
@@ -128,6 +131,19 @@ public final class ApplianceContext
                     default -> throw new IllegalArgumentException("backoff or busy-spin");
                 };
                 case "idle.max.park.us" -> idleMaxParkUs = Long.parseLong(value);
+                case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
+                case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
+                case "edge.ip.exempt" ->
+                {
+                    edgeIpExempt.clear();
+                    for (final String address : value.split(","))
+                    {
+                        if (!address.isBlank())
+                        {
+                            edgeIpExempt.add(numericAddress(address.trim()));
+                        }
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown key '" + key + "'");
             }
         }
@@ -135,6 +151,30 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("bad value for " + key + " ('" + value + "'): " + ex.getMessage(), ex);
         }
+        return this;
+    }
+
+    /** An IP literal only: a host name here would be resolved once, at start, and silently go stale. */
+    private static java.net.InetAddress numericAddress(final String text)
+    {
+        if (!text.matches("[0-9.]+|[0-9a-fA-F:]+"))
+        {
+            throw new IllegalArgumentException("'" + text + "' is not an IP address");
+        }
+        try
+        {
+            return java.net.InetAddress.getByName(text);
+        }
+        catch (final java.net.UnknownHostException ex)
+        {
+            throw new IllegalArgumentException("'" + text + "' is not an IP address", ex);
+        }
+    }
+
+    /** Addresses the edge IP throttle never limits (a colocated gateway, a load generator). */
+    public ApplianceContext edgeExempt(final String address)
+    {
+        edgeIpExempt.add(numericAddress(address));
         return this;
     }
 
@@ -238,6 +278,10 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (edgeIpRate < 1 || edgeIpBurst < 1)
+        {
+            throw new IllegalArgumentException("edge.ip.rate and edge.ip.burst must be positive");
         }
         if (idleMaxParkUs < 1)
         {

@@ -47,6 +47,9 @@ public final class Sequencer implements Agent
     private long sequence;
     private long lastStamp;
     private java.util.function.BooleanSupplier paused = () -> false;
+    private io.venue.transport.http.PreJournalRefusals refusals;
+    private final io.venue.transport.http.PreJournalRefusals.Handler onRefusal = this::onRefusal;
+    private final byte[] zeros32 = new byte[32];
 
     /**
      * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
@@ -77,7 +80,27 @@ public final class Sequencer implements Agent
             // results wait in the pool's ring; when it is full the pool refuses new requests (QUEUE_LIMIT)
             return 0;
         }
-        return pool.poll(onResult, batchLimit);
+        final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
+        return refused + pool.poll(onResult, batchLimit);
+    }
+
+    /** Also journals the requests a lane refused before verification (the edge throttle), in arrival order. */
+    public Sequencer refusals(final io.venue.transport.http.PreJournalRefusals refusals)
+    {
+        this.refusals = refusals;
+        return this;
+    }
+
+    private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
+    {
+        final long stamp = Math.max(clock.time(), lastStamp);
+        lastStamp = stamp;
+        final long next = sequence + 1;
+        final int recordLength = rejection(next, stamp, connectionId, correlationId, RequestRejectReason.get((short)reason),
+            zeros32, zeros32, detail);
+        final long index = journal.append(record, 0, recordLength);
+        sequence = next;
+        listener.onRejected(connectionId, correlationId, next, index);
     }
 
     /**
@@ -154,15 +177,22 @@ public final class Sequencer implements Agent
     private int rejection(
         final long next, final long stamp, final VerificationResult result, final RequestRejectReason reason, final String detail)
     {
+        return rejection(next, stamp, result.connectionId(), result.correlationId(), reason, account, digest, detail);
+    }
+
+    private int rejection(
+        final long next, final long stamp, final long connectionId, final long correlationId, final RequestRejectReason reason,
+        final byte[] accountBytes, final byte[] digestBytes, final String detail)
+    {
         rejected.wrapAndApplyHeader(record, 0, header)
             .sequence(next)
             .timestampMs(stamp)
             .epoch(epoch)
-            .connectionId(result.connectionId())
-            .correlationId(result.correlationId())
+            .connectionId(connectionId)
+            .correlationId(correlationId)
             .reason(reason)
-            .putAccount(account, 0, 20)
-            .putDigest(digest, 0, 32)
+            .putAccount(accountBytes, 0, 20)
+            .putDigest(digestBytes, 0, 32)
             .detail(detail);
         return MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength();
     }

@@ -51,7 +51,7 @@ class ApplianceFailoverTest
         final Path primaryData = folder.resolve("primary");
         final Path standbyData = folder.resolve("standby");
         final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
-            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\n";
+            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\n";
         final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n");
         final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
             "http.port=" + freeTcpPort() + "\n");

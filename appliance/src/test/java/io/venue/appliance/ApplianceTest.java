@@ -67,7 +67,8 @@ class ApplianceTest
 
     private void open() throws Exception
     {
-        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0),
+        // these tests send faster than the edge throttle allows one address; the throttle has its own test
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
             new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
     }
@@ -238,6 +239,58 @@ class ApplianceTest
         assertEquals("50", last.headers().firstValue("x-ratelimit-limit").orElse(null));
         assertEquals("0", last.headers().firstValue("x-ratelimit-remaining").orElse(null));
         assertTrue(Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) > 0);
+    }
+
+    @Test
+    void theEdgeThrottleAnswersPlainTextAndJournalsEachRefusal() throws Exception
+    {
+        appliance.close();
+        final Path throttled = folder.resolve("throttled");
+        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0), new PrintStream(logBytes, true,
+            StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        int limited = 0;
+        for (int i = 0; i < 30; i++)
+        {
+            final HttpResponse<String> answer = http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII));
+            if (answer.statusCode() == 429)
+            {
+                limited++;
+                assertEquals("Too Many Requests! Wait for 1s", answer.body());
+                assertTrue(answer.headers().firstValue("content-type").orElse("").startsWith("text/plain"));
+                assertEquals("1", answer.headers().firstValue("x-ratelimit-after").orElse(null));
+                assertEquals("1", answer.headers().firstValue("retry-after").orElse(null));
+            }
+            else
+            {
+                refused(answer, 400, "MALFORMED");
+            }
+        }
+        // a burst of 20, then 10 a second: 30 requests in well under a second leave at least 8 refused at the edge
+        assertTrue(limited >= 8 && limited <= 10, "limited " + limited);
+        appliance.close();
+        appliance = null;
+        final long[] edgeRecords = {0};
+        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.openReadOnly(
+            throttled.resolve("journal").resolve("commands")); io.venue.journal.queue.JournalTailer tailer = commands.tailer())
+        {
+            final io.venue.journal.sbe.RequestRejectedDecoder decoder = new io.venue.journal.sbe.RequestRejectedDecoder();
+            final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                if (header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID &&
+                    decoder.wrapAndApplyHeader(buffer, offset, header).reason() == io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED)
+                {
+                    edgeRecords[0]++;
+                    final String detail = decoder.detail(); // var data: read once
+                    assertEquals("edge throttle: 127.0.0.1 above 10/s (burst 20)", detail);
+                }
+            }))
+            {
+                // to the end
+            }
+        }
+        assertEquals(limited, edgeRecords[0], "every request refused at the edge is in the command journal");
     }
 
     @Test

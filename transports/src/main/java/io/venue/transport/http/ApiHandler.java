@@ -96,6 +96,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void submit(final ChannelHandlerContext ctx, final boolean keepAlive, final ByteBuf content)
     {
+        final EdgeThrottle throttle = shared.context.edgeThrottle;
+        if (throttle != null)
+        {
+            final java.net.InetAddress address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+            final long waitSeconds = throttle.acquire(address);
+            if (waitSeconds > 0)
+            {
+                shared.context.refusals.offer(connectionId, shared.context.pending.nextCorrelation(),
+                    io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED.value(), "edge throttle: " +
+                    address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + ")");
+                sendText(ctx, keepAlive, HttpResponseStatus.TOO_MANY_REQUESTS, "Too Many Requests! Wait for " + waitSeconds + "s",
+                    waitSeconds);
+                return;
+            }
+        }
         final byte[] body = new byte[content.readableBytes()];
         content.getBytes(content.readerIndex(), body);
         final AtomicBoolean answered = new AtomicBoolean();
@@ -163,6 +178,29 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         else
         {
             http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** The edge throttle's answer (spec 7.2): plain text, not JSON, with x-ratelimit-after and Retry-After. */
+    private static void sendText(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpResponseStatus status,
+        final String text, final long afterSeconds)
+    {
+        final ByteBuf content = Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
+        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        http.headers()
+            .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+            .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
+            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()))
+            .set("x-ratelimit-after", afterSeconds)
+            .set(HttpHeaderNames.RETRY_AFTER, afterSeconds)
+            .set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        if (keepAlive)
+        {
+            ctx.writeAndFlush(http);
+        }
+        else
+        {
             ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -107,6 +107,8 @@ public final class HttpGateway implements AutoCloseable
         PendingSubmits pending;
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
+        EdgeThrottle edgeThrottle;
+        PreJournalRefusals refusals;
 
         public Context host(final String host)
         {
@@ -164,6 +166,14 @@ public final class HttpGateway implements AutoCloseable
         public Context connectivity(final Supplier<String> connectivity)
         {
             this.connectivity = connectivity;
+            return this;
+        }
+
+        /** The edge IP throttle of the submit route, and where its refusals go to be journaled (both or neither). */
+        public Context edgeThrottle(final EdgeThrottle throttle, final PreJournalRefusals refusals)
+        {
+            this.edgeThrottle = throttle;
+            this.refusals = refusals;
             return this;
         }
 

@@ -42,6 +42,12 @@ public final class PendingSubmits
         return correlation;
     }
 
+    /** A correlation id for a request answered at the edge, journaled but never waited for. */
+    public long nextCorrelation()
+    {
+        return correlations.incrementAndGet();
+    }
+
     /** The request was not offered (the pool refused it): forget it. */
     public void forget(final long correlation)
     {
