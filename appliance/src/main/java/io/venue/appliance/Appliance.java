@@ -16,6 +16,7 @@ import io.venue.replication.CommandShipper;
 import io.venue.replication.ReplicationContext;
 import io.venue.replication.ReplicationMedia;
 import io.venue.replication.StandbyFollower;
+import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
@@ -72,6 +73,8 @@ public final class Appliance implements AutoCloseable
     private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
     private PendingSubmits pending;
     private final VenueDirectory directory = new VenueDirectory();
+    /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
+    private final RecentAnswers recentAnswers = new RecentAnswers(100_000);
     private DemoVenue demoVenue;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
@@ -141,7 +144,7 @@ public final class Appliance implements AutoCloseable
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
         pending = new PendingSubmits(journaled);
         front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH,
-            config.actionsPerWindow()));
+            config.actionsPerWindow(), recentAnswers));
         engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
         frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
         AgentRunner.startOnThread(engineRunner);
@@ -233,7 +236,7 @@ public final class Appliance implements AutoCloseable
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
-            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson)
+            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime), refusals));
         serving.countDown();
     }

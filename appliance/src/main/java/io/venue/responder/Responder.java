@@ -42,6 +42,10 @@ public final class Responder implements Agent
     private final VenueDirectory directory;
     private final int batchLimit;
     private final long rateLimit;
+    private final RecentAnswers recent;
+    /** The digest of the action the answer being built is about; null when the body had none. */
+    private String answerDigest;
+    private static final String ZERO_DIGEST = "0x" + "0".repeat(64);
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
@@ -75,9 +79,10 @@ public final class Responder implements Agent
 
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
-        final int batchLimit, final long rateLimit)
+        final int batchLimit, final long rateLimit, final RecentAnswers recent)
     {
         this.rateLimit = rateLimit;
+        this.recent = recent;
         this.commands = commands;
         this.events = events;
         this.pending = pending;
@@ -152,6 +157,11 @@ public final class Responder implements Agent
 
     private void hold(final long sequence, final SubmitResponse response)
     {
+        if (answerDigest != null && !ZERO_DIGEST.equals(answerDigest))
+        {
+            recent.record(answerDigest, response);
+        }
+        answerDigest = null;
         held = response;
         heldSequence = sequence;
     }
@@ -191,6 +201,7 @@ public final class Responder implements Agent
         final String account = Hex.to0x(bytes20);
         record.getDigest(bytes32, 0, 32);
         final String digest = Hex.to0x(bytes32);
+        answerDigest = digest;
         final String detail = record.detail();
         final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name()).field("sequence", sequence);
         if (reason == RequestRejectReason.MALFORMED)
@@ -281,6 +292,7 @@ public final class Responder implements Agent
 
     private SubmitResponse response()
     {
+        answerDigest = outcome.digest;
         final JsonWriter w = new JsonWriter();
         if (outcome.code == null)
         {

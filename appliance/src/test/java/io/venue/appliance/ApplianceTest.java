@@ -294,6 +294,25 @@ class ApplianceTest
     }
 
     @Test
+    void aClientThatTimedOutAsksWhatHappenedToItsAction() throws Exception
+    {
+        final byte[] body = VenueHttp.body(demo, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW);
+        final HttpResponse<String> first = http.post("/api/v1/trading/actions", body);
+        ok(first);
+        final String digest = field(first.body(), "digest");
+        refused(http.post("/api/v1/trading/actions", body), 200, "nonce_replayed");
+
+        final HttpResponse<String> status = http.get("/api/v1/trading/actions/" + digest);
+        assertEquals(200, status.statusCode(), status.body());
+        assertEquals("{\"ok\":true,\"found\":true,\"httpStatus\":200,\"answer\":" + first.body() + "}", status.body(),
+            "the first answer is kept: the resubmission's refusal does not replace it");
+
+        refused(http.get("/api/v1/trading/actions/0x" + "ab".repeat(32)), 404, "UNKNOWN_ACTION");
+        refused(http.get("/api/v1/trading/actions/0xABC"), 400, "BAD_REQUEST");
+        refused(http.post("/api/v1/trading/actions/" + digest, new byte[0]), 405, "METHOD_NOT_ALLOWED");
+    }
+
+    @Test
     void restartRecoversTheVenue() throws Exception
     {
         final HttpResponse<String> resting = http.submit(demo, 1, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));

@@ -33,6 +33,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
     static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
     static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
+    static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
     static final String RATE_REMAINING = "X-RateLimit-Remaining";
     static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
@@ -85,8 +86,41 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             case EXCHANGE_INFO -> read(ctx, keepAlive, method, shared.context.exchangeInfo.get());
             case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, keepAlive, method, shared.context.connectivity.get());
-            default -> send(ctx, keepAlive, new SubmitResponse(404, error("NOT_FOUND", "no route " + path)));
+            default ->
+            {
+                if (path.startsWith(SUBMIT + "/"))
+                {
+                    actionStatus(ctx, keepAlive, method, path.substring(SUBMIT.length() + 1));
+                }
+                else
+                {
+                    send(ctx, keepAlive, new SubmitResponse(404, error("NOT_FOUND", "no route " + path)));
+                }
+            }
         }
+    }
+
+    private void actionStatus(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpMethod method, final String digest)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            send(ctx, keepAlive, notAllowed("GET"));
+            return;
+        }
+        if (!DIGEST.matcher(digest).matches())
+        {
+            send(ctx, keepAlive, new SubmitResponse(400, error("BAD_REQUEST", "the action digest is 0x and 64 lowercase hex digits")));
+            return;
+        }
+        final SubmitResponse answer = shared.context.actionStatus.apply(digest);
+        if (answer == null)
+        {
+            send(ctx, keepAlive, new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
+                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)")));
+            return;
+        }
+        send(ctx, keepAlive, new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
+            .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson()));
     }
 
     private void read(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpMethod method, final String body)
@@ -136,8 +170,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             if (answered.compareAndSet(false, true))
             {
                 send(ctx, keepAlive, new SubmitResponse(504, error("TIMEOUT", "no decision within " + timeoutMs +
-                    " ms; the action may still be applied: resend the same signed body (a duplicate is refused as " +
-                    "nonce_replayed), never the same order under a new nonce")));
+                    " ms; the action may still be applied: ask GET /api/v1/trading/actions/{digest}, or resend the same " +
+                    "signed body (a duplicate is refused as nonce_replayed), never the same order under a new nonce")));
             }
         }, timeoutMs, TimeUnit.MILLISECONDS);
     }

@@ -107,6 +107,7 @@ public final class HttpGateway implements AutoCloseable
         PendingSubmits pending;
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
+        java.util.function.Function<String, SubmitResponse> actionStatus;
         EdgeThrottle edgeThrottle;
         PreJournalRefusals refusals;
 
@@ -169,6 +170,16 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /**
+         * GET /api/v1/trading/actions/{digest}: the first answer given for the action with that digest, or null when it
+         * is not among the recent ones.
+         */
+        public Context actionStatus(final java.util.function.Function<String, SubmitResponse> actionStatus)
+        {
+            this.actionStatus = actionStatus;
+            return this;
+        }
+
         /** The edge IP throttle of the submit route, and where its refusals go to be journaled (both or neither). */
         public Context edgeThrottle(final EdgeThrottle throttle, final PreJournalRefusals refusals)
         {
@@ -179,9 +190,9 @@ public final class HttpGateway implements AutoCloseable
 
         void validate()
         {
-            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null)
+            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null || actionStatus == null)
             {
-                throw new IllegalStateException("submitter, pending, exchangeInfo and connectivity are required");
+                throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity and actionStatus are required");
             }
             if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1 || answerTimeoutMs < 1)
             {
