@@ -130,6 +130,9 @@ class ApplianceTest
                 "5e".repeat(20) + "\""), connectivity.body());
         }
         assertTrue(log().contains("demo venue set up: 6 operator actions journaled"), log());
+        final HttpResponse<String> openApi = http.get("/api/v1/public/openapi.json");
+        assertEquals(200, openApi.statusCode());
+        assertTrue(openApi.body().contains("\"/api/v1/trading/actions/{digest}\""), "the checked-in document is served");
     }
 
     @Test

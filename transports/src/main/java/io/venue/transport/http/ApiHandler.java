@@ -33,6 +33,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
     static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
     static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
+    static final String OPENAPI = "/api/v1/public/openapi.json";
+    /** Every route served, for the OpenAPI document's test. */
+    static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
+        FIX_CONNECTIVITY, OPENAPI);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
     static final String RATE_REMAINING = "X-RateLimit-Remaining";
@@ -86,6 +90,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             case EXCHANGE_INFO -> read(ctx, keepAlive, method, shared.context.exchangeInfo.get());
             case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, keepAlive, method, shared.context.connectivity.get());
+            case OPENAPI -> read(ctx, keepAlive, method, OpenApiDocument.TEXT);
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
