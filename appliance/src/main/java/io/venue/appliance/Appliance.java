@@ -1,10 +1,6 @@
 package io.venue.appliance;
 
-import io.venue.action.Action;
-import io.venue.action.ActionPayload;
 import io.venue.action.Address;
-import io.venue.action.json.CanonicalJson;
-import io.venue.crypto.PreimageMode;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EngineConfig;
 import io.venue.engine.ShardRecovery;
@@ -21,13 +17,11 @@ import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
-import io.venue.signing.ActionSigner;
 import io.venue.transport.http.EdgeThrottle;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.PreJournalRefusals;
 import io.venue.transport.http.JsonWriter;
 import io.venue.transport.http.PendingSubmits;
-import io.venue.transport.http.SubmitResponse;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -38,8 +32,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -231,7 +223,8 @@ public final class Appliance implements AutoCloseable
         add(sequencer);
         if (demoVenue != null && lastSequence == 0)
         {
-            setUpDemo();
+            demoVenue.submitSetUp(pool, pending, context.chainId, context.verifyingContract);
+            log.printf("demo venue set up: %d operator actions journaled%n", demoVenue.setUp().size());
         }
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
@@ -277,30 +270,6 @@ public final class Appliance implements AutoCloseable
     public boolean isServing()
     {
         return serving.getCount() == 0;
-    }
-
-    /** Signs the demo's operator actions and submits them through the pool like any client, one at a time. */
-    private void setUpDemo()
-    {
-        final ActionSigner operator = new ActionSigner(context.chainId, context.verifyingContract, demoVenue.operator);
-        final List<Action> actions = demoVenue.setUp();
-        for (int nonce = 0; nonce < actions.size(); nonce++)
-        {
-            final byte[] body = CanonicalJson.signedActionBody(operator.sign(new ActionPayload(demoVenue.operator.address(),
-                nonce, null, System.currentTimeMillis(), actions.get(nonce)), PreimageMode.PERSONAL));
-            final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
-            final long correlation = pending.register(answer::complete);
-            while (!pool.offer(0, correlation, body, 0, body.length))
-            {
-                Thread.onSpinWait();
-            }
-            final SubmitResponse response = answer.orTimeout(30, TimeUnit.SECONDS).join();
-            if (response.status() != 200 || !response.body().startsWith("{\"ok\":true"))
-            {
-                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + " refused: " + response.body());
-            }
-        }
-        log.printf("demo venue set up: %d operator actions journaled%n", actions.size());
     }
 
     private void onError(final Throwable error)

@@ -1,6 +1,13 @@
 package io.venue.appliance;
 
 import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.PreimageMode;
+import io.venue.signing.ActionSigner;
+import io.venue.transport.http.PendingSubmits;
+import io.venue.transport.http.SubmitResponse;
+import io.venue.verifier.VerifierPool;
 import io.venue.action.Address;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
@@ -16,6 +23,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded default's venue: an operator key and a demo account key (made once, kept in {@code keys/} of the
@@ -65,6 +74,32 @@ final class DemoVenue
             new CreateOutcomeMarket(OUTCOME_MARKET, USDC, 10_000, UNIT, UNIT),
             new Deposit(demo, USDC, DEMO_USDC),
             new Deposit(demo, BTC, DEMO_BTC));
+    }
+
+    /**
+     * Signs the set-up's operator actions (EIP-191) and submits them through the verifier pool like any client, one
+     * at a time, each waiting for its answer; fails if any is refused.
+     */
+    void submitSetUp(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract)
+    {
+        final ActionSigner signer = new ActionSigner(chainId, contract, operator);
+        final List<Action> actions = setUp();
+        for (int nonce = 0; nonce < actions.size(); nonce++)
+        {
+            final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator.address(), nonce, null,
+                System.currentTimeMillis(), actions.get(nonce)), PreimageMode.PERSONAL));
+            final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
+            final long correlation = pending.register(answer::complete);
+            while (!pool.offer(0, correlation, body, 0, body.length))
+            {
+                Thread.onSpinWait();
+            }
+            final SubmitResponse response = answer.orTimeout(30, TimeUnit.SECONDS).join();
+            if (response.status() != 200 || !response.body().startsWith("{\"ok\":true"))
+            {
+                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + " refused: " + response.body());
+            }
+        }
     }
 
     private static Secp256k1KeyPair loadOrCreate(final Path file) throws IOException
