@@ -135,11 +135,20 @@ public final class Appliance implements AutoCloseable
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
         pending = new PendingSubmits(journaled);
-        front = new DynamicCompositeAgent("front", new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH,
-            config.actionsPerWindow(), recentAnswers));
-        engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
+        final Responder responder = new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH,
+            config.actionsPerWindow(), recentAnswers);
+        if (context.compactThreads)
+        {
+            // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
+            front = new DynamicCompositeAgent("front", engineAgent, responder);
+        }
+        else
+        {
+            front = new DynamicCompositeAgent("front", responder);
+            engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
+            AgentRunner.startOnThread(engineRunner);
+        }
         frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
-        AgentRunner.startOnThread(engineRunner);
         AgentRunner.startOnThread(frontRunner);
 
         final SequencerListener answers = new SequencerListener()
@@ -333,16 +342,23 @@ public final class Appliance implements AutoCloseable
     {
         // no new requests; the sequencer stops; the engine applies what was journaled; then the state is written
         CloseHelper.quietClose(gateway);
-        CloseHelper.quietClose(frontRunner);
-        if (engineRunner != null)
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        if (sequencer != null && front != null && front.tryRemove(sequencer))
+        {
+            while (!front.hasRemoveAgentCompleted() && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        if (engineAgent != null && frontRunner != null)
         {
             final long journaled = commands.lastSequence();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (engineAgent.appliedSequence() < journaled && System.nanoTime() < deadline)
             {
                 Thread.onSpinWait();
             }
         }
+        CloseHelper.quietClose(frontRunner);
         CloseHelper.quietClose(engineRunner);
         if (engine != null && state != null)
         {

@@ -28,7 +28,7 @@ public final class ApplianceContext
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt");
+        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -56,6 +56,7 @@ public final class ApplianceContext
     long primaryTimeoutMs = 1_000;
     boolean autoPromote;
     boolean busySpin;
+    boolean compactThreads;
     long edgeIpRate = 10;
     long edgeIpBurst = 20;
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
@@ -131,6 +132,12 @@ public final class ApplianceContext
                     default -> throw new IllegalArgumentException("backoff or busy-spin");
                 };
                 case "idle.max.park.us" -> idleMaxParkUs = Long.parseLong(value);
+                case "threads" -> compactThreads = switch (value)
+                {
+                    case "compact" -> true;
+                    case "spread" -> false;
+                    default -> throw new IllegalArgumentException("spread or compact");
+                };
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
                 case "edge.ip.exempt" ->

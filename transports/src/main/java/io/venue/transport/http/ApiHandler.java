@@ -54,8 +54,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
+    /** How often a connection looks for submits past their deadline (the timeout is honoured to within this). */
+    private static final long SWEEP_MS = 100;
+
     private final Shared shared;
     private final long connectionId;
+    /** This connection's submits in arrival order, until answered or past their deadline; used on the event loop only. */
+    private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
+    private java.util.concurrent.ScheduledFuture<?> sweep;
 
     ApiHandler(final Shared shared)
     {
@@ -169,16 +175,52 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 "the verifier queue is full; nothing was journaled, retry after the delay"), 1));
             return;
         }
-        final long timeoutMs = shared.context.answerTimeoutMs;
-        ctx.executor().schedule(() ->
+        waiting.add(new Waiting(answered, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shared.context.answerTimeoutMs),
+            keepAlive));
+        if (sweep == null)
         {
-            if (answered.compareAndSet(false, true))
+            sweep = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Answers 504 for this connection's submits past their deadline. They are in arrival order, so the first one
+     * not yet due ends the walk; answered ones are dropped on the way. One task per connection, not one per request.
+     */
+    private void sweep(final ChannelHandlerContext ctx)
+    {
+        final long now = System.nanoTime();
+        Waiting head;
+        while ((head = waiting.peek()) != null)
+        {
+            if (!head.answered().get() && now - head.deadlineNs() < 0)
             {
-                send(ctx, keepAlive, new SubmitResponse(504, error("TIMEOUT", "no decision within " + timeoutMs +
-                    " ms; the action may still be applied: ask GET /api/v1/trading/actions/{digest}, or resend the same " +
-                    "signed body (a duplicate is refused as nonce_replayed), never the same order under a new nonce")));
+                return;
             }
-        }, timeoutMs, TimeUnit.MILLISECONDS);
+            waiting.poll();
+            if (head.answered().compareAndSet(false, true))
+            {
+                send(ctx, head.keepAlive(), new SubmitResponse(504, error("TIMEOUT", "no decision within " +
+                    shared.context.answerTimeoutMs + " ms; the action may still be applied: ask GET " +
+                    "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
+                    "nonce_replayed), never the same order under a new nonce")));
+            }
+        }
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (sweep != null)
+        {
+            sweep.cancel(false);
+        }
+        super.channelInactive(ctx);
+    }
+
+    /** A submit not answered yet: answered by whoever sets the flag first (the responder or the sweep). */
+    private record Waiting(AtomicBoolean answered, long deadlineNs, boolean keepAlive)
+    {
     }
 
     private static SubmitResponse notAllowed(final String allowed)

@@ -1,0 +1,108 @@
+package io.venue.transport.http;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gateway on loopback with Java's HttpClient, its submitter and answers driven by the test: an answer handed to
+ * {@link PendingSubmits} reaches the client with its headers, a full queue is 503, and a submit nobody answers
+ * gets 504 after the configured time.
+ */
+class HttpGatewayTest
+{
+    private final ConcurrentLinkedQueue<Long> offered = new ConcurrentLinkedQueue<>();
+    private final PendingSubmits pending = new PendingSubmits(0);
+    private boolean accepting = true;
+    private HttpGateway gateway;
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    private void start(final long timeoutMs)
+    {
+        gateway = HttpGateway.start(new HttpGateway.Context().port(0).answerTimeoutMs(timeoutMs)
+            .submitter((connection, correlation, body, offset, length) ->
+            {
+                if (accepting)
+                {
+                    offered.add(correlation);
+                }
+                return accepting;
+            })
+            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null));
+    }
+
+    @AfterEach
+    void stop()
+    {
+        gateway.close();
+    }
+
+    private HttpResponse<String> submit() throws Exception
+    {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
+            .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void anAnswerReachesItsRequestWithTheLimiterHeaders() throws Exception
+    {
+        start(10_000);
+        final Thread responder = new Thread(() ->
+        {
+            while (offered.isEmpty())
+            {
+                Thread.onSpinWait();
+            }
+            pending.onSequenced(offered.poll(), 1);
+            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}", 0, 50, 49, 20));
+        });
+        responder.start();
+        final HttpResponse<String> answer = submit();
+        responder.join();
+        assertEquals(200, answer.statusCode());
+        assertEquals("{\"ok\":true,\"sequence\":1}", answer.body());
+        assertEquals("49", answer.headers().firstValue("x-ratelimit-remaining").orElse(null));
+        assertEquals("20", answer.headers().firstValue("x-ratelimit-reset-ms").orElse(null));
+        assertTrue(answer.headers().firstValue("date").isPresent());
+        assertEquals(0, pending.waiting());
+    }
+
+    @Test
+    void aFullQueueIs503WithRetryAfter() throws Exception
+    {
+        start(10_000);
+        accepting = false;
+        final HttpResponse<String> answer = submit();
+        assertEquals(503, answer.statusCode());
+        assertTrue(answer.body().contains("\"code\":\"QUEUE_LIMIT\""), answer.body());
+        assertEquals("1", answer.headers().firstValue("retry-after").orElse(null));
+        assertEquals(0, pending.waiting(), "nothing left registered");
+    }
+
+    @Test
+    void aSubmitNobodyAnswersTimesOutWith504AndALateAnswerIsDropped() throws Exception
+    {
+        start(300);
+        final long start = System.nanoTime();
+        final HttpResponse<String> answer = submit();
+        final long waitedMs = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(504, answer.statusCode());
+        assertTrue(answer.body().contains("\"code\":\"TIMEOUT\""), answer.body());
+        assertTrue(answer.body().contains("GET /api/v1/trading/actions/{digest}"), answer.body());
+        assertTrue(waitedMs >= 300, "not before the deadline: " + waitedMs);
+        // the decision arrives late: nothing more is written on the connection, and the entry is gone
+        pending.onSequenced(offered.poll(), 1);
+        pending.complete(1, new SubmitResponse(200, "{\"ok\":true}"));
+        assertEquals(0, pending.waiting());
+        assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode(), "the connection still serves");
+    }
+}
