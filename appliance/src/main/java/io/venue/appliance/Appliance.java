@@ -7,6 +7,7 @@ import io.venue.engine.ShardRecovery;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
 import io.venue.replication.AcknowledgementGate;
 import io.venue.replication.CommandShipper;
 import io.venue.replication.ReplicationContext;
@@ -66,7 +67,8 @@ public final class Appliance implements AutoCloseable
     private PendingSubmits pending;
     private final VenueDirectory directory = new VenueDirectory();
     /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
-    private final RecentAnswers recentAnswers = new RecentAnswers(100_000);
+    private static final int RECENT = 100_000;
+    private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
     private DemoVenue demoVenue;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
@@ -135,8 +137,20 @@ public final class Appliance implements AutoCloseable
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
         pending = new PendingSubmits(journaled);
-        final Responder responder = new Responder(commands.tailer(), events.tailer(), pending, directory, BATCH,
-            config.actionsPerWindow(), recentAnswers);
+        // the listing from the whole event journal; the answers (for the status route) from the last RECENT commands
+        try (JournalTailer scan = events.tailer())
+        {
+            directory.scan(scan);
+        }
+        final long answersFrom = Math.max(0, journaled - RECENT);
+        final JournalTailer commandTail = commands.tailer();
+        final JournalTailer eventTail = events.tailer();
+        commandTail.moveAfterSequence(answersFrom);
+        eventTail.moveAfterSequence(answersFrom);
+        commandTail.handOver();
+        eventTail.handOver();
+        final Responder responder = new Responder(commandTail, eventTail, pending, directory, BATCH, config.actionsPerWindow(),
+            recentAnswers);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores

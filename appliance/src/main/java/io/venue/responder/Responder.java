@@ -8,9 +8,6 @@ import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
-import io.venue.journal.sbe.AssetCreatedDecoder;
-import io.venue.journal.sbe.MarketCreatedDecoder;
-import io.venue.journal.sbe.MarketStatusChangedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.RejectCode;
@@ -53,9 +50,6 @@ public final class Responder implements Agent
     private final ActionRejectedDecoder rejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
     private final TradeDecoder trade = new TradeDecoder();
-    private final MarketCreatedDecoder marketCreated = new MarketCreatedDecoder();
-    private final MarketStatusChangedDecoder marketStatus = new MarketStatusChangedDecoder();
-    private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
     private final ActionCommandDecoder commandDecoder = new ActionCommandDecoder();
     private final byte[] bytes32 = new byte[32];
     private final byte[] bytes20 = new byte[20];
@@ -266,27 +260,7 @@ public final class Responder implements Agent
                 outcome.orderIds.add(JsonWriter.quote(Hex.to0x(bytes32)));
             }
             case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
-            case MarketCreatedDecoder.TEMPLATE_ID ->
-            {
-                marketCreated.wrapAndApplyHeader(buffer, offset, header);
-                directory.market(new VenueDirectory.Market(marketCreated.market(), marketCreated.kind().name(),
-                    marketCreated.baseAsset(), marketCreated.quoteAsset(), marketCreated.collateralAsset(),
-                    marketCreated.tickSize(), marketCreated.lotSize(), marketCreated.minQty(), "ACTIVE"));
-            }
-            case MarketStatusChangedDecoder.TEMPLATE_ID ->
-            {
-                marketStatus.wrapAndApplyHeader(buffer, offset, header);
-                directory.status(marketStatus.market(), marketStatus.status().name());
-            }
-            case AssetCreatedDecoder.TEMPLATE_ID ->
-            {
-                assetCreated.wrapAndApplyHeader(buffer, offset, header);
-                directory.asset(assetCreated.asset(), assetCreated.symbol().trim());
-            }
-            default ->
-            {
-                // balances, book deltas and the rest are for the data feeds, not for the submit answer
-            }
+            default -> directory.onEvent(buffer, offset, header);
         }
     }
 

@@ -1,6 +1,13 @@
 package io.venue.responder;
 
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordHandler;
+import io.venue.journal.sbe.AssetCreatedDecoder;
+import io.venue.journal.sbe.MarketCreatedDecoder;
+import io.venue.journal.sbe.MarketStatusChangedDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.transport.http.JsonWriter;
+import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +15,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The listed assets and markets as the event journal tells them (AssetCreated, MarketCreated,
- * MarketStatusChanged), for GET /api/v1/public/exchange-info. Written by the responder's thread, read by the HTTP
- * threads; ordered by id so the listing is stable.
+ * MarketStatusChanged), for GET /api/v1/public/exchange-info. Written by one thread at a time (the start-up scan,
+ * then the responder), read by the HTTP threads; ordered by id so the listing is stable.
  */
 public final class VenueDirectory
 {
@@ -23,8 +30,54 @@ public final class VenueDirectory
         }
     }
 
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final MarketCreatedDecoder marketCreated = new MarketCreatedDecoder();
+    private final MarketStatusChangedDecoder marketStatus = new MarketStatusChangedDecoder();
+    private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
     private final ConcurrentSkipListMap<Long, String> assets = new ConcurrentSkipListMap<>();
     private final ConcurrentSkipListMap<Long, Market> markets = new ConcurrentSkipListMap<>();
+
+    /**
+     * Reads the listing from the whole event journal (at start, before the responder carries on from near its end):
+     * only the listing events are decoded.
+     */
+    public void scan(final JournalTailer events)
+    {
+        final RecordHandler onRecord = (buffer, offset, length, index) -> onEvent(buffer, offset, header.wrap(buffer, offset));
+        while (events.read(onRecord))
+        {
+            // to the end
+        }
+    }
+
+    /** Applies a listing event; other events are ignored. {@code header} is wrapped at {@code offset}. */
+    void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
+    {
+        switch (header.templateId())
+        {
+            case MarketCreatedDecoder.TEMPLATE_ID ->
+            {
+                marketCreated.wrapAndApplyHeader(buffer, offset, header);
+                market(new Market(marketCreated.market(), marketCreated.kind().name(), marketCreated.baseAsset(),
+                    marketCreated.quoteAsset(), marketCreated.collateralAsset(), marketCreated.tickSize(), marketCreated.lotSize(),
+                    marketCreated.minQty(), "ACTIVE"));
+            }
+            case MarketStatusChangedDecoder.TEMPLATE_ID ->
+            {
+                marketStatus.wrapAndApplyHeader(buffer, offset, header);
+                status(marketStatus.market(), marketStatus.status().name());
+            }
+            case AssetCreatedDecoder.TEMPLATE_ID ->
+            {
+                assetCreated.wrapAndApplyHeader(buffer, offset, header);
+                asset(assetCreated.asset(), assetCreated.symbol().trim());
+            }
+            default ->
+            {
+                // balances, orders, book deltas: not the listing
+            }
+        }
+    }
 
     void asset(final long id, final String symbol)
     {

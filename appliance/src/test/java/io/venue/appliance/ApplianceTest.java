@@ -327,6 +327,8 @@ class ApplianceTest
         open();
         assertTrue(log().contains("recovered: 0 commands replayed"), "the state was written at close: " + log());
         assertTrue(http.get("/api/v1/public/exchange-info").body().contains("BTC-USDC"), "listing rebuilt from the events");
+        assertTrue(http.get("/api/v1/trading/actions/" + field(resting.body(), "digest")).body()
+            .endsWith("\"answer\":" + resting.body() + "}"), "recent answers rebuilt from the journals");
         refused(http.submit(demo, 1, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "nonce_replayed");
         final HttpResponse<String> cancel = http.submit(demo, 2, new Cancel(OrderId.of(field(resting.body(), "orderId"))));
         ok(cancel);
