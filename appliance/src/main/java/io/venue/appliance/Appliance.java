@@ -253,7 +253,8 @@ public final class Appliance implements AutoCloseable
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
-            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime), refusals));
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
+            .refusals(refusals));
         serving.countDown();
     }
 

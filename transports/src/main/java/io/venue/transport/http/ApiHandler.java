@@ -63,10 +63,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
     private java.util.concurrent.ScheduledFuture<?> sweep;
 
-    ApiHandler(final Shared shared)
+    ApiHandler(final Shared shared, final long connectionId)
     {
         this.shared = shared;
-        this.connectionId = shared.connectionIds.incrementAndGet();
+        this.connectionId = connectionId;
     }
 
     @Override
@@ -148,8 +148,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             final long waitSeconds = throttle.acquire(address);
             if (waitSeconds > 0)
             {
-                shared.context.refusals.offer(connectionId, shared.context.pending.nextCorrelation(),
-                    io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED.value(), "edge throttle: " +
+                journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " +
                     address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + ")");
                 sendText(ctx, keepAlive, HttpResponseStatus.TOO_MANY_REQUESTS, "Too Many Requests! Wait for " + waitSeconds + "s",
                     waitSeconds);
@@ -171,6 +170,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             pending.forget(correlation);
             answered.set(true);
+            journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
             send(ctx, keepAlive, new SubmitResponse(503, error("QUEUE_LIMIT",
                 "the verifier queue is full; nothing was journaled, retry after the delay"), 1));
             return;
@@ -221,6 +221,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** A submit not answered yet: answered by whoever sets the flag first (the responder or the sweep). */
     private record Waiting(AtomicBoolean answered, long deadlineNs, boolean keepAlive)
     {
+    }
+
+    /** Hands a refusal decided here to the sequencer to be journaled, when the gateway has somewhere to send it. */
+    static void journal(final HttpGateway.Context context, final long connectionId,
+        final io.venue.journal.sbe.RequestRejectReason reason, final String detail)
+    {
+        if (context.refusals != null)
+        {
+            context.refusals.offer(connectionId, context.pending.nextCorrelation(), reason.value(), detail);
+        }
     }
 
     private static SubmitResponse notAllowed(final String allowed)

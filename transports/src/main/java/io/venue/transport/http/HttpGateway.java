@@ -9,7 +9,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 
 import java.net.InetSocketAddress;
@@ -50,10 +49,11 @@ public final class HttpGateway implements AutoCloseable
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
+                        final long connectionId = shared.connectionIds.incrementAndGet();
                         channel.pipeline()
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
-                            .addLast(new HttpObjectAggregator(context.maxBodyBytes))
-                            .addLast(new ApiHandler(shared));
+                            .addLast(new BodyLimit(context, connectionId))
+                            .addLast(new ApiHandler(shared, connectionId));
                     }
                 })
                 .bind(context.host, context.port).sync().channel();
@@ -180,10 +180,19 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** The edge IP throttle of the submit route, and where its refusals go to be journaled (both or neither). */
-        public Context edgeThrottle(final EdgeThrottle throttle, final PreJournalRefusals refusals)
+        /** The edge IP throttle of the submit route; its refusals are journaled through {@link #refusals}. */
+        public Context edgeThrottle(final EdgeThrottle throttle)
         {
             this.edgeThrottle = throttle;
+            return this;
+        }
+
+        /**
+         * Where submits refused before verification go to be journaled (the edge throttle, a body over the limit, a
+         * full verifier queue); without it they are answered and not journaled.
+         */
+        public Context refusals(final PreJournalRefusals refusals)
+        {
             this.refusals = refusals;
             return this;
         }
@@ -193,6 +202,10 @@ public final class HttpGateway implements AutoCloseable
             if (submitter == null || pending == null || exchangeInfo == null || connectivity == null || actionStatus == null)
             {
                 throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity and actionStatus are required");
+            }
+            if (edgeThrottle != null && refusals == null)
+            {
+                throw new IllegalStateException("the edge throttle needs refusals to journal what it refuses");
             }
             if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1 || answerTimeoutMs < 1)
             {

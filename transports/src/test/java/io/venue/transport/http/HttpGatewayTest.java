@@ -21,6 +21,7 @@ class HttpGatewayTest
 {
     private final ConcurrentLinkedQueue<Long> offered = new ConcurrentLinkedQueue<>();
     private final PendingSubmits pending = new PendingSubmits(0);
+    private final PreJournalRefusals refusals = new PreJournalRefusals(64 * 1024);
     private boolean accepting = true;
     private HttpGateway gateway;
     private final HttpClient client = HttpClient.newHttpClient();
@@ -36,7 +37,7 @@ class HttpGatewayTest
                 }
                 return accepting;
             })
-            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null));
+            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).refusals(refusals));
     }
 
     @AfterEach
@@ -85,6 +86,25 @@ class HttpGatewayTest
         assertTrue(answer.body().contains("\"code\":\"QUEUE_LIMIT\""), answer.body());
         assertEquals("1", answer.headers().firstValue("retry-after").orElse(null));
         assertEquals(0, pending.waiting(), "nothing left registered");
+        final StringBuilder journaled = new StringBuilder();
+        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        assertEquals(io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT.value() + " the verifier queue is full", journaled.toString(),
+            "the refusal goes to be journaled");
+    }
+
+    @Test
+    void aBodyOverTheLimitIs413AndGoesToBeJournaled() throws Exception
+    {
+        start(10_000);
+        final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[65 * 1024])).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, answer.statusCode());
+        assertTrue(offered.isEmpty(), "never offered for verification");
+        final StringBuilder journaled = new StringBuilder();
+        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 65536 bytes on " +
+            "/api/v1/trading/actions", journaled.toString());
     }
 
     @Test
