@@ -4,6 +4,7 @@ import net.openhft.chronicle.bytes.Byteable;
 import net.openhft.chronicle.bytes.BytesStore;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -20,6 +21,8 @@ abstract class Flyweight implements Byteable
 {
     private BytesStore<?, ?> store;
     private long offset;
+    /** The same bytes as an Agrona view on their native address: field access without Chronicle's per-call checks. */
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
 
     @Override
     @SuppressWarnings("rawtypes") // Byteable declares the raw type
@@ -29,8 +32,14 @@ abstract class Flyweight implements Byteable
         {
             throw new IllegalArgumentException(getClass().getSimpleName() + " is " + maxSize() + " bytes, got " + length);
         }
+        if (!bytesStore.isDirectMemory())
+        {
+            // map entries are off-heap and scratch() is native: anything else is a defect
+            throw new IllegalArgumentException(getClass().getSimpleName() + " needs native memory");
+        }
         this.store = bytesStore;
         this.offset = offset;
+        view.wrap(bytesStore.addressForWrite(offset), (int)length);
     }
 
     @Override
@@ -53,94 +62,67 @@ abstract class Flyweight implements Byteable
 
     final long getLong(final int at)
     {
-        return store.readLong(offset + at);
+        return view.getLong(at, ByteOrder.LITTLE_ENDIAN);
     }
 
     final void putLong(final int at, final long value)
     {
-        store.writeLong(offset + at, value);
+        view.putLong(at, value, ByteOrder.LITTLE_ENDIAN);
     }
 
     final int getInt(final int at)
     {
-        return store.readInt(offset + at);
+        return view.getInt(at, ByteOrder.LITTLE_ENDIAN);
     }
 
     final void putInt(final int at, final int value)
     {
-        store.writeInt(offset + at, value);
+        view.putInt(at, value, ByteOrder.LITTLE_ENDIAN);
     }
 
     final byte getByte(final int at)
     {
-        return store.readByte(offset + at);
+        return view.getByte(at);
     }
 
     final void putByte(final int at, final byte value)
     {
-        store.writeByte(offset + at, value);
+        view.putByte(at, value);
     }
 
     final void putBytes(final int at, final DirectBuffer src, final int srcOffset, final int length)
     {
-        final long base = offset + at;
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            store.writeLong(base + i, src.getLong(srcOffset + i, ByteOrder.LITTLE_ENDIAN));
-        }
-        for (; i < length; i++)
-        {
-            store.writeByte(base + i, src.getByte(srcOffset + i));
-        }
+        view.putBytes(at, src, srcOffset, length);
     }
 
     final void getBytes(final int at, final MutableDirectBuffer dst, final int dstOffset, final int length)
     {
-        final long base = offset + at;
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            dst.putLong(dstOffset + i, store.readLong(base + i), ByteOrder.LITTLE_ENDIAN);
-        }
-        for (; i < length; i++)
-        {
-            dst.putByte(dstOffset + i, store.readByte(base + i));
-        }
+        view.getBytes(at, dst, dstOffset, length);
     }
 
     final void putBytes(final int at, final byte[] src, final int srcOffset, final int length)
     {
-        final long base = offset + at;
-        for (int i = 0; i < length; i++)
-        {
-            store.writeByte(base + i, src[srcOffset + i]);
-        }
+        view.putBytes(at, src, srcOffset, length);
     }
 
     final void getBytes(final int at, final byte[] dst, final int dstOffset, final int length)
     {
-        final long base = offset + at;
-        for (int i = 0; i < length; i++)
-        {
-            dst[dstOffset + i] = store.readByte(base + i);
-        }
+        view.getBytes(at, dst, dstOffset, length);
     }
 
     final boolean bytesEqual(final int at, final DirectBuffer other, final int otherOffset, final int length)
     {
-        final long base = offset + at;
         int i = 0;
         for (; i + Long.BYTES <= length; i += Long.BYTES)
         {
-            if (store.readLong(base + i) != other.getLong(otherOffset + i, ByteOrder.LITTLE_ENDIAN))
+            if (view.getLong(at + i) != other.getLong(otherOffset + i))
             {
                 return false;
             }
         }
         for (; i < length; i++)
         {
-            if (store.readByte(base + i) != other.getByte(otherOffset + i))
+            if (view.getByte(at + i) != other.getByte(otherOffset + i))
             {
                 return false;
             }
@@ -150,16 +132,12 @@ abstract class Flyweight implements Byteable
 
     final void zero(final int at, final int length)
     {
-        final long base = offset + at;
-        for (int i = 0; i < length; i++)
-        {
-            store.writeByte(base + i, (byte)0);
-        }
+        view.setMemory(at, length, (byte)0);
     }
 
-    /** Scratch memory for a key flyweight that is filled by the caller before each lookup. */
+    /** Native scratch memory for a key flyweight that is filled by the caller before each lookup; never freed (a few bytes per key). */
     static BytesStore<?, ?> scratch(final int size)
     {
-        return BytesStore.wrap(new byte[size]);
+        return BytesStore.nativeStoreWithFixedCapacity(size);
     }
 }
