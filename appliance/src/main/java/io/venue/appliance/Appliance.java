@@ -204,6 +204,7 @@ public final class Appliance implements AutoCloseable
                     "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
             }
             serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced());
+            add(ReplicationReport.primary(log, context.replicationReportMs, shipper, gate, sequencer));
             log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint);
         }
         else
@@ -212,6 +213,7 @@ public final class Appliance implements AutoCloseable
                 media.aeron().addSubscription(replication.commandChannel(), replication.commandStreamId()),
                 media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication);
             add(follower);
+            add(ReplicationReport.standby(log, context.replicationReportMs, follower));
             add(new PromotionWatch(follower, pending, data, promoted ->
             {
                 log.printf("promoted: epoch %d after sequence %d%n", promoted.epoch(), promoted.lastSequence());

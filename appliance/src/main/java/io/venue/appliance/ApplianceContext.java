@@ -28,7 +28,7 @@ public final class ApplianceContext
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads");
+        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -55,6 +55,7 @@ public final class ApplianceContext
     String primaryEndpoint;
     long primaryTimeoutMs = 1_000;
     boolean autoPromote;
+    long replicationReportMs = 10_000;
     boolean busySpin;
     boolean compactThreads;
     long edgeIpRate = 10;
@@ -125,6 +126,7 @@ public final class ApplianceContext
                 case "replication.primary.endpoint" -> primaryEndpoint = endpoint(value);
                 case "replication.primary.timeout.ms" -> primaryTimeoutMs = Long.parseLong(value);
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
+                case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
                 case "idle.strategy" -> busySpin = switch (value)
                 {
                     case "busy-spin" -> true;
@@ -285,6 +287,10 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (replicationReportMs < 1)
+        {
+            throw new IllegalArgumentException("replication.report.ms must be positive");
         }
         if (edgeIpRate < 1 || edgeIpBurst < 1)
         {

@@ -51,7 +51,7 @@ class ApplianceFailoverTest
         final Path primaryData = folder.resolve("primary");
         final Path standbyData = folder.resolve("standby");
         final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
-            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\n";
+            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\nreplication.report.ms=200\n";
         final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n");
         final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
             "http.port=" + freeTcpPort() + "\n");
@@ -71,6 +71,10 @@ class ApplianceFailoverTest
             assertEquals(200, answer.statusCode(), answer.body());
         }
         final long lastAnswered = Long.parseLong(VenueHttp.field(toPrimary.submit(demo, ORDERS + 1, bid(ORDERS + 1)).body(), "sequence"));
+
+        // the lag is in both logs
+        primary.awaitLine("replication: primary epoch 1, journaled ", 10);
+        standby.awaitLine("replication: standby epoch 1, holds ", 10);
 
         primary.process.destroyForcibly();
         assertTrue(primary.process.waitFor(30, TimeUnit.SECONDS));
