@@ -43,9 +43,7 @@ final class PrettyJson
         }
         else if (value instanceof String text)
         {
-            final JsonText quoted = new JsonText().field("v", text);
-            final String json = quoted.toString();
-            out.append(json, 5, json.length() - 1);
+            out.append(io.venue.transport.http.JsonWriter.quote(text));
         }
         else if (value instanceof Number || value instanceof Boolean)
         {

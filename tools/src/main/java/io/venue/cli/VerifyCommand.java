@@ -1,7 +1,9 @@
 package io.venue.cli;
 
+
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.transport.http.JsonWriter;
 import io.venue.verifier.ActionVerifier;
 import io.venue.verifier.VerificationOutcome;
 import io.venue.verifier.VerificationResult;
@@ -51,7 +53,7 @@ final class VerifyCommand implements Callable<Integer>
 
     static String toJson(final VerificationResult result)
     {
-        final JsonText json = new JsonText().field("outcome", result.outcome().name());
+        final JsonWriter json = new JsonWriter().field("outcome", result.outcome().name());
         switch (result.outcome())
         {
             case MALFORMED ->
@@ -75,7 +77,7 @@ final class VerifyCommand implements Callable<Integer>
                     null : address(result::getPersonalSigner))
                 .raw("canonicalJson", result.text());
         }
-        return json.toString();
+        return json.toJson();
     }
 
     private static String digest(final VerificationResult result)
