@@ -60,6 +60,7 @@ public final class JournaledEngineRun
         final double[] replay = new double[RUNS];
         final double[] pipelined = new double[RUNS];
         final double[] stated = new double[RUNS];
+        final double[] statedJournaled = new double[RUNS];
         for (int run = -WARMUP_RUNS; run < RUNS; run++)
         {
             final Path folder = root.resolve("run" + (run + WARMUP_RUNS));
@@ -68,6 +69,13 @@ public final class JournaledEngineRun
             final double j;
             final double r;
             final double p;
+            final double sj;
+            try (Journal commandJournal = Journal.open(folder.resolve("state-commands"));
+                Journal eventJournal = Journal.open(folder.resolve("state-events")))
+            {
+                sj = measured / seconds(() -> engineWithStateJournaled(workload, folder.resolve("state-journaled"), commandJournal,
+                    eventJournal));
+            }
             try (Journal commandJournal = Journal.open(folder.resolve("commands"));
                 Journal eventJournal = Journal.open(folder.resolve("events")))
             {
@@ -82,9 +90,10 @@ public final class JournaledEngineRun
             final long bytes = BenchFiles.size(folder);
             BenchFiles.delete(folder);
             System.out.printf(Locale.ROOT,
-                "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
-                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s, 100 * s / a, j, 100 * j / a, p, 100 * p / a, r,
-                eventsJournaled, bytes >> 20);
+                "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), " +
+                "state and journals %,.0f/s (%.0f%% of with state), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s, 100 * s / a, j, 100 * j / a, p, 100 * p / a,
+                sj, 100 * sj / s, r, eventsJournaled, bytes >> 20);
             if (run >= 0)
             {
                 alone[run] = a;
@@ -92,19 +101,24 @@ public final class JournaledEngineRun
                 replay[run] = r;
                 pipelined[run] = p;
                 stated[run] = s;
+                statedJournaled[run] = sj;
             }
         }
         final double[] ratio = new double[RUNS];
         final double[] pipelinedRatio = new double[RUNS];
         final double[] stateRatio = new double[RUNS];
+        final double[] journalOverState = new double[RUNS];
         for (int i = 0; i < RUNS; i++)
         {
+            journalOverState[i] = statedJournaled[i] / stated[i];
             stateRatio[i] = stated[i] / alone[i];
             ratio[i] = journaled[i] / alone[i];
             pipelinedRatio[i] = pipelined[i] / alone[i];
         }
         System.out.printf(Locale.ROOT, "median: with state %s, with state/alone %.1f%% (%s)%n", range(stated),
             100 * median(stateRatio), rangePercent(stateRatio));
+        System.out.printf(Locale.ROOT, "median: state and journals %s, of with state %.1f%% (%s)%n", range(statedJournaled),
+            100 * median(journalOverState), rangePercent(journalOverState));
         System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), two threads %s, " +
             "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled), 100 * median(ratio),
             rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio), rangePercent(pipelinedRatio), range(replay));
@@ -129,6 +143,27 @@ public final class JournaledEngineRun
             stateContext(folder)))
         {
             workload.forEach(persisted.engine()::onCommand);
+        }
+        catch (final StateUnusableException ex)
+        {
+            throw new IllegalStateException("a fresh state folder was refused", ex);
+        }
+    }
+
+    /** The appliance's own shape on one thread: the command appended, then applied with its state, its events journaled. */
+    private static void engineWithStateJournaled(
+        final ExchangeCoreWorkload workload, final Path folder, final Journal commands, final Journal events)
+    {
+        try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), new JournalEventSink(events.appender()),
+            stateContext(folder)))
+        {
+            final JournalAppender commandOut = commands.appender();
+            final Engine engine = persisted.engine();
+            workload.forEach((buffer, offset, length) ->
+            {
+                commandOut.append(buffer, offset, length);
+                engine.onCommand(buffer, offset, length);
+            });
         }
         catch (final StateUnusableException ex)
         {
