@@ -256,7 +256,8 @@ public final class Appliance implements AutoCloseable
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
-            .refusals(refusals));
+            .refusals(refusals)
+            .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }
 

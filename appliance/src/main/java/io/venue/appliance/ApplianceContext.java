@@ -28,7 +28,8 @@ public final class ApplianceContext
     private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms");
+        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms",
+        "shard.busy.backlog");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -56,6 +57,7 @@ public final class ApplianceContext
     long primaryTimeoutMs = 1_000;
     boolean autoPromote;
     long replicationReportMs = 10_000;
+    long shardBusyBacklog = 20_000;
     boolean busySpin;
     boolean compactThreads;
     long edgeIpRate = 10;
@@ -127,6 +129,7 @@ public final class ApplianceContext
                 case "replication.primary.timeout.ms" -> primaryTimeoutMs = Long.parseLong(value);
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
                 case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
+                case "shard.busy.backlog" -> shardBusyBacklog = Long.parseLong(value);
                 case "idle.strategy" -> busySpin = switch (value)
                 {
                     case "busy-spin" -> true;
@@ -287,6 +290,10 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (shardBusyBacklog < 0)
+        {
+            throw new IllegalArgumentException("shard.busy.backlog must not be negative");
         }
         if (replicationReportMs < 1)
         {

@@ -44,7 +44,8 @@ public final class Sequencer implements Agent
     private final byte[] account = new byte[20];
     private final byte[] signature = new byte[65];
     private byte[] text = new byte[4096];
-    private long sequence;
+    /** Written by the sequencer's thread only; volatile so that the lanes can read the backlog (SHARD_BUSY). */
+    private volatile long sequence;
     private long lastStamp;
     private java.util.function.BooleanSupplier paused = () -> false;
     private io.venue.transport.http.PreJournalRefusals refusals;
@@ -113,7 +114,7 @@ public final class Sequencer implements Agent
         return this;
     }
 
-    /** The sequence of the last record appended. */
+    /** The sequence of the last record appended; readable from any thread. */
     public long sequence()
     {
         return sequence;

@@ -155,6 +155,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 return;
             }
         }
+        if (shared.context.backlog != null)
+        {
+            final long backlog = shared.context.backlog.getAsLong();
+            if (backlog > shared.context.busyBacklog)
+            {
+                journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.SHARD_BUSY,
+                    "the shard is " + backlog + " commands behind the journal");
+                send(ctx, keepAlive, new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
+                    " commands behind; nothing was journaled for this request, retry after the delay"), 1));
+                return;
+            }
+        }
         final byte[] body = new byte[content.readableBytes()];
         content.getBytes(content.readerIndex(), body);
         final AtomicBoolean answered = new AtomicBoolean();

@@ -108,6 +108,8 @@ public final class HttpGateway implements AutoCloseable
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
         java.util.function.Function<String, SubmitResponse> actionStatus;
+        java.util.function.LongSupplier backlog;
+        long busyBacklog;
         EdgeThrottle edgeThrottle;
         PreJournalRefusals refusals;
 
@@ -177,6 +179,17 @@ public final class HttpGateway implements AutoCloseable
         public Context actionStatus(final java.util.function.Function<String, SubmitResponse> actionStatus)
         {
             this.actionStatus = actionStatus;
+            return this;
+        }
+
+        /**
+         * Early refusal (503 SHARD_BUSY) while {@code backlog} (commands journaled and not yet applied by the shard) is
+         * above {@code busyBacklog}: a new submit would only wait behind it.
+         */
+        public Context shardBusyAbove(final long busyBacklog, final java.util.function.LongSupplier backlog)
+        {
+            this.busyBacklog = busyBacklog;
+            this.backlog = backlog;
             return this;
         }
 

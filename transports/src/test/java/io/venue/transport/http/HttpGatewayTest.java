@@ -23,6 +23,7 @@ class HttpGatewayTest
     private final PendingSubmits pending = new PendingSubmits(0);
     private final PreJournalRefusals refusals = new PreJournalRefusals(64 * 1024);
     private boolean accepting = true;
+    private volatile long backlog;
     private HttpGateway gateway;
     private final HttpClient client = HttpClient.newHttpClient();
 
@@ -37,7 +38,8 @@ class HttpGatewayTest
                 }
                 return accepting;
             })
-            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).refusals(refusals));
+            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).refusals(refusals)
+            .shardBusyAbove(5, () -> backlog));
     }
 
     @AfterEach
@@ -90,6 +92,24 @@ class HttpGatewayTest
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
         assertEquals(io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT.value() + " the verifier queue is full", journaled.toString(),
             "the refusal goes to be journaled");
+    }
+
+    @Test
+    void aShardFarBehindTheJournalRefusesEarlyWithShardBusy() throws Exception
+    {
+        start(10_000);
+        accepting = false; // were it offered, the answer would be QUEUE_LIMIT
+        backlog = 6;
+        final HttpResponse<String> busy = submit();
+        assertEquals(503, busy.statusCode());
+        assertTrue(busy.body().contains("\"code\":\"SHARD_BUSY\""), busy.body());
+        assertEquals("1", busy.headers().firstValue("retry-after").orElse(null));
+        final StringBuilder journaled = new StringBuilder();
+        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        assertEquals(io.venue.journal.sbe.RequestRejectReason.SHARD_BUSY.value() + " the shard is 6 commands behind the journal",
+            journaled.toString());
+        backlog = 5;
+        assertTrue(submit().body().contains("\"code\":\"QUEUE_LIMIT\""), "at the threshold the request goes on to the pool");
     }
 
     @Test
