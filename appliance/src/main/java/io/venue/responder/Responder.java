@@ -66,7 +66,6 @@ public final class Responder implements Agent
     /** An answer waiting for the sequencer to name its sequence. */
     private SubmitResponse held;
     private long heldSequence;
-    private long answeredSequence;
 
     private final RecordHandler onCommand = this::onCommand;
     private final RecordHandler onEvent = this::onEvent;
@@ -97,7 +96,6 @@ public final class Responder implements Agent
                     break;
                 }
                 pending.complete(heldSequence, held);
-                answeredSequence = heldSequence;
                 held = null;
             }
             if (commandSequence == 0)
@@ -141,12 +139,6 @@ public final class Responder implements Agent
             }
         }
         return work;
-    }
-
-    /** The last sequence answered (or found nobody waiting for). */
-    public long answeredSequence()
-    {
-        return answeredSequence;
     }
 
     private void hold(final long sequence, final SubmitResponse response)
