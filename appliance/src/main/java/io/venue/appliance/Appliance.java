@@ -13,6 +13,7 @@ import io.venue.replication.CommandShipper;
 import io.venue.replication.ReplicationContext;
 import io.venue.replication.ReplicationMedia;
 import io.venue.replication.StandbyFollower;
+import io.venue.responder.AccountNonces;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
@@ -47,6 +48,8 @@ import java.util.concurrent.TimeUnit;
 public final class Appliance implements AutoCloseable
 {
     private static final int BATCH = 64;
+    /** Spec 3.1: the nonce window is 256 wide. */
+    private static final int NONCE_WINDOW = 256;
 
     private final ApplianceContext context;
     private final PrintStream log;
@@ -69,6 +72,7 @@ public final class Appliance implements AutoCloseable
     /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
     private static final int RECENT = 100_000;
     private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
+    private final AccountNonces nonces = new AccountNonces();
     private DemoVenue demoVenue;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
@@ -140,7 +144,7 @@ public final class Appliance implements AutoCloseable
         // the listing from the whole event journal; the answers (for the status route) from the last RECENT commands
         try (JournalTailer scan = events.tailer())
         {
-            directory.scan(scan);
+            directory.scan(scan, nonces);
         }
         final long answersFrom = Math.max(0, journaled - RECENT);
         final JournalTailer commandTail = commands.tailer();
@@ -150,7 +154,7 @@ public final class Appliance implements AutoCloseable
         commandTail.handOver();
         eventTail.handOver();
         final Responder responder = new Responder(commandTail, eventTail, pending, directory, BATCH, config.actionsPerWindow(),
-            recentAnswers);
+            recentAnswers, nonces);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
@@ -255,6 +259,7 @@ public final class Appliance implements AutoCloseable
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
+            .nonceStatus(account -> nonces.json(account, NONCE_WINDOW))
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
@@ -361,6 +366,23 @@ public final class Appliance implements AutoCloseable
         // no new requests; the sequencer stops; the engine applies what was journaled; then the state is written
         CloseHelper.quietClose(gateway);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        if (sequencer != null)
+        {
+            // what the lanes handed over (verified requests, refusals to journal) is journaled before the sequencer stops:
+            // it is drained once its sequence has not moved for a while
+            long last = -1;
+            long quietSince = System.nanoTime();
+            while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(200) && System.nanoTime() < deadline)
+            {
+                final long now = sequencer.sequence();
+                if (now != last)
+                {
+                    last = now;
+                    quietSince = System.nanoTime();
+                }
+                Thread.onSpinWait();
+            }
+        }
         if (sequencer != null && front != null && front.tryRemove(sequencer))
         {
             while (!front.hasRemoveAgentCompleted() && System.nanoTime() < deadline)

@@ -40,6 +40,8 @@ final class Events
     private long rateCapacity;
     private long rateRemaining;
     private long rateResetMs;
+    private long nonceFloor;
+    private long nextUsableNonce;
 
     void commandEnd()
     {
@@ -59,6 +61,15 @@ final class Events
         this.eventIndex = 0;
         this.rateRemaining = rateCapacity;
         this.rateResetMs = 0;
+        this.nonceFloor = 0;
+        this.nextUsableNonce = 0;
+    }
+
+    /** The account's nonce window after its nonce was consumed, reported by this command's ActionAccepted. */
+    void nonceView(final long floor, final long nextUsable)
+    {
+        nonceFloor = floor;
+        nextUsableNonce = nextUsable;
     }
 
     /** The per-account limit, what ActionAccepted and ActionRejected report before the gate has looked. */
@@ -95,7 +106,7 @@ final class Events
         actionAccepted.putAccount(accountBuffer, accountOffset, 20);
         actionAccepted.nonce(nonce);
         actionAccepted.putDigest(digestBuffer, digestOffset, 32);
-        actionAccepted.rateRemaining(rateRemaining).rateResetMs(rateResetMs);
+        actionAccepted.rateRemaining(rateRemaining).rateResetMs(rateResetMs).nonceFloor(nonceFloor).nextUsableNonce(nextUsableNonce);
         emit(actionAccepted.encodedLength());
     }
 

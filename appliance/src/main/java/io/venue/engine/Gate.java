@@ -95,7 +95,15 @@ final class Gate
         rateView(account, nowMs);
         state.accountChanged(account);
         NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
+        nonceView(account);
         return account;
+    }
+
+    /** Tells the events where the account's nonce window stands, for its ActionAccepted. */
+    private void nonceView(final int account)
+    {
+        final int base = NonceWindow.WORDS * account;
+        state.events.nonceView(NonceWindow.floor(state.nonceWords, base), NonceWindow.nextUsable(state.nonceWords, base));
     }
 
     /** Tells the events what the account's limiter holds now (a full bucket for an account not seen yet). */
@@ -158,6 +166,7 @@ final class Gate
     RejectCode consumeNonce(final int account, final long nonce)
     {
         final int outcome = NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce);
+        nonceView(account);
         if (outcome != NonceWindow.ACCEPTED)
         {
             return nonceRefusal(outcome);

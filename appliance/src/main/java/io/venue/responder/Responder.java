@@ -40,6 +40,7 @@ public final class Responder implements Agent
     private final int batchLimit;
     private final long rateLimit;
     private final RecentAnswers recent;
+    private final AccountNonces nonces;
     /** The digest of the action the answer being built is about; null when the body had none. */
     private String answerDigest;
     private static final String ZERO_DIGEST = "0x" + "0".repeat(64);
@@ -72,8 +73,9 @@ public final class Responder implements Agent
 
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
-        final int batchLimit, final long rateLimit, final RecentAnswers recent)
+        final int batchLimit, final long rateLimit, final RecentAnswers recent, final AccountNonces nonces)
     {
+        this.nonces = nonces;
         this.rateLimit = rateLimit;
         this.recent = recent;
         this.commands = commands;
@@ -212,6 +214,7 @@ public final class Responder implements Agent
     {
         header.wrap(buffer, offset);
         outcome.sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        nonces.onEvent(buffer, offset, header);
         switch (header.templateId())
         {
             case ActionAcceptedDecoder.TEMPLATE_ID ->

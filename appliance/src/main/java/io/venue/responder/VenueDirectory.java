@@ -38,12 +38,17 @@ public final class VenueDirectory
     private final ConcurrentSkipListMap<Long, Market> markets = new ConcurrentSkipListMap<>();
 
     /**
-     * Reads the listing from the whole event journal (at start, before the responder carries on from near its end):
-     * only the listing events are decoded.
+     * Reads the listing and every account's nonce window from the whole event journal (at start, before the
+     * responder carries on from near its end): only those events are decoded.
      */
-    public void scan(final JournalTailer events)
+    public void scan(final JournalTailer events, final AccountNonces nonces)
     {
-        final RecordHandler onRecord = (buffer, offset, length, index) -> onEvent(buffer, offset, header.wrap(buffer, offset));
+        final RecordHandler onRecord = (buffer, offset, length, index) ->
+        {
+            header.wrap(buffer, offset);
+            onEvent(buffer, offset, header);
+            nonces.onEvent(buffer, offset, header);
+        };
         while (events.read(onRecord))
         {
             // to the end

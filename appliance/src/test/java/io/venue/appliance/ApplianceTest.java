@@ -316,6 +316,26 @@ class ApplianceTest
     }
 
     @Test
+    void aClientThatLostCountAsksForItsNonceWindow() throws Exception
+    {
+        final String path = "/api/v1/trading/accounts/" + demo.address() + "/nonce";
+        assertEquals("{\"ok\":true,\"account\":\"" + demo.address() + "\",\"nonceFloor\":0,\"nonceWindow\":256," +
+            "\"nextUsableNonce\":0,\"seen\":false}", http.get(path).body(), "no nonce consumed yet");
+        ok(http.submit(demo, 0, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        final HttpResponse<String> afterTwo = http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
+        ok(afterTwo);
+        final String window = http.get(path).body();
+        assertTrue(window.startsWith("{\"ok\":true,\"account\":\"" + demo.address() + "\",\"nonceFloor\":1,\"nonceWindow\":256," +
+            "\"nextUsableNonce\":3,\"seen\":true,\"asOfSequence\":" + field(afterTwo.body(), "sequence") + "}"), window);
+        refused(http.get("/api/v1/trading/accounts/0xABC/nonce"), 400, "BAD_REQUEST");
+
+        appliance.close();
+        appliance = null;
+        open();
+        assertEquals(window, http.get(path).body(), "rebuilt from the event journal at start");
+    }
+
+    @Test
     void restartRecoversTheVenue() throws Exception
     {
         final HttpResponse<String> resting = http.submit(demo, 1, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));

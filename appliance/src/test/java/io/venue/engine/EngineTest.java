@@ -171,7 +171,7 @@ class EngineTest
         {
             // each answer reports the account's limiter after the action: what is left and when it is full again
             line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted", "\"rateRemaining\":" + (49 - i) + ",",
-                "\"rateResetMs\":" + (20 * (i + 1)) + "}");
+                "\"rateResetMs\":" + (20 * (i + 1)) + ",");
         }
         final long nonce = h.nonce(ALICE);
         line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionRejected", "\"code\":\"RATE_LIMITED\"",

@@ -361,6 +361,8 @@ public final class RecordPrinter
                 bytes("digest", d.getDigest(scratch, 0, DIGEST));
                 u32("rateRemaining", d.rateRemaining());
                 u32("rateResetMs", d.rateResetMs());
+                u64("nonceFloor", d.nonceFloor());
+                u64("nextUsableNonce", d.nextUsableNonce());
             }
             case ACTION_REJECTED ->
             {

@@ -34,9 +34,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
     static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
     static final String OPENAPI = "/api/v1/public/openapi.json";
+    static final String ACCOUNTS = "/api/v1/trading/accounts/";
+    static final String NONCE = "/nonce";
+    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
-        FIX_CONNECTIVITY, OPENAPI);
+        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
     static final String RATE_REMAINING = "X-RateLimit-Remaining";
@@ -102,6 +105,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 if (path.startsWith(SUBMIT + "/"))
                 {
                     actionStatus(ctx, keepAlive, method, path.substring(SUBMIT.length() + 1));
+                }
+                else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE))
+                {
+                    final String account = path.substring(ACCOUNTS.length(), path.length() - NONCE.length());
+                    if (!ADDRESS.matcher(account).matches())
+                    {
+                        send(ctx, keepAlive, new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits")));
+                    }
+                    else
+                    {
+                        read(ctx, keepAlive, method, shared.context.nonceStatus.apply(account));
+                    }
                 }
                 else
                 {

@@ -108,6 +108,7 @@ public final class HttpGateway implements AutoCloseable
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
         java.util.function.Function<String, SubmitResponse> actionStatus;
+        java.util.function.Function<String, String> nonceStatus;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
@@ -193,6 +194,13 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /** GET /api/v1/trading/accounts/{account}/nonce: the account's nonce window as JSON. */
+        public Context nonceStatus(final java.util.function.Function<String, String> nonceStatus)
+        {
+            this.nonceStatus = nonceStatus;
+            return this;
+        }
+
         /** The edge IP throttle of the submit route; its refusals are journaled through {@link #refusals}. */
         public Context edgeThrottle(final EdgeThrottle throttle)
         {
@@ -212,9 +220,10 @@ public final class HttpGateway implements AutoCloseable
 
         void validate()
         {
-            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null || actionStatus == null)
+            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null || actionStatus == null ||
+                nonceStatus == null)
             {
-                throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity and actionStatus are required");
+                throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
             }
             if (edgeThrottle != null && refusals == null)
             {

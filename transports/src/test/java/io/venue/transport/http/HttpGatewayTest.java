@@ -38,7 +38,7 @@ class HttpGatewayTest
                 }
                 return accepting;
             })
-            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).refusals(refusals)
+            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).nonceStatus(account -> "{}").refusals(refusals)
             .shardBusyAbove(5, () -> backlog));
     }
 
