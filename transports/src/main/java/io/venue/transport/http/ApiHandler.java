@@ -272,13 +272,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     static void send(final ChannelHandlerContext ctx, final boolean keepAlive, final SubmitResponse response)
     {
-        final ByteBuf content = Unpooled.copiedBuffer(response.body(), StandardCharsets.UTF_8);
-        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-            HttpResponseStatus.valueOf(response.status()), content);
-        http.headers()
-            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-            .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
-            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+        final FullHttpResponse http = response(HttpResponseStatus.valueOf(response.status()), HttpHeaderValues.APPLICATION_JSON,
+            response.body());
         if (response.rateLimit() >= 0)
         {
             http.headers().set(RATE_LIMIT, response.rateLimit()).set(RATE_REMAINING, response.rateRemaining())
@@ -288,31 +283,34 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             http.headers().set(HttpHeaderNames.RETRY_AFTER, response.retryAfterSeconds());
         }
-        if (keepAlive)
-        {
-            http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(http);
-        }
-        else
-        {
-            http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
-        }
+        write(ctx, keepAlive, http);
     }
 
     /** The edge throttle's answer (spec 7.2): plain text, not JSON, with x-ratelimit-after and Retry-After. */
     private static void sendText(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpResponseStatus status,
         final String text, final long afterSeconds)
     {
-        final ByteBuf content = Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
+        final FullHttpResponse http = response(status, "text/plain; charset=utf-8", text);
+        http.headers().set("x-ratelimit-after", afterSeconds).set(HttpHeaderNames.RETRY_AFTER, afterSeconds);
+        write(ctx, keepAlive, http);
+    }
+
+    /** A response with its body, length and the server's time (the Date header every answer carries). */
+    private static FullHttpResponse response(final HttpResponseStatus status, final CharSequence contentType, final String body)
+    {
+        final ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
         final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
         http.headers()
-            .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+            .set(HttpHeaderNames.CONTENT_TYPE, contentType)
             .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
-            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()))
-            .set("x-ratelimit-after", afterSeconds)
-            .set(HttpHeaderNames.RETRY_AFTER, afterSeconds)
-            .set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+        return http;
+    }
+
+    /** Writes from any thread; closes the connection after it when the client did not ask to keep it. */
+    private static void write(final ChannelHandlerContext ctx, final boolean keepAlive, final FullHttpResponse http)
+    {
+        http.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         if (keepAlive)
         {
             ctx.writeAndFlush(http);
