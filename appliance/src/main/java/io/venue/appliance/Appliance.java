@@ -154,7 +154,7 @@ public final class Appliance implements AutoCloseable
         commandTail.handOver();
         eventTail.handOver();
         final Responder responder = new Responder(commandTail, eventTail, pending, directory, BATCH, config.actionsPerWindow(),
-            recentAnswers, nonces);
+            recentAnswers, nonces, journaled, this::onError);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
@@ -363,13 +363,17 @@ public final class Appliance implements AutoCloseable
     @Override
     public synchronized void close()
     {
-        // no new requests; the sequencer stops; the engine applies what was journaled; then the state is written
-        CloseHelper.quietClose(gateway);
+        // no new submits, but the ones taken are journaled, applied and answered on their connections; then the
+        // threads stop and the state is written
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        if (gateway != null)
+        {
+            gateway.drain();
+        }
         if (sequencer != null)
         {
-            // what the lanes handed over (verified requests, refusals to journal) is journaled before the sequencer stops:
-            // it is drained once its sequence has not moved for a while
+            // what the lanes handed over (verified requests, refusals to journal) is journaled: it is drained once the
+            // sequence has not moved for a while
             long last = -1;
             long quietSince = System.nanoTime();
             while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(200) && System.nanoTime() < deadline)
@@ -383,13 +387,6 @@ public final class Appliance implements AutoCloseable
                 Thread.onSpinWait();
             }
         }
-        if (sequencer != null && front != null && front.tryRemove(sequencer))
-        {
-            while (!front.hasRemoveAgentCompleted() && System.nanoTime() < deadline)
-            {
-                Thread.onSpinWait();
-            }
-        }
         if (engineAgent != null && frontRunner != null)
         {
             final long journaled = commands.lastSequence();
@@ -398,6 +395,15 @@ public final class Appliance implements AutoCloseable
                 Thread.onSpinWait();
             }
         }
+        if (pending != null && frontRunner != null)
+        {
+            final long answersBy = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+            while (pending.waiting() > 0 && System.nanoTime() < answersBy)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        CloseHelper.quietClose(gateway);
         CloseHelper.quietClose(frontRunner);
         CloseHelper.quietClose(engineRunner);
         if (engine != null && state != null)

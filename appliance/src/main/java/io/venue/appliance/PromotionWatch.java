@@ -63,6 +63,8 @@ final class PromotionWatch implements Agent
             return 0;
         }
         promoted = true;
+        // the last commands followed have no waiting request either: let the responder pass them now
+        pending.skipTo(follower.lastSequence());
         try
         {
             Files.writeString(dataDir.resolve(DONE), "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n",

@@ -36,6 +36,21 @@ public final class RejectCodes
         };
     }
 
+    /**
+     * Whether an action refused with this code had its nonce consumed (the engine gate consumes it after the signer,
+     * the nonce window and the rate; every later refusal is a business reject that used it). CAPACITY_LIMIT can be
+     * either (a new account refused at the gate, or a record refused later) and counts as not used.
+     */
+    public static boolean usedNonce(final RejectCode code)
+    {
+        return switch (code)
+        {
+            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED, UNAUTHORIZED_SIGNER, SCOPE_DENIED,
+                NOT_OPERATOR, CAPACITY_LIMIT -> false;
+            default -> true;
+        };
+    }
+
     public static boolean isNonce(final RejectCode code)
     {
         return code == RejectCode.NONCE_BELOW_FLOOR || code == RejectCode.NONCE_OUTSIDE_WINDOW || code == RejectCode.NONCE_REPLAYED;

@@ -41,8 +41,14 @@ public final class Responder implements Agent
     private final long rateLimit;
     private final RecentAnswers recent;
     private final AccountNonces nonces;
+    /** Events at or before this sequence were read by the start-up scan into the directory and the nonce windows. */
+    private final long scannedThrough;
+    private final java.util.function.Consumer<Throwable> onFailure;
+    private Throwable failure;
     /** The digest of the action the answer being built is about; null when the body had none. */
     private String answerDigest;
+    private boolean answerUsedNonce;
+    private boolean answerReplayed;
     private static final String ZERO_DIGEST = "0x" + "0".repeat(64);
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -73,8 +79,11 @@ public final class Responder implements Agent
 
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
-        final int batchLimit, final long rateLimit, final RecentAnswers recent, final AccountNonces nonces)
+        final int batchLimit, final long rateLimit, final RecentAnswers recent, final AccountNonces nonces, final long scannedThrough,
+        final java.util.function.Consumer<Throwable> onFailure)
     {
+        this.scannedThrough = scannedThrough;
+        this.onFailure = onFailure;
         this.nonces = nonces;
         this.rateLimit = rateLimit;
         this.recent = recent;
@@ -87,6 +96,26 @@ public final class Responder implements Agent
 
     @Override
     public int doWork()
+    {
+        if (failure != null)
+        {
+            return 0;
+        }
+        try
+        {
+            return answer();
+        }
+        catch (final RuntimeException ex)
+        {
+            // a journal this thread cannot read (damaged): stop answering, loudly, and let the sequencer and the engine
+            // that share the thread go on; clients get 504 and the journal tools say where it breaks
+            failure = ex;
+            onFailure.accept(ex);
+            return 0;
+        }
+    }
+
+    private int answer()
     {
         int work = 0;
         while (work < batchLimit)
@@ -147,9 +176,11 @@ public final class Responder implements Agent
     {
         if (answerDigest != null && !ZERO_DIGEST.equals(answerDigest))
         {
-            recent.record(answerDigest, response);
+            recent.record(answerDigest, response, answerUsedNonce, answerReplayed);
         }
         answerDigest = null;
+        answerUsedNonce = false;
+        answerReplayed = false;
         held = response;
         heldSequence = sequence;
     }
@@ -214,7 +245,11 @@ public final class Responder implements Agent
     {
         header.wrap(buffer, offset);
         outcome.sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
-        nonces.onEvent(buffer, offset, header);
+        final boolean unread = outcome.sequence > scannedThrough;
+        if (unread)
+        {
+            nonces.onEvent(buffer, offset, header);
+        }
         switch (header.templateId())
         {
             case ActionAcceptedDecoder.TEMPLATE_ID ->
@@ -255,13 +290,21 @@ public final class Responder implements Agent
                 outcome.orderIds.add(JsonWriter.quote(Hex.to0x(bytes32)));
             }
             case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
-            default -> directory.onEvent(buffer, offset, header);
+            default ->
+            {
+                if (unread)
+                {
+                    directory.onEvent(buffer, offset, header);
+                }
+            }
         }
     }
 
     private SubmitResponse response()
     {
         answerDigest = outcome.digest;
+        answerUsedNonce = outcome.code == null || RejectCodes.usedNonce(outcome.code);
+        answerReplayed = outcome.code == RejectCode.NONCE_REPLAYED;
         final JsonWriter w = new JsonWriter();
         if (outcome.code == null)
         {

@@ -86,6 +86,11 @@ final class LoadgenCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter log = spec.commandLine().getOut();
+        if (rates.stream().anyMatch(r -> r < 1) || duration <= 0 || warmup < 0 || ceiling < 0 || connections < 1)
+        {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections positive");
+        }
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
             (int)Math.max(50, (maxRate + LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND - 1) / LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND);

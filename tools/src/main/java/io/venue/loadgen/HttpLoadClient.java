@@ -107,6 +107,11 @@ public final class HttpLoadClient implements AutoCloseable
 
         void enqueue(final byte[] body, final Answer answer)
         {
+            if (!channel.isActive())
+            {
+                answer.onAnswer(0, null, new IllegalStateException("the connection is closed"));
+                return;
+            }
             final Pending pending = new Pending(body, answer);
             if (inFlight == null)
             {
@@ -127,7 +132,13 @@ public final class HttpLoadClient implements AutoCloseable
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, pending.body().length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            channel.writeAndFlush(request);
+            channel.writeAndFlush(request).addListener(written ->
+            {
+                if (!written.isSuccess())
+                {
+                    fail(written.cause());
+                }
+            });
         }
 
         @Override

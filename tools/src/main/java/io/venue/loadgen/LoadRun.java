@@ -48,28 +48,38 @@ public final class LoadRun
     {
         final Counters counters = new Counters();
         final int warmup = (int)Math.min(bodies.length, Math.round(rate * warmupSeconds));
-        final long periodNs = TimeUnit.SECONDS.toNanos(1) / rate;
+        if (rate < 1)
+        {
+            throw new IllegalArgumentException("rate must be positive");
+        }
         final long start = System.nanoTime();
-        final long measuredStart = start + warmup * periodNs;
+        final long measuredStart = start + due(warmup, rate);
         int i = 0;
         while (i < bodies.length)
         {
             // send every request already due, then sleep a little: pacing in small batches instead of spinning
             // keeps a core for the venue; latency still counts from each request's own intended time
             final long now = System.nanoTime();
-            while (i < bodies.length && start + i * periodNs <= now)
+            while (i < bodies.length && start + due(i, rate) <= now)
             {
-                send(i, bodies[i], start + i * periodNs, i >= warmup, counters, null);
+                send(i, bodies[i], start + due(i, rate), i >= warmup, counters, null);
                 i++;
             }
             if (i < bodies.length)
             {
-                LockSupport.parkNanos(Math.min(PACING_NS, start + i * periodNs - now));
+                LockSupport.parkNanos(Math.min(PACING_NS, start + due(i, rate) - now));
             }
         }
-        final double seconds = (start + bodies.length * periodNs - measuredStart) / 1e9;
         counters.awaitAll(bodies.length);
+        // from the first measured request's due time to the last answer: a run that falls behind shows a lower rate
+        final double seconds = (Math.max(counters.lastAnswerNs.get(), start + due(bodies.length, rate)) - measuredStart) / 1e9;
         return counters.result("fixed", rate, 0, seconds);
+    }
+
+    /** When request {@code i} is due, in nanoseconds after the start. */
+    private static long due(final long i, final long rate)
+    {
+        return i * 1_000_000_000L / rate;
     }
 
     public Result ceiling(final byte[][] bodies, final int concurrency, final double warmupSeconds) throws InterruptedException
@@ -82,7 +92,10 @@ public final class LoadRun
         int sent = 0;
         for (; sent < bodies.length; sent++)
         {
-            inFlight.acquire();
+            if (!inFlight.tryAcquire(30, TimeUnit.SECONDS))
+            {
+                break; // answers stopped coming: the unsent rest are not counted, the unanswered are failures
+            }
             final long now = System.nanoTime();
             final boolean measured = now >= warmupEnd;
             if (measured && measuredStart < 0)
@@ -92,7 +105,7 @@ public final class LoadRun
             send(sent, bodies[sent], now, measured, counters, inFlight);
         }
         counters.awaitAll(sent);
-        final double seconds = (counters.lastAnswerNs.get() - Math.max(measuredStart, start)) / 1e9;
+        final double seconds = (counters.lastAnswerNs.get() - (measuredStart < 0 ? start : measuredStart)) / 1e9;
         return counters.result("ceiling", 0, concurrency, seconds);
     }
 

@@ -16,16 +16,24 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.venue.journal.sbe.RequestRejectReason;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Date;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * One connection's requests. Routes by method and path; every answer is JSON with a {@code Date} header, except
  * where the spec says otherwise. A connection is one verifier-pool connection id, so its submits keep their order.
+ * <p>
+ * HTTP/1.1 answers go out in request order even when requests are pipelined: each request takes a slot in
+ * {@link #slots}; a slot is filled when its answer is known (at once for reads and early refusals, later for a
+ * submit, or with a 504 once its deadline passes) and the slots at the head are written as they fill. Slots are
+ * touched on the event loop only; an answer from the responder's thread hops there first.
  */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 {
@@ -36,11 +44,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String OPENAPI = "/api/v1/public/openapi.json";
     static final String ACCOUNTS = "/api/v1/trading/accounts/";
     static final String NONCE = "/nonce";
-    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
+    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
     static final String RATE_REMAINING = "X-RateLimit-Remaining";
     static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
@@ -57,14 +65,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-    /** How often a connection looks for submits past their deadline (the timeout is honoured to within this). */
+    /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
     private static final long SWEEP_MS = 100;
 
     private final Shared shared;
     private final long connectionId;
-    /** This connection's submits in arrival order, until answered or past their deadline; used on the event loop only. */
-    private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
-    private java.util.concurrent.ScheduledFuture<?> sweep;
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private ScheduledFuture<?> sweep;
 
     ApiHandler(final Shared shared, final long connectionId)
     {
@@ -75,14 +82,25 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     @Override
     protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
-        final boolean keepAlive = HttpUtil.isKeepAlive(request);
+        final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
+        slots.add(slot);
         if (!request.decoderResult().isSuccess())
         {
-            send(ctx, false, new SubmitResponse(400, error("BAD_REQUEST", "the request is not valid HTTP/1.1: " +
-                request.decoderResult().cause().getMessage())));
+            slot.keepAlive = false;
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the request is not valid HTTP/1.1: " +
+                request.decoderResult().cause().getMessage()))));
             return;
         }
-        final String path = new QueryStringDecoder(request.uri()).path();
+        final String path;
+        try
+        {
+            path = new QueryStringDecoder(request.uri()).path();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the path does not decode: " + ex.getMessage()))));
+            return;
+        }
         final HttpMethod method = request.method();
         switch (path)
         {
@@ -90,72 +108,78 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 if (method.equals(HttpMethod.POST))
                 {
-                    submit(ctx, keepAlive, request.content());
+                    submit(ctx, slot, request.content());
                 }
                 else
                 {
-                    send(ctx, keepAlive, notAllowed("POST"));
+                    fill(ctx, slot, notAllowed("POST"));
                 }
             }
-            case EXCHANGE_INFO -> read(ctx, keepAlive, method, shared.context.exchangeInfo.get());
-            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, keepAlive, method, shared.context.connectivity.get());
-            case OPENAPI -> read(ctx, keepAlive, method, OpenApiDocument.TEXT);
+            case EXCHANGE_INFO -> read(ctx, slot, method, shared.context.exchangeInfo);
+            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, slot, method, shared.context.connectivity);
+            case OPENAPI -> read(ctx, slot, method, () -> OpenApiDocument.TEXT);
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
                 {
-                    actionStatus(ctx, keepAlive, method, path.substring(SUBMIT.length() + 1));
+                    actionStatus(ctx, slot, method, path.substring(SUBMIT.length() + 1));
                 }
                 else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE))
                 {
                     final String account = path.substring(ACCOUNTS.length(), path.length() - NONCE.length());
                     if (!ADDRESS.matcher(account).matches())
                     {
-                        send(ctx, keepAlive, new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits")));
+                        fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits"))));
                     }
                     else
                     {
-                        read(ctx, keepAlive, method, shared.context.nonceStatus.apply(account));
+                        read(ctx, slot, method, () -> shared.context.nonceStatus.apply(account));
                     }
                 }
                 else
                 {
-                    send(ctx, keepAlive, new SubmitResponse(404, error("NOT_FOUND", "no route " + path)));
+                    fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + path))));
                 }
             }
         }
     }
 
-    private void actionStatus(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpMethod method, final String digest)
+    private void actionStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String digest)
     {
         if (!method.equals(HttpMethod.GET))
         {
-            send(ctx, keepAlive, notAllowed("GET"));
+            fill(ctx, slot, notAllowed("GET"));
             return;
         }
         if (!DIGEST.matcher(digest).matches())
         {
-            send(ctx, keepAlive, new SubmitResponse(400, error("BAD_REQUEST", "the action digest is 0x and 64 lowercase hex digits")));
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the action digest is 0x and 64 lowercase hex digits"))));
             return;
         }
         final SubmitResponse answer = shared.context.actionStatus.apply(digest);
         if (answer == null)
         {
-            send(ctx, keepAlive, new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
-                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)")));
+            fill(ctx, slot, json(new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
+                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)"))));
             return;
         }
-        send(ctx, keepAlive, new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
-            .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson()));
+        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
+            .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson())));
     }
 
-    private void read(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpMethod method, final String body)
+    private void read(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final Supplier<String> body)
     {
-        send(ctx, keepAlive, method.equals(HttpMethod.GET) ? new SubmitResponse(200, body) : notAllowed("GET"));
+        fill(ctx, slot, method.equals(HttpMethod.GET) ? json(new SubmitResponse(200, body.get())) : notAllowed("GET"));
     }
 
-    private void submit(final ChannelHandlerContext ctx, final boolean keepAlive, final ByteBuf content)
+    private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
+        if (shared.context.draining)
+        {
+            fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
+                "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
+            return;
+        }
         final EdgeThrottle throttle = shared.context.edgeThrottle;
         if (throttle != null)
         {
@@ -163,10 +187,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             final long waitSeconds = throttle.acquire(address);
             if (waitSeconds > 0)
             {
-                journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " +
+                journal(shared.context, connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " +
                     address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + ")");
-                sendText(ctx, keepAlive, HttpResponseStatus.TOO_MANY_REQUESTS, "Too Many Requests! Wait for " + waitSeconds + "s",
-                    waitSeconds);
+                final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
+                    "Too Many Requests! Wait for " + waitSeconds + "s");
+                http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
+                fill(ctx, slot, http);
                 return;
             }
         }
@@ -175,63 +201,93 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             final long backlog = shared.context.backlog.getAsLong();
             if (backlog > shared.context.busyBacklog)
             {
-                journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.SHARD_BUSY,
-                    "the shard is " + backlog + " commands behind the journal");
-                send(ctx, keepAlive, new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
-                    " commands behind; nothing was journaled for this request, retry after the delay"), 1));
+                journal(shared.context, connectionId, RequestRejectReason.SHARD_BUSY, "the shard is " + backlog +
+                    " commands behind the journal");
+                fill(ctx, slot, json(new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
+                    " commands behind; this request was not verified (journaled as refused), retry after the delay"), 1)));
                 return;
             }
         }
         final byte[] body = new byte[content.readableBytes()];
         content.getBytes(content.readerIndex(), body);
-        final AtomicBoolean answered = new AtomicBoolean();
         final PendingSubmits pending = shared.context.pending;
         final long correlation = pending.register(response ->
         {
-            if (answered.compareAndSet(false, true))
-            {
-                send(ctx, keepAlive, response);
-            }
+            // on the responder's thread: build the answer there, fill the slot on the event loop
+            final FullHttpResponse http = json(response);
+            ctx.executor().execute(() -> fill(ctx, slot, http));
         });
         if (!shared.context.submitter.offer(connectionId, correlation, body, 0, body.length))
         {
             pending.forget(correlation);
-            answered.set(true);
-            journal(shared.context, connectionId, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
-            send(ctx, keepAlive, new SubmitResponse(503, error("QUEUE_LIMIT",
-                "the verifier queue is full; nothing was journaled, retry after the delay"), 1));
+            journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
+            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
+                "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));
             return;
         }
-        waiting.add(new Waiting(answered, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shared.context.answerTimeoutMs),
-            keepAlive));
+        slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shared.context.answerTimeoutMs);
         if (sweep == null)
         {
             sweep = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
         }
     }
 
+    /** Gives a slot its answer (the first one wins: a late decision after a 504 is dropped) and writes what is ready. */
+    private void fill(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
+    {
+        if (slot.http != null || slot.written)
+        {
+            http.release();
+            return;
+        }
+        slot.http = http;
+        Slot head;
+        while ((head = slots.peek()) != null && head.http != null)
+        {
+            slots.poll();
+            head.written = true;
+            if (!ctx.channel().isActive())
+            {
+                head.http.release();
+                continue;
+            }
+            write(ctx, head.keepAlive, head.http);
+            if (!head.keepAlive)
+            {
+                discardRest();
+                return;
+            }
+        }
+    }
+
     /**
-     * Answers 504 for this connection's submits past their deadline. They are in arrival order, so the first one
-     * not yet due ends the walk; answered ones are dropped on the way. One task per connection, not one per request.
+     * Answers 504 for submits past their deadline. Deadlines grow in arrival order, so the first unanswered slot not
+     * yet due ends the walk. The timer stops once nothing waits and starts again with the next submit.
      */
     private void sweep(final ChannelHandlerContext ctx)
     {
         final long now = System.nanoTime();
-        Waiting head;
-        while ((head = waiting.peek()) != null)
+        boolean waiting = false;
+        for (final Slot slot : slots.toArray(new Slot[0]))
         {
-            if (!head.answered().get() && now - head.deadlineNs() < 0)
+            if (slot.http != null)
             {
-                return;
+                continue;
             }
-            waiting.poll();
-            if (head.answered().compareAndSet(false, true))
+            if (now - slot.deadlineNs < 0)
             {
-                send(ctx, head.keepAlive(), new SubmitResponse(504, error("TIMEOUT", "no decision within " +
-                    shared.context.answerTimeoutMs + " ms; the action may still be applied: ask GET " +
-                    "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
-                    "nonce_replayed), never the same order under a new nonce")));
+                waiting = true;
+                break;
             }
+            fill(ctx, slot, json(new SubmitResponse(504, error("TIMEOUT", "no decision within " +
+                shared.context.answerTimeoutMs + " ms; the action may still be applied: ask GET " +
+                "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
+                "nonce_replayed), never the same order under a new nonce"))));
+        }
+        if (!waiting && sweep != null)
+        {
+            sweep.cancel(false);
+            sweep = null;
         }
     }
 
@@ -241,18 +297,28 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (sweep != null)
         {
             sweep.cancel(false);
+            sweep = null;
         }
+        discardRest();
         super.channelInactive(ctx);
     }
 
-    /** A submit not answered yet: answered by whoever sets the flag first (the responder or the sweep). */
-    private record Waiting(AtomicBoolean answered, long deadlineNs, boolean keepAlive)
+    private void discardRest()
     {
+        Slot slot;
+        while ((slot = slots.poll()) != null)
+        {
+            slot.written = true;
+            if (slot.http != null)
+            {
+                slot.http.release();
+            }
+        }
     }
 
     /** Hands a refusal decided here to the sequencer to be journaled, when the gateway has somewhere to send it. */
-    static void journal(final HttpGateway.Context context, final long connectionId,
-        final io.venue.journal.sbe.RequestRejectReason reason, final String detail)
+    static void journal(final HttpGateway.Context context, final long connectionId, final RequestRejectReason reason,
+        final String detail)
     {
         if (context.refusals != null)
         {
@@ -260,9 +326,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-    private static SubmitResponse notAllowed(final String allowed)
+    private static FullHttpResponse notAllowed(final String allowed)
     {
-        return new SubmitResponse(405, error("METHOD_NOT_ALLOWED", "use " + allowed));
+        final FullHttpResponse http = json(new SubmitResponse(405, error("METHOD_NOT_ALLOWED", "use " + allowed)));
+        http.headers().set(HttpHeaderNames.ALLOW, allowed);
+        return http;
     }
 
     static String error(final String code, final String message)
@@ -270,7 +338,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return new JsonWriter().field("ok", false).field("code", code).field("message", message).toJson();
     }
 
-    static void send(final ChannelHandlerContext ctx, final boolean keepAlive, final SubmitResponse response)
+    /** A JSON answer with the limiter headers (when it has them) and Retry-After (only with 429 and 503). */
+    static FullHttpResponse json(final SubmitResponse response)
     {
         final FullHttpResponse http = response(HttpResponseStatus.valueOf(response.status()), HttpHeaderValues.APPLICATION_JSON,
             response.body());
@@ -283,16 +352,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             http.headers().set(HttpHeaderNames.RETRY_AFTER, response.retryAfterSeconds());
         }
-        write(ctx, keepAlive, http);
-    }
-
-    /** The edge throttle's answer (spec 7.2): plain text, not JSON, with x-ratelimit-after and Retry-After. */
-    private static void sendText(final ChannelHandlerContext ctx, final boolean keepAlive, final HttpResponseStatus status,
-        final String text, final long afterSeconds)
-    {
-        final FullHttpResponse http = response(status, "text/plain; charset=utf-8", text);
-        http.headers().set("x-ratelimit-after", afterSeconds).set(HttpHeaderNames.RETRY_AFTER, afterSeconds);
-        write(ctx, keepAlive, http);
+        return http;
     }
 
     /** A response with its body, length and the server's time (the Date header every answer carries). */
@@ -307,7 +367,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return http;
     }
 
-    /** Writes from any thread; closes the connection after it when the client did not ask to keep it. */
+    /** Writes on the event loop; closes the connection after it when the client did not ask to keep it. */
     private static void write(final ChannelHandlerContext ctx, final boolean keepAlive, final FullHttpResponse http)
     {
         http.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
@@ -326,5 +386,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         // a reset connection or a protocol error on one connection: close it, the others go on
         ctx.close();
+    }
+
+    /** One request's place in the connection's answer order. */
+    private static final class Slot
+    {
+        boolean keepAlive;
+        long deadlineNs;
+        FullHttpResponse http;
+        boolean written;
+
+        Slot(final boolean keepAlive)
+        {
+            this.keepAlive = keepAlive;
+        }
     }
 }

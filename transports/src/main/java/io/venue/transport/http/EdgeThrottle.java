@@ -9,8 +9,9 @@ import java.util.function.LongSupplier;
  * The edge IP throttle of spec 8.1 on the submit route: a token bucket per remote address, {@code ratePerSecond}
  * sustained with a burst of {@code burst} (defaults 10 and 20), on the wall clock (the edge is outside the
  * deterministic engine). Addresses in the exempt set (a colocated firm's gateway, a load generator) are never
- * throttled. Buckets idle long enough to be full again are dropped when the table grows, so a flood from many
- * addresses does not grow it without bound.
+ * throttled. IPv6 addresses share a bucket per /64 (one host's usual allocation), so rotating through its addresses
+ * gains nothing. Buckets idle long enough to be full again are dropped, at most once a second, when the table grows,
+ * so a flood from many addresses neither grows it without bound nor has every request scan it.
  */
 public final class EdgeThrottle
 {
@@ -22,6 +23,7 @@ public final class EdgeThrottle
     private final Set<InetAddress> exempt;
     private final LongSupplier nanoClock;
     private final ConcurrentHashMap<InetAddress, Bucket> buckets = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong nextPruneNs = new java.util.concurrent.atomic.AtomicLong();
 
     public EdgeThrottle(final long ratePerSecond, final long burst, final Set<InetAddress> exempt, final LongSupplier nanoClock)
     {
@@ -48,9 +50,14 @@ public final class EdgeThrottle
         }
         if (buckets.size() > PRUNE_ABOVE)
         {
-            prune();
+            final long now = nanoClock.getAsLong();
+            final long next = nextPruneNs.get();
+            if (now - next >= 0 && nextPruneNs.compareAndSet(next, now + NANOS))
+            {
+                prune();
+            }
         }
-        final Bucket bucket = buckets.computeIfAbsent(address, a -> new Bucket(burst * NANOS, nanoClock.getAsLong()));
+        final Bucket bucket = buckets.computeIfAbsent(key(address), a -> new Bucket(burst * NANOS, nanoClock.getAsLong()));
         synchronized (bucket)
         {
             final long now = nanoClock.getAsLong();
@@ -66,6 +73,25 @@ public final class EdgeThrottle
             }
             final long waitNs = (NANOS - bucket.units + ratePerSecond - 1) / ratePerSecond;
             return Math.max(1, (waitNs + NANOS - 1) / NANOS);
+        }
+    }
+
+    /** The address itself for IPv4, its /64 for IPv6. */
+    private static InetAddress key(final InetAddress address)
+    {
+        final byte[] bytes = address.getAddress();
+        if (bytes.length != 16)
+        {
+            return address;
+        }
+        java.util.Arrays.fill(bytes, 8, 16, (byte)0);
+        try
+        {
+            return InetAddress.getByAddress(bytes);
+        }
+        catch (final java.net.UnknownHostException impossible)
+        {
+            throw new IllegalStateException(impossible);
         }
     }
 

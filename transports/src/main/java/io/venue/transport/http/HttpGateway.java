@@ -31,9 +31,11 @@ public final class HttpGateway implements AutoCloseable
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
+    private final Context context;
 
     private HttpGateway(final Context context)
     {
+        this.context = context;
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
         final ApiHandler.Shared shared = new ApiHandler.Shared(context);
@@ -84,6 +86,19 @@ public final class HttpGateway implements AutoCloseable
         return ((InetSocketAddress)server.localAddress()).getPort();
     }
 
+    /**
+     * Stops taking submits (new ones are answered 503 SHUTTING_DOWN, new connections refused) while the ones taken
+     * are still answered on their connections; {@link #close} then closes everything.
+     */
+    public void drain()
+    {
+        context.draining = true;
+        if (server != null)
+        {
+            server.close().syncUninterruptibly();
+        }
+    }
+
     @Override
     public void close()
     {
@@ -101,7 +116,7 @@ public final class HttpGateway implements AutoCloseable
         String host = "127.0.0.1";
         int port = 8080;
         int ioThreads = 1;
-        int maxBodyBytes = 64 * 1024;
+        int maxBodyBytes = 512 * 1024;
         long answerTimeoutMs = 10_000;
         Submitter submitter;
         PendingSubmits pending;
@@ -112,6 +127,7 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
+        volatile boolean draining;
         PreJournalRefusals refusals;
 
         public Context host(final String host)
@@ -133,7 +149,7 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** Larger bodies are answered 413 without being read further (default 64 KiB). */
+        /** Larger bodies are answered 413 without being read further (default 512 KiB, the verifier pool's: a batch of 1,000 legs fits). */
         public Context maxBodyBytes(final int bytes)
         {
             this.maxBodyBytes = bytes;

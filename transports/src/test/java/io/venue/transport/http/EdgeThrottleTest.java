@@ -54,6 +54,16 @@ class EdgeThrottleTest
     }
 
     @Test
+    void anIpv6HostSharesOneBucketPer64() throws Exception
+    {
+        final EdgeThrottle throttle = new EdgeThrottle(1, 2, Set.of(), () -> now);
+        assertEquals(0, throttle.acquire(InetAddress.getByName("2001:db8:1:2::1")));
+        assertEquals(0, throttle.acquire(InetAddress.getByName("2001:db8:1:2::2")));
+        assertEquals(1, throttle.acquire(InetAddress.getByName("2001:db8:1:2:ffff::9")), "same /64");
+        assertEquals(0, throttle.acquire(InetAddress.getByName("2001:db8:1:3::1")), "another /64");
+    }
+
+    @Test
     void exemptAddressesAreNeverLimited() throws Exception
     {
         final InetAddress local = InetAddress.getByName("127.0.0.1");

@@ -79,6 +79,41 @@ class HttpGatewayTest
     }
 
     @Test
+    void pipelinedRequestsAreAnsweredInTheirOrder() throws Exception
+    {
+        start(10_000);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            // a submit and a read sent together: the read is ready first, but its answer must come second
+            socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
+                "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            while (offered.isEmpty())
+            {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(100);
+            pending.onSequenced(offered.poll(), 1);
+            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            final java.io.InputStream in = socket.getInputStream();
+            final StringBuilder text = new StringBuilder();
+            final byte[] chunk = new byte[4096];
+            while (text.indexOf("{}") < 0)
+            {
+                final int read = in.read(chunk);
+                if (read < 0)
+                {
+                    break;
+                }
+                text.append(new String(chunk, 0, read, java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            final int submitAnswer = text.indexOf("{\"ok\":true,\"sequence\":1}");
+            final int readAnswer = text.lastIndexOf("{}");
+            assertTrue(submitAnswer > 0 && readAnswer > submitAnswer, text.toString());
+        }
+    }
+
+    @Test
     void aFullQueueIs503WithRetryAfter() throws Exception
     {
         start(10_000);
@@ -118,12 +153,12 @@ class HttpGatewayTest
         start(10_000);
         final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[65 * 1024])).build(), HttpResponse.BodyHandlers.ofString());
+            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[513 * 1024])).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(413, answer.statusCode());
         assertTrue(offered.isEmpty(), "never offered for verification");
         final StringBuilder journaled = new StringBuilder();
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
-        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 65536 bytes on " +
+        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
             "/api/v1/trading/actions", journaled.toString());
     }
 
@@ -144,5 +179,18 @@ class HttpGatewayTest
         assertEquals(0, pending.waiting());
         assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
             HttpResponse.BodyHandlers.ofString()).statusCode(), "the connection still serves");
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write("GET /api/%zz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            final byte[] statusLine = new byte[12];
+            assertEquals(12, socket.getInputStream().readNBytes(statusLine, 0, 12));
+            assertEquals("HTTP/1.1 400", new String(statusLine, java.nio.charset.StandardCharsets.US_ASCII),
+                "a path that does not decode is a 400, not a dropped connection");
+        }
+        final HttpResponse<String> wrongMethod = client.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, wrongMethod.statusCode());
+        assertEquals("POST", wrongMethod.headers().firstValue("allow").orElse(null));
     }
 }
