@@ -250,10 +250,15 @@ public final class Appliance implements AutoCloseable
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .pauseWhen(pause).refusals(refusals);
         add(sequencer);
-        if (demoVenue != null && lastSequence == 0)
+        if (demoVenue != null)
         {
-            demoVenue.submitSetUp(pool, pending, context.chainId, context.verifyingContract);
-            log.printf("demo venue set up: %d operator actions journaled%n", demoVenue.setUp().size());
+            // the operator's next nonce says how much of the set-up is journaled (all of it after the first start)
+            final int submitted = demoVenue.submitSetUp(pool, pending, context.chainId, context.verifyingContract,
+                nonces.nextUsable(demoVenue.operator.address().toString()));
+            if (submitted > 0)
+            {
+                log.printf("demo venue set up: %d operator actions journaled%n", submitted);
+            }
         }
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)

@@ -77,14 +77,18 @@ final class DemoVenue
     }
 
     /**
-     * Signs the set-up's operator actions (EIP-191) and submits them through the verifier pool like any client, one
-     * at a time, each waiting for its answer; fails if any is refused.
+     * Signs the set-up's operator actions (EIP-191) from nonce {@code from} on and submits them through the verifier
+     * pool like any client, one at a time, each waiting for its answer; fails if any is refused. Action i always
+     * has nonce i, so a set-up cut short by a crash is finished by submitting from the operator's next nonce.
+     *
+     * @return how many were submitted.
      */
-    void submitSetUp(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract)
+    int submitSetUp(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract,
+        final long from)
     {
         final ActionSigner signer = new ActionSigner(chainId, contract, operator);
         final List<Action> actions = setUp();
-        for (int nonce = 0; nonce < actions.size(); nonce++)
+        for (int nonce = (int)Math.min(from, actions.size()); nonce < actions.size(); nonce++)
         {
             final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator.address(), nonce, null,
                 System.currentTimeMillis(), actions.get(nonce)), PreimageMode.PERSONAL));
@@ -95,11 +99,16 @@ final class DemoVenue
                 Thread.onSpinWait();
             }
             final SubmitResponse response = answer.orTimeout(30, TimeUnit.SECONDS).join();
+            if (response.body().contains("\"code\":\"nonce_replayed\""))
+            {
+                continue; // journaled already: the count of what is journaled was behind
+            }
             if (response.status() != 200 || !response.body().startsWith("{\"ok\":true"))
             {
                 throw new IllegalStateException("demo set-up action " + actions.get(nonce) + " refused: " + response.body());
             }
         }
+        return (int)Math.max(0, actions.size() - from);
     }
 
     private static Secp256k1KeyPair loadOrCreate(final Path file) throws IOException

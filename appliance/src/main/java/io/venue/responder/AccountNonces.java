@@ -52,6 +52,13 @@ public final class AccountNonces
         }
     }
 
+    /** One above the account's highest consumed nonce, 0 for an account that consumed none. */
+    public long nextUsable(final String account)
+    {
+        final View view = byAccount.get(account);
+        return view == null ? 0 : view.nextUsable();
+    }
+
     /**
      * The body of GET /api/v1/trading/accounts/{account}/nonce. An account no event names has consumed no nonce:
      * its window starts at 0.

@@ -345,6 +345,31 @@ class ApplianceTest
     }
 
     @Test
+    void aDemoSetUpCutShortIsFinishedAtTheNextStart() throws Exception
+    {
+        appliance.close();
+        final Path cut = folder.resolve("cut");
+        java.nio.file.Files.createDirectories(cut.resolve("keys"));
+        java.nio.file.Files.copy(folder.resolve("keys").resolve("operator.key"), cut.resolve("keys").resolve("operator.key"));
+        java.nio.file.Files.copy(folder.resolve("keys").resolve("demo-account.key"), cut.resolve("keys").resolve("demo-account.key"));
+        // as if the first start had died after two of the six set-up actions
+        appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0).demo(false).operator(operator.address()),
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        ok(http.operator(operator, 0, new CreateAsset(USDC, "USDC")));
+        ok(http.operator(operator, 1, new CreateAsset(BTC, "BTC")));
+        appliance.close();
+        logBytes.reset();
+
+        appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0), new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        assertTrue(log().contains("demo venue set up: 4 operator actions journaled"), log());
+        final String info = http.get("/api/v1/public/exchange-info").body();
+        assertTrue(info.contains("\"symbol\":\"BTC-USDC\"") && info.contains("\"kind\":\"OUTCOME\""), info);
+        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC)));
+    }
+
+    @Test
     void restartRecoversTheVenue() throws Exception
     {
         final HttpResponse<String> resting = http.submit(demo, 1, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
