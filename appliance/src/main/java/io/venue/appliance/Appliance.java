@@ -20,6 +20,7 @@ import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.http.EdgeThrottle;
+import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.PreJournalRefusals;
 import io.venue.transport.http.JsonWriter;
@@ -164,10 +165,10 @@ public final class Appliance implements AutoCloseable
         {
             front = new DynamicCompositeAgent("front", responder);
             engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
-            AgentRunner.startOnThread(engineRunner);
+            AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine));
         }
         frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
-        AgentRunner.startOnThread(frontRunner);
+        AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront));
 
         final SequencerListener answers = new SequencerListener()
         {
@@ -245,6 +246,7 @@ public final class Appliance implements AutoCloseable
         final java.util.function.BooleanSupplier pause)
     {
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
+            .threadFactory(context.verifierThreadFactory())
             .chainId(context.chainId).verifyingContract(context.verifyingContract));
         final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)

@@ -29,7 +29,7 @@ public final class ApplianceContext
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
         "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms",
-        "shard.busy.backlog");
+        "shard.busy.backlog", "core.engine", "core.front", "core.verifiers");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -58,6 +58,10 @@ public final class ApplianceContext
     boolean autoPromote;
     long replicationReportMs = 10_000;
     long shardBusyBacklog = 20_000;
+    /** The core the engine thread is pinned to; -1: not pinned (the default, right on a shared machine). */
+    int coreEngine = -1;
+    int coreFront = -1;
+    int[] coreVerifiers = new int[0];
     boolean busySpin;
     boolean compactThreads;
     long edgeIpRate = 10;
@@ -130,6 +134,10 @@ public final class ApplianceContext
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
                 case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
                 case "shard.busy.backlog" -> shardBusyBacklog = Long.parseLong(value);
+                case "core.engine" -> coreEngine = Integer.parseInt(value);
+                case "core.front" -> coreFront = Integer.parseInt(value);
+                case "core.verifiers" -> coreVerifiers = value.isBlank() ? new int[0] :
+                    java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
                 case "idle.strategy" -> busySpin = switch (value)
                 {
                     case "busy-spin" -> true;
@@ -216,6 +224,18 @@ public final class ApplianceContext
             .heartbeatInterval(20, java.util.concurrent.TimeUnit.MILLISECONDS)
             .primaryTimeout(primaryTimeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS)
             .promoteOnPrimaryLoss(autoPromote);
+    }
+
+    /** A thread factory for verifier i: pinned to the i-th listed core (round robin), unpinned when none is listed. */
+    java.util.concurrent.ThreadFactory verifierThreadFactory()
+    {
+        final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        return runnable ->
+        {
+            final int i = next.getAndIncrement();
+            return io.venue.tuning.PinnedThreads.factory("verifier-" + i,
+                coreVerifiers.length == 0 ? -1 : coreVerifiers[i % coreVerifiers.length]).newThread(runnable);
+        };
     }
 
     /**

@@ -1,0 +1,97 @@
+package io.venue.appliance;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The configuration file: every key read, relative folders from the file's folder, and clear refusals. */
+class ApplianceContextTest
+{
+    @TempDir
+    Path folder;
+
+    private ApplianceContext read(final String text) throws Exception
+    {
+        return ApplianceContext.fromFile(Files.writeString(folder.resolve("venue.properties"), text));
+    }
+
+    @Test
+    void readsEveryKey() throws Exception
+    {
+        final ApplianceContext c = read(String.join("\n",
+            "data.dir=node1", "http.host=127.0.0.2", "http.port=9090", "chain.id=1", "verifying.contract=0x" + "AB".repeat(20),
+            "verifier.threads=2", "operators=0x" + "11".repeat(20) + ", 0x" + "22".repeat(20), "demo=true",
+            "snapshot.every=500", "snapshot.keep=3", "answer.timeout.ms=2000", "role=standby", "replication.mode=async",
+            "replication.standby.endpoint=127.0.0.1:20121", "replication.primary.endpoint=127.0.0.1:20122",
+            "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
+            "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
+            "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1"));
+        assertEquals(folder.resolve("node1"), c.dataDir);
+        assertEquals("127.0.0.2", c.httpHost);
+        assertEquals(9090, c.httpPort);
+        assertEquals(1, c.chainId);
+        assertEquals("0x" + "ab".repeat(20), c.verifyingContract.toString());
+        assertEquals(2, c.verifierThreads);
+        assertEquals(2, c.operators.size());
+        assertTrue(c.demo);
+        assertEquals(500, c.snapshotEvery);
+        assertEquals(3, c.snapshotsKept);
+        assertEquals(2000, c.answerTimeoutMs);
+        assertEquals(ApplianceContext.Role.STANDBY, c.role);
+        assertEquals(io.venue.replication.ReplicationContext.Mode.ASYNC, c.replicationMode);
+        assertTrue(c.replicated());
+        assertEquals(700, c.primaryTimeoutMs);
+        assertTrue(c.autoPromote);
+        assertEquals(1000, c.replicationReportMs);
+        assertTrue(c.busySpin);
+        assertEquals(50, c.idleMaxParkUs);
+        assertEquals(5, c.edgeIpRate);
+        assertEquals(7, c.edgeIpBurst);
+        assertEquals(2, c.edgeIpExempt.size());
+        assertTrue(c.compactThreads);
+        assertEquals(100, c.shardBusyBacklog);
+        assertEquals(1, c.coreEngine);
+        assertEquals(0, c.coreFront);
+        assertEquals(2, c.coreVerifiers.length);
+    }
+
+    @Test
+    void aFileTurnsTheDemoOffUnlessItSaysSo() throws Exception
+    {
+        assertFalse(read("operators=0x" + "11".repeat(20)).demo);
+        assertTrue(new ApplianceContext().demo);
+    }
+
+    @Test
+    void refusesWhatItCannotUse()
+    {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.prot=80")).getMessage().contains("unknown key 'http.prot'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=eighty")).getMessage()
+            .contains("bad value for http.port ('eighty')"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("role=standby")).getMessage()
+            .contains("role standby needs replication.standby.endpoint and replication.primary.endpoint"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("replication.standby.endpoint=nohost")).getMessage()
+            .contains("expected host:port"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("edge.ip.exempt=example.com")).getMessage()
+            .contains("is not an IP address"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
+    }
+
+    @Test
+    void commandLineArgumentsOverrideTheFile() throws Exception
+    {
+        final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
+        final ApplianceContext c = ApplianceMain.parse(new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
+        assertEquals(9191, c.httpPort);
+        assertEquals(Path.of("elsewhere").toAbsolutePath(), c.dataDir);
+        assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(new String[] {"--port"}));
+    }
+}
