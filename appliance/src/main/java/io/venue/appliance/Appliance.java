@@ -103,8 +103,7 @@ public final class Appliance implements AutoCloseable
     {
         data = context.dataDir.toAbsolutePath();
         Files.createDirectories(data);
-        final EngineConfig config = new EngineConfig();
-        context.operators.forEach(config::operator);
+        final EngineConfig config = context.engineConfig();
         if (context.demo)
         {
             demoVenue = DemoVenue.open(data);

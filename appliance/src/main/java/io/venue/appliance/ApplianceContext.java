@@ -29,7 +29,9 @@ public final class ApplianceContext
         "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
         "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
         "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms",
-        "shard.busy.backlog", "core.engine", "core.front", "core.verifiers");
+        "shard.busy.backlog", "core.engine", "core.front", "core.verifiers",
+        "limits.account.actions", "limits.account.window.ms", "limits.open.orders.account", "limits.open.orders.account.market",
+        "limits.levels.per.side", "limits.markets", "limits.orders.per.book", "limits.accounts", "limits.resting.orders");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -62,6 +64,16 @@ public final class ApplianceContext
     int coreEngine = -1;
     int coreFront = -1;
     int[] coreVerifiers = new int[0];
+    /** The engine's rules: part of what a replay must repeat, so every node of a pair needs the same. */
+    long accountActions = 50;
+    long accountWindowMs = 1_000;
+    int openOrdersPerAccount = 50_000;
+    int openOrdersPerAccountAndMarket = 10_000;
+    int levelsPerSide = 1_000;
+    int maxMarkets = 64;
+    int ordersPerBook = 1 << 14;
+    long stateAccounts = 10_000;
+    long stateRestingOrders = 100_000;
     boolean busySpin;
     boolean compactThreads;
     long edgeIpRate = 10;
@@ -134,6 +146,15 @@ public final class ApplianceContext
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
                 case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
                 case "shard.busy.backlog" -> shardBusyBacklog = Long.parseLong(value);
+                case "limits.account.actions" -> accountActions = Long.parseLong(value);
+                case "limits.account.window.ms" -> accountWindowMs = Long.parseLong(value);
+                case "limits.open.orders.account" -> openOrdersPerAccount = Integer.parseInt(value);
+                case "limits.open.orders.account.market" -> openOrdersPerAccountAndMarket = Integer.parseInt(value);
+                case "limits.levels.per.side" -> levelsPerSide = Integer.parseInt(value);
+                case "limits.markets" -> maxMarkets = Integer.parseInt(value);
+                case "limits.orders.per.book" -> ordersPerBook = Integer.parseInt(value);
+                case "limits.accounts" -> stateAccounts = Long.parseLong(value);
+                case "limits.resting.orders" -> stateRestingOrders = Long.parseLong(value);
                 case "core.engine" -> coreEngine = Integer.parseInt(value);
                 case "core.front" -> coreFront = Integer.parseInt(value);
                 case "core.verifiers" -> coreVerifiers = value.isBlank() ? new int[0] :
@@ -226,6 +247,21 @@ public final class ApplianceContext
             .promoteOnPrimaryLoss(autoPromote);
     }
 
+    /** The engine configuration these settings describe; the engine checks each value when it applies it. */
+    io.venue.engine.EngineConfig engineConfig()
+    {
+        final io.venue.engine.EngineConfig config = new io.venue.engine.EngineConfig()
+            .actionRate(accountActions, accountWindowMs)
+            .maxOpenOrdersPerAccount(openOrdersPerAccount)
+            .maxOpenOrdersPerAccountAndMarket(openOrdersPerAccountAndMarket)
+            .maxLevelsPerSide(levelsPerSide)
+            .maxMarkets(maxMarkets)
+            .orderCapacityPerBook(ordersPerBook)
+            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(stateAccounts, stateRestingOrders));
+        operators.forEach(config::operator);
+        return config;
+    }
+
     /** A thread factory for verifier i: pinned to the i-th listed core (round robin), unpinned when none is listed. */
     java.util.concurrent.ThreadFactory verifierThreadFactory()
     {
@@ -310,6 +346,11 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (accountActions < 1 || accountWindowMs < 1 || openOrdersPerAccount < 1 || openOrdersPerAccountAndMarket < 1 ||
+            levelsPerSide < 1 || stateAccounts < 1 || stateRestingOrders < 1)
+        {
+            throw new IllegalArgumentException("every limits.* value must be positive");
         }
         if (shardBusyBacklog < 0)
         {

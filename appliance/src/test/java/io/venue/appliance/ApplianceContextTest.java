@@ -32,7 +32,9 @@ class ApplianceContextTest
             "replication.standby.endpoint=127.0.0.1:20121", "replication.primary.endpoint=127.0.0.1:20122",
             "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
-            "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1"));
+            "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
+            "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
+            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900"));
         assertEquals(folder.resolve("node1"), c.dataDir);
         assertEquals("127.0.0.2", c.httpHost);
         assertEquals(9090, c.httpPort);
@@ -60,6 +62,17 @@ class ApplianceContextTest
         assertEquals(1, c.coreEngine);
         assertEquals(0, c.coreFront);
         assertEquals(2, c.coreVerifiers.length);
+        final io.venue.engine.EngineConfig engine = c.engineConfig();
+        assertEquals(100, engine.actionsPerWindow());
+        assertEquals(500, engine.actionWindowMs());
+        assertEquals(20, engine.maxOpenOrdersPerAccount());
+        assertEquals(10, engine.maxOpenOrdersPerAccountAndMarket());
+        assertEquals(50, engine.maxLevelsPerSide());
+        assertEquals(8, engine.maxMarkets());
+        assertEquals(1024, engine.orderCapacityPerBook());
+        assertEquals(500, engine.stateLimits().accounts());
+        assertEquals(900, engine.stateLimits().openOrders());
+        assertEquals(2, engine.operators().size());
     }
 
     @Test
@@ -83,6 +96,8 @@ class ApplianceContextTest
             .contains("is not an IP address"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=0")).getMessage()
+            .contains("every limits.* value must be positive"));
     }
 
     @Test
