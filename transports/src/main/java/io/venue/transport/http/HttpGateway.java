@@ -190,7 +190,7 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * GET /api/v1/trading/actions/{digest}: the first answer given for the action with that digest, or null when it
+         * GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action with that digest, or null when it
          * is not among the recent ones.
          */
         public Context actionStatus(final java.util.function.Function<String, SubmitResponse> actionStatus)
