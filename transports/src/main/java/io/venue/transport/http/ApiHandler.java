@@ -185,10 +185,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             final java.net.InetAddress address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
             final long waitSeconds = throttle.acquire(address);
-            if (waitSeconds > 0)
+            final long toJournal = throttle.refusalsToJournal(address, waitSeconds > 0);
+            if (toJournal > 0)
             {
                 journal(shared.context, connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " +
-                    address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + ")");
+                    address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " +
+                    toJournal + (toJournal == 1 ? " request" : " requests") + " refused");
+            }
+            if (waitSeconds > 0)
+            {
                 final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
                     "Too Many Requests! Wait for " + waitSeconds + "s");
                 http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);

@@ -95,6 +95,39 @@ public final class EdgeThrottle
         }
     }
 
+    /**
+     * Counts a refusal of {@code address} (or, with {@code refused} false, only looks) and says how many of its
+     * refusals to journal now: every refusal is counted, but an address gets at most one journal record a second,
+     * carrying the count since its last one, so a flood cannot turn the journal into its amplifier. A count left
+     * when a flood stops is written with the address's next request a second or more later.
+     *
+     * @return the refusals to journal now (this one included), or 0.
+     */
+    public long refusalsToJournal(final InetAddress address, final boolean refused)
+    {
+        final Bucket bucket = buckets.get(key(address));
+        if (bucket == null)
+        {
+            return 0;
+        }
+        synchronized (bucket)
+        {
+            if (refused)
+            {
+                bucket.refusedSinceRecord++;
+            }
+            final long now = nanoClock.getAsLong();
+            if (bucket.refusedSinceRecord == 0 || (bucket.recordedNs != 0 && now - bucket.recordedNs < NANOS))
+            {
+                return 0;
+            }
+            final long count = bucket.refusedSinceRecord;
+            bucket.refusedSinceRecord = 0;
+            bucket.recordedNs = now;
+            return count;
+        }
+    }
+
     public long ratePerSecond()
     {
         return ratePerSecond;
@@ -122,6 +155,8 @@ public final class EdgeThrottle
     {
         long units;
         long lastNs;
+        long refusedSinceRecord;
+        long recordedNs;
 
         Bucket(final long units, final long lastNs)
         {

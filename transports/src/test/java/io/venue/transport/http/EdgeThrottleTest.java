@@ -64,6 +64,27 @@ class EdgeThrottleTest
     }
 
     @Test
+    void refusalsAreJournaledAtMostOnceASecondPerAddressWithTheirCount() throws Exception
+    {
+        final InetAddress a = InetAddress.getByName("10.0.0.1");
+        final EdgeThrottle throttle = new EdgeThrottle(1, 1, Set.of(), () -> now);
+        assertEquals(0, throttle.acquire(a));
+        assertEquals(0, throttle.refusalsToJournal(a, false), "nothing refused yet");
+        long journaled = 0;
+        for (int i = 0; i < 50; i++)
+        {
+            now += 1_000_000L;
+            final long wait = throttle.acquire(a);
+            journaled += throttle.refusalsToJournal(a, wait > 0);
+        }
+        assertEquals(1, journaled, "the first refusal at once, the next 49 held for a second");
+        now += 1_000_000_000L;
+        assertEquals(0, throttle.acquire(a), "the bucket refilled");
+        assertEquals(49, throttle.refusalsToJournal(a, false), "the held count goes with the next request");
+        assertEquals(0, throttle.refusalsToJournal(a, false));
+    }
+
+    @Test
     void exemptAddressesAreNeverLimited() throws Exception
     {
         final InetAddress local = InetAddress.getByName("127.0.0.1");
