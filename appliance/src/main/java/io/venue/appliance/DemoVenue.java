@@ -98,7 +98,16 @@ final class DemoVenue
             {
                 Thread.onSpinWait();
             }
-            final SubmitResponse response = answer.orTimeout(30, TimeUnit.SECONDS).join();
+            final SubmitResponse response;
+            try
+            {
+                response = answer.orTimeout(30, TimeUnit.SECONDS).join();
+            }
+            catch (final java.util.concurrent.CompletionException timedOut)
+            {
+                pending.forget(correlation);
+                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + ": no answer within 30 s", timedOut);
+            }
             if (response.body().contains("\"code\":\"nonce_replayed\""))
             {
                 continue; // journaled already: the count of what is journaled was behind

@@ -105,7 +105,9 @@ public final class LoadRun
             send(sent, bodies[sent], now, measured, counters, inFlight);
         }
         counters.awaitAll(sent);
-        final double seconds = (counters.lastAnswerNs.get() - (measuredStart < 0 ? start : measuredStart)) / 1e9;
+        final long lastAnswer = counters.lastAnswerNs.get();
+        // no answer at all: no time to divide by, and a rate of 0
+        final double seconds = lastAnswer == 0 ? 1 : Math.max(1e-9, (lastAnswer - (measuredStart < 0 ? start : measuredStart)) / 1e9);
         return counters.result("ceiling", 0, concurrency, seconds);
     }
 

@@ -45,7 +45,13 @@ public final class PinnedThreads
         try
         {
             Affinity.setAffinity(mask);
-            return mask.equals(Affinity.getAffinity());
+            final boolean pinned = mask.equals(Affinity.getAffinity());
+            if (!pinned)
+            {
+                System.err.println("could not pin " + Thread.currentThread().getName() + " to cpu " + cpu + ": the system kept " +
+                    Affinity.getAffinity());
+            }
+            return pinned;
         }
         catch (final RuntimeException | LinkageError ex)
         {

@@ -67,11 +67,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
     private static final long SWEEP_MS = 100;
+    /** Requests a connection may have unanswered before it stops reading (pipelining must not fill the heap). */
+    private static final int MAX_SLOTS = 64;
 
     private final Shared shared;
     private final long connectionId;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private ScheduledFuture<?> sweep;
+    /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
+    private boolean closing;
 
     ApiHandler(final Shared shared, final long connectionId)
     {
@@ -82,8 +86,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     @Override
     protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
+        if (closing)
+        {
+            return;
+        }
         final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
         slots.add(slot);
+        if (slots.size() >= MAX_SLOTS)
+        {
+            ctx.channel().config().setAutoRead(false);
+        }
+        if (request instanceof BodyLimit.Oversized)
+        {
+            slot.keepAlive = false; // the rest of its body is still coming: start afresh on a new connection
+            fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
+                shared.context.maxBodyBytes + " bytes"))));
+            return;
+        }
         if (!request.decoderResult().isSuccess())
         {
             slot.keepAlive = false;
@@ -188,9 +207,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             final long toJournal = throttle.refusalsToJournal(address, waitSeconds > 0);
             if (toJournal > 0)
             {
-                journal(shared.context, connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " +
-                    address.getHostAddress() + " above " + throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " +
-                    toJournal + (toJournal == 1 ? " request" : " requests") + " refused");
+                journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
             }
             if (waitSeconds > 0)
             {
@@ -220,7 +237,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             // on the responder's thread: build the answer there, fill the slot on the event loop
             final FullHttpResponse http = json(response);
-            ctx.executor().execute(() -> fill(ctx, slot, http));
+            try
+            {
+                ctx.executor().execute(() -> fill(ctx, slot, http));
+            }
+            catch (final java.util.concurrent.RejectedExecutionException stopped)
+            {
+                http.release(); // the I/O threads are shut down: nobody to answer
+            }
         });
         if (!shared.context.submitter.offer(connectionId, correlation, body, 0, body.length))
         {
@@ -259,9 +283,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             write(ctx, head.keepAlive, head.http);
             if (!head.keepAlive)
             {
+                closing = true;
+                ctx.channel().config().setAutoRead(false);
                 discardRest();
                 return;
             }
+        }
+        if (slots.size() < MAX_SLOTS / 2 && !ctx.channel().config().isAutoRead())
+        {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 
@@ -319,6 +349,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 slot.http.release();
             }
         }
+    }
+
+    /** Journals {@code count} edge-throttle refusals of {@code address}. */
+    static void journalEdge(final HttpGateway.Context context, final long connectionId, final String address, final long count)
+    {
+        final EdgeThrottle throttle = context.edgeThrottle;
+        journal(context, connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " + address + " above " +
+            throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " + count + (count == 1 ? " request" : " requests") +
+            " refused");
     }
 
     /** Hands a refusal decided here to the sequencer to be journaled, when the gateway has somewhere to send it. */

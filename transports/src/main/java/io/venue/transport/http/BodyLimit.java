@@ -1,17 +1,30 @@
 package io.venue.transport.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.venue.journal.sbe.RequestRejectReason;
 
 /**
- * Whole requests up to the body limit; a submit over it is answered 413 by Netty (without reading the body) and
- * journaled as a refusal (BODY_TOO_LARGE), like every other submit refused before verification.
+ * Whole requests up to the body limit. A request over it is not read further: instead of Netty's own 413, written
+ * straight to the socket ahead of earlier answers, an {@link Oversized} marker goes to the {@link ApiHandler}, which
+ * answers 413 in its turn and closes the connection; a submit over the limit is journaled as a refusal
+ * (BODY_TOO_LARGE), like every other submit refused before verification.
  */
 final class BodyLimit extends HttpObjectAggregator
 {
+    /** Stands for a request whose body was over the limit; it carries no body. */
+    static final class Oversized extends DefaultFullHttpRequest
+    {
+        Oversized(final HttpRequest request)
+        {
+            super(request.protocolVersion(), request.method(), request.uri(), Unpooled.EMPTY_BUFFER);
+        }
+    }
+
     private final HttpGateway.Context context;
     private final long connectionId;
 
@@ -23,13 +36,20 @@ final class BodyLimit extends HttpObjectAggregator
     }
 
     @Override
-    protected void handleOversizedMessage(final ChannelHandlerContext ctx, final HttpMessage oversized) throws Exception
+    protected void handleOversizedMessage(final ChannelHandlerContext ctx, final HttpMessage oversized)
     {
-        if (oversized instanceof HttpRequest request && request.uri().startsWith(ApiHandler.SUBMIT))
+        if (oversized instanceof HttpRequest request)
         {
-            ApiHandler.journal(context, connectionId, RequestRejectReason.BODY_TOO_LARGE,
-                "a body over " + context.maxBodyBytes + " bytes on " + ApiHandler.SUBMIT);
+            if (request.uri().startsWith(ApiHandler.SUBMIT))
+            {
+                ApiHandler.journal(context, connectionId, RequestRejectReason.BODY_TOO_LARGE,
+                    "a body over " + context.maxBodyBytes + " bytes on " + ApiHandler.SUBMIT);
+            }
+            ctx.fireChannelRead(new Oversized(request));
         }
-        super.handleOversizedMessage(ctx, oversized);
+        else
+        {
+            ctx.close();
+        }
     }
 }

@@ -128,6 +128,38 @@ public final class EdgeThrottle
         }
     }
 
+    /**
+     * Hands over the counts held for a second or more (addresses that stopped sending), so none is lost; the gateway
+     * calls it once a second. {@code sink} gets the address (a /64 for IPv6) and the count.
+     */
+    public void flushHeld(final java.util.function.ObjLongConsumer<String> sink)
+    {
+        final long now = nanoClock.getAsLong();
+        buckets.forEach((address, bucket) ->
+        {
+            long count = 0;
+            synchronized (bucket)
+            {
+                if (bucket.refusedSinceRecord > 0 && now - bucket.recordedNs >= NANOS)
+                {
+                    count = bucket.refusedSinceRecord;
+                    bucket.refusedSinceRecord = 0;
+                    bucket.recordedNs = now;
+                }
+            }
+            if (count > 0)
+            {
+                sink.accept(describe(address), count);
+            }
+        });
+    }
+
+    /** How an address is named in the journal: itself, or its /64. */
+    static String describe(final InetAddress key)
+    {
+        return key.getAddress().length == 16 ? key.getHostAddress() + "/64" : key.getHostAddress();
+    }
+
     public long ratePerSecond()
     {
         return ratePerSecond;
@@ -146,7 +178,8 @@ public final class EdgeThrottle
         {
             synchronized (e.getValue())
             {
-                return now - e.getValue().lastNs >= fullAfterNs;
+                // a count not journaled yet keeps its bucket until the next flush has written it
+                return now - e.getValue().lastNs >= fullAfterNs && e.getValue().refusedSinceRecord == 0;
             }
         });
     }

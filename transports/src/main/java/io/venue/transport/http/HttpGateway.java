@@ -59,6 +59,12 @@ public final class HttpGateway implements AutoCloseable
                     }
                 })
                 .bind(context.host, context.port).sync().channel();
+            if (context.edgeThrottle != null)
+            {
+                // the counts of addresses that stopped sending, once a second
+                workers.next().scheduleAtFixedRate(() -> context.edgeThrottle.flushHeld((address, count) ->
+                    ApiHandler.journalEdge(context, 0, address, count)), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            }
         }
         catch (final InterruptedException ex)
         {

@@ -89,7 +89,14 @@ public final class PendingSubmits
         final Reply reply = bySequence.remove(sequence);
         if (reply != null)
         {
-            reply.send(response);
+            try
+            {
+                reply.send(response);
+            }
+            catch (final RuntimeException goneConnection)
+            {
+                // the connection or its I/O thread is gone (shutdown): this answer is dropped, the next ones still go
+            }
         }
     }
 

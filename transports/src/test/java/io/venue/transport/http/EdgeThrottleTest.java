@@ -85,6 +85,24 @@ class EdgeThrottleTest
     }
 
     @Test
+    void heldCountsAreFlushedOnceASecondOld() throws Exception
+    {
+        final InetAddress a = InetAddress.getByName("2001:db8::7");
+        final EdgeThrottle throttle = new EdgeThrottle(1, 1, Set.of(), () -> now);
+        throttle.acquire(a);
+        for (int i = 0; i < 5; i++)
+        {
+            throttle.refusalsToJournal(a, throttle.acquire(a) > 0);
+        }
+        final StringBuilder flushed = new StringBuilder();
+        throttle.flushHeld((address, count) -> flushed.append(address).append(' ').append(count));
+        assertEquals("", flushed.toString(), "held for less than a second");
+        now += 1_000_000_000L;
+        throttle.flushHeld((address, count) -> flushed.append(address).append(' ').append(count));
+        assertEquals("2001:db8:0:0:0:0:0:0/64 4", flushed.toString(), "the first went at once, the other four now");
+    }
+
+    @Test
     void exemptAddressesAreNeverLimited() throws Exception
     {
         final InetAddress local = InetAddress.getByName("127.0.0.1");

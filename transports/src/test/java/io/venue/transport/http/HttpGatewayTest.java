@@ -114,6 +114,23 @@ class HttpGatewayTest
     }
 
     @Test
+    void requestsAfterAClosingAnswerAreNotExecuted() throws Exception
+    {
+        start(10_000);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
+                "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertTrue(text.startsWith("HTTP/1.1 200") && text.indexOf("HTTP/1.1", 5) < 0, "one answer, then closed: " + text);
+        }
+        Thread.sleep(100);
+        assertTrue(offered.isEmpty(), "the submit after the closing answer was never offered");
+    }
+
+    @Test
     void aFullQueueIs503WithRetryAfter() throws Exception
     {
         start(10_000);
