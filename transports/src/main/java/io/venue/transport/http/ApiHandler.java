@@ -96,9 +96,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             ctx.channel().config().setAutoRead(false);
         }
-        if (request instanceof BodyLimit.Oversized)
+        if (request instanceof BodyLimit.Oversized oversized)
         {
-            slot.keepAlive = false; // the rest of its body is still coming: start afresh on a new connection
+            slot.keepAlive = oversized.keepAlive;
             fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
                 shared.context.maxBodyBytes + " bytes"))));
             return;
