@@ -275,6 +275,16 @@ public final class Appliance implements AutoCloseable
     /** Adds an agent to the front thread and waits until it runs there. */
     private void add(final org.agrona.concurrent.Agent agent)
     {
+        // the front thread may not have started the composite yet (it refuses additions until then)
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (front.status() == DynamicCompositeAgent.Status.INIT)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("the front thread did not start");
+            }
+            sleep(1);
+        }
         while (!front.tryAdd(agent))
         {
             sleep(1);
