@@ -36,13 +36,31 @@ final class Events
     private long sequence;
     private int eventIndex;
 
-    /** Tells the sink that the current command's events are complete. */
-    private long rateCapacity;
-    private long rateRemaining;
-    private long rateResetMs;
-    private long nonceFloor;
-    private long nextUsableNonce;
+    /**
+     * Reads an account's limiter and nonce window for the ActionAccepted and ActionRejected that report them: the
+     * gate's state, read when such an event is written rather than copied at every step of the gate.
+     */
+    interface AccountLimits
+    {
+        /** Whole actions the account's limiter holds at {@code nowMs}; the full limit for -1 (an account not seen). */
+        long rateRemaining(int account, long nowMs);
 
+        /** Milliseconds until the account's limiter is full at {@code nowMs}; 0 for -1. */
+        long rateResetMs(int account, long nowMs);
+
+        long nonceFloor(int account);
+
+        long nextUsableNonce(int account);
+    }
+
+    private AccountLimits limits;
+    /** The account whose limiter this command's events report, -1 for a full bucket; and the command's time. */
+    private int rateAccount;
+    private long rateNowMs;
+    /** The account whose nonce window this command's ActionAccepted reports, -1 for none. */
+    private int nonceAccount;
+
+    /** Tells the sink that the current command's events are complete. */
     void commandEnd()
     {
         sink.onCommandEnd();
@@ -59,30 +77,26 @@ final class Events
     {
         this.sequence = sequence;
         this.eventIndex = 0;
-        this.rateRemaining = rateCapacity;
-        this.rateResetMs = 0;
-        this.nonceFloor = 0;
-        this.nextUsableNonce = 0;
+        this.rateAccount = -1;
+        this.nonceAccount = -1;
     }
 
-    /** The account's nonce window after its nonce was consumed, reported by this command's ActionAccepted. */
-    void nonceView(final long floor, final long nextUsable)
+    void limits(final AccountLimits limits)
     {
-        nonceFloor = floor;
-        nextUsableNonce = nextUsable;
+        this.limits = limits;
     }
 
-    /** The per-account limit, what ActionAccepted and ActionRejected report before the gate has looked. */
-    void rateCapacity(final long capacity)
+    /** This command's ActionAccepted reports the nonce window of {@code account} (after its nonce was consumed). */
+    void nonceOf(final int account)
     {
-        rateCapacity = capacity;
+        nonceAccount = account;
     }
 
-    /** The account's limiter as the gate left it, reported by this command's ActionAccepted and ActionRejected. */
-    void rateView(final long remaining, final long resetMs)
+    /** This command's ActionAccepted and ActionRejected report the limiter of {@code account} (-1: a full bucket). */
+    void rateOf(final int account, final long nowMs)
     {
-        rateRemaining = remaining;
-        rateResetMs = resetMs;
+        rateAccount = account;
+        rateNowMs = nowMs;
     }
 
     /** Events written so far for the current command. */
@@ -106,7 +120,9 @@ final class Events
         actionAccepted.putAccount(accountBuffer, accountOffset, 20);
         actionAccepted.nonce(nonce);
         actionAccepted.putDigest(digestBuffer, digestOffset, 32);
-        actionAccepted.rateRemaining(rateRemaining).rateResetMs(rateResetMs).nonceFloor(nonceFloor).nextUsableNonce(nextUsableNonce);
+        actionAccepted.rateRemaining(limits.rateRemaining(rateAccount, rateNowMs)).rateResetMs(limits.rateResetMs(rateAccount, rateNowMs))
+            .nonceFloor(nonceAccount < 0 ? 0 : limits.nonceFloor(nonceAccount))
+            .nextUsableNonce(nonceAccount < 0 ? 0 : limits.nextUsableNonce(nonceAccount));
         emit(actionAccepted.encodedLength());
     }
 
@@ -128,7 +144,7 @@ final class Events
         actionRejected.putDigest(digestBuffer, digestOffset, 32);
         actionRejected.code(code).nonceFloor(nonceFloor).nonceWindow(nonceWindow).nextUsableNonce(nextUsableNonce)
             .legIndex(legIndex < 0 ? ActionRejectedEncoder.legIndexNullValue() : legIndex)
-            .rateRemaining(rateRemaining).rateResetMs(rateResetMs);
+            .rateRemaining(limits.rateRemaining(rateAccount, rateNowMs)).rateResetMs(limits.rateResetMs(rateAccount, rateNowMs));
         emit(actionRejected.encodedLength());
     }
 

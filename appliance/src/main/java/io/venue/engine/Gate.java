@@ -21,7 +21,7 @@ import org.agrona.DirectBuffer;
  * </ol>
  * A refusal in steps 1 to 3 changes nothing, so the same signed action can be sent again later.
  */
-final class Gate
+final class Gate implements Events.AccountLimits
 {
     static final int SCOPE_TRADE = 1;
     static final int SCOPE_CANCEL = 1 << 1;
@@ -37,6 +37,7 @@ final class Gate
     Gate(final ShardState state)
     {
         this.state = state;
+        state.events.limits(this);
     }
 
     /**
@@ -51,7 +52,7 @@ final class Gate
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
         final boolean signedByAccount = envelope.signerMatch() != SignerMatch.OTHER;
         int account = state.accounts.find(buffer, accountOffset);
-        rateView(account, nowMs);
+        state.events.rateOf(account, nowMs);
 
         if (scope == SCOPE_OPERATOR)
         {
@@ -84,40 +85,44 @@ final class Gate
                 return reject(buffer, offset, account, RejectCode.CAPACITY_LIMIT);
             }
             account = state.addAccount(buffer, accountOffset);
+            state.events.rateOf(account, nowMs);
         }
         final int base = NonceWindow.WORDS * account;
         if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
-            rateView(account, nowMs);
             return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
         }
-        rateView(account, nowMs);
         state.accountChanged(account);
         NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
-        nonceView(account);
+        state.events.nonceOf(account);
         return account;
     }
 
-    /** Tells the events where the account's nonce window stands, for its ActionAccepted. */
-    private void nonceView(final int account)
-    {
-        final int base = NonceWindow.WORDS * account;
-        state.events.nonceView(NonceWindow.floor(state.nonceWords, base), NonceWindow.nextUsable(state.nonceWords, base));
-    }
-
-    /** Tells the events what the account's limiter holds now (a full bucket for an account not seen yet). */
-    private void rateView(final int account, final long nowMs)
+    @Override
+    public long rateRemaining(final int account, final long nowMs)
     {
         final long capacity = state.config.actionsPerWindow();
-        if (account < 0)
-        {
-            state.events.rateView(capacity, 0);
-            return;
-        }
-        final int base = TokenBucket.WORDS * account;
-        state.events.rateView(TokenBucket.remaining(state.rateWords, base, nowMs, capacity, state.config.actionWindowMs()),
-            TokenBucket.resetMs(state.rateWords, base, nowMs, capacity));
+        return account < 0 ? capacity :
+            TokenBucket.remaining(state.rateWords, TokenBucket.WORDS * account, nowMs, capacity, state.config.actionWindowMs());
+    }
+
+    @Override
+    public long rateResetMs(final int account, final long nowMs)
+    {
+        return account < 0 ? 0 : TokenBucket.resetMs(state.rateWords, TokenBucket.WORDS * account, nowMs, state.config.actionsPerWindow());
+    }
+
+    @Override
+    public long nonceFloor(final int account)
+    {
+        return NonceWindow.floor(state.nonceWords, NonceWindow.WORDS * account);
+    }
+
+    @Override
+    public long nextUsableNonce(final int account)
+    {
+        return NonceWindow.nextUsable(state.nonceWords, NonceWindow.WORDS * account);
     }
 
     /** Writes an ActionRejected with the account's current nonce window (zeros for an unknown account). */
@@ -166,7 +171,7 @@ final class Gate
     RejectCode consumeNonce(final int account, final long nonce)
     {
         final int outcome = NonceWindow.tryConsume(state.nonceWords, NonceWindow.WORDS * account, nonce);
-        nonceView(account);
+        state.events.nonceOf(account);
         if (outcome != NonceWindow.ACCEPTED)
         {
             return nonceRefusal(outcome);

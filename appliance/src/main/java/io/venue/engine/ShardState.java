@@ -66,7 +66,6 @@ final class ShardState
         agents = new Agents(expected);
         orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed());
         events = new Events(sink, accounts);
-        events.rateCapacity(config.actionsPerWindow());
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];
         accountKilled = new boolean[expected];
