@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.Set;
 
 /**
  * Everything one appliance process is configured with. The embedded default (no file) is a demo venue on
@@ -25,13 +24,6 @@ public final class ApplianceContext
     public static final long DEMO_CHAIN_ID = 8453;
     public static final Address DEMO_CONTRACT = Address.of("0x" + "5e".repeat(20));
 
-    private static final Set<String> KEYS = Set.of("data.dir", "http.host", "http.port", "chain.id", "verifying.contract",
-        "verifier.threads", "operators", "demo", "snapshot.every", "snapshot.keep", "answer.timeout.ms", "role",
-        "replication.mode", "replication.standby.endpoint", "replication.primary.endpoint", "replication.primary.timeout.ms",
-        "replication.auto.promote", "idle.strategy", "idle.max.park.us", "edge.ip.rate", "edge.ip.burst", "edge.ip.exempt", "threads", "replication.report.ms",
-        "shard.busy.backlog", "core.engine", "core.front", "core.verifiers",
-        "limits.account.actions", "limits.account.window.ms", "limits.open.orders.account", "limits.open.orders.account.market",
-        "limits.levels.per.side", "limits.markets", "limits.orders.per.book", "limits.accounts", "limits.resting.orders");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -92,19 +84,19 @@ public final class ApplianceContext
         {
             p.load(reader);
         }
-        for (final String key : p.stringPropertyNames())
-        {
-            if (!KEYS.contains(key))
-            {
-                throw new IllegalArgumentException(file + ": unknown key '" + key + "'; known keys: " + new java.util.TreeSet<>(KEYS));
-            }
-        }
         final ApplianceContext c = new ApplianceContext();
         c.demo = false;
         final Path base = file.toAbsolutePath().getParent();
         for (final String key : p.stringPropertyNames())
         {
-            c.set(key, p.getProperty(key).trim(), base);
+            try
+            {
+                c.set(key, p.getProperty(key).trim(), base);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+            }
         }
         c.validate();
         return c;
@@ -113,6 +105,7 @@ public final class ApplianceContext
     /** One setting by its file key; relative folders are taken from {@code base}. */
     public ApplianceContext set(final String key, final String value, final Path base)
     {
+        boolean known = true;
         try
         {
             switch (key)
@@ -185,12 +178,17 @@ public final class ApplianceContext
                         }
                     }
                 }
-                default -> throw new IllegalArgumentException("unknown key '" + key + "'");
+                default -> known = false;
             }
         }
         catch (final RuntimeException ex)
         {
             throw new IllegalArgumentException("bad value for " + key + " ('" + value + "'): " + ex.getMessage(), ex);
+        }
+        if (!known)
+        {
+            // a misspelt key silently ignored would be a wrong venue
+            throw new IllegalArgumentException("unknown key '" + key + "' (docs/OPERATIONS.md lists the keys)");
         }
         return this;
     }
