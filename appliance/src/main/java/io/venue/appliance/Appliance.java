@@ -36,6 +36,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One appliance process: the HTTP lane, the verifier pool, the sequencer (single writer of the command
@@ -49,6 +50,7 @@ import java.util.concurrent.TimeUnit;
 public final class Appliance implements AutoCloseable
 {
     private static final int BATCH = 64;
+    private static final long WAIT_STEP_NS = 1_000_000;
     /** Spec 3.1: the nonce window is 256 wide. */
     private static final int NONCE_WINDOW = 256;
 
@@ -197,12 +199,7 @@ public final class Appliance implements AutoCloseable
             add(shipper);
             add(gate);
             // listen before writing: a newer primary's heartbeat fences this node before it journals anything
-            final long listenUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs);
-            while (System.nanoTime() < listenUntil && !shipper.isFenced())
-            {
-                sleep(1);
-            }
-            if (shipper.isFenced())
+            if (await(shipper::isFenced, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs)))
             {
                 throw new IllegalStateException("fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
                     "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
@@ -277,35 +274,30 @@ public final class Appliance implements AutoCloseable
     {
         // the front thread may not have started the composite yet (it refuses additions until then)
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (front.status() == DynamicCompositeAgent.Status.INIT)
+        if (!await(() -> front.status() != DynamicCompositeAgent.Status.INIT, deadline) || !await(() -> front.tryAdd(agent), deadline) ||
+            !await(front::hasAddAgentCompleted, deadline))
         {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("the front thread did not start");
-            }
-            sleep(1);
-        }
-        while (!front.tryAdd(agent))
-        {
-            sleep(1);
-        }
-        while (!front.hasAddAgentCompleted())
-        {
-            sleep(1);
+            throw new IllegalStateException("the front thread did not take " + agent.roleName());
         }
     }
 
-    private static void sleep(final long ms)
+    /**
+     * Waits, parking (a spin would take the core from the thread being waited for on a small host), until
+     * {@code done} or the deadline.
+     *
+     * @return whether {@code done} holds.
+     */
+    private static boolean await(final java.util.function.BooleanSupplier done, final long deadlineNs)
     {
-        try
+        while (!done.getAsBoolean())
         {
-            Thread.sleep(ms);
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(WAIT_STEP_NS);
         }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
+        return true;
     }
 
     /** Waits until the node takes requests (at once on a primary; after promotion on a standby). */
@@ -400,24 +392,17 @@ public final class Appliance implements AutoCloseable
                     last = now;
                     quietSince = System.nanoTime();
                 }
-                Thread.onSpinWait();
+                LockSupport.parkNanos(WAIT_STEP_NS);
             }
         }
         if (engineAgent != null && frontRunner != null)
         {
             final long journaled = commands.lastSequence();
-            while (engineAgent.appliedSequence() < journaled && System.nanoTime() < deadline)
-            {
-                Thread.onSpinWait();
-            }
+            await(() -> engineAgent.appliedSequence() >= journaled, deadline);
         }
         if (pending != null && frontRunner != null)
         {
-            final long answersBy = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-            while (pending.waiting() > 0 && System.nanoTime() < answersBy)
-            {
-                Thread.onSpinWait();
-            }
+            await(() -> pending.waiting() == 0, Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
         }
         CloseHelper.quietClose(gateway);
         CloseHelper.quietClose(frontRunner);
