@@ -94,14 +94,10 @@ public final class Sequencer implements Agent
 
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
-        final long stamp = Math.max(clock.time(), lastStamp);
-        lastStamp = stamp;
         final long next = sequence + 1;
-        final int recordLength = rejection(next, stamp, connectionId, correlationId, RequestRejectReason.get((short)reason),
+        final int recordLength = rejection(next, stamp(), connectionId, correlationId, RequestRejectReason.get((short)reason),
             zeros32, zeros32, detail);
-        final long index = journal.append(record, 0, recordLength);
-        sequence = next;
-        listener.onRejected(connectionId, correlationId, next, index);
+        append(recordLength, false, connectionId, correlationId);
     }
 
     /**
@@ -122,8 +118,7 @@ public final class Sequencer implements Agent
 
     private void onResult(final VerificationResult result)
     {
-        final long stamp = Math.max(clock.time(), lastStamp);
-        lastStamp = stamp;
+        final long stamp = stamp();
         final long next = sequence + 1;
         final int length = result.textLength();
         if (text.length < length)
@@ -163,15 +158,30 @@ public final class Sequencer implements Agent
             recordLength = rejection(next, stamp, result, reason, new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8));
             accepted = false;
         }
+        append(recordLength, accepted, result.connectionId(), result.correlationId());
+    }
+
+    /** The time for the next record: the clock's, never earlier than the previous stamp. */
+    private long stamp()
+    {
+        final long stamp = Math.max(clock.time(), lastStamp);
+        lastStamp = stamp;
+        return stamp;
+    }
+
+    /** Appends the record built for the next sequence and tells the listener: the moment its client may be answered. */
+    private void append(final int recordLength, final boolean accepted, final long connectionId, final long correlationId)
+    {
         final long index = journal.append(record, 0, recordLength);
+        final long next = sequence + 1;
         sequence = next;
         if (accepted)
         {
-            listener.onSequenced(result.connectionId(), result.correlationId(), next, index);
+            listener.onSequenced(connectionId, correlationId, next, index);
         }
         else
         {
-            listener.onRejected(result.connectionId(), result.correlationId(), next, index);
+            listener.onRejected(connectionId, correlationId, next, index);
         }
     }
 
