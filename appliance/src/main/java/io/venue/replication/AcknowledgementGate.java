@@ -55,22 +55,32 @@ public final class AcknowledgementGate implements SequencerListener, Agent
     @Override
     public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
     {
-        if (synchronous)
-        {
-            hold(connectionId, correlationId, sequence, index, true);
-        }
-        else
-        {
-            downstream.onSequenced(connectionId, correlationId, sequence, index);
-        }
+        notice(connectionId, correlationId, sequence, index, true);
     }
 
     @Override
     public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
     {
+        notice(connectionId, correlationId, sequence, index, false);
+    }
+
+    private void notice(final long connectionId, final long correlationId, final long sequence, final long index, final boolean accepted)
+    {
         if (synchronous)
         {
-            hold(connectionId, correlationId, sequence, index, false);
+            hold(connectionId, correlationId, sequence, index, accepted);
+        }
+        else
+        {
+            pass(connectionId, correlationId, sequence, index, accepted);
+        }
+    }
+
+    private void pass(final long connectionId, final long correlationId, final long sequence, final long index, final boolean accepted)
+    {
+        if (accepted)
+        {
+            downstream.onSequenced(connectionId, correlationId, sequence, index);
         }
         else
         {
@@ -90,14 +100,7 @@ public final class AcknowledgementGate implements SequencerListener, Agent
         int released = 0;
         while (size > 0 && sequences[head] <= replicated)
         {
-            if (accepted[head])
-            {
-                downstream.onSequenced(connections[head], correlations[head], sequences[head], indexes[head]);
-            }
-            else
-            {
-                downstream.onRejected(connections[head], correlations[head], sequences[head], indexes[head]);
-            }
+            pass(connections[head], correlations[head], sequences[head], indexes[head], accepted[head]);
             head = (head + 1) % sequences.length;
             size--;
             released++;
