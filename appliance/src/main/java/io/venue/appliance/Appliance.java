@@ -19,7 +19,9 @@ import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
+import io.venue.auth.CredentialSecrets;
 import io.venue.transport.http.EdgeThrottle;
+import io.venue.transport.http.OwnerIntents;
 import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.PreJournalRefusals;
@@ -34,6 +36,7 @@ import org.agrona.concurrent.SystemEpochClock;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.security.SecureRandom;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -77,6 +80,7 @@ public final class Appliance implements AutoCloseable
     private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
     private final AccountNonces nonces = new AccountNonces();
     private DemoVenue demoVenue;
+    private CredentialSecrets credentialSecrets;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
     {
@@ -111,6 +115,13 @@ public final class Appliance implements AutoCloseable
             demoVenue = DemoVenue.open(data);
             config.operator(demoVenue.operator.address());
         }
+        credentialSecrets = new CredentialSecrets(KeyFiles.loadOrCreate(context.credentialKeyFile(), () ->
+        {
+            final byte[] key = new byte[CredentialSecrets.KEY_LENGTH];
+            new SecureRandom().nextBytes(key);
+            log.println("made a credential key in " + context.credentialKeyFile() + ": every node of a pair needs the same file");
+            return key;
+        }));
         if (config.operators().isEmpty())
         {
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
@@ -265,6 +276,8 @@ public final class Appliance implements AutoCloseable
             .nonceStatus(account -> nonces.json(account, NONCE_WINDOW))
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
+            .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
+                System::currentTimeMillis), pool::offerIntent)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }

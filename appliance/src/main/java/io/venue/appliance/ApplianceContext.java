@@ -72,6 +72,9 @@ public final class ApplianceContext
     long edgeIpBurst = 20;
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
     long idleMaxParkUs = 100;
+    /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
+    Path credentialKeyFile;
+    long wsTokenTtlMs = 180_000;
 
     /**
      * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
@@ -165,6 +168,8 @@ public final class ApplianceContext
                     case "spread" -> false;
                     default -> throw new IllegalArgumentException("spread or compact");
                 };
+                case "credentials.key.file" -> credentialKeyFile = base.resolve(value);
+                case "ws.token.ttl.ms" -> wsTokenTtlMs = Long.parseLong(value);
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
                 case "edge.ip.exempt" ->
@@ -191,6 +196,12 @@ public final class ApplianceContext
             throw new IllegalArgumentException("unknown key '" + key + "' (docs/OPERATIONS.md lists the keys)");
         }
         return this;
+    }
+
+    /** Where the credential key is (made there at first start when missing). */
+    Path credentialKeyFile()
+    {
+        return credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
     }
 
     /** An IP literal only: a host name here would be resolved once, at start, and silently go stale. */

@@ -13,14 +13,11 @@ import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
-import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -122,16 +119,7 @@ final class DemoVenue
 
     private static Secp256k1KeyPair loadOrCreate(final Path file) throws IOException
     {
-        if (Files.exists(file))
-        {
-            return Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(Files.readString(file, StandardCharsets.US_ASCII).trim()));
-        }
-        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
-        final Path partial = file.resolveSibling(file.getFileName() + ".partial");
-        Files.deleteIfExists(partial);
-        Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(partial, Hex.to0x(key.privateKey()) + "\n", StandardCharsets.US_ASCII);
-        Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        return key;
+        return Secp256k1KeyPair.fromPrivateKey(KeyFiles.loadOrCreate(file,
+            () -> Secp256k1KeyPair.generate(new SecureRandom()).privateKey()));
     }
 }

@@ -24,7 +24,8 @@ import java.nio.ByteOrder;
  *   <li>create: ACTIVE, credentialId = agentId, validUntil = the agent's expiry;</li>
  *   <li>rotate: ROTATED, credentialId = the new credential, validUntil = the end of the overlap during
  *   which every earlier credential stays valid;</li>
- *   <li>revoke: REVOKED for one credential, or for the agent (credentialId = agentId);</li>
+ *   <li>revoke: REVOKED for one credential, or for the whole agent with credentialId zero (the first credential's id
+ *   is the agent id, so only zero says "every credential");</li>
  *   <li>owner-revoke: REVOKED with agentId and credentialId zero, meaning every agent of the owner.</li>
  * </ul>
  */
@@ -34,6 +35,8 @@ final class AgentLifecycle
     private static final int INVALID_REQUEST = -1;
     /** The agent or credential limit of {@code EngineConfig.stateLimits} is reached. */
     private static final int CAPACITY = -2;
+
+    private static final byte[] EVERY_CREDENTIAL = new byte[8];
 
     private final ShardState state;
     private final Gate gate;
@@ -127,7 +130,7 @@ final class AgentLifecycle
         }
         final long agentId = buffer.getLong(offset + AgentRevokeDecoder.agentIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
         final boolean all = revoke.allCredentials() == BooleanType.TRUE;
-        final int credentialOffset = all ? AgentRevokeDecoder.agentIdEncodingOffset() : AgentRevokeDecoder.credentialIdEncodingOffset();
+        final int credentialOffset = AgentRevokeDecoder.credentialIdEncodingOffset();
         final int result = all ? state.agents.revokeAgent(owner, agentId) :
             state.agents.revokeCredential(owner, agentId, buffer.getLong(offset + credentialOffset, ByteOrder.BIG_ENDIAN));
         if (result != Agents.OK)
@@ -137,10 +140,16 @@ final class AgentLifecycle
         }
         state.events.actionAccepted(buffer, ownerOffset, revoke.nonce(), buffer, digestOffset);
         final AgentChangedEncoder changed = state.events.agentChanged();
-        changed.putOwner(buffer, ownerOffset, 20)
-            .putAgentId(buffer, offset + AgentRevokeDecoder.agentIdEncodingOffset(), 8)
-            .putCredentialId(buffer, offset + credentialOffset, 8)
-            .state(AgentState.REVOKED).validUntilMs(revoke.timestampMs());
+        changed.putOwner(buffer, ownerOffset, 20).putAgentId(buffer, offset + AgentRevokeDecoder.agentIdEncodingOffset(), 8);
+        if (all)
+        {
+            changed.putCredentialId(EVERY_CREDENTIAL, 0, 8);
+        }
+        else
+        {
+            changed.putCredentialId(buffer, offset + credentialOffset, 8);
+        }
+        changed.state(AgentState.REVOKED).validUntilMs(revoke.timestampMs());
         state.events.emitAgentChanged();
     }
 

@@ -6,6 +6,8 @@ import io.venue.codec.Hex;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
+import io.venue.journal.sbe.AgentCreateDecoder;
+import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
@@ -200,6 +202,13 @@ public final class Responder implements Agent
         commandLength = length;
     }
 
+    /** Whether the command is an owner's intent (agent lifecycle), which has no action envelope. */
+    private boolean isOwnerIntent()
+    {
+        final int templateId = command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID;
+    }
+
     /** The command's canonical JSON and its recovered signers, for an answer about its signer. */
     private void writeSigners(final JsonWriter w)
     {
@@ -228,6 +237,10 @@ public final class Responder implements Agent
             final int split = detail.indexOf('\n');
             w.field("field", split < 0 ? "" : detail.substring(0, split))
                 .field("message", split < 0 ? detail : detail.substring(split + 1));
+        }
+        else if (reason == RequestRejectReason.OWNER_SIGNATURE_INVALID)
+        {
+            w.field("message", detail).field("expectedSigner", account).field("intentDigest", digest);
         }
         else if (reason == RequestRejectReason.BAD_SIGNATURE)
         {
@@ -332,7 +345,7 @@ public final class Responder implements Agent
             w.unsigned("nonceFloor", outcome.nonceFloor).unsigned("nonceWindow", outcome.nonceWindow)
                 .unsigned("nextUsableNonce", outcome.nextUsableNonce);
         }
-        if (code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR)
+        if ((code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR) && !isOwnerIntent())
         {
             w.field("expectedSigner", outcome.account);
             writeSigners(w);

@@ -118,6 +118,11 @@ public final class Sequencer implements Agent
 
     private void onResult(final VerificationResult result)
     {
+        if (result.isOwnerIntent())
+        {
+            onOwnerIntent(result);
+            return;
+        }
         final long stamp = stamp();
         final long next = sequence + 1;
         final int length = result.textLength();
@@ -159,6 +164,53 @@ public final class Sequencer implements Agent
             accepted = false;
         }
         append(recordLength, accepted, result.connectionId(), result.correlationId());
+    }
+
+    /**
+     * An owner's intent (agent lifecycle): verified, its command record is stamped in place (every command starts with
+     * sequence, time and epoch) and journaled; refused, a RequestRejected names the owner and the EIP-191 hash.
+     */
+    private void onOwnerIntent(final VerificationResult result)
+    {
+        final long stamp = stamp();
+        final long next = sequence + 1;
+        final int length = result.textLength();
+        record.checkLimit(length);
+        if (text.length < length)
+        {
+            text = new byte[Math.max(length, text.length * 2)];
+        }
+        result.getText(text, 0);
+        result.getDigest(digest, 0);
+        result.getAccount(account, 0);
+        final boolean verified = result.outcome() == VerificationOutcome.VERIFIED;
+        if (verified && isOwnerIntentCommand(text, length))
+        {
+            record.putBytes(0, text, 0, length);
+            final int body = MessageHeaderEncoder.ENCODED_LENGTH;
+            record.putLong(body, next, java.nio.ByteOrder.LITTLE_ENDIAN);
+            record.putLong(body + 8, stamp, java.nio.ByteOrder.LITTLE_ENDIAN);
+            record.putInt(body + 16, (int)epoch, java.nio.ByteOrder.LITTLE_ENDIAN);
+            append(length, true, result.connectionId(), result.correlationId());
+            return;
+        }
+        final String detail = verified ? "the lane handed over a record that is not an owner-intent command" :
+            new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8);
+        final RequestRejectReason reason = result.outcome() == VerificationOutcome.BAD_SIGNATURE ?
+            RequestRejectReason.OWNER_SIGNATURE_INVALID : RequestRejectReason.MALFORMED;
+        append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
+    }
+
+    private static boolean isOwnerIntentCommand(final byte[] bytes, final int length)
+    {
+        if (length < MessageHeaderEncoder.ENCODED_LENGTH + 20)
+        {
+            return false;
+        }
+        final int templateId = (bytes[2] & 0xFF) | (bytes[3] & 0xFF) << 8;
+        final int schemaId = (bytes[4] & 0xFF) | (bytes[5] & 0xFF) << 8;
+        return schemaId == MessageHeaderEncoder.SCHEMA_ID && templateId >= io.venue.journal.sbe.AgentCreateEncoder.TEMPLATE_ID &&
+            templateId <= io.venue.journal.sbe.OwnerRevokeEncoder.TEMPLATE_ID;
     }
 
     /** The time for the next record: the clock's, never earlier than the previous stamp. */

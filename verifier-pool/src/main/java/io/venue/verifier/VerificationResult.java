@@ -16,13 +16,30 @@ public final class VerificationResult
 {
     private DirectBuffer buffer;
     private int offset;
+    private boolean ownerIntent;
 
     /** Points this flyweight at a result record, e.g. one written by {@link ActionVerifier#verify}. */
     public VerificationResult wrap(final DirectBuffer buffer, final int offset)
     {
+        return wrap(buffer, offset, false);
+    }
+
+    /** Points this flyweight at an action's result, or at an owner intent's ({@link OwnerIntentVerifier}). */
+    public VerificationResult wrap(final DirectBuffer buffer, final int offset, final boolean ownerIntent)
+    {
         this.buffer = buffer;
         this.offset = offset;
+        this.ownerIntent = ownerIntent;
         return this;
+    }
+
+    /**
+     * True for an owner's EIP-191 intent (agent create, rotate, revoke, owner-revoke): when VERIFIED its text is
+     * the command record to journal; otherwise the reason it was refused, in words.
+     */
+    public boolean isOwnerIntent()
+    {
+        return ownerIntent;
     }
 
     public long connectionId()

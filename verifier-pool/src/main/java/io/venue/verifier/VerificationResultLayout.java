@@ -18,6 +18,9 @@ package io.venue.verifier;
  * 180  textLength       int32
  * 184  text             canonical JSON of the payload, or "field\nmessage" for MALFORMED
  * </pre>
+ * An owner-intent result ({@link #INTENT_MSG_TYPE}) uses the same layout: digest = the EIP-191 hash of the text,
+ * personalSigner = the recovered owner, account = the owner named, text = the command record when VERIFIED, else
+ * the reason in words.
  */
 final class VerificationResultLayout
 {
@@ -42,6 +45,8 @@ final class VerificationResultLayout
     static final int RESULT_MSG_TYPE = 1;
     /** Message type of requests in the per-verifier rings. */
     static final int REQUEST_MSG_TYPE = 1;
+    /** Message type of owner-intent requests and their results ({@link OwnerIntentVerifier}). */
+    static final int INTENT_MSG_TYPE = 2;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
 

@@ -8,6 +8,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.RESULT_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
 
 /**
  * One verifier thread's duty cycle: take requests from its own ring in order, verify each, publish the
@@ -20,22 +21,26 @@ final class VerifierAgent implements Agent
     private final RingBuffer requests;
     private final RingBuffer results;
     private final ActionVerifier verifier;
+    private final OwnerIntentVerifier intents;
     private final int batchLimit;
     private final MutableDirectBuffer scratch = new ExpandableArrayBuffer(8192);
     private final ControlledMessageHandler onRequest = this::onRequest;
     private int pendingLength;
+    private int pendingType;
 
     VerifierAgent(
         final String roleName,
         final RingBuffer requests,
         final RingBuffer results,
         final ActionVerifier verifier,
+        final OwnerIntentVerifier intents,
         final int batchLimit)
     {
         this.roleName = roleName;
         this.requests = requests;
         this.results = results;
         this.verifier = verifier;
+        this.intents = intents;
         this.batchLimit = batchLimit;
     }
 
@@ -54,15 +59,25 @@ final class VerifierAgent implements Agent
     {
         final long connectionId = buffer.getLong(index);
         final long correlationId = buffer.getLong(index + 8);
-        pendingLength = verifier.verify(
-            buffer, index + REQUEST_HEADER_LENGTH, length - REQUEST_HEADER_LENGTH, connectionId, correlationId, scratch);
+        final int body = index + REQUEST_HEADER_LENGTH;
+        final int bodyLength = length - REQUEST_HEADER_LENGTH;
+        if (msgTypeId == INTENT_MSG_TYPE)
+        {
+            pendingLength = intents.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            pendingType = INTENT_MSG_TYPE;
+        }
+        else
+        {
+            pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            pendingType = RESULT_MSG_TYPE;
+        }
         // consume the request either way; a result that does not fit now is held and stops the batch
         return flushPending() ? ControlledMessageHandler.Action.COMMIT : ControlledMessageHandler.Action.BREAK;
     }
 
     private boolean flushPending()
     {
-        if (results.write(RESULT_MSG_TYPE, scratch, 0, pendingLength))
+        if (results.write(pendingType, scratch, 0, pendingLength))
         {
             pendingLength = 0;
             return true;

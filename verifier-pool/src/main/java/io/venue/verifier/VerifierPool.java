@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.TEXT;
 
 /**
@@ -54,8 +55,9 @@ public final class VerifierPool implements AutoCloseable
             requestRings[i] = newRing(context.requestRingBytes);
             final ActionVerifier verifier = new ActionVerifier(
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes);
+            final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
-                "verifier-" + i, requestRings[i], resultRing, verifier, context.batchLimit);
+                "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery), context.batchLimit);
             runners[i] = new AgentRunner(context.idleStrategy.get(), Throwable::printStackTrace, null, agent);
         }
     }
@@ -106,13 +108,48 @@ public final class VerifierPool implements AutoCloseable
         return true;
     }
 
+    /**
+     * Queues an owner's EIP-191 intent: the signature over {@code text} must recover to {@code owner}; when it does,
+     * the result carries {@code command} (a record the sequencer stamps and journals). Same ordering and refusal
+     * rules as {@link #offer}.
+     *
+     * @param owner     20 bytes.
+     * @param signature 65 bytes: r, s, v as sent.
+     */
+    public boolean offerIntent(
+        final long connectionId, final long correlationId, final byte[] owner, final byte[] signature, final byte[] text,
+        final byte[] command, final int commandLength)
+    {
+        final int length = OwnerIntentVerifier.TEXT_AT + text.length + commandLength;
+        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int index = claim(ring, INTENT_MSG_TYPE, connectionId, correlationId, length);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final int body = index + REQUEST_HEADER_LENGTH;
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putBytes(body + OwnerIntentVerifier.OWNER, owner, 0, 20);
+        buffer.putBytes(body + OwnerIntentVerifier.SIGNATURE_AT, signature, 0, 65);
+        buffer.putInt(body + OwnerIntentVerifier.TEXT_LENGTH_AT, text.length);
+        buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT, text);
+        buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT + text.length, command, 0, commandLength);
+        ring.commit(index);
+        return true;
+    }
+
     private int claim(final RingBuffer ring, final long connectionId, final long correlationId, final int length)
+    {
+        return claim(ring, REQUEST_MSG_TYPE, connectionId, correlationId, length);
+    }
+
+    private int claim(final RingBuffer ring, final int msgType, final long connectionId, final long correlationId, final int length)
     {
         if (length > context.maxBodyBytes)
         {
             return -1;
         }
-        final int index = ring.tryClaim(REQUEST_MSG_TYPE, REQUEST_HEADER_LENGTH + length);
+        final int index = ring.tryClaim(msgType, REQUEST_HEADER_LENGTH + length);
         if (index > 0)
         {
             final MutableDirectBuffer buffer = ring.buffer();
@@ -142,7 +179,7 @@ public final class VerifierPool implements AutoCloseable
 
     private void onResult(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        resultHandler.onResult(result.wrap(buffer, index));
+        resultHandler.onResult(result.wrap(buffer, index, msgTypeId == INTENT_MSG_TYPE));
     }
 
     /** Which verifier a connection is bound to: a mix of the id, so sequential ids spread evenly. */

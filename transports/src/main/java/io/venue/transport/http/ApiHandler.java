@@ -44,9 +44,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String OPENAPI = "/api/v1/public/openapi.json";
     static final String ACCOUNTS = "/api/v1/trading/accounts/";
     static final String NONCE = "/nonce";
+    static final String AGENTS = "/api/agents/";
+    static final String AGENTS_CREATE = AGENTS + "create";
+    static final String AGENTS_REVOKE = AGENTS + "revoke";
+    static final String ROTATE = "/rotate";
+    static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
+    private static final String OK_PREFIX = "{\"ok\":true";
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
-        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE);
+        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
+        OWNER_REVOKE);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -137,11 +144,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case EXCHANGE_INFO -> read(ctx, slot, method, shared.context.exchangeInfo);
             case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, slot, method, shared.context.connectivity);
             case OPENAPI -> read(ctx, slot, method, () -> OpenApiDocument.TEXT);
+            case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
+            case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
+            case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
                 {
                     actionStatus(ctx, slot, method, path.substring(SUBMIT.length() + 1));
+                }
+                else if (path.startsWith(AGENTS) && path.endsWith(ROTATE) && path.length() > AGENTS.length() + ROTATE.length())
+                {
+                    ownerIntent(ctx, slot, method, OwnerIntents.Kind.ROTATE,
+                        path.substring(AGENTS.length(), path.length() - ROTATE.length()), request.content());
                 }
                 else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE))
                 {
@@ -193,11 +208,98 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
+        if (!admitWrite(ctx, slot))
+        {
+            return;
+        }
+        final byte[] body = bytes(content);
+        final long correlation = register(ctx, slot, response -> response);
+        offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length));
+    }
+
+    /**
+     * The owner routes (agent create, rotate, revoke, owner-revoke): the body becomes the text the owner signed and
+     * the command that applies it; the pool checks the signature, the engine the nonce and the agent rules. A new
+     * credential is added to the engine's accepted answer, so it is returned once, and only if it was applied.
+     */
+    private void ownerIntent(
+        final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
+        final String agentId, final ByteBuf content)
+    {
+        if (!method.equals(HttpMethod.POST))
+        {
+            fill(ctx, slot, notAllowed("POST"));
+            return;
+        }
+        final OwnerIntents intents = shared.context.ownerIntents;
+        if (intents == null)
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
+            return;
+        }
+        if (!admitWrite(ctx, slot))
+        {
+            return;
+        }
+        final OwnerIntents.Intent intent;
+        try
+        {
+            intent = intents.parse(kind, agentId, bytes(content));
+        }
+        catch (final OwnerIntents.BadIntent bad)
+        {
+            final JsonWriter w = new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", bad.field())
+                .field("message", bad.getMessage());
+            if ("issuedAtMs".equals(bad.field()))
+            {
+                w.field("serverTimeMs", System.currentTimeMillis());
+            }
+            fill(ctx, slot, json(new SubmitResponse(400, w.toJson())));
+            return;
+        }
+        final long correlation = register(ctx, slot, response -> withCredential(response, intent));
+        offered(ctx, slot, correlation, shared.context.intentSubmitter.offer(connectionId, correlation, intent.owner(),
+            intent.signature(), intent.text(), intent.command(), intent.commandLength()));
+    }
+
+    /** The engine's answer, with the new credential added when the intent was applied. */
+    private static SubmitResponse withCredential(final SubmitResponse response, final OwnerIntents.Intent intent)
+    {
+        final String body = response.body();
+        if (response.status() != 200 || !body.startsWith(OK_PREFIX) || !body.endsWith("}"))
+        {
+            return response;
+        }
+        final JsonWriter more = new JsonWriter();
+        if (intent.agentId() != null)
+        {
+            more.field("agentId", intent.agentId());
+        }
+        if (intent.apiKeyId() != null)
+        {
+            more.field("apiKeyId", intent.apiKeyId());
+            if (intent.apiSecret() != null)
+            {
+                more.field("apiSecret", intent.apiSecret()).field("apiPassphrase", intent.passphrase());
+            }
+        }
+        more.field("validUntilMs", intent.validUntilMs());
+        final String extra = more.toJson();
+        return new SubmitResponse(200, body.substring(0, body.length() - 1) + "," + extra.substring(1), 0, response.rateLimit(),
+            response.rateRemaining(), response.rateResetMs());
+    }
+
+    /**
+     * What every write passes before it is read: not while draining, the edge throttle, the shard's backlog. A refused
+     * request is answered (and journaled where the spec wants it) here.
+     */
+    private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot)
+    {
         if (shared.context.draining)
         {
             fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
                 "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
-            return;
+            return false;
         }
         final EdgeThrottle throttle = shared.context.edgeThrottle;
         if (throttle != null)
@@ -215,7 +317,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     "Too Many Requests! Wait for " + waitSeconds + "s");
                 http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
                 fill(ctx, slot, http);
-                return;
+                return false;
             }
         }
         if (shared.context.backlog != null)
@@ -227,16 +329,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     " commands behind the journal");
                 fill(ctx, slot, json(new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
                     " commands behind; this request was not verified (journaled as refused), retry after the delay"), 1)));
-                return;
+                return false;
             }
         }
-        final byte[] body = new byte[content.readableBytes()];
-        content.getBytes(content.readerIndex(), body);
-        final PendingSubmits pending = shared.context.pending;
-        final long correlation = pending.register(response ->
+        return true;
+    }
+
+    /** Registers a request that waits for the engine; {@code answer} shapes the decision on the responder's thread. */
+    private long register(final ChannelHandlerContext ctx, final Slot slot, final java.util.function.UnaryOperator<SubmitResponse> answer)
+    {
+        return shared.context.pending.register(response ->
         {
             // on the responder's thread: build the answer there, fill the slot on the event loop
-            final FullHttpResponse http = json(response);
+            final FullHttpResponse http = json(answer.apply(response));
             try
             {
                 ctx.executor().execute(() -> fill(ctx, slot, http));
@@ -246,9 +351,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 http.release(); // the I/O threads are shut down: nobody to answer
             }
         });
-        if (!shared.context.submitter.offer(connectionId, correlation, body, 0, body.length))
+    }
+
+    /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
+    private void offered(final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean offered)
+    {
+        if (!offered)
         {
-            pending.forget(correlation);
+            shared.context.pending.forget(correlation);
             journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
             fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
                 "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));
@@ -259,6 +369,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             sweep = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static byte[] bytes(final ByteBuf content)
+    {
+        final byte[] body = new byte[content.readableBytes()];
+        content.getBytes(content.readerIndex(), body);
+        return body;
     }
 
     /** Gives a slot its answer (the first one wins: a late decision after a 504 is dropped) and writes what is ready. */

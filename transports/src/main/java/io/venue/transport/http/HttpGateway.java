@@ -28,6 +28,14 @@ public final class HttpGateway implements AutoCloseable
         boolean offer(long connectionId, long correlationId, byte[] body, int offset, int length);
     }
 
+    /** Offers an owner's intent (text, signature, command) to verification; false when the pool's ring is full. */
+    @FunctionalInterface
+    public interface IntentSubmitter
+    {
+        boolean offer(long connectionId, long correlationId, byte[] owner, byte[] signature, byte[] text, byte[] command,
+            int commandLength);
+    }
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
@@ -135,6 +143,8 @@ public final class HttpGateway implements AutoCloseable
         EdgeThrottle edgeThrottle;
         volatile boolean draining;
         PreJournalRefusals refusals;
+        OwnerIntents ownerIntents;
+        IntentSubmitter intentSubmitter;
 
         public Context host(final String host)
         {
@@ -237,6 +247,14 @@ public final class HttpGateway implements AutoCloseable
         public Context refusals(final PreJournalRefusals refusals)
         {
             this.refusals = refusals;
+            return this;
+        }
+
+        /** Serves the agent routes (create, rotate, revoke, owner-revoke); without it they answer 404. */
+        public Context ownerIntents(final OwnerIntents intents, final IntentSubmitter submitter)
+        {
+            this.ownerIntents = intents;
+            this.intentSubmitter = submitter;
             return this;
         }
 

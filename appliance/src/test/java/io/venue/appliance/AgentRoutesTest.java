@@ -1,0 +1,241 @@
+package io.venue.appliance;
+
+import io.venue.action.Side;
+import io.venue.action.Split;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.AgentKey;
+import io.venue.auth.AgentKind;
+import io.venue.auth.AgentRevocationText;
+import io.venue.auth.AgentRotationText;
+import io.venue.auth.OwnerRevokeText;
+import io.venue.auth.OwnerSignedText;
+import io.venue.auth.Scope;
+import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Signer;
+import io.venue.transport.http.JsonWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+
+import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
+import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
+import static io.venue.appliance.DemoVenue.OUTCOME_MARKET;
+import static io.venue.appliance.DemoVenue.SPOT_MARKET;
+import static io.venue.appliance.DemoVenue.UNIT;
+import static io.venue.appliance.VenueHttp.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent routes of a running appliance (spec 3.3, 5.8), with owner intents signed by the demo account's wallet:
+ * create, trading by the agent within its scopes, rotation with the overlap, revoking one credential, owner-revoke,
+ * and the refusals (a signature by another wallet, a replayed intent, a wallet given as account id, a stale issue
+ * time) which change nothing.
+ */
+class AgentRoutesTest
+{
+    @TempDir
+    Path folder;
+
+    private Appliance appliance;
+    private VenueHttp http;
+    private Secp256k1KeyPair owner;
+    /** The owner's action nonces: the demo set-up used none of the demo account's; intents and actions share them. */
+    private long nonce;
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        owner = VenueHttp.key(appliance.demoAccountKeyFile());
+    }
+
+    @AfterEach
+    void stop()
+    {
+        appliance.close();
+    }
+
+    private static String sign(final Secp256k1KeyPair wallet, final OwnerSignedText text)
+    {
+        return Hex.to0x(new Secp256k1Signer(wallet).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
+    }
+
+    private String createBody(final Secp256k1KeyPair wallet, final AgentKey agent, final long intentNonce, final long issuedAtMs,
+        final String accountIdHex, final Scope... scopes)
+    {
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address()).agent(agent)
+            .kind(AgentKind.API).scopes(scopes).policy("").nonce(intentNonce).issuedAtMs(issuedAtMs)
+            .expiresAtMs(issuedAtMs + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        final JsonWriter authorization = new JsonWriter().field("signature", sign(wallet, text));
+        if (accountIdHex != null)
+        {
+            authorization.field("accountIdHex", accountIdHex);
+        }
+        final List<String> scopeNames = new java.util.ArrayList<>();
+        for (final Scope scope : scopes)
+        {
+            scopeNames.add(JsonWriter.quote(scope.wire()));
+        }
+        return new JsonWriter().field("userWalletAddress", owner.address().toString()).field("agent", agent.text())
+            .field("agentKind", "api").raw("scopes", JsonWriter.array(scopeNames)).field("policy", "")
+            .field("nonce", intentNonce).field("issuedAtMs", issuedAtMs).field("expiresAtMs", issuedAtMs + AgentKind.DAY_MS)
+            .raw("authorization", authorization.toJson()).toJson();
+    }
+
+    private HttpResponse<String> create(final AgentKey agent, final Scope... scopes) throws Exception
+    {
+        return post("/api/agents/create", createBody(owner, agent, nonce++, System.currentTimeMillis(), null, scopes));
+    }
+
+    private HttpResponse<String> post(final String path, final String body) throws Exception
+    {
+        return http.post(path, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** An order for the owner's account signed by {@code signer}. */
+    private HttpResponse<String> trade(final Secp256k1KeyPair signer) throws Exception
+    {
+        return http.post("/api/v1/trading/actions", VenueHttp.body(signer, owner.address(), nonce++,
+            new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1),
+            PreimageMode.RAW));
+    }
+
+    private static void ok(final HttpResponse<String> response)
+    {
+        assertEquals(200, response.statusCode(), response.body());
+        assertTrue(response.body().startsWith("{\"ok\":true"), response.body());
+    }
+
+    private static void refused(final HttpResponse<String> response, final int status, final String code)
+    {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals(code, field(response.body(), "code"), response.body());
+    }
+
+    private long nextUsableNonce() throws Exception
+    {
+        final HttpResponse<String> status = http.get("/api/v1/trading/accounts/" + owner.address() + "/nonce");
+        return Long.parseLong(field(status.body(), "nextUsableNonce"));
+    }
+
+    @Test
+    void createTradeRotateRevokeAndOwnerRevoke() throws Exception
+    {
+        final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> created = create(AgentKey.secp256k1(agent.address()), Scope.TRADE, Scope.CANCEL);
+        ok(created);
+        final String agentId = field(created.body(), "agentId");
+        assertTrue(agentId.matches("spk_[0-9a-f]{16}"), created.body());
+        assertEquals(agentId, field(created.body(), "apiKeyId"), "the first credential's id is the agent's");
+        assertTrue(field(created.body(), "apiSecret").matches("sps_[0-9a-f]{64}"), created.body());
+        assertTrue(field(created.body(), "apiPassphrase").matches("spp_[0-9a-f]{32}"), created.body());
+
+        ok(trade(agent));
+        // the agent holds trade and cancel, not mint_redeem
+        refused(http.post("/api/v1/trading/actions", VenueHttp.body(agent, owner.address(), nonce++,
+            new Split(OUTCOME_MARKET, UNIT), PreimageMode.RAW)), 403, "SCOPE_DENIED");
+
+        final Secp256k1KeyPair rotated = Secp256k1KeyPair.generate(new SecureRandom());
+        final AgentRotationText rotation = AgentRotationText.builder().owner(owner.address()).agentId(agentId)
+            .newAgent(AgentKey.secp256k1(rotated.address())).nonce(nonce++).issuedAtMs(System.currentTimeMillis())
+            .chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        final HttpResponse<String> rotate = post("/api/agents/" + agentId + "/rotate", new JsonWriter()
+            .field("userWalletAddress", owner.address().toString()).field("newAgent", rotation.newAgent().text())
+            .field("nonce", rotation.nonce()).field("issuedAtMs", rotation.issuedAtMs()).field("signature", sign(owner, rotation))
+            .toJson());
+        ok(rotate);
+        final String newCredential = field(rotate.body(), "apiKeyId");
+        assertFalse(newCredential.equals(agentId), rotate.body());
+        assertEquals(rotation.issuedAtMs() + 24 * AgentKind.HOUR_MS, Long.parseLong(field(rotate.body(), "validUntilMs")),
+            "the old credential stays valid 24 hours after the rotation");
+        ok(trade(agent));
+        ok(trade(rotated));
+
+        final AgentRevocationText revocation = AgentRevocationText.builder().owner(owner.address()).agentId(agentId)
+            .credentialId(newCredential).nonce(nonce++).issuedAtMs(System.currentTimeMillis())
+            .chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        ok(post("/api/agents/revoke", new JsonWriter().field("userWalletAddress", owner.address().toString())
+            .field("agentId", agentId).field("credentialId", newCredential).field("nonce", revocation.nonce())
+            .field("issuedAtMs", revocation.issuedAtMs()).field("signature", sign(owner, revocation)).toJson()));
+        refused(trade(rotated), 401, "UNAUTHORIZED_SIGNER");
+        ok(trade(agent));
+
+        final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
+            .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", owner.address().toString())
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+            .toJson()));
+        refused(trade(agent), 401, "UNAUTHORIZED_SIGNER");
+        ok(trade(owner));
+    }
+
+    @Test
+    void ed25519AgentGetsAKeyIdAndNoSecret() throws Exception
+    {
+        final byte[] publicKey = new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom())
+            .generatePublicKey().getEncoded();
+        final HttpResponse<String> created = create(AgentKey.ed25519(publicKey), Scope.READ);
+        ok(created);
+        assertTrue(field(created.body(), "apiKeyId").startsWith("spk_"), created.body());
+        assertNull(field(created.body(), "apiSecret"), created.body());
+        assertNull(field(created.body(), "apiPassphrase"), created.body());
+    }
+
+    @Test
+    void refusedIntentsChangeNothing() throws Exception
+    {
+        final AgentKey agent = AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address());
+        final long now = System.currentTimeMillis();
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+
+        final HttpResponse<String> forged = post("/api/agents/create", createBody(stranger, agent, 0, now, null, Scope.TRADE));
+        refused(forged, 401, "OWNER_SIGNATURE_INVALID");
+        assertTrue(forged.body().contains(stranger.address().toString()), "names the wallet that signed: " + forged.body());
+        assertEquals(0, nextUsableNonce(), "a forged intent consumes no nonce");
+
+        final HttpResponse<String> wallet = post("/api/agents/create",
+            createBody(owner, agent, 0, now, owner.address().toString(), Scope.TRADE));
+        refused(wallet, 400, "BAD_REQUEST");
+        assertEquals("authorization.accountIdHex", field(wallet.body(), "field"), wallet.body());
+
+        final HttpResponse<String> stale = post("/api/agents/create", createBody(owner, agent, 0, now - 120_000, null, Scope.TRADE));
+        refused(stale, 400, "BAD_REQUEST");
+        assertEquals("issuedAtMs", field(stale.body(), "field"), stale.body());
+        assertTrue(stale.body().contains("\"serverTimeMs\":"), stale.body());
+
+        refused(post("/api/agents/create", "{\"userWalletAddress\":1}"), 400, "BAD_REQUEST");
+        refused(post("/api/agents/create", "[not json"), 400, "BAD_REQUEST");
+        refused(post("/api/agents/spk_0123456789abcdef/rotate", "{}"), 400, "BAD_REQUEST");
+        assertEquals(405, http.get("/api/agents/create").statusCode());
+        assertEquals(0, nextUsableNonce());
+
+        final String body = createBody(owner, agent, 0, System.currentTimeMillis(),
+            io.venue.transport.http.OwnerIntents.accountIdOf(owner.address()), Scope.TRADE);
+        ok(post("/api/agents/create", body));
+        final HttpResponse<String> replayed = post("/api/agents/create", body);
+        refused(replayed, 200, "nonce_below_floor");
+        assertNull(field(replayed.body(), "apiSecret"), "a refused create returns no credential");
+        assertEquals(1, nextUsableNonce());
+        assertFalse(Files.readString(folder.resolve("keys").resolve("credentials.key")).isBlank());
+    }
+}

@@ -1,0 +1,468 @@
+package io.venue.transport.http;
+
+import io.venue.action.Address;
+import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.AgentKey;
+import io.venue.auth.AgentKind;
+import io.venue.auth.AgentRevocationText;
+import io.venue.auth.AgentRotationText;
+import io.venue.auth.CredentialSecrets;
+import io.venue.auth.Credentials;
+import io.venue.auth.OwnerSignedText;
+import io.venue.auth.OwnerRevokeText;
+import io.venue.auth.Scope;
+import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
+import io.venue.journal.sbe.AgentCreateEncoder;
+import io.venue.journal.sbe.AgentKeyKind;
+import io.venue.journal.sbe.AgentRevokeEncoder;
+import io.venue.journal.sbe.AgentRotateEncoder;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.OwnerRevokeEncoder;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the bodies of the agent routes (spec 3.3, 5.8) into owner intents: the text the owner wallet signed with
+ * EIP-191, rebuilt here from the request's fields (so the wallet signs exactly what the venue applies), and the
+ * command record that applies it. A new credential id is drawn for create and rotate; an HMAC (secp256k1) agent's
+ * secret and passphrase are derived from it ({@link CredentialSecrets}) and returned once.
+ * <p>
+ * The signature is checked by the verifier pool, the nonce and the agent rules by the engine; here only what the
+ * fields say on their face: shape, formats, the lifetime cap of the agent kind (spec 8.5), and an issue time within
+ * {@link #MAX_ISSUED_SKEW_MS} of the server's clock, which bounds how long a signed intent can wait to be used and
+ * anchors the rotation overlap. Thread safe.
+ */
+public final class OwnerIntents
+{
+    /** The four owner routes. */
+    public enum Kind
+    {
+        CREATE, ROTATE, REVOKE, OWNER_REVOKE
+    }
+
+    /** An issue time further than this from the server's clock is refused. */
+    public static final long MAX_ISSUED_SKEW_MS = 30_000;
+    /** Spec 8.5: after a rotation the earlier credentials stay valid this long after the rotation's issue time. */
+    public static final long ROTATION_OVERLAP_MS = 24L * 3_600_000L;
+
+    private static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
+    private static final Pattern SIGNATURE = Pattern.compile("0x[0-9a-f]{130}");
+    private static final Pattern ACCOUNT_ID = Pattern.compile("0x[0-9a-f]{64}");
+    private static final Pattern ED25519 = Pattern.compile(Pattern.quote(AgentKey.ED25519_PREFIX) + "[0-9a-f]{64}");
+    private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+    /**
+     * One owner intent ready for the verifier pool. {@code apiKeyId} is the new credential of a create or rotate
+     * (null otherwise); {@code apiSecret} and {@code passphrase} are set for a secp256k1 agent's new credential only.
+     */
+    public record Intent(Kind kind, byte[] owner, byte[] signature, byte[] text, byte[] command, int commandLength,
+        String agentId, String apiKeyId, String apiSecret, String passphrase, long validUntilMs)
+    {
+    }
+
+    /** A request the lane refuses on its face: 400 with the field and the reason. */
+    public static final class BadIntent extends Exception
+    {
+        private final String field;
+
+        BadIntent(final String field, final String message)
+        {
+            super(message, null, false, false);
+            this.field = field;
+        }
+
+        public String field()
+        {
+            return field;
+        }
+    }
+
+    private final long chainId;
+    private final Address verifyingContract;
+    private final CredentialSecrets secrets;
+    private final SecureRandom random;
+    private final LongSupplier clockMs;
+
+    public OwnerIntents(
+        final long chainId, final Address verifyingContract, final CredentialSecrets secrets, final SecureRandom random,
+        final LongSupplier clockMs)
+    {
+        this.chainId = chainId;
+        this.verifyingContract = verifyingContract;
+        this.secrets = secrets;
+        this.random = random;
+        this.clockMs = clockMs;
+    }
+
+    /**
+     * @param pathAgentId the {id} of /api/agents/{id}/rotate; null for the other routes.
+     */
+    public Intent parse(final Kind kind, final String pathAgentId, final byte[] body) throws BadIntent
+    {
+        final Object json;
+        try
+        {
+            json = JsonReader.read(body);
+        }
+        catch (final JsonReader.JsonException ex)
+        {
+            throw new BadIntent("", "the body is not valid JSON: " + ex.getMessage());
+        }
+        if (!(json instanceof Map<?, ?> map))
+        {
+            throw new BadIntent("", "the body must be a JSON object");
+        }
+        final Fields fields = new Fields(map);
+        return switch (kind)
+        {
+            case CREATE -> create(fields);
+            case ROTATE -> rotate(fields, pathAgentId);
+            case REVOKE -> revoke(fields);
+            case OWNER_REVOKE -> ownerRevoke(fields);
+        };
+    }
+
+    private Intent create(final Fields fields) throws BadIntent
+    {
+        fields.allow("userWalletAddress", "agent", "agentKind", "scopes", "policy", "nonce", "issuedAtMs", "expiresAtMs",
+            "authorization");
+        final Fields authorization = fields.object("authorization");
+        authorization.allow("signature", "accountIdHex");
+        final Address owner = fields.address("userWalletAddress");
+        final String accountId = authorization.optionalString("accountIdHex");
+        if (accountId != null && !ACCOUNT_ID.matcher(accountId).matches())
+        {
+            throw new BadIntent("authorization.accountIdHex", ADDRESS.matcher(accountId).matches() ?
+                "a 20-byte wallet address is not an account id: put the owner wallet in userWalletAddress and omit accountIdHex" :
+                "the internal account id is 0x and 64 lowercase hex digits; omit it unless you know it");
+        }
+        if (accountId != null && !accountId.equals(accountIdOf(owner)))
+        {
+            throw new BadIntent("authorization.accountIdHex", "names another account than the owner wallet's " + accountIdOf(owner));
+        }
+        final AgentKey agent = fields.agentKey("agent");
+        final AgentKind kind = AgentKind.fromWire(fields.string("agentKind"));
+        if (kind == null)
+        {
+            throw new BadIntent("agentKind", "one of api, institutional, browser, mobile");
+        }
+        final Set<Scope> scopes = fields.scopes("scopes");
+        final long issuedAtMs = issuedAt(fields);
+        final long expiresAtMs = fields.millis("expiresAtMs");
+        final long nonce = fields.u64("nonce");
+        final String policy = fields.string("policy");
+        final AgentAuthorizationText text = build("", () -> AgentAuthorizationText.builder().owner(owner).agent(agent).kind(kind)
+            .scopes(scopes).policy(policy).nonce(nonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
+            .chainId(chainId).verifyingContract(verifyingContract).build());
+        final byte[] signature = authorization.signature("signature");
+        final String apiKeyId = Credentials.newApiKeyId(random);
+        final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256 + text.policy().length());
+        final AgentCreateEncoder create = new AgentCreateEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        create.putOwner(owner.toBytes(), 0, 20);
+        out.putLong(create.offset() + AgentCreateEncoder.agentIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
+        create.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32)
+            .agentKind(io.venue.journal.sbe.AgentKind.valueOf(kind.name()))
+            .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs).nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        out.putByte(create.offset() + AgentCreateEncoder.scopesEncodingOffset(), scopeBits(scopes));
+        create.policy(text.policy());
+        return intent(Kind.CREATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + create.encodedLength(),
+            apiKeyId, apiKeyId, !agent.isEd25519(), expiresAtMs);
+    }
+
+    private Intent rotate(final Fields fields, final String agentId) throws BadIntent
+    {
+        fields.allow("userWalletAddress", "newAgent", "nonce", "issuedAtMs", "signature");
+        final Address owner = fields.address("userWalletAddress");
+        final AgentKey agent = fields.agentKey("newAgent");
+        final long issuedAtMs = issuedAt(fields);
+        final long nonce = fields.u64("nonce");
+        final AgentRotationText text = build("agentId", () -> AgentRotationText.builder().owner(owner).agentId(agentId)
+            .newAgent(agent).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract).build());
+        final byte[] signature = fields.signature("signature");
+        final String apiKeyId = Credentials.newApiKeyId(random);
+        final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
+        final AgentRotateEncoder rotate = new AgentRotateEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        rotate.putOwner(owner.toBytes(), 0, 20);
+        out.putLong(rotate.offset() + AgentRotateEncoder.agentIdEncodingOffset(), keyIdBits(agentId), ByteOrder.BIG_ENDIAN);
+        out.putLong(rotate.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
+        final long overlapUntilMs = issuedAtMs + ROTATION_OVERLAP_MS;
+        rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs).issuedAtMs(issuedAtMs)
+            .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        return intent(Kind.ROTATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + rotate.encodedLength(),
+            agentId, apiKeyId, !agent.isEd25519(), overlapUntilMs);
+    }
+
+    private Intent revoke(final Fields fields) throws BadIntent
+    {
+        fields.allow("userWalletAddress", "agentId", "credentialId", "nonce", "issuedAtMs", "signature");
+        final Address owner = fields.address("userWalletAddress");
+        final String agentId = fields.string("agentId");
+        final String credentialId = fields.optionalString("credentialId");
+        final long issuedAtMs = issuedAt(fields);
+        final long nonce = fields.u64("nonce");
+        final AgentRevocationText text = build("agentId", () -> AgentRevocationText.builder().owner(owner).agentId(agentId)
+            .credentialId(credentialId).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract)
+            .build());
+        final byte[] signature = fields.signature("signature");
+        final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
+        final AgentRevokeEncoder revoke = new AgentRevokeEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        revoke.putOwner(owner.toBytes(), 0, 20);
+        out.putLong(revoke.offset() + AgentRevokeEncoder.agentIdEncodingOffset(), keyIdBits(agentId), ByteOrder.BIG_ENDIAN);
+        out.putLong(revoke.offset() + AgentRevokeEncoder.credentialIdEncodingOffset(),
+            credentialId == null ? 0 : keyIdBits(credentialId), ByteOrder.BIG_ENDIAN);
+        revoke.allCredentials(credentialId == null ? BooleanType.TRUE : BooleanType.FALSE).issuedAtMs(issuedAtMs).nonce(nonce)
+            .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        return intent(Kind.REVOKE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
+            agentId, null, false, issuedAtMs);
+    }
+
+    private Intent ownerRevoke(final Fields fields) throws BadIntent
+    {
+        fields.allow("userWalletAddress", "nonce", "issuedAtMs", "signature");
+        final Address owner = fields.address("userWalletAddress");
+        final long issuedAtMs = issuedAt(fields);
+        final long nonce = fields.u64("nonce");
+        final OwnerRevokeText text = build("", () -> OwnerRevokeText.builder().owner(owner).nonce(nonce).issuedAtMs(issuedAtMs)
+            .chainId(chainId).verifyingContract(verifyingContract).build());
+        final byte[] signature = fields.signature("signature");
+        final ExpandableArrayBuffer out = new ExpandableArrayBuffer(128);
+        final OwnerRevokeEncoder revoke = new OwnerRevokeEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        revoke.putOwner(owner.toBytes(), 0, 20).issuedAtMs(issuedAtMs).nonce(nonce)
+            .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        return intent(Kind.OWNER_REVOKE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
+            null, null, false, issuedAtMs);
+    }
+
+    private Intent intent(
+        final Kind kind, final OwnerSignedText text, final byte[] signature, final ExpandableArrayBuffer command, final int length,
+        final String agentId, final String apiKeyId, final boolean hmac, final long validUntilMs)
+    {
+        final byte[] bytes = new byte[length];
+        command.getBytes(0, bytes);
+        return new Intent(kind, text.owner().toBytes(), signature, text.text().getBytes(StandardCharsets.UTF_8), bytes, length,
+            agentId, apiKeyId, hmac ? secrets.apiSecret(apiKeyId) : null, hmac ? secrets.passphrase(apiKeyId) : null, validUntilMs);
+    }
+
+    /** The internal 32-byte id of an account: its 20-byte address after 12 zero bytes. */
+    public static String accountIdOf(final Address account)
+    {
+        return "0x" + "0".repeat(24) + Hex.toHex(account.toBytes());
+    }
+
+    private long issuedAt(final Fields fields) throws BadIntent
+    {
+        final long issuedAtMs = fields.millis("issuedAtMs");
+        final long now = clockMs.getAsLong();
+        if (Math.abs(issuedAtMs - now) > MAX_ISSUED_SKEW_MS)
+        {
+            throw new BadIntent("issuedAtMs", "is " + (issuedAtMs - now) + " ms from the server's time " + now +
+                " (serverTimeMs); at most " + MAX_ISSUED_SKEW_MS + " ms either way: sign a fresh intent");
+        }
+        return issuedAtMs;
+    }
+
+    private interface TextBuild<T>
+    {
+        T build();
+    }
+
+    /** Runs a text builder, turning the field it names as invalid into a 400. */
+    private static <T> T build(final String field, final TextBuild<T> builder) throws BadIntent
+    {
+        try
+        {
+            return builder.build();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new BadIntent(field, ex.getMessage());
+        }
+    }
+
+    private static long keyIdBits(final String apiKeyId)
+    {
+        return Long.parseUnsignedLong(apiKeyId.substring(Credentials.API_KEY_ID_PREFIX.length()), 16);
+    }
+
+    private static AgentKeyKind keyKind(final AgentKey agent)
+    {
+        return agent.isEd25519() ? AgentKeyKind.ED25519 : AgentKeyKind.SECP256K1;
+    }
+
+    private static byte[] keyBytes(final AgentKey agent)
+    {
+        final byte[] key = new byte[32];
+        final byte[] bytes = agent.toBytes();
+        System.arraycopy(bytes, 0, key, 0, bytes.length);
+        return key;
+    }
+
+    private static byte scopeBits(final Set<Scope> scopes)
+    {
+        int bits = 0;
+        for (final Scope scope : scopes)
+        {
+            bits |= 1 << scope.ordinal();
+        }
+        return (byte)bits;
+    }
+
+    /** Typed access to one JSON object's members, every problem a {@link BadIntent} naming the field. */
+    private static final class Fields
+    {
+        private final Map<?, ?> map;
+        private final String prefix;
+
+        Fields(final Map<?, ?> map)
+        {
+            this(map, "");
+        }
+
+        private Fields(final Map<?, ?> map, final String prefix)
+        {
+            this.map = map;
+            this.prefix = prefix;
+        }
+
+        void allow(final String... names) throws BadIntent
+        {
+            final List<String> allowed = List.of(names);
+            for (final Object key : map.keySet())
+            {
+                if (!allowed.contains(key))
+                {
+                    throw new BadIntent(prefix + key, "unknown field; this route takes " + String.join(", ", names));
+                }
+            }
+        }
+
+        private Object required(final String name) throws BadIntent
+        {
+            final Object value = map.get(name);
+            if (value == null)
+            {
+                throw new BadIntent(prefix + name, "is required");
+            }
+            return value;
+        }
+
+        Fields object(final String name) throws BadIntent
+        {
+            if (!(required(name) instanceof Map<?, ?> inner))
+            {
+                throw new BadIntent(prefix + name, "must be an object");
+            }
+            return new Fields(inner, prefix + name + ".");
+        }
+
+        String string(final String name) throws BadIntent
+        {
+            if (!(required(name) instanceof String text))
+            {
+                throw new BadIntent(prefix + name, "must be a string");
+            }
+            return text;
+        }
+
+        String optionalString(final String name) throws BadIntent
+        {
+            return map.get(name) == null ? null : string(name);
+        }
+
+        Address address(final String name) throws BadIntent
+        {
+            final String text = string(name);
+            if (!ADDRESS.matcher(text).matches())
+            {
+                throw new BadIntent(prefix + name, "an address is 0x and 40 lowercase hex digits");
+            }
+            return Address.of(text);
+        }
+
+        byte[] signature(final String name) throws BadIntent
+        {
+            final String text = string(name);
+            if (!SIGNATURE.matcher(text).matches())
+            {
+                throw new BadIntent(prefix + name, "a signature is 0x and 130 lowercase hex digits (r, s, v)");
+            }
+            return Hex.fromHex(text);
+        }
+
+        AgentKey agentKey(final String name) throws BadIntent
+        {
+            final String text = string(name);
+            if (ADDRESS.matcher(text).matches())
+            {
+                return AgentKey.secp256k1(Address.of(text));
+            }
+            if (ED25519.matcher(text).matches())
+            {
+                try
+                {
+                    return AgentKey.ed25519(Hex.fromHex("0x" + text.substring(AgentKey.ED25519_PREFIX.length())));
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    throw new BadIntent(prefix + name, ex.getMessage());
+                }
+            }
+            throw new BadIntent(prefix + name, "an agent key is a secp256k1 address (0x and 40 lowercase hex digits) or " +
+                AgentKey.ED25519_PREFIX + " and 64 lowercase hex digits");
+        }
+
+        Set<Scope> scopes(final String name) throws BadIntent
+        {
+            if (!(required(name) instanceof List<?> list) || list.isEmpty())
+            {
+                throw new BadIntent(prefix + name, "must be a non-empty array of scopes");
+            }
+            final EnumSet<Scope> scopes = EnumSet.noneOf(Scope.class);
+            for (final Object item : list)
+            {
+                final Scope scope = item instanceof String text ? Scope.fromWire(text) : null;
+                if (scope == null || !scopes.add(scope))
+                {
+                    throw new BadIntent(prefix + name, "each scope once, of trade, cancel, quote, mint_redeem, read, drop_copy");
+                }
+            }
+            return scopes;
+        }
+
+        /** A u64 as a JSON integer (values above 2^63 - 1 become negative longs, as the texts expect). */
+        long u64(final String name) throws BadIntent
+        {
+            final Object value = required(name);
+            if (value instanceof Long number && number >= 0)
+            {
+                return number;
+            }
+            if (value instanceof BigInteger big && big.signum() > 0 && big.compareTo(U64_MAX) <= 0)
+            {
+                return big.longValue();
+            }
+            throw new BadIntent(prefix + name, "must be an integer from 0 to 18446744073709551615");
+        }
+
+        long millis(final String name) throws BadIntent
+        {
+            if (!(required(name) instanceof Long number) || number < 0)
+            {
+                throw new BadIntent(prefix + name, "must be Unix milliseconds, a non-negative integer");
+            }
+            return number;
+        }
+    }
+}
