@@ -14,6 +14,8 @@ import io.venue.replication.ReplicationContext;
 import io.venue.replication.ReplicationMedia;
 import io.venue.replication.StandbyFollower;
 import io.venue.responder.AccountNonces;
+import io.venue.responder.AgentDirectory;
+import io.venue.responder.ExecutionHistory;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
@@ -22,6 +24,7 @@ import io.venue.sequencer.SequencerListener;
 import io.venue.auth.CredentialSecrets;
 import io.venue.transport.http.EdgeThrottle;
 import io.venue.transport.http.OwnerIntents;
+import io.venue.transport.http.WsTokens;
 import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.PreJournalRefusals;
@@ -74,13 +77,15 @@ public final class Appliance implements AutoCloseable
     private Path data;
     private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
     private PendingSubmits pending;
-    private final VenueDirectory directory = new VenueDirectory();
+    private AgentDirectory agentDirectory;
+    private VenueDirectory directory;
     /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
     private static final int RECENT = 100_000;
     private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
     private final AccountNonces nonces = new AccountNonces();
     private DemoVenue demoVenue;
     private CredentialSecrets credentialSecrets;
+    private ExecutionHistory executionHistory;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
     {
@@ -122,6 +127,8 @@ public final class Appliance implements AutoCloseable
             log.println("made a credential key in " + context.credentialKeyFile() + ": every node of a pair needs the same file");
             return key;
         }));
+        agentDirectory = new AgentDirectory(credentialSecrets);
+        directory = new VenueDirectory(agentDirectory);
         if (config.operators().isEmpty())
         {
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
@@ -129,6 +136,7 @@ public final class Appliance implements AutoCloseable
 
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
+        executionHistory = new ExecutionHistory(events);
         final long journaled = commands.lastSequence();
         final long epoch = Math.max(1, commands.lastEpoch());
         final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
@@ -278,6 +286,9 @@ public final class Appliance implements AutoCloseable
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis), pool::offerIntent)
+            .machineAuth(id -> agentDirectory.find(id, System.currentTimeMillis()), new WsTokens(credentialSecrets.tokenKey()),
+                context.wsTokenTtlMs)
+            .executions(executionHistory::page)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }
@@ -433,6 +444,7 @@ public final class Appliance implements AutoCloseable
         }
         CloseHelper.quietClose(media);
         CloseHelper.quietClose(pool);
+        CloseHelper.quietClose(executionHistory);
         CloseHelper.quietClose(commands);
         CloseHelper.quietClose(events);
     }

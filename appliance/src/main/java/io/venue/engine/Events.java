@@ -292,9 +292,12 @@ final class Events
         emit(killSwitchChanged.encodedLength());
     }
 
+    /** Every field zero but the sequence and index: a revocation sets only some, and the scratch buffer holds older events. */
     AgentChangedEncoder agentChanged()
     {
-        agentChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        agentChanged.wrapAndApplyHeader(buffer, 0, header);
+        buffer.setMemory(agentChanged.offset(), AgentChangedEncoder.BLOCK_LENGTH, (byte)0);
+        agentChanged.sequence(sequence).eventIndex(eventIndex++);
         return agentChanged;
     }
 

@@ -238,4 +238,105 @@ class AgentRoutesTest
         assertEquals(1, nextUsableNonce());
         assertFalse(Files.readString(folder.resolve("keys").resolve("credentials.key")).isBlank());
     }
+
+    /** POST /api/v1/ws/token with SVC-* headers from {@code signer}. */
+    private HttpResponse<String> token(final io.venue.svc.SvcRequestSigner signer, final long svcNonce, final long timestampMs,
+        final String body) throws Exception
+    {
+        final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(appliance.baseUrl() + "/api/v1/ws/token")).POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(bytes));
+        signer.sign(svcNonce, timestampMs, "POST", "/api/v1/ws/token", null, bytes.length == 0 ? null : bytes).forEach(request::header);
+        return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> executions(final String account, final String query, final String token) throws Exception
+    {
+        final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions" + query)).GET();
+        if (token != null)
+        {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void hmacCredentialObtainsATokenThatReadsTheAccountsExecutions() throws Exception
+    {
+        final HttpResponse<String> created = create(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
+            Scope.TRADE, Scope.READ);
+        ok(created);
+        final io.venue.svc.SvcRequestSigner signer = io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
+            field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
+
+        final long now = System.currentTimeMillis();
+        final HttpResponse<String> issued = token(signer, 1, now, "{\"ttlMs\":1000}");
+        ok(issued);
+        assertEquals(owner.address().toString(), field(issued.body(), "account"));
+        assertEquals("private_ws:read", field(issued.body(), "scope"));
+        assertEquals("Bearer", field(issued.body(), "tokenType"));
+        assertEquals("60000", field(issued.body(), "ttlMs"), "a TTL below 60 s is raised to 60 s");
+        final String bearer = field(issued.body(), "token");
+        assertTrue(bearer.startsWith("spws1."), bearer);
+
+        refused(token(signer, 1, now, "{\"ttlMs\":1000}"), 409, "NONCE_REPLAYED");
+        refused(token(signer, 2, now - 60_000, ""), 401, "SKEW");
+        refused(token(io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
+            "spp_" + "0".repeat(32)), 3, now, ""), 401, "BAD_PASSPHRASE");
+        final HttpResponse<String> defaults = token(signer, 4, now, "");
+        ok(defaults);
+        assertEquals("180000", field(defaults.body(), "ttlMs"));
+
+        // the owner trades with itself: one trade, two executions of its account (maker and taker)
+        ok(trade(owner));
+        ok(http.post("/api/v1/trading/actions", VenueHttp.body(owner, owner.address(), nonce++,
+            new SpotPlaceOrder(SPOT_MARKET, null, Side.ASK, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1),
+            PreimageMode.RAW)));
+
+        final String account = owner.address().toString();
+        final HttpResponse<String> anonymous = executions(account, "", null);
+        refused(anonymous, 401, "UNAUTHORIZED");
+        assertTrue(anonymous.headers().firstValue("www-authenticate").isPresent());
+        refused(executions(account, "", "spws1.forged.token"), 401, "UNAUTHORIZED");
+        refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");
+        refused(executions(account, "?cursor=-1", bearer), 400, "BAD_REQUEST");
+
+        final HttpResponse<String> page = executions(account, "", bearer);
+        ok(page);
+        assertTrue(page.body().contains("\"role\":\"maker\"") && page.body().contains("\"role\":\"taker\""), page.body());
+        assertTrue(page.body().contains("\"end\":true"), page.body());
+        final HttpResponse<String> after = executions(account, "?cursor=" + field(page.body(), "nextCursor"), bearer);
+        ok(after);
+        assertTrue(after.body().contains("\"executions\":[]"), after.body());
+
+        final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
+            .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", account)
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+            .toJson()));
+        refused(executions(account, "", bearer), 401, "UNAUTHORIZED");
+        refused(token(signer, 5, System.currentTimeMillis(), ""), 401, "UNKNOWN_KEY");
+    }
+
+    @Test
+    void ed25519CredentialSignsVersionThreeAndNeedsTheReadScope() throws Exception
+    {
+        final org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters reader =
+            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom());
+        final HttpResponse<String> created = create(AgentKey.ed25519(reader.generatePublicKey().getEncoded()), Scope.READ);
+        ok(created);
+        final long now = System.currentTimeMillis();
+        ok(token(io.venue.svc.SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"), reader.getEncoded()), 7, now, ""));
+        refused(token(io.venue.svc.SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"),
+            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom()).getEncoded()), 8, now, ""),
+            401, "BAD_SIGNATURE");
+
+        final org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters trader =
+            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom());
+        final HttpResponse<String> tradeOnly = create(AgentKey.ed25519(trader.generatePublicKey().getEncoded()), Scope.TRADE);
+        ok(tradeOnly);
+        refused(token(io.venue.svc.SvcRequestSigner.ed25519(field(tradeOnly.body(), "apiKeyId"), trader.getEncoded()), 1, now, ""),
+            403, "SCOPE_DENIED");
+    }
 }

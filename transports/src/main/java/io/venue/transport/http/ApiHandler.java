@@ -49,11 +49,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String AGENTS_REVOKE = AGENTS + "revoke";
     static final String ROTATE = "/rotate";
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
+    static final String WS_TOKEN = "/api/v1/ws/token";
+    static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
+    static final String EXECUTIONS = "/executions";
     private static final String OK_PREFIX = "{\"ok\":true";
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
-        OWNER_REVOKE);
+        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -65,6 +68,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         final HttpGateway.Context context;
         final AtomicLong connectionIds = new AtomicLong();
+        /** Each API key's highest accepted SVC-Nonce; shared by the I/O threads, so used under its own lock. */
+        final io.venue.svc.SvcNonceTracker svcNonces = new io.venue.svc.SvcNonceTracker();
 
         Shared(final HttpGateway.Context context)
         {
@@ -80,6 +85,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final Shared shared;
     private final long connectionId;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private final io.venue.svc.SvcVerifier svc = new io.venue.svc.SvcVerifier();
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -147,6 +153,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
+            case WS_TOKEN -> wsToken(ctx, slot, request, path);
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
@@ -157,6 +164,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     ownerIntent(ctx, slot, method, OwnerIntents.Kind.ROTATE,
                         path.substring(AGENTS.length(), path.length() - ROTATE.length()), request.content());
+                }
+                else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS))
+                {
+                    executions(ctx, slot, request, path.substring(BSL_ACCOUNTS.length(), path.length() - EXECUTIONS.length()));
                 }
                 else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE))
                 {
@@ -260,6 +271,152 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final long correlation = register(ctx, slot, response -> withCredential(response, intent));
         offered(ctx, slot, correlation, shared.context.intentSubmitter.offer(connectionId, correlation, intent.owner(),
             intent.signature(), intent.text(), intent.command(), intent.commandLength()));
+    }
+
+    /**
+     * POST /api/v1/ws/token: SVC-* headers (spec 5.4) of a credential holding the read scope obtain a bearer token
+     * for the private WebSocket and the private reads (spec 2.5, 5.7). The body may name a TTL ({"ttlMs":n}), clamped
+     * to 60-300 s. Every refusal of the machine headers is journaled as a RequestRejected.
+     */
+    private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    {
+        final HttpGateway.Context context = shared.context;
+        if (!request.method().equals(HttpMethod.POST))
+        {
+            fill(ctx, slot, notAllowed("POST"));
+            return;
+        }
+        if (context.wsTokens == null)
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
+            return;
+        }
+        final byte[] body = bytes(request.content());
+        final long now = System.currentTimeMillis();
+        final ApiKey[] key = new ApiKey[1];
+        final int query = request.uri().indexOf('?');
+        io.venue.svc.SvcAuthResult result = svc.verify(request.headers()::get, id ->
+        {
+            key[0] = context.apiKeys.apply(id);
+            return key[0] == null ? null : key[0].svc();
+        }, request.method().name(), path, query < 0 ? null : request.uri().substring(query + 1), body, now);
+        if (result == io.venue.svc.SvcAuthResult.OK)
+        {
+            synchronized (shared.svcNonces)
+            {
+                result = shared.svcNonces.accept(svc.headers().apiKeyId(), svc.headers().nonce());
+            }
+        }
+        if (result != io.venue.svc.SvcAuthResult.OK)
+        {
+            final String field = result == io.venue.svc.SvcAuthResult.NONCE_REPLAYED ? "SVC-Nonce" : svc.errorField();
+            final String message = result == io.venue.svc.SvcAuthResult.NONCE_REPLAYED ?
+                "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
+                svc.errorMessage();
+            journal(context, connectionId, switch (result)
+            {
+                case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;
+                case NONCE_REPLAYED -> RequestRejectReason.MACHINE_NONCE_REPLAYED;
+                default -> RequestRejectReason.TRANSPORT_AUTH_FAILED;
+            }, "POST " + path + ": " + result + " (" + field + "): " + message);
+            fill(ctx, slot, json(new SubmitResponse(result.httpStatus(), new JsonWriter().field("ok", false)
+                .field("code", result.name()).field("field", field).field("message", message).field("serverTimeMs", now).toJson())));
+            return;
+        }
+        if (!key[0].holds(io.venue.auth.Scope.READ))
+        {
+            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "the credential's agent does not hold the read scope"))));
+            return;
+        }
+        long ttlMs = 0;
+        if (body.length > 0)
+        {
+            try
+            {
+                if (!(JsonReader.read(body) instanceof java.util.Map<?, ?> map) || !(map.get("ttlMs") instanceof Long asked) ||
+                    map.size() != 1)
+                {
+                    throw new JsonReader.JsonException("the body is empty or {\"ttlMs\":<integer>}");
+                }
+                ttlMs = asked;
+            }
+            catch (final JsonReader.JsonException ex)
+            {
+                fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", ex.getMessage()))));
+                return;
+            }
+        }
+        final long ttl = WsTokens.clampTtl(ttlMs, context.wsTokenTtlMs);
+        final String token = context.wsTokens.issue(key[0].account(), svc.headers().apiKeyId(), now + ttl);
+        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("account", key[0].account())
+            .field("scope", WsTokens.SCOPE).field("tokenType", "Bearer").field("token", token).field("ttlMs", ttl).toJson())));
+    }
+
+    /**
+     * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a private read (spec 4.3: 401 without a token). The
+     * bearer token must be valid, its credential still active and its account the one in the path.
+     */
+    private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
+    {
+        final HttpGateway.Context context = shared.context;
+        if (!request.method().equals(HttpMethod.GET))
+        {
+            fill(ctx, slot, notAllowed("GET"));
+            return;
+        }
+        if (context.executions == null || context.wsTokens == null)
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
+            return;
+        }
+        final String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        final long now = System.currentTimeMillis();
+        final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
+            context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
+        if (claims == null || context.apiKeys.apply(claims.apiKeyId()) == null)
+        {
+            final FullHttpResponse http = json(new SubmitResponse(401, error("UNAUTHORIZED", authorization == null ?
+                "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
+                "the token is malformed, expired, or its credential was revoked: obtain a new one")));
+            http.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+            fill(ctx, slot, http);
+            return;
+        }
+        if (!ADDRESS.matcher(account).matches())
+        {
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits"))));
+            return;
+        }
+        if (!account.equals(claims.account()))
+        {
+            fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
+            return;
+        }
+        final java.util.List<String> cursors = new QueryStringDecoder(request.uri()).parameters().get("cursor");
+        long cursor = 0;
+        if (cursors != null)
+        {
+            if (cursors.size() != 1 || !cursors.get(0).matches("0|[1-9][0-9]{0,17}"))
+            {
+                fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST",
+                    "cursor is one non-negative integer: 0, or the nextCursor of the previous page"))));
+                return;
+            }
+            cursor = Long.parseLong(cursors.get(0));
+        }
+        context.executions.apply(account, cursor).whenComplete((page, failure) ->
+        {
+            final FullHttpResponse http = json(failure == null ? new SubmitResponse(200, page) :
+                new SubmitResponse(500, error("INTERNAL", "the event journal could not be read: " + failure.getMessage())));
+            try
+            {
+                ctx.executor().execute(() -> fill(ctx, slot, http));
+            }
+            catch (final java.util.concurrent.RejectedExecutionException stopped)
+            {
+                http.release();
+            }
+        });
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */

@@ -145,6 +145,10 @@ public final class HttpGateway implements AutoCloseable
         PreJournalRefusals refusals;
         OwnerIntents ownerIntents;
         IntentSubmitter intentSubmitter;
+        java.util.function.Function<String, ApiKey> apiKeys;
+        WsTokens wsTokens;
+        long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
+        java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions;
 
         public Context host(final String host)
         {
@@ -255,6 +259,32 @@ public final class HttpGateway implements AutoCloseable
         {
             this.ownerIntents = intents;
             this.intentSubmitter = submitter;
+            return this;
+        }
+
+        /**
+         * Machine credentials (SVC-* headers, spec 5.4) and the tokens they obtain: POST /api/v1/ws/token.
+         *
+         * @param apiKeys       an API key id to its active credential, null when unknown, revoked or expired.
+         * @param defaultTtlMs  the TTL of a token whose request names none (clamped to 60-300 s).
+         */
+        public Context machineAuth(final java.util.function.Function<String, ApiKey> apiKeys, final WsTokens tokens,
+            final long defaultTtlMs)
+        {
+            this.apiKeys = apiKeys;
+            this.wsTokens = tokens;
+            this.wsTokenTtlMs = defaultTtlMs;
+            return this;
+        }
+
+        /**
+         * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a page of the account's executions after the cursor, as
+         * JSON, computed off the I/O threads. Needs {@link #machineAuth} for its bearer tokens.
+         */
+        public Context executions(
+            final java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions)
+        {
+            this.executions = executions;
             return this;
         }
 
