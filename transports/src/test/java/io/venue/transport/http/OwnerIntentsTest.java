@@ -1,0 +1,102 @@
+package io.venue.transport.http;
+
+import io.venue.action.Address;
+import io.venue.auth.CredentialSecrets;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent routes' bodies on their face: what becomes a command, and that anything else is a {@link
+ * OwnerIntents.BadIntent} naming the field, never another exception.
+ */
+class OwnerIntentsTest
+{
+    private static final long NOW = 1_800_000_000_000L;
+    private static final String OWNER = "0x" + "11".repeat(20);
+    private static final String SIGNATURE = "0x" + "22".repeat(65);
+    private final OwnerIntents intents = new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)),
+        new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW);
+
+    private static String create(final String agent)
+    {
+        return "{\"userWalletAddress\":\"" + OWNER + "\",\"agent\":\"" + agent + "\",\"agentKind\":\"api\"," +
+            "\"scopes\":[\"trade\",\"read\"],\"policy\":\"\",\"nonce\":3,\"issuedAtMs\":" + NOW + ",\"expiresAtMs\":" + (NOW + 1000) +
+            ",\"authorization\":{\"signature\":\"" + SIGNATURE + "\"}}";
+    }
+
+    private OwnerIntents.Intent parse(final OwnerIntents.Kind kind, final String id, final String body) throws OwnerIntents.BadIntent
+    {
+        return intents.parse(kind, id, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aCreateBecomesTheSignedTextTheCommandAndACredential() throws Exception
+    {
+        final OwnerIntents.Intent intent = parse(OwnerIntents.Kind.CREATE, null, create("0x" + "33".repeat(20)));
+        final String text = new String(intent.text(), StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("Service Agent Authorization\napp:service-trading\nowner:" + OWNER + "\nagent:0x3333"), text);
+        assertTrue(text.contains("\nscopes:trade,read\n"), text);
+        assertEquals(intent.agentId(), intent.apiKeyId());
+        assertEquals(new CredentialSecrets(new byte[32]).apiSecret(intent.apiKeyId()), intent.apiSecret(), "derived, not stored");
+        assertEquals(NOW + 1000, intent.validUntilMs());
+        assertEquals(40, intent.command()[2], "an AgentCreate record");
+
+        final OwnerIntents.Intent ed = parse(OwnerIntents.Kind.CREATE, null,
+            create("ed25519:" + "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"));
+        assertNull(ed.apiSecret(), "an Ed25519 agent has no secret");
+        assertNull(ed.passphrase());
+    }
+
+    @Test
+    void refusalsNameTheField()
+    {
+        final String good = create("0x" + "33".repeat(20));
+        assertField("userWalletAddress", good.replace(OWNER, "0x12"));
+        assertField("authorization.accountIdHex", good.replace("{\"signature\"", "{\"accountIdHex\":\"" + OWNER + "\",\"signature\""));
+        assertField("issuedAtMs", good.replace("\"issuedAtMs\":" + NOW, "\"issuedAtMs\":" + (NOW - 31_000)));
+        assertField("scopes", good.replace("[\"trade\",\"read\"]", "[\"trade\",\"trade\"]"));
+        assertField("agentKind", good.replace("\"api\"", "\"robot\""));
+        assertField("nonce", good.replace("\"nonce\":3", "\"nonce\":-3"));
+        assertField("extra", good.replace("{\"userWalletAddress\"", "{\"extra\":1,\"userWalletAddress\""));
+        assertField("authorization.signature", good.replace(SIGNATURE, "0x00"));
+        assertField("", good.replace("\"expiresAtMs\":" + (NOW + 1000), "\"expiresAtMs\":" + (NOW + 181L * 24 * 3_600_000)));
+        assertThrows(OwnerIntents.BadIntent.class, () -> parse(OwnerIntents.Kind.ROTATE, "spk_nothex", "{\"userWalletAddress\":\"" +
+            OWNER + "\",\"newAgent\":\"" + OWNER + "\",\"nonce\":1,\"issuedAtMs\":" + NOW + ",\"signature\":\"" + SIGNATURE + "\"}"));
+    }
+
+    private void assertField(final String field, final String body)
+    {
+        final OwnerIntents.BadIntent bad = assertThrows(OwnerIntents.BadIntent.class, () -> parse(OwnerIntents.Kind.CREATE, null, body),
+            body);
+        assertEquals(field, bad.field(), bad.getMessage());
+    }
+
+    @Property(tries = 2000)
+    void mutatedBodiesAreIntentsOrRefusalsNeverOtherExceptions(@ForAll final long seed, @ForAll final OwnerIntents.Kind kind)
+    {
+        final Random random = new Random(seed);
+        final byte[] body = create("0x" + "33".repeat(20)).getBytes(StandardCharsets.UTF_8);
+        for (int i = random.nextInt(3); i >= 0; i--)
+        {
+            body[random.nextInt(body.length)] = (byte)random.nextInt(128);
+        }
+        try
+        {
+            intents.parse(kind, "spk_0123456789abcdef", body);
+        }
+        catch (final OwnerIntents.BadIntent refused)
+        {
+            assertTrue(refused.getMessage() != null && !refused.getMessage().isEmpty());
+        }
+    }
+}
