@@ -13,9 +13,8 @@ import io.venue.replication.CommandShipper;
 import io.venue.replication.ReplicationContext;
 import io.venue.replication.ReplicationMedia;
 import io.venue.replication.StandbyFollower;
-import io.venue.responder.AccountNonces;
-import io.venue.responder.AgentDirectory;
 import io.venue.responder.ExecutionHistory;
+import io.venue.responder.ReadModels;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
@@ -77,12 +76,10 @@ public final class Appliance implements AutoCloseable
     private Path data;
     private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
     private PendingSubmits pending;
-    private AgentDirectory agentDirectory;
-    private VenueDirectory directory;
+    private ReadModels models;
     /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
     private static final int RECENT = 100_000;
     private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
-    private final AccountNonces nonces = new AccountNonces();
     private DemoVenue demoVenue;
     private CredentialSecrets credentialSecrets;
     private ExecutionHistory executionHistory;
@@ -127,8 +124,7 @@ public final class Appliance implements AutoCloseable
             log.println("made a credential key in " + context.credentialKeyFile() + ": every node of a pair needs the same file");
             return key;
         }));
-        agentDirectory = new AgentDirectory(credentialSecrets);
-        directory = new VenueDirectory(agentDirectory);
+        models = new ReadModels(credentialSecrets);
         if (config.operators().isEmpty())
         {
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
@@ -165,7 +161,7 @@ public final class Appliance implements AutoCloseable
         // the listing from the whole event journal; the answers (for the status route) from the last RECENT commands
         try (JournalTailer scan = events.tailer())
         {
-            directory.scan(scan, nonces);
+            models.scan(scan);
         }
         final long answersFrom = Math.max(0, journaled - RECENT);
         final JournalTailer commandTail = commands.tailer();
@@ -174,8 +170,8 @@ public final class Appliance implements AutoCloseable
         eventTail.moveAfterSequence(answersFrom);
         commandTail.handOver();
         eventTail.handOver();
-        final Responder responder = new Responder(commandTail, eventTail, pending, directory, BATCH, config.actionsPerWindow(),
-            recentAnswers, nonces, journaled, this::onError);
+        final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
+            recentAnswers, journaled, this::onError);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
@@ -271,7 +267,7 @@ public final class Appliance implements AutoCloseable
         {
             // the operator's next nonce says how much of the set-up is journaled (all of it after the first start)
             final int submitted = demoVenue.submitSetUp(pool, pending, context.chainId, context.verifyingContract,
-                nonces.nextUsable(demoVenue.operator.address().toString()));
+                models.nonces().nextUsable(demoVenue.operator.address().toString()));
             if (submitted > 0)
             {
                 log.printf("demo venue set up: %d operator actions journaled%n", submitted);
@@ -280,13 +276,13 @@ public final class Appliance implements AutoCloseable
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
-            .exchangeInfo(directory::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
-            .nonceStatus(account -> nonces.json(account, NONCE_WINDOW))
+            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
+            .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis), pool::offerIntent)
-            .machineAuth(id -> agentDirectory.find(id, System.currentTimeMillis()), new WsTokens(credentialSecrets.tokenKey()),
+            .machineAuth(id -> models.agents().find(id, System.currentTimeMillis()), new WsTokens(credentialSecrets.tokenKey()),
                 context.wsTokenTtlMs)
             .executions(executionHistory::page)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
@@ -356,7 +352,7 @@ public final class Appliance implements AutoCloseable
 
     public VenueDirectory directory()
     {
-        return directory;
+        return models.directory();
     }
 
     /** The demo account's key file and address, or null outside the demo. */

@@ -68,9 +68,13 @@ public final class AgentDirectory
         return new ApiKey(credential.svc, agent.owner, agent.scopes, agent.kind == AgentKind.INSTITUTIONAL);
     }
 
-    /** Applies an AgentChanged event at {@code offset} (header included, already checked to be one). */
-    void onAgentChanged(final org.agrona.DirectBuffer buffer, final int offset, final io.venue.journal.sbe.MessageHeaderDecoder header)
+    /** Applies an AgentChanged event; others are ignored. {@code header} is wrapped at {@code offset}. */
+    void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final io.venue.journal.sbe.MessageHeaderDecoder header)
     {
+        if (header.templateId() != AgentChangedDecoder.TEMPLATE_ID)
+        {
+            return;
+        }
         changed.wrapAndApplyHeader(buffer, offset, header);
         changed.getOwner(owner, 0, 20);
         final String ownerAddress = Hex.to0x(owner);

@@ -30,19 +30,18 @@ import java.util.List;
 /**
  * Answers the waiting requests from the journals, so an answer can only say what is journaled: reads each
  * command (the sequencer's record) and then the engine's events of that command (one excerpt), turns them into a
- * {@link SubmitResponse} and hands it to {@link PendingSubmits}. It also keeps the {@link VenueDirectory} from the
- * listing events. Runs on its own thread, after the engine; never touches the engine's state.
+ * {@link SubmitResponse} and hands it to {@link PendingSubmits}. It also keeps the {@link ReadModels} from the
+ * events. Runs on its own thread, after the engine; never touches the engine's state.
  */
 public final class Responder implements Agent
 {
     private final JournalTailer commands;
     private final JournalTailer events;
     private final PendingSubmits pending;
-    private final VenueDirectory directory;
+    private final ReadModels models;
     private final int batchLimit;
     private final long rateLimit;
     private final RecentAnswers recent;
-    private final AccountNonces nonces;
     /** Events at or before this sequence were read by the start-up scan into the directory and the nonce windows. */
     private final long scannedThrough;
     private final java.util.function.Consumer<Throwable> onFailure;
@@ -80,19 +79,18 @@ public final class Responder implements Agent
     private final RecordHandler onEvent = this::onEvent;
 
     public Responder(
-        final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final VenueDirectory directory,
-        final int batchLimit, final long rateLimit, final RecentAnswers recent, final AccountNonces nonces, final long scannedThrough,
+        final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final ReadModels models,
+        final int batchLimit, final long rateLimit, final RecentAnswers recent, final long scannedThrough,
         final java.util.function.Consumer<Throwable> onFailure)
     {
         this.scannedThrough = scannedThrough;
         this.onFailure = onFailure;
-        this.nonces = nonces;
         this.rateLimit = rateLimit;
         this.recent = recent;
         this.commands = commands;
         this.events = events;
         this.pending = pending;
-        this.directory = directory;
+        this.models = models;
         this.batchLimit = batchLimit;
     }
 
@@ -261,7 +259,7 @@ public final class Responder implements Agent
         final boolean unread = outcome.sequence > scannedThrough;
         if (unread)
         {
-            nonces.onEvent(buffer, offset, header);
+            models.onEvent(buffer, offset, header);
         }
         switch (header.templateId())
         {
@@ -305,10 +303,7 @@ public final class Responder implements Agent
             case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
             default ->
             {
-                if (unread)
-                {
-                    directory.onEvent(buffer, offset, header);
-                }
+                // the read models took it above
             }
         }
     }

@@ -1,8 +1,5 @@
 package io.venue.responder;
 
-import io.venue.journal.queue.JournalTailer;
-import io.venue.journal.queue.RecordHandler;
-import io.venue.journal.sbe.AgentChangedDecoder;
 import io.venue.journal.sbe.AssetCreatedDecoder;
 import io.venue.journal.sbe.MarketCreatedDecoder;
 import io.venue.journal.sbe.MarketStatusChangedDecoder;
@@ -16,7 +13,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The listed assets and markets as the event journal tells them (AssetCreated, MarketCreated,
- * MarketStatusChanged), for GET /api/v1/public/exchange-info, and the agents' credentials ({@link AgentDirectory}). Written by one thread at a time (the start-up scan,
+ * MarketStatusChanged), for GET /api/v1/public/exchange-info. Written by one thread at a time (the start-up scan,
  * then the responder), read by the HTTP threads; ordered by id so the listing is stable.
  */
 public final class VenueDirectory
@@ -37,31 +34,6 @@ public final class VenueDirectory
     private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
     private final ConcurrentSkipListMap<Long, String> assets = new ConcurrentSkipListMap<>();
     private final ConcurrentSkipListMap<Long, Market> markets = new ConcurrentSkipListMap<>();
-    private final AgentDirectory agents;
-
-    /** @param agents also kept from the events (their AgentChanged), for the lanes' machine credentials. */
-    public VenueDirectory(final AgentDirectory agents)
-    {
-        this.agents = agents;
-    }
-
-    /**
-     * Reads the listing and every account's nonce window from the whole event journal (at start, before the
-     * responder carries on from near its end): only those events are decoded.
-     */
-    public void scan(final JournalTailer events, final AccountNonces nonces)
-    {
-        final RecordHandler onRecord = (buffer, offset, length, index) ->
-        {
-            header.wrap(buffer, offset);
-            onEvent(buffer, offset, header);
-            nonces.onEvent(buffer, offset, header);
-        };
-        while (events.read(onRecord))
-        {
-            // to the end
-        }
-    }
 
     /** Applies a listing event; other events are ignored. {@code header} is wrapped at {@code offset}. */
     void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
@@ -85,7 +57,6 @@ public final class VenueDirectory
                 assetCreated.wrapAndApplyHeader(buffer, offset, header);
                 asset(assetCreated.asset(), assetCreated.symbol().trim());
             }
-            case AgentChangedDecoder.TEMPLATE_ID -> agents.onAgentChanged(buffer, offset, header);
             default ->
             {
                 // balances, orders, book deltas: not the listing

@@ -172,6 +172,42 @@ class ApplianceTest
     }
 
     @Test
+    void orderStatusFollowsTheOrderFromRestingToFinished() throws Exception
+    {
+        final Secp256k1KeyPair trader = fundedTrader();
+        final HttpResponse<String> bid = http.submit(demo, 1, order(Side.BID, PRICE, 3 * QTY, TimeInForce.GTC));
+        ok(bid);
+        final String path = "/api/v1/trading/orders/" + field(bid.body(), "orderId");
+        HttpResponse<String> status = http.get(path);
+        assertEquals(200, status.statusCode(), status.body());
+        assertEquals("resting", field(status.body(), "status"));
+        assertEquals(demo.address().toString(), field(status.body(), "account"));
+        assertEquals(Long.toString(3 * QTY), field(status.body(), "remaining"));
+
+        ok(http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC)));
+        status = http.get(path);
+        assertEquals(Long.toString(2 * QTY), field(status.body(), "remaining"), status.body());
+        assertEquals(Long.toString(QTY), field(status.body(), "filled"), status.body());
+
+        ok(http.submit(demo, 2, new Amend(OrderId.of(field(bid.body(), "orderId")), PRICE, QTY)));
+        status = http.get(path);
+        assertEquals(Long.toString(QTY), field(status.body(), "remaining"), status.body());
+
+        ok(http.submit(demo, 3, new Cancel(OrderId.of(field(bid.body(), "orderId")))));
+        status = http.get(path);
+        assertEquals("cancelled", field(status.body(), "status"), status.body());
+
+        // an IOC that fills nothing finishes at once
+        final HttpResponse<String> ioc = http.submit(demo, 4, order(Side.BID, 1_000 * UNIT, QTY, TimeInForce.IOC));
+        ok(ioc);
+        assertEquals("cancelled_ioc", field(http.get("/api/v1/trading/orders/" + field(ioc.body(), "orderId")).body(), "status"));
+
+        final HttpResponse<String> unknown = http.get("/api/v1/trading/orders/0x" + "ab".repeat(32));
+        refused(unknown, 404, "UNKNOWN_ORDER");
+        refused(http.get("/api/v1/trading/orders/0xzz"), 400, "BAD_REQUEST");
+    }
+
+    @Test
     void nonceRefusalsCarryTheWindow() throws Exception
     {
         ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
@@ -386,6 +422,8 @@ class ApplianceTest
         open();
         assertTrue(log().contains("recovered: 0 commands replayed"), "the state was written at close: " + log());
         assertTrue(http.get("/api/v1/public/exchange-info").body().contains("BTC-USDC"), "listing rebuilt from the events");
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"),
+            "order status rebuilt from the events");
         assertTrue(http.get("/api/v1/trading/actions/" + field(resting.body(), "digest")).body()
             .endsWith("\"answer\":" + resting.body() + "}"), "recent answers rebuilt from the journals");
         refused(http.submit(demo, 1, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "nonce_replayed");

@@ -44,6 +44,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String OPENAPI = "/api/v1/public/openapi.json";
     static final String ACCOUNTS = "/api/v1/trading/accounts/";
     static final String NONCE = "/nonce";
+    static final String ORDERS = "/api/v1/trading/orders/";
     static final String AGENTS = "/api/agents/";
     static final String AGENTS_CREATE = AGENTS + "create";
     static final String AGENTS_REVOKE = AGENTS + "revoke";
@@ -56,7 +57,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
-        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS);
+        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}");
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -165,6 +166,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     ownerIntent(ctx, slot, method, OwnerIntents.Kind.ROTATE,
                         path.substring(AGENTS.length(), path.length() - ROTATE.length()), request.content());
                 }
+                else if (path.startsWith(ORDERS) && shared.context.orderStatus != null)
+                {
+                    orderStatus(ctx, slot, method, path.substring(ORDERS.length()));
+                }
                 else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS))
                 {
                     executions(ctx, slot, request, path.substring(BSL_ACCOUNTS.length(), path.length() - EXECUTIONS.length()));
@@ -210,6 +215,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
             .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson())));
+    }
+
+    private void orderStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String orderId)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            fill(ctx, slot, notAllowed("GET"));
+            return;
+        }
+        if (!DIGEST.matcher(orderId).matches())
+        {
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "an order id is 0x and 64 lowercase hex digits"))));
+            return;
+        }
+        final String status = shared.context.orderStatus.apply(orderId);
+        fill(ctx, slot, json(status != null ? new SubmitResponse(200, status) : new SubmitResponse(404, error("UNKNOWN_ORDER",
+            "no open order and none of the last 100,000 finished ones has this id: GET /api/v1/trading/actions/{digest} " +
+            "says what happened to the action that placed it"))));
     }
 
     private void read(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final Supplier<String> body)

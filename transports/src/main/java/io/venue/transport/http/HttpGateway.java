@@ -138,6 +138,7 @@ public final class HttpGateway implements AutoCloseable
         Supplier<String> connectivity;
         java.util.function.Function<String, SubmitResponse> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
+        java.util.function.Function<String, String> orderStatus;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
@@ -234,6 +235,13 @@ public final class HttpGateway implements AutoCloseable
         public Context nonceStatus(final java.util.function.Function<String, String> nonceStatus)
         {
             this.nonceStatus = nonceStatus;
+            return this;
+        }
+
+        /** GET /api/v1/trading/orders/{orderId}: the order's status as JSON, or null when it is not known. */
+        public Context orderStatus(final java.util.function.Function<String, String> orderStatus)
+        {
+            this.orderStatus = orderStatus;
             return this;
         }
 

@@ -1,0 +1,151 @@
+package io.venue.responder;
+
+import io.venue.codec.Hex;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderAcceptedDecoder;
+import io.venue.journal.sbe.OrderAmendedDecoder;
+import io.venue.journal.sbe.OrderDoneDecoder;
+import io.venue.journal.sbe.OrderRestedDecoder;
+import io.venue.journal.sbe.TradeDecoder;
+import io.venue.transport.http.JsonWriter;
+import org.agrona.DirectBuffer;
+
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where each order stands, as the event journal tells it, for GET /api/v1/trading/orders/{orderId}: every open
+ * order, and the last {@link #FINISHED_KEPT} finished ones. Written by one thread at a time (the start-up scan, then
+ * the responder), read by the I/O threads; an order's view is replaced whole on every change.
+ */
+public final class OrderStatuses
+{
+    public static final int FINISHED_KEPT = 100_000;
+
+    /** One order; amounts in micro-units. {@code status}: accepted, resting, or how it finished (filled, cancelled, ...). */
+    public record View(String orderId, String account, long market, String book, String side, long price, long qty,
+        long remaining, String status, long sequence)
+    {
+        boolean isOpen()
+        {
+            return "accepted".equals(status) || "resting".equals(status);
+        }
+
+        View with(final long newRemaining, final String newStatus, final long newSequence)
+        {
+            return new View(orderId, account, market, book, side, price, qty, newRemaining, newStatus, newSequence);
+        }
+
+        String json()
+        {
+            return new JsonWriter().field("orderId", orderId).field("account", account).field("market", market)
+                .field("book", book).field("side", side).field("price", price).field("qty", qty).field("remaining", remaining)
+                .field("filled", qty - remaining).field("status", status).field("asOfSequence", sequence).toJson();
+        }
+    }
+
+    private final Map<String, View> orders = new ConcurrentHashMap<>();
+    private final ArrayDeque<String> finished = new ArrayDeque<>();
+    private final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
+    private final OrderRestedDecoder rested = new OrderRestedDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final OrderAmendedDecoder amended = new OrderAmendedDecoder();
+    private final OrderDoneDecoder done = new OrderDoneDecoder();
+    private final byte[] id = new byte[32];
+    private final byte[] address = new byte[20];
+
+    /** The order's status as JSON, or null when it is neither open nor among the recently finished. */
+    public String json(final String orderId)
+    {
+        final View view = orders.get(orderId);
+        return view == null ? null : new JsonWriter().field("ok", true).raw("order", view.json()).toJson();
+    }
+
+    /** Applies an order event; others are ignored. {@code header} is wrapped at {@code offset}. */
+    void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
+    {
+        switch (header.templateId())
+        {
+            case OrderAcceptedDecoder.TEMPLATE_ID ->
+            {
+                accepted.wrapAndApplyHeader(buffer, offset, header);
+                accepted.getOrderId(id, 0, 32);
+                accepted.getAccount(address, 0, 20);
+                orders.put(Hex.to0x(id), new View(Hex.to0x(id), Hex.to0x(address), accepted.market(), accepted.book().name(),
+                    side(accepted.side()), accepted.price(), accepted.qty(), accepted.remaining(), "accepted", accepted.sequence()));
+            }
+            case OrderRestedDecoder.TEMPLATE_ID ->
+            {
+                rested.wrapAndApplyHeader(buffer, offset, header);
+                rested.getOrderId(id, 0, 32);
+                update(Hex.to0x(id), rested.remaining(), "resting", rested.sequence());
+            }
+            case TradeDecoder.TEMPLATE_ID ->
+            {
+                trade.wrapAndApplyHeader(buffer, offset, header);
+                trade.getMakerOrderId(id, 0, 32);
+                final String maker = Hex.to0x(id);
+                final View makerView = orders.get(maker);
+                if (makerView != null)
+                {
+                    orders.put(maker, makerView.with(trade.makerRemaining(), makerView.status(), trade.sequence()));
+                }
+                trade.getTakerOrderId(id, 0, 32);
+                final String taker = Hex.to0x(id);
+                final View takerView = orders.get(taker);
+                if (takerView != null)
+                {
+                    orders.put(taker, takerView.with(takerView.remaining() - trade.qty(), takerView.status(), trade.sequence()));
+                }
+            }
+            case OrderAmendedDecoder.TEMPLATE_ID ->
+            {
+                amended.wrapAndApplyHeader(buffer, offset, header);
+                amended.getOrderId(id, 0, 32);
+                final View view = orders.get(Hex.to0x(id));
+                if (view != null)
+                {
+                    orders.put(view.orderId(), new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
+                        amended.price(), amended.qty(), amended.remaining(), view.status(), amended.sequence()));
+                }
+            }
+            case OrderDoneDecoder.TEMPLATE_ID ->
+            {
+                done.wrapAndApplyHeader(buffer, offset, header);
+                done.getOrderId(id, 0, 32);
+                final String orderId = Hex.to0x(id);
+                if (update(orderId, done.remaining(), done.reason().name().toLowerCase(Locale.ROOT), done.sequence()))
+                {
+                    finished.add(orderId);
+                    if (finished.size() > FINISHED_KEPT)
+                    {
+                        // an id that came back (re-entered) since is open again: it stays
+                        orders.computeIfPresent(finished.poll(), (key, view) -> view.isOpen() ? view : null);
+                    }
+                }
+            }
+            default ->
+            {
+                // not an order event
+            }
+        }
+    }
+
+    private boolean update(final String orderId, final long remaining, final String status, final long sequence)
+    {
+        final View view = orders.get(orderId);
+        if (view == null)
+        {
+            return false;
+        }
+        orders.put(orderId, view.with(remaining, status, sequence));
+        return true;
+    }
+
+    private static String side(final io.venue.journal.sbe.Side side)
+    {
+        return side == io.venue.journal.sbe.Side.BID ? "Bid" : "Ask";
+    }
+}

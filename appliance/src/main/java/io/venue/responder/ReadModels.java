@@ -1,0 +1,71 @@
+package io.venue.responder;
+
+import io.venue.auth.CredentialSecrets;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordHandler;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import org.agrona.DirectBuffer;
+
+/**
+ * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
+ * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}) and each order's status
+ * ({@link OrderStatuses}). Filled by a scan of the whole event journal at start, then kept by the responder with
+ * every event after it; one thread writes at a time, the I/O threads read.
+ */
+public final class ReadModels
+{
+    private final AgentDirectory agents;
+    private final VenueDirectory directory;
+    private final AccountNonces nonces = new AccountNonces();
+    private final OrderStatuses orders = new OrderStatuses();
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+
+    public ReadModels(final CredentialSecrets secrets)
+    {
+        agents = new AgentDirectory(secrets);
+        directory = new VenueDirectory();
+    }
+
+    /** Reads every event from where the tailer stands to the end. */
+    public void scan(final JournalTailer events)
+    {
+        final RecordHandler onRecord = (buffer, offset, length, index) ->
+        {
+            header.wrap(buffer, offset);
+            onEvent(buffer, offset, header);
+        };
+        while (events.read(onRecord))
+        {
+            // to the end
+        }
+    }
+
+    /** Applies one event to every model; {@code header} is wrapped at {@code offset}. */
+    void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
+    {
+        directory.onEvent(buffer, offset, header);
+        agents.onEvent(buffer, offset, header);
+        nonces.onEvent(buffer, offset, header);
+        orders.onEvent(buffer, offset, header);
+    }
+
+    public VenueDirectory directory()
+    {
+        return directory;
+    }
+
+    public AgentDirectory agents()
+    {
+        return agents;
+    }
+
+    public AccountNonces nonces()
+    {
+        return nonces;
+    }
+
+    public OrderStatuses orders()
+    {
+        return orders;
+    }
+}
