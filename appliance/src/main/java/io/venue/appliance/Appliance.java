@@ -117,14 +117,7 @@ public final class Appliance implements AutoCloseable
             demoVenue = DemoVenue.open(data);
             config.operator(demoVenue.operator.address());
         }
-        credentialSecrets = new CredentialSecrets(KeyFiles.loadOrCreate(context.credentialKeyFile(), () ->
-        {
-            final byte[] key = new byte[CredentialSecrets.KEY_LENGTH];
-            new SecureRandom().nextBytes(key);
-            log.println("made a credential key in " + context.credentialKeyFile() + ": every node of a pair needs the same file");
-            return key;
-        }));
-        models = new ReadModels(credentialSecrets);
+        models = new ReadModels();
         if (config.operators().isEmpty())
         {
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
@@ -132,7 +125,7 @@ public final class Appliance implements AutoCloseable
 
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
-        executionHistory = new ExecutionHistory(events);
+        executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
         final long journaled = commands.lastSequence();
         final long epoch = Math.max(1, commands.lastEpoch());
         final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
@@ -163,6 +156,7 @@ public final class Appliance implements AutoCloseable
         {
             models.scan(scan);
         }
+        credentialSecrets = new CredentialSecrets(credentialKey());
         final long answersFrom = Math.max(0, journaled - RECENT);
         final JournalTailer commandTail = commands.tailer();
         final JournalTailer eventTail = events.tailer();
@@ -282,11 +276,34 @@ public final class Appliance implements AutoCloseable
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis), pool::offerIntent)
-            .machineAuth(id -> models.agents().find(id, System.currentTimeMillis()), new WsTokens(credentialSecrets.tokenKey()),
+            .machineAuth(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), new WsTokens(credentialSecrets.tokenKey()),
                 context.wsTokenTtlMs)
             .executions(executionHistory::page)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
+    }
+
+    /**
+     * The credential key from its file. It is made only where no credential can exist yet: on a primary (or single
+     * node) whose journal holds no agent. Anywhere else a missing key would silently break every HMAC credential and
+     * token, so the node refuses to start.
+     */
+    private byte[] credentialKey() throws IOException
+    {
+        final Path file = context.credentialKeyFile();
+        if (!Files.exists(file) && (context.role != ApplianceContext.Role.PRIMARY || models.agents().credentials() > 0))
+        {
+            throw new IllegalStateException("no credential key at " + file + (context.role == ApplianceContext.Role.PRIMARY ?
+                ", but the journal holds agent credentials derived from one: restore the file" :
+                ": a standby needs its primary's file (every node of a pair derives the same secrets)"));
+        }
+        return KeyFiles.loadOrCreate(file, () ->
+        {
+            final byte[] key = new byte[CredentialSecrets.KEY_LENGTH];
+            new SecureRandom().nextBytes(key);
+            log.println("made a credential key in " + file + ": every node of a pair needs the same file");
+            return key;
+        });
     }
 
     /** Adds an agent to the front thread and waits until it runs there. */

@@ -100,7 +100,7 @@ final class AgentLifecycle
         final int result = rotate.keyKind() == AgentKeyKind.NULL_VAL ? INVALID_REQUEST :
             state.agents.credentialCount() >= state.config.stateLimits().credentials() ? CAPACITY : state.agents.rotate(
             owner, agentId, credentialId, secp256k1 ? buffer : null, offset + AgentRotateDecoder.agentKeyEncodingOffset(),
-            rotate.overlapUntilMs());
+            rotate.overlapUntilMs(), rotate.timestampMs());
         if (result != Agents.OK)
         {
             refuse(buffer, ownerOffset, rotate.nonce(), digestOffset, owner, result);
@@ -198,10 +198,12 @@ final class AgentLifecycle
     {
         final RejectCode code = switch (result)
         {
-            case Agents.AGENT_EXISTS -> RejectCode.AGENT_EXISTS;
-            case Agents.UNKNOWN_AGENT -> RejectCode.UNKNOWN_AGENT;
-            case Agents.NOT_OWNER, Agents.UNKNOWN_SIGNER -> RejectCode.UNAUTHORIZED_SIGNER;
-            case CAPACITY -> RejectCode.CAPACITY_LIMIT;
+            // a new key that already signs for an agent is taken, like an agent id
+            case Agents.AGENT_EXISTS, Agents.SIGNER_IN_USE -> RejectCode.AGENT_EXISTS;
+            // no such agent, or no such credential of it
+            case Agents.UNKNOWN_AGENT, Agents.UNKNOWN_SIGNER -> RejectCode.UNKNOWN_AGENT;
+            case Agents.NOT_OWNER -> RejectCode.UNAUTHORIZED_SIGNER;
+            case CAPACITY, Agents.TOO_MANY_AGENTS -> RejectCode.CAPACITY_LIMIT;
             default -> RejectCode.INVALID_ACTION;
         };
         gate.reject(buffer, ownerOffset, nonce, buffer, digestOffset, owner, code, -1);

@@ -21,29 +21,35 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class AgentDirectory
 {
-    /** One agent: whose, which kind, what it may do, until when. */
-    private record Agent(String owner, AgentKind kind, int scopes, long expiresAtMs, List<String> credentials)
+    /** One agent: whose, which kind, what it may do, until when, and whether it was revoked whole. */
+    private record Agent(String owner, AgentKind kind, int scopes, long expiresAtMs, List<String> credentials, boolean revoked)
     {
+        Agent revoke()
+        {
+            return new Agent(owner, kind, scopes, expiresAtMs, credentials, true);
+        }
     }
 
-    /** One credential: its agent and what verifies it, valid until {@code validUntilMs} unless revoked. */
-    private record Credential(String agentId, SvcCredential svc, long validUntilMs, boolean revoked)
+    /**
+     * One credential: its agent, valid until {@code validUntilMs} unless revoked. {@code ed25519} holds an Ed25519
+     * credential's public key; an HMAC credential holds nothing secret: its secret is derived when it is used.
+     */
+    private record Credential(String agentId, SvcCredential ed25519, long validUntilMs, boolean revoked)
     {
         Credential until(final long untilMs)
         {
-            return new Credential(agentId, svc, Math.min(validUntilMs, untilMs), revoked);
+            return new Credential(agentId, ed25519, Math.min(validUntilMs, untilMs), revoked);
         }
 
         Credential revoke()
         {
-            return new Credential(agentId, svc, validUntilMs, true);
+            return new Credential(agentId, ed25519, validUntilMs, true);
         }
     }
 
     /** The id in an AgentChanged event that means "every" (agent or credential). */
     private static final String ZERO_ID = keyId(new byte[8]);
 
-    private final CredentialSecrets secrets;
     private final AgentChangedDecoder changed = new AgentChangedDecoder();
     private final Map<String, Agent> agents = new ConcurrentHashMap<>();
     private final Map<String, Credential> credentials = new ConcurrentHashMap<>();
@@ -51,13 +57,17 @@ public final class AgentDirectory
     private final byte[] id = new byte[8];
     private final byte[] key = new byte[32];
 
-    public AgentDirectory(final CredentialSecrets secrets)
+    /** Credentials known, active or not. */
+    public int credentials()
     {
-        this.secrets = secrets;
+        return credentials.size();
     }
 
-    /** The active credential with this API key id at {@code nowMs}, or null (unknown, revoked or expired). */
-    public ApiKey find(final String apiKeyId, final long nowMs)
+    /**
+     * The active credential with this API key id at {@code nowMs}, or null (unknown, revoked or expired); an HMAC
+     * credential's secret is derived from {@code secrets} here, on each use.
+     */
+    public ApiKey find(final String apiKeyId, final long nowMs, final CredentialSecrets secrets)
     {
         final Credential credential = apiKeyId == null ? null : credentials.get(apiKeyId);
         if (credential == null || credential.revoked || nowMs >= credential.validUntilMs)
@@ -65,7 +75,12 @@ public final class AgentDirectory
             return null;
         }
         final Agent agent = agents.get(credential.agentId);
-        return new ApiKey(credential.svc, agent.owner, agent.scopes, agent.kind == AgentKind.INSTITUTIONAL);
+        if (agent == null || agent.revoked || nowMs >= agent.expiresAtMs)
+        {
+            return null;
+        }
+        final SvcCredential svc = credential.ed25519 != null ? credential.ed25519 : secrets.hmacCredential(apiKeyId);
+        return new ApiKey(svc, agent.owner, agent.scopes, agent.kind == AgentKind.INSTITUTIONAL);
     }
 
     /** Applies an AgentChanged event; others are ignored. {@code header} is wrapped at {@code offset}. */
@@ -90,13 +105,13 @@ public final class AgentDirectory
                 final List<String> ids = new ArrayList<>();
                 ids.add(credentialId);
                 agents.put(agentId, new Agent(ownerAddress, changed.agentKind(), changed.scopes().getRaw() & 0xFF,
-                    changed.validUntilMs(), ids));
+                    changed.validUntilMs(), ids, false));
                 credentials.put(credentialId, credential(agentId, credentialId, changed.validUntilMs()));
             }
             case ROTATED ->
             {
                 final Agent agent = agents.get(agentId);
-                if (agent != null)
+                if (agent != null && !agent.revoked)
                 {
                     for (final String earlier : agent.credentials)
                     {
@@ -110,21 +125,11 @@ public final class AgentDirectory
             {
                 if (noAgent)
                 {
-                    agents.forEach((agentKey, agent) ->
-                    {
-                        if (agent.owner.equals(ownerAddress))
-                        {
-                            revokeAll(agent);
-                        }
-                    });
+                    agents.replaceAll((key, agent) -> agent.owner.equals(ownerAddress) ? agent.revoke() : agent);
                 }
                 else if (credentialId.equals(ZERO_ID))
                 {
-                    final Agent agent = agents.get(agentId);
-                    if (agent != null)
-                    {
-                        revokeAll(agent);
-                    }
+                    agents.computeIfPresent(agentId, (key, agent) -> agent.revoke());
                 }
                 else
                 {
@@ -138,20 +143,12 @@ public final class AgentDirectory
         }
     }
 
-    private void revokeAll(final Agent agent)
-    {
-        for (final String credential : agent.credentials)
-        {
-            credentials.computeIfPresent(credential, (k, c) -> c.revoke());
-        }
-    }
-
     private Credential credential(final String agentId, final String credentialId, final long validUntilMs)
     {
         changed.getAgentKey(key, 0, 32);
-        final SvcCredential svc = changed.keyKind() == AgentKeyKind.ED25519 ? SvcCredential.ed25519(credentialId, key.clone()) :
-            secrets.hmacCredential(credentialId);
-        return new Credential(agentId, svc, validUntilMs, false);
+        final SvcCredential ed25519 = changed.keyKind() == AgentKeyKind.ED25519 ? SvcCredential.ed25519(credentialId, key.clone()) :
+            null;
+        return new Credential(agentId, ed25519, validUntilMs, false);
     }
 
     private static String keyId(final byte[] bytes)

@@ -12,41 +12,59 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * An account's executions read from the event journal in pages, for GET /api/v1/bsl/accounts/{account}/executions.
  * The cursor is a command sequence: a page holds the executions of the commands after it, whole commands only, and
  * its {@code nextCursor} is the last command read. A page stops after {@link #PAGE} executions or
  * {@link #SCAN_LIMIT} commands, so one request never reads the whole journal; {@code end} says the journal's end was
- * reached. Reads on its own thread, never on an I/O thread, with one tailer (binary search to the cursor).
+ * reached (or the last command whose answers may go out). Reads on its own thread, never on an I/O thread, with one
+ * tailer (binary search to the cursor).
  */
 public final class ExecutionHistory implements AutoCloseable
 {
     public static final int PAGE = 100;
     public static final int SCAN_LIMIT = 100_000;
 
+    /** Pages that may wait for the reading thread; more are refused (503) rather than queued without bound. */
+    public static final int WAITING_PAGES = 16;
+
     private final Journal events;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r ->
-    {
-        final Thread t = new Thread(r, "private-reads");
-        t.setDaemon(true);
-        return t;
-    });
+    private final java.util.function.LongSupplier released;
+    private final ExecutorService thread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.ArrayBlockingQueue<>(WAITING_PAGES), r ->
+        {
+            final Thread t = new Thread(r, "private-reads");
+            t.setDaemon(true);
+            return t;
+        });
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final TradeDecoder trade = new TradeDecoder();
     private final byte[] address = new byte[20];
     private final byte[] orderId = new byte[32];
     private JournalTailer tailer;
 
-    public ExecutionHistory(final Journal events)
+    /**
+     * @param released the last command whose answers may go out (with a synchronous standby, the last one it holds):
+     *                 a page never shows what a failover could still lose.
+     */
+    public ExecutionHistory(final Journal events, final java.util.function.LongSupplier released)
     {
         this.events = events;
+        this.released = released;
     }
 
+    /** A page, or a future failed with a RejectedExecutionException when {@link #WAITING_PAGES} already wait. */
     public CompletableFuture<String> page(final String account, final long cursor)
     {
-        return CompletableFuture.supplyAsync(() -> read(account, cursor), thread);
+        try
+        {
+            return CompletableFuture.supplyAsync(() -> read(account, cursor), thread);
+        }
+        catch (final java.util.concurrent.RejectedExecutionException busy)
+        {
+            return CompletableFuture.failedFuture(busy);
+        }
     }
 
     private String read(final String account, final long cursor)
@@ -57,12 +75,20 @@ public final class ExecutionHistory implements AutoCloseable
         }
         tailer.moveAfterSequence(cursor);
         final byte[] wanted = Hex.fromHex(account);
+        final long limit = released.getAsLong();
         final List<String> executions = new ArrayList<>();
         final long[] last = {cursor};
+        final boolean[] beyond = {false};
         final RecordHandler onRecord = (buffer, offset, length, index) ->
         {
             header.wrap(buffer, offset);
-            last[0] = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (sequence > limit || beyond[0])
+            {
+                beyond[0] = true;
+                return;
+            }
+            last[0] = sequence;
             if (header.templateId() != TradeDecoder.TEMPLATE_ID)
             {
                 return;
@@ -84,7 +110,7 @@ public final class ExecutionHistory implements AutoCloseable
         boolean end = false;
         for (int commands = 0; executions.size() < PAGE && commands < SCAN_LIMIT; commands++)
         {
-            if (!tailer.read(onRecord))
+            if (!tailer.read(onRecord) || beyond[0])
             {
                 end = true;
                 break;

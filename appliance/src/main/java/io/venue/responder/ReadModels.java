@@ -1,6 +1,5 @@
 package io.venue.responder;
 
-import io.venue.auth.CredentialSecrets;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
@@ -20,9 +19,9 @@ public final class ReadModels
     private final OrderStatuses orders = new OrderStatuses();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
-    public ReadModels(final CredentialSecrets secrets)
+    public ReadModels()
     {
-        agents = new AgentDirectory(secrets);
+        agents = new AgentDirectory();
         directory = new VenueDirectory();
     }
 

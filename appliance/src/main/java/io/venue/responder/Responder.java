@@ -6,8 +6,6 @@ import io.venue.codec.Hex;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
-import io.venue.journal.sbe.AgentCreateDecoder;
-import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
@@ -203,8 +201,7 @@ public final class Responder implements Agent
     /** Whether the command is an owner's intent (agent lifecycle), which has no action envelope. */
     private boolean isOwnerIntent()
     {
-        final int templateId = command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-        return templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID;
+        return io.venue.journal.JournalRecords.isOwnerIntent(command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
     }
 
     /** The command's canonical JSON and its recovered signers, for an answer about its signer. */

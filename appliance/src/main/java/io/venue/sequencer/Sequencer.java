@@ -209,8 +209,7 @@ public final class Sequencer implements Agent
         }
         final int templateId = (bytes[2] & 0xFF) | (bytes[3] & 0xFF) << 8;
         final int schemaId = (bytes[4] & 0xFF) | (bytes[5] & 0xFF) << 8;
-        return schemaId == MessageHeaderEncoder.SCHEMA_ID && templateId >= io.venue.journal.sbe.AgentCreateEncoder.TEMPLATE_ID &&
-            templateId <= io.venue.journal.sbe.OwnerRevokeEncoder.TEMPLATE_ID;
+        return schemaId == MessageHeaderEncoder.SCHEMA_ID && io.venue.journal.JournalRecords.isOwnerIntent(templateId);
     }
 
     /** The time for the next record: the clock's, never earlier than the previous stamp. */

@@ -56,7 +56,7 @@ class ApplianceFailoverTest
         final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
             "http.port=" + freeTcpPort() + "\n");
 
-        // both nodes run under the same engine configuration: the demo's operator key, made here for both
+        // both nodes run under the same engine configuration (the demo's operator key) and credential key, made here for both
         writeKeys(primaryData, standbyData);
         final ChildJvm standby = ChildJvm.start(ApplianceMain.class, "--config", standbyConfig.toString());
         ChildJvm primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
@@ -130,7 +130,8 @@ class ApplianceFailoverTest
 
     private static void writeKeys(final Path... dataDirs) throws IOException
     {
-        for (final String key : List.of("operator.key", "demo-account.key"))
+        // the credential key is 32 random bytes too: a standby refuses to start without its primary's
+        for (final String key : List.of("operator.key", "demo-account.key", "credentials.key"))
         {
             final String hex = io.venue.codec.Hex.to0x(Secp256k1KeyPair.generate(new java.security.SecureRandom()).privateKey());
             for (final Path data : dataDirs)

@@ -86,5 +86,8 @@ class EngineAgentTest
         assertRejected(asAgent(NEW_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
         assertRejected(agents.revoke(EngineTest.STRANGER, 42, 42, true), "UNKNOWN_AGENT");
         assertRejected(agents.rotate(EngineTest.BOB, 42, 77, EngineTest.STRANGER), "UNKNOWN_AGENT");
+        // a revoked agent stays revoked: a rotation (say, one signed before the owner-revoke) cannot revive it
+        assertRejected(agents.rotate(ALICE, 42, 78, EngineTest.STRANGER), "UNKNOWN_AGENT");
+        assertRejected(asAgent(EngineTest.STRANGER, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
     }
 }

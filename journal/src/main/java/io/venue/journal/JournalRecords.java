@@ -155,6 +155,13 @@ public final class JournalRecords
         return buffer.getInt(offset + EVENT_INDEX_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
     }
 
+    /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
+    public static boolean isOwnerIntent(final int templateId)
+    {
+        return templateId >= io.venue.journal.sbe.AgentCreateDecoder.TEMPLATE_ID &&
+            templateId <= io.venue.journal.sbe.OwnerRevokeDecoder.TEMPLATE_ID;
+    }
+
     /** True when the two ranges hold the same bytes: how a replay is compared with what was recorded. */
     public static boolean sameBytes(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
     {

@@ -18,6 +18,8 @@ package io.venue.auth;
 public final class AgentRotationText extends OwnerSignedText
 {
     public static final String TITLE = "Service Agent Rotation";
+    /** Spec 8.5: after a rotation the earlier credentials stay valid this long. */
+    public static final long OVERLAP_MS = 24L * AgentKind.HOUR_MS;
 
     private final String agentId;
     private final AgentKey newAgent;

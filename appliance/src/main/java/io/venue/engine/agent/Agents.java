@@ -27,8 +27,12 @@ public final class Agents
     public static final int SIGNER_IN_USE = 7;
     public static final int UNKNOWN_AGENT = 8;
     public static final int NOT_OWNER = 9;
+    public static final int TOO_MANY_AGENTS = 10;
 
-    public static final long ROTATION_OVERLAP_MS = 24L * 60 * 60 * 1000;
+    /** Agents one owner may hold unrevoked: an owner cannot fill the venue's agent capacity alone. */
+    public static final int MAX_AGENTS_PER_OWNER = 64;
+
+    public static final long ROTATION_OVERLAP_MS = io.venue.auth.AgentRotationText.OVERLAP_MS;
     private static final long FOREVER = Long.MAX_VALUE;
     private static final int ADDRESS_LONGS = 3;
 
@@ -109,6 +113,18 @@ public final class Agents
         {
             return SIGNER_IN_USE;
         }
+        int held = 0;
+        for (int other = 0; other < agentCount; other++)
+        {
+            if (owners[other] == owner && !agentRevoked[other])
+            {
+                held++;
+            }
+        }
+        if (held >= MAX_AGENTS_PER_OWNER)
+        {
+            return TOO_MANY_AGENTS;
+        }
         final int agent = agentCount++;
         ensureAgents(agentCount);
         agentIds[agent] = agentId;
@@ -123,7 +139,8 @@ public final class Agents
 
     /**
      * Adds a new credential ({@code newSigner} null for Ed25519); the agent's live credentials stay valid
-     * until {@code overlapEnd} (the stamped time plus {@link #ROTATION_OVERLAP_MS}).
+     * until {@code overlapEnd} (the stamped time plus {@link #ROTATION_OVERLAP_MS}). A revoked or expired agent
+     * is gone: it cannot be rotated back to life ({@link #UNKNOWN_AGENT}).
      */
     public int rotate(
         final int owner,
@@ -131,12 +148,17 @@ public final class Agents
         final long newCredentialId,
         final DirectBuffer newSigner,
         final int signerOffset,
-        final long overlapEnd)
+        final long overlapEnd,
+        final long nowMs)
     {
         final int agent = ownedAgent(owner, agentId);
         if (agent < 0)
         {
             return -agent;
+        }
+        if (agentRevoked[agent] || expiresAt[agent] <= nowMs)
+        {
+            return UNKNOWN_AGENT;
         }
         if (credentialById.containsKey(newCredentialId))
         {

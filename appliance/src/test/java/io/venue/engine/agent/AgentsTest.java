@@ -41,12 +41,25 @@ class AgentsTest
     }
 
     @Test
+    void anOwnerHoldsAtMost64UnrevokedAgents()
+    {
+        for (int i = 0; i < MAX_AGENTS_PER_OWNER; i++)
+        {
+            assertEquals(OK, agents.create(3, 1000 + i, null, 0, TRADE, T0 + 1000));
+        }
+        assertEquals(TOO_MANY_AGENTS, agents.create(3, 2000, null, 0, TRADE, T0 + 1000));
+        assertEquals(OK, agents.create(4, 2000, null, 0, TRADE, T0 + 1000), "another owner is not affected");
+        assertEquals(OK, agents.revokeAgent(3, 1000));
+        assertEquals(OK, agents.create(3, 2001, null, 0, TRADE, T0 + 1000), "a revoked agent frees its place");
+    }
+
+    @Test
     void rotationKeepsTheOldCredentialFor24Hours()
     {
         agents.create(3, 42, signer(1), 0, TRADE, Long.MAX_VALUE);
-        assertEquals(NOT_OWNER, agents.rotate(4, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
-        assertEquals(UNKNOWN_AGENT, agents.rotate(3, 99, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
-        assertEquals(OK, agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS));
+        assertEquals(NOT_OWNER, agents.rotate(4, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS, T0));
+        assertEquals(UNKNOWN_AGENT, agents.rotate(3, 99, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS, T0));
+        assertEquals(OK, agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS, T0));
         assertEquals(OK, agents.authorize(signer(1), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS - 1));
         assertEquals(EXPIRED, agents.authorize(signer(1), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS));
         assertEquals(OK, agents.authorize(signer(2), 0, 3, TRADE, T0 + ROTATION_OVERLAP_MS * 10));
@@ -56,7 +69,7 @@ class AgentsTest
     void revokingOneCredentialTheAgentOrEverythingOfTheOwner()
     {
         agents.create(3, 42, signer(1), 0, TRADE, Long.MAX_VALUE);
-        agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS);
+        agents.rotate(3, 42, 43, signer(2), 0, T0 + ROTATION_OVERLAP_MS, T0);
         assertEquals(OK, agents.revokeCredential(3, 42, 42));
         assertEquals(REVOKED, agents.authorize(signer(1), 0, 3, TRADE, T0));
         assertEquals(OK, agents.authorize(signer(2), 0, 3, TRADE, T0));

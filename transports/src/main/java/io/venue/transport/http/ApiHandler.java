@@ -78,6 +78,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
+    private static final String SUBMIT_TIMEOUT = "no decision in time; the action may still be applied: ask GET " +
+        "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
+        "the same order under a new nonce";
+    private static final String INTENT_TIMEOUT = "no decision in time; the intent may still be applied: ask GET " +
+        "/api/v1/trading/actions/{digest} with the EIP-191 hash of the text. A credential is returned only in the answer: " +
+        "if a create or rotation was applied, revoke that credential and rotate (or create) again";
+
     /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
     private static final long SWEEP_MS = 100;
     /** Requests a connection may have unanswered before it stops reading (pipelining must not fill the heap). */
@@ -170,11 +177,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     orderStatus(ctx, slot, method, path.substring(ORDERS.length()));
                 }
-                else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS))
+                else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS) &&
+                    path.length() > BSL_ACCOUNTS.length() + EXECUTIONS.length())
                 {
                     executions(ctx, slot, request, path.substring(BSL_ACCOUNTS.length(), path.length() - EXECUTIONS.length()));
                 }
-                else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE))
+                else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE) && path.length() > ACCOUNTS.length() + NONCE.length())
                 {
                     final String account = path.substring(ACCOUNTS.length(), path.length() - NONCE.length());
                     if (!ADDRESS.matcher(account).matches())
@@ -248,7 +256,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final byte[] body = bytes(content);
         final long correlation = register(ctx, slot, response -> response);
-        offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length));
+        offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length),
+            SUBMIT_TIMEOUT);
     }
 
     /**
@@ -293,7 +302,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final long correlation = register(ctx, slot, response -> withCredential(response, intent));
         offered(ctx, slot, correlation, shared.context.intentSubmitter.offer(connectionId, correlation, intent.owner(),
-            intent.signature(), intent.text(), intent.command(), intent.commandLength()));
+            intent.signature(), intent.text(), intent.command(), intent.commandLength()), INTENT_TIMEOUT);
     }
 
     /**
@@ -314,15 +323,22 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
             return;
         }
+        if (!admitRequest(ctx, slot))
+        {
+            return;
+        }
         final byte[] body = bytes(request.content());
         final long now = System.currentTimeMillis();
         final ApiKey[] key = new ApiKey[1];
-        final int query = request.uri().indexOf('?');
+        // the path is signed as sent, percent-encoding untouched (docs/MACHINE-AUTH.md)
+        final String uri = request.uri();
+        final int query = uri.indexOf('?');
+        final String rawPath = query < 0 ? uri : uri.substring(0, query);
         io.venue.svc.SvcAuthResult result = svc.verify(request.headers()::get, id ->
         {
             key[0] = context.apiKeys.apply(id);
             return key[0] == null ? null : key[0].svc();
-        }, request.method().name(), path, query < 0 ? null : request.uri().substring(query + 1), body, now);
+        }, request.method().name(), rawPath, query < 0 ? null : uri.substring(query + 1), body, now);
         if (result == io.venue.svc.SvcAuthResult.OK)
         {
             synchronized (shared.svcNonces)
@@ -427,19 +443,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             cursor = Long.parseLong(cursors.get(0));
         }
-        context.executions.apply(account, cursor).whenComplete((page, failure) ->
-        {
-            final FullHttpResponse http = json(failure == null ? new SubmitResponse(200, page) :
-                new SubmitResponse(500, error("INTERNAL", "the event journal could not be read: " + failure.getMessage())));
-            try
-            {
-                ctx.executor().execute(() -> fill(ctx, slot, http));
-            }
-            catch (final java.util.concurrent.RejectedExecutionException stopped)
-            {
-                http.release();
-            }
-        });
+        await(ctx, slot, "the page was not read within " + context.answerTimeoutMs + " ms; ask again");
+        context.executions.apply(account, cursor).whenComplete((page, failure) -> answerLater(ctx, slot, json(
+            failure == null ? new SubmitResponse(200, page) :
+            failure.getCause() instanceof java.util.concurrent.RejectedExecutionException ||
+                failure instanceof java.util.concurrent.RejectedExecutionException ?
+                new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
+                new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */
@@ -470,10 +480,32 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /**
-     * What every write passes before it is read: not while draining, the edge throttle, the shard's backlog. A refused
-     * request is answered (and journaled where the spec wants it) here.
+     * What every write passes before it is read: {@link #admitRequest}, then the shard's backlog. A refused request is
+     * answered (and journaled) here.
      */
     private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot)
+    {
+        if (!admitRequest(ctx, slot))
+        {
+            return false;
+        }
+        if (shared.context.backlog != null)
+        {
+            final long backlog = shared.context.backlog.getAsLong();
+            if (backlog > shared.context.busyBacklog)
+            {
+                journal(shared.context, connectionId, RequestRejectReason.SHARD_BUSY, "the shard is " + backlog +
+                    " commands behind the journal");
+                fill(ctx, slot, json(new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
+                    " commands behind; this request was not verified (journaled as refused), retry after the delay"), 1)));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */
+    private boolean admitRequest(final ChannelHandlerContext ctx, final Slot slot)
     {
         if (shared.context.draining)
         {
@@ -500,41 +532,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 return false;
             }
         }
-        if (shared.context.backlog != null)
-        {
-            final long backlog = shared.context.backlog.getAsLong();
-            if (backlog > shared.context.busyBacklog)
-            {
-                journal(shared.context, connectionId, RequestRejectReason.SHARD_BUSY, "the shard is " + backlog +
-                    " commands behind the journal");
-                fill(ctx, slot, json(new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
-                    " commands behind; this request was not verified (journaled as refused), retry after the delay"), 1)));
-                return false;
-            }
-        }
         return true;
     }
 
     /** Registers a request that waits for the engine; {@code answer} shapes the decision on the responder's thread. */
     private long register(final ChannelHandlerContext ctx, final Slot slot, final java.util.function.UnaryOperator<SubmitResponse> answer)
     {
-        return shared.context.pending.register(response ->
-        {
-            // on the responder's thread: build the answer there, fill the slot on the event loop
-            final FullHttpResponse http = json(answer.apply(response));
-            try
-            {
-                ctx.executor().execute(() -> fill(ctx, slot, http));
-            }
-            catch (final java.util.concurrent.RejectedExecutionException stopped)
-            {
-                http.release(); // the I/O threads are shut down: nobody to answer
-            }
-        });
+        // on the responder's thread: build the answer there, fill the slot on the event loop
+        return shared.context.pending.register(response -> answerLater(ctx, slot, json(answer.apply(response))));
     }
 
     /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
-    private void offered(final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean offered)
+    private void offered(
+        final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean offered, final String timeout)
     {
         if (!offered)
         {
@@ -544,10 +554,30 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));
             return;
         }
+        await(ctx, slot, timeout);
+    }
+
+    /** The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes. */
+    private void await(final ChannelHandlerContext ctx, final Slot slot, final String timeout)
+    {
         slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shared.context.answerTimeoutMs);
+        slot.timeout = timeout;
         if (sweep == null)
         {
             sweep = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Fills the slot with {@code http} on the event loop, from any thread; dropped when the I/O threads are gone. */
+    private void answerLater(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
+    {
+        try
+        {
+            ctx.executor().execute(() -> fill(ctx, slot, http));
+        }
+        catch (final java.util.concurrent.RejectedExecutionException stopped)
+        {
+            http.release(); // the I/O threads are shut down: nobody to answer
         }
     }
 
@@ -611,10 +641,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 waiting = true;
                 break;
             }
-            fill(ctx, slot, json(new SubmitResponse(504, error("TIMEOUT", "no decision within " +
-                shared.context.answerTimeoutMs + " ms; the action may still be applied: ask GET " +
-                "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
-                "nonce_replayed), never the same order under a new nonce"))));
+            fill(ctx, slot, json(new SubmitResponse(504, error("TIMEOUT", slot.timeout))));
         }
         if (!waiting && sweep != null)
         {
@@ -734,6 +761,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         boolean keepAlive;
         long deadlineNs;
+        /** The 504's message once {@link #deadlineNs} passes; set by whatever makes the slot wait. */
+        String timeout;
         FullHttpResponse http;
         boolean written;
 

@@ -14,13 +14,15 @@ import java.util.Map;
  * A strict JSON reader (RFC 8259) for the bodies of the lane's non-trading routes (agents, tokens): objects become
  * {@code Map<String, Object>} in document order, arrays {@code List<Object>}, integers {@code Long} (or
  * {@code BigInteger} beyond 64 bits), other numbers {@code BigDecimal}, plus {@code String}, {@code Boolean} and
- * null. Refused, with the byte position: invalid UTF-8, duplicate keys, nesting deeper than {@link #MAX_DEPTH},
- * anything after the value. The signed trading actions have their own canonical parser; this one is for requests
+ * null. Refused, with the character position: invalid UTF-8, duplicate keys, nesting deeper than {@link #MAX_DEPTH},
+ * a number literal over {@link #MAX_NUMBER_LENGTH} characters or out of range, anything after the value. The signed trading actions have their own canonical parser; this one is for requests
  * whose signed text the lane rebuilds from the fields.
  */
 public final class JsonReader
 {
     public static final int MAX_DEPTH = 16;
+    /** Longer number literals are refused: no field needs one, and parsing a huge one costs the I/O thread seconds. */
+    public static final int MAX_NUMBER_LENGTH = 40;
 
     /** What is wrong with a body and where. */
     public static final class JsonException extends Exception
@@ -272,13 +274,26 @@ public final class JsonReader
                 throw error("an exponent needs digits");
             }
         }
-        final String literal = text.substring(start, at);
-        if (!integer)
+        if (at - start > MAX_NUMBER_LENGTH)
         {
-            return new BigDecimal(literal);
+            at = start;
+            throw error("a number longer than " + MAX_NUMBER_LENGTH + " characters");
         }
-        final BigInteger value = new BigInteger(literal);
-        return value.bitLength() < 64 ? (Object)value.longValue() : value;
+        final String literal = text.substring(start, at);
+        try
+        {
+            if (!integer)
+            {
+                return new BigDecimal(literal);
+            }
+            final BigInteger value = new BigInteger(literal);
+            return value.bitLength() < 64 ? (Object)value.longValue() : value;
+        }
+        catch (final NumberFormatException ex)
+        {
+            at = start;
+            throw error("a number out of range");
+        }
     }
 
     private boolean digits()

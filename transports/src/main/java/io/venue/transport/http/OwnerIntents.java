@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  * The signature is checked by the verifier pool, the nonce and the agent rules by the engine; here only what the
  * fields say on their face: shape, formats, the lifetime cap of the agent kind (spec 8.5), and an issue time within
  * {@link #MAX_ISSUED_SKEW_MS} of the server's clock, which bounds how long a signed intent can wait to be used and
- * anchors the rotation overlap. Thread safe.
+ * anchors the rotation overlap ({@link AgentRotationText#OVERLAP_MS} after it). Thread safe.
  */
 public final class OwnerIntents
 {
@@ -52,12 +52,10 @@ public final class OwnerIntents
         CREATE, ROTATE, REVOKE, OWNER_REVOKE
     }
 
-    /** An issue time further than this from the server's clock is refused. */
-    public static final long MAX_ISSUED_SKEW_MS = 30_000;
-    /** Spec 8.5: after a rotation the earlier credentials stay valid this long after the rotation's issue time. */
-    public static final long ROTATION_OVERLAP_MS = 24L * 3_600_000L;
+    /** An issue time further than this from the server's clock is refused: the machine headers' skew (spec 8.5). */
+    public static final long MAX_ISSUED_SKEW_MS = io.venue.svc.SvcVerifier.MAX_SKEW_MS;
 
-    private static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
+    private static final Pattern ADDRESS = ApiHandler.ADDRESS;
     private static final Pattern SIGNATURE = Pattern.compile("0x[0-9a-f]{130}");
     private static final Pattern ACCOUNT_ID = Pattern.compile("0x[0-9a-f]{64}");
     private static final Pattern ED25519 = Pattern.compile(Pattern.quote(AgentKey.ED25519_PREFIX) + "[0-9a-f]{64}");
@@ -70,6 +68,12 @@ public final class OwnerIntents
     public record Intent(Kind kind, byte[] owner, byte[] signature, byte[] text, byte[] command, int commandLength,
         String agentId, String apiKeyId, String apiSecret, String passphrase, long validUntilMs)
     {
+        /** Never the secret or the passphrase: a log line must not leak them. */
+        @Override
+        public String toString()
+        {
+            return "Intent[" + kind + " agent " + agentId + " credential " + apiKeyId + "]";
+        }
     }
 
     /** A request the lane refuses on its face: 400 with the field and the reason. */
@@ -197,7 +201,7 @@ public final class OwnerIntents
         rotate.putOwner(owner.toBytes(), 0, 20);
         out.putLong(rotate.offset() + AgentRotateEncoder.agentIdEncodingOffset(), keyIdBits(agentId), ByteOrder.BIG_ENDIAN);
         out.putLong(rotate.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
-        final long overlapUntilMs = issuedAtMs + ROTATION_OVERLAP_MS;
+        final long overlapUntilMs = issuedAtMs + AgentRotationText.OVERLAP_MS;
         rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs).issuedAtMs(issuedAtMs)
             .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.ROTATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + rotate.encodedLength(),

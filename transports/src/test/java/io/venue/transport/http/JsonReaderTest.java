@@ -45,7 +45,7 @@ class JsonReaderTest
     {
         for (final String bad : List.of("", "{", "{\"a\":1,}", "{\"a\":1,\"a\":2}", "[1,]", "01", "1.", "-", "+1", "'a'",
             "{\"a\" 1}", "\"\u0001\"", "\"\\x\"", "tru", "nul", "{}{}", "[" .repeat(17) + "]".repeat(17), "\"\\u12\"",
-            "{a:1}", "1e", "[1 2]"))
+            "{a:1}", "1e", "[1 2]", "1e99999999999", "9".repeat(41), "[" + "1".repeat(500_000) + "]"))
         {
             assertThrows(JsonReader.JsonException.class, () -> read(bad), bad);
         }
