@@ -20,6 +20,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,6 +112,26 @@ class HttpFuzzTest
             assertTrue(answer.statusCode() == 404 || answer.statusCode() == 405 || answer.statusCode() == 200,
                 answer.statusCode() + " for " + path);
             assertTrue(answer.body().startsWith("{\"ok\":"), answer.body());
+        }
+        stillServingAndUntouched();
+    }
+
+    /** Every route's prefix and suffix, alone, run together, or with an empty or odd middle: a JSON answer, never a dropped connection. */
+    @Test
+    void routePrefixesAndSuffixesAloneGetJsonAnswers() throws Exception
+    {
+        for (final String path : List.of("/api/v1/bsl/accounts/executions", "/api/v1/bsl/accounts//executions",
+            "/api/v1/trading/accounts/nonce", "/api/v1/trading/accounts//nonce", "/api/agents//rotate", "/api/agents/rotate",
+            "/api/v1/trading/orders/", "/api/v1/trading/actions/", "/api/agents/", "/api/v1/ws/token/",
+            "/api/v1/bsl/accounts/0x" + "1".repeat(40) + "/executions/x"))
+        {
+            for (final String method : List.of("GET", "POST"))
+            {
+                final HttpResponse<String> answer = http.client.send(java.net.http.HttpRequest.newBuilder(URI.create(http.baseUrl + path))
+                    .method(method, java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+                assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500, answer.statusCode() + " " + method + " " + path);
+                assertTrue(answer.body().startsWith("{\"ok\":false"), answer.body() + " for " + method + " " + path);
+            }
         }
         stillServingAndUntouched();
     }
