@@ -23,6 +23,7 @@ import io.venue.sequencer.SequencerListener;
 import io.venue.auth.CredentialSecrets;
 import io.venue.transport.http.EdgeThrottle;
 import io.venue.transport.http.OwnerIntents;
+import io.venue.transport.http.TokenSigners;
 import io.venue.transport.http.WsTokens;
 import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
@@ -275,12 +276,23 @@ public final class Appliance implements AutoCloseable
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
-                System::currentTimeMillis), pool::offerIntent)
+                System::currentTimeMillis, io.venue.crypto.Secp256k1Recoveries.select()::newRecovery), pool::offerIntent)
+            .tokenSigners(this::tokenGrant)
             .machineAuth(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), new WsTokens(credentialSecrets.tokenKey()),
                 context.wsTokenTtlMs)
             .executions(executionHistory::page)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
+    }
+
+    /** The account itself and its vault owner may read; an agent of the account as its scopes say. */
+    private TokenSigners.Grant tokenGrant(final String account, final String signer, final long nowMs)
+    {
+        if (signer.equals(account) || signer.equals(models.vaultOwners().ownerOf(account)))
+        {
+            return new TokenSigners.Grant("", true);
+        }
+        return models.agents().signerFor(account, signer, nowMs);
     }
 
     /**

@@ -53,6 +53,8 @@ public final class AgentDirectory
     private final AgentChangedDecoder changed = new AgentChangedDecoder();
     private final Map<String, Agent> agents = new ConcurrentHashMap<>();
     private final Map<String, Credential> credentials = new ConcurrentHashMap<>();
+    /** A secp256k1 credential's signing address to its id. */
+    private final Map<String, String> signers = new ConcurrentHashMap<>();
     private final byte[] owner = new byte[20];
     private final byte[] id = new byte[8];
     private final byte[] key = new byte[32];
@@ -70,17 +72,36 @@ public final class AgentDirectory
     public ApiKey find(final String apiKeyId, final long nowMs, final CredentialSecrets secrets)
     {
         final Credential credential = apiKeyId == null ? null : credentials.get(apiKeyId);
-        if (credential == null || credential.revoked || nowMs >= credential.validUntilMs)
-        {
-            return null;
-        }
-        final Agent agent = agents.get(credential.agentId);
-        if (agent == null || agent.revoked || nowMs >= agent.expiresAtMs)
+        final Agent agent = active(credential, nowMs);
+        if (agent == null)
         {
             return null;
         }
         final SvcCredential svc = credential.ed25519 != null ? credential.ed25519 : secrets.hmacCredential(apiKeyId);
         return new ApiKey(svc, agent.owner, agent.scopes, agent.kind == AgentKind.INSTITUTIONAL);
+    }
+
+    /**
+     * The active secp256k1 credential that signs with {@code signer} (0x address) for {@code account}, as its id and
+     * scopes; null when there is none (unknown, another account's, revoked or expired).
+     */
+    public io.venue.transport.http.TokenSigners.Grant signerFor(final String account, final String signer, final long nowMs)
+    {
+        final String credentialId = signers.get(signer);
+        final Agent agent = credentialId == null ? null : active(credentials.get(credentialId), nowMs);
+        return agent == null || !agent.owner.equals(account) ? null :
+            new io.venue.transport.http.TokenSigners.Grant(credentialId, (agent.scopes & 1 << io.venue.auth.Scope.READ.ordinal()) != 0);
+    }
+
+    /** The credential's agent when both are active at {@code nowMs}; else null. */
+    private Agent active(final Credential credential, final long nowMs)
+    {
+        if (credential == null || credential.revoked || nowMs >= credential.validUntilMs)
+        {
+            return null;
+        }
+        final Agent agent = agents.get(credential.agentId);
+        return agent == null || agent.revoked || nowMs >= agent.expiresAtMs ? null : agent;
     }
 
     /** Applies an AgentChanged event; others are ignored. {@code header} is wrapped at {@code offset}. */
@@ -148,6 +169,10 @@ public final class AgentDirectory
         changed.getAgentKey(key, 0, 32);
         final SvcCredential ed25519 = changed.keyKind() == AgentKeyKind.ED25519 ? SvcCredential.ed25519(credentialId, key.clone()) :
             null;
+        if (ed25519 == null)
+        {
+            signers.put(Hex.to0x(java.util.Arrays.copyOf(key, 20)), credentialId);
+        }
         return new Credential(agentId, ed25519, validUntilMs, false);
     }
 

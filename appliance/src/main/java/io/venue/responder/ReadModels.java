@@ -7,8 +7,8 @@ import org.agrona.DirectBuffer;
 
 /**
  * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
- * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}) and each order's status
- * ({@link OrderStatuses}). Filled by a scan of the whole event journal at start, then kept by the responder with
+ * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}), each order's status
+ * ({@link OrderStatuses}) and the vaults' owners ({@link VaultOwners}). Filled by a scan of the whole event journal at start, then kept by the responder with
  * every event after it; one thread writes at a time, the I/O threads read.
  */
 public final class ReadModels
@@ -17,6 +17,7 @@ public final class ReadModels
     private final VenueDirectory directory;
     private final AccountNonces nonces = new AccountNonces();
     private final OrderStatuses orders = new OrderStatuses();
+    private final VaultOwners vaultOwners = new VaultOwners();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
     public ReadModels()
@@ -46,6 +47,7 @@ public final class ReadModels
         agents.onEvent(buffer, offset, header);
         nonces.onEvent(buffer, offset, header);
         orders.onEvent(buffer, offset, header);
+        vaultOwners.onEvent(buffer, offset, header);
     }
 
     public VenueDirectory directory()
@@ -66,5 +68,10 @@ public final class ReadModels
     public OrderStatuses orders()
     {
         return orders;
+    }
+
+    public VaultOwners vaultOwners()
+    {
+        return vaultOwners;
     }
 }

@@ -339,4 +339,47 @@ class AgentRoutesTest
         refused(token(io.venue.svc.SvcRequestSigner.ed25519(field(tradeOnly.body(), "apiKeyId"), trader.getEncoded()), 1, now, ""),
             403, "SCOPE_DENIED");
     }
+
+    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final long tokenNonce, final long issuedAtMs)
+        throws Exception
+    {
+        final io.venue.auth.WsTokenText text = io.venue.auth.WsTokenText.builder().owner(owner.address()).nonce(tokenNonce)
+            .issuedAtMs(issuedAtMs).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        return post("/api/v1/ws/token", new JsonWriter().field("account", owner.address().toString()).field("nonce", tokenNonce)
+            .field("issuedAtMs", issuedAtMs).field("signature", sign(wallet, text)).toJson());
+    }
+
+    @Test
+    void aWalletSignatureObtainsATokenWithoutMachineHeaders() throws Exception
+    {
+        final long now = System.currentTimeMillis();
+        final HttpResponse<String> own = walletToken(owner, 1, now);
+        ok(own);
+        final String account = owner.address().toString();
+        ok(executions(account, "", field(own.body(), "token")));
+        refused(walletToken(owner, 1, now), 400, "BAD_REQUEST"); // each signed text obtains one token
+        refused(walletToken(owner, 2, now - 120_000), 400, "BAD_REQUEST");
+
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> foreign = walletToken(stranger, 3, now);
+        refused(foreign, 401, "UNAUTHORIZED_SIGNER");
+        assertEquals(stranger.address().toString(), field(foreign.body(), "recoveredSigner"));
+
+        final Secp256k1KeyPair reader = Secp256k1KeyPair.generate(new SecureRandom());
+        ok(create(AgentKey.secp256k1(reader.address()), Scope.READ));
+        final HttpResponse<String> delegated = walletToken(reader, 4, now);
+        ok(delegated);
+        final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
+        ok(create(AgentKey.secp256k1(trader.address()), Scope.TRADE));
+        refused(walletToken(trader, 5, now), 403, "SCOPE_DENIED");
+
+        final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
+            .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", account)
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+            .toJson()));
+        refused(executions(account, "", field(delegated.body(), "token")), 401, "UNAUTHORIZED");
+        ok(executions(account, "", field(own.body(), "token")));
+        refused(walletToken(reader, 6, System.currentTimeMillis()), 401, "UNAUTHORIZED_SIGNER");
+    }
 }

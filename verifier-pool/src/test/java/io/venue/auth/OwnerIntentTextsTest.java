@@ -209,6 +209,21 @@ class OwnerIntentTextsTest
     }
 
     @Test
+    void wsTokenText()
+    {
+        final WsTokenText text = WsTokenText.builder().owner(OWNER).nonce(7).issuedAtMs(ISSUED).chainId(42161)
+            .verifyingContract(CONTRACT).build();
+        assertEquals(String.join("\n",
+            "Service WS Token",
+            "account:0x8ba1f109551bd432803012645ac136ddd64dba72",
+            "nonce:7",
+            "issued_at:1735689600000",
+            "chain_id:42161",
+            "verifying_contract:" + CONTRACT), text.text());
+        assertEquals(OWNER, text.account());
+    }
+
+    @Test
     void adminActionText()
     {
         final byte[] digest = new byte[32];

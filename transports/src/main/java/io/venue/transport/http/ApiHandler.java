@@ -329,6 +329,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final byte[] body = bytes(request.content());
         final long now = System.currentTimeMillis();
+        if (!request.headers().contains(io.venue.svc.SvcHeaders.AUTH_VERSION) && context.tokenSigners != null && body.length > 0)
+        {
+            walletToken(ctx, slot, path, body, now);
+            return;
+        }
         final ApiKey[] key = new ApiKey[1];
         // the path is signed as sent, percent-encoding untouched (docs/MACHINE-AUTH.md)
         final String uri = request.uri();
@@ -385,10 +390,55 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 return;
             }
         }
-        final long ttl = WsTokens.clampTtl(ttlMs, context.wsTokenTtlMs);
-        final String token = context.wsTokens.issue(key[0].account(), svc.headers().apiKeyId(), now + ttl);
-        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("account", key[0].account())
+        issueToken(ctx, slot, key[0].account(), svc.headers().apiKeyId(), ttlMs, now);
+    }
+
+    private void issueToken(
+        final ChannelHandlerContext ctx, final Slot slot, final String account, final String credentialId, final long ttlMs,
+        final long now)
+    {
+        final long ttl = WsTokens.clampTtl(ttlMs, shared.context.wsTokenTtlMs);
+        final String token = shared.context.wsTokens.issue(account, credentialId, now + ttl);
+        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("account", account)
             .field("scope", WsTokens.SCOPE).field("tokenType", "Bearer").field("token", token).field("ttlMs", ttl).toJson())));
+    }
+
+    /**
+     * The token route without machine headers: a wallet signs a {@code WsTokenText} for the account (spec 5.7's
+     * delegated wallet signature). The account, its vault owner, or an active secp256k1 agent of it holding read.
+     */
+    private void walletToken(final ChannelHandlerContext ctx, final Slot slot, final String path, final byte[] body, final long now)
+    {
+        final HttpGateway.Context context = shared.context;
+        final OwnerIntents.WalletToken request;
+        try
+        {
+            request = context.ownerIntents.walletToken(OwnerIntents.object(body));
+        }
+        catch (final OwnerIntents.BadIntent bad)
+        {
+            journal(context, connectionId, RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token " +
+                bad.field() + ": " + bad.getMessage());
+            fill(ctx, slot, json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST")
+                .field("field", bad.field()).field("message", bad.getMessage()).field("serverTimeMs", now).toJson())));
+            return;
+        }
+        final TokenSigners.Grant grant = context.tokenSigners.grant(request.account(), request.signer(), now);
+        if (grant == null)
+        {
+            journal(context, connectionId, RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token for " +
+                request.account() + " signed by " + request.signer() + ", not a signer of the account");
+            fill(ctx, slot, json(new SubmitResponse(401, new JsonWriter().field("ok", false).field("code", "UNAUTHORIZED_SIGNER")
+                .field("message", "the signer is neither the account, its vault owner nor an active agent of it")
+                .field("expectedSigner", request.account()).field("recoveredSigner", request.signer()).toJson())));
+            return;
+        }
+        if (!grant.readScope())
+        {
+            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "the signing agent does not hold the read scope"))));
+            return;
+        }
+        issueToken(ctx, slot, request.account(), grant.credentialId(), request.ttlMs(), now);
     }
 
     /**
@@ -412,7 +462,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final long now = System.currentTimeMillis();
         final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
             context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
-        if (claims == null || context.apiKeys.apply(claims.apiKeyId()) == null)
+        // a token names the credential that obtained it (none for the account's own wallet): a revocation ends it
+        if (claims == null || !claims.apiKeyId().isEmpty() && context.apiKeys.apply(claims.apiKeyId()) == null)
         {
             final FullHttpResponse http = json(new SubmitResponse(401, error("UNAUTHORIZED", authorization == null ?
                 "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :

@@ -147,6 +147,7 @@ public final class HttpGateway implements AutoCloseable
         OwnerIntents ownerIntents;
         IntentSubmitter intentSubmitter;
         java.util.function.Function<String, ApiKey> apiKeys;
+        TokenSigners tokenSigners;
         WsTokens wsTokens;
         long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
         java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions;
@@ -282,6 +283,16 @@ public final class HttpGateway implements AutoCloseable
             this.apiKeys = apiKeys;
             this.wsTokens = tokens;
             this.wsTokenTtlMs = defaultTtlMs;
+            return this;
+        }
+
+        /**
+         * Lets a wallet obtain a token by signing (spec 5.7) instead of machine headers; needs {@link #ownerIntents} and
+         * {@link #machineAuth}.
+         */
+        public Context tokenSigners(final TokenSigners signers)
+        {
+            this.tokenSigners = signers;
             return this;
         }
 

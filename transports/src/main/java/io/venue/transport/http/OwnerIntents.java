@@ -93,27 +93,69 @@ public final class OwnerIntents
         }
     }
 
+    /** A wallet's signed request for a token, its signer recovered. */
+    public record WalletToken(String account, String signer, long ttlMs)
+    {
+    }
+
     private final long chainId;
     private final Address verifyingContract;
     private final CredentialSecrets secrets;
     private final SecureRandom random;
     private final LongSupplier clockMs;
+    private final ThreadLocal<io.venue.crypto.Secp256k1Recovery> recovery;
+    /** The EIP-191 hashes of the token texts already used, to their issue time: each text obtains one token. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> usedTokenTexts = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * @param recovery makes the secp256k1 recovery of a wallet-signed token request, one per I/O thread.
+     */
     public OwnerIntents(
         final long chainId, final Address verifyingContract, final CredentialSecrets secrets, final SecureRandom random,
-        final LongSupplier clockMs)
+        final LongSupplier clockMs, final java.util.function.Supplier<io.venue.crypto.Secp256k1Recovery> recovery)
     {
         this.chainId = chainId;
         this.verifyingContract = verifyingContract;
         this.secrets = secrets;
         this.random = random;
         this.clockMs = clockMs;
+        this.recovery = ThreadLocal.withInitial(recovery);
     }
 
     /**
-     * @param pathAgentId the {id} of /api/agents/{id}/rotate; null for the other routes.
+     * A token request signed by a wallet (spec 5.7): {@code account}, {@code nonce}, {@code issuedAtMs},
+     * {@code signature} and an optional {@code ttlMs}. The signer is recovered here, on the calling (I/O) thread: one
+     * recovery per request, behind the edge throttle. Each signed text is used once; whether the signer may act for the
+     * account is the caller's question.
      */
-    public Intent parse(final Kind kind, final String pathAgentId, final byte[] body) throws BadIntent
+    public WalletToken walletToken(final Map<?, ?> body) throws BadIntent
+    {
+        final Fields fields = new Fields(body);
+        fields.allow("account", "nonce", "issuedAtMs", "signature", "ttlMs");
+        final Address account = fields.address("account");
+        final long issuedAtMs = issuedAt(fields);
+        final long nonce = fields.u64("nonce");
+        final long ttlMs = body.get("ttlMs") == null ? 0 : fields.millis("ttlMs");
+        final io.venue.auth.WsTokenText text = build("", () -> io.venue.auth.WsTokenText.builder().owner(account).nonce(nonce)
+            .issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract).build());
+        final byte[] signature = fields.signature("signature");
+        final byte[] hash = Eip191.personalHash(text.text());
+        final byte[] signer = new byte[20];
+        if (recovery.get().recover(hash, 0, signature, 0, signer, 0) != io.venue.crypto.RecoveryStatus.OK)
+        {
+            throw new BadIntent("signature", "not a valid secp256k1 signature");
+        }
+        final long now = clockMs.getAsLong();
+        usedTokenTexts.values().removeIf(issued -> now - issued > 2 * MAX_ISSUED_SKEW_MS);
+        if (usedTokenTexts.putIfAbsent(Hex.to0x(hash), issuedAtMs) != null)
+        {
+            throw new BadIntent("nonce", "this signed text already obtained a token: sign a new one with another nonce");
+        }
+        return new WalletToken(account.toString(), Hex.to0x(signer), ttlMs);
+    }
+
+    /** The body as a JSON object, or the reason it is not one. */
+    public static Map<?, ?> object(final byte[] body) throws BadIntent
     {
         final Object json;
         try
@@ -128,7 +170,15 @@ public final class OwnerIntents
         {
             throw new BadIntent("", "the body must be a JSON object");
         }
-        final Fields fields = new Fields(map);
+        return map;
+    }
+
+    /**
+     * @param pathAgentId the {id} of /api/agents/{id}/rotate; null for the other routes.
+     */
+    public Intent parse(final Kind kind, final String pathAgentId, final byte[] body) throws BadIntent
+    {
+        final Fields fields = new Fields(object(body));
         return switch (kind)
         {
             case CREATE -> create(fields);

@@ -25,7 +25,7 @@ class OwnerIntentsTest
     private static final String OWNER = "0x" + "11".repeat(20);
     private static final String SIGNATURE = "0x" + "22".repeat(65);
     private final OwnerIntents intents = new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)),
-        new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW);
+        new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW, io.venue.crypto.BouncyCastleSecp256k1Recovery::new);
 
     private static String create(final String agent)
     {
@@ -93,6 +93,26 @@ class OwnerIntentsTest
         try
         {
             intents.parse(kind, "spk_0123456789abcdef", body);
+        }
+        catch (final OwnerIntents.BadIntent refused)
+        {
+            assertTrue(refused.getMessage() != null && !refused.getMessage().isEmpty());
+        }
+    }
+
+    @Property(tries = 1000)
+    void mutatedTokenRequestsAreTokensOrRefusalsNeverOtherExceptions(@ForAll final long seed)
+    {
+        final Random random = new Random(seed);
+        final byte[] body = ("{\"account\":\"" + OWNER + "\",\"nonce\":1,\"issuedAtMs\":" + NOW + ",\"signature\":\"" + SIGNATURE +
+            "\",\"ttlMs\":60000}").getBytes(StandardCharsets.UTF_8);
+        for (int i = random.nextInt(3); i >= 0; i--)
+        {
+            body[random.nextInt(body.length)] = (byte)random.nextInt(128);
+        }
+        try
+        {
+            intents.walletToken(OwnerIntents.object(body));
         }
         catch (final OwnerIntents.BadIntent refused)
         {
