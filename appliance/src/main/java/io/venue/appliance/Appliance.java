@@ -82,6 +82,8 @@ public final class Appliance implements AutoCloseable
     private static final int RECENT = 100_000;
     private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
     private DemoVenue demoVenue;
+    private java.util.List<io.venue.action.Action> listing;
+    private io.venue.crypto.Secp256k1KeyPair listingOperator;
     private CredentialSecrets credentialSecrets;
     private ExecutionHistory executionHistory;
 
@@ -119,6 +121,17 @@ public final class Appliance implements AutoCloseable
             config.operator(demoVenue.operator.address());
         }
         models = new ReadModels();
+        if (context.listingFile != null)
+        {
+            listing = ListingFile.read(context.listingFile);
+            listingOperator = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(io.venue.codec.Hex.fromHex(
+                Files.readString(context.listingOperatorKeyFile, java.nio.charset.StandardCharsets.US_ASCII).trim()));
+            if (!config.operators().contains(listingOperator.address()))
+            {
+                throw new IllegalArgumentException("listing.operator.key.file holds the key of " + listingOperator.address() +
+                    ", which is not among 'operators'");
+            }
+        }
         if (config.operators().isEmpty())
         {
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
@@ -261,12 +274,20 @@ public final class Appliance implements AutoCloseable
         if (demoVenue != null)
         {
             // the operator's next nonce says how much of the set-up is journaled (all of it after the first start)
-            final int submitted = demoVenue.submitSetUp(pool, pending, context.chainId, context.verifyingContract,
-                models.nonces().nextUsable(demoVenue.operator.address().toString()));
+            final int submitted = demoVenue.submitSetUp(new OperatorActions(pool, pending, context.chainId,
+                context.verifyingContract, demoVenue.operator), models.nonces().nextUsable(demoVenue.operator.address().toString()));
             if (submitted > 0)
             {
                 log.printf("demo venue set up: %d operator actions journaled%n", submitted);
             }
+        }
+        if (listing != null)
+        {
+            final String operator = listingOperator.address().toString();
+            final int created = ListingSetUp.apply(listing, models.directory(), new OperatorActions(pool, pending, context.chainId,
+                context.verifyingContract, listingOperator), () -> models.nonces().nextUsable(operator));
+            log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", context.listingFile,
+                created, listing.size());
         }
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)

@@ -74,6 +74,9 @@ public final class ApplianceContext
     long idleMaxParkUs = 100;
     /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
     Path credentialKeyFile;
+    /** The configured listing (exchange-info's shape) and the operator key that signs its creation; both or neither. */
+    Path listingFile;
+    Path listingOperatorKeyFile;
     long wsTokenTtlMs = 180_000;
 
     /**
@@ -169,6 +172,8 @@ public final class ApplianceContext
                     default -> throw new IllegalArgumentException("spread or compact");
                 };
                 case "credentials.key.file" -> credentialKeyFile = base.resolve(value);
+                case "listing.file" -> listingFile = base.resolve(value);
+                case "listing.operator.key.file" -> listingOperatorKeyFile = base.resolve(value);
                 case "ws.token.ttl.ms" -> wsTokenTtlMs = Long.parseLong(value);
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
@@ -372,6 +377,14 @@ public final class ApplianceContext
         if (edgeIpRate < 1 || edgeIpBurst < 1)
         {
             throw new IllegalArgumentException("edge.ip.rate and edge.ip.burst must be positive");
+        }
+        if ((listingFile == null) != (listingOperatorKeyFile == null))
+        {
+            throw new IllegalArgumentException("listing.file and listing.operator.key.file go together");
+        }
+        if (wsTokenTtlMs < io.venue.transport.http.WsTokens.MIN_TTL_MS || wsTokenTtlMs > io.venue.transport.http.WsTokens.MAX_TTL_MS)
+        {
+            throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
         }
         if (idleMaxParkUs < 1)
         {

@@ -1,13 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.action.Action;
-import io.venue.action.ActionPayload;
-import io.venue.action.json.CanonicalJson;
-import io.venue.crypto.PreimageMode;
-import io.venue.signing.ActionSigner;
-import io.venue.transport.http.PendingSubmits;
 import io.venue.transport.http.SubmitResponse;
-import io.venue.verifier.VerifierPool;
 import io.venue.action.Address;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
@@ -20,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded default's venue: an operator key and a demo account key (made once, kept in {@code keys/} of the
@@ -80,41 +72,22 @@ final class DemoVenue
      *
      * @return how many were submitted.
      */
-    int submitSetUp(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract,
-        final long from)
+    int submitSetUp(final OperatorActions actions, final long from)
     {
-        final ActionSigner signer = new ActionSigner(chainId, contract, operator);
-        final List<Action> actions = setUp();
-        for (int nonce = (int)Math.min(from, actions.size()); nonce < actions.size(); nonce++)
+        final List<Action> setUp = setUp();
+        for (int nonce = (int)Math.min(from, setUp.size()); nonce < setUp.size(); nonce++)
         {
-            final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator.address(), nonce, null,
-                System.currentTimeMillis(), actions.get(nonce)), PreimageMode.PERSONAL));
-            final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
-            final long correlation = pending.register(answer::complete);
-            while (!pool.offer(0, correlation, body, 0, body.length))
-            {
-                Thread.onSpinWait();
-            }
-            final SubmitResponse response;
-            try
-            {
-                response = answer.orTimeout(30, TimeUnit.SECONDS).join();
-            }
-            catch (final java.util.concurrent.CompletionException timedOut)
-            {
-                pending.forget(correlation);
-                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + ": no answer within 30 s", timedOut);
-            }
+            final SubmitResponse response = actions.submit(nonce, setUp.get(nonce));
             if (response.body().contains("\"code\":\"nonce_replayed\""))
             {
                 continue; // journaled already: the count of what is journaled was behind
             }
-            if (response.status() != 200 || !response.body().startsWith("{\"ok\":true"))
+            if (!OperatorActions.isOk(response))
             {
-                throw new IllegalStateException("demo set-up action " + actions.get(nonce) + " refused: " + response.body());
+                throw new IllegalStateException("demo set-up action " + setUp.get(nonce) + " refused: " + response.body());
             }
         }
-        return (int)Math.max(0, actions.size() - from);
+        return (int)Math.max(0, setUp.size() - from);
     }
 
     private static Secp256k1KeyPair loadOrCreate(final Path file) throws IOException

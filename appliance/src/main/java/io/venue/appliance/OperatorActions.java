@@ -1,0 +1,70 @@
+package io.venue.appliance;
+
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.Address;
+import io.venue.action.json.CanonicalJson;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.signing.ActionSigner;
+import io.venue.transport.http.PendingSubmits;
+import io.venue.transport.http.SubmitResponse;
+import io.venue.verifier.VerifierPool;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Admin actions the node itself submits with an operator key it holds (the demo's set-up, the configured listing):
+ * signed with EIP-191 like any operator's, through the verifier pool, each waiting for its answer. They go through
+ * the journal and the engine as every client's do; nothing is applied behind their back.
+ */
+final class OperatorActions
+{
+    private final VerifierPool pool;
+    private final PendingSubmits pending;
+    private final ActionSigner signer;
+    private final Address operator;
+
+    OperatorActions(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract,
+        final Secp256k1KeyPair operator)
+    {
+        this.pool = pool;
+        this.pending = pending;
+        this.signer = new ActionSigner(chainId, contract, operator);
+        this.operator = operator.address();
+    }
+
+    Address operator()
+    {
+        return operator;
+    }
+
+    /** Signs and submits {@code action} with {@code nonce}, and waits up to 30 s for the engine's answer. */
+    SubmitResponse submit(final long nonce, final Action action)
+    {
+        final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator, nonce, null,
+            System.currentTimeMillis(), action), PreimageMode.PERSONAL));
+        final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
+        final long correlation = pending.register(answer::complete);
+        while (!pool.offer(0, correlation, body, 0, body.length))
+        {
+            Thread.onSpinWait();
+        }
+        try
+        {
+            return answer.orTimeout(30, TimeUnit.SECONDS).join();
+        }
+        catch (final CompletionException timedOut)
+        {
+            pending.forget(correlation);
+            throw new IllegalStateException("operator action " + action + ": no answer within 30 s", timedOut);
+        }
+    }
+
+    static boolean isOk(final SubmitResponse response)
+    {
+        return response.status() == 200 && response.body().startsWith("{\"ok\":true");
+    }
+}

@@ -1,0 +1,83 @@
+package io.venue.appliance;
+
+import io.venue.codec.Hex;
+import io.venue.crypto.Secp256k1KeyPair;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A production-style node (no demo) whose listing comes from its configuration: created by operator actions at the
+ * first start, left alone at the next, extended when the file grows, and a start refused when the file contradicts
+ * the journal.
+ */
+class ListingSetUpTest
+{
+    private static final String ASSETS = "\"assets\":[{\"asset\":1,\"symbol\":\"USDC\"},{\"asset\":7,\"symbol\":\"ETH\"}]";
+    private static final String SPOT = "{\"marketId\":3,\"kind\":\"SPOT\",\"baseAsset\":7,\"quoteAsset\":1,\"tickSize\":10000," +
+        "\"lotSize\":1000,\"minQty\":1000}";
+    private static final String OUTCOME = "{\"marketId\":4,\"kind\":\"OUTCOME\",\"collateralAsset\":1,\"tickSize\":10000," +
+        "\"lotSize\":1000000,\"minQty\":1000000}";
+
+    @TempDir
+    Path folder;
+
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    private Appliance start(final String listing) throws Exception
+    {
+        Files.writeString(folder.resolve("listing.json"), listing);
+        final Path keyFile = folder.resolve("operator.key");
+        if (!Files.exists(keyFile))
+        {
+            Files.writeString(keyFile, Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey()) + "\n");
+        }
+        final Secp256k1KeyPair operator = VenueHttp.key(keyFile);
+        final ApplianceContext context = new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0);
+        context.set("demo", "false", folder);
+        context.set("operators", operator.address().toString(), folder);
+        context.set("listing.file", "listing.json", folder);
+        context.set("listing.operator.key.file", "operator.key", folder);
+        log.reset();
+        return Appliance.start(context, new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    private String log()
+    {
+        return log.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theConfiguredListingIsCreatedOnceExtendedAndNeverChangedSilently() throws Exception
+    {
+        try (Appliance appliance = start("{" + ASSETS + ",\"markets\":[" + SPOT + "]}"))
+        {
+            assertTrue(log().contains("3 of 3 assets and markets created"), log());
+            final String info = new VenueHttp(appliance.baseUrl()).get("/api/v1/public/exchange-info").body();
+            assertTrue(info.contains("\"marketId\":3,\"kind\":\"SPOT\"") && info.contains("\"symbol\":\"ETH-USDC\""), info);
+        }
+        try (Appliance appliance = start("{" + ASSETS + ",\"markets\":[" + SPOT + "]}"))
+        {
+            assertTrue(log().contains("0 of 3 assets and markets created"), log());
+        }
+        try (Appliance appliance = start("{" + ASSETS + ",\"markets\":[" + SPOT + "," + OUTCOME + "]}"))
+        {
+            assertTrue(log().contains("1 of 4 assets and markets created"), log());
+            assertEquals(2, appliance.directory().markets().size());
+        }
+        final IllegalStateException drift = assertThrows(IllegalStateException.class,
+            () -> start("{" + ASSETS + ",\"markets\":[" + SPOT.replace("\"tickSize\":10000", "\"tickSize\":5000") + "]}"));
+        assertTrue(drift.getMessage().contains("the listing file says"), drift.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> start("{\"markets\":[{\"marketId\":3,\"kind\":\"FUTURE\"}]}"));
+    }
+}
