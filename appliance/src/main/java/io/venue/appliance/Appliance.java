@@ -294,6 +294,7 @@ public final class Appliance implements AutoCloseable
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
+            .marketListed(id -> models.directory().markets().stream().anyMatch(m -> m.id() == id))
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),

@@ -130,6 +130,12 @@ class ApplianceTest
                 "5e".repeat(20) + "\""), connectivity.body());
         }
         assertTrue(log().contains("demo venue set up: 6 operator actions journaled"), log());
+        // the client readiness checks of spec 4.3: the metadata routes answer 200
+        assertTrue(http.get("/api/v1/bsl/executions").body().contains("\"route\":\"/api/v1/bsl/accounts/{account}/executions\""));
+        assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
+        assertEquals("{\"ok\":true,\"marketId\":1,\"obligations\":[]}", http.get("/api/v1/bsl/markets/1/quote-obligations").body());
+        refused(http.get("/api/v1/bsl/markets/99/quote-obligations"), 404, "UNKNOWN_MARKET");
+        refused(http.get("/api/v1/bsl/markets/x1/quote-obligations"), 400, "BAD_REQUEST");
         final HttpResponse<String> openApi = http.get("/api/v1/public/openapi.json");
         assertEquals(200, openApi.statusCode());
         assertTrue(openApi.body().contains("\"/api/v1/trading/actions/{digest}\""), "the checked-in document is served");

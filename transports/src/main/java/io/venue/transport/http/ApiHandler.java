@@ -51,13 +51,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String ROTATE = "/rotate";
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
+    static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
+    static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
+    static final String BSL_MARKETS = "/api/v1/bsl/markets/";
+    static final String QUOTE_OBLIGATIONS = "/quote-obligations";
     static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
     static final String EXECUTIONS = "/executions";
     private static final String OK_PREFIX = "{\"ok\":true";
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
-        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}");
+        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -162,6 +167,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
+            case BSL_EXECUTIONS -> read(ctx, slot, method, ApiHandler::executionStreams);
+            case BSL_SESSIONS -> read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson());
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
@@ -172,6 +179,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     ownerIntent(ctx, slot, method, OwnerIntents.Kind.ROTATE,
                         path.substring(AGENTS.length(), path.length() - ROTATE.length()), request.content());
+                }
+                else if (path.startsWith(BSL_MARKETS) && path.endsWith(QUOTE_OBLIGATIONS) &&
+                    path.length() > BSL_MARKETS.length() + QUOTE_OBLIGATIONS.length())
+                {
+                    quoteObligations(ctx, slot, method, path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length()));
                 }
                 else if (path.startsWith(ORDERS) && shared.context.orderStatus != null)
                 {
@@ -223,6 +235,40 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
             .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson())));
+    }
+
+    /** What execution streams this node serves, and how to page through them (spec 4: stream and replay metadata). */
+    private static String executionStreams()
+    {
+        return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(java.util.List.of(new JsonWriter()
+            .field("name", "account-executions").field("route", BSL_ACCOUNTS + "{account}" + EXECUTIONS)
+            .field("auth", "Authorization: Bearer <token from POST " + WS_TOKEN + ">")
+            .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
+            .field("replay", "from the first command the venue journaled").field("pageExecutions", 100)
+            .field("pageCommandsScanned", 100_000).toJson()))).toJson();
+    }
+
+    /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
+    private void quoteObligations(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String market)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            fill(ctx, slot, notAllowed("GET"));
+            return;
+        }
+        final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
+        if (marketId < 0 || marketId > 0xFFFF_FFFFL)
+        {
+            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "a market id is an integer from 0 to 4294967295"))));
+            return;
+        }
+        if (shared.context.marketListed == null || !shared.context.marketListed.test(marketId))
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("UNKNOWN_MARKET", "no market " + marketId + " is listed"))));
+            return;
+        }
+        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("marketId", marketId)
+            .raw("obligations", "[]").toJson())));
     }
 
     private void orderStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String orderId)

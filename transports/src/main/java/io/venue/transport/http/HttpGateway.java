@@ -139,6 +139,7 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.Function<String, SubmitResponse> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
+        java.util.function.LongPredicate marketListed;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
@@ -236,6 +237,13 @@ public final class HttpGateway implements AutoCloseable
         public Context nonceStatus(final java.util.function.Function<String, String> nonceStatus)
         {
             this.nonceStatus = nonceStatus;
+            return this;
+        }
+
+        /** Whether a market id is listed, for GET /api/v1/bsl/markets/{marketId}/quote-obligations. */
+        public Context marketListed(final java.util.function.LongPredicate listed)
+        {
+            this.marketListed = listed;
             return this;
         }
 
