@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** Sends a signed body to POST /api/v1/trading/actions and prints the appliance's answer. */
+/** Sends a signed body to POST /api/v1/trading/actions (or another route) and prints the appliance's answer. */
 final class Submit
 {
     static final String ROUTE = "/api/v1/trading/actions";
@@ -20,14 +20,27 @@ final class Submit
     /** @return 0 when the answer is 200 with ok true, 1 for any other answer or when the appliance cannot be reached. */
     static int post(final String baseUrl, final byte[] body, final PrintWriter out, final PrintWriter err)
     {
-        final String url = baseUrl.replaceAll("/+$", "") + ROUTE;
+        return post(baseUrl, ROUTE, body, out, err);
+    }
+
+    /** The same, to another route of the appliance. */
+    static int post(final String baseUrl, final String route, final byte[] body, final PrintWriter out, final PrintWriter err)
+    {
+        return post(baseUrl, route, body, java.util.Map.of(), out, err);
+    }
+
+    /** The same, with extra request headers (the SVC-* machine headers). */
+    static int post(final String baseUrl, final String route, final byte[] body, final java.util.Map<String, String> headers,
+        final PrintWriter out, final PrintWriter err)
+    {
+        final String url = baseUrl.replaceAll("/+$", "") + route;
         try
         {
             final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            final HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            headers.forEach(request::header);
+            final HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             err.println("HTTP " + response.statusCode());
             err.flush();
             out.println(response.body());

@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
     subcommands = {
         KeygenCommand.class,
         SignCommand.class,
+        AgentCommand.class,
+        TokenCommand.class,
         VerifyCommand.class,
         SvcSignCommand.class,
         VectorsCommand.class,

@@ -1,0 +1,96 @@
+package io.venue.cli;
+
+import io.venue.appliance.Appliance;
+import io.venue.appliance.ApplianceContext;
+import io.venue.crypto.Secp256k1KeyPair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent and token commands against a real appliance on loopback: the demo account's wallet creates an agent,
+ * the agent's HMAC credential and the wallet itself obtain tokens, a rotation and an owner-revoke end it.
+ */
+class AgentCommandTest
+{
+    @TempDir
+    Path folder;
+
+    private Appliance appliance;
+    private String ownerKey;
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(OutputStream.nullOutputStream()));
+        ownerKey = appliance.demoAccountKeyFile().toString();
+    }
+
+    @AfterEach
+    void stop()
+    {
+        appliance.close();
+    }
+
+    private static String field(final String json, final String name)
+    {
+        final Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
+        return m.find() ? m.group(1) : null;
+    }
+
+    @Test
+    void createObtainTokensRotateAndRevoke()
+    {
+        final String agent = Secp256k1KeyPair.generate(new SecureRandom()).address().toString();
+        final CliRun created = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--agent", agent,
+            "--scopes", "trade,read", "--days", "7", "--submit", appliance.baseUrl());
+        assertEquals(0, created.exitCode(), created.err() + created.out());
+        final String keyId = field(created.out(), "apiKeyId");
+        assertTrue(keyId.startsWith("spk_"), created.out());
+
+        final CliRun machine = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
+            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "1");
+        assertEquals(0, machine.exitCode(), machine.err() + machine.out());
+        assertTrue(field(machine.out(), "token").startsWith("spws1."), machine.out());
+        final CliRun replayed = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
+            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "1");
+        assertEquals(1, replayed.exitCode());
+        assertTrue(replayed.err().contains("HTTP 409"), replayed.err());
+
+        final CliRun wallet = CliRun.of("token", "--url", appliance.baseUrl(), "--key-file", ownerKey, "--nonce", "77",
+            "--ttl-ms", "90000");
+        assertEquals(0, wallet.exitCode(), wallet.err() + wallet.out());
+        assertTrue(wallet.out().contains("\"ttlMs\":90000"), wallet.out());
+
+        final String newAgent = Secp256k1KeyPair.generate(new SecureRandom()).address().toString();
+        final CliRun rotated = CliRun.of("agent", "rotate", "--key-file", ownerKey, "--nonce", "1", "--agent-id", keyId,
+            "--new-agent", newAgent, "--submit", appliance.baseUrl());
+        assertEquals(0, rotated.exitCode(), rotated.err() + rotated.out());
+        assertTrue(field(rotated.out(), "apiSecret").startsWith("sps_"), rotated.out());
+
+        final CliRun revoked = CliRun.of("agent", "owner-revoke", "--key-file", ownerKey, "--nonce", "2", "--submit",
+            appliance.baseUrl());
+        assertEquals(0, revoked.exitCode(), revoked.err() + revoked.out());
+        final CliRun after = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
+            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "2");
+        assertEquals(1, after.exitCode());
+        assertTrue(after.out().contains("UNKNOWN_KEY"), after.out());
+
+        // without --submit the body is printed for another tool to send
+        final CliRun printed = CliRun.of("agent", "revoke", "--key-file", ownerKey, "--nonce", "3", "--agent-id", keyId);
+        assertEquals(0, printed.exitCode(), printed.err());
+        assertTrue(printed.out().startsWith("{\"userWalletAddress\":"), printed.out());
+    }
+}
