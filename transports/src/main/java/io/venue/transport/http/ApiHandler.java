@@ -132,8 +132,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (!request.decoderResult().isSuccess())
         {
             slot.keepAlive = false;
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the request is not valid HTTP/1.1: " +
-                request.decoderResult().cause().getMessage()))));
+            badRequest(ctx, slot, "the request is not valid HTTP/1.1: " +
+                request.decoderResult().cause().getMessage());
             return;
         }
         final String path;
@@ -143,7 +143,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         catch (final IllegalArgumentException ex)
         {
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the path does not decode: " + ex.getMessage()))));
+            badRequest(ctx, slot, "the path does not decode: " + ex.getMessage());
             return;
         }
         final HttpMethod method = request.method();
@@ -199,7 +199,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     final String account = path.substring(ACCOUNTS.length(), path.length() - NONCE.length());
                     if (!ADDRESS.matcher(account).matches())
                     {
-                        fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits"))));
+                        badRequest(ctx, slot, "the account is 0x and 40 lowercase hex digits");
                     }
                     else
                     {
@@ -216,14 +216,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void actionStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String digest)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!allowed(ctx, slot, method, HttpMethod.GET))
         {
-            fill(ctx, slot, notAllowed("GET"));
             return;
         }
         if (!DIGEST.matcher(digest).matches())
         {
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the action digest is 0x and 64 lowercase hex digits"))));
+            badRequest(ctx, slot, "the action digest is 0x and 64 lowercase hex digits");
             return;
         }
         final SubmitResponse answer = shared.context.actionStatus.apply(digest);
@@ -251,15 +250,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
     private void quoteObligations(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String market)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!allowed(ctx, slot, method, HttpMethod.GET))
         {
-            fill(ctx, slot, notAllowed("GET"));
             return;
         }
         final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
         if (marketId < 0 || marketId > 0xFFFF_FFFFL)
         {
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "a market id is an integer from 0 to 4294967295"))));
+            badRequest(ctx, slot, "a market id is an integer from 0 to 4294967295");
             return;
         }
         if (shared.context.marketListed == null || !shared.context.marketListed.test(marketId))
@@ -273,14 +271,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void orderStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String orderId)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!allowed(ctx, slot, method, HttpMethod.GET))
         {
-            fill(ctx, slot, notAllowed("GET"));
             return;
         }
         if (!DIGEST.matcher(orderId).matches())
         {
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "an order id is 0x and 64 lowercase hex digits"))));
+            badRequest(ctx, slot, "an order id is 0x and 64 lowercase hex digits");
             return;
         }
         final String status = shared.context.orderStatus.apply(orderId);
@@ -315,9 +312,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
         final String agentId, final ByteBuf content)
     {
-        if (!method.equals(HttpMethod.POST))
+        if (!allowed(ctx, slot, method, HttpMethod.POST))
         {
-            fill(ctx, slot, notAllowed("POST"));
             return;
         }
         final OwnerIntents intents = shared.context.ownerIntents;
@@ -359,9 +355,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
         final HttpGateway.Context context = shared.context;
-        if (!request.method().equals(HttpMethod.POST))
+        if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
-            fill(ctx, slot, notAllowed("POST"));
             return;
         }
         if (context.wsTokens == null)
@@ -432,7 +427,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             catch (final JsonReader.JsonException ex)
             {
-                fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", ex.getMessage()))));
+                badRequest(ctx, slot, ex.getMessage());
                 return;
             }
         }
@@ -494,9 +489,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
     {
         final HttpGateway.Context context = shared.context;
-        if (!request.method().equals(HttpMethod.GET))
+        if (!allowed(ctx, slot, request.method(), HttpMethod.GET))
         {
-            fill(ctx, slot, notAllowed("GET"));
             return;
         }
         if (context.executions == null || context.wsTokens == null)
@@ -520,7 +514,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!ADDRESS.matcher(account).matches())
         {
-            fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", "the account is 0x and 40 lowercase hex digits"))));
+            badRequest(ctx, slot, "the account is 0x and 40 lowercase hex digits");
             return;
         }
         if (!account.equals(claims.account()))
@@ -534,8 +528,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             if (cursors.size() != 1 || !cursors.get(0).matches("0|[1-9][0-9]{0,17}"))
             {
-                fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST",
-                    "cursor is one non-negative integer: 0, or the nextCursor of the previous page"))));
+                badRequest(ctx, slot, "cursor is one non-negative integer: 0, or the nextCursor of the previous page");
                 return;
             }
             cursor = Long.parseLong(cursors.get(0));
@@ -789,6 +782,22 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             context.refusals.offer(connectionId, context.pending.nextCorrelation(), reason.value(), detail);
         }
+    }
+
+    /** True when the request uses {@code expected}; otherwise answers 405 with Allow. */
+    private boolean allowed(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final HttpMethod expected)
+    {
+        if (method.equals(expected))
+        {
+            return true;
+        }
+        fill(ctx, slot, notAllowed(expected.name()));
+        return false;
+    }
+
+    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String message)
+    {
+        fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", message))));
     }
 
     private static FullHttpResponse notAllowed(final String allowed)
