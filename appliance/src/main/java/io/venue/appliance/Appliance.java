@@ -124,8 +124,7 @@ public final class Appliance implements AutoCloseable
         if (context.listingFile != null)
         {
             listing = ListingFile.read(context.listingFile);
-            listingOperator = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(io.venue.codec.Hex.fromHex(
-                Files.readString(context.listingOperatorKeyFile, java.nio.charset.StandardCharsets.US_ASCII).trim()));
+            listingOperator = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(KeyFiles.load(context.listingOperatorKeyFile));
             if (!config.operators().contains(listingOperator.address()))
             {
                 throw new IllegalArgumentException("listing.operator.key.file holds the key of " + listingOperator.address() +
@@ -208,7 +207,7 @@ public final class Appliance implements AutoCloseable
         };
         if (!context.replicated())
         {
-            serve(epoch, journaled, answers, () -> false);
+            serve(epoch, journaled, answers, () -> false, true);
             return;
         }
         final ReplicationContext replication = context.replication();
@@ -227,7 +226,7 @@ public final class Appliance implements AutoCloseable
                 throw new IllegalStateException("fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
                     "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
             }
-            serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced());
+            serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced(), true);
             add(ReplicationReport.primary(log, context.replicationReportMs, shipper, gate, sequencer));
             log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint);
         }
@@ -245,7 +244,8 @@ public final class Appliance implements AutoCloseable
                 {
                     try
                     {
-                        serve(promoted.epoch(), promoted.lastSequence(), answers, () -> false);
+                        // the set-ups were journaled by the old primary and replicated: the read models may still lag them
+                        serve(promoted.epoch(), promoted.lastSequence(), answers, () -> false, false);
                         log.println("serving as the primary on " + baseUrl());
                     }
                     catch (final RuntimeException ex)
@@ -260,9 +260,12 @@ public final class Appliance implements AutoCloseable
         }
     }
 
-    /** Starts taking requests: the verifier pool, the sequencer at {@code lastSequence}, the demo set-up, the HTTP lane. */
+    /**
+     * Starts taking requests: the verifier pool, the sequencer at {@code lastSequence}, the demo set-up and the configured
+     * listing (when {@code setUp}: a primary's start, not a promotion), the HTTP lane.
+     */
     private synchronized void serve(final long epoch, final long lastSequence, final SequencerListener answers,
-        final java.util.function.BooleanSupplier pause)
+        final java.util.function.BooleanSupplier pause, final boolean setUp)
     {
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
             .threadFactory(context.verifierThreadFactory())
@@ -271,7 +274,7 @@ public final class Appliance implements AutoCloseable
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .pauseWhen(pause).refusals(refusals);
         add(sequencer);
-        if (demoVenue != null)
+        if (demoVenue != null && setUp)
         {
             // the operator's next nonce says how much of the set-up is journaled (all of it after the first start)
             final int submitted = demoVenue.submitSetUp(new OperatorActions(pool, pending, context.chainId,
@@ -281,7 +284,7 @@ public final class Appliance implements AutoCloseable
                 log.printf("demo venue set up: %d operator actions journaled%n", submitted);
             }
         }
-        if (listing != null)
+        if (listing != null && setUp)
         {
             final String operator = listingOperator.address().toString();
             final int created = ListingSetUp.apply(listing, models.directory(), new OperatorActions(pool, pending, context.chainId,
@@ -294,7 +297,7 @@ public final class Appliance implements AutoCloseable
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
-            .marketListed(id -> models.directory().markets().stream().anyMatch(m -> m.id() == id))
+            .marketListed(id -> models.directory().market(id) != null)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),

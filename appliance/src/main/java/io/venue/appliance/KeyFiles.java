@@ -20,12 +20,18 @@ final class KeyFiles
     {
     }
 
+    /** The key in {@code file}. */
+    static byte[] load(final Path file) throws IOException
+    {
+        return Hex.fromHex(Files.readString(file, StandardCharsets.US_ASCII).trim());
+    }
+
     /** The key in {@code file}, or a new one from {@code generate}, written there first. */
     static byte[] loadOrCreate(final Path file, final Supplier<byte[]> generate) throws IOException
     {
         if (Files.exists(file))
         {
-            return Hex.fromHex(Files.readString(file, StandardCharsets.US_ASCII).trim());
+            return load(file);
         }
         final byte[] key = generate.get();
         Files.createDirectories(file.toAbsolutePath().getParent());

@@ -31,13 +31,18 @@ final class ListingSetUp
     static int apply(final List<Action> listing, final VenueDirectory directory, final OperatorActions actions,
         final LongSupplier nextNonce)
     {
-        int submitted = 0;
+        final List<Action> missing = new java.util.ArrayList<>();
         for (final Action action : listing)
         {
-            if (listed(action, directory))
+            // every entry is checked before any is submitted: a contradicting file changes nothing
+            if (!listed(action, directory))
             {
-                continue;
+                missing.add(action);
             }
+        }
+        int submitted = 0;
+        for (final Action action : missing)
+        {
             final SubmitResponse response = actions.submit(nextNonce.getAsLong(), action);
             if (!OperatorActions.isOk(response))
             {
@@ -57,18 +62,16 @@ final class ListingSetUp
             return symbol != null && same(action, symbol.equals(asset.symbol()), "symbol " + symbol);
         }
         final long id = action instanceof CreateSpotMarket spot ? spot.market() : ((CreateOutcomeMarket)action).market();
-        for (final VenueDirectory.Market market : directory.markets())
+        final VenueDirectory.Market market = directory.market(id);
+        if (market == null)
         {
-            if (market.id() == id)
-            {
-                final boolean same = action instanceof CreateSpotMarket spot ?
-                    "SPOT".equals(market.kind()) && market.baseAsset() == spot.baseAsset() && market.quoteAsset() == spot.quoteAsset() &&
-                        market.tickSize() == spot.tickSize() && market.lotSize() == spot.lotSize() && market.minQty() == spot.minQty() :
-                    sameOutcome(market, (CreateOutcomeMarket)action);
-                return same(action, same, market.toString());
-            }
+            return false;
         }
-        return false;
+        final boolean same = action instanceof CreateSpotMarket spot ?
+            "SPOT".equals(market.kind()) && market.baseAsset() == spot.baseAsset() && market.quoteAsset() == spot.quoteAsset() &&
+                market.tickSize() == spot.tickSize() && market.lotSize() == spot.lotSize() && market.minQty() == spot.minQty() :
+            sameOutcome(market, (CreateOutcomeMarket)action);
+        return same(action, same, market.toString());
     }
 
     private static boolean sameOutcome(final VenueDirectory.Market market, final CreateOutcomeMarket outcome)

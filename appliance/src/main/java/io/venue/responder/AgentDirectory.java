@@ -90,7 +90,7 @@ public final class AgentDirectory
         final String credentialId = signers.get(signer);
         final Agent agent = credentialId == null ? null : active(credentials.get(credentialId), nowMs);
         return agent == null || !agent.owner.equals(account) ? null :
-            new io.venue.transport.http.TokenSigners.Grant(credentialId, (agent.scopes & 1 << io.venue.auth.Scope.READ.ordinal()) != 0);
+            new io.venue.transport.http.TokenSigners.Grant(credentialId, (agent.scopes & io.venue.auth.Scope.READ.bit()) != 0);
     }
 
     /** The credential's agent when both are active at {@code nowMs}; else null. */

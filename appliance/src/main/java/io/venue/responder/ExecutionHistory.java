@@ -23,8 +23,8 @@ import java.util.concurrent.ExecutorService;
  */
 public final class ExecutionHistory implements AutoCloseable
 {
-    public static final int PAGE = 100;
-    public static final int SCAN_LIMIT = 100_000;
+    public static final int PAGE = io.venue.transport.http.HttpGateway.EXECUTIONS_PAGE;
+    public static final int SCAN_LIMIT = io.venue.transport.http.HttpGateway.EXECUTIONS_SCAN;
 
     /** Pages that may wait for the reading thread; more are refused (503) rather than queued without bound. */
     public static final int WAITING_PAGES = 16;

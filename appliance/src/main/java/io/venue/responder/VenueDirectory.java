@@ -84,6 +84,12 @@ public final class VenueDirectory
         return assets.get(id);
     }
 
+    /** The listed market with this id, or null. */
+    public Market market(final long id)
+    {
+        return markets.get(id);
+    }
+
     public List<Market> markets()
     {
         return List.copyOf(markets.values());

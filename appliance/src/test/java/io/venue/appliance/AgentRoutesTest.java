@@ -343,10 +343,37 @@ class AgentRoutesTest
     private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final long tokenNonce, final long issuedAtMs)
         throws Exception
     {
-        final io.venue.auth.WsTokenText text = io.venue.auth.WsTokenText.builder().owner(owner.address()).nonce(tokenNonce)
+        return walletToken(wallet, owner.address(), tokenNonce, issuedAtMs);
+    }
+
+    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final io.venue.action.Address account,
+        final long tokenNonce, final long issuedAtMs) throws Exception
+    {
+        final io.venue.auth.WsTokenText text = io.venue.auth.WsTokenText.builder().owner(account).nonce(tokenNonce)
             .issuedAtMs(issuedAtMs).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
-        return post("/api/v1/ws/token", new JsonWriter().field("account", owner.address().toString()).field("nonce", tokenNonce)
+        return post("/api/v1/ws/token", new JsonWriter().field("account", account.toString()).field("nonce", tokenNonce)
             .field("issuedAtMs", issuedAtMs).field("signature", sign(wallet, text)).toJson());
+    }
+
+    @Test
+    void aVaultOwnersTokenEndsWhenTheOwnerChangesAndAnAgentSignsOnlyForItsAccount() throws Exception
+    {
+        final Secp256k1KeyPair operator = VenueHttp.key(appliance.operatorKeyFile());
+        final Secp256k1KeyPair vaultOwner = Secp256k1KeyPair.generate(new SecureRandom());
+        final String account = owner.address().toString();
+        ok(http.operator(operator, 6, new io.venue.action.SetVaultOwner(owner.address(), vaultOwner.address())));
+        final HttpResponse<String> owned = walletToken(vaultOwner, 1, System.currentTimeMillis());
+        ok(owned);
+        ok(executions(account, "", field(owned.body(), "token")));
+        ok(http.operator(operator, 7, new io.venue.action.SetVaultOwner(owner.address(), null)));
+        refused(executions(account, "", field(owned.body(), "token")), 401, "UNAUTHORIZED");
+
+        // a read agent of the demo account signs for it, not for another account
+        final Secp256k1KeyPair reader = Secp256k1KeyPair.generate(new SecureRandom());
+        ok(create(AgentKey.secp256k1(reader.address()), Scope.READ));
+        final io.venue.action.Address other = Secp256k1KeyPair.generate(new SecureRandom()).address();
+        refused(walletToken(reader, other, 2, System.currentTimeMillis()), 401, "UNAUTHORIZED_SIGNER");
+        ok(walletToken(reader, owner.address(), 3, System.currentTimeMillis()));
     }
 
     @Test

@@ -76,8 +76,17 @@ class ListingSetUpTest
             assertEquals(2, appliance.directory().markets().size());
         }
         final IllegalStateException drift = assertThrows(IllegalStateException.class,
-            () -> start("{" + ASSETS + ",\"markets\":[" + SPOT.replace("\"tickSize\":10000", "\"tickSize\":5000") + "]}"));
+            () -> start("{" + ASSETS.replace("]", ",{\"asset\":9,\"symbol\":\"SOL\"}]") + ",\"markets\":[" +
+                SPOT.replace("\"tickSize\":10000", "\"tickSize\":5000") + "]}"));
         assertTrue(drift.getMessage().contains("the listing file says"), drift.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> start("{\"markets\":[{\"marketId\":3,\"kind\":\"FUTURE\"}]}"));
+        // the contradicting file changed nothing, not even the entries before the contradiction
+        try (Appliance appliance = start("{" + ASSETS + ",\"markets\":[" + SPOT + "," + OUTCOME + "]}"))
+        {
+            assertTrue(log().contains("0 of 4 assets and markets created"), log());
+            assertTrue(!new VenueHttp(appliance.baseUrl()).get("/api/v1/public/exchange-info").body().contains("SOL"));
+        }
+        final IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
+            () -> start("{\"markets\":[{\"marketId\":3,\"kind\":\"FUTURE\"}]}"));
+        assertTrue(kind.getMessage().contains("market kind is SPOT or OUTCOME, not FUTURE"), kind.getMessage());
     }
 }

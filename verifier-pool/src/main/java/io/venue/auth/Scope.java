@@ -24,6 +24,12 @@ public enum Scope
         this.wire = wire;
     }
 
+    /** This scope's bit in a set of scopes (bit i for ordinal i, as the journal's AgentScopes). */
+    public int bit()
+    {
+        return 1 << ordinal();
+    }
+
     /** The exact string in signed texts, e.g. "mint_redeem". */
     public String wire()
     {

@@ -51,6 +51,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String ROTATE = "/rotate";
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
+    /** A token obtained by a wallet signature names the wallet in place of a credential id. */
+    private static final String WALLET = "wallet:";
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
     static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
     static final String BSL_MARKETS = "/api/v1/bsl/markets/";
@@ -243,8 +245,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             .field("name", "account-executions").field("route", BSL_ACCOUNTS + "{account}" + EXECUTIONS)
             .field("auth", "Authorization: Bearer <token from POST " + WS_TOKEN + ">")
             .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
-            .field("replay", "from the first command the venue journaled").field("pageExecutions", 100)
-            .field("pageCommandsScanned", 100_000).toJson()))).toJson();
+            .field("replay", "from the first command the venue journaled").field("pageExecutions", HttpGateway.EXECUTIONS_PAGE)
+            .field("pageCommandsScanned", HttpGateway.EXECUTIONS_SCAN).toJson()))).toJson();
     }
 
     /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
@@ -370,7 +372,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final byte[] body = bytes(request.content());
         final long now = System.currentTimeMillis();
-        if (!request.headers().contains(io.venue.svc.SvcHeaders.AUTH_VERSION) && context.tokenSigners != null && body.length > 0)
+        if (!request.headers().contains(io.venue.svc.SvcHeaders.AUTH_VERSION) && context.tokenSigners != null &&
+            context.ownerIntents != null && body.length > 0)
         {
             walletToken(ctx, slot, path, body, now);
             return;
@@ -479,7 +482,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "the signing agent does not hold the read scope"))));
             return;
         }
-        issueToken(ctx, slot, request.account(), grant.credentialId(), request.ttlMs(), now);
+        final String used = context.ownerIntents.useOnce(request);
+        if (used != null)
+        {
+            fill(ctx, slot, "used".equals(used) ?
+                json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", "nonce")
+                    .field("message", "this signed text already obtained a token: sign a new one with another nonce").toJson())) :
+                json(new SubmitResponse(503, error("BUSY", "too many token texts in the last minute; retry after the delay"), 1)));
+            return;
+        }
+        // the token names what must still hold when it is used: the agent credential, or the wallet that signed
+        issueToken(ctx, slot, request.account(), grant.credentialId().isEmpty() ? WALLET + request.signer() : grant.credentialId(),
+            request.ttlMs(), now);
     }
 
     /**
@@ -502,8 +516,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final long now = System.currentTimeMillis();
         final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
             context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
-        // a token names the credential that obtained it (none for the account's own wallet): a revocation ends it
-        if (claims == null || !claims.apiKeyId().isEmpty() && context.apiKeys.apply(claims.apiKeyId()) == null)
+        if (claims == null || !stillGranted(claims, now))
         {
             final FullHttpResponse http = json(new SubmitResponse(401, error("UNAUTHORIZED", authorization == null ?
                 "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
@@ -540,6 +553,22 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 failure instanceof java.util.concurrent.RejectedExecutionException ?
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
                 new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
+    }
+
+    /**
+     * Whether what obtained the token still holds: its agent credential is active and the account's, or the wallet that
+     * signed still signs for the account (the account itself, or its vault owner now).
+     */
+    private boolean stillGranted(final WsTokens.Claims claims, final long now)
+    {
+        final HttpGateway.Context context = shared.context;
+        if (claims.apiKeyId().startsWith(WALLET))
+        {
+            final String signer = claims.apiKeyId().substring(WALLET.length());
+            return context.tokenSigners != null && context.tokenSigners.grant(claims.account(), signer, now) != null;
+        }
+        final ApiKey key = context.apiKeys.apply(claims.apiKeyId());
+        return key != null && key.account().equals(claims.account());
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */

@@ -12,6 +12,6 @@ public record ApiKey(SvcCredential svc, String account, int scopes, boolean inst
 {
     public boolean holds(final Scope scope)
     {
-        return (scopes & (1 << scope.ordinal())) != 0;
+        return (scopes & scope.bit()) != 0;
     }
 }

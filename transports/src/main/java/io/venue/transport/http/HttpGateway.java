@@ -36,6 +36,10 @@ public final class HttpGateway implements AutoCloseable
             int commandLength);
     }
 
+    /** A private executions page stops after this many executions, or after this many commands read. */
+    public static final int EXECUTIONS_PAGE = 100;
+    public static final int EXECUTIONS_SCAN = 100_000;
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
@@ -321,6 +325,10 @@ public final class HttpGateway implements AutoCloseable
                 nonceStatus == null)
             {
                 throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
+            }
+            if (tokenSigners != null && (ownerIntents == null || wsTokens == null))
+            {
+                throw new IllegalStateException("tokenSigners needs ownerIntents and machineAuth");
             }
             if (edgeThrottle != null && refusals == null)
             {

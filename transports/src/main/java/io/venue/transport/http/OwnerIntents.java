@@ -93,10 +93,16 @@ public final class OwnerIntents
         }
     }
 
-    /** A wallet's signed request for a token, its signer recovered. */
-    public record WalletToken(String account, String signer, long ttlMs)
+    /**
+     * A wallet's signed request for a token, its signer recovered; {@code textHash} is the EIP-191 hash that
+     * {@link #useOnce} takes once the signer is known to act for the account.
+     */
+    public record WalletToken(String account, String signer, long ttlMs, String textHash, long issuedAtMs)
     {
     }
+
+    /** Token texts remembered as used at most; past it the route refuses (503) until older ones age out. */
+    public static final int MAX_USED_TOKEN_TEXTS = 100_000;
 
     private final long chainId;
     private final Address verifyingContract;
@@ -104,8 +110,11 @@ public final class OwnerIntents
     private final SecureRandom random;
     private final LongSupplier clockMs;
     private final ThreadLocal<io.venue.crypto.Secp256k1Recovery> recovery;
-    /** The EIP-191 hashes of the token texts already used, to their issue time: each text obtains one token. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Long> usedTokenTexts = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The EIP-191 hashes of the token texts already used, and the same in issue-time order for ageing them out. */
+    private final java.util.Set<String> usedTokenTexts = new java.util.HashSet<>();
+    private final java.util.ArrayDeque<WalletToken> usedInOrder = new java.util.ArrayDeque<>();
+    /** Texts issued before this lane started are refused: its memory of used texts starts empty. */
+    private final long startedAtMs;
 
     /**
      * @param recovery makes the secp256k1 recovery of a wallet-signed token request, one per I/O thread.
@@ -120,13 +129,14 @@ public final class OwnerIntents
         this.random = random;
         this.clockMs = clockMs;
         this.recovery = ThreadLocal.withInitial(recovery);
+        this.startedAtMs = clockMs.getAsLong();
     }
 
     /**
      * A token request signed by a wallet (spec 5.7): {@code account}, {@code nonce}, {@code issuedAtMs},
      * {@code signature} and an optional {@code ttlMs}. The signer is recovered here, on the calling (I/O) thread: one
-     * recovery per request, behind the edge throttle. Each signed text is used once; whether the signer may act for the
-     * account is the caller's question.
+     * recovery per request, behind the edge throttle. Whether the signer may act for the account is the caller's
+     * question; then {@link #useOnce} makes the text single use.
      */
     public WalletToken walletToken(final Map<?, ?> body) throws BadIntent
     {
@@ -145,13 +155,38 @@ public final class OwnerIntents
         {
             throw new BadIntent("signature", "not a valid secp256k1 signature");
         }
-        final long now = clockMs.getAsLong();
-        usedTokenTexts.values().removeIf(issued -> now - issued > 2 * MAX_ISSUED_SKEW_MS);
-        if (usedTokenTexts.putIfAbsent(Hex.to0x(hash), issuedAtMs) != null)
+        if (issuedAtMs < startedAtMs)
         {
-            throw new BadIntent("nonce", "this signed text already obtained a token: sign a new one with another nonce");
+            throw new BadIntent("issuedAtMs", "the text was issued before this node started (" + startedAtMs + "): sign a new one");
         }
-        return new WalletToken(account.toString(), Hex.to0x(signer), ttlMs);
+        return new WalletToken(account.toString(), Hex.to0x(signer), ttlMs, Hex.to0x(hash), issuedAtMs);
+    }
+
+    /**
+     * Takes the request's text as used. Texts are remembered until they are too old to pass the issue-time check,
+     * at most {@link #MAX_USED_TOKEN_TEXTS} of them.
+     *
+     * @return null when taken; otherwise why not: "used" (the text obtained a token already) or "full".
+     */
+    public synchronized String useOnce(final WalletToken request)
+    {
+        final long oldest = clockMs.getAsLong() - 2 * MAX_ISSUED_SKEW_MS;
+        WalletToken head;
+        while ((head = usedInOrder.peek()) != null && head.issuedAtMs() < oldest)
+        {
+            usedTokenTexts.remove(usedInOrder.poll().textHash());
+        }
+        if (usedTokenTexts.contains(request.textHash()))
+        {
+            return "used";
+        }
+        if (usedTokenTexts.size() >= MAX_USED_TOKEN_TEXTS)
+        {
+            return "full";
+        }
+        usedTokenTexts.add(request.textHash());
+        usedInOrder.add(request);
+        return null;
     }
 
     /** The body as a JSON object, or the reason it is not one. */
@@ -368,7 +403,7 @@ public final class OwnerIntents
         int bits = 0;
         for (final Scope scope : scopes)
         {
-            bits |= 1 << scope.ordinal();
+            bits |= scope.bit();
         }
         return (byte)bits;
     }

@@ -10,8 +10,9 @@ import java.util.Base64;
 /**
  * Private WebSocket and private-read bearer tokens (spec 2.5, 5.7): {@code spws1.<payload>.<signature>}, both parts
  * base64url without padding. The payload is {@code account|apiKeyId|expiresAtMs|scope}; the signature is BLAKE3 in
- * keyed mode over {@code spws1.<payload>} under the venue's token key. A token names the credential that obtained
- * it, so revoking the credential ends its tokens too (the lane checks it is still active). Thread safe.
+ * keyed mode over {@code spws1.<payload>} under the venue's token key. A token names what obtained it (an agent
+ * credential, or {@code wallet:<address>} for a wallet's signature), and the lane checks on every use that it still
+ * holds: a revoked credential, or a vault owner that was replaced, ends its tokens. Thread safe.
  */
 public final class WsTokens
 {
