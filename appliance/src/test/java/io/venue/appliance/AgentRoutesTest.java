@@ -409,4 +409,24 @@ class AgentRoutesTest
         ok(executions(account, "", field(own.body(), "token")));
         refused(walletToken(reader, 6, System.currentTimeMillis()), 401, "UNAUTHORIZED_SIGNER");
     }
+
+    @Test
+    void agentsAndTheirCredentialsSurviveARestart() throws Exception
+    {
+        final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> created = create(AgentKey.secp256k1(agent.address()), Scope.TRADE, Scope.READ);
+        ok(created);
+        final io.venue.svc.SvcRequestSigner signer = io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
+            field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
+        ok(token(signer, 1, System.currentTimeMillis(), ""));
+
+        appliance.close();
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+
+        // the credential is read back from the event journal and its secret derived from the same key file
+        ok(token(signer, 2, System.currentTimeMillis(), ""));
+        ok(trade(agent));
+    }
 }
