@@ -116,6 +116,42 @@ class HttpFuzzTest
         stillServingAndUntouched();
     }
 
+    /**
+     * Mutated and random bodies on the agent routes and the token route: a 4xx or a decided refusal, never a 5xx or
+     * a dropped connection. The intents are signed by a stranger's wallet, so a mutation that still verifies touches no
+     * account of the demo.
+     */
+    @Test
+    void mutatedOwnerIntentsAndTokenRequestsAreRefusedCleanly() throws Exception
+    {
+        final Random random = new Random(SEED + 7);
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new java.security.SecureRandom());
+        final long now = System.currentTimeMillis();
+        final io.venue.auth.OwnerRevokeText revoke = io.venue.auth.OwnerRevokeText.builder().owner(stranger.address()).nonce(5)
+            .issuedAtMs(now).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+        final String signature = io.venue.codec.Hex.to0x(new io.venue.crypto.Secp256k1Signer(stranger)
+            .sign(io.venue.crypto.Eip191.personalHash(revoke.text()), PreimageMode.RAW));
+        final String intent = "{\"userWalletAddress\":\"" + stranger.address() + "\",\"agent\":\"" + stranger.address() +
+            "\",\"agentKind\":\"api\",\"scopes\":[\"trade\"],\"policy\":\"\",\"nonce\":5,\"issuedAtMs\":" + now +
+            ",\"expiresAtMs\":" + (now + 1000) + ",\"newAgent\":\"" + stranger.address() + "\",\"agentId\":\"spk_0123456789abcdef\"," +
+            "\"authorization\":{\"signature\":\"" + signature + "\"},\"signature\":\"" + signature + "\"}";
+        final String token = "{\"account\":\"" + stranger.address() + "\",\"nonce\":5,\"issuedAtMs\":" + now +
+            ",\"signature\":\"" + signature + "\",\"ttlMs\":60000}";
+        final List<String> routes = List.of("/api/agents/create", "/api/agents/spk_0123456789abcdef/rotate", "/api/agents/revoke",
+            "/api/v1/trading/accounts/owner-revoke", "/api/v1/ws/token");
+        for (int i = 0; i < 250; i++)
+        {
+            final String route = routes.get(i % routes.size());
+            final byte[] valid = (route.endsWith("token") ? token : intent).getBytes(StandardCharsets.UTF_8);
+            final byte[] body = i % 5 == 4 ? randomBytes(random, random.nextInt(300)) : mutate(valid, random);
+            final HttpResponse<String> answer = http.post(route, body);
+            final String context = route + " case " + i + " (seed " + (SEED + 7) + "): " + new String(body, StandardCharsets.ISO_8859_1);
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
+        }
+        stillServingAndUntouched();
+    }
+
     /** Every route's prefix and suffix, alone, run together, or with an empty or odd middle: a JSON answer, never a dropped connection. */
     @Test
     void routePrefixesAndSuffixesAloneGetJsonAnswers() throws Exception
