@@ -48,14 +48,24 @@ final class ListingFile
             throw new IllegalArgumentException(file + ": the listing is a JSON object with assets and markets");
         }
         final List<Action> actions = new ArrayList<>();
+        final java.util.Set<Long> assetIds = new java.util.HashSet<>();
+        final java.util.Set<Long> marketIds = new java.util.HashSet<>();
         try
         {
             for (final Map<?, ?> asset : objects(root, "assets"))
             {
+                if (!assetIds.add(number(asset, "asset")))
+                {
+                    throw new IllegalArgumentException("asset " + number(asset, "asset") + " is listed twice");
+                }
                 actions.add(new CreateAsset(number(asset, "asset"), text(asset, "symbol")));
             }
             for (final Map<?, ?> market : objects(root, "markets"))
             {
+                if (!marketIds.add(number(market, "marketId")))
+                {
+                    throw new IllegalArgumentException("market " + number(market, "marketId") + " is listed twice");
+                }
                 final String kind = text(market, "kind");
                 actions.add(switch (kind)
                 {

@@ -32,9 +32,18 @@ final class ListingSetUp
         final LongSupplier nextNonce)
     {
         final List<Action> missing = new java.util.ArrayList<>();
+        final java.util.Set<Long> assets = new java.util.HashSet<>();
+        for (final Action action : listing)
+        {
+            if (action instanceof CreateAsset asset)
+            {
+                assets.add(asset.asset());
+            }
+        }
         for (final Action action : listing)
         {
             // every entry is checked before any is submitted: a contradicting file changes nothing
+            requireAssets(action, assets, directory);
             if (!listed(action, directory))
             {
                 missing.add(action);
@@ -51,6 +60,21 @@ final class ListingSetUp
             submitted++;
         }
         return submitted;
+    }
+
+    /** A market's assets must be in the file or already listed, or the engine would refuse it half way. */
+    private static void requireAssets(final Action action, final java.util.Set<Long> inFile, final VenueDirectory directory)
+    {
+        final long[] needed = action instanceof CreateSpotMarket spot ? new long[]{spot.baseAsset(), spot.quoteAsset()} :
+            action instanceof CreateOutcomeMarket outcome ? new long[]{outcome.collateralAsset()} : new long[0];
+        for (final long asset : needed)
+        {
+            if (!inFile.contains(asset) && directory.assetSymbol(asset) == null)
+            {
+                throw new IllegalStateException("the listing file's " + action + " names asset " + asset +
+                    ", which neither the file nor the journal lists");
+            }
+        }
     }
 
     /** Whether the journal already holds this asset or market; throws when it holds it with other parameters. */

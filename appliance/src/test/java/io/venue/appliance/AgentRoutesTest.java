@@ -18,6 +18,7 @@ import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.transport.http.JsonWriter;
+import io.venue.transport.http.OwnerIntents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -230,7 +231,7 @@ class AgentRoutesTest
         assertEquals(0, nextUsableNonce());
 
         final String body = createBody(owner, agent, 0, System.currentTimeMillis(),
-            io.venue.transport.http.OwnerIntents.accountIdOf(owner.address()), Scope.TRADE);
+            OwnerIntents.accountIdOf(owner.address()), Scope.TRADE);
         ok(post("/api/agents/create", body));
         final HttpResponse<String> replayed = post("/api/agents/create", body);
         refused(replayed, 200, "nonce_below_floor");
@@ -358,6 +359,7 @@ class AgentRoutesTest
     @Test
     void aVaultOwnersTokenEndsWhenTheOwnerChangesAndAnAgentSignsOnlyForItsAccount() throws Exception
     {
+        Thread.sleep(OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // texts are taken from a second after the lane started
         final Secp256k1KeyPair operator = VenueHttp.key(appliance.operatorKeyFile());
         final Secp256k1KeyPair vaultOwner = Secp256k1KeyPair.generate(new SecureRandom());
         final String account = owner.address().toString();
@@ -379,6 +381,7 @@ class AgentRoutesTest
     @Test
     void aWalletSignatureObtainsATokenWithoutMachineHeaders() throws Exception
     {
+        Thread.sleep(OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // texts are taken from a second after the lane started
         final long now = System.currentTimeMillis();
         final HttpResponse<String> own = walletToken(owner, 1, now);
         ok(own);

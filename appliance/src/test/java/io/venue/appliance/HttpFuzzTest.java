@@ -135,8 +135,16 @@ class HttpFuzzTest
             "\",\"agentKind\":\"api\",\"scopes\":[\"trade\"],\"policy\":\"\",\"nonce\":5,\"issuedAtMs\":" + now +
             ",\"expiresAtMs\":" + (now + 1000) + ",\"newAgent\":\"" + stranger.address() + "\",\"agentId\":\"spk_0123456789abcdef\"," +
             "\"authorization\":{\"signature\":\"" + signature + "\"},\"signature\":\"" + signature + "\"}";
-        final String token = "{\"account\":\"" + stranger.address() + "\",\"nonce\":5,\"issuedAtMs\":" + now +
-            ",\"signature\":\"" + signature + "\",\"ttlMs\":60000}";
+        Thread.sleep(io.venue.transport.http.OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
+        final long issued = System.currentTimeMillis();
+        final io.venue.auth.WsTokenText tokenText = io.venue.auth.WsTokenText.builder().owner(stranger.address()).nonce(5)
+            .issuedAtMs(issued).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+        final String token = "{\"account\":\"" + stranger.address() + "\",\"nonce\":5,\"issuedAtMs\":" + issued +
+            ",\"signature\":\"" + io.venue.codec.Hex.to0x(new io.venue.crypto.Secp256k1Signer(stranger)
+            .sign(io.venue.crypto.Eip191.personalHash(tokenText.text()), PreimageMode.RAW)) + "\",\"ttlMs\":60000}";
+        // the body as signed obtains a token, once
+        assertEquals(200, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
+        assertEquals(400, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
         final List<String> routes = List.of("/api/agents/create", "/api/agents/spk_0123456789abcdef/rotate", "/api/agents/revoke",
             "/api/v1/trading/accounts/owner-revoke", "/api/v1/ws/token");
         for (int i = 0; i < 250; i++)

@@ -88,5 +88,12 @@ class ListingSetUpTest
         final IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
             () -> start("{\"markets\":[{\"marketId\":3,\"kind\":\"FUTURE\"}]}"));
         assertTrue(kind.getMessage().contains("market kind is SPOT or OUTCOME, not FUTURE"), kind.getMessage());
+        final IllegalStateException orphan = assertThrows(IllegalStateException.class,
+            () -> start("{" + ASSETS + ",\"markets\":[" + SPOT + "," + SPOT.replace("\"marketId\":3", "\"marketId\":5")
+                .replace("\"baseAsset\":7", "\"baseAsset\":8") + "]}"));
+        assertTrue(orphan.getMessage().contains("names asset 8"), orphan.getMessage());
+        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+            () -> start("{" + ASSETS + ",\"markets\":[" + SPOT + "," + SPOT + "]}"));
+        assertTrue(twice.getMessage().contains("market 3 is listed twice"), twice.getMessage());
     }
 }

@@ -103,8 +103,8 @@ final class AgentCommand
             description = "Comma-separated: trade, cancel, quote, mint_redeem, read, drop_copy.")
         List<String> scopes;
 
-        @Option(names = "--days", defaultValue = "30", description = "Lifetime in days, within the kind's cap (default: ${DEFAULT-VALUE}).")
-        double days;
+        @Option(names = "--days", description = "Lifetime in days, within the kind's cap (default: 30, or the kind's cap when shorter).")
+        Double days;
 
         @Option(names = "--policy", defaultValue = "", description = "The authorization's policy line (default: empty).")
         String policy;
@@ -129,7 +129,8 @@ final class AgentCommand
             {
                 throw new IllegalArgumentException("--kind is api, institutional, browser or mobile");
             }
-            final long expiresAtMs = issuedAtMs + (long)(days * AgentKind.DAY_MS);
+            final long lifetimeMs = days != null ? (long)(days * AgentKind.DAY_MS) : Math.min(30 * AgentKind.DAY_MS, agentKind.maxLifetimeMs());
+            final long expiresAtMs = issuedAtMs + lifetimeMs;
             final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address()).agent(agentKey(agent))
                 .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();

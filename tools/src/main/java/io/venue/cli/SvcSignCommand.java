@@ -40,6 +40,13 @@ final class SvcSignCommand implements Callable<Integer>
 
         @Option(names = "--ed25519-key", description = "Ed25519 private key (32-byte seed, 0x hex): auth version 3.")
         String ed25519Key;
+
+        /** The signer of the credential given: Ed25519 (version 3) or HMAC (version 2). */
+        SvcRequestSigner signer(final String keyId)
+        {
+            return ed25519Key != null ? SvcRequestSigner.ed25519(keyId, Hex.fromHex(ed25519Key)) :
+                SvcRequestSigner.hmac(keyId, hmac.secret, hmac.passphrase);
+        }
     }
 
     static final class Hmac
@@ -75,9 +82,7 @@ final class SvcSignCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final SvcRequestSigner signer = credential.ed25519Key != null ?
-            SvcRequestSigner.ed25519(keyId, Hex.fromHex(credential.ed25519Key)) :
-            SvcRequestSigner.hmac(keyId, credential.hmac.secret, credential.hmac.passphrase);
+        final SvcRequestSigner signer = credential.signer(keyId);
         final int query = pathAndQuery.indexOf('?');
         final String path = query < 0 ? pathAndQuery : pathAndQuery.substring(0, query);
         final String rawQuery = query < 0 ? "" : pathAndQuery.substring(query + 1);

@@ -86,9 +86,7 @@ final class TokenCommand implements Callable<Integer>
             final byte[] body = ttlMs == null ? new byte[0] :
                 new JsonWriter().field("ttlMs", ttlMs).toJson().getBytes(StandardCharsets.UTF_8);
             final Machine machine = mode.machine;
-            final SvcRequestSigner signer = machine.credential.ed25519Key != null ?
-                SvcRequestSigner.ed25519(machine.keyId, Hex.fromHex(machine.credential.ed25519Key)) :
-                SvcRequestSigner.hmac(machine.keyId, machine.credential.hmac.secret, machine.credential.hmac.passphrase);
+            final SvcRequestSigner signer = machine.credential.signer(machine.keyId);
             final Map<String, String> headers = signer.sign(WireValues.u64(machine.nonce), now, "POST", ROUTE, null,
                 body.length == 0 ? null : body);
             return Submit.post(url, ROUTE, body, headers, spec.commandLine().getOut(), spec.commandLine().getErr());

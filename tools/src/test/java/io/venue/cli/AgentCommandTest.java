@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The agent and token commands against a real appliance on loopback: the demo account's wallet creates an agent,
- * the agent's HMAC credential and the wallet itself obtain tokens, a rotation and an owner-revoke end it.
+ * the agent's HMAC credential and the wallet itself obtain tokens, a rotation gives a new credential, and an
+ * owner-revoke ends the agent, its credentials and the token it obtained.
  */
 class AgentCommandTest
 {
@@ -50,8 +51,27 @@ class AgentCommandTest
         return m.find() ? m.group(1) : null;
     }
 
+    private int executions(final String token) throws Exception
+    {
+        final String account = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(io.venue.codec.Hex.fromHex(
+            java.nio.file.Files.readString(Path.of(ownerKey)).trim())).address().toString();
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions")).header("Authorization", "Bearer " + token)
+            .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
     @Test
-    void createObtainTokensRotateAndRevoke()
+    void mobileAgentsDefaultToTheirShorterCap()
+    {
+        final CliRun printed = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--kind", "mobile",
+            "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "read");
+        assertEquals(0, printed.exitCode(), printed.err());
+        final long issued = Long.parseLong(printed.out().replaceAll(".*\"issuedAtMs\":(\\d+).*\\s*", "$1"));
+        assertTrue(printed.out().contains("\"expiresAtMs\":" + (issued + 24 * 3_600_000L)), printed.out());
+    }
+
+    @Test
+    void createObtainTokensRotateAndRevoke() throws Exception
     {
         final String agent = Secp256k1KeyPair.generate(new SecureRandom()).address().toString();
         final CliRun created = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--agent", agent,
@@ -69,6 +89,7 @@ class AgentCommandTest
         assertEquals(1, replayed.exitCode());
         assertTrue(replayed.err().contains("HTTP 409"), replayed.err());
 
+        Thread.sleep(io.venue.transport.http.OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
         final CliRun wallet = CliRun.of("token", "--url", appliance.baseUrl(), "--key-file", ownerKey, "--nonce", "77",
             "--ttl-ms", "90000");
         assertEquals(0, wallet.exitCode(), wallet.err() + wallet.out());
@@ -80,9 +101,12 @@ class AgentCommandTest
         assertEquals(0, rotated.exitCode(), rotated.err() + rotated.out());
         assertTrue(field(rotated.out(), "apiSecret").startsWith("sps_"), rotated.out());
 
+        final String agentToken = field(machine.out(), "token");
+        assertEquals(200, executions(agentToken));
         final CliRun revoked = CliRun.of("agent", "owner-revoke", "--key-file", ownerKey, "--nonce", "2", "--submit",
             appliance.baseUrl());
         assertEquals(0, revoked.exitCode(), revoked.err() + revoked.out());
+        assertEquals(401, executions(agentToken), "the token the agent's credential obtained ends with it");
         final CliRun after = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
             field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "2");
         assertEquals(1, after.exitCode());

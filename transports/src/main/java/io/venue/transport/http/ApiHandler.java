@@ -335,13 +335,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         catch (final OwnerIntents.BadIntent bad)
         {
-            final JsonWriter w = new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", bad.field())
-                .field("message", bad.getMessage());
-            if ("issuedAtMs".equals(bad.field()))
-            {
-                w.field("serverTimeMs", System.currentTimeMillis());
-            }
-            fill(ctx, slot, json(new SubmitResponse(400, w.toJson())));
+            badRequest(ctx, slot, bad.field(), bad.getMessage());
             return;
         }
         final long correlation = register(ctx, slot, response -> withCredential(response, intent));
@@ -463,8 +457,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             journal(context, connectionId, RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token " +
                 bad.field() + ": " + bad.getMessage());
-            fill(ctx, slot, json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST")
-                .field("field", bad.field()).field("message", bad.getMessage()).field("serverTimeMs", now).toJson())));
+            badRequest(ctx, slot, bad.field(), bad.getMessage());
             return;
         }
         final TokenSigners.Grant grant = context.tokenSigners.grant(request.account(), request.signer(), now);
@@ -485,10 +478,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final String used = context.ownerIntents.useOnce(request);
         if (used != null)
         {
-            fill(ctx, slot, "used".equals(used) ?
-                json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", "nonce")
-                    .field("message", "this signed text already obtained a token: sign a new one with another nonce").toJson())) :
-                json(new SubmitResponse(503, error("BUSY", "too many token texts in the last minute; retry after the delay"), 1)));
+            if ("used".equals(used))
+            {
+                badRequest(ctx, slot, "nonce", "this signed text already obtained a token: sign a new one with another nonce");
+            }
+            else
+            {
+                fill(ctx, slot, json(new SubmitResponse(503, error("BUSY", "too many token texts in the last minute; retry after the " +
+                    "delay"), 1)));
+            }
             return;
         }
         // the token names what must still hold when it is used: the agent credential, or the wallet that signed
@@ -564,8 +562,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final HttpGateway.Context context = shared.context;
         if (claims.apiKeyId().startsWith(WALLET))
         {
+            // the wallet must still be the account or its owner: a grant by way of an agent key is the agent's, not the wallet's
             final String signer = claims.apiKeyId().substring(WALLET.length());
-            return context.tokenSigners != null && context.tokenSigners.grant(claims.account(), signer, now) != null;
+            final TokenSigners.Grant grant = context.tokenSigners == null ? null : context.tokenSigners.grant(claims.account(), signer, now);
+            return grant != null && grant.credentialId().isEmpty();
         }
         final ApiKey key = context.apiKeys.apply(claims.apiKeyId());
         return key != null && key.account().equals(claims.account());
@@ -827,6 +827,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String message)
     {
         fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", message))));
+    }
+
+    /** A 400 naming the field; with the server's time, which a time-related refusal needs. */
+    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String field, final String message)
+    {
+        fill(ctx, slot, json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST")
+            .field("field", field).field("message", message).field("serverTimeMs", System.currentTimeMillis()).toJson())));
     }
 
     private static FullHttpResponse notAllowed(final String allowed)

@@ -101,8 +101,13 @@ public final class OwnerIntents
     {
     }
 
-    /** Token texts remembered as used at most; past it the route refuses (503) until older ones age out. */
-    public static final int MAX_USED_TOKEN_TEXTS = 100_000;
+    /**
+     * Token texts remembered as used at most, about 150 MB; past it the route refuses (503) until older ones age out.
+     * The edge throttle lets one address use about 600 texts a minute, so filling it takes over 1,600 addresses.
+     */
+    public static final int MAX_USED_TOKEN_TEXTS = 1_000_000;
+    /** How far ahead of the server's clock a token text's issue time may be. */
+    public static final long TOKEN_TEXT_FUTURE_MS = 1_000;
 
     private final long chainId;
     private final Address verifyingContract;
@@ -110,11 +115,17 @@ public final class OwnerIntents
     private final SecureRandom random;
     private final LongSupplier clockMs;
     private final ThreadLocal<io.venue.crypto.Secp256k1Recovery> recovery;
-    /** The EIP-191 hashes of the token texts already used, and the same in issue-time order for ageing them out. */
+    /** The EIP-191 hashes of the token texts already used, and when each was taken, in that order, for ageing out. */
     private final java.util.Set<String> usedTokenTexts = new java.util.HashSet<>();
-    private final java.util.ArrayDeque<WalletToken> usedInOrder = new java.util.ArrayDeque<>();
-    /** Texts issued before this lane started are refused: its memory of used texts starts empty. */
-    private final long startedAtMs;
+    private final java.util.ArrayDeque<String> usedInOrder = new java.util.ArrayDeque<>();
+    private final org.agrona.collections.LongArrayQueue usedAtMs = new org.agrona.collections.LongArrayQueue();
+    /**
+     * This lane's memory of used texts starts empty: a text the node before it (this process before a restart, or the
+     * old primary) may have taken must be refused. A token text may not be dated more than
+     * {@link #TOKEN_TEXT_FUTURE_MS} ahead, so a node only ever took texts issued before its own time plus that; texts
+     * issued at least that long after this lane started cannot have been taken by an earlier one.
+     */
+    private final long acceptsTextsFromMs;
 
     /**
      * @param recovery makes the secp256k1 recovery of a wallet-signed token request, one per I/O thread.
@@ -129,7 +140,7 @@ public final class OwnerIntents
         this.random = random;
         this.clockMs = clockMs;
         this.recovery = ThreadLocal.withInitial(recovery);
-        this.startedAtMs = clockMs.getAsLong();
+        this.acceptsTextsFromMs = clockMs.getAsLong() + TOKEN_TEXT_FUTURE_MS;
     }
 
     /**
@@ -155,26 +166,34 @@ public final class OwnerIntents
         {
             throw new BadIntent("signature", "not a valid secp256k1 signature");
         }
-        if (issuedAtMs < startedAtMs)
+        if (issuedAtMs > clockMs.getAsLong() + TOKEN_TEXT_FUTURE_MS)
         {
-            throw new BadIntent("issuedAtMs", "the text was issued before this node started (" + startedAtMs + "): sign a new one");
+            throw new BadIntent("issuedAtMs", "a token text may be dated at most " + TOKEN_TEXT_FUTURE_MS + " ms ahead of the " +
+                "server's time " + clockMs.getAsLong() + " (serverTimeMs)");
+        }
+        if (issuedAtMs < acceptsTextsFromMs)
+        {
+            throw new BadIntent("issuedAtMs", "this node takes token texts issued from " + acceptsTextsFromMs + " on (just " +
+                "after it started, so no text can be used twice across a restart or a failover): sign a new one");
         }
         return new WalletToken(account.toString(), Hex.to0x(signer), ttlMs, Hex.to0x(hash), issuedAtMs);
     }
 
     /**
-     * Takes the request's text as used. Texts are remembered until they are too old to pass the issue-time check,
-     * at most {@link #MAX_USED_TOKEN_TEXTS} of them.
+     * Takes the request's text as used. Texts are remembered until they are too old to pass the issue-time check
+     * again, at most {@link #MAX_USED_TOKEN_TEXTS} of them.
      *
      * @return null when taken; otherwise why not: "used" (the text obtained a token already) or "full".
      */
     public synchronized String useOnce(final WalletToken request)
     {
-        final long oldest = clockMs.getAsLong() - 2 * MAX_ISSUED_SKEW_MS;
-        WalletToken head;
-        while ((head = usedInOrder.peek()) != null && head.issuedAtMs() < oldest)
+        // a text is accepted only within the skew of its issue time, and taken within the skew of arrival: after twice
+        // the skew since it was taken it can never pass the issue-time check again
+        final long now = clockMs.getAsLong();
+        while (!usedAtMs.isEmpty() && usedAtMs.peekLong() < now - 2 * MAX_ISSUED_SKEW_MS)
         {
-            usedTokenTexts.remove(usedInOrder.poll().textHash());
+            usedAtMs.pollLong();
+            usedTokenTexts.remove(usedInOrder.poll());
         }
         if (usedTokenTexts.contains(request.textHash()))
         {
@@ -185,7 +204,8 @@ public final class OwnerIntents
             return "full";
         }
         usedTokenTexts.add(request.textHash());
-        usedInOrder.add(request);
+        usedInOrder.add(request.textHash());
+        usedAtMs.addLong(now);
         return null;
     }
 

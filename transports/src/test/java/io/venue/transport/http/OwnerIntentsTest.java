@@ -116,21 +116,27 @@ class OwnerIntentsTest
     @Test
     void aWalletTokenTextRecoversItsSignerAndIsTakenOnce() throws Exception
     {
-        final OwnerIntents.WalletToken request = intents.walletToken(OwnerIntents.object(tokenRequest(1, NOW)));
+        // the lane started at NOW: it takes texts dated from a second later (and at most a second ahead of its clock)
+        final long issued = NOW + OwnerIntents.TOKEN_TEXT_FUTURE_MS;
+        final OwnerIntents.WalletToken request = intents.walletToken(OwnerIntents.object(tokenRequest(1, issued)));
         assertEquals(WALLET.address().toString(), request.signer());
         assertEquals(WALLET.address().toString(), request.account());
         assertNull(intents.useOnce(request));
         assertEquals("used", intents.useOnce(request));
         final OwnerIntents.BadIntent early = assertThrows(OwnerIntents.BadIntent.class,
-            () -> intents.walletToken(OwnerIntents.object(tokenRequest(2, NOW - 1))));
-        assertEquals("issuedAtMs", early.field(), "a text issued before the lane started: its memory of used texts is empty");
+            () -> intents.walletToken(OwnerIntents.object(tokenRequest(2, issued - 1))));
+        assertEquals("issuedAtMs", early.field(), "a text an earlier node could have taken: this lane's memory of used texts is empty");
+        final OwnerIntents.BadIntent ahead = assertThrows(OwnerIntents.BadIntent.class,
+            () -> new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)), new CredentialSecrets(new byte[32]), new SecureRandom(),
+                () -> NOW - 10_000, io.venue.crypto.BouncyCastleSecp256k1Recovery::new).walletToken(OwnerIntents.object(tokenRequest(3, issued))));
+        assertTrue(ahead.getMessage().contains("ahead"), ahead.getMessage());
     }
 
     @Property(tries = 500)
     void mutatedTokenRequestsAreTokensOrRefusalsNeverOtherExceptions(@ForAll final long seed)
     {
         final Random random = new Random(seed);
-        final byte[] body = tokenRequest(Math.floorMod(seed, 1000), NOW);
+        final byte[] body = tokenRequest(Math.floorMod(seed, 1000), NOW + OwnerIntents.TOKEN_TEXT_FUTURE_MS);
         for (int i = random.nextInt(3); i >= 0; i--)
         {
             body[random.nextInt(body.length)] = (byte)random.nextInt(128);
