@@ -54,6 +54,23 @@ abstract class Flyweight implements Byteable
         return offset;
     }
 
+    /** The native address of the memory this flyweight points at, once bound. */
+    public final long address()
+    {
+        return view.addressOffset();
+    }
+
+    /**
+     * Points at a map entry's value by the native address {@link #address()} gave after an acquire of the same key. An
+     * entry of fixed size stays where it is while it is in the map (Chronicle Map never moves a present entry), so a
+     * writer that keeps the address can write it again without the lookup. Only for writing through: the flyweight
+     * is not to be handed back to the map after this.
+     */
+    public final void wrapAddress(final long address)
+    {
+        view.wrap(address, (int)maxSize());
+    }
+
     /** True once the flyweight points at memory. */
     public final boolean isBound()
     {
