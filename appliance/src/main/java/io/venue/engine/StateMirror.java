@@ -61,17 +61,16 @@ final class StateMirror
     /**
      * Where each record's map entry is, once written: accounts (nonce windows) and balance cells by number, orders by
      * handle with the order id they held. Those entries are never removed while their record exists, and a present
-     * entry never moves, so a write goes straight to the entry (about 30 ns) instead of through the map's lookup and
-     * segment lock (about 230 ns: STATE.md). An order's entry is removed when the order ends; its handle may then hold
-     * another order, which the id check tells apart.
+     * entry never moves, so a write goes straight to the entry instead of through the map's lookup and segment lock
+     * (STATE.md). An order's entry is removed when the order ends; its handle may then hold another order, which the
+     * comparison of the whole id tells apart.
      */
     private long[] accountEntries = new long[0];
     private long[] cellEntries = new long[0];
-    /** An order handle to its place in the three arrays below: the entry's address and the first 16 bytes of its id. */
+    /** An order handle to its place in the arrays below: the entry's address, and the order's id as four longs. */
     private final org.agrona.collections.Int2IntHashMap orderEntryIndex = new org.agrona.collections.Int2IntHashMap(-1);
     private long[] orderEntryAddress = new long[64];
-    private long[] orderEntryIdHigh = new long[64];
-    private long[] orderEntryIdLow = new long[64];
+    private long[] orderEntryIds = new long[4 * 64];
 
     /** The sequence whose flush threw, or NO_SEQUENCE: the maps are then behind the engine for good. */
     private long failedAt = StateMeta.NO_SEQUENCE;
@@ -349,10 +348,8 @@ final class StateMirror
      */
     private boolean orderEntry(final int handle)
     {
-        final long high = orderId.getLong(0);
-        final long low = orderId.getLong(8);
         int index = orderEntryIndex.get(handle);
-        if (index >= 0 && orderEntryIdHigh[index] == high && orderEntryIdLow[index] == low)
+        if (index >= 0 && sameId(index))
         {
             order.wrapAddress(orderEntryAddress[index]);
             return false;
@@ -364,14 +361,28 @@ final class StateMirror
             if (index == orderEntryAddress.length)
             {
                 orderEntryAddress = Arrays.copyOf(orderEntryAddress, 2 * index);
-                orderEntryIdHigh = Arrays.copyOf(orderEntryIdHigh, 2 * index);
-                orderEntryIdLow = Arrays.copyOf(orderEntryIdLow, 2 * index);
+                orderEntryIds = Arrays.copyOf(orderEntryIds, 8 * index);
             }
             orderEntryIndex.put(handle, index);
         }
         orderEntryAddress[index] = order.address();
-        orderEntryIdHigh[index] = high;
-        orderEntryIdLow[index] = low;
+        for (int word = 0; word < 4; word++)
+        {
+            orderEntryIds[4 * index + word] = orderId.getLong(8 * word);
+        }
+        return true;
+    }
+
+    /** Whether the order in {@link #orderId} is the one whose entry is kept at {@code index} (all 32 bytes). */
+    private boolean sameId(final int index)
+    {
+        for (int word = 0; word < 4; word++)
+        {
+            if (orderEntryIds[4 * index + word] != orderId.getLong(8 * word))
+            {
+                return false;
+            }
+        }
         return true;
     }
 

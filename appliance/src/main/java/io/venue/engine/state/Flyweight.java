@@ -63,18 +63,20 @@ abstract class Flyweight implements Byteable
     /**
      * Points at a map entry's value by the native address {@link #address()} gave after an acquire of the same key. An
      * entry of fixed size stays where it is while it is in the map (Chronicle Map never moves a present entry), so a
-     * writer that keeps the address can write it again without the lookup. Only for writing through: the flyweight
-     * is not to be handed back to the map after this.
+     * writer that keeps the address can write it again without the lookup. The flyweight then has no Chronicle store
+     * ({@link #bytesStore()} is null); the next lookup that takes it binds it again.
      */
     public final void wrapAddress(final long address)
     {
+        store = null;
+        offset = 0;
         view.wrap(address, (int)maxSize());
     }
 
     /** True once the flyweight points at memory. */
     public final boolean isBound()
     {
-        return store != null;
+        return view.addressOffset() != 0;
     }
 
     final long getLong(final int at)
