@@ -51,8 +51,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String ROTATE = "/rotate";
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
-    /** A token obtained by a wallet signature names the wallet in place of a credential id. */
-    private static final String WALLET = "wallet:";
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
     static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
     static final String BSL_MARKETS = "/api/v1/bsl/markets/";
@@ -100,7 +98,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final Shared shared;
     private final long connectionId;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-    private final io.venue.svc.SvcVerifier svc = new io.venue.svc.SvcVerifier();
+    private final TokenRoute tokens;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -109,6 +107,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         this.shared = shared;
         this.connectionId = connectionId;
+        this.tokens = new TokenRoute(shared.context, shared.svcNonces);
     }
 
     @Override
@@ -343,19 +342,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             intent.signature(), intent.text(), intent.command(), intent.commandLength()), INTENT_TIMEOUT);
     }
 
-    /**
-     * POST /api/v1/ws/token: SVC-* headers (spec 5.4) of a credential holding the read scope obtain a bearer token
-     * for the private WebSocket and the private reads (spec 2.5, 5.7). The body may name a TTL ({"ttlMs":n}), clamped
-     * to 60-300 s. Every refusal of the machine headers is journaled as a RequestRejected.
-     */
+    /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
     private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
-        final HttpGateway.Context context = shared.context;
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
             return;
         }
-        if (context.wsTokens == null)
+        if (shared.context.wsTokens == null)
         {
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
             return;
@@ -364,134 +358,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        final byte[] body = bytes(request.content());
-        final long now = System.currentTimeMillis();
-        if (!request.headers().contains(io.venue.svc.SvcHeaders.AUTH_VERSION) && context.tokenSigners != null &&
-            context.ownerIntents != null && body.length > 0)
+        final TokenRoute.Outcome outcome = tokens.issue(request.headers()::get, request.method().name(), request.uri(),
+            bytes(request.content()), System.currentTimeMillis());
+        if (outcome.journalReason() != null)
         {
-            walletToken(ctx, slot, path, body, now);
-            return;
+            journal(shared.context, connectionId, outcome.journalReason(), outcome.journalDetail());
         }
-        final ApiKey[] key = new ApiKey[1];
-        // the path is signed as sent, percent-encoding untouched (docs/MACHINE-AUTH.md)
-        final String uri = request.uri();
-        final int query = uri.indexOf('?');
-        final String rawPath = query < 0 ? uri : uri.substring(0, query);
-        io.venue.svc.SvcAuthResult result = svc.verify(request.headers()::get, id ->
-        {
-            key[0] = context.apiKeys.apply(id);
-            return key[0] == null ? null : key[0].svc();
-        }, request.method().name(), rawPath, query < 0 ? null : uri.substring(query + 1), body, now);
-        if (result == io.venue.svc.SvcAuthResult.OK)
-        {
-            synchronized (shared.svcNonces)
-            {
-                result = shared.svcNonces.accept(svc.headers().apiKeyId(), svc.headers().nonce());
-            }
-        }
-        if (result != io.venue.svc.SvcAuthResult.OK)
-        {
-            final String field = result == io.venue.svc.SvcAuthResult.NONCE_REPLAYED ? "SVC-Nonce" : svc.errorField();
-            final String message = result == io.venue.svc.SvcAuthResult.NONCE_REPLAYED ?
-                "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
-                svc.errorMessage();
-            journal(context, connectionId, switch (result)
-            {
-                case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;
-                case NONCE_REPLAYED -> RequestRejectReason.MACHINE_NONCE_REPLAYED;
-                default -> RequestRejectReason.TRANSPORT_AUTH_FAILED;
-            }, "POST " + path + ": " + result + " (" + field + "): " + message);
-            fill(ctx, slot, json(new SubmitResponse(result.httpStatus(), new JsonWriter().field("ok", false)
-                .field("code", result.name()).field("field", field).field("message", message).field("serverTimeMs", now).toJson())));
-            return;
-        }
-        if (!key[0].holds(io.venue.auth.Scope.READ))
-        {
-            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "the credential's agent does not hold the read scope"))));
-            return;
-        }
-        long ttlMs = 0;
-        if (body.length > 0)
-        {
-            try
-            {
-                if (!(JsonReader.read(body) instanceof java.util.Map<?, ?> map) || !(map.get("ttlMs") instanceof Long asked) ||
-                    map.size() != 1)
-                {
-                    throw new JsonReader.JsonException("the body is empty or {\"ttlMs\":<integer>}");
-                }
-                ttlMs = asked;
-            }
-            catch (final JsonReader.JsonException ex)
-            {
-                badRequest(ctx, slot, ex.getMessage());
-                return;
-            }
-        }
-        issueToken(ctx, slot, key[0].account(), svc.headers().apiKeyId(), ttlMs, now);
-    }
-
-    private void issueToken(
-        final ChannelHandlerContext ctx, final Slot slot, final String account, final String credentialId, final long ttlMs,
-        final long now)
-    {
-        final long ttl = WsTokens.clampTtl(ttlMs, shared.context.wsTokenTtlMs);
-        final String token = shared.context.wsTokens.issue(account, credentialId, now + ttl);
-        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("account", account)
-            .field("scope", WsTokens.SCOPE).field("tokenType", "Bearer").field("token", token).field("ttlMs", ttl).toJson())));
-    }
-
-    /**
-     * The token route without machine headers: a wallet signs a {@code WsTokenText} for the account (spec 5.7's
-     * delegated wallet signature). The account, its vault owner, or an active secp256k1 agent of it holding read.
-     */
-    private void walletToken(final ChannelHandlerContext ctx, final Slot slot, final String path, final byte[] body, final long now)
-    {
-        final HttpGateway.Context context = shared.context;
-        final OwnerIntents.WalletToken request;
-        try
-        {
-            request = context.ownerIntents.walletToken(OwnerIntents.object(body));
-        }
-        catch (final OwnerIntents.BadIntent bad)
-        {
-            journal(context, connectionId, RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token " +
-                bad.field() + ": " + bad.getMessage());
-            badRequest(ctx, slot, bad.field(), bad.getMessage());
-            return;
-        }
-        final TokenSigners.Grant grant = context.tokenSigners.grant(request.account(), request.signer(), now);
-        if (grant == null)
-        {
-            journal(context, connectionId, RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token for " +
-                request.account() + " signed by " + request.signer() + ", not a signer of the account");
-            fill(ctx, slot, json(new SubmitResponse(401, new JsonWriter().field("ok", false).field("code", "UNAUTHORIZED_SIGNER")
-                .field("message", "the signer is neither the account, its vault owner nor an active agent of it")
-                .field("expectedSigner", request.account()).field("recoveredSigner", request.signer()).toJson())));
-            return;
-        }
-        if (!grant.readScope())
-        {
-            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "the signing agent does not hold the read scope"))));
-            return;
-        }
-        final String used = context.ownerIntents.useOnce(request);
-        if (used != null)
-        {
-            if ("used".equals(used))
-            {
-                badRequest(ctx, slot, "nonce", "this signed text already obtained a token: sign a new one with another nonce");
-            }
-            else
-            {
-                fill(ctx, slot, json(new SubmitResponse(503, error("BUSY", "too many token texts in the last minute; retry after the " +
-                    "delay"), 1)));
-            }
-            return;
-        }
-        // the token names what must still hold when it is used: the agent credential, or the wallet that signed
-        issueToken(ctx, slot, request.account(), grant.credentialId().isEmpty() ? WALLET + request.signer() : grant.credentialId(),
-            request.ttlMs(), now);
+        fill(ctx, slot, json(outcome.response()));
     }
 
     /**
@@ -514,7 +387,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final long now = System.currentTimeMillis();
         final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
             context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
-        if (claims == null || !stillGranted(claims, now))
+        if (claims == null || !tokens.stillGranted(claims, now))
         {
             final FullHttpResponse http = json(new SubmitResponse(401, error("UNAUTHORIZED", authorization == null ?
                 "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
@@ -551,24 +424,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 failure instanceof java.util.concurrent.RejectedExecutionException ?
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
                 new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
-    }
-
-    /**
-     * Whether what obtained the token still holds: its agent credential is active and the account's, or the wallet that
-     * signed still signs for the account (the account itself, or its vault owner now).
-     */
-    private boolean stillGranted(final WsTokens.Claims claims, final long now)
-    {
-        final HttpGateway.Context context = shared.context;
-        if (claims.apiKeyId().startsWith(WALLET))
-        {
-            // the wallet must still be the account or its owner: a grant by way of an agent key is the agent's, not the wallet's
-            final String signer = claims.apiKeyId().substring(WALLET.length());
-            final TokenSigners.Grant grant = context.tokenSigners == null ? null : context.tokenSigners.grant(claims.account(), signer, now);
-            return grant != null && grant.credentialId().isEmpty();
-        }
-        final ApiKey key = context.apiKeys.apply(claims.apiKeyId());
-        return key != null && key.account().equals(claims.account());
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */
@@ -832,8 +687,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** A 400 naming the field; with the server's time, which a time-related refusal needs. */
     private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String field, final String message)
     {
-        fill(ctx, slot, json(new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST")
-            .field("field", field).field("message", message).field("serverTimeMs", System.currentTimeMillis()).toJson())));
+        fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
     }
 
     private static FullHttpResponse notAllowed(final String allowed)
