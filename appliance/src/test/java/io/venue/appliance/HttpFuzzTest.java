@@ -160,6 +160,43 @@ class HttpFuzzTest
         stillServingAndUntouched();
     }
 
+    /** Random SVC-* machine headers on the token route: a JSON 4xx naming the problem, never a 5xx or a dropped connection. */
+    @Test
+    void randomMachineHeadersGetClearRefusals() throws Exception
+    {
+        final Random random = new Random(SEED + 11);
+        final String[] names = {"SVC-Auth-Version", "SVC-Key", "SVC-Nonce", "SVC-Timestamp", "SVC-Passphrase", "SVC-Signature"};
+        final String[] values = {"2", "3", "4", "02", "-1", "spk_0123456789abcdef", "spk_0123456789ABCDEF", "spk_", "18446744073709551615",
+            "18446744073709551616", "0", String.valueOf(System.currentTimeMillis()), "spp_" + "0".repeat(32), "0x" + "ab".repeat(32),
+            "0x" + "ab".repeat(64), "0x", " 2", "", "\u00e9", "9".repeat(40)};
+        for (int i = 0; i < 200; i++)
+        {
+            final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(URI.create(http.baseUrl +
+                "/api/v1/ws/token")).POST(java.net.http.HttpRequest.BodyPublishers.ofString(i % 3 == 0 ? "" : "{\"ttlMs\":60000}"));
+            final StringBuilder context = new StringBuilder("case " + i + ":");
+            for (final String name : names)
+            {
+                if (random.nextInt(5) > 0)
+                {
+                    final String value = values[random.nextInt(values.length)];
+                    try
+                    {
+                        request.header(name, value);
+                        context.append(' ').append(name).append('=').append(value);
+                    }
+                    catch (final IllegalArgumentException notAHeaderValue)
+                    {
+                        // the client refuses to send it: nothing to test
+                    }
+                }
+            }
+            final HttpResponse<String> answer = http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500, answer.statusCode() + " " + answer.body() + " " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":false,\"code\":\""), answer.body() + " " + context);
+        }
+        stillServingAndUntouched();
+    }
+
     /** Every route's prefix and suffix, alone, run together, or with an empty or odd middle: a JSON answer, never a dropped connection. */
     @Test
     void routePrefixesAndSuffixesAloneGetJsonAnswers() throws Exception
