@@ -306,6 +306,11 @@ public final class Appliance implements AutoCloseable
             .machineAuth(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), new WsTokens(credentialSecrets.tokenKey()),
                 context.wsTokenTtlMs)
             .executions(executionHistory::page)
+            .mmOrderEntry(new io.venue.transport.http.CancelReplaceRequests(id ->
+            {
+                final io.venue.responder.VenueDirectory.Market market = models.directory().market(id);
+                return market == null ? null : market.kind();
+            }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(), System::currentTimeMillis))
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }

@@ -78,6 +78,14 @@ public final class ApplianceContext
     Path listingFile;
     Path listingOperatorKeyFile;
     long wsTokenTtlMs = 180_000;
+    /** The MM lane's windows (spec 8.2). */
+    long mmWindowMs = 1_000;
+    long mmAccountActions = 4_000;
+    long mmAccountCancels = 64_000;
+    long mmKeyActions = 16_000;
+    long mmIpActions = 16_000;
+    long mmMarketActions = 64_000;
+    long mmShardActions = 128_000;
 
     /**
      * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
@@ -175,6 +183,13 @@ public final class ApplianceContext
                 case "listing.file" -> listingFile = base.resolve(value);
                 case "listing.operator.key.file" -> listingOperatorKeyFile = base.resolve(value);
                 case "ws.token.ttl.ms" -> wsTokenTtlMs = Long.parseLong(value);
+                case "mm.window.ms" -> mmWindowMs = Long.parseLong(value);
+                case "mm.account.actions" -> mmAccountActions = Long.parseLong(value);
+                case "mm.account.cancels" -> mmAccountCancels = Long.parseLong(value);
+                case "mm.key.actions" -> mmKeyActions = Long.parseLong(value);
+                case "mm.ip.actions" -> mmIpActions = Long.parseLong(value);
+                case "mm.market.actions" -> mmMarketActions = Long.parseLong(value);
+                case "mm.shard.actions" -> mmShardActions = Long.parseLong(value);
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
                 case "edge.ip.exempt" ->
@@ -201,6 +216,13 @@ public final class ApplianceContext
             throw new IllegalArgumentException("unknown key '" + key + "' (docs/OPERATIONS.md lists the keys)");
         }
         return this;
+    }
+
+    /** The MM lane's windows as configured. */
+    io.venue.transport.http.MmWindows.Limits mmLimits()
+    {
+        return new io.venue.transport.http.MmWindows.Limits(mmWindowMs, mmAccountActions, mmAccountCancels, mmKeyActions,
+            mmIpActions, mmMarketActions, mmShardActions);
     }
 
     /** Where the credential key is (made there at first start when missing). */
@@ -377,6 +399,11 @@ public final class ApplianceContext
         if (edgeIpRate < 1 || edgeIpBurst < 1)
         {
             throw new IllegalArgumentException("edge.ip.rate and edge.ip.burst must be positive");
+        }
+        if (mmWindowMs < 1 || mmAccountActions < 1 || mmAccountCancels < 1 || mmKeyActions < 1 || mmIpActions < 1 ||
+            mmMarketActions < 1 || mmShardActions < 1)
+        {
+            throw new IllegalArgumentException("every mm.* value must be positive");
         }
         if ((listingFile == null) != (listingOperatorKeyFile == null))
         {

@@ -45,6 +45,12 @@ final class CommandCheck
             ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw());
     }
 
+    boolean cancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset()) &&
+            ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(TIME_IN_FORCE, d.timeInForceRaw());
+    }
+
     /** Reads the legs group through; the caller rewinds the decoder's limit afterwards. */
     boolean batch(final BatchDecoder d)
     {

@@ -34,6 +34,7 @@ public final class Engine
     private final BatchDecoder batch = new BatchDecoder();
     private final SplitDecoder split = new SplitDecoder();
     private final MergeDecoder merge = new MergeDecoder();
+    private final CancelReplaceDecoder cancelReplace = new CancelReplaceDecoder();
     private final CreateAssetDecoder createAsset = new CreateAssetDecoder();
     private final CreateSpotMarketDecoder createSpotMarket = new CreateSpotMarketDecoder();
     private final CreateOutcomeMarketDecoder createOutcomeMarket = new CreateOutcomeMarketDecoder();
@@ -186,6 +187,7 @@ public final class Engine
             case BatchDecoder.TEMPLATE_ID -> orderEntry.onBatch(batch.wrap(buffer, body, blockLength, version));
             case SplitDecoder.TEMPLATE_ID -> orderEntry.onSplit(split);
             case MergeDecoder.TEMPLATE_ID -> orderEntry.onMerge(merge);
+            case CancelReplaceDecoder.TEMPLATE_ID -> orderEntry.onCancelReplace(cancelReplace);
             case CreateAssetDecoder.TEMPLATE_ID -> operator.onCreateAsset(createAsset);
             case CreateSpotMarketDecoder.TEMPLATE_ID -> operator.onCreateSpotMarket(createSpotMarket);
             case CreateOutcomeMarketDecoder.TEMPLATE_ID -> operator.onCreateOutcomeMarket(createOutcomeMarket);
@@ -304,6 +306,7 @@ public final class Engine
                 SplitDecoder.envelopeEncodingOffset());
             case MergeDecoder.TEMPLATE_ID -> check.envelope(buffer, merge.wrap(buffer, body, blockLength, version).offset() +
                 MergeDecoder.envelopeEncodingOffset());
+            case CancelReplaceDecoder.TEMPLATE_ID -> check.cancelReplace(cancelReplace.wrap(buffer, body, blockLength, version));
             case CreateAssetDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 createAsset.wrap(buffer, body, blockLength, version).offset() + CreateAssetDecoder.envelopeEncodingOffset());
             case CreateSpotMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
@@ -340,6 +343,7 @@ public final class Engine
             case BatchDecoder.TEMPLATE_ID -> BatchDecoder.BLOCK_LENGTH;
             case SplitDecoder.TEMPLATE_ID -> SplitDecoder.BLOCK_LENGTH;
             case MergeDecoder.TEMPLATE_ID -> MergeDecoder.BLOCK_LENGTH;
+            case CancelReplaceDecoder.TEMPLATE_ID -> CancelReplaceDecoder.BLOCK_LENGTH;
             case CreateAssetDecoder.TEMPLATE_ID -> CreateAssetDecoder.BLOCK_LENGTH;
             case CreateSpotMarketDecoder.TEMPLATE_ID -> CreateSpotMarketDecoder.BLOCK_LENGTH;
             case CreateOutcomeMarketDecoder.TEMPLATE_ID -> CreateOutcomeMarketDecoder.BLOCK_LENGTH;
@@ -359,7 +363,7 @@ public final class Engine
 
     private static boolean isCommand(final int templateId)
     {
-        return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= MergeDecoder.TEMPLATE_ID) ||
+        return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= CancelReplaceDecoder.TEMPLATE_ID) ||
             (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= SetVaultOwnerDecoder.TEMPLATE_ID) ||
             (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID);
     }

@@ -25,6 +25,7 @@ final class Gate implements Events.AccountLimits
 {
     static final int SCOPE_TRADE = 1;
     static final int SCOPE_CANCEL = 1 << 1;
+    static final int SCOPE_QUOTE = 1 << 2;
     static final int SCOPE_MINT_REDEEM = 1 << 3;
     static final int SCOPE_OPERATOR = -1;
 
@@ -47,6 +48,15 @@ final class Gate implements Events.AccountLimits
      * @return the account number, or -1 after the reject event was written.
      */
     int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs)
+    {
+        return admit(buffer, offset, scope, nowMs, true);
+    }
+
+    /**
+     * As {@link #admit(DirectBuffer, int, int, long)}; {@code accountLimited} false for a command of a lane with limits
+     * of its own (the MM lane), which the per-account action limiter of the trading route does not count.
+     */
+    int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs, final boolean accountLimited)
     {
         envelope.wrap(buffer, offset);
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
@@ -88,7 +98,7 @@ final class Gate implements Events.AccountLimits
             state.events.rateOf(account, nowMs);
         }
         final int base = NonceWindow.WORDS * account;
-        if (scope != SCOPE_OPERATOR && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
+        if (scope != SCOPE_OPERATOR && accountLimited && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
             return reject(buffer, offset, account, RejectCode.RATE_LIMITED);

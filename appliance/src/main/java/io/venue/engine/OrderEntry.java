@@ -209,6 +209,61 @@ final class OrderEntry
         }
     }
 
+    /**
+     * The MM cancel-replace (spec 5.3): the order named is cancelled (leg 0), then the new order placed (leg 1) under
+     * the EIP-712 Order hash as its id, as a two-leg batch: a refusal of one leg does not undo the other. The agent
+     * scope is quote (spec 2.6), and the MM lane's own limits count it, not the per-account action limiter.
+     */
+    void onCancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder replace)
+    {
+        final DirectBuffer buffer = replace.buffer();
+        final int envelope = replace.offset() + io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset();
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_QUOTE, nowMs, false);
+        if (account < 0)
+        {
+            return;
+        }
+        state.events.actionAccepted(buffer, envelope);
+        replace.getCancelOrderId(legTarget, 0, 32);
+        final int handle = ownOrder(account, legTargetBuffer, 0);
+        if (handle < 0)
+        {
+            gate.rejectLeg(buffer, envelope, account, RejectCode.UNKNOWN_ORDER, 0);
+        }
+        else
+        {
+            cancelHandle(handle);
+        }
+        // the EIP-712 expiry is in seconds; 0 is none
+        final long expiry = replace.expiry();
+        if (expiry < 0 || expiry > Long.MAX_VALUE / 1000)
+        {
+            gate.rejectLeg(buffer, envelope, account, RejectCode.INVALID_ACTION, 1);
+            return;
+        }
+        intent.marketId = replace.market();
+        intent.book = replace.book();
+        intent.side = replace.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(replace.side());
+        intent.price = replace.price();
+        intent.qty = replace.qty();
+        intent.stpMode = null;
+        intent.timeInForce = replace.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
+            null : PlaceIntent.timeInForce(replace.timeInForce());
+        intent.isMarket = false;
+        intent.reduceOnly = false;
+        intent.expiresAt = expiry == 0 ? -1 : expiry * 1000;
+        intent.idBuffer = buffer;
+        intent.idOffset = envelope + ActionEnvelopeDecoder.digestEncodingOffset();
+        intent.withClientId = false;
+        intent.clientHi = 0;
+        intent.clientLo = 0;
+        final RejectCode refusal = place(account, false, buffer, envelope, 1);
+        if (refusal != null)
+        {
+            gate.rejectLeg(buffer, envelope, account, refusal, 1);
+        }
+    }
+
     void onSplit(final SplitDecoder split)
     {
         final int envelope = split.offset() + SplitDecoder.envelopeEncodingOffset();

@@ -198,10 +198,15 @@ public final class Responder implements Agent
         commandLength = length;
     }
 
-    /** Whether the command is an owner's intent (agent lifecycle), which has no action envelope. */
-    private boolean isOwnerIntent()
+    /**
+     * Whether the command was a signed action (canonical JSON and its signers can be shown): not an owner's intent
+     * (agent lifecycle) nor an MM cancel-replace (EIP-712 and EIP-191 legs).
+     */
+    private boolean isSignedAction()
     {
-        return io.venue.journal.JournalRecords.isOwnerIntent(command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+        final int templateId = command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return !io.venue.journal.JournalRecords.isOwnerIntent(templateId) &&
+            templateId != io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID;
     }
 
     /** The command's canonical JSON and its recovered signers, for an answer about its signer. */
@@ -236,6 +241,11 @@ public final class Responder implements Agent
         else if (reason == RequestRejectReason.OWNER_SIGNATURE_INVALID)
         {
             w.field("message", detail).field("expectedSigner", account).field("intentDigest", digest);
+        }
+        else if (reason == RequestRejectReason.BAD_SIGNATURE && !detail.startsWith("{"))
+        {
+            // an MM cancel-replace: the detail says which leg's signature failed and how
+            w.field("message", detail).field("expectedSigner", account).field("digest", digest);
         }
         else if (reason == RequestRejectReason.BAD_SIGNATURE)
         {
@@ -337,7 +347,7 @@ public final class Responder implements Agent
             w.unsigned("nonceFloor", outcome.nonceFloor).unsigned("nonceWindow", outcome.nonceWindow)
                 .unsigned("nextUsableNonce", outcome.nextUsableNonce);
         }
-        if ((code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR) && !isOwnerIntent())
+        if ((code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR) && isSignedAction())
         {
             w.field("expectedSigner", outcome.account);
             writeSigners(w);

@@ -167,8 +167,10 @@ public final class Sequencer implements Agent
     }
 
     /**
-     * An owner's intent (agent lifecycle): verified, its command record is stamped in place (every command starts with
-     * sequence, time and epoch) and journaled; refused, a RequestRejected names the owner and the EIP-191 hash.
+     * A command the lane prepared and the pool verified: an owner's intent (agent lifecycle) or an MM cancel-replace.
+     * Verified, the record is stamped in place (every command starts with sequence, time and epoch; a cancel-replace
+     * also gets its new order's id and its signer from the result) and journaled; refused, a RequestRejected names the
+     * account and the hash that was signed.
      */
     private void onOwnerIntent(final VerificationResult result)
     {
@@ -184,21 +186,40 @@ public final class Sequencer implements Agent
         result.getDigest(digest, 0);
         result.getAccount(account, 0);
         final boolean verified = result.outcome() == VerificationOutcome.VERIFIED;
-        if (verified && isOwnerIntentCommand(text, length))
+        final int templateId = length < MessageHeaderEncoder.ENCODED_LENGTH ? -1 : (text[2] & 0xFF) | (text[3] & 0xFF) << 8;
+        final boolean cancelReplace = templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID;
+        if (verified && (isOwnerIntentCommand(text, length) || cancelReplace && isPreparedCommand(text, length)))
         {
             record.putBytes(0, text, 0, length);
             final int body = MessageHeaderEncoder.ENCODED_LENGTH;
             record.putLong(body, next, java.nio.ByteOrder.LITTLE_ENDIAN);
             record.putLong(body + 8, stamp, java.nio.ByteOrder.LITTLE_ENDIAN);
             record.putInt(body + 16, (int)epoch, java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (cancelReplace)
+            {
+                final int envelope = body + io.venue.journal.sbe.CancelReplaceEncoder.envelopeEncodingOffset();
+                result.getRawSigner(rawSigner, 0);
+                record.putBytes(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.digestEncodingOffset(), digest);
+                record.putBytes(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.rawSignerEncodingOffset(), rawSigner);
+                record.putByte(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.signerMatchEncodingOffset(),
+                    (byte)(java.util.Arrays.equals(rawSigner, account) ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER).value());
+            }
             append(length, true, result.connectionId(), result.correlationId());
             return;
         }
-        final String detail = verified ? "the lane handed over a record that is not an owner-intent command" :
+        final String detail = verified ? "the lane handed over a record that is not a command it may prepare" :
             new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8);
-        final RequestRejectReason reason = result.outcome() == VerificationOutcome.BAD_SIGNATURE ?
-            RequestRejectReason.OWNER_SIGNATURE_INVALID : RequestRejectReason.MALFORMED;
+        final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ? RequestRejectReason.MALFORMED :
+            cancelReplace ? RequestRejectReason.BAD_SIGNATURE : RequestRejectReason.OWNER_SIGNATURE_INVALID;
         append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
+    }
+
+    /** A record of this schema at least as long as its block says. */
+    private static boolean isPreparedCommand(final byte[] bytes, final int length)
+    {
+        final int blockLength = (bytes[0] & 0xFF) | (bytes[1] & 0xFF) << 8;
+        final int schemaId = (bytes[4] & 0xFF) | (bytes[5] & 0xFF) << 8;
+        return schemaId == MessageHeaderEncoder.SCHEMA_ID && MessageHeaderEncoder.ENCODED_LENGTH + blockLength <= length;
     }
 
     private static boolean isOwnerIntentCommand(final byte[] bytes, final int length)

@@ -219,7 +219,14 @@ final class RandomStream
         }
         else if (kind < 89)
         {
-            requestRejected(account);
+            if (random.nextBoolean() || placed.isEmpty())
+            {
+                requestRejected(account);
+            }
+            else
+            {
+                cancelReplace(account);
+            }
         }
         else
         {
@@ -265,6 +272,32 @@ final class RandomStream
         e.putAccount(account.toBytes(), 0, 20).putDigest(new byte[32], 0, 32);
         e.detail("bad signature");
         h.apply(record, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
+    }
+
+    /** An MM cancel-replace: a placed order (often another account's, so refused) cancelled, a new one placed. */
+    private long cancelReplaces;
+
+    private void cancelReplace(final Address account)
+    {
+        final SpotPlaceOrder place = place();
+        final io.venue.journal.sbe.CancelReplaceEncoder e = new io.venue.journal.sbe.CancelReplaceEncoder()
+            .wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(h.nextSequence()).timestampMs(h.now).epoch(1);
+        // the EIP-712 hash the pool would have put here: unique per replace
+        final byte[] orderId = new byte[32];
+        orderId[0] = 0x7C;
+        java.nio.ByteBuffer.wrap(orderId, 24, 8).putLong(++cancelReplaces);
+        e.envelope().putAccount(account.toBytes(), 0, 20).nonce(h.takeNonce(account)).ts(0)
+            .hasClientOrderId(io.venue.journal.sbe.BooleanType.FALSE).putDigest(orderId, 0, 32)
+            .signerMatch(io.venue.journal.sbe.SignerMatch.ACCOUNT_RAW).putRawSigner(account.toBytes(), 0, 20);
+        e.putCancelOrderId(anyPlaced().toBytes(), 0, 32).market(place.market())
+            .book(place.book() == null ? io.venue.journal.sbe.Book.NONE :
+                place.book() == Book.YES ? io.venue.journal.sbe.Book.YES : io.venue.journal.sbe.Book.NO)
+            .side(place.side() == Side.BID ? io.venue.journal.sbe.Side.BID : io.venue.journal.sbe.Side.ASK)
+            .price(place.price()).qty(place.qty())
+            .timeInForce(random.nextBoolean() ? io.venue.journal.sbe.TimeInForce.GTC : io.venue.journal.sbe.TimeInForce.POST_ONLY)
+            .expiry(random.nextInt(4) == 0 ? (EngineHarness.T0 + random.nextInt(200_000)) / 1000 : 0);
+        h.apply(record, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
+        placed.add(new OrderId(orderId));
     }
 
     private OrderId anyPlaced()

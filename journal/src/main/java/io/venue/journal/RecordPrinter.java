@@ -61,6 +61,7 @@ public final class RecordPrinter
     private byte[] scratch = new byte[64];
 
     private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
+    private final io.venue.journal.sbe.CancelReplaceDecoder cancelReplace = new io.venue.journal.sbe.CancelReplaceDecoder();
     private final CancelDecoder cancel = new CancelDecoder();
     private final AmendDecoder amend = new AmendDecoder();
     private final CancelByClientOrderIdDecoder cancelByClientOrderId = new CancelByClientOrderIdDecoder();
@@ -205,6 +206,21 @@ public final class RecordPrinter
                 envelope(d.envelope());
                 u32("market", d.market());
                 u64("qty", d.qty());
+            }
+            case CANCEL_REPLACE ->
+            {
+                final io.venue.journal.sbe.CancelReplaceDecoder d = cancelReplace.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                envelope(d.envelope());
+                bytes("cancelOrderId", d.getCancelOrderId(scratch, 0, DIGEST));
+                bytes("cancelSignature", d.getCancelSignature(scratch(SIGNATURE), 0, SIGNATURE));
+                u32("market", d.market());
+                enumValue("book", BOOK, d.bookRaw());
+                enumValue("side", SIDE, d.sideRaw());
+                u64("price", d.price());
+                u64("qty", d.qty());
+                enumValue("timeInForce", TIME_IN_FORCE, d.timeInForceRaw());
+                u64("expiry", d.expiry());
             }
             case CREATE_ASSET ->
             {

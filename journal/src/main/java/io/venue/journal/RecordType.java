@@ -61,6 +61,8 @@ public enum RecordType
         BatchDecoder.TEMPLATE_ID, BatchDecoder.BLOCK_LENGTH, BatchDecoder.LegsDecoder.sbeBlockLength(), 0),
     SPLIT(COMMAND, "Split", SplitDecoder.TEMPLATE_ID, SplitDecoder.BLOCK_LENGTH),
     MERGE(COMMAND, "Merge", MergeDecoder.TEMPLATE_ID, MergeDecoder.BLOCK_LENGTH),
+    CANCEL_REPLACE(COMMAND, "CancelReplace", io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID,
+        io.venue.journal.sbe.CancelReplaceDecoder.BLOCK_LENGTH),
     CREATE_ASSET(COMMAND, "CreateAsset", CreateAssetDecoder.TEMPLATE_ID, CreateAssetDecoder.BLOCK_LENGTH),
     CREATE_SPOT_MARKET(
         COMMAND, "CreateSpotMarket",

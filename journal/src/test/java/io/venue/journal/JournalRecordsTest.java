@@ -97,7 +97,7 @@ class JournalRecordsTest
         header.version(4);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
         header.version(3);
-        for (final int unknown : new int[] {0, 9, 99, 102, 199, 65535})
+        for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);
             assertEquals(RecordError.UNKNOWN_TEMPLATE, records.wrap(buffer, 0, length), "template " + unknown);

@@ -53,7 +53,7 @@ class SchemaTest
             assertTrue(typeIds.add(type.templateId()), "template id used twice: " + type);
         }
         assertEquals(schemaIds, typeIds);
-        assertEquals(38, SCHEMA.messages.size());
+        assertEquals(39, SCHEMA.messages.size());
     }
 
     @Test

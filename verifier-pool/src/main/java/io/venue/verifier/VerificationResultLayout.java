@@ -45,8 +45,13 @@ final class VerificationResultLayout
     static final int RESULT_MSG_TYPE = 1;
     /** Message type of requests in the per-verifier rings. */
     static final int REQUEST_MSG_TYPE = 1;
-    /** Message type of owner-intent requests and their results ({@link OwnerIntentVerifier}). */
+    /**
+     * Message type of owner-intent requests ({@link OwnerIntentVerifier}) and of every result that carries a command
+     * the lane prepared and the pool verified (owner intents, MM cancel-replace).
+     */
     static final int INTENT_MSG_TYPE = 2;
+    /** Message type of MM cancel-replace requests ({@link CancelReplaceVerifier}); their results are {@link #INTENT_MSG_TYPE}. */
+    static final int CANCEL_REPLACE_MSG_TYPE = 3;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
 

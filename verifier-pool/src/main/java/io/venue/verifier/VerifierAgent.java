@@ -9,6 +9,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.RESULT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
 
 /**
  * One verifier thread's duty cycle: take requests from its own ring in order, verify each, publish the
@@ -22,6 +23,7 @@ final class VerifierAgent implements Agent
     private final RingBuffer results;
     private final ActionVerifier verifier;
     private final OwnerIntentVerifier intents;
+    private final CancelReplaceVerifier cancelReplaces;
     private final int batchLimit;
     private final MutableDirectBuffer scratch = new ExpandableArrayBuffer(8192);
     private final ControlledMessageHandler onRequest = this::onRequest;
@@ -34,6 +36,7 @@ final class VerifierAgent implements Agent
         final RingBuffer results,
         final ActionVerifier verifier,
         final OwnerIntentVerifier intents,
+        final CancelReplaceVerifier cancelReplaces,
         final int batchLimit)
     {
         this.roleName = roleName;
@@ -41,6 +44,7 @@ final class VerifierAgent implements Agent
         this.results = results;
         this.verifier = verifier;
         this.intents = intents;
+        this.cancelReplaces = cancelReplaces;
         this.batchLimit = batchLimit;
     }
 
@@ -64,6 +68,11 @@ final class VerifierAgent implements Agent
         if (msgTypeId == INTENT_MSG_TYPE)
         {
             pendingLength = intents.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            pendingType = INTENT_MSG_TYPE;
+        }
+        else if (msgTypeId == CANCEL_REPLACE_MSG_TYPE)
+        {
+            pendingLength = cancelReplaces.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
             pendingType = INTENT_MSG_TYPE;
         }
         else

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.TEXT;
 
 /**
@@ -57,7 +58,8 @@ public final class VerifierPool implements AutoCloseable
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes);
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
-                "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery), context.batchLimit);
+                "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
+                new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit);
             runners[i] = new AgentRunner(context.idleStrategy.get(), Throwable::printStackTrace, null, agent);
         }
     }
@@ -134,6 +136,39 @@ public final class VerifierPool implements AutoCloseable
         buffer.putInt(body + OwnerIntentVerifier.TEXT_LENGTH_AT, text.length);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT, text);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT + text.length, command, 0, commandLength);
+        ring.commit(index);
+        return true;
+    }
+
+    /**
+     * Queues an MM cancel-replace: both legs' signatures must recover to one signer ({@link CancelReplaceCheck}); the
+     * result carries {@code command} with the new order's id and the signer for the sequencer to write in.
+     *
+     * @param signatures the place leg's then the cancel leg's, 65 bytes each.
+     */
+    public boolean offerCancelReplace(
+        final long connectionId, final long correlationId, final CancelReplaceCheck.Order order, final byte[] signatures,
+        final byte[] command, final int commandLength)
+    {
+        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int index = claim(ring, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final int body = index + REQUEST_HEADER_LENGTH;
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putBytes(body + CancelReplaceVerifier.TRADER, order.trader(), 0, 20);
+        buffer.putLong(body + CancelReplaceVerifier.MARKET, order.market());
+        buffer.putByte(body + CancelReplaceVerifier.SIDE_CODE, (byte)order.sideCode());
+        buffer.putLong(body + CancelReplaceVerifier.PRICE, order.price());
+        buffer.putLong(body + CancelReplaceVerifier.QTY, order.qty());
+        buffer.putLong(body + CancelReplaceVerifier.EXPIRY, order.expiry());
+        buffer.putLong(body + CancelReplaceVerifier.NONCE, order.nonce());
+        buffer.putBytes(body + CancelReplaceVerifier.PLACE_SIGNATURE, signatures, 0, 65);
+        buffer.putBytes(body + CancelReplaceVerifier.CANCEL_ORDER_ID, order.cancelOrderId(), 0, 32);
+        buffer.putBytes(body + CancelReplaceVerifier.CANCEL_SIGNATURE, signatures, 65, 65);
+        buffer.putBytes(body + CancelReplaceVerifier.COMMAND, command, 0, commandLength);
         ring.commit(index);
         return true;
     }

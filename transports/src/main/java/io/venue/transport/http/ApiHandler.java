@@ -52,6 +52,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
+    static final String MM_REPLACE = "/api/v1/mm/orders/replace";
+    static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
+    static final String BSL_LIMITS = "/api/v1/bsl/limits";
+    static final String MM_LIMITS = "/api/v1/mm/limits";
     static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
     static final String BSL_MARKETS = "/api/v1/bsl/markets/";
     static final String QUOTE_OBLIGATIONS = "/quote-obligations";
@@ -62,7 +66,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
         OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
-        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS);
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -98,6 +102,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final Shared shared;
     private final long connectionId;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private final MachineAuth machineAuth;
     private final TokenRoute tokens;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
@@ -107,7 +112,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         this.shared = shared;
         this.connectionId = connectionId;
-        this.tokens = new TokenRoute(shared.context, shared.svcNonces);
+        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces);
+        this.tokens = new TokenRoute(shared.context, machineAuth);
     }
 
     @Override
@@ -168,6 +174,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
+            case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
+            case BSL_LIMITS, MM_LIMITS -> limits(ctx, slot, method);
             case BSL_EXECUTIONS -> read(ctx, slot, method, ApiHandler::executionStreams);
             case BSL_SESSIONS -> read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson());
             default ->
@@ -426,6 +434,109 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
     }
 
+    /**
+     * POST /api/v1/mm/orders/replace: an MM cancel-replace (spec 5.3) with an institutional agent's SVC-* headers
+     * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
+     * account's budget (usedActions, remainingActions, resetInMs).
+     */
+    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    {
+        final HttpGateway.Context context = shared.context;
+        if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
+        {
+            return;
+        }
+        if (context.cancelReplaces == null)
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
+            return;
+        }
+        // the MM lane has its own limits (spec 8.2): the trading route's edge throttle is not one of them
+        if (!admitWrite(ctx, slot, false))
+        {
+            return;
+        }
+        final byte[] body = bytes(request.content());
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(request.headers()::get, request.method().name(),
+            request.uri(), body, System.currentTimeMillis());
+        if (auth.refusal() != null)
+        {
+            journal(context, connectionId, auth.refusal().journalReason(), auth.refusal().journalDetail());
+            fill(ctx, slot, json(auth.refusal().response()));
+            return;
+        }
+        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
+        {
+            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry needs an institutional agent's " +
+                "credential holding the quote scope"))));
+            return;
+        }
+        final CancelReplaceRequests.Request replace;
+        try
+        {
+            replace = context.cancelReplaces.parse(body);
+        }
+        catch (final OwnerIntents.BadIntent bad)
+        {
+            badRequest(ctx, slot, bad.field(), bad.getMessage());
+            return;
+        }
+        if (!replace.trader().equals(auth.key().account()))
+        {
+            fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + auth.key().account() +
+                ", not for the trader " + replace.trader()))));
+            return;
+        }
+        final String address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        final MmWindows.Refusal full = context.mmWindows.charge(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
+        if (full != null)
+        {
+            journal(context, connectionId, RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() +
+                " window of " + replace.trader() + " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")");
+            fill(ctx, slot, json(new SubmitResponse(429, new JsonWriter().field("ok", false)
+                .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
+                    .field("account", replace.trader()).field("windowMs", context.mmWindows.limits().windowMs())
+                    .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
+                    .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
+                    .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000))));
+            return;
+        }
+        final long correlation = register(ctx, slot, response -> withBudget(response, context.mmWindows.budget(replace.trader())));
+        offered(ctx, slot, correlation, context.cancelReplaceSubmitter.offer(connectionId, correlation, replace.order(),
+            replace.signatures(), replace.command(), replace.command().length), SUBMIT_TIMEOUT);
+    }
+
+    /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the MM lane's windows as configured (spec 8.2). */
+    private void limits(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method)
+    {
+        final MmWindows windows = shared.context.mmWindows;
+        if (windows == null)
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
+            return;
+        }
+        final MmWindows.Limits l = windows.limits();
+        read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("rateLimits", new JsonWriter()
+            .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
+            .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
+            .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
+            .field("maxActionsPerShardWindow", l.shardActions()).toJson()).toJson());
+    }
+
+    /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */
+    private static SubmitResponse withBudget(final SubmitResponse response, final MmWindows.Budget budget)
+    {
+        final String body = response.body();
+        if (!body.endsWith("}"))
+        {
+            return response;
+        }
+        final String extra = new JsonWriter().field("usedActions", budget.usedActions()).field("remainingActions",
+            budget.remainingActions()).field("resetInMs", budget.resetInMs()).toJson();
+        return new SubmitResponse(response.status(), body.substring(0, body.length() - 1) + "," + extra.substring(1),
+            response.retryAfterSeconds(), -1, 0, 0);
+    }
+
     /** The engine's answer, with the new credential added when the intent was applied. */
     private static SubmitResponse withCredential(final SubmitResponse response, final OwnerIntents.Intent intent)
     {
@@ -459,8 +570,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot)
     {
-        if (!admitRequest(ctx, slot))
+        return admitWrite(ctx, slot, true);
+    }
+
+    /** As above; {@code edgeThrottled} false for a lane with limits of its own. */
+    private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot, final boolean edgeThrottled)
+    {
+        if (edgeThrottled ? !admitRequest(ctx, slot) : shared.context.draining)
         {
+            if (!edgeThrottled)
+            {
+                fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
+                    "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
+            }
             return false;
         }
         if (shared.context.backlog != null)

@@ -36,6 +36,14 @@ public final class HttpGateway implements AutoCloseable
             int commandLength);
     }
 
+    /** Offers an MM cancel-replace (its signed fields, both signatures, the command) to verification; false when full. */
+    @FunctionalInterface
+    public interface CancelReplaceSubmitter
+    {
+        boolean offer(long connectionId, long correlationId, io.venue.verifier.CancelReplaceCheck.Order order, byte[] signatures,
+            byte[] command, int commandLength);
+    }
+
     /** A private executions page stops after this many executions, or after this many commands read. */
     public static final int EXECUTIONS_PAGE = 100;
     public static final int EXECUTIONS_SCAN = 100_000;
@@ -144,6 +152,9 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
         java.util.function.LongPredicate marketListed;
+        CancelReplaceRequests cancelReplaces;
+        CancelReplaceSubmitter cancelReplaceSubmitter;
+        MmWindows mmWindows;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
@@ -244,6 +255,19 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /**
+         * The MM lane on HTTP: POST /api/v1/mm/orders/replace (and /cancel-replace) with an institutional agent's SVC-*
+         * headers, under {@code windows}, which GET /api/v1/bsl/limits and /api/v1/mm/limits serve. Needs {@link #machineAuth}.
+         */
+        public Context mmOrderEntry(final CancelReplaceRequests requests, final CancelReplaceSubmitter submitter,
+            final MmWindows windows)
+        {
+            this.cancelReplaces = requests;
+            this.cancelReplaceSubmitter = submitter;
+            this.mmWindows = windows;
+            return this;
+        }
+
         /** Whether a market id is listed, for GET /api/v1/bsl/markets/{marketId}/quote-obligations. */
         public Context marketListed(final java.util.function.LongPredicate listed)
         {
@@ -325,6 +349,10 @@ public final class HttpGateway implements AutoCloseable
                 nonceStatus == null)
             {
                 throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
+            }
+            if (cancelReplaces != null && apiKeys == null)
+            {
+                throw new IllegalStateException("mmOrderEntry needs machineAuth");
             }
             if (tokenSigners != null && (ownerIntents == null || wsTokens == null))
             {

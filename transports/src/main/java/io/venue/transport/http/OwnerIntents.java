@@ -81,7 +81,7 @@ public final class OwnerIntents
     {
         private final String field;
 
-        BadIntent(final String field, final String message)
+        public BadIntent(final String field, final String message)
         {
             super(message, null, false, false);
             this.field = field;
@@ -429,7 +429,7 @@ public final class OwnerIntents
     }
 
     /** Typed access to one JSON object's members, every problem a {@link BadIntent} naming the field. */
-    private static final class Fields
+    static final class Fields
     {
         private final Map<?, ?> map;
         private final String prefix;

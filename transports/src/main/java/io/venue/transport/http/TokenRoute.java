@@ -1,10 +1,7 @@
 package io.venue.transport.http;
 
 import io.venue.journal.sbe.RequestRejectReason;
-import io.venue.svc.SvcAuthResult;
 import io.venue.svc.SvcHeaders;
-import io.venue.svc.SvcNonceTracker;
-import io.venue.svc.SvcVerifier;
 
 import java.util.function.Function;
 
@@ -13,7 +10,7 @@ import java.util.function.Function;
  * obtained with SVC-* headers (spec 5.4) of a credential whose agent holds the read scope, or, without them, with a
  * wallet's signature over a {@code WsTokenText} ({@link OwnerIntents#walletToken}). A token names what obtained it
  * (the credential, or {@code wallet:<address>}), and {@link #stillGranted} checks on every use that it still holds.
- * One instance per connection (its SVC verifier is not shared); the SVC nonces are shared by every connection.
+ * One instance per connection, with the connection's {@link MachineAuth}.
  */
 final class TokenRoute
 {
@@ -30,13 +27,12 @@ final class TokenRoute
     }
 
     private final HttpGateway.Context context;
-    private final SvcNonceTracker svcNonces;
-    private final SvcVerifier svc = new SvcVerifier();
+    private final MachineAuth machineAuth;
 
-    TokenRoute(final HttpGateway.Context context, final SvcNonceTracker svcNonces)
+    TokenRoute(final HttpGateway.Context context, final MachineAuth machineAuth)
     {
         this.context = context;
-        this.svcNonces = svcNonces;
+        this.machineAuth = machineAuth;
     }
 
     /**
@@ -52,35 +48,12 @@ final class TokenRoute
         {
             return walletToken(rawPath, body, now);
         }
-        final ApiKey[] key = new ApiKey[1];
-        // the path is signed as sent, percent-encoding untouched (docs/MACHINE-AUTH.md)
-        SvcAuthResult result = svc.verify(headers, id ->
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, now);
+        if (auth.refusal() != null)
         {
-            key[0] = context.apiKeys.apply(id);
-            return key[0] == null ? null : key[0].svc();
-        }, method, rawPath, query < 0 ? null : uri.substring(query + 1), body, now);
-        if (result == SvcAuthResult.OK)
-        {
-            synchronized (svcNonces)
-            {
-                result = svcNonces.accept(svc.headers().apiKeyId(), svc.headers().nonce());
-            }
+            return auth.refusal();
         }
-        if (result != SvcAuthResult.OK)
-        {
-            final String field = result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE : svc.errorField();
-            final String message = result == SvcAuthResult.NONCE_REPLAYED ?
-                "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
-                svc.errorMessage();
-            return new Outcome(new SubmitResponse(result.httpStatus(), new JsonWriter().field("ok", false).field("code", result.name())
-                .field("field", field).field("message", message).field("serverTimeMs", now).toJson()), switch (result)
-                {
-                    case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;
-                    case NONCE_REPLAYED -> RequestRejectReason.MACHINE_NONCE_REPLAYED;
-                    default -> RequestRejectReason.TRANSPORT_AUTH_FAILED;
-                }, "POST " + rawPath + ": " + result + " (" + field + "): " + message);
-        }
-        if (!key[0].holds(io.venue.auth.Scope.READ))
+        if (!auth.key().holds(io.venue.auth.Scope.READ))
         {
             return Outcome.answer(new SubmitResponse(403, ApiHandler.error("SCOPE_DENIED",
                 "the credential's agent does not hold the read scope")));
@@ -102,7 +75,7 @@ final class TokenRoute
                 return Outcome.answer(badRequest("", ex.getMessage()));
             }
         }
-        return Outcome.answer(token(key[0].account(), svc.headers().apiKeyId(), ttlMs, now));
+        return Outcome.answer(token(auth.key().account(), auth.apiKeyId(), ttlMs, now));
     }
 
     /** Without machine headers: a wallet signs for the account (itself, its vault owner, or an agent of it holding read). */

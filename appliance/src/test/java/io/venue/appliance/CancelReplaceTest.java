@@ -1,0 +1,236 @@
+package io.venue.appliance;
+
+import io.venue.action.OrderId;
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.AgentKey;
+import io.venue.auth.AgentKind;
+import io.venue.auth.Scope;
+import io.venue.codec.Hex;
+import io.venue.crypto.CancelByIdText;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.Eip712Order;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Signer;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.sequencer.SignatureAudit;
+import io.venue.svc.SvcRequestSigner;
+import io.venue.transport.http.JsonWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+
+import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
+import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
+import static io.venue.appliance.DemoVenue.SPOT_MARKET;
+import static io.venue.appliance.DemoVenue.UNIT;
+import static io.venue.appliance.VenueHttp.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The MM cancel-replace over HTTP (spec 5.3, 5.9, 8.2): an institutional agent's SVC-* headers, the place leg signed
+ * as an EIP-712 Order and the cancel leg as an EIP-191 CancelById text by the trader, the lane's windows and their
+ * limits route, and the journal audit that verifies both legs again.
+ */
+class CancelReplaceTest
+{
+    private static final String ROUTE = "/api/v1/mm/orders/replace";
+
+    @TempDir
+    Path folder;
+
+    private Appliance appliance;
+    private VenueHttp http;
+    private Secp256k1KeyPair trader;
+    private long nonce;
+    private long svcNonce;
+
+    private void start(final String accountActions) throws Exception
+    {
+        final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("mm.account.actions", accountActions, folder);
+        appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        http = new VenueHttp(appliance.baseUrl());
+        trader = VenueHttp.key(appliance.demoAccountKeyFile());
+    }
+
+    @AfterEach
+    void stop()
+    {
+        if (appliance != null)
+        {
+            appliance.close();
+        }
+    }
+
+    /** An HMAC credential of a new agent of the trader, of this kind and scopes. */
+    private SvcRequestSigner agent(final AgentKind kind, final Scope... scopes) throws Exception
+    {
+        final long now = System.currentTimeMillis();
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(trader.address())
+            .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address())).kind(kind).scopes(scopes)
+            .policy("").nonce(nonce++).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
+            .verifyingContract(DEMO_CONTRACT).build();
+        final StringBuilder scopeList = new StringBuilder();
+        for (final Scope scope : scopes)
+        {
+            scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
+        }
+        final HttpResponse<String> created = http.post("/api/agents/create", new JsonWriter()
+            .field("userWalletAddress", trader.address().toString()).field("agent", text.agent().text())
+            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "").field("nonce", text.nonce())
+            .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
+            .raw("authorization", new JsonWriter().field("signature", sign(Eip191.personalHash(text.text()), trader)).toJson())
+            .toJson().getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, created.statusCode(), created.body());
+        return SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
+            field(created.body(), "apiPassphrase"));
+    }
+
+    private static String sign(final byte[] hash, final Secp256k1KeyPair key)
+    {
+        return Hex.to0x(new Secp256k1Signer(key).sign(hash, PreimageMode.RAW));
+    }
+
+    private String restingBid(final long price) throws Exception
+    {
+        final HttpResponse<String> bid = http.submit(trader, nonce++, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, price, 10_000,
+            null, TimeInForce.GTC, false, false, -1));
+        assertEquals(200, bid.statusCode(), bid.body());
+        return field(bid.body(), "orderId");
+    }
+
+    /** The body of a replace: cancel {@code cancel}, place a bid at {@code price}; legs signed by the two keys given. */
+    private String replaceBody(final String cancel, final long price, final Secp256k1KeyPair placeSigner,
+        final Secp256k1KeyPair cancelSigner)
+    {
+        final byte[] hash = new byte[32];
+        new Eip712Order(DEMO_CHAIN_ID, DEMO_CONTRACT).hash(SPOT_MARKET, trader.address(), Eip712Order.YES_BID, price, 10_000, 0,
+            nonce, hash, 0);
+        final String body = new JsonWriter()
+            .raw("cancel", new JsonWriter().field("orderId", cancel).field("signature",
+                sign(Eip191.personalHash(CancelByIdText.text(OrderId.of(cancel), trader.address())), cancelSigner)).toJson())
+            .raw("place", new JsonWriter().field("marketId", SPOT_MARKET).field("trader", trader.address().toString())
+                .field("side", 0).field("price", price).field("qty", 10_000).field("expiry", 0).field("nonce", nonce)
+                .field("signature", sign(hash, placeSigner)).toJson())
+            .toJson();
+        nonce++;
+        return body;
+    }
+
+    private HttpResponse<String> replace(final SvcRequestSigner signer, final String body) throws Exception
+    {
+        final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(appliance.baseUrl() + ROUTE))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+        signer.sign(++svcNonce, System.currentTimeMillis(), "POST", ROUTE, null, bytes).forEach(request::header);
+        return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void anInstitutionalAgentReplacesTheTradersOrder() throws Exception
+    {
+        start("4000");
+        final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final String old = restingBid(48_000 * UNIT);
+
+        final HttpResponse<String> replaced = replace(mm, replaceBody(old, 48_500 * UNIT, trader, trader));
+        assertEquals(200, replaced.statusCode(), replaced.body());
+        assertTrue(replaced.body().startsWith("{\"ok\":true"), replaced.body());
+        final String newId = field(replaced.body(), "orderId");
+        assertEquals("1", field(replaced.body(), "usedActions"), replaced.body());
+        assertEquals("3999", field(replaced.body(), "remainingActions"), replaced.body());
+        assertEquals("cancelled", field(http.get("/api/v1/trading/orders/" + old).body(), "status"));
+        final String placed = http.get("/api/v1/trading/orders/" + newId).body();
+        assertEquals("resting", field(placed, "status"), placed);
+        assertEquals(Long.toString(48_500 * UNIT), field(placed, "price"));
+
+        // the order named is gone: the cancel leg is refused, the place leg still goes ahead
+        final HttpResponse<String> again = replace(mm, replaceBody(old, 48_600 * UNIT, trader, trader));
+        assertEquals(200, again.statusCode(), again.body());
+        assertTrue(again.body().contains("\"legRejects\":[{\"leg\":0,\"code\":\"UNKNOWN_ORDER\"}]"), again.body());
+
+        // both legs need the trader's (one) signer
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> forged = replace(mm, replaceBody(newId, 48_700 * UNIT, trader, stranger));
+        assertEquals(401, forged.statusCode(), forged.body());
+        assertTrue(forged.body().contains("both legs need the same signer"), forged.body());
+
+        // only an institutional agent's credential holding quote enters MM orders
+        final SvcRequestSigner api = agent(AgentKind.API, Scope.QUOTE);
+        assertEquals(403, replace(api, replaceBody(newId, 48_700 * UNIT, trader, trader)).statusCode());
+        final SvcRequestSigner trading = agent(AgentKind.INSTITUTIONAL, Scope.TRADE, Scope.CANCEL);
+        assertEquals(403, replace(trading, replaceBody(newId, 48_700 * UNIT, trader, trader)).statusCode());
+        final HttpResponse<String> anonymous = http.post(ROUTE, "{}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(400, anonymous.statusCode(), anonymous.body());
+        assertEquals("MISSING_HEADER", field(anonymous.body(), "code"), "no machine headers");
+
+        for (final String route : new String[]{"/api/v1/bsl/limits", "/api/v1/mm/limits"})
+        {
+            final HttpResponse<String> limits = http.get(route);
+            assertEquals(200, limits.statusCode());
+            assertTrue(limits.body().contains("\"windowMs\":1000,\"maxActionsPerWindow\":4000"), limits.body());
+        }
+
+        // the journal holds both legs' signatures: the audit verifies them again from the record
+        appliance.close();
+        appliance = null;
+        int verified = 0;
+        final SignatureAudit audit = new SignatureAudit(DEMO_CHAIN_ID, DEMO_CONTRACT, false);
+        try (Journal commands = Journal.openReadOnly(folder.resolve("journal").resolve("commands"));
+            JournalTailer tailer = commands.tailer())
+        {
+            final int[] counts = new int[2];
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                final SignatureAudit.Verdict verdict = audit.check(buffer, offset, length);
+                assertTrue(verdict != SignatureAudit.Verdict.FAILED, audit.failure());
+                if (verdict == SignatureAudit.Verdict.VERIFIED &&
+                    (buffer.getShort(offset + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
+                        io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID)
+                {
+                    counts[0]++;
+                }
+            }))
+            {
+                verified = counts[0];
+            }
+        }
+        assertEquals(2, verified, "both journaled replaces verify again");
+    }
+
+    @Test
+    void theAccountWindowRefusesWithTheBodyOfSpec25() throws Exception
+    {
+        start("2");
+        final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        String order = restingBid(47_000 * UNIT);
+        for (int i = 0; i < 2; i++)
+        {
+            final HttpResponse<String> ok = replace(mm, replaceBody(order, (47_100 + i) * UNIT, trader, trader));
+            assertEquals(200, ok.statusCode(), ok.body());
+            order = field(ok.body(), "orderId");
+        }
+        final HttpResponse<String> full = replace(mm, replaceBody(order, 47_500 * UNIT, trader, trader));
+        assertEquals(429, full.statusCode(), full.body());
+        assertEquals("account max_actions_per_window", field(full.body(), "error"));
+        assertTrue(full.body().contains("\"rateLimit\":{\"account\":\"" + trader.address() + "\",\"windowMs\":1000," +
+            "\"maxActionsPerWindow\":2,\"usedActions\":2,\"remainingActions\":0,\"resetInMs\":"), full.body());
+        assertTrue(full.headers().firstValue("retry-after").isPresent());
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "a refused replace changes nothing");
+    }
+}

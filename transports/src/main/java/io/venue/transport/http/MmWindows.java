@@ -1,0 +1,135 @@
+package io.venue.transport.http;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The MM lane's rate limits (spec 8.2): sliding windows of {@code windowMs} per account, per account for cancels, per
+ * API key, per source address, per market and per shard. Cancels cost nothing against the action budgets, and a
+ * cancel-replace charges one action (its net-new leg) and one cancel. A request is admitted only if every window has
+ * room; then every window is charged, so a refused request costs nothing.
+ * <p>
+ * Each window is estimated from two fixed windows (the previous one weighted by how much of it still overlaps, plus
+ * the current one), which needs two counts per key instead of a timestamp per action; it never lets through more
+ * than the limit over any window aligned to the fixed ones. Keys idle for two windows are dropped. Thread safe (one
+ * lock: the lane's I/O threads share it).
+ */
+public final class MmWindows
+{
+    /** The limits, all per {@code windowMs}. */
+    public record Limits(long windowMs, long accountActions, long accountCancels, long keyActions, long ipActions,
+        long marketActions, long shardActions)
+    {
+        /** Spec 8.2's defaults. */
+        public static final Limits DEFAULTS = new Limits(1_000, 4_000, 64_000, 16_000, 16_000, 64_000, 128_000);
+    }
+
+    /** An account's action budget after a request: spec 8.2's budget view. */
+    public record Budget(long usedActions, long remainingActions, long resetInMs)
+    {
+    }
+
+    /** Which window refused, with its state, for the 429 body of spec 2.5. */
+    public record Refusal(String scope, long maxActionsPerWindow, long usedActions, long resetInMs)
+    {
+    }
+
+    private static final class Window
+    {
+        long start;
+        long previous;
+        long current;
+    }
+
+    private final Limits limits;
+    private final LongSupplier clockMs;
+    private final Map<String, Window> windows = new HashMap<>();
+    private long lastPruneMs;
+
+    public MmWindows(final Limits limits, final LongSupplier clockMs)
+    {
+        this.limits = limits;
+        this.clockMs = clockMs;
+    }
+
+    public Limits limits()
+    {
+        return limits;
+    }
+
+    /**
+     * Admits and charges {@code actions} and {@code cancels} for the account, key, address and market, or refuses
+     * naming the first full window.
+     *
+     * @return null when admitted.
+     */
+    public synchronized Refusal charge(final String account, final String apiKeyId, final String address, final long market,
+        final long actions, final long cancels)
+    {
+        final long now = clockMs.getAsLong();
+        prune(now);
+        final String[] keys = {"account:" + account, "account-cancels:" + account, "key:" + apiKeyId, "ip:" + address,
+            "market:" + market, "shard:0"};
+        final long[] maxima = {limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
+            limits.marketActions(), limits.shardActions()};
+        final String[] scopes = {"account", "account_cancels", "api_key", "ip", "market", "shard"};
+        for (int i = 0; i < keys.length; i++)
+        {
+            final long cost = i == 1 ? cancels : actions;
+            final long used = used(window(keys[i], now), now);
+            if (cost > 0 && used + cost > maxima[i])
+            {
+                return new Refusal(scopes[i], maxima[i], used, resetInMs(now));
+            }
+        }
+        for (int i = 0; i < keys.length; i++)
+        {
+            windows.get(keys[i]).current += i == 1 ? cancels : actions;
+        }
+        return null;
+    }
+
+    /** The account's action budget now. */
+    public synchronized Budget budget(final String account)
+    {
+        final long now = clockMs.getAsLong();
+        final long used = used(window("account:" + account, now), now);
+        return new Budget(used, Math.max(0, limits.accountActions() - used), resetInMs(now));
+    }
+
+    private Window window(final String key, final long now)
+    {
+        final Window window = windows.computeIfAbsent(key, k -> new Window());
+        final long start = now - Math.floorMod(now, limits.windowMs());
+        if (window.start != start)
+        {
+            window.previous = window.start == start - limits.windowMs() ? window.current : 0;
+            window.current = 0;
+            window.start = start;
+        }
+        return window;
+    }
+
+    private long used(final Window window, final long now)
+    {
+        final long elapsed = now - window.start;
+        // the part of the previous fixed window that still lies inside the sliding one
+        return window.current + window.previous * (limits.windowMs() - elapsed) / limits.windowMs();
+    }
+
+    private long resetInMs(final long now)
+    {
+        return limits.windowMs() - Math.floorMod(now, limits.windowMs());
+    }
+
+    private void prune(final long now)
+    {
+        if (now - lastPruneMs < limits.windowMs())
+        {
+            return;
+        }
+        lastPruneMs = now;
+        windows.values().removeIf(window -> window.start < now - 2 * limits.windowMs());
+    }
+}

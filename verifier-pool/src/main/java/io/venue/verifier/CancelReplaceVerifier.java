@@ -1,0 +1,109 @@
+package io.venue.verifier;
+
+import io.venue.action.Address;
+import io.venue.crypto.Secp256k1Recovery;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+import static io.venue.verifier.VerificationResultLayout.*;
+
+/**
+ * Verifies an MM cancel-replace in the pool ({@link CancelReplaceCheck}) and hands on the command the lane prepared,
+ * with the new order's id (the EIP-712 hash) in the result's digest and the recovered signer as its raw signer: the
+ * sequencer writes both into the command's envelope.
+ * <p>
+ * Request body layout (after the pool's connection and correlation ids), little-endian:
+ * <pre>
+ *   0  trader        20 bytes
+ *  20  market        int64
+ *  28  sideCode      int8
+ *  29  price         int64
+ *  37  qty           int64
+ *  45  expiry        int64
+ *  53  nonce         int64
+ *  61  placeSig      65 bytes
+ * 126  cancelOrderId 32 bytes
+ * 158  cancelSig     65 bytes
+ * 223  command       the rest: the command record (SBE header and body)
+ * </pre>
+ */
+final class CancelReplaceVerifier
+{
+    static final int TRADER = 0;
+    static final int MARKET = 20;
+    static final int SIDE_CODE = 28;
+    static final int PRICE = 29;
+    static final int QTY = 37;
+    static final int EXPIRY = 45;
+    static final int NONCE = 53;
+    static final int PLACE_SIGNATURE = 61;
+    static final int CANCEL_ORDER_ID = 126;
+    static final int CANCEL_SIGNATURE = 158;
+    static final int COMMAND = 223;
+
+    private final CancelReplaceCheck check;
+    private final byte[] trader = new byte[ADDRESS_LENGTH];
+    private final byte[] placeSignature = new byte[SIGNATURE_LENGTH];
+    private final byte[] cancelSignature = new byte[SIGNATURE_LENGTH];
+    private final byte[] cancelOrderId = new byte[32];
+
+    CancelReplaceVerifier(final long chainId, final Address verifyingContract, final Secp256k1Recovery recovery)
+    {
+        check = new CancelReplaceCheck(chainId, verifyingContract, recovery);
+    }
+
+    int verify(
+        final DirectBuffer request, final int offset, final int length, final long connectionId, final long correlationId,
+        final MutableDirectBuffer out)
+    {
+        out.putLong(CONNECTION_ID, connectionId);
+        out.putLong(CORRELATION_ID, correlationId);
+        if (length < COMMAND)
+        {
+            java.util.Arrays.fill(trader, (byte)0);
+            return refuse(out, VerificationOutcome.MALFORMED, "cancel-replace request layout: too short", new byte[32], new byte[20]);
+        }
+        request.getBytes(offset + TRADER, trader);
+        request.getBytes(offset + PLACE_SIGNATURE, placeSignature);
+        request.getBytes(offset + CANCEL_ORDER_ID, cancelOrderId);
+        request.getBytes(offset + CANCEL_SIGNATURE, cancelSignature);
+        final String problem = check.check(new CancelReplaceCheck.Order(trader, request.getLong(offset + MARKET),
+            request.getByte(offset + SIDE_CODE) & 0xFF, request.getLong(offset + PRICE), request.getLong(offset + QTY),
+            request.getLong(offset + EXPIRY), request.getLong(offset + NONCE), cancelOrderId), placeSignature, cancelSignature);
+        if (problem != null)
+        {
+            return refuse(out, VerificationOutcome.BAD_SIGNATURE, problem, check.placeHash(), new byte[20]);
+        }
+        writeFixed(out, VerificationOutcome.VERIFIED, check.placeHash(), check.signer());
+        final int commandLength = length - COMMAND;
+        out.putInt(TEXT_LENGTH, commandLength);
+        out.putBytes(TEXT, request, offset + COMMAND, commandLength);
+        return TEXT + commandLength;
+    }
+
+    private int refuse(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason, final byte[] hash,
+        final byte[] signer)
+    {
+        writeFixed(out, outcome, hash, signer);
+        final byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
+        out.putInt(TEXT_LENGTH, bytes.length);
+        out.putBytes(TEXT, bytes);
+        return TEXT + bytes.length;
+    }
+
+    private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome, final byte[] hash, final byte[] signer)
+    {
+        out.putByte(OUTCOME, (byte)outcome.ordinal());
+        out.putByte(DETAIL, (byte)0);
+        out.putByte(DIGEST_VERSION, (byte)0);
+        out.putByte(DIGEST_VERSION + 1, (byte)0);
+        out.putBytes(DIGEST, hash, 0, DIGEST_LENGTH);
+        out.putBytes(RAW_SIGNER, signer, 0, ADDRESS_LENGTH);
+        out.setMemory(PERSONAL_SIGNER, ADDRESS_LENGTH, (byte)0);
+        out.putBytes(ACCOUNT, trader, 0, ADDRESS_LENGTH);
+        out.putBytes(SIGNATURE, placeSignature, 0, SIGNATURE_LENGTH);
+        out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
+    }
+}
