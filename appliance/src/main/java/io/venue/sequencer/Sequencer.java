@@ -186,9 +186,11 @@ public final class Sequencer implements Agent
         result.getDigest(digest, 0);
         result.getAccount(account, 0);
         final boolean verified = result.outcome() == VerificationOutcome.VERIFIED;
+        // which verifier prepared it, not the bytes (a refusal's text is its reason, not the command)
+        final boolean cancelReplace = result.isCancelReplace();
         final int templateId = length < MessageHeaderEncoder.ENCODED_LENGTH ? -1 : (text[2] & 0xFF) | (text[3] & 0xFF) << 8;
-        final boolean cancelReplace = templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID;
-        if (verified && (isOwnerIntentCommand(text, length) || cancelReplace && isPreparedCommand(text, length)))
+        if (verified && (cancelReplace ? templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID &&
+            isPreparedCommand(text, length) : isOwnerIntentCommand(text, length)))
         {
             record.putBytes(0, text, 0, length);
             final int body = MessageHeaderEncoder.ENCODED_LENGTH;

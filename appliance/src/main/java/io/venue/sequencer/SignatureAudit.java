@@ -65,7 +65,7 @@ public final class SignatureAudit
         if (length >= io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH &&
             header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID)
         {
-            return checkCancelReplace(buffer, offset);
+            return checkCancelReplace(buffer, offset, length);
         }
         final ActionPayload payload;
         try
@@ -118,22 +118,43 @@ public final class SignatureAudit
         return Verdict.VERIFIED;
     }
 
-    /** An MM cancel-replace: both legs again from the record's fields, to its order id and its signer. */
-    private Verdict checkCancelReplace(final DirectBuffer buffer, final int offset)
+    /**
+     * An MM cancel-replace: both legs again from the record's fields, to its order id and its signer, and the signer
+     * fields the gate trusts as the pool wrote them. Its time in force is covered by the request's SVC signature,
+     * which the journal does not keep: the audit cannot check it.
+     */
+    private Verdict checkCancelReplace(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (length < io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH + io.venue.journal.sbe.CancelReplaceDecoder.BLOCK_LENGTH)
+        {
+            return fail("a cancel-replace record shorter than its block");
+        }
         final io.venue.journal.sbe.CancelReplaceDecoder d = cancelReplace.wrapAndApplyHeader(buffer, offset, header);
         final ActionEnvelopeDecoder envelope = d.envelope();
         envelope.getAccount(trader, 0, 20);
         envelope.getSignature(signature, 0, 65);
+        if (isZero(signature))
+        {
+            return Verdict.NO_SIGNATURE;
+        }
         d.getCancelOrderId(cancelOrderId, 0, 32);
         d.getCancelSignature(cancelSignature, 0, 65);
-        final io.venue.action.Book book = switch (d.book())
+        final io.venue.action.Book book;
+        final io.venue.action.Side side;
+        try
         {
-            case YES -> io.venue.action.Book.YES;
-            case NO -> io.venue.action.Book.NO;
-            default -> null;
-        };
-        final io.venue.action.Side side = d.side() == io.venue.journal.sbe.Side.ASK ? io.venue.action.Side.ASK : io.venue.action.Side.BID;
+            book = switch (d.book())
+            {
+                case YES -> io.venue.action.Book.YES;
+                case NO -> io.venue.action.Book.NO;
+                default -> null;
+            };
+            side = d.side() == io.venue.journal.sbe.Side.ASK ? io.venue.action.Side.ASK : io.venue.action.Side.BID;
+        }
+        catch (final IllegalArgumentException unknownValue)
+        {
+            return fail("the record's book or side is not a value of the schema");
+        }
         final String problem = cancelReplaces.check(new io.venue.verifier.CancelReplaceCheck.Order(trader, d.market(),
             io.venue.crypto.Eip712Order.sideCode(side, book), d.price(), d.qty(), d.expiry(), envelope.nonce(), cancelOrderId),
             signature, cancelSignature);
@@ -150,6 +171,17 @@ public final class SignatureAudit
         if (!Arrays.equals(cancelReplaces.signer(), 0, 20, recorded, 0, 20))
         {
             return fail("the signatures recover to another signer than the record holds");
+        }
+        final boolean byTrader = Arrays.equals(cancelReplaces.signer(), trader);
+        if (envelope.signerMatchRaw() != (byTrader ? io.venue.journal.sbe.SignerMatch.ACCOUNT_RAW :
+            io.venue.journal.sbe.SignerMatch.OTHER).value())
+        {
+            return fail("the record's signer match is not the one the signer gives");
+        }
+        envelope.getPersonalSigner(recorded, 0, 20);
+        if (!isZero(Arrays.copyOf(recorded, 20)) || envelope.hasClientOrderIdRaw() != io.venue.journal.sbe.BooleanType.FALSE.value())
+        {
+            return fail("a cancel-replace record holds a personal signer or a client order id, which the lane never writes");
         }
         return Verdict.VERIFIED;
     }

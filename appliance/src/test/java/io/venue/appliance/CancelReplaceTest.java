@@ -168,6 +168,7 @@ class CancelReplaceTest
         final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
         final HttpResponse<String> forged = replace(mm, replaceBody(newId, 48_700 * UNIT, trader, stranger));
         assertEquals(401, forged.statusCode(), forged.body());
+        assertEquals("BAD_SIGNATURE", field(forged.body(), "code"), forged.body());
         assertTrue(forged.body().contains("both legs need the same signer"), forged.body());
 
         // only an institutional agent's credential holding quote enters MM orders
@@ -211,6 +212,32 @@ class CancelReplaceTest
             }
         }
         assertEquals(2, verified, "both journaled replaces verify again");
+
+        // a record whose signer fields were edited after the fact no longer passes
+        try (Journal commands = Journal.openReadOnly(folder.resolve("journal").resolve("commands"));
+            JournalTailer tailer = commands.tailer())
+        {
+            final boolean[] checked = {false};
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                if ((buffer.getShort(offset + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
+                    io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID && !checked[0])
+                {
+                    final org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length]);
+                    copy.putBytes(0, buffer, offset, length);
+                    final int match = io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH +
+                        io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset() +
+                        io.venue.journal.sbe.ActionEnvelopeDecoder.signerMatchEncodingOffset();
+                    copy.putByte(match, (byte)io.venue.journal.sbe.SignerMatch.OTHER.value());
+                    assertEquals(SignatureAudit.Verdict.FAILED, audit.check(copy, 0, length));
+                    checked[0] = true;
+                }
+            }))
+            {
+                // to the end
+            }
+            assertTrue(checked[0]);
+        }
     }
 
     @Test

@@ -96,7 +96,7 @@ final class CancelReplaceVerifier
     private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome, final byte[] hash, final byte[] signer)
     {
         out.putByte(OUTCOME, (byte)outcome.ordinal());
-        out.putByte(DETAIL, (byte)0);
+        out.putByte(DETAIL, (byte)PREPARED_CANCEL_REPLACE);
         out.putByte(DIGEST_VERSION, (byte)0);
         out.putByte(DIGEST_VERSION + 1, (byte)0);
         out.putBytes(DIGEST, hash, 0, DIGEST_LENGTH);

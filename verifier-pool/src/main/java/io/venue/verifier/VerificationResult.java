@@ -42,6 +42,12 @@ public final class VerificationResult
         return ownerIntent;
     }
 
+    /** For a result that carries a prepared command ({@link #isOwnerIntent()}): true for an MM cancel-replace. */
+    public boolean isCancelReplace()
+    {
+        return ownerIntent && buffer.getByte(offset + DETAIL) == PREPARED_CANCEL_REPLACE;
+    }
+
     public long connectionId()
     {
         return buffer.getLong(offset + CONNECTION_ID);

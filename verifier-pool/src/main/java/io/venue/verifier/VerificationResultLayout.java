@@ -52,6 +52,9 @@ final class VerificationResultLayout
     static final int INTENT_MSG_TYPE = 2;
     /** Message type of MM cancel-replace requests ({@link CancelReplaceVerifier}); their results are {@link #INTENT_MSG_TYPE}. */
     static final int CANCEL_REPLACE_MSG_TYPE = 3;
+    /** The detail byte of an {@link #INTENT_MSG_TYPE} result: which verifier prepared it. */
+    static final int PREPARED_OWNER_INTENT = 0;
+    static final int PREPARED_CANCEL_REPLACE = 1;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
 

@@ -451,9 +451,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
             return;
         }
-        // the MM lane has its own limits (spec 8.2): the trading route's edge throttle is not one of them
+        // the MM lane has its own limits (spec 8.2): the trading route's edge throttle counts only failed authentications
+        // here, so an address that keeps failing is refused before the checks and cannot flood the journal
         if (!admitWrite(ctx, slot, false))
         {
+            return;
+        }
+        final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+        final EdgeThrottle throttle = context.edgeThrottle;
+        if (throttle != null && throttle.exhausted(remote))
+        {
+            refuseAtEdge(ctx, slot, remote, throttle, 1);
             return;
         }
         final byte[] body = bytes(request.content());
@@ -461,6 +469,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             request.uri(), body, System.currentTimeMillis());
         if (auth.refusal() != null)
         {
+            final long wait = throttle == null ? 0 : throttle.acquire(remote);
+            if (wait > 0)
+            {
+                refuseAtEdge(ctx, slot, remote, throttle, wait);
+                return;
+            }
             journal(context, connectionId, auth.refusal().journalReason(), auth.refusal().journalDetail());
             fill(ctx, slot, json(auth.refusal().response()));
             return;
@@ -487,7 +501,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 ", not for the trader " + replace.trader()))));
             return;
         }
-        final String address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        final String address = remote.getHostAddress();
         final MmWindows.Refusal full = context.mmWindows.charge(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
         if (full != null)
         {
@@ -502,8 +516,29 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final long correlation = register(ctx, slot, response -> withBudget(response, context.mmWindows.budget(replace.trader())));
-        offered(ctx, slot, correlation, context.cancelReplaceSubmitter.offer(connectionId, correlation, replace.order(),
-            replace.signatures(), replace.command(), replace.command().length), SUBMIT_TIMEOUT);
+        final boolean taken = context.cancelReplaceSubmitter.offer(connectionId, correlation, replace.order(), replace.signatures(),
+            replace.command(), replace.command().length);
+        if (!taken)
+        {
+            // not taken: the windows give the charge back
+            context.mmWindows.refund(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
+        }
+        offered(ctx, slot, correlation, taken, SUBMIT_TIMEOUT);
+    }
+
+    /** A 429 of the edge throttle (plain text, spec 7.2), its refusals journaled at most once a second per address. */
+    private void refuseAtEdge(final ChannelHandlerContext ctx, final Slot slot, final java.net.InetAddress address,
+        final EdgeThrottle throttle, final long waitSeconds)
+    {
+        final long toJournal = throttle.refusalsToJournal(address, true);
+        if (toJournal > 0)
+        {
+            journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
+        }
+        final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
+            "Too Many Requests! Wait for " + waitSeconds + "s");
+        http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
+        fill(ctx, slot, http);
     }
 
     /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the MM lane's windows as configured (spec 8.2). */

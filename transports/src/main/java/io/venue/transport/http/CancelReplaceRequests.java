@@ -60,12 +60,12 @@ public final class CancelReplaceRequests
         final byte[] orderId = io.venue.codec.Hex.fromHex(orderIdText);
         final Address trader = place.address("trader");
         final long market = place.u64("marketId");
-        if (market > 0xFFFF_FFFFL)
+        if (market < 0 || market > 0xFFFF_FFFFL)
         {
             throw new OwnerIntents.BadIntent("place.marketId", "a market id is at most 4294967295");
         }
         final long sideCode = place.u64("side");
-        if (sideCode > 3)
+        if (sideCode < 0 || sideCode > 3)
         {
             throw new OwnerIntents.BadIntent("place.side", "the packed side code is 0 to 3 (spec 5.3)");
         }

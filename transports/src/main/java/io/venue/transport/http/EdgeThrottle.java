@@ -76,6 +76,30 @@ public final class EdgeThrottle
         }
     }
 
+    /**
+     * Whether {@code address} has no token now, without taking one: for a route that charges the throttle only for
+     * what it refuses (the MM lane charges failed authentications) and refuses before the costly checks once spent.
+     */
+    public boolean exhausted(final InetAddress address)
+    {
+        if (exempt.contains(address))
+        {
+            return false;
+        }
+        final Bucket bucket = buckets.get(key(address));
+        if (bucket == null)
+        {
+            return false;
+        }
+        synchronized (bucket)
+        {
+            final long elapsed = Math.max(0, nanoClock.getAsLong() - bucket.lastNs);
+            final long capacity = burst * NANOS;
+            final long units = elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
+            return units < NANOS;
+        }
+    }
+
     /** The address itself for IPv4, its /64 for IPv6. */
     private static InetAddress key(final InetAddress address)
     {

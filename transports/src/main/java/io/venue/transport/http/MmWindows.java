@@ -47,6 +47,7 @@ public final class MmWindows
     private final Map<String, Window> windows = new HashMap<>();
     private long lastPruneMs;
 
+    /** @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can). */
     public MmWindows(final Limits limits, final LongSupplier clockMs)
     {
         this.limits = limits;
@@ -69,8 +70,7 @@ public final class MmWindows
     {
         final long now = clockMs.getAsLong();
         prune(now);
-        final String[] keys = {"account:" + account, "account-cancels:" + account, "key:" + apiKeyId, "ip:" + address,
-            "market:" + market, "shard:0"};
+        final String[] keys = keys(account, apiKeyId, address, market);
         final long[] maxima = {limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
             limits.marketActions(), limits.shardActions()};
         final String[] scopes = {"account", "account_cancels", "api_key", "ip", "market", "shard"};
@@ -90,12 +90,34 @@ public final class MmWindows
         return null;
     }
 
+    /** Gives back a charge whose request was not taken after all (the verifier queue was full). */
+    public synchronized void refund(final String account, final String apiKeyId, final String address, final long market,
+        final long actions, final long cancels)
+    {
+        final String[] keys = keys(account, apiKeyId, address, market);
+        for (int i = 0; i < keys.length; i++)
+        {
+            final Window window = windows.get(keys[i]);
+            if (window != null)
+            {
+                window.current = Math.max(0, window.current - (i == 1 ? cancels : actions));
+            }
+        }
+    }
+
     /** The account's action budget now. */
     public synchronized Budget budget(final String account)
     {
         final long now = clockMs.getAsLong();
         final long used = used(window("account:" + account, now), now);
         return new Budget(used, Math.max(0, limits.accountActions() - used), resetInMs(now));
+    }
+
+    /** The windows a request counts in; the second is the account's cancels, the others count actions. */
+    private static String[] keys(final String account, final String apiKeyId, final String address, final long market)
+    {
+        return new String[]{"account:" + account, "account-cancels:" + account, "key:" + apiKeyId, "ip:" + address,
+            "market:" + market, "shard:0"};
     }
 
     private Window window(final String key, final long now)

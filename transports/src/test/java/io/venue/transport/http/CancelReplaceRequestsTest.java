@@ -42,6 +42,9 @@ class CancelReplaceRequestsTest
         final OwnerIntents.BadIntent side = assertThrows(OwnerIntents.BadIntent.class,
             () -> requests.parse(BODY.replace("\"side\":3", "\"side\":4").getBytes(StandardCharsets.UTF_8)));
         assertEquals("place.side", side.field());
+        final OwnerIntents.BadIntent huge = assertThrows(OwnerIntents.BadIntent.class,
+            () -> requests.parse(BODY.replace("\"marketId\":2", "\"marketId\":9223372036854775809").getBytes(StandardCharsets.UTF_8)));
+        assertEquals("place.marketId", huge.field(), "a u64 market above the u32 range is refused, not cut to its low bits");
         final OwnerIntents.BadIntent tif = assertThrows(OwnerIntents.BadIntent.class,
             () -> requests.parse(BODY.replace("post_only", "fok").getBytes(StandardCharsets.UTF_8)));
         assertEquals("timeInForce", tif.field());

@@ -32,6 +32,14 @@ class MmWindowsTest
     }
 
     @Test
+    void aRefundGivesTheChargeBack()
+    {
+        assertNull(windows.charge("a", "k", "ip", 1, 1, 1));
+        windows.refund("a", "k", "ip", 1, 1, 1);
+        assertEquals(0, windows.budget("a").usedActions());
+    }
+
+    @Test
     void theWindowSlides()
     {
         for (int i = 0; i < 3; i++)
