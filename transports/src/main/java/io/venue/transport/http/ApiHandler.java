@@ -566,9 +566,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return response;
         }
-        final String extra = new JsonWriter().field("usedActions", budget.usedActions()).field("remainingActions",
-            budget.remainingActions()).field("resetInMs", budget.resetInMs()).toJson();
-        return new SubmitResponse(response.status(), body.substring(0, body.length() - 1) + "," + extra.substring(1),
+        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("usedActions",
+            budget.usedActions()).field("remainingActions", budget.remainingActions()).field("resetInMs", budget.resetInMs())),
             response.retryAfterSeconds(), -1, 0, 0);
     }
 
@@ -594,8 +593,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
         }
         more.field("validUntilMs", intent.validUntilMs());
-        final String extra = more.toJson();
-        return new SubmitResponse(200, body.substring(0, body.length() - 1) + "," + extra.substring(1), 0, response.rateLimit(),
+        return new SubmitResponse(200, JsonWriter.extend(body, more), 0, response.rateLimit(),
             response.rateRemaining(), response.rateResetMs());
     }
 

@@ -144,4 +144,11 @@ public final class JsonWriter
         }
         out.append('"');
     }
+
+    /** The JSON object {@code object} with the fields of {@code more} added at its end (both objects, non-empty). */
+    public static String extend(final String object, final JsonWriter more)
+    {
+        final String extra = more.toJson();
+        return object.substring(0, object.length() - 1) + "," + extra.substring(1);
+    }
 }
