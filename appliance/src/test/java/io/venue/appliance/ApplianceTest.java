@@ -214,6 +214,22 @@ class ApplianceTest
     }
 
     @Test
+    void theOperatorsRouteTakesOnlyAdminActions() throws Exception
+    {
+        final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> deposit = http.post("/api/v1/admin/actions",
+            VenueHttp.body(operator, operator.address(), 6, new Deposit(trader.address(), USDC, UNIT), PreimageMode.PERSONAL));
+        ok(deposit);
+        final HttpResponse<String> trade = http.post("/api/v1/admin/actions",
+            VenueHttp.body(demo, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW));
+        refused(trade, 400, "BAD_REQUEST");
+        assertEquals("action", field(trade.body(), "field"));
+        refused(http.post("/api/v1/admin/actions", VenueHttp.body(demo, demo.address(), 1, new CreateAsset(9, "EUR"),
+            PreimageMode.PERSONAL)), 401, "NOT_OPERATOR");
+        ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+    }
+
+    @Test
     void nonceRefusalsCarryTheWindow() throws Exception
     {
         ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));

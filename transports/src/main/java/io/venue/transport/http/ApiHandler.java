@@ -52,6 +52,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
+    static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
     static final String BSL_LIMITS = "/api/v1/bsl/limits";
@@ -66,7 +67,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
         OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
-        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS);
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -103,6 +104,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final long connectionId;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private final MachineAuth machineAuth;
+    /** The strict action parser, one per I/O thread (it keeps scratch state). */
+    private static final ThreadLocal<io.venue.action.json.SignedActionParser> ADMIN_PARSER =
+        ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
     private final TokenRoute tokens;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
@@ -175,6 +179,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
             case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
+            case ADMIN_ACTIONS ->
+            {
+                if (allowed(ctx, slot, method, HttpMethod.POST))
+                {
+                    adminAction(ctx, slot, request.content());
+                }
+            }
             case BSL_LIMITS, MM_LIMITS -> limits(ctx, slot, method);
             case BSL_EXECUTIONS -> read(ctx, slot, method, ApiHandler::executionStreams);
             case BSL_SESSIONS -> read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson());
@@ -310,6 +321,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final long correlation = register(ctx, slot, response -> response);
         offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length),
             SUBMIT_TIMEOUT);
+    }
+
+    /**
+     * POST /api/v1/admin/actions: the operator's route. The same signed body as a submit (spec 2.3, EIP-191 by an
+     * operator key, DESIGN.md section 6), refused here unless it carries an admin action, so an operator's tooling
+     * cannot send a trade by mistake; the engine still checks the signer is an operator (NOT_OPERATOR).
+     */
+    private void adminAction(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
+    {
+        final byte[] body = bytes(content);
+        final io.venue.action.json.ParseResult parsed = ADMIN_PARSER.get().parse(body);
+        if (parsed.isOk() && !(parsed.payload().action() instanceof io.venue.action.AdminAction))
+        {
+            badRequest(ctx, slot, "action", "not an admin action: trading actions go to " + SUBMIT);
+            return;
+        }
+        // a body that does not parse goes on, to be refused (and journaled) by the verifier like any submit's
+        submit(ctx, slot, Unpooled.wrappedBuffer(body));
     }
 
     /**
