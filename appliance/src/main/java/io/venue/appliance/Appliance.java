@@ -311,7 +311,7 @@ public final class Appliance implements AutoCloseable
                 final io.venue.responder.VenueDirectory.Market market = models.directory().market(id);
                 return market == null ? null : market.kind();
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
-                () -> System.nanoTime() / 1_000_000))
+                context.builderPlans(), () -> System.nanoTime() / 1_000_000))
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }

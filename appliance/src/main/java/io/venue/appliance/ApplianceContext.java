@@ -86,6 +86,10 @@ public final class ApplianceContext
     long mmIpActions = 16_000;
     long mmMarketActions = 64_000;
     long mmShardActions = 128_000;
+    long builderBasicPerMinute = 600;
+    long builderProPerMinute = 3_000;
+    final java.util.Set<String> builderBasic = new java.util.HashSet<>();
+    final java.util.Set<String> builderPro = new java.util.HashSet<>();
 
     /**
      * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
@@ -190,6 +194,10 @@ public final class ApplianceContext
                 case "mm.ip.actions" -> mmIpActions = Long.parseLong(value);
                 case "mm.market.actions" -> mmMarketActions = Long.parseLong(value);
                 case "mm.shard.actions" -> mmShardActions = Long.parseLong(value);
+                case "mm.builder.basic.per.minute" -> builderBasicPerMinute = Long.parseLong(value);
+                case "mm.builder.pro.per.minute" -> builderProPerMinute = Long.parseLong(value);
+                case "mm.builder.basic" -> accounts(value, builderBasic);
+                case "mm.builder.pro" -> accounts(value, builderPro);
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
                 case "edge.ip.exempt" ->
@@ -216,6 +224,26 @@ public final class ApplianceContext
             throw new IllegalArgumentException("unknown key '" + key + "' (docs/OPERATIONS.md lists the keys)");
         }
         return this;
+    }
+
+    /** A comma-separated list of account addresses, each checked. */
+    private static void accounts(final String value, final java.util.Set<String> into)
+    {
+        into.clear();
+        for (final String account : value.split(","))
+        {
+            if (!account.isBlank())
+            {
+                into.add(Address.of(account.trim().toLowerCase(Locale.ROOT)).toString());
+            }
+        }
+    }
+
+    /** The builder plans as configured. */
+    io.venue.transport.http.MmWindows.Plans builderPlans()
+    {
+        return new io.venue.transport.http.MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, java.util.Set.copyOf(builderBasic),
+            java.util.Set.copyOf(builderPro));
     }
 
     /** The MM lane's windows as configured. */
@@ -401,7 +429,7 @@ public final class ApplianceContext
             throw new IllegalArgumentException("edge.ip.rate and edge.ip.burst must be positive");
         }
         if (mmWindowMs < 1 || mmAccountActions < 1 || mmAccountCancels < 1 || mmKeyActions < 1 || mmIpActions < 1 ||
-            mmMarketActions < 1 || mmShardActions < 1)
+            mmMarketActions < 1 || mmShardActions < 1 || builderBasicPerMinute < 1 || builderProPerMinute < 1)
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
         }

@@ -61,8 +61,18 @@ class CancelReplaceTest
 
     private void start(final String accountActions) throws Exception
     {
+        start(accountActions, null);
+    }
+
+    private void start(final String accountActions, final String basicPlanAccount) throws Exception
+    {
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
         context.set("mm.account.actions", accountActions, folder);
+        if (basicPlanAccount != null)
+        {
+            context.set("mm.builder.basic", basicPlanAccount, folder);
+            context.set("mm.builder.basic.per.minute", "1", folder);
+        }
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
@@ -185,6 +195,7 @@ class CancelReplaceTest
             final HttpResponse<String> limits = http.get(route);
             assertEquals(200, limits.statusCode());
             assertTrue(limits.body().contains("\"windowMs\":1000,\"maxActionsPerWindow\":4000"), limits.body());
+            assertTrue(limits.body().contains("\"builderPlans\":{\"windowMs\":60000,\"basic\":600,\"pro\":3000}"), limits.body());
         }
 
         // the journal holds both legs' signatures: the audit verifies them again from the record
@@ -238,6 +249,24 @@ class CancelReplaceTest
             }
             assertTrue(checked[0]);
         }
+    }
+
+    @Test
+    void aBuilderPlanLimitsTheTraderPerMinute() throws Exception
+    {
+        final Path keyFile = folder.resolve("keys").resolve("demo-account.key");
+        java.nio.file.Files.createDirectories(keyFile.getParent());
+        final Secp256k1KeyPair demo = Secp256k1KeyPair.generate(new SecureRandom());
+        java.nio.file.Files.writeString(keyFile, Hex.to0x(demo.privateKey()) + "\n");
+        start("4000", demo.address().toString());
+        final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final String order = restingBid(47_000 * UNIT);
+        final HttpResponse<String> first = replace(mm, replaceBody(order, 47_100 * UNIT, trader, trader));
+        assertEquals(200, first.statusCode(), first.body());
+        final HttpResponse<String> second = replace(mm, replaceBody(field(first.body(), "orderId"), 47_200 * UNIT, trader, trader));
+        assertEquals(429, second.statusCode(), second.body());
+        assertEquals("builder_plan max_actions_per_window", field(second.body(), "error"));
+        assertTrue(second.body().contains("\"windowMs\":60000,\"maxActionsPerWindow\":1"), second.body());
     }
 
     @Test

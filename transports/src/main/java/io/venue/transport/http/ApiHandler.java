@@ -538,7 +538,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 " window of " + replace.trader() + " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")");
             fill(ctx, slot, json(new SubmitResponse(429, new JsonWriter().field("ok", false)
                 .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
-                    .field("account", replace.trader()).field("windowMs", context.mmWindows.limits().windowMs())
+                    .field("account", replace.trader()).field("windowMs", "builder_plan".equals(full.scope()) ?
+                        MmWindows.Plans.MINUTE_MS : context.mmWindows.limits().windowMs())
                     .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
                     .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
                     .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000))));
@@ -584,7 +585,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
             .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
             .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
-            .field("maxActionsPerShardWindow", l.shardActions()).toJson()).toJson());
+            .field("maxActionsPerShardWindow", l.shardActions()).toJson())
+            .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
+                .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson()).toJson());
     }
 
     /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */

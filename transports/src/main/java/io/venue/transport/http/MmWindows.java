@@ -25,6 +25,22 @@ public final class MmWindows
         public static final Limits DEFAULTS = new Limits(1_000, 4_000, 64_000, 16_000, 16_000, 64_000, 128_000);
     }
 
+    /**
+     * Builder plans (spec 8.2): an account on a plan also gets a per-minute action window, 600 on the basic plan and
+     * 3,000 on the pro plan by default. Which account is on which plan is the operator's configuration.
+     */
+    public record Plans(long basicPerMinute, long proPerMinute, java.util.Set<String> basic, java.util.Set<String> pro)
+    {
+        public static final long MINUTE_MS = 60_000;
+        public static final Plans NONE = new Plans(600, 3_000, java.util.Set.of(), java.util.Set.of());
+
+        /** The account's per-minute limit, or -1 when it is on no plan. */
+        long perMinute(final String account)
+        {
+            return pro.contains(account) ? proPerMinute : basic.contains(account) ? basicPerMinute : -1;
+        }
+    }
+
     /** An account's action budget after a request: spec 8.2's budget view. */
     public record Budget(long usedActions, long remainingActions, long resetInMs)
     {
@@ -43,20 +59,27 @@ public final class MmWindows
     }
 
     private final Limits limits;
+    private final Plans plans;
     private final LongSupplier clockMs;
     private final Map<String, Window> windows = new HashMap<>();
     private long lastPruneMs;
 
     /** @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can). */
-    public MmWindows(final Limits limits, final LongSupplier clockMs)
+    public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs)
     {
         this.limits = limits;
+        this.plans = plans;
         this.clockMs = clockMs;
     }
 
     public Limits limits()
     {
         return limits;
+    }
+
+    public Plans plans()
+    {
+        return plans;
     }
 
     /**
@@ -77,11 +100,21 @@ public final class MmWindows
         for (int i = 0; i < keys.length; i++)
         {
             final long cost = i == 1 ? cancels : actions;
-            final long used = used(window(keys[i], now), now);
+            final long used = used(window(keys[i], now, limits.windowMs()), now, limits.windowMs());
             if (cost > 0 && used + cost > maxima[i])
             {
-                return new Refusal(scopes[i], maxima[i], used, resetInMs(now));
+                return new Refusal(scopes[i], maxima[i], used, resetInMs(now, limits.windowMs()));
             }
+        }
+        final long perMinute = plans.perMinute(account);
+        if (perMinute >= 0)
+        {
+            final long used = used(window("plan:" + account, now, Plans.MINUTE_MS), now, Plans.MINUTE_MS);
+            if (actions > 0 && used + actions > perMinute)
+            {
+                return new Refusal("builder_plan", perMinute, used, resetInMs(now, Plans.MINUTE_MS));
+            }
+            windows.get("plan:" + account).current += actions;
         }
         for (int i = 0; i < keys.length; i++)
         {
@@ -103,14 +136,19 @@ public final class MmWindows
                 window.current = Math.max(0, window.current - (i == 1 ? cancels : actions));
             }
         }
+        final Window plan = windows.get("plan:" + account);
+        if (plan != null)
+        {
+            plan.current = Math.max(0, plan.current - actions);
+        }
     }
 
     /** The account's action budget now. */
     public synchronized Budget budget(final String account)
     {
         final long now = clockMs.getAsLong();
-        final long used = used(window("account:" + account, now), now);
-        return new Budget(used, Math.max(0, limits.accountActions() - used), resetInMs(now));
+        final long used = used(window("account:" + account, now, limits.windowMs()), now, limits.windowMs());
+        return new Budget(used, Math.max(0, limits.accountActions() - used), resetInMs(now, limits.windowMs()));
     }
 
     /** The windows a request counts in; the second is the account's cancels, the others count actions. */
@@ -120,29 +158,29 @@ public final class MmWindows
             "market:" + market, "shard:0"};
     }
 
-    private Window window(final String key, final long now)
+    private Window window(final String key, final long now, final long windowMs)
     {
         final Window window = windows.computeIfAbsent(key, k -> new Window());
-        final long start = now - Math.floorMod(now, limits.windowMs());
+        final long start = now - Math.floorMod(now, windowMs);
         if (window.start != start)
         {
-            window.previous = window.start == start - limits.windowMs() ? window.current : 0;
+            window.previous = window.start == start - windowMs ? window.current : 0;
             window.current = 0;
             window.start = start;
         }
         return window;
     }
 
-    private long used(final Window window, final long now)
+    private static long used(final Window window, final long now, final long windowMs)
     {
         final long elapsed = now - window.start;
         // the part of the previous fixed window that still lies inside the sliding one
-        return window.current + window.previous * (limits.windowMs() - elapsed) / limits.windowMs();
+        return window.current + window.previous * (windowMs - elapsed) / windowMs;
     }
 
-    private long resetInMs(final long now)
+    private static long resetInMs(final long now, final long windowMs)
     {
-        return limits.windowMs() - Math.floorMod(now, limits.windowMs());
+        return windowMs - Math.floorMod(now, windowMs);
     }
 
     private void prune(final long now)
@@ -152,6 +190,6 @@ public final class MmWindows
             return;
         }
         lastPruneMs = now;
-        windows.values().removeIf(window -> window.start < now - 2 * limits.windowMs());
+        windows.values().removeIf(window -> window.start < now - 2 * Math.max(limits.windowMs(), Plans.MINUTE_MS));
     }
 }

@@ -10,7 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class MmWindowsTest
 {
     private final AtomicLong now = new AtomicLong(10_000);
-    private final MmWindows windows = new MmWindows(new MmWindows.Limits(1_000, 3, 5, 100, 100, 100, 100), now::get);
+    private final MmWindows windows = new MmWindows(new MmWindows.Limits(1_000, 3, 5, 100, 100, 100, 100),
+        new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of("pro-account")), now::get);
 
     @Test
     void eachWindowRefusesPastItsLimitAndARefusalCostsNothing()
@@ -29,6 +30,28 @@ class MmWindowsTest
         now.addAndGet(1_000);
         assertNull(windows.charge("c", "k2", "ip2", 2, 0, 5));
         assertEquals("account_cancels", windows.charge("c", "k2", "ip2", 2, 0, 1).scope());
+    }
+
+    @Test
+    void aBuilderPlanCapsTheAccountPerMinute()
+    {
+        int admitted = 0;
+        for (int second = 0; second < 10; second++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                if (windows.charge("basic-account", "k", "ip", 1, 1, 0) == null)
+                {
+                    admitted++;
+                }
+            }
+            now.addAndGet(1_000);
+        }
+        assertEquals(4, admitted, "the basic plan's 4 a minute, though the per-second window allows 3 a second");
+        final MmWindows.Refusal refusal = windows.charge("basic-account", "k", "ip", 1, 1, 0);
+        assertEquals("builder_plan", refusal.scope());
+        assertEquals(4, refusal.maxActionsPerWindow());
+        assertNull(windows.charge("no-plan", "k", "ip", 1, 1, 0));
     }
 
     @Test
