@@ -289,4 +289,27 @@ class CancelReplaceTest
         assertTrue(full.headers().firstValue("retry-after").isPresent());
         assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "a refused replace changes nothing");
     }
+
+    /** Mutated bodies, each with valid machine headers over its own bytes: a clear 4xx or a decided answer, never a 5xx. */
+    @Test
+    void mutatedBodiesWithValidHeadersGetClearAnswers() throws Exception
+    {
+        start("100000");
+        final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final String valid = replaceBody(restingBid(46_000 * UNIT), 46_100 * UNIT, trader, trader);
+        final java.util.Random random = new java.util.Random(20261122L);
+        for (int i = 0; i < 150; i++)
+        {
+            final byte[] body = valid.getBytes(StandardCharsets.UTF_8);
+            for (int j = random.nextInt(3); j >= 0; j--)
+            {
+                body[random.nextInt(body.length)] = (byte)(0x20 + random.nextInt(0x5f));
+            }
+            final HttpResponse<String> answer = replace(mm, new String(body, StandardCharsets.UTF_8));
+            final String context = "case " + i + ": " + new String(body, StandardCharsets.UTF_8);
+            assertTrue(answer.statusCode() < 500, answer.statusCode() + " " + answer.body() + " " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " " + context);
+        }
+        assertEquals(200, http.get("/api/v1/public/exchange-info").statusCode(), "still serving");
+    }
 }
