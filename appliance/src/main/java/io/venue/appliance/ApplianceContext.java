@@ -433,6 +433,13 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
         }
+        for (final String account : builderBasic)
+        {
+            if (builderPro.contains(account))
+            {
+                throw new IllegalArgumentException("mm.builder.basic and mm.builder.pro both name " + account);
+            }
+        }
         if ((listingFile == null) != (listingOperatorKeyFile == null))
         {
             throw new IllegalArgumentException("listing.file and listing.operator.key.file go together");

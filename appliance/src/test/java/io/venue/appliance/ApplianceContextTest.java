@@ -98,6 +98,10 @@ class ApplianceContextTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=0")).getMessage()
             .contains("every limits.* value must be positive"));
+        final String account = "0x" + "ab".repeat(20);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.builder.basic=" + account + "\nmm.builder.pro=" +
+            account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"))).getMessage()
+            .contains("mm.builder.basic and mm.builder.pro both name " + account));
     }
 
     @Test

@@ -227,6 +227,34 @@ class ApplianceTest
         refused(http.post("/api/v1/admin/actions", VenueHttp.body(demo, demo.address(), 1, new CreateAsset(9, "EUR"),
             PreimageMode.PERSONAL)), 401, "NOT_OPERATOR");
         ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        appliance.close();
+        appliance = null;
+        assertEquals(java.util.List.of("MALFORMED: not an admin action on /api/v1/admin/actions"),
+            requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.MALFORMED), "the trade on the operator's route is journaled");
+    }
+
+    /** The refusals with {@code reason} in the command journal under {@code dataDir}, as "REASON: detail". */
+    private static java.util.List<String> requestRejections(final Path dataDir, final io.venue.journal.sbe.RequestRejectReason reason)
+    {
+        final java.util.List<String> found = new java.util.ArrayList<>();
+        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.openReadOnly(
+            dataDir.resolve("journal").resolve("commands")); io.venue.journal.queue.JournalTailer tailer = commands.tailer())
+        {
+            final io.venue.journal.sbe.RequestRejectedDecoder decoder = new io.venue.journal.sbe.RequestRejectedDecoder();
+            final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                if (header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID &&
+                    decoder.wrapAndApplyHeader(buffer, offset, header).reason() == reason)
+                {
+                    found.add(reason + ": " + decoder.detail());
+                }
+            }))
+            {
+                // to the end
+            }
+        }
+        return found;
     }
 
     @Test
@@ -344,25 +372,11 @@ class ApplianceTest
         appliance.close();
         appliance = null;
         final long[] edgeRecords = {0, 0};
-        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.openReadOnly(
-            throttled.resolve("journal").resolve("commands")); io.venue.journal.queue.JournalTailer tailer = commands.tailer())
+        for (final String record : requestRejections(throttled, io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED))
         {
-            final io.venue.journal.sbe.RequestRejectedDecoder decoder = new io.venue.journal.sbe.RequestRejectedDecoder();
-            final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                if (header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID &&
-                    decoder.wrapAndApplyHeader(buffer, offset, header).reason() == io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED)
-                {
-                    edgeRecords[0]++;
-                    final String detail = decoder.detail(); // var data: read once
-                    assertTrue(detail.startsWith("edge throttle: 127.0.0.1 above 10/s (burst 20): "), detail);
-                    edgeRecords[1] += Long.parseLong(detail.replaceAll(".*: (\\d+) requests? refused$", "$1"));
-                }
-            }))
-            {
-                // to the end
-            }
+            edgeRecords[0]++;
+            assertTrue(record.startsWith("EDGE_RATE_LIMITED: edge throttle: 127.0.0.1 above 10/s (burst 20): "), record);
+            edgeRecords[1] += Long.parseLong(record.replaceAll(".*: (\\d+) requests? refused$", "$1"));
         }
         assertEquals(2, edgeRecords[0], "two records: the first refusal, then the count of the rest");
         assertEquals(limited, edgeRecords[1], "every request refused at the edge is counted in the command journal");

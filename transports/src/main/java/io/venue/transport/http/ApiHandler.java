@@ -313,11 +313,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
-        if (!admitWrite(ctx, slot))
+        if (admitWrite(ctx, slot))
         {
-            return;
+            offerSubmit(ctx, slot, bytes(content));
         }
-        final byte[] body = bytes(content);
+    }
+
+    /** Hands an admitted submit body to the verifier pool. */
+    private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
+    {
         final long correlation = register(ctx, slot, response -> response);
         offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length),
             SUBMIT_TIMEOUT);
@@ -330,15 +334,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private void adminAction(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
+        // admitted first, like any write: the edge throttle bounds what the parse below costs the I/O thread
+        if (!admitWrite(ctx, slot))
+        {
+            return;
+        }
         final byte[] body = bytes(content);
         final io.venue.action.json.ParseResult parsed = ADMIN_PARSER.get().parse(body);
         if (parsed.isOk() && !(parsed.payload().action() instanceof io.venue.action.AdminAction))
         {
+            journal(shared.context, connectionId, RequestRejectReason.MALFORMED, "not an admin action on " + ADMIN_ACTIONS);
             badRequest(ctx, slot, "action", "not an admin action: trading actions go to " + SUBMIT);
             return;
         }
         // a body that does not parse goes on, to be refused (and journaled) by the verifier like any submit's
-        submit(ctx, slot, Unpooled.wrappedBuffer(body));
+        offerSubmit(ctx, slot, body);
     }
 
     /**
@@ -538,8 +548,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 " window of " + replace.trader() + " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")");
             fill(ctx, slot, json(new SubmitResponse(429, new JsonWriter().field("ok", false)
                 .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
-                    .field("account", replace.trader()).field("windowMs", "builder_plan".equals(full.scope()) ?
-                        MmWindows.Plans.MINUTE_MS : context.mmWindows.limits().windowMs())
+                    .field("account", replace.trader()).field("windowMs", full.windowMs())
                     .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
                     .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
                     .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000))));
@@ -598,7 +607,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return response;
         }
-        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("usedActions",
+        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("windowMs", budget.windowMs()).field("usedActions",
             budget.usedActions()).field("remainingActions", budget.remainingActions()).field("resetInMs", budget.resetInMs())),
             response.retryAfterSeconds(), -1, 0, 0);
     }

@@ -46,10 +46,13 @@ final class BodyLimit extends HttpObjectAggregator
     {
         if (oversized instanceof HttpRequest request)
         {
-            if (request.uri().startsWith(ApiHandler.SUBMIT))
+            final String uri = request.uri();
+            final String route = uri.startsWith(ApiHandler.SUBMIT) ? ApiHandler.SUBMIT :
+                uri.startsWith(ApiHandler.ADMIN_ACTIONS) ? ApiHandler.ADMIN_ACTIONS : null;
+            if (route != null)
             {
                 ApiHandler.journal(context, connectionId, RequestRejectReason.BODY_TOO_LARGE,
-                    "a body over " + context.maxBodyBytes + " bytes on " + ApiHandler.SUBMIT);
+                    "a body over " + context.maxBodyBytes + " bytes on " + route);
             }
             // a request whose whole body was already read cannot be skipped on: the connection closes after the answer
             ctx.fireChannelRead(new Oversized(request, HttpUtil.isKeepAlive(request) && !(request instanceof FullHttpMessage)));

@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class MmWindowsTest
 {
@@ -23,8 +25,8 @@ class MmWindowsTest
         final MmWindows.Refusal full = windows.charge("a", "k", "ip", 1, 1, 1);
         assertEquals("account", full.scope());
         assertEquals(3, full.usedActions());
-        assertEquals(1_000, full.resetInMs());
-        assertEquals(new MmWindows.Budget(3, 0, 1_000), windows.budget("a"), "the refusal charged nothing");
+        assertEquals(1_334, full.resetInMs(), "334 ms past the next edge the three count as two");
+        assertEquals(new MmWindows.Budget(1_000, 3, 0, 1_000), windows.budget("a"), "the refusal charged nothing");
         assertNull(windows.charge("b", "k", "ip", 1, 1, 1), "another account has its own window");
         // cancels cost nothing against the action budget, only against the cancel window
         now.addAndGet(1_000);
@@ -71,9 +73,90 @@ class MmWindowsTest
         }
         now.addAndGet(1_000); // the three are in the previous fixed window, fully inside the sliding one
         assertEquals("account", windows.charge("a", "k", "ip", 1, 1, 0).scope());
-        now.addAndGet(500); // half of the previous window still overlaps: 1.5 actions of 3 used
+        now.addAndGet(500); // half of the previous window still overlaps: 1.5 actions of 3, counted as 2
         assertNull(windows.charge("a", "k", "ip", 1, 1, 0));
-        now.addAndGet(1_000); // the previous window fell out
-        assertEquals(new MmWindows.Budget(0, 3, 500), windows.budget("a"));
+        now.addAndGet(1_000); // the first three fell out; the fourth's window half overlaps, counted as one
+        assertEquals(new MmWindows.Budget(1_000, 1, 2, 500), windows.budget("a"));
+    }
+
+    @Test
+    void aPlanRefusalChargesNoOtherWindowAndARefundReachesThePlan()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
+        }
+        now.addAndGet(2_000); // out of the one-second window, still in the minute
+        assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
+        windows.refund("basic-account", "k", "ip", 1, 1, 0);
+        assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
+        assertEquals(new MmWindows.Budget(60_000, 4, 0, 48_000), windows.budget("basic-account"),
+            "the budget shows the plan's minute once it has less left than the second");
+        assertEquals("builder_plan", windows.charge("basic-account", "k", "ip", 1, 1, 0).scope());
+    }
+
+    @Test
+    void aPlanRefusalLeavesTheOtherWindowsUncharged()
+    {
+        // the API key's window holds 5 a second: four plan actions and one other account's fit, a sixth would not
+        final MmWindows tight = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 5, 100, 100, 100),
+            new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of()), now::get);
+        for (int i = 0; i < 4; i++)
+        {
+            assertNull(tight.charge("basic-account", "k", "ip", 1, 1, 0));
+        }
+        assertEquals("builder_plan", tight.charge("basic-account", "k", "ip", 1, 1, 0).scope());
+        assertNull(tight.charge("other", "k", "ip", 1, 1, 0), "the refused request took nothing from the key's window");
+        assertEquals("api_key", tight.charge("other", "k", "ip", 1, 1, 0).scope());
+    }
+
+    @Test
+    void theProPlanHasItsOwnLimitAndNoAccountIsOnBoth()
+    {
+        int admitted = 0;
+        for (int second = 0; second < 5; second++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                admitted += windows.charge("pro-account", "k" + second, "ip" + second, second, 1, 0) == null ? 1 : 0;
+            }
+            now.addAndGet(1_000);
+        }
+        assertEquals(8, admitted);
+        assertThrows(IllegalArgumentException.class,
+            () -> new MmWindows.Plans(4, 8, java.util.Set.of("both"), java.util.Set.of("both")));
+    }
+
+    @Test
+    void aRefusalsResetIsWhenTheSameRequestFitsAgain()
+    {
+        final java.util.Random random = new java.util.Random(7);
+        for (int trial = 0; trial < 2_000; trial++)
+        {
+            final AtomicLong clock = new AtomicLong(random.nextInt(1_000_000));
+            final long max = 1 + random.nextInt(50);
+            final MmWindows w = new MmWindows(new MmWindows.Limits(1_000, max, 1_000_000, 1_000_000, 1_000_000,
+                1_000_000, 1_000_000), MmWindows.Plans.NONE, clock::get);
+            // random traffic up to the limit, then one request of a random cost that is refused
+            MmWindows.Refusal refusal = null;
+            final long cost = 1 + random.nextInt((int)max);
+            while (refusal == null)
+            {
+                clock.addAndGet(random.nextInt(40));
+                refusal = w.charge("a", "k", "ip", 1, cost, 0);
+            }
+            final long wait = refusal.resetInMs();
+            if (wait > 1)
+            {
+                clock.addAndGet(wait - 1);
+                assertNotNull(w.charge("a", "k", "ip", 1, cost, 0), "trial " + trial + ": not yet after " + (wait - 1) + " ms");
+                clock.addAndGet(1);
+            }
+            else
+            {
+                clock.addAndGet(wait);
+            }
+            assertNull(w.charge("a", "k", "ip", 1, cost, 0), "trial " + trial + ": fits after " + wait + " ms");
+        }
     }
 }
