@@ -421,13 +421,19 @@ class AgentRoutesTest
         ok(created);
         final io.venue.svc.SvcRequestSigner signer = io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
             field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
-        ok(token(signer, 1, System.currentTimeMillis(), ""));
+        final long beforeRestart = System.currentTimeMillis();
+        ok(token(signer, 1, beforeRestart, ""));
 
         appliance.close();
         appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
 
+        // the new process does not know nonce 1 was taken: the captured request is refused for its date instead
+        final HttpResponse<String> replayed = token(signer, 1, beforeRestart, "");
+        refused(replayed, 401, "SKEW");
+        assertEquals("SVC-Timestamp", field(replayed.body(), "field"));
+        assertTrue(field(replayed.body(), "message").contains("before this node started serving"), replayed.body());
         // the credential is read back from the event journal and its secret derived from the same key file
         ok(token(signer, 2, System.currentTimeMillis(), ""));
         ok(trade(agent));

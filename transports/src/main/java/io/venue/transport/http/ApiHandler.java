@@ -81,6 +81,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final AtomicLong connectionIds = new AtomicLong();
         /** Each API key's highest accepted SVC-Nonce; shared by the I/O threads, so used under its own lock. */
         final io.venue.svc.SvcNonceTracker svcNonces = new io.venue.svc.SvcNonceTracker();
+        /** When this lane started serving: the nonces above start empty then (see {@link MachineAuth}). */
+        final long startedMs = System.currentTimeMillis();
 
         Shared(final HttpGateway.Context context)
         {
@@ -116,7 +118,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         this.shared = shared;
         this.connectionId = connectionId;
-        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces);
+        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.startedMs);
         this.tokens = new TokenRoute(shared.context, machineAuth);
     }
 

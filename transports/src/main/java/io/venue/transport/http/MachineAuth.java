@@ -18,11 +18,17 @@ final class MachineAuth
     private final HttpGateway.Context context;
     private final SvcNonceTracker svcNonces;
     private final SvcVerifier svc = new SvcVerifier();
+    /**
+     * The SVC-Nonce memory starts empty with the lane (a restart, or a standby's promotion), so a request the node
+     * before it took could pass again: requests dated before this lane started are refused.
+     */
+    private final long acceptsTimestampsFromMs;
 
-    MachineAuth(final HttpGateway.Context context, final SvcNonceTracker svcNonces)
+    MachineAuth(final HttpGateway.Context context, final SvcNonceTracker svcNonces, final long acceptsTimestampsFromMs)
     {
         this.context = context;
         this.svcNonces = svcNonces;
+        this.acceptsTimestampsFromMs = acceptsTimestampsFromMs;
     }
 
     /** A request's machine credential, or the refusal to answer (journaled) when its SVC-* headers do not pass. */
@@ -46,6 +52,11 @@ final class MachineAuth
             key[0] = context.apiKeys.apply(id);
             return key[0] == null ? null : key[0].svc();
         }, method, rawPath, query < 0 ? null : uri.substring(query + 1), body, now);
+        final boolean beforeStart = result == SvcAuthResult.OK && svc.headers().timestampMs() < acceptsTimestampsFromMs;
+        if (beforeStart)
+        {
+            result = SvcAuthResult.SKEW;
+        }
         if (result == SvcAuthResult.OK)
         {
             synchronized (svcNonces)
@@ -57,8 +68,11 @@ final class MachineAuth
         {
             return new Authenticated(key[0], svc.headers().apiKeyId(), null);
         }
-        final String field = result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE : svc.errorField();
-        final String message = result == SvcAuthResult.NONCE_REPLAYED ?
+        final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE :
+            svc.errorField();
+        final String message = beforeStart ? "signed at " + svc.headers().timestampMs() + ", before this node started serving at " +
+            acceptsTimestampsFromMs + ": its SVC-Nonce memory starts then, so earlier requests are refused; sign again" :
+            result == SvcAuthResult.NONCE_REPLAYED ?
             "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
             svc.errorMessage();
         return new Authenticated(null, null, new TokenRoute.Outcome(new SubmitResponse(result.httpStatus(), new JsonWriter().field("ok", false)
