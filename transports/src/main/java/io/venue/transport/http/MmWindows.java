@@ -10,10 +10,9 @@ import java.util.function.LongSupplier;
  * cancel-replace charges one action (its net-new leg) and one cancel. A request is admitted only if every window has
  * room; then every window is charged, so a refused request costs nothing.
  * <p>
- * Each window is estimated from two fixed windows (the previous one weighted by how much of it still overlaps, plus
- * the current one, the earlier share rounded up), which needs two counts per key instead of a timestamp per action;
- * it never lets through more than the limit over any window aligned to the fixed ones. Keys idle for two windows are dropped. Thread safe (one
- * lock: the lane's I/O threads share it).
+ * Each key's window is a {@link SlidingCount}: ten buckets a window, an action counted for up to a tenth of a window
+ * longer than the window, so no span of the window's width ever holds more than the limit. Keys idle for a window
+ * are dropped. Thread safe (one lock: the lane's I/O threads share it).
  */
 public final class MmWindows
 {
@@ -62,29 +61,16 @@ public final class MmWindows
 
     /**
      * Which window refused, with its state, for the 429 body of spec 2.5; {@code resetInMs} is how long until the
-     * same request fits (the earlier window's count fades out of the estimate as the sliding window moves on).
+     * same request fits (as the oldest actions counted leave the window).
      */
     public record Refusal(String scope, long windowMs, long maxActionsPerWindow, long usedActions, long resetInMs)
     {
     }
 
-    private static final class Window
-    {
-        final long widthMs;
-        long start;
-        long previous;
-        long current;
-
-        Window(final long widthMs)
-        {
-            this.widthMs = widthMs;
-        }
-    }
-
     private final Limits limits;
     private final Plans plans;
     private final LongSupplier clockMs;
-    private final Map<String, Window> windows = new HashMap<>();
+    private final Map<String, SlidingCount> windows = new HashMap<>();
     private long lastPruneMs;
 
     /** @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can). */
@@ -123,27 +109,27 @@ public final class MmWindows
         for (int i = 0; i < keys.length; i++)
         {
             final long cost = i == 1 ? cancels : actions;
-            final Window window = window(keys[i], now, limits.windowMs());
-            final long used = used(window, now);
+            final SlidingCount window = window(keys[i], limits.windowMs());
+            final long used = window.used(now);
             if (cost > 0 && used + cost > maxima[i])
             {
-                return new Refusal(scopes[i], limits.windowMs(), maxima[i], used, fitsInMs(window, now, maxima[i], cost));
+                return new Refusal(scopes[i], limits.windowMs(), maxima[i], used, window.fitsInMs(now, maxima[i], cost));
             }
         }
         final long perMinute = plans.perMinute(account);
         if (perMinute >= 0)
         {
-            final Window window = window("plan:" + account, now, Plans.MINUTE_MS);
-            final long used = used(window, now);
+            final SlidingCount window = window("plan:" + account, Plans.MINUTE_MS);
+            final long used = window.used(now);
             if (actions > 0 && used + actions > perMinute)
             {
-                return new Refusal("builder_plan", Plans.MINUTE_MS, perMinute, used, fitsInMs(window, now, perMinute, actions));
+                return new Refusal("builder_plan", Plans.MINUTE_MS, perMinute, used, window.fitsInMs(now, perMinute, actions));
             }
-            windows.get("plan:" + account).current += actions;
+            window.add(now, actions);
         }
         for (int i = 0; i < keys.length; i++)
         {
-            windows.get(keys[i]).current += i == 1 ? cancels : actions;
+            windows.get(keys[i]).add(now, i == 1 ? cancels : actions);
         }
         return null;
     }
@@ -155,35 +141,40 @@ public final class MmWindows
         final String[] keys = keys(account, apiKeyId, address, market);
         for (int i = 0; i < keys.length; i++)
         {
-            final Window window = windows.get(keys[i]);
+            final SlidingCount window = windows.get(keys[i]);
             if (window != null)
             {
-                window.current = Math.max(0, window.current - (i == 1 ? cancels : actions));
+                window.takeBack(i == 1 ? cancels : actions);
             }
         }
-        final Window plan = windows.get("plan:" + account);
+        final SlidingCount plan = windows.get("plan:" + account);
         if (plan != null)
         {
-            plan.current = Math.max(0, plan.current - actions);
+            plan.takeBack(actions);
         }
     }
 
-    /** The account's action budget now: of its one-second window, or of its plan's minute when that has less left. */
+    /**
+     * The account's action budget now: of its window, or of its plan's minute when that has less left; the reset is
+     * when the oldest action counted stops counting.
+     */
     public synchronized Budget budget(final String account)
     {
         final long now = clockMs.getAsLong();
-        final long used = used(window("account:" + account, now, limits.windowMs()), now);
+        final SlidingCount window = window("account:" + account, limits.windowMs());
+        final long used = window.used(now);
         final Budget second = new Budget(limits.windowMs(), used, Math.max(0, limits.accountActions() - used),
-            resetInMs(now, limits.windowMs()));
+            window.oldestLeavesInMs(now));
         final long perMinute = plans.perMinute(account);
         if (perMinute < 0)
         {
             return second;
         }
-        final long planUsed = used(window("plan:" + account, now, Plans.MINUTE_MS), now);
+        final SlidingCount plan = window("plan:" + account, Plans.MINUTE_MS);
+        final long planUsed = plan.used(now);
         final long planLeft = Math.max(0, perMinute - planUsed);
         return planLeft < second.remainingActions() ?
-            new Budget(Plans.MINUTE_MS, planUsed, planLeft, resetInMs(now, Plans.MINUTE_MS)) : second;
+            new Budget(Plans.MINUTE_MS, planUsed, planLeft, plan.oldestLeavesInMs(now)) : second;
     }
 
     /** The windows a request counts in; the second is the account's cancels, the others count actions. */
@@ -193,63 +184,9 @@ public final class MmWindows
             "market:" + market, "shard:0"};
     }
 
-    private Window window(final String key, final long now, final long windowMs)
+    private SlidingCount window(final String key, final long widthMs)
     {
-        final Window window = windows.computeIfAbsent(key, k -> new Window(windowMs));
-        final long start = now - Math.floorMod(now, windowMs);
-        if (window.start != start)
-        {
-            window.previous = window.start == start - windowMs ? window.current : 0;
-            window.current = 0;
-            window.start = start;
-        }
-        return window;
-    }
-
-    private static long used(final Window window, final long now)
-    {
-        final long elapsed = now - window.start;
-        // the part of the previous fixed window that still lies inside the sliding one, rounded up: a limit of one
-        // must not let a second action through just after an edge
-        return window.current + ceilDiv(window.previous * (window.widthMs - elapsed), window.widthMs);
-    }
-
-    /**
-     * How long until {@code cost} more fits under {@code max}: the earlier fixed window's share shrinks as time goes
-     * on, and at the next edge the current one becomes the earlier one. {@code cost} is at most {@code max}.
-     */
-    static long fitsInMs(final Window window, final long now, final long max, final long cost)
-    {
-        final long width = window.widthMs;
-        final long elapsed = now - window.start;
-        if (window.current + cost <= max)
-        {
-            // this window: the first elapsed time e with previous * (width - e) / width, rounded up, <= max - cost - current
-            return Math.max(1, firstElapsedWithin(window.previous, max - cost - window.current, width) - elapsed);
-        }
-        // the next window: the current count becomes the earlier one
-        return width - elapsed + firstElapsedWithin(window.current, max - cost, width);
-    }
-
-    /** The least e in [0, width] with ceil(count * (width - e) / width) <= room. */
-    private static long firstElapsedWithin(final long count, final long room, final long width)
-    {
-        if (count <= room)
-        {
-            return 0;
-        }
-        // count * (width - e) <= room * width  <=>  width - e <= floor(room * width / count)
-        return width - room * width / count;
-    }
-
-    private static long ceilDiv(final long dividend, final long divisor)
-    {
-        return -Math.floorDiv(-dividend, divisor);
-    }
-
-    private static long resetInMs(final long now, final long windowMs)
-    {
-        return windowMs - Math.floorMod(now, windowMs);
+        return windows.computeIfAbsent(key, k -> new SlidingCount(widthMs));
     }
 
     private void prune(final long now)
@@ -259,7 +196,6 @@ public final class MmWindows
             return;
         }
         lastPruneMs = now;
-        // a key idle for two of its windows counts nothing any more
-        windows.values().removeIf(window -> window.start < now - 2 * window.widthMs);
+        windows.values().removeIf(window -> window.idle(now));
     }
 }

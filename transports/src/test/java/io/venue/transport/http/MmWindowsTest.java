@@ -25,11 +25,11 @@ class MmWindowsTest
         final MmWindows.Refusal full = windows.charge("a", "k", "ip", 1, 1, 1);
         assertEquals("account", full.scope());
         assertEquals(3, full.usedActions());
-        assertEquals(1_334, full.resetInMs(), "334 ms past the next edge the three count as two");
-        assertEquals(new MmWindows.Budget(1_000, 3, 0, 1_000), windows.budget("a"), "the refusal charged nothing");
+        assertEquals(1_099, full.resetInMs(), "the three leave once their 100 ms bucket has left the window");
+        assertEquals(new MmWindows.Budget(1_000, 3, 0, 1_099), windows.budget("a"), "the refusal charged nothing");
         assertNull(windows.charge("b", "k", "ip", 1, 1, 1), "another account has its own window");
         // cancels cost nothing against the action budget, only against the cancel window
-        now.addAndGet(1_000);
+        now.addAndGet(1_099);
         assertNull(windows.charge("c", "k2", "ip2", 2, 0, 5));
         assertEquals("account_cancels", windows.charge("c", "k2", "ip2", 2, 0, 1).scope());
     }
@@ -71,12 +71,13 @@ class MmWindowsTest
         {
             assertNull(windows.charge("a", "k", "ip", 1, 1, 0));
         }
-        now.addAndGet(1_000); // the three are in the previous fixed window, fully inside the sliding one
+        now.addAndGet(500);
         assertEquals("account", windows.charge("a", "k", "ip", 1, 1, 0).scope());
-        now.addAndGet(500); // half of the previous window still overlaps: 1.5 actions of 3, counted as 2
+        now.addAndGet(598); // 1,098 ms on: the three still count
+        assertEquals("account", windows.charge("a", "k", "ip", 1, 1, 0).scope());
+        now.addAndGet(1); // their bucket has left the window
         assertNull(windows.charge("a", "k", "ip", 1, 1, 0));
-        now.addAndGet(1_000); // the first three fell out; the fourth's window half overlaps, counted as one
-        assertEquals(new MmWindows.Budget(1_000, 1, 2, 500), windows.budget("a"));
+        assertEquals(new MmWindows.Budget(1_000, 1, 2, 1_000), windows.budget("a"), "charged at the end of its bucket");
     }
 
     @Test
@@ -86,12 +87,12 @@ class MmWindowsTest
         {
             assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
         }
-        now.addAndGet(2_000); // out of the one-second window, still in the minute
+        now.addAndGet(1_100); // out of the one-second window, still in the minute
         assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
         windows.refund("basic-account", "k", "ip", 1, 1, 0);
         assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
-        assertEquals(new MmWindows.Budget(60_000, 4, 0, 48_000), windows.budget("basic-account"),
-            "the budget shows the plan's minute once it has less left than the second");
+        assertEquals(new MmWindows.Budget(60_000, 4, 0, 60_899), windows.budget("basic-account"),
+            "the budget shows the plan's minute once it has less left than the second; the first three, charged in the 6 s bucket from 6,000 ms, count until 71,999 ms");
         assertEquals("builder_plan", windows.charge("basic-account", "k", "ip", 1, 1, 0).scope());
     }
 
