@@ -178,7 +178,7 @@ public final class Appliance implements AutoCloseable
         commandTail.handOver();
         eventTail.handOver();
         final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
-            recentAnswers, journaled, this::onError);
+            config.actionWindowMs(), recentAnswers, journaled, this::onError);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
@@ -295,7 +295,7 @@ public final class Appliance implements AutoCloseable
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
-            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).actionStatus(recentAnswers::find)
+            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson()).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .marketListed(id -> models.directory().market(id) != null)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
@@ -432,11 +432,25 @@ public final class Appliance implements AutoCloseable
     }
 
     /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */
+    /** The limits of the trading route and of the books and orders (spec 8.1, 8.2), as configured. */
+    private String tradingLimitsJson()
+    {
+        final EngineConfig config = context.engineConfig();
+        return new JsonWriter().object("accountLimiter").field("maxActionsPerWindow", config.actionsPerWindow())
+            .field("windowMs", config.actionWindowMs()).field("burst", config.actionsPerWindow()).end()
+            .object("edgeThrottle").field("requestsPerSecond", context.edgeIpRate).field("burst", context.edgeIpBurst).end()
+            .field("maxOpenOrdersPerAccount", config.maxOpenOrdersPerAccount())
+            .field("maxOpenOrdersPerAccountAndMarket", config.maxOpenOrdersPerAccountAndMarket())
+            .field("maxPriceLevelsPerSide", config.maxLevelsPerSide())
+            .field("maxLegsPerBatch", io.venue.action.Fields.MAX_BATCH_LEGS).toJson();
+    }
+
     public String connectivityJson()
     {
         return new JsonWriter().field("ok", true)
             .object("http").field("baseUrl", "http://" + context.httpHost + ":" + (gateway == null ? context.httpPort : gateway.port()))
-            .field("submitRoute", "/api/v1/trading/actions").field("tls", false).end()
+            .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
+            .field("adminRoute", "/api/v1/admin/actions").field("tls", false).end()
             .object("actionSigning").field("chainId", context.chainId).field("verifyingContract", context.verifyingContract.toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
             .toJson();

@@ -35,7 +35,11 @@ final class Banner
             b.append("markets: 1 = BTC-USDC spot, 2 = YES/NO outcome in USDC (GET ").append(url)
                 .append("/api/v1/public/exchange-info)\n");
             b.append("place an order (bid 0.01 BTC at 50,000 USDC; prices and quantities in micro-units):\n");
+            // the CLI's defaults are the demo deployment's; any other must be named or the signature binds elsewhere
+            final boolean demoDeployment = context.chainId == ApplianceContext.DEMO_CHAIN_ID &&
+                context.verifyingContract.equals(ApplianceContext.DEMO_CONTRACT);
             b.append("  tools/bin/venue sign place --key-file ").append(key)
+                .append(demoDeployment ? "" : " --chain-id " + context.chainId + " --contract " + context.verifyingContract)
                 .append(" --nonce 1 --market 1 --side Bid --price 50000000000 --qty 10000 --submit ").append(url).append('\n');
         }
         b.append("Ctrl-C stops it cleanly; a restart recovers from the journals.");

@@ -39,6 +39,7 @@ public final class Responder implements Agent
     private final ReadModels models;
     private final int batchLimit;
     private final long rateLimit;
+    private final long rateWindowMs;
     private final RecentAnswers recent;
     /** Events at or before this sequence were read by the start-up scan into the directory and the nonce windows. */
     private final long scannedThrough;
@@ -62,6 +63,8 @@ public final class Responder implements Agent
 
     /** The command read and waiting for its events; 0 when none. */
     private long commandSequence;
+    /** The stamped time of the command being answered. */
+    private long commandTimeMs;
     private SubmitResponse commandRefusal;
     /** The outcome built from the command's events. */
     private final Outcome outcome = new Outcome();
@@ -78,9 +81,10 @@ public final class Responder implements Agent
 
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final ReadModels models,
-        final int batchLimit, final long rateLimit, final RecentAnswers recent, final long scannedThrough,
+        final int batchLimit, final long rateLimit, final long rateWindowMs, final RecentAnswers recent, final long scannedThrough,
         final java.util.function.Consumer<Throwable> onFailure)
     {
+        this.rateWindowMs = rateWindowMs;
         this.scannedThrough = scannedThrough;
         this.onFailure = onFailure;
         this.rateLimit = rateLimit;
@@ -188,6 +192,8 @@ public final class Responder implements Agent
         header.wrap(buffer, offset);
         final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
         commandSequence = sequence;
+        // every command record starts with its sequence, then the time the sequencer stamped
+        commandTimeMs = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + 8, java.nio.ByteOrder.LITTLE_ENDIAN);
         if (header.templateId() == RequestRejectedDecoder.TEMPLATE_ID)
         {
             requestRejected.wrapAndApplyHeader(buffer, offset, header);
@@ -340,8 +346,9 @@ public final class Responder implements Agent
                 outcome.rateResetMs);
         }
         final RejectCode code = outcome.code;
+        // the stamped time the engine judged by (agent expiry, the limiter), so a client can compare its own clock
         w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
-            .field("sequence", outcome.sequence).field("digest", outcome.digest);
+            .field("sequence", outcome.sequence).field("digest", outcome.digest).field("serverTimeMs", commandTimeMs);
         if (RejectCodes.isNonce(code))
         {
             w.unsigned("nonceFloor", outcome.nonceFloor).unsigned("nonceWindow", outcome.nonceWindow)
@@ -352,9 +359,19 @@ public final class Responder implements Agent
             w.field("expectedSigner", outcome.account);
             writeSigners(w);
         }
-        return new SubmitResponse(RejectCodes.httpStatus(code), w.toJson(), code == RejectCode.RATE_LIMITED ||
-            code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0, rateLimit, outcome.rateRemaining,
-            outcome.rateResetMs);
+        return new SubmitResponse(RejectCodes.httpStatus(code), w.toJson(), code == RejectCode.RATE_LIMITED ?
+            rateRetryAfterSeconds(outcome.rateResetMs) : code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0,
+            rateLimit, outcome.rateRemaining, outcome.rateResetMs);
+    }
+
+    /**
+     * Whole seconds until the account's bucket holds one action again: it is full after {@code resetMs} and refills
+     * one action every window / limit, so one action is back (limit - 1) refills before full. At least 1.
+     */
+    private long rateRetryAfterSeconds(final long resetMs)
+    {
+        final long oneActionMs = Math.max(0, resetMs - (rateLimit - 1) * rateWindowMs / rateLimit);
+        return Math.max(1, (oneActionMs + 999) / 1000);
     }
 
     @Override

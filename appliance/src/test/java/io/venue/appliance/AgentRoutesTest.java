@@ -41,6 +41,7 @@ import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -298,6 +299,7 @@ class AgentRoutesTest
         final String account = owner.address().toString();
         final HttpResponse<String> anonymous = executions(account, "", null);
         refused(anonymous, 401, "UNAUTHORIZED");
+        assertNotNull(field(anonymous.body(), "serverTimeMs"), "the server's time, to tell an expired token from a revoked one");
         assertTrue(anonymous.headers().firstValue("www-authenticate").isPresent());
         refused(executions(account, "", "spws1.forged.token"), 401, "UNAUTHORIZED");
         refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");

@@ -35,6 +35,7 @@ import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.DemoVenue.USDC;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -308,6 +309,43 @@ class ApplianceTest
         refused(http.post("/api/v1/public/exchange-info", new byte[0]), 405, "METHOD_NOT_ALLOWED");
         refused(http.get("/api/v1/nothing"), 404, "NOT_FOUND");
         assertEquals(413, http.post("/api/v1/trading/actions", new byte[513 * 1024]).statusCode());
+    }
+
+    @Test
+    void theBannersOrderCommandNamesADeploymentOtherThanTheCliDefault() throws Exception
+    {
+        assertFalse(Banner.text(appliance, new ApplianceContext().dataDir(folder)).contains("--chain-id"),
+            "the demo deployment is the CLI's default");
+        appliance.close();
+        final Path other = folder.resolve("other-chain");
+        final ApplianceContext context = new ApplianceContext().dataDir(other).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("chain.id", "1", other);
+        appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        final String banner = Banner.text(appliance, context);
+        assertTrue(banner.contains("tools/bin/venue sign place --key-file ") &&
+            banner.contains(" --chain-id 1 --contract 0x" + "5e".repeat(20) + " --nonce 1 "), banner);
+    }
+
+    @Test
+    void retryAfterIsWhenTheAccountsBucketHoldsAnActionAgain() throws Exception
+    {
+        appliance.close();
+        final Path slow = folder.resolve("slow");
+        final ApplianceContext context = new ApplianceContext().dataDir(slow).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("limits.account.actions", "2", slow);
+        context.set("limits.account.window.ms", "5000", slow);
+        appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        final Secp256k1KeyPair account = VenueHttp.key(appliance.demoAccountKeyFile());
+        ok(http.submit(account, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        ok(http.submit(account, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        final HttpResponse<String> limited = http.submit(account, 3, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
+        refused(limited, 429, "rate_limited");
+        assertEquals("2", limited.headers().firstValue("x-ratelimit-limit").orElse(null));
+        // 2 actions per 5,000 ms: the bucket is full after reset-ms and holds one action 2,500 ms before that
+        final long resetMs = Long.parseLong(limited.headers().firstValue("x-ratelimit-reset-ms").orElseThrow());
+        assertTrue(resetMs > 2_500, "reset " + resetMs);
+        assertEquals(String.valueOf((resetMs - 2_500 + 999) / 1000), limited.headers().firstValue("retry-after").orElse(null));
     }
 
     @Test

@@ -438,9 +438,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
         if (claims == null || !tokens.stillGranted(claims, now))
         {
-            final FullHttpResponse http = json(new SubmitResponse(401, error("UNAUTHORIZED", authorization == null ?
+            // the server's time, so a client whose clock drifts can tell an expired token from a revoked one
+            final FullHttpResponse http = json(new SubmitResponse(401, JsonWriter.extend(error("UNAUTHORIZED", authorization == null ?
                 "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
-                "the token is malformed, expired, or its credential was revoked: obtain a new one")));
+                "the token is malformed, expired, or its credential was revoked: obtain a new one"),
+                new JsonWriter().field("serverTimeMs", now))));
             http.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
             fill(ctx, slot, http);
             return;
@@ -598,7 +600,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
             .field("maxActionsPerShardWindow", l.shardActions()).toJson())
             .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
-                .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson()).toJson());
+                .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson())
+            .raw("tradingLimits", shared.context.tradingLimits == null ? "{}" : shared.context.tradingLimits).toJson());
     }
 
     /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */

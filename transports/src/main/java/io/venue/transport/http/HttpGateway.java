@@ -148,6 +148,8 @@ public final class HttpGateway implements AutoCloseable
         PendingSubmits pending;
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
+        /** The trading route's limits and the book and order limits, for GET /api/v1/bsl/limits (a JSON object). */
+        String tradingLimits;
         java.util.function.Function<String, SubmitResponse> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
@@ -224,6 +226,13 @@ public final class HttpGateway implements AutoCloseable
         public Context connectivity(final Supplier<String> connectivity)
         {
             this.connectivity = connectivity;
+            return this;
+        }
+
+        /** The limits outside the MM windows that GET /api/v1/bsl/limits serves beside them: a JSON object. */
+        public Context tradingLimits(final String json)
+        {
+            this.tradingLimits = json;
             return this;
         }
 
