@@ -86,6 +86,7 @@ public final class Appliance implements AutoCloseable
     private io.venue.crypto.Secp256k1KeyPair listingOperator;
     private CredentialSecrets credentialSecrets;
     private ExecutionHistory executionHistory;
+    private io.venue.responder.OutcomeCounters outcomes;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
     {
@@ -179,6 +180,7 @@ public final class Appliance implements AutoCloseable
         eventTail.handOver();
         final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
+        outcomes = responder.counters();
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
@@ -295,7 +297,8 @@ public final class Appliance implements AutoCloseable
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
             .submitter(pool::offer).pending(pending)
-            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson()).actionStatus(recentAnswers::find)
+            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson())
+            .metrics(context.metricsAllowed, this::metricsText).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .marketListed(id -> models.directory().market(id) != null)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
@@ -432,6 +435,22 @@ public final class Appliance implements AutoCloseable
     }
 
     /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */
+    /** The operator's metrics: the lane's and the responder's counters, and how far each stage of the pipeline is. */
+    private String metricsText(final io.venue.transport.http.LaneCounters lane)
+    {
+        final io.venue.transport.http.MetricsText text = new io.venue.transport.http.MetricsText();
+        lane.appendTo(text);
+        outcomes.appendTo(text);
+        text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
+            "applied by the engine, answered by the responder")
+            .sample("venue_sequence", "stage", "journaled", sequencer.sequence())
+            .sample("venue_sequence", "stage", "applied", engineAgent.appliedSequence())
+            .sample("venue_sequence", "stage", "answered", outcomes.answeredSequence());
+        text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
+            .sample("venue_pending_requests", pending.waiting());
+        return text.toString();
+    }
+
     /** The limits of the trading route and of the books and orders (spec 8.1, 8.2), as configured. */
     private String tradingLimitsJson()
     {

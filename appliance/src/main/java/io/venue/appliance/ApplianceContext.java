@@ -70,6 +70,8 @@ public final class ApplianceContext
     boolean compactThreads;
     long edgeIpRate = 10;
     long edgeIpBurst = 20;
+    /** The addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
+    java.util.Set<java.net.InetAddress> metricsAllowed = loopback();
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
     long idleMaxParkUs = 100;
     /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
@@ -200,16 +202,11 @@ public final class ApplianceContext
                 case "mm.builder.pro" -> accounts(value, builderPro);
                 case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
                 case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
+                case "metrics.allow" -> metricsAllowed = numericAddresses(value);
                 case "edge.ip.exempt" ->
                 {
                     edgeIpExempt.clear();
-                    for (final String address : value.split(","))
-                    {
-                        if (!address.isBlank())
-                        {
-                            edgeIpExempt.add(numericAddress(address.trim()));
-                        }
-                    }
+                    edgeIpExempt.addAll(numericAddresses(value));
                 }
                 default -> known = false;
             }
@@ -257,6 +254,25 @@ public final class ApplianceContext
     Path credentialKeyFile()
     {
         return credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
+    }
+
+    /** A comma-separated list of IP literals. */
+    private static java.util.Set<java.net.InetAddress> numericAddresses(final String value)
+    {
+        final java.util.Set<java.net.InetAddress> addresses = new java.util.HashSet<>();
+        for (final String address : value.split(","))
+        {
+            if (!address.isBlank())
+            {
+                addresses.add(numericAddress(address.trim()));
+            }
+        }
+        return addresses;
+    }
+
+    private static java.util.Set<java.net.InetAddress> loopback()
+    {
+        return numericAddresses("127.0.0.1,::1");
     }
 
     /** An IP literal only: a host name here would be resolved once, at start, and silently go stale. */

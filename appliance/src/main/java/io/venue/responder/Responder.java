@@ -61,6 +61,7 @@ public final class Responder implements Agent
     private final byte[] bytes32 = new byte[32];
     private final byte[] bytes20 = new byte[20];
 
+    private final OutcomeCounters counters = new OutcomeCounters();
     /** The command read and waiting for its events; 0 when none. */
     private long commandSequence;
     /** The stamped time of the command being answered. */
@@ -129,6 +130,7 @@ public final class Responder implements Agent
                     break;
                 }
                 pending.complete(heldSequence, held);
+                counters.answered(heldSequence);
                 held = null;
             }
             if (commandSequence == 0)
@@ -159,6 +161,7 @@ public final class Responder implements Agent
             if (outcome.sequence > commandSequence)
             {
                 // the engine journals one excerpt per command it applied; a command it could not read has none
+                counters.unapplied();
                 hold(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
                     .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
                 commandSequence = 0;
@@ -230,6 +233,7 @@ public final class Responder implements Agent
     private SubmitResponse refusal(final RequestRejectedDecoder record)
     {
         final RequestRejectReason reason = record.reason();
+        counters.refused(reason);
         final long sequence = record.sequence();
         record.getAccount(bytes20, 0, 20);
         final String account = Hex.to0x(bytes20);
@@ -329,6 +333,7 @@ public final class Responder implements Agent
         final JsonWriter w = new JsonWriter();
         if (outcome.code == null)
         {
+            counters.accepted();
             w.field("ok", true).field("sequence", outcome.sequence).field("digest", outcome.digest);
             if (outcome.orderIds.size() == 1 && outcome.legRejects.isEmpty())
             {
@@ -346,6 +351,7 @@ public final class Responder implements Agent
                 outcome.rateResetMs);
         }
         final RejectCode code = outcome.code;
+        counters.rejected(code);
         // the stamped time the engine judged by (agent expiry, the limiter), so a client can compare its own clock
         w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
             .field("sequence", outcome.sequence).field("digest", outcome.digest).field("serverTimeMs", commandTimeMs);
@@ -372,6 +378,12 @@ public final class Responder implements Agent
     {
         final long oneActionMs = Math.max(0, resetMs - (rateLimit - 1) * rateWindowMs / rateLimit);
         return Math.max(1, (oneActionMs + 999) / 1000);
+    }
+
+    /** What this responder saw since it started, for the operator's metrics. */
+    public OutcomeCounters counters()
+    {
+        return counters;
     }
 
     @Override

@@ -327,6 +327,54 @@ class ApplianceTest
     }
 
     @Test
+    void theMetricsRouteCountsWhatTheVenueDid() throws Exception
+    {
+        final long acceptedBefore = metric(http.get("/api/v1/admin/metrics").body(), "venue_engine_decisions_total{code=\"accepted\"}");
+        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
+        refused(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)), 200, "nonce_replayed");
+        refused(http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
+
+        final HttpResponse<String> metrics = http.get("/api/v1/admin/metrics");
+        assertEquals(200, metrics.statusCode());
+        assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.headers().firstValue("content-type").orElse(null));
+        final String text = metrics.body();
+        assertEquals(acceptedBefore + 1, metric(text, "venue_engine_decisions_total{code=\"accepted\"}"), text);
+        assertEquals(1, metric(text, "venue_engine_decisions_total{code=\"NONCE_REPLAYED\"}"), text);
+        assertEquals(1, metric(text, "venue_journaled_refusals_total{reason=\"MALFORMED\"}"), text);
+        assertEquals(1, metric(text, "venue_http_responses_total{status=\"400\"}"), text);
+        assertEquals(0, metric(text, "venue_mm_window_refusals_total{scope=\"account\"}"), text);
+        final long journaled = metric(text, "venue_sequence{stage=\"journaled\"}");
+        assertEquals(journaled, metric(text, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
+        assertTrue(metric(text, "venue_sequence{stage=\"answered\"}") <= journaled);
+        assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
+    }
+
+    @Test
+    void theMetricsRouteAnswersOnlyTheOperatorsAddresses() throws Exception
+    {
+        appliance.close();
+        final Path elsewhere = folder.resolve("metrics-elsewhere");
+        final ApplianceContext context = new ApplianceContext().dataDir(elsewhere).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("metrics.allow", "10.1.2.3", elsewhere);
+        appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        refused(http.get("/api/v1/admin/metrics"), 404, "NOT_FOUND");
+    }
+
+    /** The value of one sample line ("name{label} value") of a metrics text. */
+    private static long metric(final String text, final String sample)
+    {
+        for (final String line : text.split("\n"))
+        {
+            if (line.startsWith(sample + " "))
+            {
+                return Long.parseLong(line.substring(sample.length() + 1));
+            }
+        }
+        throw new AssertionError("no sample " + sample + " in\n" + text);
+    }
+
+    @Test
     void retryAfterIsWhenTheAccountsBucketHoldsAnActionAgain() throws Exception
     {
         appliance.close();

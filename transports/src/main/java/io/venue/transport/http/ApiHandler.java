@@ -53,6 +53,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String WS_TOKEN = "/api/v1/ws/token";
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
     static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
+    static final String METRICS = "/api/v1/admin/metrics";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
     static final String BSL_LIMITS = "/api/v1/bsl/limits";
@@ -67,7 +68,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
         OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
-        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS);
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS,
+        METRICS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -189,6 +191,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             }
             case BSL_LIMITS, MM_LIMITS -> limits(ctx, slot, method);
+            case METRICS -> metrics(ctx, slot, method);
             case BSL_EXECUTIONS -> read(ctx, slot, method, ApiHandler::executionStreams);
             case BSL_SESSIONS -> read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson());
             default ->
@@ -548,6 +551,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final MmWindows.Refusal full = context.mmWindows.charge(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
         if (full != null)
         {
+            context.counters.mmRefusal(full.scope());
             journal(context, connectionId, RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() +
                 " window of " + replace.trader() + " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")");
             fill(ctx, slot, json(new SubmitResponse(429, new JsonWriter().field("ok", false)
@@ -602,6 +606,22 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
                 .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson())
             .raw("tradingLimits", shared.context.tradingLimits == null ? "{}" : shared.context.tradingLimits).toJson());
+    }
+
+    /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */
+    private void metrics(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method)
+    {
+        final HttpGateway.Context context = shared.context;
+        final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+        if (context.metrics == null || !context.metricsAllowed.contains(remote))
+        {
+            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + METRICS))));
+            return;
+        }
+        if (allowed(ctx, slot, method, HttpMethod.GET))
+        {
+            fill(ctx, slot, response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters)));
+        }
     }
 
     /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */
@@ -782,6 +802,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 head.http.release();
                 continue;
             }
+            shared.context.counters.response(head.http.status().code());
             write(ctx, head.keepAlive, head.http);
             if (!head.keepAlive)
             {

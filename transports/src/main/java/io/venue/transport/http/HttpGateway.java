@@ -150,6 +150,12 @@ public final class HttpGateway implements AutoCloseable
         Supplier<String> connectivity;
         /** The trading route's limits and the book and order limits, for GET /api/v1/bsl/limits (a JSON object). */
         String tradingLimits;
+        /** What the lane counts, for the metrics route. */
+        final LaneCounters counters = new LaneCounters();
+        /** The metrics text, given the lane's counters; null: no metrics route. */
+        java.util.function.Function<LaneCounters, String> metrics;
+        /** The addresses the metrics route answers; any other gets 404. */
+        java.util.Set<java.net.InetAddress> metricsAllowed = java.util.Set.of();
         java.util.function.Function<String, SubmitResponse> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
@@ -226,6 +232,18 @@ public final class HttpGateway implements AutoCloseable
         public Context connectivity(final Supplier<String> connectivity)
         {
             this.connectivity = connectivity;
+            return this;
+        }
+
+        /**
+         * GET /api/v1/admin/metrics: the operator's metrics (Prometheus text), answered only to {@code allowed} addresses
+         * (404 to any other, as if there were no such route).
+         */
+        public Context metrics(final java.util.Set<java.net.InetAddress> allowed,
+            final java.util.function.Function<LaneCounters, String> metrics)
+        {
+            this.metricsAllowed = java.util.Set.copyOf(allowed);
+            this.metrics = metrics;
             return this;
         }
 
