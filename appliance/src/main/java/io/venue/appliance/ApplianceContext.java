@@ -449,12 +449,13 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
         }
-        for (final String account : builderBasic)
+        try
         {
-            if (builderPro.contains(account))
-            {
-                throw new IllegalArgumentException("mm.builder.basic and mm.builder.pro both name " + account);
-            }
+            builderPlans();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("mm.builder.basic and mm.builder.pro: " + ex.getMessage(), ex);
         }
         if ((listingFile == null) != (listingOperatorKeyFile == null))
         {

@@ -370,13 +370,10 @@ public final class Responder implements Agent
             rateLimit, outcome.rateRemaining, outcome.rateResetMs);
     }
 
-    /**
-     * Whole seconds until the account's bucket holds one action again: it is full after {@code resetMs} and refills
-     * one action every window / limit, so one action is back (limit - 1) refills before full. At least 1.
-     */
+    /** Whole seconds until the account's bucket holds one action again, at least 1. */
     private long rateRetryAfterSeconds(final long resetMs)
     {
-        final long oneActionMs = Math.max(0, resetMs - (rateLimit - 1) * rateWindowMs / rateLimit);
+        final long oneActionMs = io.venue.engine.limit.TokenBucket.retryAfterMsFromReset(resetMs, rateLimit, rateWindowMs);
         return Math.max(1, (oneActionMs + 999) / 1000);
     }
 

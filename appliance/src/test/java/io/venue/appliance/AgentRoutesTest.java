@@ -436,6 +436,7 @@ class AgentRoutesTest
         refused(replayed, 401, "SKEW");
         assertEquals("SVC-Timestamp", field(replayed.body(), "field"));
         assertTrue(field(replayed.body(), "message").contains("before this node started serving"), replayed.body());
+        assertTrue(Long.parseLong(field(replayed.body(), "acceptsTimestampsFromMs")) > beforeRestart, replayed.body());
         // the credential is read back from the event journal and its secret derived from the same key file
         ok(token(signer, 2, System.currentTimeMillis(), ""));
         ok(trade(agent));

@@ -101,7 +101,7 @@ class ApplianceContextTest
         final String account = "0x" + "ab".repeat(20);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.builder.basic=" + account + "\nmm.builder.pro=" +
             account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"))).getMessage()
-            .contains("mm.builder.basic and mm.builder.pro both name " + account));
+            .contains("mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan"));
     }
 
     @Test

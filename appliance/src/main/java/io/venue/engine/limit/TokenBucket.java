@@ -51,6 +51,16 @@ public final class TokenBucket
         return excess <= 0 ? 0 : ceilDiv(excess, capacity);
     }
 
+    /**
+     * {@link #retryAfterMs} from what a reader of the events has, the {@link #resetMs} reported with a refusal: the
+     * bucket is full after {@code resetMs} and holds one action {@code (capacity - 1)} refills of {@code windowMs /
+     * capacity} before that. At most 1 ms later than the exact value (the rounding of {@code resetMs}), never earlier.
+     */
+    public static long retryAfterMsFromReset(final long resetMs, final long capacity, final long windowMs)
+    {
+        return Math.max(0, resetMs - (capacity - 1) * windowMs / capacity);
+    }
+
     /** The deficit at {@code nowMs} without updating; stamped time that goes backwards refills nothing. */
     private static long current(final long[] words, final int base, final long nowMs, final long capacity)
     {

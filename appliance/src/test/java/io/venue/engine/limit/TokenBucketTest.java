@@ -72,4 +72,23 @@ class TokenBucketTest
             assertTrue(accepted.size() <= 2 * CAPACITY, "accepted " + accepted.size() + " in one window");
         }
     }
+
+    @Property(tries = 300)
+    void theRetryFromTheResetIsNeverEarlyAndAtMostAMillisecondLate(
+        @ForAll @LongRange(min = 1, max = 1_000) final long capacity,
+        @ForAll @LongRange(min = 1, max = 3_600_000) final long windowMs,
+        @ForAll @IntRange(min = 0, max = 3_000) final int acquires,
+        @ForAll @LongRange(min = 0, max = 5_000) final long spacingMs)
+    {
+        final long[] bucket = new long[TokenBucket.WORDS];
+        long t = 1_000;
+        for (int i = 0; i < acquires; i++)
+        {
+            TokenBucket.tryAcquire(bucket, 0, t, capacity, windowMs);
+            t += spacingMs / Math.max(1, acquires);
+        }
+        final long exact = TokenBucket.retryAfterMs(bucket, 0, t, capacity, windowMs);
+        final long fromReset = TokenBucket.retryAfterMsFromReset(TokenBucket.resetMs(bucket, 0, t, capacity), capacity, windowMs);
+        assertTrue(fromReset >= exact && fromReset <= exact + 1, "exact " + exact + ", from the reset " + fromReset);
+    }
 }

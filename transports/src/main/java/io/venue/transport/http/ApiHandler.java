@@ -548,7 +548,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final String address = remote.getHostAddress();
-        final MmWindows.Refusal full = context.mmWindows.charge(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
+        final long chargedAtMs = context.mmWindows.nowMs();
+        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), auth.apiKeyId(), address,
+            replace.market(), 1, 1);
         if (full != null)
         {
             context.counters.mmRefusal(full.scope());
@@ -568,7 +570,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (!taken)
         {
             // not taken: the windows give the charge back
-            context.mmWindows.refund(replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
+            context.mmWindows.refund(chargedAtMs, replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
         }
         offered(ctx, slot, correlation, taken, SUBMIT_TIMEOUT);
     }

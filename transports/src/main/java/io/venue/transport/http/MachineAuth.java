@@ -71,12 +71,18 @@ final class MachineAuth
         final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE :
             svc.errorField();
         final String message = beforeStart ? "signed at " + svc.headers().timestampMs() + ", before this node started serving at " +
-            acceptsTimestampsFromMs + ": its SVC-Nonce memory starts then, so earlier requests are refused; sign again" :
+            acceptsTimestampsFromMs + " (its SVC-Nonce memory starts then): sign again with an SVC-Timestamp from " +
+            acceptsTimestampsFromMs + " on; a client whose clock is behind the server's (serverTimeMs) waits for it" :
             result == SvcAuthResult.NONCE_REPLAYED ?
             "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
             svc.errorMessage();
-        return new Authenticated(null, null, new TokenRoute.Outcome(new SubmitResponse(result.httpStatus(), new JsonWriter().field("ok", false)
-            .field("code", result.name()).field("field", field).field("message", message).field("serverTimeMs", now).toJson()),
+        final JsonWriter refusal = new JsonWriter().field("ok", false).field("code", result.name()).field("field", field)
+            .field("message", message).field("serverTimeMs", now);
+        if (beforeStart)
+        {
+            refusal.field("acceptsTimestampsFromMs", acceptsTimestampsFromMs);
+        }
+        return new Authenticated(null, null, new TokenRoute.Outcome(new SubmitResponse(result.httpStatus(), refusal.toJson()),
             switch (result)
             {
                 case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;

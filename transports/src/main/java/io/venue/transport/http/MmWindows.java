@@ -60,8 +60,9 @@ public final class MmWindows
     }
 
     /**
-     * Which window refused, with its state, for the 429 body of spec 2.5; {@code resetInMs} is how long until the
-     * same request fits (as the oldest actions counted leave the window).
+     * Which window refused (the first full one), with its state, for the 429 body of spec 2.5; {@code resetInMs} is how
+     * long until every full window has room for the same request, as the oldest actions counted leave them (others'
+     * requests may fill them again meanwhile).
      */
     public record Refusal(String scope, long windowMs, long maxActionsPerWindow, long usedActions, long resetInMs)
     {
@@ -91,21 +92,28 @@ public final class MmWindows
         return plans;
     }
 
+    /** This lane's clock: pass its reading to {@link #charge} and, for the same request, to {@link #refund}. */
+    public long nowMs()
+    {
+        return clockMs.getAsLong();
+    }
+
     /**
-     * Admits and charges {@code actions} and {@code cancels} for the account, key, address and market, or refuses
-     * naming the first full window.
+     * Admits and charges {@code actions} and {@code cancels} for the account, key, address and market at {@code now},
+     * or refuses naming the first full window, with the time after which every full window has room for the request.
      *
      * @return null when admitted.
      */
-    public synchronized Refusal charge(final String account, final String apiKeyId, final String address, final long market,
-        final long actions, final long cancels)
+    public synchronized Refusal charge(final long now, final String account, final String apiKeyId, final String address,
+        final long market, final long actions, final long cancels)
     {
-        final long now = clockMs.getAsLong();
         prune(now);
         final String[] keys = keys(account, apiKeyId, address, market);
         final long[] maxima = {limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
             limits.marketActions(), limits.shardActions()};
         final String[] scopes = {"account", "account_cancels", "api_key", "ip", "market", "shard"};
+        Refusal refusal = null;
+        long fitsInMs = 0;
         for (int i = 0; i < keys.length; i++)
         {
             final long cost = i == 1 ? cancels : actions;
@@ -113,19 +121,24 @@ public final class MmWindows
             final long used = window.used(now);
             if (cost > 0 && used + cost > maxima[i])
             {
-                return new Refusal(scopes[i], limits.windowMs(), maxima[i], used, window.fitsInMs(now, maxima[i], cost));
+                refusal = refusal != null ? refusal : new Refusal(scopes[i], limits.windowMs(), maxima[i], used, 0);
+                fitsInMs = Math.max(fitsInMs, window.fitsInMs(now, maxima[i], cost));
             }
         }
         final long perMinute = plans.perMinute(account);
-        if (perMinute >= 0)
+        final SlidingCount plan = perMinute < 0 ? null : window("plan:" + account, Plans.MINUTE_MS);
+        if (plan != null && actions > 0 && plan.used(now) + actions > perMinute)
         {
-            final SlidingCount window = window("plan:" + account, Plans.MINUTE_MS);
-            final long used = window.used(now);
-            if (actions > 0 && used + actions > perMinute)
-            {
-                return new Refusal("builder_plan", Plans.MINUTE_MS, perMinute, used, window.fitsInMs(now, perMinute, actions));
-            }
-            window.add(now, actions);
+            refusal = refusal != null ? refusal : new Refusal("builder_plan", Plans.MINUTE_MS, perMinute, plan.used(now), 0);
+            fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
+        }
+        if (refusal != null)
+        {
+            return new Refusal(refusal.scope(), refusal.windowMs(), refusal.maxActionsPerWindow(), refusal.usedActions(), fitsInMs);
+        }
+        if (plan != null)
+        {
+            plan.add(now, actions);
         }
         for (int i = 0; i < keys.length; i++)
         {
@@ -134,9 +147,9 @@ public final class MmWindows
         return null;
     }
 
-    /** Gives back a charge whose request was not taken after all (the verifier queue was full). */
-    public synchronized void refund(final String account, final String apiKeyId, final String address, final long market,
-        final long actions, final long cancels)
+    /** Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue was full). */
+    public synchronized void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address,
+        final long market, final long actions, final long cancels)
     {
         final String[] keys = keys(account, apiKeyId, address, market);
         for (int i = 0; i < keys.length; i++)
@@ -144,13 +157,13 @@ public final class MmWindows
             final SlidingCount window = windows.get(keys[i]);
             if (window != null)
             {
-                window.takeBack(i == 1 ? cancels : actions);
+                window.takeBack(chargedAtMs, i == 1 ? cancels : actions);
             }
         }
         final SlidingCount plan = windows.get("plan:" + account);
         if (plan != null)
         {
-            plan.takeBack(actions);
+            plan.takeBack(chargedAtMs, actions);
         }
     }
 

@@ -63,19 +63,18 @@ final class SlidingCount
         newestEpoch = Math.max(newestEpoch, epoch);
     }
 
-    /** Takes back up to {@code amount} of what was charged last. */
-    void takeBack(final long amount)
+    /**
+     * Takes back up to {@code amount} of a charge made at {@code chargedAtMs}, from that charge's bucket (not the newest:
+     * another key holder's later charge must keep counting as long as it should). A charge whose bucket has left the
+     * ring no longer counts anyway.
+     */
+    void takeBack(final long chargedAtMs, final long amount)
     {
-        long left = amount;
-        for (long epoch = newestEpoch; left > 0 && epoch > newestEpoch - epochs.length; epoch--)
+        final long epoch = Math.floorDiv(chargedAtMs, bucketMs);
+        final int slot = (int)Math.floorMod(epoch, (long)epochs.length);
+        if (epochs[slot] == epoch)
         {
-            final int slot = (int)Math.floorMod(epoch, (long)epochs.length);
-            if (epochs[slot] == epoch)
-            {
-                final long taken = Math.min(left, counts[slot]);
-                counts[slot] -= taken;
-                left -= taken;
-            }
+            counts[slot] -= Math.min(amount, counts[slot]);
         }
     }
 

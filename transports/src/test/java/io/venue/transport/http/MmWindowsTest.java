@@ -20,18 +20,18 @@ class MmWindowsTest
     {
         for (int i = 0; i < 3; i++)
         {
-            assertNull(windows.charge("a", "k", "ip", 1, 1, 1));
+            assertNull(windows.charge(now.get(), "a", "k", "ip", 1, 1, 1));
         }
-        final MmWindows.Refusal full = windows.charge("a", "k", "ip", 1, 1, 1);
+        final MmWindows.Refusal full = windows.charge(now.get(), "a", "k", "ip", 1, 1, 1);
         assertEquals("account", full.scope());
         assertEquals(3, full.usedActions());
         assertEquals(1_099, full.resetInMs(), "the three leave once their 100 ms bucket has left the window");
         assertEquals(new MmWindows.Budget(1_000, 3, 0, 1_099), windows.budget("a"), "the refusal charged nothing");
-        assertNull(windows.charge("b", "k", "ip", 1, 1, 1), "another account has its own window");
+        assertNull(windows.charge(now.get(), "b", "k", "ip", 1, 1, 1), "another account has its own window");
         // cancels cost nothing against the action budget, only against the cancel window
         now.addAndGet(1_099);
-        assertNull(windows.charge("c", "k2", "ip2", 2, 0, 5));
-        assertEquals("account_cancels", windows.charge("c", "k2", "ip2", 2, 0, 1).scope());
+        assertNull(windows.charge(now.get(), "c", "k2", "ip2", 2, 0, 5));
+        assertEquals("account_cancels", windows.charge(now.get(), "c", "k2", "ip2", 2, 0, 1).scope());
     }
 
     @Test
@@ -42,7 +42,7 @@ class MmWindowsTest
         {
             for (int i = 0; i < 3; i++)
             {
-                if (windows.charge("basic-account", "k", "ip", 1, 1, 0) == null)
+                if (windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0) == null)
                 {
                     admitted++;
                 }
@@ -50,17 +50,17 @@ class MmWindowsTest
             now.addAndGet(1_000);
         }
         assertEquals(4, admitted, "the basic plan's 4 a minute, though the per-second window allows 3 a second");
-        final MmWindows.Refusal refusal = windows.charge("basic-account", "k", "ip", 1, 1, 0);
+        final MmWindows.Refusal refusal = windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0);
         assertEquals("builder_plan", refusal.scope());
         assertEquals(4, refusal.maxActionsPerWindow());
-        assertNull(windows.charge("no-plan", "k", "ip", 1, 1, 0));
+        assertNull(windows.charge(now.get(), "no-plan", "k", "ip", 1, 1, 0));
     }
 
     @Test
     void aRefundGivesTheChargeBack()
     {
-        assertNull(windows.charge("a", "k", "ip", 1, 1, 1));
-        windows.refund("a", "k", "ip", 1, 1, 1);
+        assertNull(windows.charge(now.get(), "a", "k", "ip", 1, 1, 1));
+        windows.refund(now.get(), "a", "k", "ip", 1, 1, 1);
         assertEquals(0, windows.budget("a").usedActions());
     }
 
@@ -69,31 +69,31 @@ class MmWindowsTest
     {
         for (int i = 0; i < 3; i++)
         {
-            assertNull(windows.charge("a", "k", "ip", 1, 1, 0));
+            assertNull(windows.charge(now.get(), "a", "k", "ip", 1, 1, 0));
         }
         now.addAndGet(500);
-        assertEquals("account", windows.charge("a", "k", "ip", 1, 1, 0).scope());
+        assertEquals("account", windows.charge(now.get(), "a", "k", "ip", 1, 1, 0).scope());
         now.addAndGet(598); // 1,098 ms on: the three still count
-        assertEquals("account", windows.charge("a", "k", "ip", 1, 1, 0).scope());
+        assertEquals("account", windows.charge(now.get(), "a", "k", "ip", 1, 1, 0).scope());
         now.addAndGet(1); // their bucket has left the window
-        assertNull(windows.charge("a", "k", "ip", 1, 1, 0));
+        assertNull(windows.charge(now.get(), "a", "k", "ip", 1, 1, 0));
         assertEquals(new MmWindows.Budget(1_000, 1, 2, 1_000), windows.budget("a"), "charged at the end of its bucket");
     }
 
     @Test
-    void aPlanRefusalChargesNoOtherWindowAndARefundReachesThePlan()
+    void aRefundReachesThePlansMinute()
     {
         for (int i = 0; i < 3; i++)
         {
-            assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
+            assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
         }
         now.addAndGet(1_100); // out of the one-second window, still in the minute
-        assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0));
-        windows.refund("basic-account", "k", "ip", 1, 1, 0);
-        assertNull(windows.charge("basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
+        assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
+        windows.refund(now.get(), "basic-account", "k", "ip", 1, 1, 0);
+        assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
         assertEquals(new MmWindows.Budget(60_000, 4, 0, 60_899), windows.budget("basic-account"),
             "the budget shows the plan's minute once it has less left than the second; the first three, charged in the 6 s bucket from 6,000 ms, count until 71,999 ms");
-        assertEquals("builder_plan", windows.charge("basic-account", "k", "ip", 1, 1, 0).scope());
+        assertEquals("builder_plan", windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0).scope());
     }
 
     @Test
@@ -104,11 +104,44 @@ class MmWindowsTest
             new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of()), now::get);
         for (int i = 0; i < 4; i++)
         {
-            assertNull(tight.charge("basic-account", "k", "ip", 1, 1, 0));
+            assertNull(tight.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
         }
-        assertEquals("builder_plan", tight.charge("basic-account", "k", "ip", 1, 1, 0).scope());
-        assertNull(tight.charge("other", "k", "ip", 1, 1, 0), "the refused request took nothing from the key's window");
-        assertEquals("api_key", tight.charge("other", "k", "ip", 1, 1, 0).scope());
+        assertEquals("builder_plan", tight.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0).scope());
+        assertNull(tight.charge(now.get(), "other", "k", "ip", 1, 1, 0), "the refused request took nothing from the key's window");
+        assertEquals("api_key", tight.charge(now.get(), "other", "k", "ip", 1, 1, 0).scope());
+    }
+
+    @Test
+    void aRefundTakesBackFromTheBucketItWasChargedIn()
+    {
+        // the key holds 2 a second: R is charged at the end of one bucket, O at the start of the next, then R is refunded
+        final MmWindows keyOfTwo = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 2, 100, 100, 100),
+            MmWindows.Plans.NONE, now::get);
+        final long r = 10_099;
+        assertNull(keyOfTwo.charge(r, "r", "k", "ip", 1, 1, 0));
+        assertNull(keyOfTwo.charge(r + 1, "o", "k", "ip", 1, 1, 0));
+        keyOfTwo.refund(r, "r", "k", "ip", 1, 1, 0);
+        assertNull(keyOfTwo.charge(r + 2, "x", "k", "ip", 1, 1, 0), "R's place is free again");
+        assertEquals("api_key", keyOfTwo.charge(r + 3, "y", "k", "ip", 1, 1, 0).scope());
+        // O, charged at 10,100, counts until 11,199: had the refund emptied O's bucket, one more would pass at 11,100
+        assertEquals("api_key", keyOfTwo.charge(11_100, "y", "k", "ip", 1, 1, 0).scope());
+        assertNull(keyOfTwo.charge(11_199, "y", "k", "ip", 1, 1, 0));
+    }
+
+    @Test
+    void aRefusalsResetWaitsForEveryFullWindow()
+    {
+        final MmWindows threes = new MmWindows(new MmWindows.Limits(1_000, 3, 100, 3, 100, 100, 100),
+            MmWindows.Plans.NONE, now::get);
+        for (int i = 0; i < 3; i++)
+        {
+            assertNull(threes.charge(10_000, "a", "k2", "ip", 1, 1, 0));
+            assertNull(threes.charge(10_900, "b", "k", "ip", 1, 1, 0));
+        }
+        final MmWindows.Refusal refusal = threes.charge(10_950, "a", "k", "ip", 1, 1, 0);
+        assertEquals("account", refusal.scope(), "the first full window is named");
+        assertEquals(11_999 - 10_950, refusal.resetInMs(), "the key's window, full until 11,999, is waited for too");
+        assertNull(threes.charge(10_950 + refusal.resetInMs(), "a", "k", "ip", 1, 1, 0));
     }
 
     @Test
@@ -119,7 +152,7 @@ class MmWindowsTest
         {
             for (int i = 0; i < 3; i++)
             {
-                admitted += windows.charge("pro-account", "k" + second, "ip" + second, second, 1, 0) == null ? 1 : 0;
+                admitted += windows.charge(now.get(), "pro-account", "k" + second, "ip" + second, second, 1, 0) == null ? 1 : 0;
             }
             now.addAndGet(1_000);
         }
@@ -144,20 +177,20 @@ class MmWindowsTest
             while (refusal == null)
             {
                 clock.addAndGet(random.nextInt(40));
-                refusal = w.charge("a", "k", "ip", 1, cost, 0);
+                refusal = w.charge(clock.get(), "a", "k", "ip", 1, cost, 0);
             }
             final long wait = refusal.resetInMs();
             if (wait > 1)
             {
                 clock.addAndGet(wait - 1);
-                assertNotNull(w.charge("a", "k", "ip", 1, cost, 0), "trial " + trial + ": not yet after " + (wait - 1) + " ms");
+                assertNotNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0), "trial " + trial + ": not yet after " + (wait - 1) + " ms");
                 clock.addAndGet(1);
             }
             else
             {
                 clock.addAndGet(wait);
             }
-            assertNull(w.charge("a", "k", "ip", 1, cost, 0), "trial " + trial + ": fits after " + wait + " ms");
+            assertNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0), "trial " + trial + ": fits after " + wait + " ms");
         }
     }
 }

@@ -29,14 +29,19 @@ class SlidingCountTest
     }
 
     @Test
-    void aTakeBackRemovesTheLastCharges()
+    void aTakeBackRemovesFromTheChargesOwnBucket()
     {
         final SlidingCount count = new SlidingCount(1_000);
         count.add(0, 2);
         count.add(300, 3);
-        count.takeBack(4);
-        assertEquals(1, count.used(300));
-        assertEquals(0, count.used(1_099), "what is left is the oldest charge");
+        count.takeBack(0, 1);
+        assertEquals(4, count.used(300));
+        assertEquals(3, count.used(1_099), "the later charge is untouched");
+        count.takeBack(350, 5);
+        assertEquals(1, count.used(350), "never below zero");
+        count.add(5_000, 1);
+        count.takeBack(0, 1); // that bucket's slot now holds another epoch: nothing to take back
+        assertEquals(1, count.used(5_000));
     }
 
     @Property(tries = 300)
