@@ -316,12 +316,7 @@ class ApplianceTest
     {
         assertFalse(Banner.text(appliance, new ApplianceContext().dataDir(folder)).contains("--chain-id"),
             "the demo deployment is the CLI's default");
-        appliance.close();
-        final Path other = folder.resolve("other-chain");
-        final ApplianceContext context = new ApplianceContext().dataDir(other).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("chain.id", "1", other);
-        appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
-        final String banner = Banner.text(appliance, context);
+        final String banner = Banner.text(appliance, restartWith("other-chain", "chain.id", "1"));
         assertTrue(banner.contains("tools/bin/venue sign place --key-file ") &&
             banner.contains(" --chain-id 1 --contract 0x" + "5e".repeat(20) + " --nonce 1 "), banner);
     }
@@ -352,13 +347,23 @@ class ApplianceTest
     @Test
     void theMetricsRouteAnswersOnlyTheOperatorsAddresses() throws Exception
     {
+        restartWith("metrics-elsewhere", "metrics.allow", "10.1.2.3");
+        refused(http.get("/api/v1/admin/metrics"), 404, "NOT_FOUND");
+    }
+
+    /** Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…). */
+    private ApplianceContext restartWith(final String name, final String... settings) throws Exception
+    {
         appliance.close();
-        final Path elsewhere = folder.resolve("metrics-elsewhere");
-        final ApplianceContext context = new ApplianceContext().dataDir(elsewhere).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("metrics.allow", "10.1.2.3", elsewhere);
+        final Path data = folder.resolve(name);
+        final ApplianceContext context = new ApplianceContext().dataDir(data).httpPort(0).edgeExempt("127.0.0.1");
+        for (int i = 0; i < settings.length; i += 2)
+        {
+            context.set(settings[i], settings[i + 1], data);
+        }
         appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
-        refused(http.get("/api/v1/admin/metrics"), 404, "NOT_FOUND");
+        return context;
     }
 
     /** The value of one sample line ("name{label} value") of a metrics text. */
@@ -377,13 +382,7 @@ class ApplianceTest
     @Test
     void retryAfterIsWhenTheAccountsBucketHoldsAnActionAgain() throws Exception
     {
-        appliance.close();
-        final Path slow = folder.resolve("slow");
-        final ApplianceContext context = new ApplianceContext().dataDir(slow).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("limits.account.actions", "2", slow);
-        context.set("limits.account.window.ms", "60000", slow);
-        appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
-        http = new VenueHttp(appliance.baseUrl());
+        restartWith("slow", "limits.account.actions", "2", "limits.account.window.ms", "60000");
         final Secp256k1KeyPair account = VenueHttp.key(appliance.demoAccountKeyFile());
         final long first = System.currentTimeMillis();
         ok(http.submit(account, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
