@@ -50,6 +50,7 @@ public final class Responder implements Agent
     private boolean answerUsedNonce;
     private boolean answerReplayed;
     private static final String ZERO_DIGEST = "0x" + "0".repeat(64);
+    private static final String ZERO_ACCOUNT = "0x" + "0".repeat(40);
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
@@ -62,6 +63,8 @@ public final class Responder implements Agent
     private final byte[] bytes20 = new byte[20];
 
     private final OutcomeCounters counters = new OutcomeCounters();
+    private final AccountLimiters limiters;
+    private final long[] limiterNow = new long[2];
     /** The command read and waiting for its events; 0 when none. */
     private long commandSequence;
     /** The stamped time of the command being answered. */
@@ -86,6 +89,7 @@ public final class Responder implements Agent
         final java.util.function.Consumer<Throwable> onFailure)
     {
         this.rateWindowMs = rateWindowMs;
+        this.limiters = new AccountLimiters(rateLimit, rateWindowMs);
         this.scannedThrough = scannedThrough;
         this.onFailure = onFailure;
         this.rateLimit = rateLimit;
@@ -266,6 +270,13 @@ public final class Responder implements Agent
         {
             w.field("message", detail);
         }
+        // a signed action refused before the engine, whose account is known: its limiter as it stands, untouched
+        final boolean signedAction = reason == RequestRejectReason.MALFORMED ||
+            reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
+        if (signedAction && !ZERO_ACCOUNT.equals(account) && limiters.at(account, commandTimeMs, limiterNow))
+        {
+            return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson(), 0, rateLimit, limiterNow[0], limiterNow[1]);
+        }
         return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson());
     }
 
@@ -286,6 +297,8 @@ public final class Responder implements Agent
                 accepted.getDigest(bytes32, 0, 32);
                 outcome.digest = Hex.to0x(bytes32);
                 outcome.accepted = true;
+                accepted.getAccount(bytes20, 0, 20);
+                outcome.account = Hex.to0x(bytes20);
                 outcome.rateRemaining = accepted.rateRemaining();
                 outcome.rateResetMs = accepted.rateResetMs();
             }
@@ -328,6 +341,10 @@ public final class Responder implements Agent
     private SubmitResponse response()
     {
         answerDigest = outcome.digest;
+        if (outcome.account != null)
+        {
+            limiters.reported(outcome.account, outcome.rateResetMs, commandTimeMs);
+        }
         answerUsedNonce = outcome.code == null || RejectCodes.usedNonce(outcome.code);
         answerReplayed = outcome.code == RejectCode.NONCE_REPLAYED;
         final JsonWriter w = new JsonWriter();

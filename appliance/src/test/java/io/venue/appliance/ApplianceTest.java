@@ -293,6 +293,11 @@ class ApplianceTest
         final HttpResponse<String> bad = http.post("/api/v1/trading/actions", broken.getBytes(StandardCharsets.US_ASCII));
         refused(bad, 401, "BAD_SIGNATURE");
         assertEquals(demo.address().toString(), field(bad.body(), "expectedSigner"));
+        // the engine never saw it, yet it names the account's limiter as the engine last reported it (spec 8.1)
+        assertEquals("50", bad.headers().firstValue("x-ratelimit-limit").orElse(null));
+        final long remaining = Long.parseLong(bad.headers().firstValue("x-ratelimit-remaining").orElseThrow());
+        assertTrue(remaining > 40 && remaining <= 50, "remaining " + remaining);
+        assertTrue(Long.parseLong(bad.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) >= 0);
         assertNotNull(field(bad.body(), "canonicalJson"));
         // nothing of the demo account changed: its nonce 2 is still free
         ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
@@ -304,7 +309,10 @@ class ApplianceTest
         final HttpResponse<String> missing = http.post("/api/v1/trading/actions", "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII));
         refused(missing, 400, "MALFORMED");
         assertEquals("payload.account", field(missing.body(), "field"));
-        refused(http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
+        final HttpResponse<String> notJson = http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII));
+        refused(notJson, 400, "MALFORMED");
+        assertEquals("50", notJson.headers().firstValue("x-ratelimit-limit").orElse(null), "every submit answer names the budget");
+        assertTrue(notJson.headers().firstValue("x-ratelimit-remaining").isEmpty(), "no account, so no account's state");
         refused(http.get("/api/v1/trading/actions"), 405, "METHOD_NOT_ALLOWED");
         refused(http.post("/api/v1/public/exchange-info", new byte[0]), 405, "METHOD_NOT_ALLOWED");
         refused(http.get("/api/v1/nothing"), 404, "NOT_FOUND");
@@ -444,6 +452,7 @@ class ApplianceTest
                 assertTrue(answer.headers().firstValue("content-type").orElse("").startsWith("text/plain"));
                 assertEquals("1", answer.headers().firstValue("x-ratelimit-after").orElse(null));
                 assertEquals("1", answer.headers().firstValue("retry-after").orElse(null));
+                assertEquals("50", answer.headers().firstValue("x-ratelimit-limit").orElse(null));
             }
             else
             {

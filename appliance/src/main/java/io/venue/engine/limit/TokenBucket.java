@@ -61,6 +61,16 @@ public final class TokenBucket
         return Math.max(0, resetMs - (capacity - 1) * windowMs / capacity);
     }
 
+    /**
+     * {@link #remaining} from a reported {@link #resetMs}: whole actions left when the bucket is {@code resetMs} from
+     * full. Never more than the bucket holds; the rounding of {@code resetMs} to a millisecond can make it lower by
+     * what refills in a millisecond, rounded up (one action with 50 per 1,000 ms).
+     */
+    public static long remainingFromReset(final long resetMs, final long capacity, final long windowMs)
+    {
+        return Math.max(0, capacity * (windowMs - Math.min(resetMs, windowMs)) / windowMs);
+    }
+
     /** The deficit at {@code nowMs} without updating; stamped time that goes backwards refills nothing. */
     private static long current(final long[] words, final int base, final long nowMs, final long capacity)
     {

@@ -74,7 +74,7 @@ class TokenBucketTest
     }
 
     @Property(tries = 300)
-    void theRetryFromTheResetIsNeverEarlyAndAtMostAMillisecondLate(
+    void whatTheResetTellsIsNeverMoreThanTheBucketHolds(
         @ForAll @LongRange(min = 1, max = 1_000) final long capacity,
         @ForAll @LongRange(min = 1, max = 3_600_000) final long windowMs,
         @ForAll @IntRange(min = 0, max = 3_000) final int acquires,
@@ -90,5 +90,10 @@ class TokenBucketTest
         final long exact = TokenBucket.retryAfterMs(bucket, 0, t, capacity, windowMs);
         final long fromReset = TokenBucket.retryAfterMsFromReset(TokenBucket.resetMs(bucket, 0, t, capacity), capacity, windowMs);
         assertTrue(fromReset >= exact && fromReset <= exact + 1, "exact " + exact + ", from the reset " + fromReset);
+        final long remaining = TokenBucket.remaining(bucket, 0, t, capacity, windowMs);
+        final long remainingFromReset = TokenBucket.remainingFromReset(TokenBucket.resetMs(bucket, 0, t, capacity), capacity, windowMs);
+        final long refilledInAMillisecond = (capacity + windowMs - 1) / windowMs;
+        assertTrue(remainingFromReset <= remaining && remainingFromReset >= remaining - refilledInAMillisecond,
+            "remaining " + remaining + ", from the reset " + remainingFromReset);
     }
 }

@@ -132,6 +132,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
+        final int query = request.uri().indexOf('?');
+        slot.submit = (query < 0 ? request.uri() : request.uri().substring(0, query)).equals(SUBMIT);
         slots.add(slot);
         if (slots.size() >= MAX_SLOTS)
         {
@@ -805,6 +807,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 continue;
             }
             shared.context.counters.response(head.http.status().code());
+            if (head.submit && shared.context.accountRateLimit > 0 && !head.http.headers().contains(RATE_LIMIT))
+            {
+                // spec 8.1: every submit answer names the account budget, even one refused before its account was known
+                head.http.headers().set(RATE_LIMIT, shared.context.accountRateLimit);
+            }
             write(ctx, head.keepAlive, head.http);
             if (!head.keepAlive)
             {
@@ -985,6 +992,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         String timeout;
         FullHttpResponse http;
         boolean written;
+        /** A request to the submit route, whose every answer carries X-RateLimit-Limit. */
+        boolean submit;
 
         Slot(final boolean keepAlive)
         {

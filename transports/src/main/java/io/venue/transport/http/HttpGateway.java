@@ -150,6 +150,8 @@ public final class HttpGateway implements AutoCloseable
         Supplier<String> connectivity;
         /** The trading route's limits and the book and order limits, for GET /api/v1/bsl/limits (a JSON object). */
         String tradingLimits;
+        /** The engine's per-account limit (actions per window), named by X-RateLimit-Limit on every submit answer. */
+        long accountRateLimit;
         /** What the lane counts, for the metrics route. */
         final LaneCounters counters = new LaneCounters();
         /** The metrics text, given the lane's counters; null: no metrics route. */
@@ -244,6 +246,13 @@ public final class HttpGateway implements AutoCloseable
         {
             this.metricsAllowed = java.util.Set.copyOf(allowed);
             this.metrics = metrics;
+            return this;
+        }
+
+        /** The engine's per-account limit, actions per window: X-RateLimit-Limit on submit answers the engine did not decide. */
+        public Context accountRateLimit(final long actionsPerWindow)
+        {
+            this.accountRateLimit = actionsPerWindow;
             return this;
         }
 
