@@ -7,7 +7,8 @@ import io.venue.transport.http.MetricsText;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * What the responder saw in the journals since the process started, for the operator's metrics: the engine's
+ * What the responder saw in the journals after the process started (not the recent history it re-reads at start to
+ * answer status queries), for the operator's metrics: the engine's
  * decisions (accepted, or refused by code), the refusals journaled before the engine (by reason) and the commands the
  * engine could not read. Written by the responder's thread only, read by the metrics route.
  */

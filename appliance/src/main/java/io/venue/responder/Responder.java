@@ -165,7 +165,10 @@ public final class Responder implements Agent
             if (outcome.sequence > commandSequence)
             {
                 // the engine journals one excerpt per command it applied; a command it could not read has none
-                counters.unapplied();
+                if (commandSequence > scannedThrough)
+                {
+                    counters.unapplied();
+                }
                 hold(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
                     .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
                 commandSequence = 0;
@@ -237,8 +240,11 @@ public final class Responder implements Agent
     private SubmitResponse refusal(final RequestRejectedDecoder record)
     {
         final RequestRejectReason reason = record.reason();
-        counters.refused(reason);
         final long sequence = record.sequence();
+        if (sequence > scannedThrough)
+        {
+            counters.refused(reason);
+        }
         record.getAccount(bytes20, 0, 20);
         final String account = Hex.to0x(bytes20);
         record.getDigest(bytes32, 0, 32);
@@ -350,7 +356,10 @@ public final class Responder implements Agent
         final JsonWriter w = new JsonWriter();
         if (outcome.code == null)
         {
-            counters.accepted();
+            if (outcome.sequence > scannedThrough)
+            {
+                counters.accepted();
+            }
             w.field("ok", true).field("sequence", outcome.sequence).field("digest", outcome.digest);
             if (outcome.orderIds.size() == 1 && outcome.legRejects.isEmpty())
             {
@@ -368,7 +377,10 @@ public final class Responder implements Agent
                 outcome.rateResetMs);
         }
         final RejectCode code = outcome.code;
-        counters.rejected(code);
+        if (outcome.sequence > scannedThrough)
+        {
+            counters.rejected(code);
+        }
         // the stamped time the engine judged by (agent expiry, the limiter), so a client can compare its own clock
         w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
             .field("sequence", outcome.sequence).field("digest", outcome.digest).field("serverTimeMs", commandTimeMs);

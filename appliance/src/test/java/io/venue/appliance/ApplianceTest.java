@@ -350,6 +350,14 @@ class ApplianceTest
         assertEquals(journaled, metric(text, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
         assertTrue(metric(text, "venue_sequence{stage=\"answered\"}") <= journaled);
         assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
+
+        // a restart re-reads the recent history to answer status queries, but counts from its own start
+        appliance.close();
+        open();
+        final String restarted = http.get("/api/v1/admin/metrics").body();
+        assertEquals(0, metric(restarted, "venue_engine_decisions_total{code=\"accepted\"}"), restarted);
+        assertEquals(0, metric(restarted, "venue_journaled_refusals_total{reason=\"MALFORMED\"}"), restarted);
+        assertEquals(journaled, metric(restarted, "venue_sequence{stage=\"applied\"}"), restarted);
     }
 
     @Test
