@@ -24,7 +24,6 @@ import java.util.Date;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * One connection's requests. Routes by method and path; every answer is JSON with a {@code Date} header, except
@@ -112,6 +111,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private static final ThreadLocal<io.venue.action.json.SignedActionParser> ADMIN_PARSER =
         ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
     private final TokenRoute tokens;
+    private final ReadRoutes reads;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -122,6 +122,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.connectionId = connectionId;
         this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.startedMs);
         this.tokens = new TokenRoute(shared.context, machineAuth);
+        this.reads = new ReadRoutes(shared.context);
     }
 
     @Override
@@ -177,9 +178,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     fill(ctx, slot, notAllowed("POST"));
                 }
             }
-            case EXCHANGE_INFO -> read(ctx, slot, method, shared.context.exchangeInfo);
-            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> read(ctx, slot, method, shared.context.connectivity);
-            case OPENAPI -> read(ctx, slot, method, () -> OpenApiDocument.TEXT);
+            case EXCHANGE_INFO -> fill(ctx, slot, ReadRoutes.read(method, shared.context.exchangeInfo));
+            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> fill(ctx, slot, ReadRoutes.read(method, shared.context.connectivity));
+            case OPENAPI -> fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
@@ -192,15 +193,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     adminAction(ctx, slot, request.content());
                 }
             }
-            case BSL_LIMITS, MM_LIMITS -> limits(ctx, slot, method);
-            case METRICS -> metrics(ctx, slot, method);
-            case BSL_EXECUTIONS -> read(ctx, slot, method, ApiHandler::executionStreams);
-            case BSL_SESSIONS -> read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson());
+            case BSL_LIMITS, MM_LIMITS -> fill(ctx, slot, reads.limits(method));
+            case METRICS -> fill(ctx, slot, reads.metrics(method,
+                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+            case BSL_EXECUTIONS -> fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
+            case BSL_SESSIONS -> fill(ctx, slot, ReadRoutes.read(method,
+                () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson()));
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
                 {
-                    actionStatus(ctx, slot, method, path.substring(SUBMIT.length() + 1));
+                    fill(ctx, slot, reads.actionStatus(method, path.substring(SUBMIT.length() + 1)));
                 }
                 else if (path.startsWith(AGENTS) && path.endsWith(ROTATE) && path.length() > AGENTS.length() + ROTATE.length())
                 {
@@ -210,11 +213,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 else if (path.startsWith(BSL_MARKETS) && path.endsWith(QUOTE_OBLIGATIONS) &&
                     path.length() > BSL_MARKETS.length() + QUOTE_OBLIGATIONS.length())
                 {
-                    quoteObligations(ctx, slot, method, path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length()));
+                    fill(ctx, slot, reads.quoteObligations(method,
+                        path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length())));
                 }
                 else if (path.startsWith(ORDERS) && shared.context.orderStatus != null)
                 {
-                    orderStatus(ctx, slot, method, path.substring(ORDERS.length()));
+                    fill(ctx, slot, reads.orderStatus(method, path.substring(ORDERS.length())));
                 }
                 else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS) &&
                     path.length() > BSL_ACCOUNTS.length() + EXECUTIONS.length())
@@ -223,15 +227,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
                 else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE) && path.length() > ACCOUNTS.length() + NONCE.length())
                 {
-                    final String account = path.substring(ACCOUNTS.length(), path.length() - NONCE.length());
-                    if (!ADDRESS.matcher(account).matches())
-                    {
-                        badRequest(ctx, slot, "the account is 0x and 40 lowercase hex digits");
-                    }
-                    else
-                    {
-                        read(ctx, slot, method, () -> shared.context.nonceStatus.apply(account));
-                    }
+                    fill(ctx, slot, reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
                 }
                 else
                 {
@@ -239,83 +235,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             }
         }
-    }
-
-    private void actionStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String digest)
-    {
-        if (!allowed(ctx, slot, method, HttpMethod.GET))
-        {
-            return;
-        }
-        if (!DIGEST.matcher(digest).matches())
-        {
-            badRequest(ctx, slot, "the action digest is 0x and 64 lowercase hex digits");
-            return;
-        }
-        final SubmitResponse answer = shared.context.actionStatus.apply(digest);
-        if (answer == null)
-        {
-            fill(ctx, slot, json(new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
-                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)"))));
-            return;
-        }
-        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
-            .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson())));
-    }
-
-    /** What execution streams this node serves, and how to page through them (spec 4: stream and replay metadata). */
-    private static String executionStreams()
-    {
-        return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(java.util.List.of(new JsonWriter()
-            .field("name", "account-executions").field("route", BSL_ACCOUNTS + "{account}" + EXECUTIONS)
-            .field("auth", "Authorization: Bearer <token from POST " + WS_TOKEN + ">")
-            .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
-            .field("replay", "from the first command the venue journaled").field("pageExecutions", HttpGateway.EXECUTIONS_PAGE)
-            .field("pageCommandsScanned", HttpGateway.EXECUTIONS_SCAN).toJson()))).toJson();
-    }
-
-    /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
-    private void quoteObligations(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String market)
-    {
-        if (!allowed(ctx, slot, method, HttpMethod.GET))
-        {
-            return;
-        }
-        final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
-        if (marketId < 0 || marketId > 0xFFFF_FFFFL)
-        {
-            badRequest(ctx, slot, "a market id is an integer from 0 to 4294967295");
-            return;
-        }
-        if (shared.context.marketListed == null || !shared.context.marketListed.test(marketId))
-        {
-            fill(ctx, slot, json(new SubmitResponse(404, error("UNKNOWN_MARKET", "no market " + marketId + " is listed"))));
-            return;
-        }
-        fill(ctx, slot, json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("marketId", marketId)
-            .raw("obligations", "[]").toJson())));
-    }
-
-    private void orderStatus(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final String orderId)
-    {
-        if (!allowed(ctx, slot, method, HttpMethod.GET))
-        {
-            return;
-        }
-        if (!DIGEST.matcher(orderId).matches())
-        {
-            badRequest(ctx, slot, "an order id is 0x and 64 lowercase hex digits");
-            return;
-        }
-        final String status = shared.context.orderStatus.apply(orderId);
-        fill(ctx, slot, json(status != null ? new SubmitResponse(200, status) : new SubmitResponse(404, error("UNKNOWN_ORDER",
-            "no open order and none of the last 100,000 finished ones has this id: GET /api/v1/trading/actions/{digest} " +
-            "says what happened to the action that placed it"))));
-    }
-
-    private void read(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final Supplier<String> body)
-    {
-        fill(ctx, slot, method.equals(HttpMethod.GET) ? json(new SubmitResponse(200, body.get())) : notAllowed("GET"));
     }
 
     private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
@@ -593,41 +512,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the MM lane's windows as configured (spec 8.2). */
-    private void limits(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method)
-    {
-        final MmWindows windows = shared.context.mmWindows;
-        if (windows == null)
-        {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
-            return;
-        }
-        final MmWindows.Limits l = windows.limits();
-        read(ctx, slot, method, () -> new JsonWriter().field("ok", true).raw("rateLimits", new JsonWriter()
-            .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
-            .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
-            .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
-            .field("maxActionsPerShardWindow", l.shardActions()).toJson())
-            .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
-                .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson())
-            .raw("tradingLimits", shared.context.tradingLimits == null ? "{}" : shared.context.tradingLimits).toJson());
-    }
-
-    /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */
-    private void metrics(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method)
-    {
-        final HttpGateway.Context context = shared.context;
-        final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
-        if (context.metrics == null || !context.metricsAllowed.contains(remote))
-        {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + METRICS))));
-            return;
-        }
-        if (allowed(ctx, slot, method, HttpMethod.GET))
-        {
-            fill(ctx, slot, response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters)));
-        }
-    }
-
     /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */
     private static SubmitResponse withBudget(final SubmitResponse response, final MmWindows.Budget budget)
     {
@@ -912,7 +796,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String message)
     {
-        fill(ctx, slot, json(new SubmitResponse(400, error("BAD_REQUEST", message))));
+        fill(ctx, slot, badRequest(message));
+    }
+
+    static FullHttpResponse badRequest(final String message)
+    {
+        return json(new SubmitResponse(400, error("BAD_REQUEST", message)));
     }
 
     /** A 400 naming the field; with the server's time, which a time-related refusal needs. */
@@ -921,7 +810,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
     }
 
-    private static FullHttpResponse notAllowed(final String allowed)
+    static FullHttpResponse notAllowed(final String allowed)
     {
         final FullHttpResponse http = json(new SubmitResponse(405, error("METHOD_NOT_ALLOWED", "use " + allowed)));
         http.headers().set(HttpHeaderNames.ALLOW, allowed);
@@ -951,7 +840,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** A response with its body, length and the server's time (the Date header every answer carries). */
-    private static FullHttpResponse response(final HttpResponseStatus status, final CharSequence contentType, final String body)
+    static FullHttpResponse response(final HttpResponseStatus status, final CharSequence contentType, final String body)
     {
         final ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
         final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);

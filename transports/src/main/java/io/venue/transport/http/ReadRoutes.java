@@ -1,0 +1,145 @@
+package io.venue.transport.http;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+import java.util.function.Supplier;
+
+import static io.venue.transport.http.ApiHandler.DIGEST;
+import static io.venue.transport.http.ApiHandler.error;
+import static io.venue.transport.http.ApiHandler.json;
+
+/**
+ * The routes that only read what the node knows (docs/API.md): what happened to an action, an order's status, an
+ * account's nonce window, the limits, the readiness routes, the operator's metrics. Each answers at once, on the
+ * I/O thread that asks; none writes anything.
+ */
+final class ReadRoutes
+{
+    private final HttpGateway.Context context;
+
+    ReadRoutes(final HttpGateway.Context context)
+    {
+        this.context = context;
+    }
+
+    /** A GET whose body comes from {@code body}; 405 for another method. */
+    static FullHttpResponse read(final HttpMethod method, final Supplier<String> body)
+    {
+        return method.equals(HttpMethod.GET) ? json(new SubmitResponse(200, body.get())) : ApiHandler.notAllowed("GET");
+    }
+
+    /** GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action. */
+    FullHttpResponse actionStatus(final HttpMethod method, final String digest)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            return ApiHandler.notAllowed("GET");
+        }
+        if (!DIGEST.matcher(digest).matches())
+        {
+            return ApiHandler.badRequest("the action digest is 0x and 64 lowercase hex digits");
+        }
+        final SubmitResponse answer = context.actionStatus.apply(digest);
+        if (answer == null)
+        {
+            return json(new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
+                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)")));
+        }
+        return json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
+            .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson()));
+    }
+
+    /** GET /api/v1/trading/orders/{orderId}. */
+    FullHttpResponse orderStatus(final HttpMethod method, final String orderId)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            return ApiHandler.notAllowed("GET");
+        }
+        if (!DIGEST.matcher(orderId).matches())
+        {
+            return ApiHandler.badRequest("an order id is 0x and 64 lowercase hex digits");
+        }
+        final String status = context.orderStatus.apply(orderId);
+        return json(status != null ? new SubmitResponse(200, status) : new SubmitResponse(404, error("UNKNOWN_ORDER",
+            "no open order and none of the last 100,000 finished ones has this id: GET /api/v1/trading/actions/{digest} " +
+            "says what happened to the action that placed it")));
+    }
+
+    /** GET /api/v1/trading/accounts/{account}/nonce. */
+    FullHttpResponse nonceWindow(final HttpMethod method, final String account)
+    {
+        if (!ApiHandler.ADDRESS.matcher(account).matches())
+        {
+            return ApiHandler.badRequest("the account is 0x and 40 lowercase hex digits");
+        }
+        return read(method, () -> context.nonceStatus.apply(account));
+    }
+
+    /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
+    FullHttpResponse quoteObligations(final HttpMethod method, final String market)
+    {
+        if (!method.equals(HttpMethod.GET))
+        {
+            return ApiHandler.notAllowed("GET");
+        }
+        final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
+        if (marketId < 0 || marketId > 0xFFFF_FFFFL)
+        {
+            return ApiHandler.badRequest("a market id is an integer from 0 to 4294967295");
+        }
+        if (context.marketListed == null || !context.marketListed.test(marketId))
+        {
+            return json(new SubmitResponse(404, error("UNKNOWN_MARKET", "no market " + marketId + " is listed")));
+        }
+        return json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("marketId", marketId)
+            .raw("obligations", "[]").toJson()));
+    }
+
+    /** What execution streams this node serves, and how to page through them (spec 4: stream and replay metadata). */
+    static String executionStreams()
+    {
+        return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(java.util.List.of(new JsonWriter()
+            .field("name", "account-executions").field("route", ApiHandler.BSL_ACCOUNTS + "{account}" + ApiHandler.EXECUTIONS)
+            .field("auth", "Authorization: Bearer <token from POST " + ApiHandler.WS_TOKEN + ">")
+            .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
+            .field("replay", "from the first command the venue journaled").field("pageExecutions", HttpGateway.EXECUTIONS_PAGE)
+            .field("pageCommandsScanned", HttpGateway.EXECUTIONS_SCAN).toJson()))).toJson();
+    }
+
+    /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the limits in force (spec 8.2's envelope, live values). */
+    FullHttpResponse limits(final HttpMethod method)
+    {
+        final MmWindows windows = context.mmWindows;
+        if (windows == null)
+        {
+            return json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders")));
+        }
+        final MmWindows.Limits l = windows.limits();
+        return read(method, () -> new JsonWriter().field("ok", true).raw("rateLimits", new JsonWriter()
+            .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
+            .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
+            .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
+            .field("maxActionsPerShardWindow", l.shardActions()).toJson())
+            .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
+                .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson())
+            .raw("tradingLimits", context.tradingLimits == null ? "{}" : context.tradingLimits).toJson());
+    }
+
+    /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */
+    FullHttpResponse metrics(final HttpMethod method, final java.net.InetAddress remote)
+    {
+        if (context.metrics == null || !context.metricsAllowed.contains(remote))
+        {
+            return json(new SubmitResponse(404, error("NOT_FOUND", "no route " + ApiHandler.METRICS)));
+        }
+        if (!method.equals(HttpMethod.GET))
+        {
+            return ApiHandler.notAllowed("GET");
+        }
+        return ApiHandler.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters));
+    }
+
+}
