@@ -42,6 +42,8 @@ final class Banner
                 .append(demoDeployment ? "" : " --chain-id " + context.chainId + " --contract " + context.verifyingContract)
                 .append(" --nonce 1 --market 1 --side Bid --price 50000000000 --qty 10000 --submit ").append(url).append('\n');
         }
+        b.append("metrics (to the addresses of metrics.allow, loopback by default): GET ").append(url)
+            .append("/api/v1/admin/metrics\n");
         b.append("Ctrl-C stops it cleanly; a restart recovers from the journals.");
         return b.toString();
     }
