@@ -279,8 +279,9 @@ public final class Responder implements Agent
         // a signed action refused before the engine, whose account is known: its limiter as it stands, untouched
         final boolean signedAction = reason == RequestRejectReason.MALFORMED ||
             reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
-        if (signedAction && !ZERO_ACCOUNT.equals(account) && limiters.at(account, commandTimeMs, limiterNow))
+        if (signedAction && !ZERO_ACCOUNT.equals(account))
         {
+            limiters.at(account, commandTimeMs, limiterNow);
             return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson(), 0, rateLimit, limiterNow[0], limiterNow[1]);
         }
         return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson());
@@ -347,7 +348,9 @@ public final class Responder implements Agent
     private SubmitResponse response()
     {
         answerDigest = outcome.digest;
-        if (outcome.account != null)
+        // the engine charges and reports the per-account limiter for signed actions only (owner intents and MM
+        // commands report a bucket they did not touch)
+        if (outcome.account != null && isSignedAction())
         {
             limiters.reported(outcome.account, outcome.rateResetMs, commandTimeMs);
         }

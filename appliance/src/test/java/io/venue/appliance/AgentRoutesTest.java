@@ -416,6 +416,42 @@ class AgentRoutesTest
     }
 
     @Test
+    void aRefusalBeforeTheEngineCarriesTheAccountsLimiterWhichOwnerIntentsDoNotTouch() throws Exception
+    {
+        appliance.close();
+        final Path slow = folder.resolve("slow");
+        final ApplianceContext context = new ApplianceContext().dataDir(slow).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("limits.account.actions", "2", slow);
+        context.set("limits.account.window.ms", "60000", slow);
+        appliance = Appliance.start(context, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        owner = VenueHttp.key(appliance.demoAccountKeyFile());
+        ok(trade(owner));
+        ok(trade(owner));
+
+        // signature bytes that cannot be a signature: the engine never sees it, the answer still names the bucket
+        final HttpResponse<String> bad = badSignature();
+        refused(bad, 401, "BAD_SIGNATURE");
+        assertEquals("2", bad.headers().firstValue("x-ratelimit-limit").orElse(null));
+        assertEquals("0", bad.headers().firstValue("x-ratelimit-remaining").orElse(null), "two of two taken");
+        final long resetMs = Long.parseLong(bad.headers().firstValue("x-ratelimit-reset-ms").orElseThrow());
+        assertTrue(resetMs > 55_000 && resetMs <= 60_000, "reset " + resetMs);
+
+        // an owner intent does not use the limiter, and its answer must not be taken for the bucket's state
+        ok(create(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()), Scope.TRADE));
+        assertEquals("0", badSignature().headers().firstValue("x-ratelimit-remaining").orElse(null));
+        refused(trade(owner), 429, "rate_limited");
+    }
+
+    /** An order for the owner whose signature bytes cannot be a signature. */
+    private HttpResponse<String> badSignature() throws Exception
+    {
+        final String good = new String(VenueHttp.body(owner, owner.address(), nonce++, new SpotPlaceOrder(SPOT_MARKET, null,
+            Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1), PreimageMode.RAW), StandardCharsets.US_ASCII);
+        return post("/api/v1/trading/actions", good.substring(0, good.indexOf("\"bytes\":[") + 9) + "255,".repeat(64) + "27]}}");
+    }
+
+    @Test
     void agentsAndTheirCredentialsSurviveARestart() throws Exception
     {
         final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());

@@ -133,8 +133,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
+        // until the path is decoded (a 413, a request that is not HTTP), the raw one says whether this is a submit
         final int query = request.uri().indexOf('?');
-        slot.submit = (query < 0 ? request.uri() : request.uri().substring(0, query)).equals(SUBMIT);
+        slot.submit = request.method().equals(HttpMethod.POST) &&
+            (query < 0 ? request.uri() : request.uri().substring(0, query)).equals(SUBMIT);
         slots.add(slot);
         if (slots.size() >= MAX_SLOTS)
         {
@@ -165,6 +167,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final HttpMethod method = request.method();
+        slot.submit = method.equals(HttpMethod.POST) && path.equals(SUBMIT);
         switch (path)
         {
             case SUBMIT ->
