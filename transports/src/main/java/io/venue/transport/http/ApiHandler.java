@@ -112,6 +112,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
     private final TokenRoute tokens;
     private final ReadRoutes reads;
+    private final MmRoute mm;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -123,6 +124,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.startedMs);
         this.tokens = new TokenRoute(shared.context, machineAuth);
         this.reads = new ReadRoutes(shared.context);
+        this.mm = new MmRoute(shared.context, machineAuth);
     }
 
     @Override
@@ -434,67 +436,30 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             refuseAtEdge(ctx, slot, remote, throttle, 1);
             return;
         }
-        final byte[] body = bytes(request.content());
-        final MachineAuth.Authenticated auth = machineAuth.authenticate(request.headers()::get, request.method().name(),
-            request.uri(), body, System.currentTimeMillis());
-        if (auth.refusal() != null)
+        final MmRoute.Decision decision = mm.decide(request.headers()::get, request.method().name(), request.uri(), path,
+            bytes(request.content()), remote);
+        if (decision.edgeWaitSeconds() > 0)
         {
-            final long wait = throttle == null ? 0 : throttle.acquire(remote);
-            if (wait > 0)
+            refuseAtEdge(ctx, slot, remote, throttle, decision.edgeWaitSeconds());
+            return;
+        }
+        if (decision.admitted() == null)
+        {
+            if (decision.journalReason() != null)
             {
-                refuseAtEdge(ctx, slot, remote, throttle, wait);
-                return;
+                journal(context, connectionId, decision.journalReason(), decision.journalDetail());
             }
-            journal(context, connectionId, auth.refusal().journalReason(), auth.refusal().journalDetail());
-            fill(ctx, slot, json(auth.refusal().response()));
+            fill(ctx, slot, json(decision.response()));
             return;
         }
-        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
-        {
-            fill(ctx, slot, json(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry needs an institutional agent's " +
-                "credential holding the quote scope"))));
-            return;
-        }
-        final CancelReplaceRequests.Request replace;
-        try
-        {
-            replace = context.cancelReplaces.parse(body);
-        }
-        catch (final OwnerIntents.BadIntent bad)
-        {
-            badRequest(ctx, slot, bad.field(), bad.getMessage());
-            return;
-        }
-        if (!replace.trader().equals(auth.key().account()))
-        {
-            fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + auth.key().account() +
-                ", not for the trader " + replace.trader()))));
-            return;
-        }
-        final String address = remote.getHostAddress();
-        final long chargedAtMs = context.mmWindows.nowMs();
-        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), auth.apiKeyId(), address,
-            replace.market(), 1, 1);
-        if (full != null)
-        {
-            context.counters.mmRefusal(full.scope());
-            journal(context, connectionId, RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() +
-                " window of " + replace.trader() + " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")");
-            fill(ctx, slot, json(new SubmitResponse(429, new JsonWriter().field("ok", false)
-                .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
-                    .field("account", replace.trader()).field("windowMs", full.windowMs())
-                    .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
-                    .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
-                    .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000))));
-            return;
-        }
-        final long correlation = register(ctx, slot, response -> withBudget(response, context.mmWindows.budget(replace.trader())));
+        final CancelReplaceRequests.Request replace = decision.admitted().replace();
+        final long correlation = register(ctx, slot, response -> mm.withBudget(response, replace.trader()));
         final boolean taken = context.cancelReplaceSubmitter.offer(connectionId, correlation, replace.order(), replace.signatures(),
             replace.command(), replace.command().length);
         if (!taken)
         {
             // not taken: the windows give the charge back
-            context.mmWindows.refund(chargedAtMs, replace.trader(), auth.apiKeyId(), address, replace.market(), 1, 1);
+            mm.refund(decision.admitted());
         }
         offered(ctx, slot, correlation, taken, SUBMIT_TIMEOUT);
     }
@@ -512,20 +477,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             "Too Many Requests! Wait for " + waitSeconds + "s");
         http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
         fill(ctx, slot, http);
-    }
-
-    /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the MM lane's windows as configured (spec 8.2). */
-    /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */
-    private static SubmitResponse withBudget(final SubmitResponse response, final MmWindows.Budget budget)
-    {
-        final String body = response.body();
-        if (!body.endsWith("}"))
-        {
-            return response;
-        }
-        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("windowMs", budget.windowMs()).field("usedActions",
-            budget.usedActions()).field("remainingActions", budget.remainingActions()).field("resetInMs", budget.resetInMs())),
-            response.retryAfterSeconds(), -1, 0, 0);
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */

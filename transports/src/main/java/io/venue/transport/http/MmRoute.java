@@ -1,0 +1,115 @@
+package io.venue.transport.http;
+
+import io.venue.journal.sbe.RequestRejectReason;
+
+import static io.venue.transport.http.ApiHandler.error;
+
+/**
+ * POST /api/v1/mm/orders/replace (and /cancel-replace), up to the pool (spec 5.3, 5.4, 8.2): the machine headers of an
+ * institutional agent's credential holding quote, the body, the trader the credential acts for, and the MM windows.
+ * Decides; the caller answers, journals and offers. One instance per connection (its {@link MachineAuth} is).
+ */
+final class MmRoute
+{
+    /**
+     * What to do with one request: refuse it at the edge ({@code edgeWaitSeconds} above 0: the plain-text 429), refuse
+     * it with {@code response} (journaling it when {@code journalReason} is set), or offer {@code admitted}.
+     */
+    record Decision(long edgeWaitSeconds, SubmitResponse response, RequestRejectReason journalReason, String journalDetail,
+        Admitted admitted)
+    {
+        static Decision refuse(final SubmitResponse response)
+        {
+            return new Decision(0, response, null, null, null);
+        }
+    }
+
+    /** An admitted request, its windows charged at {@code chargedAtMs}: refund them if the pool does not take it. */
+    record Admitted(CancelReplaceRequests.Request replace, String apiKeyId, String address, long chargedAtMs)
+    {
+    }
+
+    private final HttpGateway.Context context;
+    private final MachineAuth machineAuth;
+
+    MmRoute(final HttpGateway.Context context, final MachineAuth machineAuth)
+    {
+        this.context = context;
+        this.machineAuth = machineAuth;
+    }
+
+    /**
+     * Checks one request that passed the lane's admission. A failed authentication costs the address a token of the
+     * edge throttle (the MM lane has its own limits otherwise), so an address that keeps failing is refused before
+     * the checks and cannot flood the journal.
+     */
+    Decision decide(final java.util.function.Function<String, String> headers, final String method, final String uri,
+        final String path, final byte[] body, final java.net.InetAddress remote)
+    {
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
+        if (auth.refusal() != null)
+        {
+            final long wait = context.edgeThrottle == null ? 0 : context.edgeThrottle.acquire(remote);
+            return wait > 0 ? new Decision(wait, null, null, null, null) : new Decision(0, auth.refusal().response(),
+                auth.refusal().journalReason(), auth.refusal().journalDetail(), null);
+        }
+        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
+        {
+            return Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry needs an institutional " +
+                "agent's credential holding the quote scope")));
+        }
+        final CancelReplaceRequests.Request replace;
+        try
+        {
+            replace = context.cancelReplaces.parse(body);
+        }
+        catch (final OwnerIntents.BadIntent bad)
+        {
+            return Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
+        }
+        if (!replace.trader().equals(auth.key().account()))
+        {
+            return Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + auth.key().account() +
+                ", not for the trader " + replace.trader())));
+        }
+        final String address = remote.getHostAddress();
+        final long chargedAtMs = context.mmWindows.nowMs();
+        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), auth.apiKeyId(), address,
+            replace.market(), 1, 1);
+        if (full != null)
+        {
+            context.counters.mmRefusal(full.scope());
+            return new Decision(0, new SubmitResponse(429, new JsonWriter().field("ok", false)
+                .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
+                    .field("account", replace.trader()).field("windowMs", full.windowMs())
+                    .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
+                    .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
+                    .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000)),
+                RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() + " window of " + replace.trader() +
+                " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")", null);
+        }
+        return new Decision(0, null, null, null, new Admitted(replace, auth.apiKeyId(), address, chargedAtMs));
+    }
+
+    /** Gives an admitted request's charge back: the pool did not take it. */
+    void refund(final Admitted admitted)
+    {
+        final CancelReplaceRequests.Request replace = admitted.replace();
+        context.mmWindows.refund(admitted.chargedAtMs(), replace.trader(), admitted.apiKeyId(), admitted.address(),
+            replace.market(), 1, 1);
+    }
+
+    /** The engine's answer with the account's MM budget (spec 8.2), when it is an object. */
+    SubmitResponse withBudget(final SubmitResponse response, final String trader)
+    {
+        final String body = response.body();
+        if (!body.endsWith("}"))
+        {
+            return response;
+        }
+        final MmWindows.Budget budget = context.mmWindows.budget(trader);
+        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("windowMs", budget.windowMs())
+            .field("usedActions", budget.usedActions()).field("remainingActions", budget.remainingActions())
+            .field("resetInMs", budget.resetInMs())), response.retryAfterSeconds(), -1, 0, 0);
+    }
+}
