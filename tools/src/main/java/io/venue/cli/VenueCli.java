@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         SignCommand.class,
         AgentCommand.class,
         TokenCommand.class,
+        MmCommand.class,
         VerifyCommand.class,
         SvcSignCommand.class,
         VectorsCommand.class,
