@@ -77,14 +77,8 @@ final class MmCommand
         @Option(names = "--time-in-force", description = "gtc (the lane's default), ioc or post_only.")
         String timeInForce;
 
-        @Option(names = "--key-id", required = true, description = "The institutional agent's API key id (spk_...).")
-        String keyId;
-
-        @ArgGroup(exclusive = true, multiplicity = "1", heading = "The agent's credential:%n")
-        SvcSignCommand.Credential credential;
-
-        @Option(names = "--svc-nonce", required = true, description = "SVC-Nonce: u64, above the last one this key used.")
-        String svcNonce;
+        @ArgGroup(exclusive = false, multiplicity = "1", heading = "The institutional agent's machine credential:%n")
+        MachineCredential machine;
 
         @Mixin
         DeploymentOptions deployment;
@@ -115,8 +109,7 @@ final class MmCommand
                 body.field("timeInForce", timeInForce);
             }
             final byte[] bytes = body.toJson().getBytes(StandardCharsets.UTF_8);
-            final Map<String, String> headers = credential.signer(keyId).sign(WireValues.u64(svcNonce), System.currentTimeMillis(),
-                "POST", ROUTE, null, bytes);
+            final Map<String, String> headers = machine.headers("POST", ROUTE, bytes);
             spec.commandLine().getErr().println("new order id (EIP-712 Order hash): " + Hex.to0x(orderHash));
             return Submit.post(url, ROUTE, bytes, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
         }

@@ -6,7 +6,6 @@ import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
-import io.venue.svc.SvcRequestSigner;
 import io.venue.transport.http.JsonWriter;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -47,22 +46,10 @@ final class TokenCommand implements Callable<Integer>
     static final class Mode
     {
         @ArgGroup(exclusive = false, heading = "Machine credential:%n")
-        Machine machine;
+        MachineCredential machine;
 
         @ArgGroup(exclusive = false, heading = "Wallet signature:%n")
         Wallet wallet;
-    }
-
-    static final class Machine
-    {
-        @Option(names = "--key-id", required = true, description = "The API key id (spk_...).")
-        String keyId;
-
-        @ArgGroup(exclusive = true, multiplicity = "1")
-        SvcSignCommand.Credential credential;
-
-        @Option(names = "--svc-nonce", required = true, description = "SVC-Nonce: u64, above the last one this key used.")
-        String nonce;
     }
 
     static final class Wallet
@@ -85,11 +72,8 @@ final class TokenCommand implements Callable<Integer>
         {
             final byte[] body = ttlMs == null ? new byte[0] :
                 new JsonWriter().field("ttlMs", ttlMs).toJson().getBytes(StandardCharsets.UTF_8);
-            final Machine machine = mode.machine;
-            final SvcRequestSigner signer = machine.credential.signer(machine.keyId);
-            final Map<String, String> headers = signer.sign(WireValues.u64(machine.nonce), now, "POST", ROUTE, null,
-                body.length == 0 ? null : body);
-            return Submit.post(url, ROUTE, body, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
+            return Submit.post(url, ROUTE, body, mode.machine.headers("POST", ROUTE, body), spec.commandLine().getOut(),
+                spec.commandLine().getErr());
         }
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(mode.wallet.key.privateKey());
         final io.venue.action.Address account = mode.wallet.account == null ? key.address() :

@@ -12,8 +12,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,12 +43,6 @@ class AgentCommandTest
         appliance.close();
     }
 
-    private static String field(final String json, final String name)
-    {
-        final Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
-        return m.find() ? m.group(1) : null;
-    }
-
     private int executions(final String token) throws Exception
     {
         final String account = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(io.venue.codec.Hex.fromHex(
@@ -77,15 +69,15 @@ class AgentCommandTest
         final CliRun created = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--agent", agent,
             "--scopes", "trade,read", "--days", "7", "--submit", appliance.baseUrl());
         assertEquals(0, created.exitCode(), created.err() + created.out());
-        final String keyId = field(created.out(), "apiKeyId");
+        final String keyId = created.outField("apiKeyId");
         assertTrue(keyId.startsWith("spk_"), created.out());
 
         final CliRun machine = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
-            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "1");
+            created.outField("apiSecret"), "--passphrase", created.outField("apiPassphrase"), "--svc-nonce", "1");
         assertEquals(0, machine.exitCode(), machine.err() + machine.out());
-        assertTrue(field(machine.out(), "token").startsWith("spws1."), machine.out());
+        assertTrue(machine.outField("token").startsWith("spws1."), machine.out());
         final CliRun replayed = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
-            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "1");
+            created.outField("apiSecret"), "--passphrase", created.outField("apiPassphrase"), "--svc-nonce", "1");
         assertEquals(1, replayed.exitCode());
         assertTrue(replayed.err().contains("HTTP 409"), replayed.err());
 
@@ -99,16 +91,16 @@ class AgentCommandTest
         final CliRun rotated = CliRun.of("agent", "rotate", "--key-file", ownerKey, "--nonce", "1", "--agent-id", keyId,
             "--new-agent", newAgent, "--submit", appliance.baseUrl());
         assertEquals(0, rotated.exitCode(), rotated.err() + rotated.out());
-        assertTrue(field(rotated.out(), "apiSecret").startsWith("sps_"), rotated.out());
+        assertTrue(rotated.outField("apiSecret").startsWith("sps_"), rotated.out());
 
-        final String agentToken = field(machine.out(), "token");
+        final String agentToken = machine.outField("token");
         assertEquals(200, executions(agentToken));
         final CliRun revoked = CliRun.of("agent", "owner-revoke", "--key-file", ownerKey, "--nonce", "2", "--submit",
             appliance.baseUrl());
         assertEquals(0, revoked.exitCode(), revoked.err() + revoked.out());
         assertEquals(401, executions(agentToken), "the token the agent's credential obtained ends with it");
         final CliRun after = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
-            field(created.out(), "apiSecret"), "--passphrase", field(created.out(), "apiPassphrase"), "--svc-nonce", "2");
+            created.outField("apiSecret"), "--passphrase", created.outField("apiPassphrase"), "--svc-nonce", "2");
         assertEquals(1, after.exitCode());
         assertTrue(after.out().contains("UNKNOWN_KEY"), after.out());
 

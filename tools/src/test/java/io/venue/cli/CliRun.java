@@ -15,4 +15,11 @@ record CliRun(int exitCode, String out, String err)
         final int code = VenueCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
         return new CliRun(code, out.toString(), err.toString());
     }
+
+    /** A string field of the JSON the run printed on standard output, or null. */
+    String outField(final String name)
+    {
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(out);
+        return m.find() ? m.group(1) : null;
+    }
 }

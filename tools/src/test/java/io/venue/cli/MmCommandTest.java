@@ -12,8 +12,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,12 +42,6 @@ class MmCommandTest
         appliance.close();
     }
 
-    private static String field(final String json, final String name)
-    {
-        final Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
-        return m.find() ? m.group(1) : null;
-    }
-
     @Test
     void anInstitutionalAgentReplacesTheTradersBid()
     {
@@ -60,16 +52,16 @@ class MmCommandTest
         final CliRun bid = CliRun.of("sign", "place", "--key-file", traderKey, "--nonce", "1", "--market", "1", "--side", "Bid",
             "--price", "50000000000", "--qty", "10000", "--submit", appliance.baseUrl());
         assertEquals(0, bid.exitCode(), bid.err() + bid.out());
-        final String resting = field(bid.out(), "orderId");
+        final String resting = bid.outField("orderId");
 
         final String[] replace = {"mm", "replace", "--url", appliance.baseUrl(), "--key-file", traderKey, "--cancel", resting,
             "--market", "1", "--side", "Bid", "--price", "49000000000", "--qty", "10000", "--nonce", "2",
-            "--key-id", field(agent.out(), "apiKeyId"), "--secret", field(agent.out(), "apiSecret"),
-            "--passphrase", field(agent.out(), "apiPassphrase"), "--svc-nonce", "1"};
+            "--key-id", agent.outField("apiKeyId"), "--secret", agent.outField("apiSecret"),
+            "--passphrase", agent.outField("apiPassphrase"), "--svc-nonce", "1"};
         final CliRun replaced = CliRun.of(replace);
         assertEquals(0, replaced.exitCode(), replaced.err() + replaced.out());
         assertTrue(replaced.out().contains("\"ok\":true"), replaced.out());
-        final String newId = field(replaced.out(), "orderId");
+        final String newId = replaced.outField("orderId");
         assertTrue(replaced.err().contains("new order id (EIP-712 Order hash): " + newId), replaced.err());
         assertTrue(replaced.out().contains("\"remainingActions\":3999"), "the MM budget comes with the answer: " + replaced.out());
 
