@@ -199,12 +199,28 @@ final class Gate implements Events.AccountLimits
     int admitOwner(
         final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
     {
+        return admitOwner(buffer, ownerOffset, nonce, digestBuffer, digestOffset, false);
+    }
+
+    /**
+     * As above; with {@code funded}, an owner that holds nothing at the venue is refused (ACCOUNT_NOT_FUNDED) after the
+     * nonce check and before anything changes: no account is made for it and its nonce is not used.
+     */
+    int admitOwner(
+        final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset,
+        final boolean funded)
+    {
         final int known = state.accounts.find(buffer, ownerOffset);
         final int outcome = known != FixedKeyIndex.MISSING ?
             NonceWindow.check(state.nonceWords, NonceWindow.WORDS * known, nonce) : NonceWindow.check(EMPTY_WINDOW, 0, nonce);
         if (outcome != NonceWindow.ACCEPTED)
         {
             reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, nonceRefusal(outcome), -1);
+            return -1;
+        }
+        if (funded && (known == FixedKeyIndex.MISSING || !state.ledger.holdsAnything(known)))
+        {
+            reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, RejectCode.ACCOUNT_NOT_FUNDED, -1);
             return -1;
         }
         if (known == FixedKeyIndex.MISSING && !state.roomForAccounts(1))

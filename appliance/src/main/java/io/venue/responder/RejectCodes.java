@@ -46,7 +46,7 @@ public final class RejectCodes
         return switch (code)
         {
             case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED, UNAUTHORIZED_SIGNER, SCOPE_DENIED,
-                NOT_OPERATOR, CAPACITY_LIMIT -> false;
+                NOT_OPERATOR, CAPACITY_LIMIT, ACCOUNT_NOT_FUNDED -> false;
             default -> true;
         };
     }
@@ -90,6 +90,7 @@ public final class RejectCodes
             case INVALID_QTY -> "the quantity is not a multiple of the lot or is below the minimum";
             case NOT_OPERATOR -> "administrative actions must be signed by an operator key";
             case INSUFFICIENT_BALANCE -> "the available balance is below the amount";
+            case ACCOUNT_NOT_FUNDED -> "the owner holds nothing at the venue: deposit before creating agents";
             default -> code.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         };
     }

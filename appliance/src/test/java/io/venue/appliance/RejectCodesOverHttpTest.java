@@ -173,31 +173,34 @@ class RejectCodesOverHttpTest
     {
         final long now = System.currentTimeMillis();
         final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());
-        ok(createAgent(agent, now));
-        refused(createAgent(agent, now), "AGENT_EXISTS"); // the key already signs for an agent
+        ok(createAgent(demo, demoNonce++, agent, now));
+        refused(createAgent(demo, demoNonce++, agent, now), "AGENT_EXISTS"); // the key already signs for an agent
+        // a wallet the venue holds nothing for cannot fill the venue's agent records
+        refused(createAgent(Secp256k1KeyPair.generate(new SecureRandom()), 1, agent, now), "ACCOUNT_NOT_FUNDED");
 
         final AgentRevocationText revocation = AgentRevocationText.builder().owner(demo.address()).agentId("spk_0123456789abcdef")
             .nonce(demoNonce++).issuedAtMs(now).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         refused(http.post("/api/agents/revoke", new JsonWriter().field("userWalletAddress", demo.address().toString())
             .field("agentId", "spk_0123456789abcdef").field("nonce", revocation.nonce()).field("issuedAtMs", now)
-            .field("signature", sign(revocation.text())).toJson().getBytes(StandardCharsets.UTF_8)), "UNKNOWN_AGENT");
+            .field("signature", sign(demo, revocation.text())).toJson().getBytes(StandardCharsets.UTF_8)), "UNKNOWN_AGENT");
     }
 
-    private HttpResponse<String> createAgent(final Secp256k1KeyPair agent, final long now) throws Exception
+    private HttpResponse<String> createAgent(
+        final Secp256k1KeyPair owner, final long nonce, final Secp256k1KeyPair agent, final long now) throws Exception
     {
-        final io.venue.auth.AgentAuthorizationText text = io.venue.auth.AgentAuthorizationText.builder().owner(demo.address())
+        final io.venue.auth.AgentAuthorizationText text = io.venue.auth.AgentAuthorizationText.builder().owner(owner.address())
             .agent(AgentKey.secp256k1(agent.address())).kind(AgentKind.API).scopes(io.venue.auth.Scope.TRADE).policy("")
-            .nonce(demoNonce++).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
+            .nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
             .verifyingContract(DEMO_CONTRACT).build();
-        return http.post("/api/agents/create", new JsonWriter().field("userWalletAddress", demo.address().toString())
+        return http.post("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.address().toString())
             .field("agent", text.agent().text()).field("agentKind", "api").raw("scopes", "[\"trade\"]").field("policy", "")
             .field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
-            .raw("authorization", new JsonWriter().field("signature", sign(text.text())).toJson()).toJson()
+            .raw("authorization", new JsonWriter().field("signature", sign(owner, text.text())).toJson()).toJson()
             .getBytes(StandardCharsets.UTF_8));
     }
 
-    private String sign(final String text)
+    private static String sign(final Secp256k1KeyPair owner, final String text)
     {
-        return Hex.to0x(new Secp256k1Signer(demo).sign(Eip191.personalHash(text), PreimageMode.RAW));
+        return Hex.to0x(new Secp256k1Signer(owner).sign(Eip191.personalHash(text), PreimageMode.RAW));
     }
 }

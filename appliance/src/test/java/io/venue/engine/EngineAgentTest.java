@@ -51,6 +51,17 @@ class EngineAgentTest
     }
 
     @Test
+    void onlyAnOwnerTheVenueHoldsSomethingForCreatesAgents()
+    {
+        final long accounts = h.engine.view().accountCount();
+        assertRejected(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "ACCOUNT_NOT_FUNDED");
+        org.junit.jupiter.api.Assertions.assertEquals(accounts, h.engine.view().accountCount(), "no account was made for it");
+        // once the venue holds something for it, the same key can be an agent of it
+        h.admin(new Deposit(EngineTest.BOB, 1, 1));
+        line(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "AgentChanged", "\"state\":\"ACTIVE\"");
+    }
+
+    @Test
     void anAgentActsWithinItsScopesOnly()
     {
         line(agents.create(ALICE, 42, AGENT_KEY, AgentCommands.TRADE, h.now + 30 * DAY), "AgentChanged", "\"state\":\"ACTIVE\"");

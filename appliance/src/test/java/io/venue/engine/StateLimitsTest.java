@@ -86,7 +86,8 @@ class StateLimitsTest
         assertRejected(h.admin(new Deposit(CAROL, USD, UNIT)), "CAPACITY_LIMIT");
         assertRejected(h.admin(new SetKillSwitch(KillScope.ACCOUNT, CAROL, SetKillSwitch.NO_MARKET, true)), "CAPACITY_LIMIT");
         assertRejected(h.act(STRANGER, spot(Side.BID, 1000, 1000)), "CAPACITY_LIMIT");
-        assertRejected(new AgentCommands(h).create(CAROL, 5, STRANGER, AgentCommands.TRADE, h.now + 1000), "CAPACITY_LIMIT");
+        // an owner the venue holds nothing for is refused before any account is made for it
+        assertRejected(new AgentCommands(h).create(CAROL, 5, STRANGER, AgentCommands.TRADE, h.now + 1000), "ACCOUNT_NOT_FUNDED");
         assertEquals(-1, h.engine.view().account(CAROL.toBytes()));
         assertEquals(-1, h.engine.view().account(STRANGER.toBytes()));
         assertEquals(3, h.engine.view().accountCount());

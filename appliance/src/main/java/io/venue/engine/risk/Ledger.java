@@ -119,6 +119,19 @@ public final class Ledger
         this.locked[index] = locked;
     }
 
+    /** Whether the account holds anything, available or locked, in any asset. */
+    public boolean holdsAnything(final int account)
+    {
+        for (int asset = 0; asset < assetCapacity; asset++)
+        {
+            if (available(account, asset) != 0 || locked(account, asset) != 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public long available(final int account, final int asset)
     {
         final int index = index(account, asset);
