@@ -315,6 +315,7 @@ public final class Appliance implements AutoCloseable
                 return market == null ? null : market.kind();
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000))
+            .compactOrderEntry(pool::offerMm)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }

@@ -19,6 +19,9 @@ final class CommandCheck
     private static final boolean[] KILL_SCOPE = table(0, 1, 2);
     private static final boolean[] KEY_KIND = table(0, 1);
     private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
+    private static final boolean[] LANE = table(0, 1);
+    /** The schema version that added the order commands' lane; earlier records have none (the trading lane). */
+    private static final int LANE_SINCE_VERSION = 4;
 
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
 
@@ -42,7 +45,24 @@ final class CommandCheck
     {
         return envelope(d.buffer(), d.offset() + PlaceOrderDecoder.envelopeEncodingOffset()) &&
             ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(STP_MODE, d.stpModeRaw()) &&
-            ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw());
+            ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw()) &&
+            lane(d.actingVersion(), d.laneRaw());
+    }
+
+    boolean cancel(final CancelDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && lane(d.actingVersion(), d.laneRaw());
+    }
+
+    boolean amend(final AmendDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && lane(d.actingVersion(), d.laneRaw());
+    }
+
+    boolean cancelByClientOrderId(final CancelByClientOrderIdDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset()) &&
+            lane(d.actingVersion(), d.laneRaw());
     }
 
     boolean cancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder d)
@@ -99,6 +119,11 @@ final class CommandCheck
     boolean agentRevoke(final AgentRevokeDecoder d)
     {
         return ok(BOOLEAN, d.allCredentialsRaw());
+    }
+
+    private static boolean lane(final int actingVersion, final short raw)
+    {
+        return actingVersion < LANE_SINCE_VERSION || ok(LANE, raw);
     }
 
     private static boolean ok(final boolean[] valid, final short raw)

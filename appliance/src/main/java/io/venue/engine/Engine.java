@@ -294,12 +294,10 @@ public final class Engine
         return switch (templateId)
         {
             case PlaceOrderDecoder.TEMPLATE_ID -> check.place(placeOrder.wrap(buffer, body, blockLength, version));
-            case CancelDecoder.TEMPLATE_ID -> check.envelope(buffer, cancel.wrap(buffer, body, blockLength, version).offset() +
-                CancelDecoder.envelopeEncodingOffset());
-            case AmendDecoder.TEMPLATE_ID -> check.envelope(buffer, amend.wrap(buffer, body, blockLength, version).offset() +
-                AmendDecoder.envelopeEncodingOffset());
-            case CancelByClientOrderIdDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                cancelByClientOrderId.wrap(buffer, body, blockLength, version).offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset());
+            case CancelDecoder.TEMPLATE_ID -> check.cancel(cancel.wrap(buffer, body, blockLength, version));
+            case AmendDecoder.TEMPLATE_ID -> check.amend(amend.wrap(buffer, body, blockLength, version));
+            case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
+                check.cancelByClientOrderId(cancelByClientOrderId.wrap(buffer, body, blockLength, version));
             case CancelAllDecoder.TEMPLATE_ID -> check.cancelAll(cancelAll.wrap(buffer, body, blockLength, version));
             case BatchDecoder.TEMPLATE_ID -> check.batch(batch.wrap(buffer, body, blockLength, version));
             case SplitDecoder.TEMPLATE_ID -> check.envelope(buffer, split.wrap(buffer, body, blockLength, version).offset() +

@@ -69,7 +69,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = place.buffer();
         final int envelope = place.offset() + PlaceOrderDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs);
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, tradingLane(place.lane()));
         if (account < 0)
         {
             return;
@@ -103,7 +103,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = cancel.buffer();
         final int envelope = cancel.offset() + CancelDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs);
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, tradingLane(cancel.lane()));
         if (account < 0)
         {
             return;
@@ -122,7 +122,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = cancel.buffer();
         final int envelope = cancel.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs);
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, tradingLane(cancel.lane()));
         if (account < 0)
         {
             return;
@@ -142,7 +142,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = amend.buffer();
         final int envelope = amend.offset() + AmendDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs);
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, tradingLane(amend.lane()));
         if (account < 0)
         {
             return;
@@ -153,6 +153,15 @@ final class OrderEntry
         {
             gate.reject(buffer, envelope, account, refusal);
         }
+    }
+
+    /**
+     * Whether the per-account action limiter counts a command of this lane: the MM lane charged its own windows before
+     * the journal; a record older than the lane field (NULL_VAL) came in on the trading route.
+     */
+    private static boolean tradingLane(final io.venue.journal.sbe.Lane lane)
+    {
+        return lane != io.venue.journal.sbe.Lane.MM;
     }
 
     void onCancelAll(final CancelAllDecoder cancelAll)

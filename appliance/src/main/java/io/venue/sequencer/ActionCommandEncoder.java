@@ -21,6 +21,7 @@ import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
 import io.venue.crypto.OrderIds;
+import io.venue.journal.sbe.Lane;
 import io.venue.journal.sbe.*;
 import org.agrona.MutableDirectBuffer;
 
@@ -80,12 +81,15 @@ public final class ActionCommandEncoder
         final MutableDirectBuffer buffer,
         final int offset)
     {
-        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, buffer, offset);
+        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, Lane.TRADING,
+            buffer, offset);
     }
 
     /**
      * As above, keeping the request's signature in the envelope so an audit can verify it again
-     * ({@link SignatureAudit}).
+     * ({@link SignatureAudit}), and naming the lane the action came in on: the MM lane's place, cancel, amend and
+     * cancel by client order id are not counted by the engine's per-account action limiter (their windows were charged
+     * at the lane).
      *
      * @param requestSignature r, s, v as the request carried them (65 bytes), or null for none (zeros).
      */
@@ -99,6 +103,7 @@ public final class ActionCommandEncoder
         final byte[] rawSigner,
         final byte[] personalSigner,
         final byte[] requestSignature,
+        final Lane lane,
         final MutableDirectBuffer buffer,
         final int offset)
     {
@@ -119,7 +124,7 @@ public final class ActionCommandEncoder
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             e.market(order.market()).book(book(order.book())).side(side(order.side())).price(order.price()).qty(order.qty())
                 .stpMode(stp(order.stpMode())).timeInForce(tif(order.timeInForce())).isMarket(bool(order.isMarket()))
-                .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt());
+                .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt()).lane(lane);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof Cancel c)
@@ -128,7 +133,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             c.orderId().copyTo(scratch, 0);
-            e.putOrderId(scratch, 0, DIGEST);
+            e.putOrderId(scratch, 0, DIGEST).lane(lane);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof Amend a)
@@ -137,7 +142,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             a.orderId().copyTo(scratch, 0);
-            e.putOrderId(scratch, 0, DIGEST).price(a.price()).qty(a.qty());
+            e.putOrderId(scratch, 0, DIGEST).price(a.price()).qty(a.qty()).lane(lane);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof CancelByClientOrderId c)
@@ -146,7 +151,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             c.clientOrderId().copyTo(scratch, 0);
-            e.putClientOrderId(scratch, 0, 16);
+            e.putClientOrderId(scratch, 0, 16).lane(lane);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof CancelAll c)

@@ -346,9 +346,18 @@ class ApplianceTest
         assertEquals(1, metric(text, "venue_journaled_refusals_total{reason=\"MALFORMED\"}"), text);
         assertEquals(1, metric(text, "venue_http_responses_total{status=\"400\"}"), text);
         assertEquals(0, metric(text, "venue_mm_window_refusals_total{scope=\"account\"}"), text);
-        final long journaled = metric(text, "venue_sequence{stage=\"journaled\"}");
-        assertEquals(journaled, metric(text, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
-        assertTrue(metric(text, "venue_sequence{stage=\"answered\"}") <= journaled);
+        // a refusal is answered once journaled; the engine reads past it on its own thread, so it may not have yet
+        String settled = text;
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (metric(settled, "venue_sequence{stage=\"applied\"}") < metric(settled, "venue_sequence{stage=\"journaled\"}") &&
+            System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+            settled = http.get("/api/v1/admin/metrics").body();
+        }
+        final long journaled = metric(settled, "venue_sequence{stage=\"journaled\"}");
+        assertEquals(journaled, metric(settled, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
+        assertTrue(metric(settled, "venue_sequence{stage=\"answered\"}") <= journaled);
         assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
 
         // a restart re-reads the recent history to answer status queries, but counts from its own start

@@ -4,8 +4,6 @@ import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
-import io.venue.auth.AgentAuthorizationText;
-import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
 import io.venue.codec.Hex;
@@ -26,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -90,25 +86,7 @@ class CancelReplaceTest
     /** An HMAC credential of a new agent of the trader, of this kind and scopes. */
     private SvcRequestSigner agent(final AgentKind kind, final Scope... scopes) throws Exception
     {
-        final long now = System.currentTimeMillis();
-        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(trader.address())
-            .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address())).kind(kind).scopes(scopes)
-            .policy("").nonce(nonce++).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
-            .verifyingContract(DEMO_CONTRACT).build();
-        final StringBuilder scopeList = new StringBuilder();
-        for (final Scope scope : scopes)
-        {
-            scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
-        }
-        final HttpResponse<String> created = http.post("/api/agents/create", new JsonWriter()
-            .field("userWalletAddress", trader.address().toString()).field("agent", text.agent().text())
-            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "").field("nonce", text.nonce())
-            .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
-            .raw("authorization", new JsonWriter().field("signature", sign(Eip191.personalHash(text.text()), trader)).toJson())
-            .toJson().getBytes(StandardCharsets.UTF_8));
-        assertEquals(200, created.statusCode(), created.body());
-        return SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
-            field(created.body(), "apiPassphrase"));
+        return http.agentCredential(trader, nonce++, kind, scopes);
     }
 
     private static String sign(final byte[] hash, final Secp256k1KeyPair key)
@@ -144,11 +122,7 @@ class CancelReplaceTest
 
     private HttpResponse<String> replace(final SvcRequestSigner signer, final String body) throws Exception
     {
-        final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(appliance.baseUrl() + ROUTE))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
-        signer.sign(++svcNonce, System.currentTimeMillis(), "POST", ROUTE, null, bytes).forEach(request::header);
-        return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return http.svcPost(signer, ++svcNonce, ROUTE, body.getBytes(StandardCharsets.UTF_8), java.util.Map.of());
     }
 
     @Test

@@ -160,6 +160,36 @@ class HttpFuzzTest
         stillServingAndUntouched();
     }
 
+    /**
+     * Mutated and random compact bodies, sent with valid SVC-* headers of an institutional agent over what is sent: a
+     * JSON 4xx naming the problem, or orders decided one by one, never a 5xx or a dropped connection. The orders are
+     * the demo's, at nonce 2, so whatever a mutation leaves valid never takes nonce 1.
+     */
+    @Test
+    void mutatedCompactOrdersAreRefusedCleanly() throws Exception
+    {
+        final Random random = new Random(SEED + 13);
+        final io.venue.svc.SvcRequestSigner mm = http.agentCredential(demo, 5, io.venue.auth.AgentKind.INSTITUTIONAL,
+            io.venue.auth.Scope.QUOTE);
+        final io.venue.signing.ActionSigner signer = new io.venue.signing.ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
+            ApplianceContext.DEMO_CONTRACT, demo);
+        long svcNonce = 0;
+        for (int i = 0; i < 150; i++)
+        {
+            final long now = System.currentTimeMillis();
+            final byte[] valid = io.venue.transport.bsl.CompactOrders.encode(DemoVenue.SPOT_MARKET, List.of(
+                signer.sign(new io.venue.action.ActionPayload(demo.address(), 2, null, now, bid()), PreimageMode.RAW),
+                signer.sign(new io.venue.action.ActionPayload(demo.address(), 3, null, now,
+                    new io.venue.action.Cancel(new io.venue.action.OrderId(new byte[32]))), PreimageMode.RAW)));
+            final byte[] body = i % 5 == 4 ? randomBytes(random, random.nextInt(600)) : mutate(valid, random);
+            final HttpResponse<String> answer = http.svcPost(mm, ++svcNonce, "/api/v1/bsl/orders/compact", body, java.util.Map.of());
+            final String context = "case " + i + " (seed " + (SEED + 13) + "): " + io.venue.codec.Hex.to0x(body);
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
+        }
+        stillServingAndUntouched();
+    }
+
     /** Random SVC-* machine headers on the token route: a JSON 4xx naming the problem, never a 5xx or a dropped connection. */
     @Test
     void randomMachineHeadersGetClearRefusals() throws Exception

@@ -6,7 +6,15 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.AgentKey;
+import io.venue.auth.AgentKind;
+import io.venue.auth.Scope;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.Secp256k1Signer;
 import io.venue.signing.ActionSigner;
+import io.venue.svc.SvcRequestSigner;
+import io.venue.transport.http.JsonWriter;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 
 /** A client of the appliance's HTTP lane for tests: Java's HttpClient, real signatures. */
@@ -58,6 +67,46 @@ final class VenueHttp
         return client.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
             HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** An HMAC credential of a new agent of {@code owner}, of this kind and scopes, created over the agent route. */
+    SvcRequestSigner agentCredential(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind, final Scope... scopes)
+        throws Exception
+    {
+        final long now = System.currentTimeMillis();
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address())
+            .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address())).kind(kind).scopes(scopes)
+            .policy("").nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+        final StringBuilder scopeList = new StringBuilder();
+        for (final Scope scope : scopes)
+        {
+            scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
+        }
+        final String signature = Hex.to0x(new Secp256k1Signer(owner).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
+        final HttpResponse<String> created = post("/api/agents/create", new JsonWriter()
+            .field("userWalletAddress", owner.address().toString()).field("agent", text.agent().text())
+            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "").field("nonce", text.nonce())
+            .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
+            .raw("authorization", new JsonWriter().field("signature", signature).toJson())
+            .toJson().getBytes(StandardCharsets.UTF_8));
+        if (created.statusCode() != 200)
+        {
+            throw new IllegalStateException("agent not created: " + created.body());
+        }
+        return SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
+            field(created.body(), "apiPassphrase"));
+    }
+
+    /** POST with the SVC-* headers of {@code signer} over the route and body, and {@code headers}. */
+    HttpResponse<String> svcPost(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
+        final java.util.Map<String, String> headers) throws Exception
+    {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + route)).timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        signer.sign(svcNonce, System.currentTimeMillis(), "POST", route, null, body).forEach(request::header);
+        headers.forEach(request::header);
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> get(final String path) throws Exception

@@ -99,12 +99,27 @@ final class EngineHarness
     /** Any payload with any verifier result: for nonce, signer and agent tests. */
     List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner)
     {
+        return send(payload, match, rawSigner, personalSigner, io.venue.journal.sbe.Lane.TRADING);
+    }
+
+    /** The account's next action as the MM lane's compact routes journal it. */
+    List<String> actOnMmLane(final Address account, final Action action)
+    {
+        final long nonce = nonce(account);
+        nextNonce.put(account, nonce + 1);
+        return send(new ActionPayload(account, nonce, null, now, action), SignerMatch.ACCOUNT_RAW, account, null,
+            io.venue.journal.sbe.Lane.MM);
+    }
+
+    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner,
+        final io.venue.journal.sbe.Lane lane)
+    {
         final byte[] json = CanonicalJson.toBytes(payload);
         lastDigest = new byte[32];
         digest.v2(json, 0, json.length, lastDigest, 0);
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
-            buffer, 0);
+            null, lane, buffer, 0);
         return apply(buffer, length);
     }
 

@@ -165,6 +165,20 @@ class EngineTest
     }
 
     @Test
+    void ordersOfTheMmLaneAreNotCountedByThePerAccountLimiter()
+    {
+        // the MM lane charged its own windows before the journal: its places and cancels pass the trading route's limit
+        for (int i = 0; i < 60; i++)
+        {
+            final List<String> placed = h.actOnMmLane(ALICE, bid(UNIT, UNIT));
+            line(placed, "ActionAccepted");
+            line(h.actOnMmLane(ALICE, new Cancel(new OrderId(h.lastDigest))), "ActionAccepted");
+        }
+        // and do not use the trading route's budget up either
+        line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted", "\"rateRemaining\":49,");
+    }
+
+    @Test
     void theActionRateIsFiftyPerSecondOfStampedTimeAndARefusalKeepsTheNonce()
     {
         for (int i = 0; i < 50; i++)

@@ -205,7 +205,8 @@ public final class JournalRecords
             return RecordError.WRONG_SCHEMA;
         }
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
-        // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay
+        // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
+        // order commands name their lane, which a replay of older commands could not know
         if (version != SCHEMA_VERSION)
         {
             return RecordError.UNSUPPORTED_VERSION;

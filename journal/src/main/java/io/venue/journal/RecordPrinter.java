@@ -33,6 +33,7 @@ public final class RecordPrinter
     private static final EnumNames SIDE = EnumNames.of(Side.values(), Side::value);
     private static final EnumNames STP_MODE = EnumNames.of(StpMode.values(), StpMode::value);
     private static final EnumNames TIME_IN_FORCE = EnumNames.of(TimeInForce.values(), TimeInForce::value);
+    private static final EnumNames LANE = EnumNames.of(Lane.values(), Lane::value);
     private static final EnumNames KILL_SCOPE = EnumNames.of(KillScope.values(), KillScope::value);
     private static final EnumNames SIGNER_MATCH = EnumNames.of(SignerMatch.values(), SignerMatch::value);
     private static final EnumNames LEG_TYPE = EnumNames.of(LegType.values(), LegType::value);
@@ -158,6 +159,7 @@ public final class RecordPrinter
                 bool("isMarket", d.isMarketRaw());
                 bool("reduceOnly", d.reduceOnlyRaw());
                 nullable("expiresAt", d.expiresAt(), PlaceOrderDecoder.expiresAtNullValue());
+                enumValue("lane", LANE, d.laneRaw());
             }
             case CANCEL ->
             {
@@ -165,6 +167,7 @@ public final class RecordPrinter
                 commandHeader(d.sequence(), d.timestampMs(), d.epoch());
                 envelope(d.envelope());
                 bytes("orderId", d.getOrderId(scratch, 0, DIGEST));
+                enumValue("lane", LANE, d.laneRaw());
             }
             case AMEND ->
             {
@@ -174,6 +177,7 @@ public final class RecordPrinter
                 bytes("orderId", d.getOrderId(scratch, 0, DIGEST));
                 u64("price", d.price());
                 u64("qty", d.qty());
+                enumValue("lane", LANE, d.laneRaw());
             }
             case CANCEL_BY_CLIENT_ORDER_ID ->
             {
@@ -181,6 +185,7 @@ public final class RecordPrinter
                 commandHeader(d.sequence(), d.timestampMs(), d.epoch());
                 envelope(d.envelope());
                 bytes("clientOrderId", d.getClientOrderId(scratch, 0, CLIENT_ORDER_ID));
+                enumValue("lane", LANE, d.laneRaw());
             }
             case CANCEL_ALL ->
             {

@@ -34,7 +34,7 @@ class JournalRecordsTest
         assertEquals(length, records.encodedLength());
         assertEquals(PlaceOrderEncoder.TEMPLATE_ID, records.templateId());
         assertEquals(PlaceOrderEncoder.BLOCK_LENGTH, records.blockLength());
-        assertEquals(3, records.version());
+        assertEquals(4, records.version());
         assertEquals(1, records.schemaId());
         assertEquals(16 + JournalRecords.HEADER_LENGTH, records.bodyOffset());
     }
@@ -94,9 +94,11 @@ class JournalRecordsTest
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 1 records have no signature in the envelope");
         header.version(2);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 2 events lack the limiter fields");
-        header.version(4);
-        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
         header.version(3);
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 3 order commands lack the lane");
+        header.version(5);
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
+        header.version(4);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);

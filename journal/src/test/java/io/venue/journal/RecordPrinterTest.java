@@ -6,6 +6,7 @@ import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.Book;
 import io.venue.journal.sbe.CancelEncoder;
 import io.venue.journal.sbe.CreateAssetEncoder;
+import io.venue.journal.sbe.Lane;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.PlaceOrderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
@@ -58,7 +59,7 @@ class RecordPrinterTest
             .signerMatch(SignerMatch.ACCOUNT_RAW);
         order.market(4_294_967_000L).book(Book.NONE).side(Side.BID).price(1_500_000).qty(2_000_000)
             .stpMode(StpMode.NONE).timeInForce(TimeInForce.POST_ONLY)
-            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue());
+            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue()).lane(Lane.MM);
 
         final String zeroAddress = "0x" + "00".repeat(20);
         assertEquals(
@@ -69,7 +70,7 @@ class RecordPrinterTest
             "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) + "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
-            "\"expiresAt\":null}",
+            "\"expiresAt\":null,\"lane\":\"MM\"}",
             printer.print(buffer, 0, JournalRecords.HEADER_LENGTH + order.encodedLength()));
     }
 
@@ -151,9 +152,9 @@ class RecordPrinterTest
         assertEquals("{\"error\":\"TOO_SHORT_FOR_HEADER\",\"length\":3}", printer.print(buffer, 0, 3));
         assertEquals("{\"error\":\"OUT_OF_BOUNDS\",\"length\":100}", printer.print(buffer, buffer.capacity() - 10, 100));
 
-        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(3);
+        header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(4);
         assertEquals(
-            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":3,\"blockLength\":40}",
+            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":4,\"blockLength\":40}",
             printer.print(buffer, 0, 64));
     }
 

@@ -33,10 +33,10 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("3", SCHEMA.root.getAttribute("version"));
+        assertEquals("4", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(3, JournalRecords.SCHEMA_VERSION);
+        assertEquals(4, JournalRecords.SCHEMA_VERSION);
     }
 
     @Test

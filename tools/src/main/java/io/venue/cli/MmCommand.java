@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 
 /** The MM lane from the command line (docs/API.md, "MM order entry"). */
 @Command(name = "mm", mixinStandardHelpOptions = true, description = "MM order entry.",
-    subcommands = MmCommand.Replace.class)
+    subcommands = {MmCommand.Replace.class, MmCommand.Orders.class})
 final class MmCommand
 {
     /**
@@ -112,6 +112,122 @@ final class MmCommand
             final Map<String, String> headers = machine.headers("POST", ROUTE, bytes);
             spec.commandLine().getErr().println("new order id (EIP-712 Order hash): " + Hex.to0x(orderHash));
             return Submit.post(url, ROUTE, bytes, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+    }
+
+    /**
+     * POST /api/v1/bsl/orders/compact: orders of the trader, each signed as a trading-route action (consecutive nonces
+     * from {@code --nonce}), in one compact binary body, with an institutional agent's SVC-* credential.
+     */
+    @Command(name = "orders", mixinStandardHelpOptions = true,
+        description = "Send compact binary orders of the trader on one market, each signed, in one request.")
+    static final class Orders implements Callable<Integer>
+    {
+        static final String ROUTE = "/api/v1/bsl/orders/compact";
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--url", required = true, description = "The appliance's base URL, e.g. http://127.0.0.1:8080.")
+        String url;
+
+        @ArgGroup(exclusive = false, multiplicity = "1", heading = "Key that signs every order (the trader's or its agent's):%n")
+        KeyInput key;
+
+        @Option(names = "--trader", description = "The trader's account; default: the signing key's address.")
+        String trader;
+
+        @Option(names = "--market", required = true, description = "The market of the request's places.")
+        long market;
+
+        @Option(names = "--book", description = "YES or NO: the book of the places on an outcome market.")
+        String book;
+
+        @Option(names = "--nonce", required = true, description = "The first order's action nonce; the next ones count up.")
+        String nonce;
+
+        @Option(names = "--result-mode", description = "ack (the lane's default: only refused orders are listed) or detailed.")
+        String resultMode;
+
+        @picocli.CommandLine.Parameters(arity = "1..*", paramLabel = "ORDER", description = "In body order: " +
+            "place:Bid|Ask:PRICE:QTY[:gtc|ioc|fok|post_only], cancel:ORDER_ID, amend:ORDER_ID:PRICE:QTY.")
+        java.util.List<String> orders;
+
+        @ArgGroup(exclusive = false, multiplicity = "1", heading = "The institutional agent's machine credential:%n")
+        MachineCredential machine;
+
+        @Mixin
+        DeploymentOptions deployment;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            final io.venue.signing.ActionSigner signer = new io.venue.signing.ActionSigner(deployment.chainId,
+                deployment.contractAddress(), Secp256k1KeyPair.fromPrivateKey(key.privateKey()));
+            final Address account = trader == null ? signer.address() : Address.of(trader);
+            long next = WireValues.u64(nonce);
+            final java.util.List<io.venue.action.SignedAction> signed = new java.util.ArrayList<>();
+            for (final String order : orders)
+            {
+                final io.venue.action.ActionPayload payload = new io.venue.action.ActionPayload(account, next++, null,
+                    System.currentTimeMillis(), action(order));
+                signed.add(signer.sign(payload, PreimageMode.RAW));
+                if (payload.action() instanceof io.venue.action.SpotPlaceOrder)
+                {
+                    spec.commandLine().getErr().println("order id of " + order + ": " + Hex.to0x(signer.digestV2(payload)));
+                }
+            }
+            final byte[] body = io.venue.transport.bsl.CompactOrders.encode(market, signed);
+            final Map<String, String> headers = new java.util.HashMap<>(machine.headers("POST", ROUTE, body));
+            headers.put("Content-Type", "application/octet-stream");
+            if (resultMode != null)
+            {
+                headers.put("x-bsl-result-mode", resultMode);
+            }
+            final java.net.http.HttpResponse<String> answer = Submit.send(url, ROUTE, body, headers, spec.commandLine().getOut(),
+                spec.commandLine().getErr());
+            // 0 only when every order was accepted
+            return answer != null && answer.statusCode() == 200 && answer.body().contains("\"refused\":0,") ? 0 : 1;
+        }
+
+        private io.venue.action.Action action(final String order)
+        {
+            final String[] parts = order.split(":", -1);
+            try
+            {
+                switch (parts[0])
+                {
+                    case "place":
+                        if (parts.length == 4 || parts.length == 5)
+                        {
+                            return new io.venue.action.SpotPlaceOrder(market, book == null ? null : WireValues.parse(Book.class, book),
+                                WireValues.parse(Side.class, parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]), null,
+                                parts.length == 5 ? WireValues.parse(io.venue.action.TimeInForce.class, parts[4]) :
+                                    io.venue.action.TimeInForce.GTC, false, false, io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+                        }
+                        break;
+                    case "cancel":
+                        if (parts.length == 2)
+                        {
+                            return new io.venue.action.Cancel(OrderId.of(parts[1]));
+                        }
+                        break;
+                    case "amend":
+                        if (parts.length == 4)
+                        {
+                            return new io.venue.action.Amend(OrderId.of(parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]));
+                        }
+                        break;
+                    default:
+                        break;
+                }
+            }
+            catch (final IllegalArgumentException bad)
+            {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), order + ": " + bad.getMessage());
+            }
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), order + ": expected " +
+                "place:Bid|Ask:PRICE:QTY[:TIF], cancel:ORDER_ID or amend:ORDER_ID:PRICE:QTY");
         }
     }
 }

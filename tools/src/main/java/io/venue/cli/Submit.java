@@ -29,34 +29,46 @@ final class Submit
         return post(baseUrl, route, body, java.util.Map.of(), out, err);
     }
 
-    /** The same, with extra request headers (the SVC-* machine headers). */
+    /** The same, with extra request headers (the SVC-* machine headers; a Content-Type among them replaces JSON's). */
     static int post(final String baseUrl, final String route, final byte[] body, final java.util.Map<String, String> headers,
         final PrintWriter out, final PrintWriter err)
+    {
+        final HttpResponse<String> response = send(baseUrl, route, body, headers, out, err);
+        return response != null && response.statusCode() == 200 && response.body().startsWith("{\"ok\":true") ? 0 : 1;
+    }
+
+    /** Sends and prints as {@link #post}; returns the answer, or null when the appliance could not be reached. */
+    static HttpResponse<String> send(final String baseUrl, final String route, final byte[] body,
+        final java.util.Map<String, String> headers, final PrintWriter out, final PrintWriter err)
     {
         final String url = baseUrl.replaceAll("/+$", "") + route;
         try
         {
             final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            if (!headers.containsKey("Content-Type"))
+            {
+                request.header("Content-Type", "application/json");
+            }
             headers.forEach(request::header);
             final HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             err.println("HTTP " + response.statusCode());
             err.flush();
             out.println(response.body());
             out.flush();
-            return response.statusCode() == 200 && response.body().startsWith("{\"ok\":true") ? 0 : 1;
+            return response;
         }
         catch (final java.io.IOException | IllegalArgumentException ex)
         {
             err.println("could not submit to " + url + ": " + ex);
             err.flush();
-            return 1;
+            return null;
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            return 1;
+            return null;
         }
     }
 }

@@ -70,4 +70,44 @@ class MmCommandTest
         assertEquals(1, again.exitCode());
         assertTrue(again.err().contains("HTTP 409"), again.err());
     }
+
+    @Test
+    void compactOrdersPlaceAndCancelTheTradersBids()
+    {
+        final CliRun agent = CliRun.of("agent", "create", "--key-file", traderKey, "--nonce", "0", "--kind", "institutional",
+            "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "quote",
+            "--submit", appliance.baseUrl());
+        assertEquals(0, agent.exitCode(), agent.err() + agent.out());
+        final String[] credential = {"--key-id", agent.outField("apiKeyId"), "--secret", agent.outField("apiSecret"),
+            "--passphrase", agent.outField("apiPassphrase")};
+
+        final CliRun placed = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
+            "--market", "1", "--nonce", "1", "--result-mode", "detailed", "--svc-nonce", "1",
+            "place:Bid:49000000000:10000", "place:Bid:48000000000:10000:post_only"}, credential));
+        assertEquals(0, placed.exitCode(), placed.err() + placed.out());
+        assertTrue(placed.out().contains("\"orders\":2,\"accepted\":2,\"refused\":0,"), placed.out());
+        final String first = placed.err().lines().filter(line -> line.startsWith("order id of place:Bid:49000000000"))
+            .findFirst().orElseThrow().replaceAll(".*: ", "");
+
+        // a cancel of the first bid, and one of an order that is not there: exit 1, the refusal listed (ack mode)
+        final CliRun cancelled = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file",
+            traderKey, "--market", "1", "--nonce", "3", "--svc-nonce", "2", "cancel:" + first, "cancel:0x" + "00".repeat(32)},
+            credential));
+        assertEquals(1, cancelled.exitCode(), cancelled.err() + cancelled.out());
+        assertTrue(cancelled.out().contains("\"orders\":2,\"accepted\":1,\"refused\":1,\"results\":[{\"index\":1,"),
+            cancelled.out());
+        assertTrue(cancelled.out().contains("UNKNOWN_ORDER"), cancelled.out());
+
+        final CliRun bad = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
+            "--market", "1", "--nonce", "5", "--svc-nonce", "3", "place:Up:1:1"}, credential));
+        assertEquals(2, bad.exitCode(), bad.err());
+        assertTrue(bad.err().contains("place:Up:1:1"), bad.err());
+    }
+
+    private static String[] concat(final String[] first, final String[] second)
+    {
+        final String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
+    }
 }

@@ -8,7 +8,7 @@ package io.venue.verifier;
  *  16  outcome          int8   VerificationOutcome ordinal
  *  17  detail           int8   SignerMatch, ParseErrorCode or RecoveryStatus ordinal, by outcome
  *  18  digestVersion    int8   2, 1, or 0 when the body did not parse
- *  19  (padding)        int8
+ *  19  lane             int8   0: a submit of the trading route; 1: of the MM lane (submit results only)
  *  20  digest           32 bytes
  *  52  rawSigner        20 bytes  raw-mode recovered address, zero if not computed
  *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
@@ -29,6 +29,7 @@ final class VerificationResultLayout
     static final int OUTCOME = 16;
     static final int DETAIL = 17;
     static final int DIGEST_VERSION = 18;
+    static final int LANE = 19;
     static final int DIGEST = 20;
     static final int RAW_SIGNER = 52;
     static final int PERSONAL_SIGNER = 72;
@@ -55,6 +56,8 @@ final class VerificationResultLayout
     /** The detail byte of an {@link #INTENT_MSG_TYPE} result: which verifier prepared it. */
     static final int PREPARED_OWNER_INTENT = 0;
     static final int PREPARED_CANCEL_REPLACE = 1;
+    /** Message type of submit requests of the MM lane: verified as {@link #REQUEST_MSG_TYPE}, their results marked by {@link #LANE}. */
+    static final int MM_REQUEST_MSG_TYPE = 4;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
 

@@ -78,6 +78,7 @@ final class VerifierAgent implements Agent
         else
         {
             pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            scratch.putByte(VerificationResultLayout.LANE, (byte)(msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE ? 1 : 0));
             pendingType = RESULT_MSG_TYPE;
         }
         // consume the request either way; a result that does not fit now is held and stops the batch

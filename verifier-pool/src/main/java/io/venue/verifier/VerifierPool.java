@@ -111,6 +111,23 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
+     * As {@link #offer(long, long, byte[], int, int)} for a submit of the MM lane: verified the same way, its result
+     * says so ({@link VerificationResult#mmLane()}), so the command carries the lane whose limits it passed.
+     */
+    public boolean offerMm(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
+    {
+        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int index = claim(ring, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, length);
+        if (index <= 0)
+        {
+            return false;
+        }
+        ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
+        ring.commit(index);
+        return true;
+    }
+
+    /**
      * Queues an owner's EIP-191 intent: the signature over {@code text} must recover to {@code owner}; when it does,
      * the result carries {@code command} (a record the sequencer stamps and journals). Same ordering and refusal
      * rules as {@link #offer}.

@@ -55,6 +55,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String METRICS = "/api/v1/admin/metrics";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
+    /** The compact binary order routes (spec 4): the beta alias, the direct compatibility route and the canonical one. */
+    static final String ORDER_ENTRY_BINARY = "/api/order-entry/binary";
+    static final String MM_BATCH_BIN = "/api/v1/mm/orders/batch.bin";
+    static final String BSL_ORDERS_COMPACT = "/api/v1/bsl/orders/compact";
     static final String BSL_LIMITS = "/api/v1/bsl/limits";
     static final String MM_LIMITS = "/api/v1/mm/limits";
     static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
@@ -67,8 +71,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
         OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
-        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS,
-        METRICS);
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
+        BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS);
     static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
     static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
     static final String RATE_LIMIT = "X-RateLimit-Limit";
@@ -113,6 +117,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final TokenRoute tokens;
     private final ReadRoutes reads;
     private final MmRoute mm;
+    private final CompactOrderRoute compact;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -125,6 +130,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.tokens = new TokenRoute(shared.context, machineAuth);
         this.reads = new ReadRoutes(shared.context);
         this.mm = new MmRoute(shared.context, machineAuth);
+        this.compact = new CompactOrderRoute(shared.context, machineAuth);
     }
 
     @Override
@@ -191,6 +197,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
             case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
+            case ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> compactOrders(ctx, slot, request, path);
             case ADMIN_ACTIONS ->
             {
                 if (allowed(ctx, slot, method, HttpMethod.POST))
@@ -407,41 +414,107 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /**
-     * POST /api/v1/mm/orders/replace: an MM cancel-replace (spec 5.3) with an institutional agent's SVC-* headers
-     * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
-     * account's budget (usedActions, remainingActions, resetInMs).
+     * POST of compact binary orders (spec 4, 4.1): 1 to 1,000 signed orders of the credential's account, each offered
+     * to the pool as the MM lane's; the request is answered once the engine has answered every order taken. The orders
+     * go in body order on this connection, so they are journaled in that order.
      */
-    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    {
+        final HttpGateway.Context context = shared.context;
+        final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.mmSubmitter != null,
+            () -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
+                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+        if (decision == null)
+        {
+            return;
+        }
+        final CompactOrderRoute.Admitted admitted = decision.admitted();
+        final int count = admitted.bodies().size();
+        final SubmitResponse[] answers = new SubmitResponse[count];
+        final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(count);
+        final Runnable whenAll = () -> answerLater(ctx, slot, json(compact.answer(admitted, answers)));
+        int taken = 0;
+        while (taken < count)
+        {
+            final int index = taken;
+            final long correlation = context.pending.register(response ->
+            {
+                answers[index] = response;
+                if (waiting.decrementAndGet() == 0)
+                {
+                    whenAll.run();
+                }
+            });
+            final byte[] body = admitted.bodies().get(index);
+            if (!context.mmSubmitter.offer(connectionId, correlation, body, 0, body.length))
+            {
+                context.pending.forget(correlation);
+                break;
+            }
+            taken++;
+        }
+        if (taken < count)
+        {
+            // the verifier queue is full: the rest are not offered (their order would break), their charge goes back
+            compact.refund(admitted, taken);
+            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full: " + (count - taken) +
+                " of " + count + " compact orders not verified");
+            if (taken == 0)
+            {
+                fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
+                    "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"), 1)));
+                return;
+            }
+            final SubmitResponse notTaken = new SubmitResponse(503, error("QUEUE_LIMIT",
+                "the verifier queue was full: this order was not verified, send it again"), 1);
+            for (int i = taken; i < count; i++)
+            {
+                answers[i] = notTaken;
+            }
+            if (waiting.addAndGet(taken - count) == 0)
+            {
+                whenAll.run();
+            }
+        }
+        await(ctx, slot, SUBMIT_TIMEOUT);
+    }
+
+    /**
+     * The checks every request of the MM lane passes before its own: POST, the route served, the connection's write
+     * admission and the edge throttle's count of failed authentications; then {@code decide}. Answers and returns null
+     * unless the request is admitted.
+     */
+    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final boolean served, final java.util.function.Supplier<MmRoute.Decision<A>> decide)
     {
         final HttpGateway.Context context = shared.context;
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
-            return;
+            return null;
         }
-        if (context.cancelReplaces == null)
+        if (!served)
         {
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
-            return;
+            return null;
         }
         // the MM lane has its own limits (spec 8.2): the trading route's edge throttle counts only failed authentications
         // here, so an address that keeps failing is refused before the checks and cannot flood the journal
         if (!admitWrite(ctx, slot, false))
         {
-            return;
+            return null;
         }
         final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
         final EdgeThrottle throttle = context.edgeThrottle;
         if (throttle != null && throttle.exhausted(remote))
         {
             refuseAtEdge(ctx, slot, remote, throttle, 1);
-            return;
+            return null;
         }
-        final MmRoute.Decision decision = mm.decide(request.headers()::get, request.method().name(), request.uri(), path,
-            bytes(request.content()), remote);
+        final MmRoute.Decision<A> decision = decide.get();
         if (decision.edgeWaitSeconds() > 0)
         {
             refuseAtEdge(ctx, slot, remote, throttle, decision.edgeWaitSeconds());
-            return;
+            return null;
         }
         if (decision.admitted() == null)
         {
@@ -450,6 +523,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 journal(context, connectionId, decision.journalReason(), decision.journalDetail());
             }
             fill(ctx, slot, json(decision.response()));
+            return null;
+        }
+        return decision;
+    }
+
+    /**
+     * POST /api/v1/mm/orders/replace: an MM cancel-replace (spec 5.3) with an institutional agent's SVC-* headers
+     * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
+     * account's budget (usedActions, remainingActions, resetInMs).
+     */
+    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    {
+        final HttpGateway.Context context = shared.context;
+        final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
+            () -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
+                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+        if (decision == null)
+        {
             return;
         }
         final CancelReplaceRequests.Request replace = decision.admitted().replace();

@@ -164,6 +164,7 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.LongPredicate marketListed;
         CancelReplaceRequests cancelReplaces;
         CancelReplaceSubmitter cancelReplaceSubmitter;
+        Submitter mmSubmitter;
         MmWindows mmWindows;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
@@ -304,6 +305,16 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /**
+         * The compact binary order routes of the MM lane (POST /api/v1/bsl/orders/compact and its two aliases): each
+         * order is offered to {@code submitter} as a submit of the MM lane. Needs {@link #mmOrderEntry} (its windows).
+         */
+        public Context compactOrderEntry(final Submitter submitter)
+        {
+            this.mmSubmitter = submitter;
+            return this;
+        }
+
         /** Whether a market id is listed, for GET /api/v1/bsl/markets/{marketId}/quote-obligations. */
         public Context marketListed(final java.util.function.LongPredicate listed)
         {
@@ -389,6 +400,10 @@ public final class HttpGateway implements AutoCloseable
             if (cancelReplaces != null && apiKeys == null)
             {
                 throw new IllegalStateException("mmOrderEntry needs machineAuth");
+            }
+            if (mmSubmitter != null && (mmWindows == null || apiKeys == null))
+            {
+                throw new IllegalStateException("compactOrderEntry needs mmOrderEntry (its windows) and machineAuth");
             }
             if (tokenSigners != null && (ownerIntents == null || wsTokens == null))
             {

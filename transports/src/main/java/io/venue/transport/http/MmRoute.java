@@ -12,15 +12,21 @@ import static io.venue.transport.http.ApiHandler.error;
 final class MmRoute
 {
     /**
-     * What to do with one request: refuse it at the edge ({@code edgeWaitSeconds} above 0: the plain-text 429), refuse
-     * it with {@code response} (journaling it when {@code journalReason} is set), or offer {@code admitted}.
+     * What to do with one request of the MM lane: refuse it at the edge ({@code edgeWaitSeconds} above 0: the plain-text
+     * 429), refuse it with {@code response} (journaling it when {@code journalReason} is set), or offer {@code admitted}.
      */
-    record Decision(long edgeWaitSeconds, SubmitResponse response, RequestRejectReason journalReason, String journalDetail,
-        Admitted admitted)
+    record Decision<A>(long edgeWaitSeconds, SubmitResponse response, RequestRejectReason journalReason, String journalDetail,
+        A admitted)
     {
-        static Decision refuse(final SubmitResponse response)
+        static <A> Decision<A> refuse(final SubmitResponse response)
         {
-            return new Decision(0, response, null, null, null);
+            return new Decision<>(0, response, null, null, null);
+        }
+
+        /** The same refusal for a request of another kind. */
+        <B> Decision<B> as()
+        {
+            return new Decision<>(edgeWaitSeconds, response, journalReason, journalDetail, null);
         }
     }
 
@@ -38,26 +44,16 @@ final class MmRoute
         this.machineAuth = machineAuth;
     }
 
-    /**
-     * Checks one request that passed the lane's admission. A failed authentication costs the address a token of the
-     * edge throttle (the MM lane has its own limits otherwise), so an address that keeps failing is refused before
-     * the checks and cannot flood the journal.
-     */
-    Decision decide(final java.util.function.Function<String, String> headers, final String method, final String uri,
+    /** Checks one request that passed the lane's admission. */
+    Decision<Admitted> decide(final java.util.function.Function<String, String> headers, final String method, final String uri,
         final String path, final byte[] body, final java.net.InetAddress remote)
     {
-        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
-        if (auth.refusal() != null)
+        final Authorization authorization = authorize(context, machineAuth, headers, method, uri, body, remote);
+        if (authorization.refusal() != null)
         {
-            final long wait = context.edgeThrottle == null ? 0 : context.edgeThrottle.acquire(remote);
-            return wait > 0 ? new Decision(wait, null, null, null, null) : new Decision(0, auth.refusal().response(),
-                auth.refusal().journalReason(), auth.refusal().journalDetail(), null);
+            return authorization.refusal().as();
         }
-        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
-        {
-            return Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry needs an institutional " +
-                "agent's credential holding the quote scope")));
-        }
+        final MachineAuth.Authenticated key = authorization.key();
         final CancelReplaceRequests.Request replace;
         try
         {
@@ -67,28 +63,64 @@ final class MmRoute
         {
             return Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
         }
-        if (!replace.trader().equals(auth.key().account()))
+        if (!replace.trader().equals(key.key().account()))
         {
-            return Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + auth.key().account() +
+            return Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + key.key().account() +
                 ", not for the trader " + replace.trader())));
         }
         final String address = remote.getHostAddress();
         final long chargedAtMs = context.mmWindows.nowMs();
-        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), auth.apiKeyId(), address,
+        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
             replace.market(), 1, 1);
         if (full != null)
         {
-            context.counters.mmRefusal(full.scope());
-            return new Decision(0, new SubmitResponse(429, new JsonWriter().field("ok", false)
-                .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
-                    .field("account", replace.trader()).field("windowMs", full.windowMs())
-                    .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
-                    .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
-                    .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000)),
-                RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() + " window of " + replace.trader() +
-                " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")", null);
+            return windowFull(context, full, replace.trader(), path);
         }
-        return new Decision(0, null, null, null, new Admitted(replace, auth.apiKeyId(), address, chargedAtMs));
+        return new Decision<>(0, null, null, null, new Admitted(replace, key.apiKeyId(), address, chargedAtMs));
+    }
+
+    /** The credential a request of the MM lane authenticated with, or the decision that refuses the request. */
+    record Authorization(MachineAuth.Authenticated key, Decision<?> refusal)
+    {
+    }
+
+    /**
+     * The machine headers of an institutional agent's credential holding quote. A failed authentication costs the
+     * address a token of the edge throttle (the MM lane has its own limits otherwise), so an address that keeps failing
+     * is refused before the checks and cannot flood the journal.
+     */
+    static Authorization authorize(final HttpGateway.Context context, final MachineAuth machineAuth,
+        final java.util.function.Function<String, String> headers, final String method, final String uri, final byte[] body,
+        final java.net.InetAddress remote)
+    {
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
+        if (auth.refusal() != null)
+        {
+            final long wait = context.edgeThrottle == null ? 0 : context.edgeThrottle.acquire(remote);
+            return new Authorization(null, wait > 0 ? new Decision<>(wait, null, null, null, null) : new Decision<>(0,
+                auth.refusal().response(), auth.refusal().journalReason(), auth.refusal().journalDetail(), null));
+        }
+        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
+        {
+            return new Authorization(null, Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry " +
+                "needs an institutional agent's credential holding the quote scope"))));
+        }
+        return new Authorization(auth, null);
+    }
+
+    /** The 429 of a full MM window (spec 2.5, 8.2), journaled as a lane refusal. */
+    static <A> Decision<A> windowFull(final HttpGateway.Context context, final MmWindows.Refusal full, final String account,
+        final String path)
+    {
+        context.counters.mmRefusal(full.scope());
+        return new Decision<>(0, new SubmitResponse(429, new JsonWriter().field("ok", false)
+            .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
+                .field("account", account).field("windowMs", full.windowMs())
+                .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
+                .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
+                .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000)),
+            RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() + " window of " + account +
+            " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")", null);
     }
 
     /** Gives an admitted request's charge back: the pool did not take it. */
@@ -107,9 +139,15 @@ final class MmRoute
         {
             return response;
         }
-        final MmWindows.Budget budget = context.mmWindows.budget(trader);
-        return new SubmitResponse(response.status(), JsonWriter.extend(body, new JsonWriter().field("windowMs", budget.windowMs())
-            .field("usedActions", budget.usedActions()).field("remainingActions", budget.remainingActions())
-            .field("resetInMs", budget.resetInMs())), response.retryAfterSeconds(), -1, 0, 0);
+        return new SubmitResponse(response.status(), JsonWriter.extend(body, budget(context, trader)), response.retryAfterSeconds(),
+            -1, 0, 0);
+    }
+
+    /** The budget fields every accepted answer of the MM lane carries (spec 8.2). */
+    static JsonWriter budget(final HttpGateway.Context context, final String account)
+    {
+        final MmWindows.Budget budget = context.mmWindows.budget(account);
+        return new JsonWriter().field("windowMs", budget.windowMs()).field("usedActions", budget.usedActions())
+            .field("remainingActions", budget.remainingActions()).field("resetInMs", budget.resetInMs());
     }
 }

@@ -118,7 +118,13 @@ final class ReadRoutes
             return json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders")));
         }
         final MmWindows.Limits l = windows.limits();
-        return read(method, () -> new JsonWriter().field("ok", true).raw("rateLimits", new JsonWriter()
+        // the compact order routes' limits, when they are served (spec 8.2's actions.* and ingress.*)
+        final String actions = context.mmSubmitter == null ? null : new JsonWriter()
+            .field("maxPerBatch", io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
+            .field("maxActionTsSkewMs", CompactOrderRoute.MAX_ACTION_TS_SKEW_MS).toJson();
+        final String ingress = context.mmSubmitter == null ? null : new JsonWriter()
+            .field("binaryMaxBodyBytes", context.maxBodyBytes).toJson();
+        return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress).raw("rateLimits", new JsonWriter()
             .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
             .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
             .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
@@ -126,6 +132,11 @@ final class ReadRoutes
             .raw("builderPlans", new JsonWriter().field("windowMs", MmWindows.Plans.MINUTE_MS)
                 .field("basic", windows.plans().basicPerMinute()).field("pro", windows.plans().proPerMinute()).toJson())
             .raw("tradingLimits", context.tradingLimits == null ? "{}" : context.tradingLimits).toJson());
+    }
+
+    private static JsonWriter addCompact(final JsonWriter writer, final String actions, final String ingress)
+    {
+        return actions == null ? writer : writer.raw("actions", actions).raw("ingress", ingress);
     }
 
     /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */

@@ -1,0 +1,212 @@
+package io.venue.appliance;
+
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
+import io.venue.action.Cancel;
+import io.venue.action.OrderId;
+import io.venue.action.Side;
+import io.venue.action.SignedAction;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.auth.AgentKind;
+import io.venue.auth.Scope;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.journal.RecordPrinter;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.signing.ActionSigner;
+import io.venue.svc.SvcRequestSigner;
+import io.venue.transport.bsl.CompactOrders;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
+import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
+import static io.venue.appliance.DemoVenue.SPOT_MARKET;
+import static io.venue.appliance.DemoVenue.UNIT;
+import static io.venue.appliance.VenueHttp.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Compact binary orders over HTTP (spec 4, 4.1, 8.2): an institutional agent's SVC-* headers, orders signed one by one
+ * by the trader as on the trading route, the result modes, the MM windows in place of the per-account limiter, the
+ * budget in every answer, and the refusals, none of which reaches the engine.
+ */
+class CompactOrderEntryTest
+{
+    private static final String ROUTE = "/api/v1/bsl/orders/compact";
+
+    @TempDir
+    Path folder;
+
+    private Appliance appliance;
+    private VenueHttp http;
+    private Secp256k1KeyPair trader;
+    private ActionSigner signer;
+    private long nonce;
+    private long svcNonce;
+
+    private void start(final String accountActions) throws Exception
+    {
+        final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
+        context.set("mm.account.actions", accountActions, folder);
+        appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        http = new VenueHttp(appliance.baseUrl());
+        trader = VenueHttp.key(appliance.demoAccountKeyFile());
+        signer = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, trader);
+    }
+
+    @AfterEach
+    void stop()
+    {
+        if (appliance != null)
+        {
+            appliance.close();
+        }
+    }
+
+    private SignedAction order(final Action action)
+    {
+        return signer.sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), action), PreimageMode.RAW);
+    }
+
+    private static SpotPlaceOrder bid(final long price)
+    {
+        return new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, price, 10_000, null, TimeInForce.GTC, false, false, -1);
+    }
+
+    private HttpResponse<String> send(final SvcRequestSigner mm, final String route, final byte[] body, final Map<String, String> headers)
+        throws Exception
+    {
+        return http.svcPost(mm, ++svcNonce, route, body, headers);
+    }
+
+    @Test
+    void anInstitutionalAgentEntersSignedOrdersInOneRequest() throws Exception
+    {
+        start("4000");
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+
+        // more orders than the trading route's 50 per second: the MM windows count them instead
+        final List<SignedAction> bids = new ArrayList<>();
+        for (int i = 0; i < 60; i++)
+        {
+            bids.add(order(bid((40_000 + i) * UNIT)));
+        }
+        final HttpResponse<String> placed = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, bids),
+            Map.of("x-bsl-result-mode", "detailed", "x-service-response-mode", "detailed"));
+        assertEquals(200, placed.statusCode(), placed.body());
+        assertTrue(placed.body().startsWith("{\"ok\":true,\"resultMode\":\"detailed\",\"orders\":60,\"accepted\":60,\"refused\":0,"),
+            placed.body());
+        assertEquals("60", field(placed.body(), "usedActions"), placed.body());
+        assertEquals("3940", field(placed.body(), "remainingActions"), placed.body());
+        // the detailed answers are the trading route's, in body order: the first names the first bid's id
+        final String firstId = field(placed.body().substring(placed.body().indexOf("\"answer\":") + 9), "orderId");
+        final String status = http.get("/api/v1/trading/orders/" + firstId).body();
+        assertEquals("resting", field(status, "status"), status);
+        assertEquals(Long.toString(40_000 * UNIT), field(status, "price"), status);
+
+        // ack mode (the default) lists only what was not accepted; cancels cost nothing against the action budget; the
+        // two other paths are the same route
+        final SignedAction forged = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, Secp256k1KeyPair.generate(new SecureRandom()))
+            .sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), bid(39_000 * UNIT)), PreimageMode.RAW);
+        final HttpResponse<String> mixed = send(mm, "/api/v1/mm/orders/batch.bin", CompactOrders.encode(SPOT_MARKET, List.of(
+            order(new Cancel(OrderId.of(firstId))), forged, order(new Cancel(OrderId.of(firstId))))), Map.of());
+        assertEquals(200, mixed.statusCode(), mixed.body());
+        assertTrue(mixed.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":3,\"accepted\":1,\"refused\":2,"),
+            mixed.body());
+        assertTrue(mixed.body().contains("{\"index\":1,\"status\":401,"), "the forged order's signer is not the trader's");
+        assertTrue(mixed.body().contains("{\"index\":2,\"status\":200,\"answer\":{\"ok\":false"), mixed.body());
+        assertTrue(mixed.body().contains("UNKNOWN_ORDER"), "the second cancel finds the order gone: " + mixed.body());
+        assertEquals("61", field(mixed.body(), "usedActions"), "only the forged place counts: " + mixed.body());
+        assertEquals("cancelled", field(http.get("/api/v1/trading/orders/" + firstId).body(), "status"));
+        assertEquals(200, send(mm, "/api/order-entry/binary", CompactOrders.encode(SPOT_MARKET,
+            List.of(order(bid(38_000 * UNIT)))), Map.of()).statusCode());
+
+        // the journal names the lane each order came in on
+        appliance.close();
+        appliance = null;
+        int mmOrders = 0;
+        final RecordPrinter printer = new RecordPrinter();
+        try (Journal commands = Journal.openReadOnly(folder.resolve("journal").resolve("commands"));
+            JournalTailer tailer = commands.tailer())
+        {
+            final int[] count = {0};
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                final String line = printer.print(buffer, offset, length);
+                count[0] += line.contains("\"lane\":\"MM\"") ? 1 : 0;
+            }))
+            {
+                mmOrders = count[0];
+            }
+        }
+        assertEquals(60 + 3 + 1, mmOrders, "every verified compact order, and only those, is journaled as the MM lane's");
+    }
+
+    @Test
+    void refusalsAreClearAndNothingReachesTheEngine() throws Exception
+    {
+        start("3");
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final byte[] one = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT))));
+
+        assertRefused(http.post(ROUTE, one), 400, "MISSING_HEADER");
+        assertRefused(send(http.agentCredential(trader, nonce++, AgentKind.API, Scope.QUOTE), ROUTE, one, Map.of()), 403,
+            "SCOPE_DENIED");
+        assertRefused(send(mm, ROUTE, one, Map.of("x-bsl-result-mode", "verbose")), 400, "BAD_REQUEST");
+        assertRefused(send(mm, ROUTE, one, Map.of("x-service-response-mode", "minimal")), 400, "BAD_REQUEST");
+        final HttpResponse<String> cut = send(mm, ROUTE, java.util.Arrays.copyOf(one, one.length - 1), Map.of());
+        assertRefused(cut, 400, "BAD_REQUEST");
+        assertEquals("body", field(cut.body(), "field"), cut.body());
+
+        final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
+        final SignedAction otherAccounts = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, other)
+            .sign(new ActionPayload(other.address(), 1, null, System.currentTimeMillis(), bid(40_000 * UNIT)), PreimageMode.RAW);
+        assertRefused(send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(otherAccounts)), Map.of()), 403, "FORBIDDEN");
+
+        final SignedAction stale = signer.sign(new ActionPayload(trader.address(), nonce, null,
+            System.currentTimeMillis() - 60_000, bid(40_000 * UNIT)), PreimageMode.RAW);
+        final HttpResponse<String> old = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(stale)), Map.of());
+        assertRefused(old, 400, "BAD_REQUEST");
+        assertEquals("orders[0].ts", field(old.body(), "field"), old.body());
+
+        // the account's window holds 3 actions: a request of 4 places does not fit and charges nothing
+        final List<SignedAction> four = new ArrayList<>();
+        for (int i = 0; i < 4; i++)
+        {
+            four.add(order(bid((40_000 + i) * UNIT)));
+        }
+        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, four), Map.of());
+        assertEquals(429, full.statusCode(), full.body());
+        assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"account max_actions_per_window\""), full.body());
+        assertTrue(full.headers().firstValue("retry-after").isPresent());
+
+        // none of it reached the engine: the first refused order's nonce is still unused, so the same order now places
+        final HttpResponse<String> first = send(mm, ROUTE, one, Map.of());
+        assertEquals(200, first.statusCode(), first.body());
+        assertTrue(first.body().contains("\"accepted\":1"), first.body());
+
+        final String limits = http.get("/api/v1/bsl/limits").body();
+        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"maxActionTsSkewMs\":15000},\"ingress\":{" +
+            "\"binaryMaxBodyBytes\":524288}"), limits);
+    }
+
+    private static void assertRefused(final HttpResponse<String> response, final int status, final String code)
+    {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals(code, field(response.body(), "code"), response.body());
+    }
+}

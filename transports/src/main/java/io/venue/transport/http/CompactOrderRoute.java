@@ -1,0 +1,150 @@
+package io.venue.transport.http;
+
+import io.venue.action.Amend;
+import io.venue.action.SignedAction;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.json.CanonicalJson;
+import io.venue.transport.bsl.CompactOrders;
+
+import java.util.List;
+
+import static io.venue.transport.http.ApiHandler.error;
+
+/**
+ * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
+ * machine headers holding quote, the result and response modes, the body ({@link CompactOrders}), the account the
+ * credential acts for, every order's timestamp, and the MM windows. Each admitted order goes to the verifier pool as
+ * the signed action it is, marked as the MM lane's; the engine's answers come back as one response
+ * ({@link #answer}). One instance per connection (its {@link MachineAuth} is).
+ */
+final class CompactOrderRoute
+{
+    static final String RESULT_MODE = "x-bsl-result-mode";
+    static final String RESPONSE_MODE = "x-service-response-mode";
+    /** An order's ts may be at most this far from the server's clock either way (spec 8.2's maxActionTsSkewMs). */
+    static final long MAX_ACTION_TS_SKEW_MS = 15_000;
+
+    /**
+     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders' JSON submits in
+     * order; {@code actions[i]} and {@code cancels[i]} what order i was charged, to refund what the pool does not take.
+     */
+    record Admitted(String account, long market, List<byte[]> bodies, long[] actions, long[] cancels, boolean detailed,
+        String apiKeyId, String address, long chargedAtMs)
+    {
+    }
+
+    private final HttpGateway.Context context;
+    private final MachineAuth machineAuth;
+
+    CompactOrderRoute(final HttpGateway.Context context, final MachineAuth machineAuth)
+    {
+        this.context = context;
+        this.machineAuth = machineAuth;
+    }
+
+    MmRoute.Decision<Admitted> decide(final java.util.function.Function<String, String> headers, final String method,
+        final String uri, final String path, final byte[] body, final java.net.InetAddress remote)
+    {
+        final MmRoute.Authorization authorization = MmRoute.authorize(context, machineAuth, headers, method, uri, body, remote);
+        if (authorization.refusal() != null)
+        {
+            return authorization.refusal().as();
+        }
+        final String resultMode = headers.apply(RESULT_MODE);
+        if (resultMode != null && !resultMode.equals("ack") && !resultMode.equals("detailed"))
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest(RESULT_MODE, "ack (the default) or detailed"));
+        }
+        final String responseMode = headers.apply(RESPONSE_MODE);
+        if (responseMode != null && !responseMode.equals("detailed"))
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest(RESPONSE_MODE, "only detailed (the default) is served"));
+        }
+        final CompactOrders.Request request;
+        try
+        {
+            request = CompactOrders.decode(body);
+        }
+        catch (final CompactOrders.Malformed bad)
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
+        }
+        final String account = authorization.key().key().account();
+        final long now = System.currentTimeMillis();
+        final List<SignedAction> orders = request.orders();
+        final long[] actions = new long[orders.size()];
+        final long[] cancels = new long[orders.size()];
+        final List<byte[]> bodies = new java.util.ArrayList<>(orders.size());
+        for (int i = 0; i < orders.size(); i++)
+        {
+            final SignedAction order = orders.get(i);
+            if (!order.payload().account().toString().equals(account))
+            {
+                return MmRoute.Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "orders[" + i + "].account: the " +
+                    "credential acts for " + account + ", not for " + order.payload().account())));
+            }
+            final long ts = order.payload().ts();
+            if (ts < now - MAX_ACTION_TS_SKEW_MS || ts > now + MAX_ACTION_TS_SKEW_MS)
+            {
+                return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " +
+                    MAX_ACTION_TS_SKEW_MS + " ms of the server's clock (" + now + ")"));
+            }
+            // spec 8.2: cancels cost nothing against the action budget and count in their own scope
+            final boolean counts = order.payload().action() instanceof SpotPlaceOrder || order.payload().action() instanceof Amend;
+            actions[i] = counts ? 1 : 0;
+            cancels[i] = counts ? 0 : 1;
+            bodies.add(CanonicalJson.signedActionBody(order));
+        }
+        final String address = remote.getHostAddress();
+        final long chargedAtMs = context.mmWindows.nowMs();
+        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
+            request.market(), sum(actions, 0), sum(cancels, 0));
+        if (full != null)
+        {
+            return MmRoute.windowFull(context, full, account, path);
+        }
+        return new MmRoute.Decision<>(0, null, null, null, new Admitted(account, request.market(), bodies, actions, cancels,
+            "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
+    }
+
+    /** Gives back the charge of the orders from {@code from} on: the pool did not take them. */
+    void refund(final Admitted admitted, final int from)
+    {
+        context.mmWindows.refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
+            admitted.market(), sum(admitted.actions(), from), sum(admitted.cancels(), from));
+    }
+
+    /**
+     * The one answer of a request whose every order was answered ({@code answers[i]} for order i): 200 with a result per
+     * order in detailed mode, or only those not accepted in ack mode, and the account's MM budget.
+     */
+    SubmitResponse answer(final Admitted admitted, final SubmitResponse[] answers)
+    {
+        final List<String> results = new java.util.ArrayList<>();
+        int accepted = 0;
+        for (int i = 0; i < answers.length; i++)
+        {
+            final boolean ok = answers[i].status() == 200 && answers[i].body().startsWith("{\"ok\":true");
+            accepted += ok ? 1 : 0;
+            if (admitted.detailed() || !ok)
+            {
+                results.add(new JsonWriter().field("index", i).field("status", answers[i].status())
+                    .raw("answer", answers[i].body()).toJson());
+            }
+        }
+        final JsonWriter body = new JsonWriter().field("ok", true).field("resultMode", admitted.detailed() ? "detailed" : "ack")
+            .field("orders", answers.length).field("accepted", accepted).field("refused", answers.length - accepted)
+            .raw("results", JsonWriter.array(results));
+        return new SubmitResponse(200, JsonWriter.extend(body.toJson(), MmRoute.budget(context, admitted.account())));
+    }
+
+    private static long sum(final long[] values, final int from)
+    {
+        long sum = 0;
+        for (int i = from; i < values.length; i++)
+        {
+            sum += values[i];
+        }
+        return sum;
+    }
+}
