@@ -20,8 +20,6 @@ final class CommandCheck
     private static final boolean[] KEY_KIND = table(0, 1);
     private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
     private static final boolean[] LANE = table(0, 1);
-    /** The schema version that added the order commands' lane; earlier records have none (the trading lane). */
-    private static final int LANE_SINCE_VERSION = 4;
 
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
 
@@ -46,23 +44,23 @@ final class CommandCheck
         return envelope(d.buffer(), d.offset() + PlaceOrderDecoder.envelopeEncodingOffset()) &&
             ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(STP_MODE, d.stpModeRaw()) &&
             ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw()) &&
-            lane(d.actingVersion(), d.laneRaw());
+            ok(LANE, d.laneRaw());
     }
 
     boolean cancel(final CancelDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && lane(d.actingVersion(), d.laneRaw());
+        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && ok(LANE, d.laneRaw());
     }
 
     boolean amend(final AmendDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && lane(d.actingVersion(), d.laneRaw());
+        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && ok(LANE, d.laneRaw());
     }
 
     boolean cancelByClientOrderId(final CancelByClientOrderIdDecoder d)
     {
         return envelope(d.buffer(), d.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset()) &&
-            lane(d.actingVersion(), d.laneRaw());
+            ok(LANE, d.laneRaw());
     }
 
     boolean cancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder d)
@@ -119,11 +117,6 @@ final class CommandCheck
     boolean agentRevoke(final AgentRevokeDecoder d)
     {
         return ok(BOOLEAN, d.allCredentialsRaw());
-    }
-
-    private static boolean lane(final int actingVersion, final short raw)
-    {
-        return actingVersion < LANE_SINCE_VERSION || ok(LANE, raw);
     }
 
     private static boolean ok(final boolean[] valid, final short raw)

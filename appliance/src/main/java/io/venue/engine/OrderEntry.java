@@ -155,10 +155,7 @@ final class OrderEntry
         }
     }
 
-    /**
-     * Whether the per-account action limiter counts a command of this lane: the MM lane charged its own windows before
-     * the journal; a record older than the lane field (NULL_VAL) came in on the trading route.
-     */
+    /** Whether the per-account action limiter counts a command of this lane: the MM lane charged its own windows. */
     private static boolean tradingLane(final io.venue.journal.sbe.Lane lane)
     {
         return lane != io.venue.journal.sbe.Lane.MM;

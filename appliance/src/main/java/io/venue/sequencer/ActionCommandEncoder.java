@@ -21,7 +21,6 @@ import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
 import io.venue.crypto.OrderIds;
-import io.venue.journal.sbe.Lane;
 import io.venue.journal.sbe.*;
 import org.agrona.MutableDirectBuffer;
 
@@ -81,15 +80,15 @@ public final class ActionCommandEncoder
         final MutableDirectBuffer buffer,
         final int offset)
     {
-        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, Lane.TRADING,
+        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, false,
             buffer, offset);
     }
 
     /**
      * As above, keeping the request's signature in the envelope so an audit can verify it again
-     * ({@link SignatureAudit}), and naming the lane the action came in on: the MM lane's place, cancel, amend and
-     * cancel by client order id are not counted by the engine's per-account action limiter (their windows were charged
-     * at the lane).
+     * ({@link SignatureAudit}), and with {@code mmLane} marking a place, cancel, amend or cancel by client order id of the
+     * MM lane's compact routes, which the engine's per-account action limiter does not count (their windows were
+     * charged at the lane).
      *
      * @param requestSignature r, s, v as the request carried them (65 bytes), or null for none (zeros).
      */
@@ -103,7 +102,7 @@ public final class ActionCommandEncoder
         final byte[] rawSigner,
         final byte[] personalSigner,
         final byte[] requestSignature,
-        final Lane lane,
+        final boolean mmLane,
         final MutableDirectBuffer buffer,
         final int offset)
     {
@@ -117,6 +116,7 @@ public final class ActionCommandEncoder
         }
         final Action action = payload.action();
         final int bodyLength;
+        final Lane lane = mmLane ? Lane.MM : Lane.TRADING;
         if (action instanceof SpotPlaceOrder order)
         {
             final PlaceOrderEncoder e = placeOrder.wrapAndApplyHeader(buffer, offset, header)

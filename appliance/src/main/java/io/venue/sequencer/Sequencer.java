@@ -3,7 +3,6 @@ package io.venue.sequencer;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.journal.queue.JournalAppender;
-import io.venue.journal.sbe.Lane;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
@@ -154,7 +153,7 @@ public final class Sequencer implements Agent
                 result.getSignature(signature, 0);
                 recordLength = encoder.encode(next, stamp, epoch, parsed.payload(), digest,
                     SignerMatch.get((short)result.signerMatch().ordinal()), rawSigner, personalSigner, signature,
-                    result.mmLane() ? Lane.MM : Lane.TRADING, record, 0);
+                    result.mmLane(), record, 0);
                 accepted = true;
             }
         }

@@ -135,25 +135,39 @@ class CompactOrderEntryTest
         assertEquals(200, send(mm, "/api/order-entry/binary", CompactOrders.encode(SPOT_MARKET,
             List.of(order(bid(38_000 * UNIT)))), Map.of()).statusCode());
 
+        // an amend moves the second bid; a cancel by a client order id nobody used finds nothing
+        final String secondId = io.venue.codec.Hex.to0x(signer.digestV2(bids.get(1).payload()));
+        final HttpResponse<String> amended = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(
+            order(new io.venue.action.Amend(OrderId.of(secondId), 40_500 * UNIT, 10_000)),
+            order(new io.venue.action.CancelByClientOrderId(io.venue.action.ClientOrderId.of("0x" + "c1".repeat(16)))))), Map.of());
+        assertTrue(amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":1,\"refused\":1,"),
+            amended.body());
+        assertTrue(amended.body().contains("{\"index\":1,\"status\":200,"), amended.body());
+        assertEquals(Long.toString(40_500 * UNIT), field(http.get("/api/v1/trading/orders/" + secondId).body(), "price"));
+
+        // and one order on the trading route
+        assertEquals(200, http.submit(trader, nonce++, bid(37_000 * UNIT)).statusCode());
+
         // the journal names the lane each order came in on
         appliance.close();
         appliance = null;
-        int mmOrders = 0;
+        final int[] lanes = new int[2];
         final RecordPrinter printer = new RecordPrinter();
         try (Journal commands = Journal.openReadOnly(folder.resolve("journal").resolve("commands"));
             JournalTailer tailer = commands.tailer())
         {
-            final int[] count = {0};
             while (tailer.read((buffer, offset, length, index) ->
             {
                 final String line = printer.print(buffer, offset, length);
-                count[0] += line.contains("\"lane\":\"MM\"") ? 1 : 0;
+                lanes[0] += line.contains("\"lane\":\"MM\"") ? 1 : 0;
+                lanes[1] += line.contains("\"lane\":\"TRADING\"") ? 1 : 0;
             }))
             {
-                mmOrders = count[0];
+                // to the end
             }
         }
-        assertEquals(60 + 3 + 1, mmOrders, "every verified compact order, and only those, is journaled as the MM lane's");
+        assertEquals(60 + 3 + 1 + 2, lanes[0], "every verified compact order is journaled as the MM lane's");
+        assertEquals(1, lanes[1], "the trading route's order as the trading lane's");
     }
 
     @Test

@@ -181,7 +181,24 @@ class HttpFuzzTest
                 signer.sign(new io.venue.action.ActionPayload(demo.address(), 2, null, now, bid()), PreimageMode.RAW),
                 signer.sign(new io.venue.action.ActionPayload(demo.address(), 3, null, now,
                     new io.venue.action.Cancel(new io.venue.action.OrderId(new byte[32]))), PreimageMode.RAW)));
-            final byte[] body = i % 5 == 4 ? randomBytes(random, random.nextInt(600)) : mutate(valid, random);
+            final byte[] body;
+            if (i % 5 == 4)
+            {
+                body = randomBytes(random, random.nextInt(600));
+            }
+            else if (i % 2 == 0)
+            {
+                // the length kept, bytes of the orders changed: past the size checks, into the fields
+                body = valid.clone();
+                for (int changes = 1 + random.nextInt(4); changes > 0; changes--)
+                {
+                    body[16 + random.nextInt(body.length - 16)] = (byte)random.nextInt(256);
+                }
+            }
+            else
+            {
+                body = mutate(valid, random);
+            }
             final HttpResponse<String> answer = http.svcPost(mm, ++svcNonce, "/api/v1/bsl/orders/compact", body, java.util.Map.of());
             final String context = "case " + i + " (seed " + (SEED + 13) + "): " + io.venue.codec.Hex.to0x(body);
             assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " + context);

@@ -119,7 +119,7 @@ final class EngineHarness
         digest.v2(json, 0, json.length, lastDigest, 0);
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
-            null, lane, buffer, 0);
+            null, lane == io.venue.journal.sbe.Lane.MM, buffer, 0);
         return apply(buffer, length);
     }
 
@@ -140,6 +140,12 @@ final class EngineHarness
     long nextSequence()
     {
         return ++sequence;
+    }
+
+    /** The sequence last given out. */
+    long lastSequence()
+    {
+        return sequence;
     }
 
     /** Replays every command sent so far into a fresh engine; returns its event bytes. */

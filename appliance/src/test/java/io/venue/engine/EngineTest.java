@@ -179,6 +179,33 @@ class EngineTest
     }
 
     @Test
+    void anUndefinedLaneOrAnOrderCommandOfAnEarlierVersionIsNotRead()
+    {
+        final io.venue.sequencer.ActionCommandEncoder encoder = new io.venue.sequencer.ActionCommandEncoder();
+        final org.agrona.ExpandableArrayBuffer record = new org.agrona.ExpandableArrayBuffer(512);
+        final int laneAt = io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH +
+            io.venue.journal.sbe.PlaceOrderEncoder.laneEncodingOffset();
+
+        final int mm = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
+            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, record, 0);
+        record.putByte(laneAt, (byte)2);
+        final long accepted = h.engine.lastSequence();
+        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined lane is not read");
+        org.junit.jupiter.api.Assertions.assertEquals(accepted, h.engine.lastSequence(), "and changes nothing");
+
+        // a version 3 order command, one byte shorter, is not read either
+        final int length = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
+            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
+        new io.venue.journal.sbe.MessageHeaderEncoder().wrap(record, 0).version(3)
+            .blockLength(io.venue.journal.sbe.PlaceOrderEncoder.BLOCK_LENGTH - 1);
+        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, length - 1));
+        // the same command as this version writes it is
+        encoder.encode(h.lastSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now, bid(UNIT, UNIT)),
+            new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
+        line(h.apply(record, length), "ActionAccepted");
+    }
+
+    @Test
     void theActionRateIsFiftyPerSecondOfStampedTimeAndARefusalKeepsTheNonce()
     {
         for (int i = 0; i < 50; i++)

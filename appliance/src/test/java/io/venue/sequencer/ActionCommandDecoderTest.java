@@ -7,7 +7,6 @@ import io.venue.action.ClientOrderId;
 import io.venue.engine.RandomCommands;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
-import io.venue.journal.sbe.Lane;
 import io.venue.journal.sbe.SignerMatch;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -56,7 +55,7 @@ class ActionCommandDecoderTest
         final ExpandableArrayBuffer single = new ExpandableArrayBuffer(512);
         final int singleLength = encoder.encode(1, 1, 1, new ActionPayload(Address.of("0x" + "a1".repeat(20)), 3,
             ClientOrderId.of("0x" + "0c".repeat(16)), 1_763_000_000_000L, new CancelByClientOrderId(ClientOrderId.of("0x" + "7e".repeat(16)))),
-            new byte[32], SignerMatch.ACCOUNT_PERSONAL, new byte[20], new byte[20], new byte[65], Lane.MM, single, 0);
+            new byte[32], SignerMatch.ACCOUNT_PERSONAL, new byte[20], new byte[20], new byte[65], true, single, 0);
         final byte[] singleRecord = new byte[singleLength];
         single.getBytes(0, singleRecord);
         for (final long seed : new long[]{1, 2, 3})
@@ -78,7 +77,7 @@ class ActionCommandDecoderTest
                 envelope.getSignature(signature, 0, 65);
                 final SignerMatch match = envelope.signerMatch();
                 final int length = encoder.encode(JournalRecords.sequence(buffer, 0), JournalRecords.timestampMs(buffer, 0),
-                    JournalRecords.epoch(buffer, 0), payload, digest, match, raw, personal, signature, decoder.lane(), again, 0);
+                    JournalRecords.epoch(buffer, 0), payload, digest, match, raw, personal, signature, decoder.mmLane(), again, 0);
                 final byte[] bytes = new byte[length];
                 again.getBytes(0, bytes);
                 assertArrayEquals(record, bytes, () -> "record of " + payload);

@@ -34,6 +34,8 @@ import java.util.concurrent.Executors;
         + "at fixed rates (open loop, latency from the intended send time) and, with --ceiling, as fast as answers come.")
 final class LoadgenCommand implements Callable<Integer>
 {
+    private static final String COMPACT_ROUTE = "/api/v1/bsl/orders/compact";
+
     @Spec
     CommandSpec spec;
 
@@ -76,6 +78,11 @@ final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--connections", defaultValue = "64", description = "Keep-alive connections; each trader uses one (default: ${DEFAULT-VALUE}).")
     int connections;
 
+    @Option(names = "--compact", defaultValue = "0", description = "Send compact binary requests of this many orders (an even "
+        + "number, 2 to 1000) on the MM lane, each trader through an institutional agent it makes; rates count orders "
+        + "(default: 0, JSON submits on the trading route).")
+    int compact;
+
     @Option(names = "--out", description = "Write the results as JSON here.")
     Path out;
 
@@ -90,6 +97,12 @@ final class LoadgenCommand implements Callable<Integer>
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections positive");
+        }
+        if (compact != 0 && (compact < 2 || compact > io.venue.transport.bsl.CompactOrders.MAX_ORDERS || compact % 2 != 0 ||
+            rates.stream().anyMatch(r -> r < compact)))
+        {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and no rate below it");
         }
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
@@ -110,22 +123,55 @@ final class LoadgenCommand implements Callable<Integer>
         load.fund(client, submit, operator);
         log.printf(Locale.ROOT, "funded %d traders in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
 
-        final HttpLoadClient loadClient = new HttpLoadClient(submit, Math.min(connections, traders));
-        final LoadRun run = new LoadRun(loadClient, traders);
+        final String compactUrl = url.replaceAll("/+$", "") + COMPACT_ROUTE;
+        if (compact > 0)
+        {
+            begin = System.nanoTime();
+            load.createAgents(client, url.replaceAll("/+$", ""));
+            log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
+        }
+        final HttpLoadClient loadClient = new HttpLoadClient(compact > 0 ? compactUrl : submit, Math.min(connections, traders));
+        final LoadRun run = compact > 0 ? new LoadRun(loadClient, traders, (trader, body) -> load.svcHeaders(trader,
+            COMPACT_ROUTE, body)) : new LoadRun(loadClient, traders);
         final List<LoadRun.Result> results = new ArrayList<>();
         for (final long rate : rates)
         {
             begin = System.nanoTime();
-            final byte[][] bodies = load.sign((int)Math.round(rate * (warmup + duration)), signThreads);
-            log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", bodies.length, (System.nanoTime() - begin) / 1e9);
-            final LoadRun.Result result = run.fixedRate(bodies, rate, warmup);
+            final byte[][] bodies;
+            final long requestRate = compact > 0 ? rate / compact : rate;
+            if (compact > 0)
+            {
+                // the orders carry their due time, after the signing (measured speed, with a margin) and a second
+                final int requests = (int)Math.round(requestRate * (warmup + duration));
+                final long startMs = System.currentTimeMillis() + 1_000 +
+                    (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
+                bodies = load.signCompact(requests, compact, signThreads, startMs, requestRate);
+                Thread.sleep(Math.max(0, startMs - System.currentTimeMillis()));
+            }
+            else
+            {
+                bodies = load.sign((int)Math.round(rate * (warmup + duration)), signThreads);
+            }
+            log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", (long)bodies.length * Math.max(1, compact),
+                (System.nanoTime() - begin) / 1e9);
+            final LoadRun.Result result = run.fixedRate(bodies, requestRate, warmup);
             results.add(result);
             log.println(line(result));
             log.flush();
         }
         if (ceiling > 0)
         {
-            final byte[][] bodies = load.sign(ceilingActions, signThreads);
+            // compact orders are dated as if answered at 20,000 a second from the end of the signing: within the lane's
+            // 15 s of the clock for the run's length unless the venue is several times slower or faster
+            final int requests = Math.max(1, ceilingActions / Math.max(1, compact));
+            final long startMs = compact == 0 ? 0 : System.currentTimeMillis() + 1_000 +
+                (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
+            final byte[][] bodies = compact > 0 ? load.signCompact(requests, compact, signThreads, startMs, 20_000.0 / compact) :
+                load.sign(ceilingActions, signThreads);
+            if (compact > 0)
+            {
+                Thread.sleep(Math.max(0, startMs - System.currentTimeMillis()));
+            }
             final LoadRun.Result result = run.ceiling(bodies, ceiling, warmup);
             results.add(result);
             log.println(line(result));
@@ -144,7 +190,8 @@ final class LoadgenCommand implements Callable<Integer>
                 labels.add(label(r));
                 histograms.add(r.latencyNs());
             }
-            PercentilePlot.write(labels, histograms, "signed submits, latency from intended send time", plot);
+            PercentilePlot.write(labels, histograms, compact > 0 ? "compact requests of " + compact + " signed orders, latency " +
+                "from intended send time" : "signed submits, latency from intended send time", plot);
             log.println("wrote " + plot);
         }
         loadClient.close();
@@ -152,18 +199,25 @@ final class LoadgenCommand implements Callable<Integer>
         return results.stream().allMatch(r -> r.failed() == 0) ? 0 : 1;
     }
 
-    private static String label(final LoadRun.Result r)
+    /** Orders a request carries: 1 for JSON submits. */
+    private int perRequest()
     {
-        return r.mode().equals("fixed") ? String.format(Locale.ROOT, "%,d/s", r.targetRate()) :
-            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.answeredPerSecond());
+        return Math.max(1, compact);
     }
 
-    private static String line(final LoadRun.Result r)
+    private String label(final LoadRun.Result r)
+    {
+        return r.mode().equals("fixed") ? String.format(Locale.ROOT, "%,d/s", r.targetRate() * perRequest()) :
+            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.answeredPerSecond() * perRequest());
+    }
+
+    private String line(final LoadRun.Result r)
     {
         final Histogram h = r.latencyNs();
-        return String.format(Locale.ROOT, "%-34s answered %,.0f/s over %.1f s: ok %,d, refused %s, failed %d; " +
-            "latency p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f", label(r), r.answeredPerSecond(), r.seconds(),
-            r.ok(), r.refused(), r.failed(), ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
+        return String.format(Locale.ROOT, "%-34s answered %,.0f actions/s over %.1f s (%,.0f requests/s): ok %,d, refused %s, " +
+            "failed %d; latency p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f", label(r),
+            r.answeredPerSecond() * perRequest(), r.seconds(), r.answeredPerSecond(), r.ok(), r.refused(), r.failed(),
+            ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
     }
 
     private static double ms(final Histogram h, final double percentile)
@@ -174,7 +228,8 @@ final class LoadgenCommand implements Callable<Integer>
     private String json(final int traders, final List<LoadRun.Result> results)
     {
         final StringBuilder b = new StringBuilder();
-        b.append("{\"url\":\"").append(url).append("\",\"traders\":").append(traders).append(",\"runs\":[");
+        b.append("{\"url\":\"").append(url).append("\",\"traders\":").append(traders).append(",\"ordersPerRequest\":")
+            .append(perRequest()).append(",\"runs\":[");
         for (int i = 0; i < results.size(); i++)
         {
             final LoadRun.Result r = results.get(i);

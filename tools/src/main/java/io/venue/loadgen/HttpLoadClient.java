@@ -77,8 +77,14 @@ public final class HttpLoadClient implements AutoCloseable
     /** Queues {@code body} on connection {@code index}; the answer comes on the client's thread. */
     public void submit(final int index, final byte[] body, final Answer answer)
     {
+        submit(index, body, java.util.Map.of(), answer);
+    }
+
+    /** The same with extra request headers (a Content-Type among them replaces JSON's). */
+    public void submit(final int index, final byte[] body, final java.util.Map<String, String> headers, final Answer answer)
+    {
         final Connection connection = connections[index];
-        connection.channel.eventLoop().execute(() -> connection.enqueue(body, answer));
+        connection.channel.eventLoop().execute(() -> connection.enqueue(body, headers, answer));
     }
 
     @Override
@@ -94,7 +100,7 @@ public final class HttpLoadClient implements AutoCloseable
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    private record Pending(byte[] body, Answer answer)
+    private record Pending(byte[] body, java.util.Map<String, String> headers, Answer answer)
     {
     }
 
@@ -105,14 +111,14 @@ public final class HttpLoadClient implements AutoCloseable
         private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
         private Pending inFlight;
 
-        void enqueue(final byte[] body, final Answer answer)
+        void enqueue(final byte[] body, final java.util.Map<String, String> headers, final Answer answer)
         {
             if (!channel.isActive())
             {
                 answer.onAnswer(0, null, new IllegalStateException("the connection is closed"));
                 return;
             }
-            final Pending pending = new Pending(body, answer);
+            final Pending pending = new Pending(body, headers, answer);
             if (inFlight == null)
             {
                 send(pending);
@@ -132,6 +138,7 @@ public final class HttpLoadClient implements AutoCloseable
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, pending.body().length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            pending.headers().forEach((name, value) -> request.headers().set(name, value));
             channel.writeAndFlush(request).addListener(written ->
             {
                 if (!written.isSuccess())
@@ -185,13 +192,16 @@ public final class HttpLoadClient implements AutoCloseable
         }
     }
 
-    /** "ok" for {"ok":true…}, the value of "code" for a refusal, or "HTTP" when the body has neither. */
+    /**
+     * "ok" for {"ok":true…} (for a compact request: with none of its orders refused, else "orders_refused"), the value
+     * of "code" for a refusal, or "HTTP" when the body has neither.
+     */
     static String code(final ByteBuf content)
     {
         final String text = content.toString(StandardCharsets.UTF_8);
         if (text.startsWith("{\"ok\":true"))
         {
-            return "ok";
+            return !text.contains("\"refused\":") || text.contains("\"refused\":0,") ? "ok" : "orders_refused";
         }
         final int at = text.indexOf("\"code\":\"");
         return at < 0 ? "HTTP" : text.substring(at + 8, text.indexOf('"', at + 8));

@@ -46,6 +46,9 @@ public final class LoadAccounts
     private final long quoteAsset;
     private final long[] nextNonce;
     private final OrderId[] lastOrder;
+    /** Each trader's institutional agent credential, for the compact lane ({@link #createAgents}). */
+    private io.venue.svc.SvcRequestSigner[] agents;
+    private long[] svcNonce;
 
     public LoadAccounts(final int count, final long chainId, final Address contract, final long market, final long quoteAsset)
     {
@@ -107,10 +110,105 @@ public final class LoadAccounts
     }
 
     /**
+     * Makes each trader an institutional agent holding quote (POST /api/agents/create, the trader's EIP-191 intent at
+     * its next nonce), whose SVC-* credential signs the trader's compact requests ({@link #svcHeaders}).
+     */
+    public void createAgents(final HttpClient client, final String baseUrl) throws Exception
+    {
+        agents = new io.venue.svc.SvcRequestSigner[keys.length];
+        svcNonce = new long[keys.length];
+        for (int i = 0; i < keys.length; i++)
+        {
+            final long now = System.currentTimeMillis();
+            final io.venue.auth.AgentAuthorizationText text = io.venue.auth.AgentAuthorizationText.builder()
+                .owner(keys[i].address()).agent(io.venue.auth.AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom())
+                    .address())).kind(io.venue.auth.AgentKind.INSTITUTIONAL).scopes(io.venue.auth.Scope.QUOTE).policy("")
+                .nonce(nextNonce[i]++).issuedAtMs(now).expiresAtMs(now + io.venue.auth.AgentKind.DAY_MS).chainId(chainId)
+                .verifyingContract(contract).build();
+            final String signature = Hex.to0x(new io.venue.crypto.Secp256k1Signer(keys[i])
+                .sign(io.venue.crypto.Eip191.personalHash(text.text()), PreimageMode.RAW));
+            final String body = new io.venue.transport.http.JsonWriter().field("userWalletAddress", keys[i].address().toString())
+                .field("agent", text.agent().text()).field("agentKind", "institutional").raw("scopes", "[\"quote\"]")
+                .field("policy", "").field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
+                .raw("authorization", new io.venue.transport.http.JsonWriter().field("signature", signature).toJson()).toJson();
+            final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/agents/create"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+            if (!answer.body().startsWith("{\"ok\":true"))
+            {
+                throw new IllegalStateException("agent of trader " + i + " refused (HTTP " + answer.statusCode() + "): " + answer.body());
+            }
+            agents[i] = io.venue.svc.SvcRequestSigner.hmac(field(answer.body(), "apiKeyId"), field(answer.body(), "apiSecret"),
+                field(answer.body(), "apiPassphrase"));
+        }
+    }
+
+    private static String field(final String json, final String name)
+    {
+        return json.replaceAll(".*\"" + name + "\":\"([^\"]*)\".*", "$1");
+    }
+
+    /** The SVC-* headers of trader {@code trader}'s next compact request (call in the order the requests are sent). */
+    public java.util.Map<String, String> svcHeaders(final int trader, final String route, final byte[] body)
+    {
+        final java.util.Map<String, String> headers = new java.util.HashMap<>(
+            agents[trader].sign(++svcNonce[trader], System.currentTimeMillis(), "POST", route, null, body));
+        headers.put("Content-Type", "application/octet-stream");
+        return headers;
+    }
+
+    /** Signatures a second this machine makes on {@code threads} threads, measured on a throwaway key. */
+    public double signaturesPerSecond(final int threads)
+    {
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final ActionSigner signer = new ActionSigner(chainId, contract, key);
+        final int count = 400;
+        final long begin = System.nanoTime();
+        for (int i = 0; i < count; i++)
+        {
+            signer.sign(new ActionPayload(key.address(), i, null, 0, new Cancel(OrderId.of("0x" + "00".repeat(32)))),
+                PreimageMode.RAW);
+        }
+        return count * 1e9 / (System.nanoTime() - begin) * threads;
+    }
+
+    /**
+     * The next {@code count} compact bodies of {@code orders} orders each (bid, cancel of that bid, and again),
+     * round-robin over the traders. Request i's orders carry the time it is due, {@code firstMs + i / requestsPerSecond},
+     * so they are within the lane's 15 s of the server's clock however long the signing takes before the run.
+     */
+    public byte[][] signCompact(final int count, final int orders, final int threads, final long firstMs,
+        final double requestsPerSecond) throws Exception
+    {
+        return signEach(count, threads, (a, signer, random, i) ->
+        {
+            final long ts = firstMs + (long)(i * 1_000 / requestsPerSecond);
+            final List<io.venue.action.SignedAction> signed = new ArrayList<>(orders);
+            for (int o = 0; o < orders; o++)
+            {
+                signed.add(signer.sign(next(a, signer, random, ts), PreimageMode.RAW));
+            }
+            return io.venue.transport.bsl.CompactOrders.encode(market, signed);
+        });
+    }
+
+    /**
      * The next {@code count} signed bodies, round-robin over the traders; signed on {@code threads} threads, each
      * trader on one of them (a signer is not thread safe).
      */
     public byte[][] sign(final int count, final int threads) throws Exception
+    {
+        return signEach(count, threads, (a, signer, random, i) ->
+            CanonicalJson.signedActionBody(signer.sign(next(a, signer, random, System.currentTimeMillis()), PreimageMode.RAW)));
+    }
+
+    /** Body i of trader a (i mod the traders), made with the trader's signer on the thread that owns the trader. */
+    private interface BodyMaker
+    {
+        byte[] make(int account, ActionSigner signer, SplittableRandom random, int index) throws Exception;
+    }
+
+    private byte[][] signEach(final int count, final int threads, final BodyMaker maker) throws Exception
     {
         final int accounts = keys.length;
         final byte[][] bodies = new byte[count][];
@@ -129,7 +227,7 @@ public final class LoadAccounts
                         final ActionSigner signer = new ActionSigner(chainId, contract, keys[a]);
                         for (int i = a; i < count; i += accounts)
                         {
-                            bodies[i] = next(a, signer, random);
+                            bodies[i] = maker.make(a, signer, random, i);
                         }
                     }
                     return null;
@@ -147,7 +245,8 @@ public final class LoadAccounts
         return bodies;
     }
 
-    private byte[] next(final int account, final ActionSigner signer, final SplittableRandom random)
+    /** The trader's next action: a bid, or the cancel of its last bid. */
+    private ActionPayload next(final int account, final ActionSigner signer, final SplittableRandom random, final long ts)
     {
         final long nonce = nextNonce[account]++;
         final ActionPayload payload;
@@ -156,15 +255,15 @@ public final class LoadAccounts
             // a bid at one of 200 prices from 1,000.00 to 1,019.90 quote units for 0.001 base: it rests (far below the
             // demo's trading) and the levels stay under the book's 1,000 per side, so none is pruned
             final long price = (100_000 + 10 * random.nextInt(200)) * 10_000L;
-            payload = new ActionPayload(keys[account].address(), nonce, null, System.currentTimeMillis(),
+            payload = new ActionPayload(keys[account].address(), nonce, null, ts,
                 new SpotPlaceOrder(market, null, Side.BID, price, 1_000, null, TimeInForce.GTC, false, false, -1));
             lastOrder[account] = OrderId.of(Hex.to0x(signer.digestV2(payload)));
         }
         else
         {
-            payload = new ActionPayload(keys[account].address(), nonce, null, System.currentTimeMillis(), new Cancel(lastOrder[account]));
+            payload = new ActionPayload(keys[account].address(), nonce, null, ts, new Cancel(lastOrder[account]));
             lastOrder[account] = null;
         }
-        return CanonicalJson.signedActionBody(signer.sign(payload, PreimageMode.RAW));
+        return payload;
     }
 }

@@ -36,12 +36,24 @@ public final class LoadRun
 
     private final HttpLoadClient client;
     private final int accounts;
+    private final java.util.function.BiFunction<Integer, byte[], java.util.Map<String, String>> headers;
 
     /** @param accounts the traders the bodies rotate over: body i is trader i mod accounts's, on its own connection. */
     public LoadRun(final HttpLoadClient client, final int accounts)
     {
+        this(client, accounts, (trader, body) -> java.util.Map.of());
+    }
+
+    /**
+     * @param headers a request's headers from its trader and body, made on the sending thread as it is sent (the
+     *                compact lane's SVC-* headers, whose nonce must grow in the order the trader's requests arrive).
+     */
+    public LoadRun(final HttpLoadClient client, final int accounts,
+        final java.util.function.BiFunction<Integer, byte[], java.util.Map<String, String>> headers)
+    {
         this.client = client;
         this.accounts = accounts;
+        this.headers = headers;
     }
 
     public Result fixedRate(final byte[][] bodies, final long rate, final double warmupSeconds) throws InterruptedException
@@ -115,7 +127,7 @@ public final class LoadRun
         final Semaphore inFlight)
     {
         counters.sent.increment();
-        client.submit((i % accounts) % client.connections(), body, (status, code, error) ->
+        client.submit((i % accounts) % client.connections(), body, headers.apply(i % accounts, body), (status, code, error) ->
         {
             final long now = System.nanoTime();
             counters.lastAnswerNs.accumulateAndGet(now, Math::max);

@@ -145,7 +145,7 @@ class JournalCommandTest
             verified.getSignature(signature, 0);
             final int length = encoder.encode(i + 1, 1_763_000_000_000L + i, 1,
                 new ActionPayload(key.address(), byAlice ? 0 : i, null, 1_763_000_000_000L, actions[i]), digest,
-                SignerMatch.get((short)verified.signerMatch().ordinal()), raw, personal, signature, io.venue.journal.sbe.Lane.TRADING, record, 0);
+                SignerMatch.get((short)verified.signerMatch().ordinal()), raw, personal, signature, false, record, 0);
             final byte[] copy = new byte[length];
             record.getBytes(0, copy);
             records.add(copy);

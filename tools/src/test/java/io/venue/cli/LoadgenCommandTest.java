@@ -44,4 +44,27 @@ class LoadgenCommandTest
             assertNotNull(ImageIO.read(plot.toFile()), "a readable PNG");
         }
     }
+
+    @Test
+    void sendsCompactRequestsThroughInstitutionalAgents() throws Exception
+    {
+        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(OutputStream.nullOutputStream())))
+        {
+            final Path json = folder.resolve("compact.json");
+            final CliRun run = CliRun.of("loadgen", "--url", appliance.baseUrl(), "--operator-key",
+                appliance.operatorKeyFile().toString(), "--accounts", "4", "--rates", "400", "--duration", "1",
+                "--warmup", "0.5", "--compact", "20", "--ceiling", "2", "--ceiling-actions", "400", "--connections", "4",
+                "--out", json.toString());
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            assertTrue(run.out().contains("made 4 institutional agents"), run.out());
+            final String results = Files.readString(json);
+            // 400 orders a second in requests of 20: 20 requests a second, 30 sent, 20 measured, every order accepted
+            assertTrue(results.startsWith("{\"url\":\"" + appliance.baseUrl() + "\",\"traders\":4,\"ordersPerRequest\":20,"),
+                results);
+            assertTrue(results.matches("(?s).*\\{\"mode\":\"fixed\",\"targetRate\":20,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
+                "\"sent\":30,\"answered\":20,\"answeredPerSecond\":[\\d.]+,\"ok\":20,\"failed\":0,\"refused\":\\{\\}.*"), results);
+            assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":2,"), results);
+        }
+    }
 }

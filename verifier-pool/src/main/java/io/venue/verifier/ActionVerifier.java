@@ -31,6 +31,8 @@ public final class ActionVerifier
     private final Secp256k1Recovery recovery;
     private final Keccak256 keccak = new Keccak256();
     private final boolean acceptV1;
+    /** Set while verifying an MM lane's submit ({@link #verifyV2Only}). */
+    private boolean v2Only;
 
     private byte[] body = new byte[4096];
     private final byte[] v2Hash = new byte[DIGEST_LENGTH];
@@ -76,6 +78,29 @@ public final class ActionVerifier
         return verify(body, 0, length, connectionId, correlationId, out);
     }
 
+    /**
+     * As above for a submit of the MM lane, where only the v2 digest signs an order (spec 5.1: blake3 v2 per order),
+     * whatever the migration flag says.
+     */
+    public int verifyV2Only(
+        final DirectBuffer src,
+        final int offset,
+        final int length,
+        final long connectionId,
+        final long correlationId,
+        final MutableDirectBuffer out)
+    {
+        v2Only = true;
+        try
+        {
+            return verify(src, offset, length, connectionId, correlationId, out);
+        }
+        finally
+        {
+            v2Only = false;
+        }
+    }
+
     /** As above, for a body already on the heap. */
     public int verify(
         final byte[] src,
@@ -119,7 +144,7 @@ public final class ActionVerifier
         {
             return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
         }
-        if (acceptV1)
+        if (acceptV1 && !v2Only)
         {
             final SignerMatch v1Match = matchV1(json, jsonLength);
             if (v1Match != null)

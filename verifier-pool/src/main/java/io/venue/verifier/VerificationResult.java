@@ -81,13 +81,13 @@ public final class VerificationResult
         return RecoveryStatus.values()[buffer.getByte(offset + DETAIL)];
     }
 
-    /** 2 or 1 for parsed bodies, 0 otherwise. */
     /** A submit of the MM lane (its windows were charged at the lane); false for the trading route's. */
     public boolean mmLane()
     {
         return !ownerIntent && buffer.getByte(offset + VerificationResultLayout.LANE) == 1;
     }
 
+    /** 2 or 1 for parsed bodies, 0 otherwise. */
     public int digestVersion()
     {
         return buffer.getByte(offset + DIGEST_VERSION);

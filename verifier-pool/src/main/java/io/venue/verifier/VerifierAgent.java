@@ -77,8 +77,10 @@ final class VerifierAgent implements Agent
         }
         else
         {
-            pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
-            scratch.putByte(VerificationResultLayout.LANE, (byte)(msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE ? 1 : 0));
+            final boolean mmLane = msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE;
+            pendingLength = mmLane ? verifier.verifyV2Only(buffer, body, bodyLength, connectionId, correlationId, scratch) :
+                verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            scratch.putByte(VerificationResultLayout.LANE, (byte)(mmLane ? 1 : 0));
             pendingType = RESULT_MSG_TYPE;
         }
         // consume the request either way; a result that does not fit now is held and stops the batch

@@ -99,25 +99,24 @@ public final class VerifierPool implements AutoCloseable
     /** Same as {@link #offer(long, long, DirectBuffer, int, int)} for a heap body. */
     public boolean offer(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
     {
-        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
-        final int index = claim(ring, connectionId, correlationId, length);
-        if (index <= 0)
-        {
-            return false;
-        }
-        ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        ring.commit(index);
-        return true;
+        return offer(REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
     }
 
     /**
-     * As {@link #offer(long, long, byte[], int, int)} for a submit of the MM lane: verified the same way, its result
-     * says so ({@link VerificationResult#mmLane()}), so the command carries the lane whose limits it passed.
+     * As {@link #offer(long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but with the
+     * v2 digest only, and its result says so ({@link VerificationResult#mmLane()}), so the command carries the lane
+     * whose limits it passed.
      */
     public boolean offerMm(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
     {
+        return offer(VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
+    }
+
+    private boolean offer(final int msgType, final long connectionId, final long correlationId, final byte[] body, final int offset,
+        final int length)
+    {
         final RingBuffer ring = requestRings[verifierIndex(connectionId)];
-        final int index = claim(ring, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, length);
+        final int index = claim(ring, msgType, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;

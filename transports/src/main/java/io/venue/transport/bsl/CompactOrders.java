@@ -34,10 +34,9 @@ public final class CompactOrders
 {
     /** The most orders one request may carry (the spec's maxPerBatch). */
     public static final int MAX_ORDERS = Fields.MAX_BATCH_LEGS;
-    private static final int GROUP_HEADER_LENGTH = 4;
     private static final int ORDER_LENGTH = CompactOrdersDecoder.OrdersDecoder.sbeBlockLength();
     private static final int FIXED_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH + CompactOrdersDecoder.BLOCK_LENGTH +
-        GROUP_HEADER_LENGTH;
+        CompactOrdersDecoder.OrdersDecoder.sbeHeaderSize();
 
     /** A body refused: {@code field} names where (header, orders, orders[i].name), the message why. */
     public static final class Malformed extends Exception
@@ -88,9 +87,10 @@ public final class CompactOrders
                 CompactOrdersDecoder.BLOCK_LENGTH + "; got " + header.schemaId() + ", " + header.templateId() + ", " +
                 header.version() + ", " + header.blockLength());
         }
-        final int groupOffset = MessageHeaderDecoder.ENCODED_LENGTH + CompactOrdersDecoder.BLOCK_LENGTH;
-        final int orderLength = buffer.getShort(groupOffset, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-        final int count = buffer.getShort(groupOffset + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final io.venue.bsl.sbe.GroupSizeEncodingDecoder group = new io.venue.bsl.sbe.GroupSizeEncodingDecoder()
+            .wrap(buffer, MessageHeaderDecoder.ENCODED_LENGTH + CompactOrdersDecoder.BLOCK_LENGTH);
+        final int orderLength = group.blockLength();
+        final int count = group.numInGroup();
         if (orderLength != ORDER_LENGTH)
         {
             throw new Malformed("orders", "an order is " + ORDER_LENGTH + " bytes, the group header says " + orderLength);
@@ -146,7 +146,7 @@ public final class CompactOrders
         }
         catch (final IllegalArgumentException invalid)
         {
-            // the action model's own rules (ranges, ts) refuse it
+            // the action model's own rules (ranges, ts) refuse it: the message names the field
             throw new Malformed(at.substring(0, at.length() - 1), invalid.getMessage());
         }
     }
@@ -169,26 +169,11 @@ public final class CompactOrders
         {
             throw new Malformed(at + "expiresAt", "Unix ms, or -1 for none");
         }
-        return new SpotPlaceOrder(market, switch (book)
-        {
-            case YES -> io.venue.action.Book.YES;
-            case NO -> io.venue.action.Book.NO;
-            default -> null;
-        }, side == io.venue.bsl.sbe.Side.BID ? io.venue.action.Side.BID : io.venue.action.Side.ASK, order.price(), order.qty(),
-            switch (stp)
-            {
-                case CANCEL_MAKER -> io.venue.action.StpMode.CANCEL_MAKER;
-                case CANCEL_TAKER -> io.venue.action.StpMode.CANCEL_TAKER;
-                case REJECT -> io.venue.action.StpMode.REJECT;
-                case SKIP_SELF -> io.venue.action.StpMode.SKIP_SELF;
-                default -> null;
-            }, switch (tif)
-            {
-                case IOC -> io.venue.action.TimeInForce.IOC;
-                case FOK -> io.venue.action.TimeInForce.FOK;
-                case POST_ONLY -> io.venue.action.TimeInForce.POST_ONLY;
-                default -> io.venue.action.TimeInForce.GTC;
-            }, isMarket, reduceOnly, expiresAt);
+        // the schema's names are the action model's, with NONE for an omitted book or stp mode
+        return new SpotPlaceOrder(market, book == io.venue.bsl.sbe.Book.NONE ? null : io.venue.action.Book.valueOf(book.name()),
+            io.venue.action.Side.valueOf(side.name()), order.price(), order.qty(),
+            stp == io.venue.bsl.sbe.StpMode.NONE ? null : io.venue.action.StpMode.valueOf(stp.name()),
+            io.venue.action.TimeInForce.valueOf(tif.name()), isMarket, reduceOnly, expiresAt);
     }
 
     private static byte[] orderId(final CompactOrdersDecoder.OrdersDecoder order)
@@ -261,8 +246,8 @@ public final class CompactOrders
                     throw new IllegalArgumentException("a place on market " + place.market() + " in a request on " + market);
                 }
                 order.kind(OrderKind.PLACE).book(place.book() == null ? io.venue.bsl.sbe.Book.NONE :
-                        place.book() == io.venue.action.Book.YES ? io.venue.bsl.sbe.Book.YES : io.venue.bsl.sbe.Book.NO)
-                    .side(place.side() == io.venue.action.Side.BID ? io.venue.bsl.sbe.Side.BID : io.venue.bsl.sbe.Side.ASK)
+                        io.venue.bsl.sbe.Book.valueOf(place.book().name()))
+                    .side(io.venue.bsl.sbe.Side.valueOf(place.side().name()))
                     .price(place.price()).qty(place.qty())
                     .stpMode(place.stpMode() == null ? io.venue.bsl.sbe.StpMode.NONE :
                         io.venue.bsl.sbe.StpMode.valueOf(place.stpMode().name()))

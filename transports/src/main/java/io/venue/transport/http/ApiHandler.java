@@ -66,7 +66,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String QUOTE_OBLIGATIONS = "/quote-obligations";
     static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
     static final String EXECUTIONS = "/executions";
-    private static final String OK_PREFIX = "{\"ok\":true";
+    static final String OK_PREFIX = "{\"ok\":true";
     /** Every route served, for the OpenAPI document's test. */
     static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
@@ -98,6 +98,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private static final String SUBMIT_TIMEOUT = "no decision in time; the action may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
         "the same order under a new nonce";
+    private static final String COMPACT_TIMEOUT = "not every order was decided in time; each may still be applied: ask GET " +
+        "/api/v1/trading/actions/{digest} with each order's digest before sending any of them again";
     private static final String INTENT_TIMEOUT = "no decision in time; the intent may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest} with the EIP-191 hash of the text. A credential is returned only in the answer: " +
         "if a create or rotation was applied, revoke that credential and rotate (or create) again";
@@ -422,8 +424,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         final HttpGateway.Context context = shared.context;
         final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.mmSubmitter != null,
-            () -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
-                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+            remote -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
+                remote));
         if (decision == null)
         {
             return;
@@ -476,7 +478,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 whenAll.run();
             }
         }
-        await(ctx, slot, SUBMIT_TIMEOUT);
+        await(ctx, slot, COMPACT_TIMEOUT);
     }
 
     /**
@@ -485,7 +487,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * unless the request is admitted.
      */
     private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
-        final boolean served, final java.util.function.Supplier<MmRoute.Decision<A>> decide)
+        final boolean served, final java.util.function.Function<java.net.InetAddress, MmRoute.Decision<A>> decide)
     {
         final HttpGateway.Context context = shared.context;
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
@@ -510,7 +512,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             refuseAtEdge(ctx, slot, remote, throttle, 1);
             return null;
         }
-        final MmRoute.Decision<A> decision = decide.get();
+        final MmRoute.Decision<A> decision = decide.apply(remote);
         if (decision.edgeWaitSeconds() > 0)
         {
             refuseAtEdge(ctx, slot, remote, throttle, decision.edgeWaitSeconds());
@@ -537,8 +539,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         final HttpGateway.Context context = shared.context;
         final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
-            () -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
-                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+            remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
+                remote));
         if (decision == null)
         {
             return;

@@ -124,7 +124,7 @@ final class CompactOrderRoute
         int accepted = 0;
         for (int i = 0; i < answers.length; i++)
         {
-            final boolean ok = answers[i].status() == 200 && answers[i].body().startsWith("{\"ok\":true");
+            final boolean ok = answers[i].status() == 200 && answers[i].body().startsWith(ApiHandler.OK_PREFIX);
             accepted += ok ? 1 : 0;
             if (admitted.detailed() || !ok)
             {

@@ -60,7 +60,7 @@ class CompactOrdersTest
     }
 
     @Property(tries = 2000)
-    void changedBytesAreDecodedOrRefusedWithAField(@ForAll("orders") @Size(min = 1, max = 4) final List<SignedAction> orders,
+    void changedBytesAreDecodedToSendableOrdersOrRefusedWithAField(@ForAll("orders") @Size(min = 1, max = 4) final List<SignedAction> orders,
         @ForAll final long seed, @ForAll @IntRange(min = 1, max = 8) final int changes)
     {
         final byte[] body = CompactOrders.encode(MARKET, orders);
@@ -72,7 +72,14 @@ class CompactOrdersTest
         final byte[] cut = random.nextInt(4) == 0 ? java.util.Arrays.copyOf(body, random.nextInt(body.length + 8)) : body;
         try
         {
-            CompactOrders.decode(cut);
+            // what decodes is a request a client could have sent: encoded again, it decodes to the same actions
+            final CompactOrders.Request request = CompactOrders.decode(cut);
+            final CompactOrders.Request again = CompactOrders.decode(CompactOrders.encode(request.market(), request.orders()));
+            for (int i = 0; i < request.orders().size(); i++)
+            {
+                assertArrayEquals(CanonicalJson.signedActionBody(request.orders().get(i)),
+                    CanonicalJson.signedActionBody(again.orders().get(i)));
+            }
         }
         catch (final CompactOrders.Malformed refused)
         {
