@@ -87,6 +87,7 @@ public final class Appliance implements AutoCloseable
     private CredentialSecrets credentialSecrets;
     private ExecutionHistory executionHistory;
     private io.venue.responder.OutcomeCounters outcomes;
+    private SvcNonceFile svcNonceFile;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
     {
@@ -137,6 +138,7 @@ public final class Appliance implements AutoCloseable
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
         }
 
+        svcNonceFile = new SvcNonceFile(data, log);
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
         executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
@@ -316,6 +318,7 @@ public final class Appliance implements AutoCloseable
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000))
             .compactOrderEntry(pool::offerMm)
+            .svcNonceStore(svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
     }
@@ -519,6 +522,7 @@ public final class Appliance implements AutoCloseable
             await(() -> pending.waiting() == 0, Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
         }
         CloseHelper.quietClose(gateway);
+        CloseHelper.quietClose(svcNonceFile);
         CloseHelper.quietClose(frontRunner);
         CloseHelper.quietClose(engineRunner);
         if (engine != null && state != null)

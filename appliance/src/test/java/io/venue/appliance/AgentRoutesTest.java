@@ -461,20 +461,26 @@ class AgentRoutesTest
             field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
         final long beforeRestart = System.currentTimeMillis();
         ok(token(signer, 1, beforeRestart, ""));
+        // dated ahead, within the 30 s skew: still after the restart below
+        ok(token(signer, 2, beforeRestart + 20_000, ""));
 
         appliance.close();
         appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
 
-        // the new process does not know nonce 1 was taken: the captured request is refused for its date instead
+        // a captured request dated before the restart is refused for its date
         final HttpResponse<String> replayed = token(signer, 1, beforeRestart, "");
         refused(replayed, 401, "SKEW");
         assertEquals("SVC-Timestamp", field(replayed.body(), "field"));
         assertTrue(field(replayed.body(), "message").contains("before this node started serving"), replayed.body());
         assertTrue(Long.parseLong(field(replayed.body(), "acceptsTimestampsFromMs")) > beforeRestart, replayed.body());
+        // one dated after it is a replay all the same: the key's highest nonce was kept in the node's SVC-Nonce file
+        final HttpResponse<String> ahead = token(signer, 2, beforeRestart + 20_000, "");
+        assertEquals(409, ahead.statusCode(), ahead.body());
+        assertEquals("NONCE_REPLAYED", field(ahead.body(), "code"), ahead.body());
         // the credential is read back from the event journal and its secret derived from the same key file
-        ok(token(signer, 2, System.currentTimeMillis(), ""));
+        ok(token(signer, 3, System.currentTimeMillis(), ""));
         ok(trade(agent));
     }
 }

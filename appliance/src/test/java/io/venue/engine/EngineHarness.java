@@ -105,9 +105,14 @@ final class EngineHarness
     /** The account's next action as the MM lane's compact routes journal it. */
     List<String> actOnMmLane(final Address account, final Action action)
     {
+        return actOnMmLane(account, null, action);
+    }
+
+    List<String> actOnMmLane(final Address account, final ClientOrderId clientOrderId, final Action action)
+    {
         final long nonce = nonce(account);
         nextNonce.put(account, nonce + 1);
-        return send(new ActionPayload(account, nonce, null, now, action), SignerMatch.ACCOUNT_RAW, account, null,
+        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null,
             io.venue.journal.sbe.Lane.MM);
     }
 

@@ -56,6 +56,8 @@ final class RandomStream
 
     private final EngineHarness h;
     private final SplittableRandom random;
+    /** Draws the lane of order actions apart from {@link #random}, so the streams' other draws are what they were. */
+    private final SplittableRandom lanes;
     private final AgentCommands agents;
     private final Address[] accounts = new Address[ACCOUNTS];
     private final Address[] agentSigners = new Address[4];
@@ -68,6 +70,7 @@ final class RandomStream
     {
         this.h = h;
         this.random = new SplittableRandom(seed);
+        this.lanes = new SplittableRandom(~seed);
         this.agents = new AgentCommands(h);
         for (int i = 0; i < ACCOUNTS; i++)
         {
@@ -112,6 +115,19 @@ final class RandomStream
         return this;
     }
 
+    /** An order action on the trading route, or one time in four on the MM lane, which the account limiter skips. */
+    private void order(final Address account, final ClientOrderId cloid, final io.venue.action.Action action)
+    {
+        if (lanes.nextInt(4) == 0)
+        {
+            h.actOnMmLane(account, cloid, action);
+        }
+        else
+        {
+            h.act(account, cloid, action);
+        }
+    }
+
     private void step()
     {
         h.now += random.nextInt(4) == 0 ? random.nextInt(400) : random.nextInt(3);
@@ -120,16 +136,16 @@ final class RandomStream
         if (kind < 40)
         {
             final ClientOrderId cloid = random.nextInt(4) == 0 ? new ClientOrderId(bytes(16, 3)) : null;
-            h.act(account, cloid, place());
+            order(account, cloid, place());
             placed.add(new OrderId(h.lastDigest));
         }
         else if (kind < 48 && !placed.isEmpty())
         {
-            h.act(account, new Cancel(anyPlaced()));
+            order(account, null, new Cancel(anyPlaced()));
         }
         else if (kind < 55 && !placed.isEmpty())
         {
-            h.act(account, new Amend(anyPlaced(), price(SPOT), lots()));
+            order(account, null, new Amend(anyPlaced(), price(SPOT), lots()));
         }
         else if (kind < 59)
         {

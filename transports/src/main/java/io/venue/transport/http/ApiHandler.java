@@ -92,6 +92,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         Shared(final HttpGateway.Context context)
         {
             this.context = context;
+            if (context.svcNonceStore != null)
+            {
+                context.svcNonceStore.load(svcNonces::tryAccept);
+            }
         }
     }
 

@@ -165,6 +165,7 @@ public final class HttpGateway implements AutoCloseable
         CancelReplaceRequests cancelReplaces;
         CancelReplaceSubmitter cancelReplaceSubmitter;
         Submitter mmSubmitter;
+        SvcNonceStore svcNonceStore;
         MmWindows mmWindows;
         java.util.function.LongSupplier backlog;
         long busyBacklog;
@@ -312,6 +313,13 @@ public final class HttpGateway implements AutoCloseable
         public Context compactOrderEntry(final Submitter submitter)
         {
             this.mmSubmitter = submitter;
+            return this;
+        }
+
+        /** Where each API key's highest accepted SVC-Nonce is kept across restarts (none: in memory only). */
+        public Context svcNonceStore(final SvcNonceStore store)
+        {
+            this.svcNonceStore = store;
             return this;
         }
 

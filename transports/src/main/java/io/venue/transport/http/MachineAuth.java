@@ -19,8 +19,9 @@ final class MachineAuth
     private final SvcNonceTracker svcNonces;
     private final SvcVerifier svc = new SvcVerifier();
     /**
-     * The SVC-Nonce memory starts empty with the lane (a restart, or a standby's promotion), so a request the node
-     * before it took could pass again: requests dated before this lane started are refused.
+     * A lane knows the nonces its node accepted before (its {@link SvcNonceStore}), but not those of a primary it
+     * replaces at a promotion, so a request that primary took could pass again: requests dated before this lane
+     * started are refused.
      */
     private final long acceptsTimestampsFromMs;
 
@@ -62,6 +63,10 @@ final class MachineAuth
             synchronized (svcNonces)
             {
                 result = svcNonces.accept(svc.headers().apiKeyId(), svc.headers().nonce());
+                if (result == SvcAuthResult.OK && context.svcNonceStore != null)
+                {
+                    context.svcNonceStore.put(svc.headers().apiKeyId(), svc.headers().nonce());
+                }
             }
         }
         if (result == SvcAuthResult.OK)
@@ -71,7 +76,7 @@ final class MachineAuth
         final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE :
             svc.errorField();
         final String message = beforeStart ? "signed at " + svc.headers().timestampMs() + ", before this node started serving at " +
-            acceptsTimestampsFromMs + " (its SVC-Nonce memory starts then): sign again with an SVC-Timestamp from " +
+            acceptsTimestampsFromMs + " (nonces used before then may be unknown to it): sign again with an SVC-Timestamp from " +
             acceptsTimestampsFromMs + " on; a client whose clock is behind the server's (serverTimeMs) waits for it" :
             result == SvcAuthResult.NONCE_REPLAYED ?
             "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
