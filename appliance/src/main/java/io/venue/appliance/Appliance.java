@@ -138,7 +138,6 @@ public final class Appliance implements AutoCloseable
             throw new IllegalArgumentException("no operator key: set 'operators' (or demo=true)");
         }
 
-        svcNonceFile = new SvcNonceFile(data, log);
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
         executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
@@ -163,6 +162,8 @@ public final class Appliance implements AutoCloseable
             });
         state = recovery.state();
         engine = recovery.engine();
+        // after the state's lock: a second process on this folder has stopped at it before touching the lane's file
+        svcNonceFile = new SvcNonceFile(data, config.stateLimits().credentials(), log);
         recovery.commands().handOver();
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);

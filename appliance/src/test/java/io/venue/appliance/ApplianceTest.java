@@ -358,6 +358,10 @@ class ApplianceTest
         final long journaled = metric(settled, "venue_sequence{stage=\"journaled\"}");
         assertEquals(journaled, metric(settled, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
         assertTrue(metric(settled, "venue_sequence{stage=\"answered\"}") <= journaled);
+        // the three submits above were timed inside the lane, each in some bucket
+        final long timed = metric(settled, "venue_http_submit_latency_us_count");
+        assertTrue(timed >= 3, settled);
+        assertEquals(timed, metric(settled, "venue_http_submit_latency_us_bucket{le=\"+Inf\"}"));
         assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
 
         // a restart re-reads the recent history to answer status queries, but counts from its own start

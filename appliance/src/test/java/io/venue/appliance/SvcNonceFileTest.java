@@ -1,32 +1,48 @@
 package io.venue.appliance;
 
+import io.venue.testing.ChildJvm;
+import net.openhft.chronicle.map.ChronicleMap;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The node's SVC-Nonce file: what is put is loaded by the next process; a file that cannot be read is started anew. */
+/**
+ * The node's SVC-Nonce file: what is put is loaded by the next process, also after a process that died holding one of
+ * the file's locks; a file that cannot be read is started anew at once.
+ */
 class SvcNonceFileTest
 {
+    private static final long KEYS = 2_000;
+
     @TempDir
     Path data;
 
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
     private final PrintStream log = new PrintStream(logged, true, StandardCharsets.UTF_8);
 
+    @AfterEach
+    void stopChildren() throws InterruptedException
+    {
+        ChildJvm.stopAll();
+    }
+
     private Map<String, Long> load() throws Exception
     {
         final Map<String, Long> loaded = new HashMap<>();
-        try (SvcNonceFile file = new SvcNonceFile(data, log))
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.load(loaded::put);
         }
@@ -34,13 +50,13 @@ class SvcNonceFileTest
     }
 
     @Test
-    void theHighestNoncesOutliveTheProcess() throws Exception
+    void theNoncesOutliveTheProcess() throws Exception
     {
-        try (SvcNonceFile file = new SvcNonceFile(data, log))
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.put("spk_0000000000000001", 5);
             file.put("spk_0000000000000001", 9);
-            file.put("spk_0000000000000002", -1L >>> 1);
+            file.put("spk_0000000000000002", Long.MAX_VALUE);
         }
         assertEquals(Map.of("spk_0000000000000001", 9L, "spk_0000000000000002", Long.MAX_VALUE), load());
         assertEquals("", logged.toString(StandardCharsets.UTF_8));
@@ -53,10 +69,50 @@ class SvcNonceFileTest
         Files.write(data.resolve("lane").resolve("svc-nonces.dat"), "not a map".getBytes(StandardCharsets.US_ASCII));
         assertEquals(Map.of(), load());
         assertTrue(logged.toString(StandardCharsets.UTF_8).contains("could not be read"), logged.toString(StandardCharsets.UTF_8));
-        try (SvcNonceFile file = new SvcNonceFile(data, log))
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.put("spk_0000000000000003", 1);
         }
         assertEquals(Map.of("spk_0000000000000003", 1L), load());
+    }
+
+    @Test
+    void aProcessThatDiedHoldingALockLeavesAFileTheNextOneReads() throws Exception
+    {
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.put("spk_0000000000000004", 7);
+        }
+        final ChildJvm child = ChildJvm.start(DiesHoldingALock.class, data.toString());
+        assertTrue(child.process.waitFor(60, TimeUnit.SECONDS), "the child ended");
+        assertTrue(child.lines.contains("LOCKED"), String.join("\n", child.lines));
+
+        final long begin = System.nanoTime();
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            final Map<String, Long> loaded = new HashMap<>();
+            file.load(loaded::put);
+            assertEquals(7L, loaded.get("spk_0000000000000004"), loaded.toString());
+            file.put("spk_0000000000000004", 8); // the segment the child locked takes writes again
+        }
+        assertTrue(System.nanoTime() - begin < TimeUnit.SECONDS.toNanos(30), "no lock timeout was waited out");
+        assertEquals(8L, load().get("spk_0000000000000004"));
+    }
+
+    /** Opens the file as the lane does, takes the write lock of a key's segment and halts with it held. */
+    public static final class DiesHoldingALock
+    {
+        public static void main(final String[] args) throws Exception
+        {
+            final Path folder = Path.of(args[0]).resolve("lane");
+            Files.deleteIfExists(folder.resolve("svc-nonces.closed")); // the lane deletes it when it opens the file
+            final File file = folder.resolve("svc-nonces.dat").toFile();
+            final ChronicleMap<String, Long> map = ChronicleMap.of(String.class, Long.class).name("svc-nonces")
+                .entries(KEYS).averageKey("spk_0123456789abcdef").createPersistedTo(file);
+            map.queryContext("spk_0000000000000004").writeLock().lock();
+            System.out.println("LOCKED");
+            System.out.flush();
+            Runtime.getRuntime().halt(0);
+        }
     }
 }

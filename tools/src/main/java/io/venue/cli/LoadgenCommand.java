@@ -35,6 +35,8 @@ import java.util.concurrent.Executors;
 final class LoadgenCommand implements Callable<Integer>
 {
     private static final String COMPACT_ROUTE = "/api/v1/bsl/orders/compact";
+    /** The span a compact ceiling run's orders are dated over (the lane takes orders within 15 s of its clock). */
+    private static final long CEILING_DATED_MS = 5_000;
 
     @Spec
     CommandSpec spec;
@@ -99,10 +101,10 @@ final class LoadgenCommand implements Callable<Integer>
                 "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections positive");
         }
         if (compact != 0 && (compact < 2 || compact > io.venue.transport.bsl.CompactOrders.MAX_ORDERS || compact % 2 != 0 ||
-            rates.stream().anyMatch(r -> r < compact)))
+            rates.stream().anyMatch(r -> r % compact != 0)))
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and no rate below it");
+                "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and every rate a multiple of it");
         }
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
@@ -146,7 +148,7 @@ final class LoadgenCommand implements Callable<Integer>
                 final long startMs = System.currentTimeMillis() + 1_000 +
                     (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
                 bodies = load.signCompact(requests, compact, signThreads, startMs, requestRate);
-                Thread.sleep(Math.max(0, startMs - System.currentTimeMillis()));
+                waitFor(startMs, log);
             }
             else
             {
@@ -161,16 +163,16 @@ final class LoadgenCommand implements Callable<Integer>
         }
         if (ceiling > 0)
         {
-            // compact orders are dated as if answered at 20,000 a second from the end of the signing: within the lane's
-            // 15 s of the clock for the run's length unless the venue is several times slower or faster
+            // compact orders are dated from the end of the signing over at most CEILING_DATED_MS, whatever the venue's
+            // speed, so a request sent early or late by up to the lane's 15 s less that span is still taken
             final int requests = Math.max(1, ceilingActions / Math.max(1, compact));
             final long startMs = compact == 0 ? 0 : System.currentTimeMillis() + 1_000 +
                 (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
-            final byte[][] bodies = compact > 0 ? load.signCompact(requests, compact, signThreads, startMs, 20_000.0 / compact) :
-                load.sign(ceilingActions, signThreads);
+            final byte[][] bodies = compact > 0 ? load.signCompact(requests, compact, signThreads, startMs,
+                requests * 1_000.0 / CEILING_DATED_MS) : load.sign(ceilingActions, signThreads);
             if (compact > 0)
             {
-                Thread.sleep(Math.max(0, startMs - System.currentTimeMillis()));
+                waitFor(startMs, log);
             }
             final LoadRun.Result result = run.ceiling(bodies, ceiling, warmup);
             results.add(result);
@@ -199,6 +201,18 @@ final class LoadgenCommand implements Callable<Integer>
         return results.stream().allMatch(r -> r.failed() == 0) ? 0 : 1;
     }
 
+    /** Waits until the time the pre-signed orders are dated from, or says the signing took longer than expected. */
+    private static void waitFor(final long startMs, final PrintWriter log) throws InterruptedException
+    {
+        final long late = System.currentTimeMillis() - startMs;
+        if (late > 0)
+        {
+            log.printf(Locale.ROOT, "signing took %,d ms longer than estimated: the first orders are dated that far back " +
+                "(the lane takes 15,000 ms)%n", late);
+        }
+        Thread.sleep(Math.max(0, -late));
+    }
+
     /** Orders a request carries: 1 for JSON submits. */
     private int perRequest()
     {
@@ -208,15 +222,16 @@ final class LoadgenCommand implements Callable<Integer>
     private String label(final LoadRun.Result r)
     {
         return r.mode().equals("fixed") ? String.format(Locale.ROOT, "%,d/s", r.targetRate() * perRequest()) :
-            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.answeredPerSecond() * perRequest());
+            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.ok() * (double)perRequest() / r.seconds());
     }
 
     private String line(final LoadRun.Result r)
     {
         final Histogram h = r.latencyNs();
+        // actions a second counts the orders of requests answered with every order accepted
         return String.format(Locale.ROOT, "%-34s answered %,.0f actions/s over %.1f s (%,.0f requests/s): ok %,d, refused %s, " +
             "failed %d; latency p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f", label(r),
-            r.answeredPerSecond() * perRequest(), r.seconds(), r.answeredPerSecond(), r.ok(), r.refused(), r.failed(),
+            r.ok() * (double)perRequest() / r.seconds(), r.seconds(), r.answeredPerSecond(), r.ok(), r.refused(), r.failed(),
             ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
     }
 

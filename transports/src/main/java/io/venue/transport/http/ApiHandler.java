@@ -147,6 +147,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
+        slot.receivedNs = System.nanoTime();
         // until the path is decoded (a 413, a request that is not HTTP), the raw one says whether this is a submit
         final int query = request.uri().indexOf('?');
         slot.submit = request.method().equals(HttpMethod.POST) &&
@@ -742,6 +743,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 continue;
             }
             shared.context.counters.response(head.http.status().code());
+            if (head.submit)
+            {
+                shared.context.counters.submitAnswered(System.nanoTime() - head.receivedNs);
+            }
             if (head.submit && shared.context.accountRateLimit > 0 && !head.http.headers().contains(RATE_LIMIT))
             {
                 // spec 8.1: every submit answer names the account budget, even one refused before its account was known
@@ -934,6 +939,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         boolean written;
         /** A request to the submit route, whose every answer carries X-RateLimit-Limit. */
         boolean submit;
+        /** When the whole request was read ({@link System#nanoTime()}). */
+        long receivedNs;
 
         Slot(final boolean keepAlive)
         {

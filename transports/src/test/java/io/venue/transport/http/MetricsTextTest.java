@@ -17,6 +17,10 @@ class MetricsTextTest
         counters.response(999); // outside the status range: not counted, no failure
         counters.mmRefusal("market");
         counters.mmRefusal("no such scope");
+        counters.submitAnswered(90_000); // 90 us
+        counters.submitAnswered(100_000); // a bound is its own bucket's
+        counters.submitAnswered(1_500_000);
+        counters.submitAnswered(500_000_000); // past the last bound
         final MetricsText text = new MetricsText();
         counters.appendTo(text);
         assertEquals("""
@@ -24,6 +28,21 @@ class MetricsTextTest
             # TYPE venue_http_responses_total counter
             venue_http_responses_total{status="200"} 2
             venue_http_responses_total{status="429"} 1
+            # HELP venue_http_submit_latency_us Trading-route submits by the microseconds from the whole request read to its answer handed to the socket, since the lane started
+            # TYPE venue_http_submit_latency_us histogram
+            venue_http_submit_latency_us_bucket{le="100"} 2
+            venue_http_submit_latency_us_bucket{le="250"} 2
+            venue_http_submit_latency_us_bucket{le="500"} 2
+            venue_http_submit_latency_us_bucket{le="1000"} 2
+            venue_http_submit_latency_us_bucket{le="2000"} 3
+            venue_http_submit_latency_us_bucket{le="5000"} 3
+            venue_http_submit_latency_us_bucket{le="10000"} 3
+            venue_http_submit_latency_us_bucket{le="25000"} 3
+            venue_http_submit_latency_us_bucket{le="50000"} 3
+            venue_http_submit_latency_us_bucket{le="100000"} 3
+            venue_http_submit_latency_us_bucket{le="+Inf"} 4
+            venue_http_submit_latency_us_sum 501690
+            venue_http_submit_latency_us_count 4
             # HELP venue_mm_window_refusals_total MM requests refused by a full window (spec 8.2), by window
             # TYPE venue_mm_window_refusals_total counter
             venue_mm_window_refusals_total{scope="account"} 0
