@@ -56,9 +56,10 @@ public final class HttpGateway implements AutoCloseable
     private HttpGateway(final Context context)
     {
         this.context = context;
+        // read first (it loads the SVC-Nonce store): a failure leaves no threads behind
+        final ApiHandler.Shared shared = new ApiHandler.Shared(context);
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
-        final ApiHandler.Shared shared = new ApiHandler.Shared(context);
         try
         {
             server = new ServerBootstrap()
