@@ -475,6 +475,9 @@ public final class Appliance implements AutoCloseable
             .object("http").field("baseUrl", "http://" + context.httpHost + ":" + (gateway == null ? context.httpPort : gateway.port()))
             .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
             .field("adminRoute", "/api/v1/admin/actions").field("tls", false).end()
+            // spec 4: the BSL order-entry route, the result mode to expect and the response verbosity (4.1's defaults)
+            .object("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact").field("resultMode", "ack")
+            .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").end()
             .object("actionSigning").field("chainId", context.chainId).field("verifyingContract", context.verifyingContract.toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
             .toJson();

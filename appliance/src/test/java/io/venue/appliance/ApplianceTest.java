@@ -127,6 +127,8 @@ class ApplianceTest
         {
             final HttpResponse<String> connectivity = http.get(route);
             assertEquals(200, connectivity.statusCode());
+            assertTrue(connectivity.body().contains("\"bsl\":{\"orderEntryRoute\":\"/api/v1/bsl/orders/compact\"," +
+                "\"resultMode\":\"ack\",\"responseMode\":\"detailed\""), connectivity.body());
             assertTrue(connectivity.body().contains("\"actionSigning\":{\"chainId\":8453,\"verifyingContract\":\"0x" +
                 "5e".repeat(20) + "\""), connectivity.body());
         }
