@@ -299,6 +299,7 @@ public final class Appliance implements AutoCloseable
         }
         gateway = HttpGateway.start(new HttpGateway.Context()
             .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
+            .maxBodyBytes(context.httpMaxBodyBytes)
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson())
             .metrics(context.metricsAllowed, this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow()).actionStatus(recentAnswers::find)
@@ -318,7 +319,7 @@ public final class Appliance implements AutoCloseable
                 return market == null ? null : market.kind();
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000))
-            .compactOrderEntry(pool::offerMm)
+            .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
             .svcNonceStore(svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();

@@ -88,6 +88,10 @@ public final class ApplianceContext
     long mmIpActions = 16_000;
     long mmMarketActions = 64_000;
     long mmShardActions = 128_000;
+    /** How far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
+    long mmActionTsSkewMs = 15_000;
+    /** The HTTP lane's body limit (and the compact routes' ingress.binaryMaxBodyBytes). */
+    int httpMaxBodyBytes = 512 * 1024;
     long builderBasicPerMinute = 600;
     long builderProPerMinute = 3_000;
     final java.util.Set<String> builderBasic = new java.util.HashSet<>();
@@ -196,6 +200,8 @@ public final class ApplianceContext
                 case "mm.ip.actions" -> mmIpActions = Long.parseLong(value);
                 case "mm.market.actions" -> mmMarketActions = Long.parseLong(value);
                 case "mm.shard.actions" -> mmShardActions = Long.parseLong(value);
+                case "mm.action.ts.skew.ms" -> mmActionTsSkewMs = Long.parseLong(value);
+                case "http.max.body.bytes" -> httpMaxBodyBytes = Integer.parseInt(value);
                 case "mm.builder.basic.per.minute" -> builderBasicPerMinute = Long.parseLong(value);
                 case "mm.builder.pro.per.minute" -> builderProPerMinute = Long.parseLong(value);
                 case "mm.builder.basic" -> accounts(value, builderBasic);
@@ -445,9 +451,19 @@ public final class ApplianceContext
             throw new IllegalArgumentException("edge.ip.rate and edge.ip.burst must be positive");
         }
         if (mmWindowMs < 1 || mmAccountActions < 1 || mmAccountCancels < 1 || mmKeyActions < 1 || mmIpActions < 1 ||
-            mmMarketActions < 1 || mmShardActions < 1 || builderBasicPerMinute < 1 || builderProPerMinute < 1)
+            mmMarketActions < 1 || mmShardActions < 1 || builderBasicPerMinute < 1 || builderProPerMinute < 1 ||
+            mmActionTsSkewMs < 1)
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
+        }
+        // a compact request of 1,000 orders must fit, and a JSON submit goes whole to the verifier pool, which takes
+        // bodies up to its own limit (512 KiB)
+        if (httpMaxBodyBytes < io.venue.transport.bsl.CompactOrders.length(io.venue.transport.bsl.CompactOrders.MAX_ORDERS) ||
+            httpMaxBodyBytes > 512 * 1024)
+        {
+            throw new IllegalArgumentException("http.max.body.bytes must be from " +
+                io.venue.transport.bsl.CompactOrders.length(io.venue.transport.bsl.CompactOrders.MAX_ORDERS) +
+                " (a compact request of 1,000 orders) to 524288 (the verifier pool's body limit)");
         }
         try
         {

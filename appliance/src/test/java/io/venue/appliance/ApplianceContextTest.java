@@ -34,7 +34,8 @@ class ApplianceContextTest
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
-            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900"));
+            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
+            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000"));
         assertEquals(folder.resolve("node1"), c.dataDir);
         assertEquals("127.0.0.2", c.httpHost);
         assertEquals(9090, c.httpPort);
@@ -73,6 +74,8 @@ class ApplianceContextTest
         assertEquals(500, engine.stateLimits().accounts());
         assertEquals(900, engine.stateLimits().openOrders());
         assertEquals(2, engine.operators().size());
+        assertEquals(20_000, c.mmActionTsSkewMs);
+        assertEquals(300_000, c.httpMaxBodyBytes);
     }
 
     @Test
@@ -96,6 +99,12 @@ class ApplianceContextTest
             .contains("is not an IP address"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=100000")).getMessage()
+            .contains("a compact request of 1,000 orders"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=600000")).getMessage()
+            .contains("the verifier pool's body limit"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.action.ts.skew.ms=0")).getMessage()
+            .contains("every mm.* value must be positive"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=0")).getMessage()
             .contains("every limits.* value must be positive"));
         final String account = "0x" + "ab".repeat(20);

@@ -60,8 +60,17 @@ class CompactOrderEntryTest
 
     private void start(final String accountActions) throws Exception
     {
+        start(accountActions, Map.of());
+    }
+
+    private void start(final String accountActions, final Map<String, String> settings) throws Exception
+    {
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
         context.set("mm.account.actions", accountActions, folder);
+        for (final Map.Entry<String, String> setting : settings.entrySet())
+        {
+            context.set(setting.getKey(), setting.getValue(), folder);
+        }
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
@@ -173,7 +182,7 @@ class CompactOrderEntryTest
     @Test
     void refusalsAreClearAndNothingReachesTheEngine() throws Exception
     {
-        start("3");
+        start("3", Map.of("mm.action.ts.skew.ms", "20000", "http.max.body.bytes", "300000"));
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final byte[] one = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT))));
 
@@ -196,6 +205,7 @@ class CompactOrderEntryTest
         final HttpResponse<String> old = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(stale)), Map.of());
         assertRefused(old, 400, "BAD_REQUEST");
         assertEquals("orders[0].ts", field(old.body(), "field"), old.body());
+        assertTrue(field(old.body(), "message").startsWith("must be within 20000 ms"), old.body());
 
         // the account's window holds 3 actions: a request of 4 places does not fit and charges nothing
         final List<SignedAction> four = new ArrayList<>();
@@ -214,8 +224,8 @@ class CompactOrderEntryTest
         assertTrue(first.body().contains("\"accepted\":1"), first.body());
 
         final String limits = http.get("/api/v1/bsl/limits").body();
-        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"maxActionTsSkewMs\":15000},\"ingress\":{" +
-            "\"binaryMaxBodyBytes\":524288}"), limits);
+        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"maxActionTsSkewMs\":20000},\"ingress\":{" +
+            "\"binaryMaxBodyBytes\":300000}"), limits);
     }
 
     private static void assertRefused(final HttpResponse<String> response, final int status, final String code)

@@ -84,10 +84,11 @@ final class CompactOrderRoute
                     "credential acts for " + account + ", not for " + order.payload().account())));
             }
             final long ts = order.payload().ts();
-            if (ts < now - MAX_ACTION_TS_SKEW_MS || ts > now + MAX_ACTION_TS_SKEW_MS)
+            final long skew = context.mmActionTsSkewMs;
+            if (ts < now - skew || ts > now + skew)
             {
-                return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " +
-                    MAX_ACTION_TS_SKEW_MS + " ms of the server's clock (" + now + ")"));
+                return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " + skew +
+                    " ms of the server's clock (" + now + ")"));
             }
             // spec 8.2: cancels cost nothing against the action budget and count in their own scope
             final boolean counts = order.payload().action() instanceof SpotPlaceOrder || order.payload().action() instanceof Amend;

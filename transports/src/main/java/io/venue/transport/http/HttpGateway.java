@@ -166,6 +166,7 @@ public final class HttpGateway implements AutoCloseable
         CancelReplaceRequests cancelReplaces;
         CancelReplaceSubmitter cancelReplaceSubmitter;
         Submitter mmSubmitter;
+        long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
         SvcNonceStore svcNonceStore;
         MmWindows mmWindows;
         java.util.function.LongSupplier backlog;
@@ -309,11 +310,17 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The compact binary order routes of the MM lane (POST /api/v1/bsl/orders/compact and its two aliases): each
-         * order is offered to {@code submitter} as a submit of the MM lane. Needs {@link #mmOrderEntry} (its windows).
+         * order is offered to {@code submitter} as a submit of the MM lane, its ts within {@code actionTsSkewMs} of the
+         * clock. Needs {@link #mmOrderEntry} (its windows).
          */
-        public Context compactOrderEntry(final Submitter submitter)
+        public Context compactOrderEntry(final Submitter submitter, final long actionTsSkewMs)
         {
+            if (actionTsSkewMs < 1)
+            {
+                throw new IllegalArgumentException("the action ts skew must be positive");
+            }
             this.mmSubmitter = submitter;
+            this.mmActionTsSkewMs = actionTsSkewMs;
             return this;
         }
 

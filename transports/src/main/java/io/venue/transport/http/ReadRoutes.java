@@ -121,7 +121,7 @@ final class ReadRoutes
         // the compact order routes' limits, when they are served (spec 8.2's actions.* and ingress.*)
         final String actions = context.mmSubmitter == null ? null : new JsonWriter()
             .field("maxPerBatch", io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
-            .field("maxActionTsSkewMs", CompactOrderRoute.MAX_ACTION_TS_SKEW_MS).toJson();
+            .field("maxActionTsSkewMs", context.mmActionTsSkewMs).toJson();
         final String ingress = context.mmSubmitter == null ? null : new JsonWriter()
             .field("binaryMaxBodyBytes", context.maxBodyBytes).toJson();
         return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress).raw("rateLimits", new JsonWriter()
