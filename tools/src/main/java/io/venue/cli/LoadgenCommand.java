@@ -141,14 +141,14 @@ final class LoadgenCommand implements Callable<Integer>
             begin = System.nanoTime();
             final byte[][] bodies;
             final long requestRate = compact > 0 ? rate / compact : rate;
+            long startMs = 0;
             if (compact > 0)
             {
                 // the orders carry their due time, after the signing (measured speed, with a margin) and a second
                 final int requests = (int)Math.round(requestRate * (warmup + duration));
-                final long startMs = System.currentTimeMillis() + 1_000 +
+                startMs = System.currentTimeMillis() + 1_000 +
                     (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
                 bodies = load.signCompact(requests, compact, signThreads, startMs, requestRate);
-                waitFor(startMs, log);
             }
             else
             {
@@ -156,6 +156,10 @@ final class LoadgenCommand implements Callable<Integer>
             }
             log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", (long)bodies.length * Math.max(1, compact),
                 (System.nanoTime() - begin) / 1e9);
+            if (compact > 0)
+            {
+                waitFor(startMs, log);
+            }
             final LoadRun.Result result = run.fixedRate(bodies, requestRate, warmup);
             results.add(result);
             log.println(line(result));
