@@ -88,6 +88,8 @@ class MmCommandTest
         assertTrue(placed.out().contains("\"orders\":2,\"accepted\":2,\"refused\":0,"), placed.out());
         final String first = placed.err().lines().filter(line -> line.startsWith("order id of place:Bid:49000000000"))
             .findFirst().orElseThrow().replaceAll(".*: ", "");
+        final String second = placed.err().lines().filter(line -> line.startsWith("order id of place:Bid:48000000000"))
+            .findFirst().orElseThrow().replaceAll(".*: ", "");
 
         // a cancel of the first bid, and one of an order that is not there: exit 1, the refusal listed (ack mode)
         final CliRun cancelled = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file",
@@ -98,8 +100,15 @@ class MmCommandTest
             cancelled.out());
         assertTrue(cancelled.out().contains("UNKNOWN_ORDER"), cancelled.out());
 
+        // an amend moves the second bid
+        final CliRun amended = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file",
+            traderKey, "--market", "1", "--nonce", "5", "--svc-nonce", "3", "amend:" + second + ":47000000000:10000"},
+            credential));
+        assertEquals(0, amended.exitCode(), amended.err() + amended.out());
+        assertTrue(amended.out().contains("\"orders\":1,\"accepted\":1,\"refused\":0,"), amended.out());
+
         final CliRun bad = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
-            "--market", "1", "--nonce", "5", "--svc-nonce", "3", "place:Up:1:1"}, credential));
+            "--market", "1", "--nonce", "6", "--svc-nonce", "4", "place:Up:1:1"}, credential));
         assertEquals(2, bad.exitCode(), bad.err());
         assertTrue(bad.err().contains("place:Up:1:1"), bad.err());
     }
