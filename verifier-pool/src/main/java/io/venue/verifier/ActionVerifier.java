@@ -31,8 +31,6 @@ public final class ActionVerifier
     private final Secp256k1Recovery recovery;
     private final Keccak256 keccak = new Keccak256();
     private final boolean acceptV1;
-    /** Set while verifying an MM lane's submit ({@link #verifyV2Only}). */
-    private boolean v2Only;
 
     private byte[] body = new byte[4096];
     private final byte[] v2Hash = new byte[DIGEST_LENGTH];
@@ -70,38 +68,31 @@ public final class ActionVerifier
         final long correlationId,
         final MutableDirectBuffer out)
     {
-        if (body.length < length)
-        {
-            body = new byte[Math.max(length, body.length * 2)];
-        }
-        src.getBytes(offset, body, 0, length);
-        return verify(body, 0, length, connectionId, correlationId, out);
+        return verify(src, offset, length, connectionId, correlationId, out, false);
     }
 
     /**
-     * As above for a submit of the MM lane, where only the v2 digest signs an order (spec 5.1: blake3 v2 per order),
+     * As above; with {@code v2Only} (a submit of the MM lane, spec 5.1: blake3 v2 per order) the v1 digest is not tried,
      * whatever the migration flag says.
      */
-    public int verifyV2Only(
+    public int verify(
         final DirectBuffer src,
         final int offset,
         final int length,
         final long connectionId,
         final long correlationId,
-        final MutableDirectBuffer out)
+        final MutableDirectBuffer out,
+        final boolean v2Only)
     {
-        v2Only = true;
-        try
+        if (body.length < length)
         {
-            return verify(src, offset, length, connectionId, correlationId, out);
+            body = new byte[Math.max(length, body.length * 2)];
         }
-        finally
-        {
-            v2Only = false;
-        }
+        src.getBytes(offset, body, 0, length);
+        return verify(body, 0, length, connectionId, correlationId, out, v2Only);
     }
 
-    /** As above, for a body already on the heap. */
+    /** As the first, for a body already on the heap. */
     public int verify(
         final byte[] src,
         final int offset,
@@ -109,6 +100,18 @@ public final class ActionVerifier
         final long connectionId,
         final long correlationId,
         final MutableDirectBuffer out)
+    {
+        return verify(src, offset, length, connectionId, correlationId, out, false);
+    }
+
+    private int verify(
+        final byte[] src,
+        final int offset,
+        final int length,
+        final long connectionId,
+        final long correlationId,
+        final MutableDirectBuffer out,
+        final boolean v2Only)
     {
         out.putLong(CONNECTION_ID, connectionId);
         out.putLong(CORRELATION_ID, correlationId);

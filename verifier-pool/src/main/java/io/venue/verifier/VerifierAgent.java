@@ -78,8 +78,7 @@ final class VerifierAgent implements Agent
         else
         {
             final boolean mmLane = msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE;
-            pendingLength = mmLane ? verifier.verifyV2Only(buffer, body, bodyLength, connectionId, correlationId, scratch) :
-                verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
+            pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch, mmLane);
             scratch.putByte(VerificationResultLayout.LANE, (byte)(mmLane ? 1 : 0));
             pendingType = RESULT_MSG_TYPE;
         }
