@@ -29,26 +29,56 @@ import java.util.concurrent.Callable;
 final class MmCommand
 {
     /**
-     * POST /api/v1/mm/orders/replace: signs the new order (EIP-712 {@code Order}) and the cancel of the old one (EIP-191
-     * {@code CancelById}) with the trader's key, and the request with an institutional agent's SVC-* credential.
+     * What every MM request from the command line has: the appliance, the key that signs the trader's orders, the
+     * trader, the institutional agent's machine credential that signs the request, and the deployment.
      */
-    @Command(name = "replace", mixinStandardHelpOptions = true,
-        description = "Cancel one of the trader's orders and place a new one, signed for the MM lane.")
-    static final class Replace implements Callable<Integer>
+    abstract static class MmRequest
     {
-        static final String ROUTE = "/api/v1/mm/orders/replace";
-
         @Spec
         CommandSpec spec;
 
         @Option(names = "--url", required = true, description = "The appliance's base URL, e.g. http://127.0.0.1:8080.")
         String url;
 
-        @ArgGroup(exclusive = false, multiplicity = "1", heading = "Key that signs both legs (the trader's):%n")
+        @ArgGroup(exclusive = false, multiplicity = "1", heading = "Key that signs the orders (the trader's or its agent's):%n")
         KeyInput key;
 
         @Option(names = "--trader", description = "The trader's account; default: the signing key's address.")
         String trader;
+
+        @ArgGroup(exclusive = false, multiplicity = "1", heading = "The institutional agent's machine credential:%n")
+        MachineCredential machine;
+
+        @Mixin
+        DeploymentOptions deployment;
+
+        Secp256k1KeyPair signingKey() throws java.io.IOException
+        {
+            return Secp256k1KeyPair.fromPrivateKey(key.privateKey());
+        }
+
+        Address account(final Address signer)
+        {
+            return trader == null ? signer : Address.of(trader);
+        }
+
+        /** POSTs {@code body} to {@code route} with the machine headers over it and {@code more}; prints the answer. */
+        java.net.http.HttpResponse<String> send(final String route, final byte[] body, final Map<String, String> more)
+        {
+            final Map<String, String> headers = new java.util.HashMap<>(machine.headers("POST", route, body));
+            headers.putAll(more);
+            return Submit.send(url, route, body, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+    }
+    /**
+     * POST /api/v1/mm/orders/replace: signs the new order (EIP-712 {@code Order}) and the cancel of the old one (EIP-191
+     * {@code CancelById}) with the trader's key, and the request with an institutional agent's SVC-* credential.
+     */
+    @Command(name = "replace", mixinStandardHelpOptions = true,
+        description = "Cancel one of the trader's orders and place a new one, signed for the MM lane.")
+    static final class Replace extends MmRequest implements Callable<Integer>
+    {
+        static final String ROUTE = "/api/v1/mm/orders/replace";
 
         @Option(names = "--cancel", required = true, description = "The id of the order to cancel (0x and 64 hex digits).")
         String cancel;
@@ -77,17 +107,11 @@ final class MmCommand
         @Option(names = "--time-in-force", description = "gtc (the lane's default), ioc or post_only.")
         String timeInForce;
 
-        @ArgGroup(exclusive = false, multiplicity = "1", heading = "The institutional agent's machine credential:%n")
-        MachineCredential machine;
-
-        @Mixin
-        DeploymentOptions deployment;
-
         @Override
         public Integer call() throws Exception
         {
-            final Secp256k1KeyPair signer = Secp256k1KeyPair.fromPrivateKey(key.privateKey());
-            final Address account = trader == null ? signer.address() : Address.of(trader);
+            final Secp256k1KeyPair signer = signingKey();
+            final Address account = account(signer.address());
             final long nonceValue = WireValues.u64(nonce);
             final long priceValue = WireValues.u64(price);
             final long qtyValue = WireValues.u64(qty);
@@ -108,10 +132,9 @@ final class MmCommand
             {
                 body.field("timeInForce", timeInForce);
             }
-            final byte[] bytes = body.toJson().getBytes(StandardCharsets.UTF_8);
-            final Map<String, String> headers = machine.headers("POST", ROUTE, bytes);
             spec.commandLine().getErr().println("new order id (EIP-712 Order hash): " + Hex.to0x(orderHash));
-            return Submit.post(url, ROUTE, bytes, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
+            final java.net.http.HttpResponse<String> answer = send(ROUTE, body.toJson().getBytes(StandardCharsets.UTF_8), Map.of());
+            return Submit.accepted(answer) ? 0 : 1;
         }
     }
 
@@ -121,21 +144,9 @@ final class MmCommand
      */
     @Command(name = "orders", mixinStandardHelpOptions = true,
         description = "Send compact binary orders of the trader on one market, each signed, in one request.")
-    static final class Orders implements Callable<Integer>
+    static final class Orders extends MmRequest implements Callable<Integer>
     {
         static final String ROUTE = "/api/v1/bsl/orders/compact";
-
-        @Spec
-        CommandSpec spec;
-
-        @Option(names = "--url", required = true, description = "The appliance's base URL, e.g. http://127.0.0.1:8080.")
-        String url;
-
-        @ArgGroup(exclusive = false, multiplicity = "1", heading = "Key that signs every order (the trader's or its agent's):%n")
-        KeyInput key;
-
-        @Option(names = "--trader", description = "The trader's account; default: the signing key's address.")
-        String trader;
 
         @Option(names = "--market", required = true, description = "The market of the request's places.")
         long market;
@@ -153,18 +164,12 @@ final class MmCommand
             "place:Bid|Ask:PRICE:QTY[:gtc|ioc|fok|post_only], cancel:ORDER_ID, amend:ORDER_ID:PRICE:QTY.")
         java.util.List<String> orders;
 
-        @ArgGroup(exclusive = false, multiplicity = "1", heading = "The institutional agent's machine credential:%n")
-        MachineCredential machine;
-
-        @Mixin
-        DeploymentOptions deployment;
-
         @Override
         public Integer call() throws Exception
         {
             final io.venue.signing.ActionSigner signer = new io.venue.signing.ActionSigner(deployment.chainId,
-                deployment.contractAddress(), Secp256k1KeyPair.fromPrivateKey(key.privateKey()));
-            final Address account = trader == null ? signer.address() : Address.of(trader);
+                deployment.contractAddress(), signingKey());
+            final Address account = account(signer.address());
             long next = WireValues.u64(nonce);
             final java.util.List<io.venue.action.SignedAction> signed = new java.util.ArrayList<>();
             for (final String order : orders)
@@ -177,15 +182,13 @@ final class MmCommand
                     spec.commandLine().getErr().println("order id of " + order + ": " + Hex.to0x(signer.digestV2(payload)));
                 }
             }
-            final byte[] body = io.venue.transport.bsl.CompactOrders.encode(market, signed);
-            final Map<String, String> headers = new java.util.HashMap<>(machine.headers("POST", ROUTE, body));
-            headers.put("Content-Type", "application/octet-stream");
+            final Map<String, String> headers = new java.util.HashMap<>(Map.of("Content-Type", "application/octet-stream"));
             if (resultMode != null)
             {
                 headers.put("x-bsl-result-mode", resultMode);
             }
-            final java.net.http.HttpResponse<String> answer = Submit.send(url, ROUTE, body, headers, spec.commandLine().getOut(),
-                spec.commandLine().getErr());
+            final java.net.http.HttpResponse<String> answer = send(ROUTE,
+                io.venue.transport.bsl.CompactOrders.encode(market, signed), headers);
             // 0 only when every order was accepted
             return answer != null && answer.statusCode() == 200 && answer.body().contains("\"refused\":0,") ? 0 : 1;
         }

@@ -33,8 +33,13 @@ final class Submit
     static int post(final String baseUrl, final String route, final byte[] body, final java.util.Map<String, String> headers,
         final PrintWriter out, final PrintWriter err)
     {
-        final HttpResponse<String> response = send(baseUrl, route, body, headers, out, err);
-        return response != null && response.statusCode() == 200 && response.body().startsWith("{\"ok\":true") ? 0 : 1;
+        return accepted(send(baseUrl, route, body, headers, out, err)) ? 0 : 1;
+    }
+
+    /** Whether an answer of {@link #send} is 200 with ok true. */
+    static boolean accepted(final HttpResponse<String> response)
+    {
+        return response != null && response.statusCode() == 200 && response.body().startsWith("{\"ok\":true");
     }
 
     /** Sends and prints as {@link #post}; returns the answer, or null when the appliance could not be reached. */
