@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class LaneCounters
 {
     /** The MM windows' scopes, in the order {@link #mmRefusalsBy} reports them. */
-    public static final String[] MM_SCOPES = {"account", "account_cancels", "api_key", "ip", "market", "shard", "builder_plan"};
+    public static final String[] MM_SCOPES = MmWindows.SCOPES;
 
     /**
      * Upper bounds of the submit latency buckets, in microseconds: from the whole request read to its answer handed to

@@ -68,7 +68,16 @@ public final class MmWindows
     {
     }
 
+    /**
+     * The scopes a refusal names: the one-second windows in the order {@link #keys} gives them (the second counts the
+     * account's cancels, the others actions), then the builder plan's minute.
+     */
+    public static final String[] SCOPES = {"account", "account_cancels", "api_key", "ip", "market", "shard", "builder_plan"};
+    private static final String BUILDER_PLAN = SCOPES[SCOPES.length - 1];
+
     private final Limits limits;
+    /** Each window's limit, in the order of {@link #SCOPES}. */
+    private final long[] maxima;
     private final Plans plans;
     private final LongSupplier clockMs;
     private final Map<String, SlidingCount> windows = new HashMap<>();
@@ -78,6 +87,8 @@ public final class MmWindows
     public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs)
     {
         this.limits = limits;
+        this.maxima = new long[]{limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
+            limits.marketActions(), limits.shardActions()};
         this.plans = plans;
         this.clockMs = clockMs;
     }
@@ -109,9 +120,6 @@ public final class MmWindows
     {
         prune(now);
         final String[] keys = keys(account, apiKeyId, address, market);
-        final long[] maxima = {limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
-            limits.marketActions(), limits.shardActions()};
-        final String[] scopes = {"account", "account_cancels", "api_key", "ip", "market", "shard"};
         Refusal refusal = null;
         long fitsInMs = 0;
         for (int i = 0; i < keys.length; i++)
@@ -121,7 +129,7 @@ public final class MmWindows
             final long used = window.used(now);
             if (cost > 0 && used + cost > maxima[i])
             {
-                refusal = refusal != null ? refusal : new Refusal(scopes[i], limits.windowMs(), maxima[i], used, 0);
+                refusal = refusal != null ? refusal : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, 0);
                 fitsInMs = Math.max(fitsInMs, window.fitsInMs(now, maxima[i], cost));
             }
         }
@@ -129,7 +137,7 @@ public final class MmWindows
         final SlidingCount plan = perMinute < 0 ? null : window("plan:" + account, Plans.MINUTE_MS);
         if (plan != null && actions > 0 && plan.used(now) + actions > perMinute)
         {
-            refusal = refusal != null ? refusal : new Refusal("builder_plan", Plans.MINUTE_MS, perMinute, plan.used(now), 0);
+            refusal = refusal != null ? refusal : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, plan.used(now), 0);
             fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
         }
         if (refusal != null)
