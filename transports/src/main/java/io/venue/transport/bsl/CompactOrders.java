@@ -109,20 +109,29 @@ public final class CompactOrders
         int index = 0;
         for (final CompactOrdersDecoder.OrdersDecoder order : request.orders())
         {
-            orders.add(order(order, market, "orders[" + index++ + "]."));
+            orders.add(order(order, market, index++));
         }
         return new Request(market, orders);
     }
 
-    private static SignedAction order(final CompactOrdersDecoder.OrdersDecoder order, final long market, final String at)
+    /** Where a refusal points: {@code orders[i].name}, or {@code orders[i]} for no name; made only when refusing. */
+    private static String field(final int index, final String name)
+    {
+        return "orders[" + index + "]" + (name == null ? "" : "." + name);
+    }
+
+    private static SignedAction order(final CompactOrdersDecoder.OrdersDecoder order, final long market, final int at)
         throws Malformed
     {
-        final OrderKind kind = valid(order.kindRaw(), OrderKind::get, OrderKind.NULL_VAL, at + "kind");
+        final OrderKind kind = valid(order.kindRaw(), OrderKind::get, OrderKind.NULL_VAL, at, "kind");
         final byte[] account = new byte[Address.LENGTH];
         order.getAccount(account, 0, Address.LENGTH);
-        final boolean withClientId = flag(order.hasClientOrderIdRaw(), at + "hasClientOrderId");
-        final byte[] clientId = new byte[16];
-        order.getClientOrderId(clientId, 0, 16);
+        final boolean withClientId = flag(order.hasClientOrderIdRaw(), at, "hasClientOrderId");
+        final byte[] clientId = withClientId ? new byte[16] : null;
+        if (withClientId)
+        {
+            order.getClientOrderId(clientId, 0, 16);
+        }
         final byte[] signature = new byte[65];
         order.getSignature(signature, 0, 65);
         try
@@ -138,7 +147,7 @@ public final class CompactOrders
                     order.getCancelClientOrderId(target, 0, 16);
                     yield new CancelByClientOrderId(new ClientOrderId(target));
                 }
-                default -> throw new Malformed(at + "kind", "unknown kind");
+                default -> throw new Malformed(field(at, "kind"), "unknown kind");
             };
             final ActionPayload payload = new ActionPayload(new Address(account), order.nonce(),
                 withClientId ? new ClientOrderId(clientId) : null, order.ts(), action);
@@ -147,27 +156,27 @@ public final class CompactOrders
         catch (final IllegalArgumentException invalid)
         {
             // the action model's own rules (ranges, ts) refuse it: the message names the field
-            throw new Malformed(at.substring(0, at.length() - 1), invalid.getMessage());
+            throw new Malformed(field(at, null), invalid.getMessage());
         }
     }
 
-    private static SpotPlaceOrder place(final CompactOrdersDecoder.OrdersDecoder order, final long market, final String at)
+    private static SpotPlaceOrder place(final CompactOrdersDecoder.OrdersDecoder order, final long market, final int at)
         throws Malformed
     {
         final io.venue.bsl.sbe.Book book = valid(order.bookRaw(), io.venue.bsl.sbe.Book::get, io.venue.bsl.sbe.Book.NULL_VAL,
-            at + "book");
+            at, "book");
         final io.venue.bsl.sbe.Side side = valid(order.sideRaw(), io.venue.bsl.sbe.Side::get, io.venue.bsl.sbe.Side.NULL_VAL,
-            at + "side");
+            at, "side");
         final io.venue.bsl.sbe.StpMode stp = valid(order.stpModeRaw(), io.venue.bsl.sbe.StpMode::get,
-            io.venue.bsl.sbe.StpMode.NULL_VAL, at + "stpMode");
+            io.venue.bsl.sbe.StpMode.NULL_VAL, at, "stpMode");
         final io.venue.bsl.sbe.TimeInForce tif = valid(order.timeInForceRaw(), io.venue.bsl.sbe.TimeInForce::get,
-            io.venue.bsl.sbe.TimeInForce.NULL_VAL, at + "timeInForce");
-        final boolean isMarket = flag(order.isMarketRaw(), at + "isMarket");
-        final boolean reduceOnly = flag(order.reduceOnlyRaw(), at + "reduceOnly");
+            io.venue.bsl.sbe.TimeInForce.NULL_VAL, at, "timeInForce");
+        final boolean isMarket = flag(order.isMarketRaw(), at, "isMarket");
+        final boolean reduceOnly = flag(order.reduceOnlyRaw(), at, "reduceOnly");
         final long expiresAt = order.expiresAt();
         if (expiresAt < SpotPlaceOrder.NO_EXPIRY)
         {
-            throw new Malformed(at + "expiresAt", "Unix ms, or -1 for none");
+            throw new Malformed(field(at, "expiresAt"), "Unix ms, or -1 for none");
         }
         // the schema's names are the action model's, with NONE for an omitted book or stp mode
         return new SpotPlaceOrder(market, book == io.venue.bsl.sbe.Book.NONE ? null : io.venue.action.Book.valueOf(book.name()),
@@ -183,18 +192,18 @@ public final class CompactOrders
         return id;
     }
 
-    private static boolean flag(final short raw, final String field) throws Malformed
+    private static boolean flag(final short raw, final int at, final String name) throws Malformed
     {
         if (raw != 0 && raw != 1)
         {
-            throw new Malformed(field, "a flag is 0 or 1, not " + raw);
+            throw new Malformed(field(at, name), "a flag is 0 or 1, not " + raw);
         }
         return raw == 1;
     }
 
     /** An enum value the schema defines: SBE's {@code get} maps the null value to {@code nullValue} and throws on others. */
     private static <E extends Enum<E>> E valid(final short raw, final java.util.function.Function<Short, E> get, final E nullValue,
-        final String field) throws Malformed
+        final int at, final String name) throws Malformed
     {
         E value;
         try
@@ -207,7 +216,7 @@ public final class CompactOrders
         }
         if (value == nullValue)
         {
-            throw new Malformed(field, raw + " is not a value of the schema");
+            throw new Malformed(field(at, name), raw + " is not a value of the schema");
         }
         return value;
     }

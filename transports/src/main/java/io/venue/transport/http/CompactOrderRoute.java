@@ -70,6 +70,7 @@ final class CompactOrderRoute
             return MmRoute.Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
         }
         final String account = authorization.key().key().account();
+        final io.venue.action.Address accountAddress = io.venue.action.Address.of(account);
         final long now = System.currentTimeMillis();
         final List<SignedAction> orders = request.orders();
         final long[] actions = new long[orders.size()];
@@ -78,7 +79,7 @@ final class CompactOrderRoute
         for (int i = 0; i < orders.size(); i++)
         {
             final SignedAction order = orders.get(i);
-            if (!order.payload().account().toString().equals(account))
+            if (!order.payload().account().equals(accountAddress))
             {
                 return MmRoute.Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "orders[" + i + "].account: the " +
                     "credential acts for " + account + ", not for " + order.payload().account())));
