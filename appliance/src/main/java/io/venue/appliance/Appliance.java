@@ -440,7 +440,6 @@ public final class Appliance implements AutoCloseable
         return demoVenue == null ? null : demoVenue.operatorKeyFile;
     }
 
-    /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */
     /** The operator's metrics: the lane's and the responder's counters, and how far each stage of the pipeline is. */
     private String metricsText(final io.venue.transport.http.LaneCounters lane)
     {
@@ -470,6 +469,7 @@ public final class Appliance implements AutoCloseable
             .field("maxLegsPerBatch", io.venue.action.Fields.MAX_BATCH_LEGS).toJson();
     }
 
+    /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */
     public String connectivityJson()
     {
         return new JsonWriter().field("ok", true)

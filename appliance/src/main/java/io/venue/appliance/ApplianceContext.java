@@ -143,13 +143,7 @@ public final class ApplianceContext
                 case "operators" ->
                 {
                     operators.clear();
-                    for (final String operator : value.split(","))
-                    {
-                        if (!operator.isBlank())
-                        {
-                            operators.add(Address.of(operator.trim().toLowerCase(Locale.ROOT)));
-                        }
-                    }
+                    operators.addAll(addresses(value));
                 }
                 case "demo" -> demo = Boolean.parseBoolean(value);
                 case "snapshot.every" -> snapshotEvery = Long.parseLong(value);
@@ -229,17 +223,24 @@ public final class ApplianceContext
         return this;
     }
 
-    /** A comma-separated list of account addresses, each checked. */
+    /** A comma-separated list of account addresses, each checked; blanks between commas are skipped. */
+    private static java.util.List<Address> addresses(final String value)
+    {
+        final java.util.List<Address> addresses = new java.util.ArrayList<>();
+        for (final String address : value.split(","))
+        {
+            if (!address.isBlank())
+            {
+                addresses.add(Address.of(address.trim().toLowerCase(Locale.ROOT)));
+            }
+        }
+        return addresses;
+    }
+
     private static void accounts(final String value, final java.util.Set<String> into)
     {
         into.clear();
-        for (final String account : value.split(","))
-        {
-            if (!account.isBlank())
-            {
-                into.add(Address.of(account.trim().toLowerCase(Locale.ROOT)).toString());
-            }
-        }
+        addresses(value).forEach(address -> into.add(address.toString()));
     }
 
     /** The builder plans as configured. */

@@ -45,8 +45,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
         try
         {
-            opened = !file.exists() ? builder.createPersistedTo(file) :
-                closedCleanly ? builder.createPersistedTo(file) : builder.recoverPersistedTo(file, false);
+            opened = file.exists() && !closedCleanly ? builder.recoverPersistedTo(file, false) : builder.createPersistedTo(file);
             opened.forEach((key, nonce) -> { }); // every entry readable, before the lane depends on it
         }
         catch (final IOException | RuntimeException unreadable)

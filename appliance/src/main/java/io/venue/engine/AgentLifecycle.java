@@ -53,9 +53,7 @@ final class AgentLifecycle
         final int offset = create.offset();
         final int ownerOffset = offset + AgentCreateDecoder.ownerEncodingOffset();
         final int digestOffset = offset + AgentCreateDecoder.intentDigestEncodingOffset();
-        // only an owner the venue holds something for may create agents: a fresh wallet costs nothing to make, and
-        // each agent and credential takes a record of the venue's bounded state
-        final int owner = gate.admitOwner(buffer, ownerOffset, create.nonce(), buffer, digestOffset, true);
+        final int owner = gate.admitOwner(buffer, ownerOffset, create.nonce(), buffer, digestOffset);
         if (owner < 0)
         {
             return;

@@ -191,24 +191,14 @@ final class Gate implements Events.AccountLimits
     }
 
     /**
-     * The owner of an owner-intent record (agent create): numbered only if the intent's nonce passes in
-     * its window, then the nonce is consumed.
+     * The owner of an agent create: admitted only if the intent's nonce passes in its window and the venue holds
+     * something for the owner (ACCOUNT_NOT_FUNDED otherwise, before anything changes: a fresh wallet costs nothing to
+     * make, and each agent takes a record of the venue's bounded state); then the nonce is consumed.
      *
      * @return the owner's account number, or -1 after the reject event was written.
      */
     int admitOwner(
         final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
-    {
-        return admitOwner(buffer, ownerOffset, nonce, digestBuffer, digestOffset, false);
-    }
-
-    /**
-     * As above; with {@code funded}, an owner that holds nothing at the venue is refused (ACCOUNT_NOT_FUNDED) after the
-     * nonce check and before anything changes: no account is made for it and its nonce is not used.
-     */
-    int admitOwner(
-        final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset,
-        final boolean funded)
     {
         final int known = state.accounts.find(buffer, ownerOffset);
         final int outcome = known != FixedKeyIndex.MISSING ?
@@ -218,19 +208,13 @@ final class Gate implements Events.AccountLimits
             reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, nonceRefusal(outcome), -1);
             return -1;
         }
-        if (funded && (known == FixedKeyIndex.MISSING || !state.ledger.holdsAnything(known)))
+        if (known == FixedKeyIndex.MISSING || !state.ledger.holdsAnything(known))
         {
             reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, RejectCode.ACCOUNT_NOT_FUNDED, -1);
             return -1;
         }
-        if (known == FixedKeyIndex.MISSING && !state.roomForAccounts(1))
-        {
-            reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, RejectCode.CAPACITY_LIMIT, -1);
-            return -1;
-        }
-        final int owner = known != FixedKeyIndex.MISSING ? known : state.addAccount(buffer, ownerOffset);
-        consumeNonce(owner, nonce);
-        return owner;
+        consumeNonce(known, nonce);
+        return known;
     }
 
     private static RejectCode nonceRefusal(final int outcome)

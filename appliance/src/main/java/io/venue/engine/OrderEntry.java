@@ -230,8 +230,8 @@ final class OrderEntry
             return;
         }
         state.events.actionAccepted(buffer, envelope);
-        replace.getCancelOrderId(legTarget, 0, 32);
-        final int handle = ownOrder(account, legTargetBuffer, 0);
+        final int handle = ownOrder(account, buffer,
+            replace.offset() + io.venue.journal.sbe.CancelReplaceDecoder.cancelOrderIdEncodingOffset());
         if (handle < 0)
         {
             gate.rejectLeg(buffer, envelope, account, RejectCode.UNKNOWN_ORDER, 0);

@@ -252,6 +252,8 @@ public final class Responder implements Agent
         answerDigest = digest;
         final String detail = record.detail();
         final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name()).field("sequence", sequence);
+        // a bad signature's detail is the canonical JSON of a signed action, or the words of an MM cancel-replace's leg
+        final boolean badActionSignature = reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
         if (reason == RequestRejectReason.MALFORMED)
         {
             final int split = detail.indexOf('\n');
@@ -262,12 +264,12 @@ public final class Responder implements Agent
         {
             w.field("message", detail).field("expectedSigner", account).field("intentDigest", digest);
         }
-        else if (reason == RequestRejectReason.BAD_SIGNATURE && !detail.startsWith("{"))
+        else if (reason == RequestRejectReason.BAD_SIGNATURE && !badActionSignature)
         {
             // an MM cancel-replace: the detail says which leg's signature failed and how
             w.field("message", detail).field("expectedSigner", account).field("digest", digest);
         }
-        else if (reason == RequestRejectReason.BAD_SIGNATURE)
+        else if (badActionSignature)
         {
             w.field("message", "the signature bytes are not a valid secp256k1 signature")
                 .field("expectedSigner", account).field("digest", digest).field("canonicalJson", detail);
@@ -277,8 +279,7 @@ public final class Responder implements Agent
             w.field("message", detail);
         }
         // a signed action refused before the engine, whose account is known: its limiter as it stands, untouched
-        final boolean signedAction = reason == RequestRejectReason.MALFORMED ||
-            reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
+        final boolean signedAction = reason == RequestRejectReason.MALFORMED || badActionSignature;
         if (signedAction && !ZERO_ACCOUNT.equals(account))
         {
             limiters.at(account, commandTimeMs, limiterNow);

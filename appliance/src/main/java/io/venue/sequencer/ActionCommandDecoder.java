@@ -277,7 +277,8 @@ public final class ActionCommandDecoder
         return bytes;
     }
 
-    private static io.venue.action.Book book(final Book book)
+    /** A record's book in the action model: null for NONE; an undefined value throws IllegalArgumentException. */
+    static io.venue.action.Book book(final Book book)
     {
         return switch (book)
         {
@@ -288,7 +289,8 @@ public final class ActionCommandDecoder
         };
     }
 
-    private static io.venue.action.Side side(final Side side)
+    /** A record's side in the action model; an undefined value throws IllegalArgumentException. */
+    static io.venue.action.Side side(final Side side)
     {
         return switch (side)
         {

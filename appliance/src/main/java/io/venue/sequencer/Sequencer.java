@@ -189,9 +189,7 @@ public final class Sequencer implements Agent
         final boolean verified = result.outcome() == VerificationOutcome.VERIFIED;
         // which verifier prepared it, not the bytes (a refusal's text is its reason, not the command)
         final boolean cancelReplace = result.isCancelReplace();
-        final int templateId = length < MessageHeaderEncoder.ENCODED_LENGTH ? -1 : (text[2] & 0xFF) | (text[3] & 0xFF) << 8;
-        if (verified && (cancelReplace ? templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID &&
-            isPreparedCommand(text, length) : isOwnerIntentCommand(text, length)))
+        if (verified && isPreparedCommand(text, length, cancelReplace))
         {
             record.putBytes(0, text, 0, length);
             final int body = MessageHeaderEncoder.ENCODED_LENGTH;
@@ -217,23 +215,26 @@ public final class Sequencer implements Agent
         append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
     }
 
-    /** A record of this schema at least as long as its block says. */
-    private static boolean isPreparedCommand(final byte[] bytes, final int length)
+    /**
+     * Whether a verified text is a command of the kind its verifier may prepare: of this schema, a cancel-replace as
+     * long as its block says, or an owner intent with at least its owner.
+     */
+    private static boolean isPreparedCommand(final byte[] bytes, final int length, final boolean cancelReplace)
     {
-        final int blockLength = (bytes[0] & 0xFF) | (bytes[1] & 0xFF) << 8;
-        final int schemaId = (bytes[4] & 0xFF) | (bytes[5] & 0xFF) << 8;
-        return schemaId == MessageHeaderEncoder.SCHEMA_ID && MessageHeaderEncoder.ENCODED_LENGTH + blockLength <= length;
-    }
-
-    private static boolean isOwnerIntentCommand(final byte[] bytes, final int length)
-    {
-        if (length < MessageHeaderEncoder.ENCODED_LENGTH + 20)
+        if (length < MessageHeaderEncoder.ENCODED_LENGTH)
         {
             return false;
         }
+        final int blockLength = (bytes[0] & 0xFF) | (bytes[1] & 0xFF) << 8;
         final int templateId = (bytes[2] & 0xFF) | (bytes[3] & 0xFF) << 8;
         final int schemaId = (bytes[4] & 0xFF) | (bytes[5] & 0xFF) << 8;
-        return schemaId == MessageHeaderEncoder.SCHEMA_ID && io.venue.journal.JournalRecords.isOwnerIntent(templateId);
+        if (schemaId != MessageHeaderEncoder.SCHEMA_ID)
+        {
+            return false;
+        }
+        return cancelReplace ? templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID &&
+            MessageHeaderEncoder.ENCODED_LENGTH + blockLength <= length :
+            io.venue.journal.JournalRecords.isOwnerIntent(templateId) && length >= MessageHeaderEncoder.ENCODED_LENGTH + 20;
     }
 
     /** The time for the next record: the clock's, never earlier than the previous stamp. */

@@ -143,13 +143,8 @@ public final class SignatureAudit
         final io.venue.action.Side side;
         try
         {
-            book = switch (d.book())
-            {
-                case YES -> io.venue.action.Book.YES;
-                case NO -> io.venue.action.Book.NO;
-                default -> null;
-            };
-            side = d.side() == io.venue.journal.sbe.Side.ASK ? io.venue.action.Side.ASK : io.venue.action.Side.BID;
+            book = ActionCommandDecoder.book(d.book());
+            side = ActionCommandDecoder.side(d.side());
         }
         catch (final IllegalArgumentException unknownValue)
         {
@@ -179,7 +174,7 @@ public final class SignatureAudit
             return fail("the record's signer match is not the one the signer gives");
         }
         envelope.getPersonalSigner(recorded, 0, 20);
-        if (!isZero(Arrays.copyOf(recorded, 20)) || envelope.hasClientOrderIdRaw() != io.venue.journal.sbe.BooleanType.FALSE.value())
+        if (!isZero(recorded, 20) || envelope.hasClientOrderIdRaw() != io.venue.journal.sbe.BooleanType.FALSE.value())
         {
             return fail("a cancel-replace record holds a personal signer or a client order id, which the lane never writes");
         }
@@ -200,9 +195,15 @@ public final class SignatureAudit
 
     private static boolean isZero(final byte[] bytes)
     {
-        for (final byte b : bytes)
+        return isZero(bytes, bytes.length);
+    }
+
+    /** Whether the first {@code length} bytes are all zero. */
+    private static boolean isZero(final byte[] bytes, final int length)
+    {
+        for (int i = 0; i < length; i++)
         {
-            if (b != 0)
+            if (bytes[i] != 0)
             {
                 return false;
             }
