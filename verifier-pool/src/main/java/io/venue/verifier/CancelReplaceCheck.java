@@ -28,6 +28,8 @@ public final class CancelReplaceCheck
     private final byte[] placeHash = new byte[32];
     private final byte[] placeSigner = new byte[20];
     private final byte[] cancelSigner = new byte[20];
+    private final byte[] cancelHash = new byte[32];
+    private final io.venue.crypto.Keccak256 keccak = new io.venue.crypto.Keccak256();
 
     public CancelReplaceCheck(final long chainId, final Address verifyingContract, final Secp256k1Recovery recovery)
     {
@@ -45,14 +47,16 @@ public final class CancelReplaceCheck
         {
             return "the side code is 0 to 3";
         }
-        eip712.hash(order.market(), new Address(order.trader()), order.sideCode(), order.price(), order.qty(), order.expiry(),
-            order.nonce(), placeHash, 0);
+        final Address trader = new Address(order.trader());
+        eip712.hash(order.market(), trader, order.sideCode(), order.price(), order.qty(), order.expiry(), order.nonce(),
+            placeHash, 0);
         if (recovery.recover(placeHash, 0, placeSignature, 0, placeSigner, 0) != RecoveryStatus.OK)
         {
             return "the place leg's signature is not a valid secp256k1 signature";
         }
-        final byte[] cancelHash = Eip191.personalHash(CancelByIdText.text(new OrderId(order.cancelOrderId()),
-            new Address(order.trader())));
+        final byte[] text = CancelByIdText.text(new OrderId(order.cancelOrderId()), trader)
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Eip191.personalHash(keccak, text, 0, text.length, cancelHash, 0);
         if (recovery.recover(cancelHash, 0, cancelSignature, 0, cancelSigner, 0) != RecoveryStatus.OK)
         {
             return "the cancel leg's signature is not a valid secp256k1 signature";

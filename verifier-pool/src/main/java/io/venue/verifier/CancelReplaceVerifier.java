@@ -5,7 +5,6 @@ import io.venue.crypto.Secp256k1Recovery;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.charset.StandardCharsets;
 
 import static io.venue.verifier.VerificationResultLayout.*;
 
@@ -42,6 +41,8 @@ final class CancelReplaceVerifier
     static final int CANCEL_ORDER_ID = 126;
     static final int CANCEL_SIGNATURE = 158;
     static final int COMMAND = 223;
+    /** The hash of a request too short to hold an order. */
+    private static final byte[] NO_HASH = new byte[DIGEST_LENGTH];
 
     private final CancelReplaceCheck check;
     private final byte[] trader = new byte[ADDRESS_LENGTH];
@@ -63,7 +64,7 @@ final class CancelReplaceVerifier
         if (length < COMMAND)
         {
             java.util.Arrays.fill(trader, (byte)0);
-            return refuse(out, VerificationOutcome.MALFORMED, "cancel-replace request layout: too short", new byte[32], new byte[20]);
+            return refuse(out, VerificationOutcome.MALFORMED, "cancel-replace request layout: too short", NO_HASH);
         }
         request.getBytes(offset + TRADER, trader);
         request.getBytes(offset + PLACE_SIGNATURE, placeSignature);
@@ -74,7 +75,7 @@ final class CancelReplaceVerifier
             request.getLong(offset + EXPIRY), request.getLong(offset + NONCE), cancelOrderId), placeSignature, cancelSignature);
         if (problem != null)
         {
-            return refuse(out, VerificationOutcome.BAD_SIGNATURE, problem, check.placeHash(), new byte[20]);
+            return refuse(out, VerificationOutcome.BAD_SIGNATURE, problem, check.placeHash());
         }
         writeFixed(out, VerificationOutcome.VERIFIED, check.placeHash(), check.signer());
         final int commandLength = length - COMMAND;
@@ -83,27 +84,14 @@ final class CancelReplaceVerifier
         return TEXT + commandLength;
     }
 
-    private int refuse(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason, final byte[] hash,
-        final byte[] signer)
+    private int refuse(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason, final byte[] hash)
     {
-        writeFixed(out, outcome, hash, signer);
-        final byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
-        out.putInt(TEXT_LENGTH, bytes.length);
-        out.putBytes(TEXT, bytes);
-        return TEXT + bytes.length;
+        writeFixed(out, outcome, hash, null);
+        return VerificationResultLayout.writeReason(out, reason);
     }
 
     private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome, final byte[] hash, final byte[] signer)
     {
-        out.putByte(OUTCOME, (byte)outcome.ordinal());
-        out.putByte(DETAIL, (byte)PREPARED_CANCEL_REPLACE);
-        out.putByte(DIGEST_VERSION, (byte)0);
-        out.putByte(DIGEST_VERSION + 1, (byte)0);
-        out.putBytes(DIGEST, hash, 0, DIGEST_LENGTH);
-        out.putBytes(RAW_SIGNER, signer, 0, ADDRESS_LENGTH);
-        out.setMemory(PERSONAL_SIGNER, ADDRESS_LENGTH, (byte)0);
-        out.putBytes(ACCOUNT, trader, 0, ADDRESS_LENGTH);
-        out.putBytes(SIGNATURE, placeSignature, 0, SIGNATURE_LENGTH);
-        out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
+        VerificationResultLayout.writePrepared(out, outcome, PREPARED_CANCEL_REPLACE, hash, signer, null, trader, placeSignature);
     }
 }

@@ -8,7 +8,6 @@ import io.venue.crypto.Secp256k1Recovery;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import static io.venue.verifier.VerificationResultLayout.*;
@@ -98,23 +97,12 @@ final class OwnerIntentVerifier
     private int record(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason)
     {
         writeFixed(out, outcome);
-        final byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
-        out.putInt(TEXT_LENGTH, bytes.length);
-        out.putBytes(TEXT, bytes);
-        return TEXT + bytes.length;
+        return VerificationResultLayout.writeReason(out, reason);
     }
 
     private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome)
     {
-        out.putByte(OUTCOME, (byte)outcome.ordinal());
-        out.putByte(DETAIL, (byte)0);
-        out.putByte(DIGEST_VERSION, (byte)0);
-        out.putByte(DIGEST_VERSION + 1, (byte)0);
-        out.putBytes(DIGEST, hash, 0, DIGEST_LENGTH);
-        out.setMemory(RAW_SIGNER, ADDRESS_LENGTH, (byte)0);
-        out.putBytes(PERSONAL_SIGNER, recovered, 0, ADDRESS_LENGTH);
-        out.putBytes(ACCOUNT, owner, 0, ADDRESS_LENGTH);
-        out.putBytes(SIGNATURE, signature, 0, SIGNATURE_LENGTH);
-        out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
+        VerificationResultLayout.writePrepared(out, outcome, VerificationResultLayout.PREPARED_OWNER_INTENT, hash, null, recovered,
+            owner, signature);
     }
 }

@@ -64,4 +64,44 @@ final class VerificationResultLayout
     private VerificationResultLayout()
     {
     }
+
+    /**
+     * Writes the fixed part of a result that carries a prepared command ({@link #INTENT_MSG_TYPE}): {@code preparedBy}
+     * in DETAIL; a null signer is written as zeros.
+     */
+    static void writePrepared(final org.agrona.MutableDirectBuffer out, final VerificationOutcome outcome, final int preparedBy,
+        final byte[] hash, final byte[] rawSigner, final byte[] personalSigner, final byte[] account, final byte[] signature)
+    {
+        out.putByte(OUTCOME, (byte)outcome.ordinal());
+        out.putByte(DETAIL, (byte)preparedBy);
+        out.putByte(DIGEST_VERSION, (byte)0);
+        out.putByte(DIGEST_VERSION + 1, (byte)0);
+        out.putBytes(DIGEST, hash, 0, DIGEST_LENGTH);
+        putOrZero(out, RAW_SIGNER, rawSigner);
+        putOrZero(out, PERSONAL_SIGNER, personalSigner);
+        out.putBytes(ACCOUNT, account, 0, ADDRESS_LENGTH);
+        out.putBytes(SIGNATURE, signature, 0, SIGNATURE_LENGTH);
+        out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
+    }
+
+    /** Writes a refusal's reason in words as the result's text; returns the result's length. */
+    static int writeReason(final org.agrona.MutableDirectBuffer out, final String reason)
+    {
+        final byte[] bytes = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.putInt(TEXT_LENGTH, bytes.length);
+        out.putBytes(TEXT, bytes);
+        return TEXT + bytes.length;
+    }
+
+    private static void putOrZero(final org.agrona.MutableDirectBuffer out, final int at, final byte[] address)
+    {
+        if (address == null)
+        {
+            out.setMemory(at, ADDRESS_LENGTH, (byte)0);
+        }
+        else
+        {
+            out.putBytes(at, address, 0, ADDRESS_LENGTH);
+        }
+    }
 }

@@ -86,7 +86,7 @@ public final class VerifierPool implements AutoCloseable
         final long connectionId, final long correlationId, final DirectBuffer body, final int offset, final int length)
     {
         final RingBuffer ring = requestRings[verifierIndex(connectionId)];
-        final int index = claim(ring, connectionId, correlationId, length);
+        final int index = claim(ring, REQUEST_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
@@ -187,11 +187,6 @@ public final class VerifierPool implements AutoCloseable
         buffer.putBytes(body + CancelReplaceVerifier.COMMAND, command, 0, commandLength);
         ring.commit(index);
         return true;
-    }
-
-    private int claim(final RingBuffer ring, final long connectionId, final long correlationId, final int length)
-    {
-        return claim(ring, REQUEST_MSG_TYPE, connectionId, correlationId, length);
     }
 
     private int claim(final RingBuffer ring, final int msgType, final long connectionId, final long correlationId, final int length)
