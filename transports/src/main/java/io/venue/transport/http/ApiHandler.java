@@ -350,8 +350,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        final TokenRoute.Outcome outcome = tokens.issue(request.headers()::get, request.method().name(), request.uri(),
-            bytes(request.content()), System.currentTimeMillis());
+        answer(ctx, slot, tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
+            System.currentTimeMillis()));
+    }
+
+    /** Answers an outcome decided in the lane, journaling it first when it names a reason. */
+    private void answer(final ChannelHandlerContext ctx, final Slot slot, final TokenRoute.Outcome outcome)
+    {
         if (outcome.journalReason() != null)
         {
             journal(shared.context, connectionId, outcome.journalReason(), outcome.journalDetail());
@@ -525,11 +530,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (decision.admitted() == null)
         {
-            if (decision.journalReason() != null)
-            {
-                journal(context, connectionId, decision.journalReason(), decision.journalDetail());
-            }
-            fill(ctx, slot, json(decision.response()));
+            answer(ctx, slot, decision.refusal());
             return null;
         }
         return decision;
@@ -615,13 +616,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** As above; {@code edgeThrottled} false for a lane with limits of its own. */
     private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot, final boolean edgeThrottled)
     {
-        if (edgeThrottled ? !admitRequest(ctx, slot) : shared.context.draining)
+        if (refusedWhileDraining(ctx, slot) || edgeThrottled && !admitAtEdge(ctx, slot))
         {
-            if (!edgeThrottled)
-            {
-                fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
-                    "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
-            }
             return false;
         }
         if (shared.context.backlog != null)
@@ -642,30 +638,40 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */
     private boolean admitRequest(final ChannelHandlerContext ctx, final Slot slot)
     {
+        return !refusedWhileDraining(ctx, slot) && admitAtEdge(ctx, slot);
+    }
+
+    /** Answers 503 SHUTTING_DOWN while the appliance drains. */
+    private boolean refusedWhileDraining(final ChannelHandlerContext ctx, final Slot slot)
+    {
         if (shared.context.draining)
         {
             fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
                 "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
+            return true;
+        }
+        return false;
+    }
+
+    /** Takes a token of the edge IP throttle, or answers its plain-text 429; journals the address's held refusals. */
+    private boolean admitAtEdge(final ChannelHandlerContext ctx, final Slot slot)
+    {
+        final EdgeThrottle throttle = shared.context.edgeThrottle;
+        if (throttle == null)
+        {
+            return true;
+        }
+        final java.net.InetAddress address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+        final long waitSeconds = throttle.acquire(address);
+        if (waitSeconds > 0)
+        {
+            refuseAtEdge(ctx, slot, address, throttle, waitSeconds);
             return false;
         }
-        final EdgeThrottle throttle = shared.context.edgeThrottle;
-        if (throttle != null)
+        final long toJournal = throttle.refusalsToJournal(address, false);
+        if (toJournal > 0)
         {
-            final java.net.InetAddress address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
-            final long waitSeconds = throttle.acquire(address);
-            final long toJournal = throttle.refusalsToJournal(address, waitSeconds > 0);
-            if (toJournal > 0)
-            {
-                journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
-            }
-            if (waitSeconds > 0)
-            {
-                final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
-                    "Too Many Requests! Wait for " + waitSeconds + "s");
-                http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
-                fill(ctx, slot, http);
-                return false;
-            }
+            journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
         }
         return true;
     }

@@ -32,8 +32,13 @@ import java.util.function.LongFunction;
 public final class CancelReplaceRequests
 {
     /** One request ready for the pool: the signed fields, the two signatures (place then cancel), the command. */
-    public record Request(CancelReplaceCheck.Order order, byte[] signatures, byte[] command, String trader, long market)
+    public record Request(CancelReplaceCheck.Order order, byte[] signatures, byte[] command, String trader)
     {
+        /** The market of the new order. */
+        public long market()
+        {
+            return order.market();
+        }
     }
 
     private final LongFunction<String> marketKind;
@@ -96,6 +101,6 @@ public final class CancelReplaceRequests
         final byte[] command = new byte[MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()];
         out.getBytes(0, command);
         return new Request(new CancelReplaceCheck.Order(trader.toBytes(), market, (int)sideCode, price, qty, expiry, nonce, orderId),
-            signatures, command, trader.toString(), market);
+            signatures, command, trader.toString());
     }
 }

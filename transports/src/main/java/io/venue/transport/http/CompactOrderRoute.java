@@ -26,10 +26,11 @@ final class CompactOrderRoute
 
     /**
      * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders' JSON submits in
-     * order; {@code actions[i]} and {@code cancels[i]} what order i was charged, to refund what the pool does not take.
+     * order; {@code actions[i]} is 1 when order i was charged as an action, 0 when as a cancel, to refund what the pool
+     * does not take.
      */
-    record Admitted(String account, long market, List<byte[]> bodies, long[] actions, long[] cancels, boolean detailed,
-        String apiKeyId, String address, long chargedAtMs)
+    record Admitted(String account, long market, List<byte[]> bodies, long[] actions, boolean detailed, String apiKeyId,
+        String address, long chargedAtMs)
     {
     }
 
@@ -74,7 +75,6 @@ final class CompactOrderRoute
         final long now = System.currentTimeMillis();
         final List<SignedAction> orders = request.orders();
         final long[] actions = new long[orders.size()];
-        final long[] cancels = new long[orders.size()];
         final List<byte[]> bodies = new java.util.ArrayList<>(orders.size());
         for (int i = 0; i < orders.size(); i++)
         {
@@ -94,18 +94,17 @@ final class CompactOrderRoute
             // spec 8.2: cancels cost nothing against the action budget and count in their own scope
             final boolean counts = order.payload().action() instanceof SpotPlaceOrder || order.payload().action() instanceof Amend;
             actions[i] = counts ? 1 : 0;
-            cancels[i] = counts ? 0 : 1;
             bodies.add(CanonicalJson.signedActionBody(order));
         }
         final String address = remote.getHostAddress();
         final long chargedAtMs = context.mmWindows.nowMs();
         final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
-            request.market(), sum(actions, 0), sum(cancels, 0));
+            request.market(), sum(actions, 0), cancels(actions, 0));
         if (full != null)
         {
             return MmRoute.windowFull(context, full, account, path);
         }
-        return new MmRoute.Decision<>(0, null, null, null, new Admitted(account, request.market(), bodies, actions, cancels,
+        return MmRoute.Decision.admit(new Admitted(account, request.market(), bodies, actions,
             "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
     }
 
@@ -113,7 +112,7 @@ final class CompactOrderRoute
     void refund(final Admitted admitted, final int from)
     {
         context.mmWindows.refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
-            admitted.market(), sum(admitted.actions(), from), sum(admitted.cancels(), from));
+            admitted.market(), sum(admitted.actions(), from), cancels(admitted.actions(), from));
     }
 
     /**
@@ -138,6 +137,12 @@ final class CompactOrderRoute
             .field("orders", answers.length).field("accepted", accepted).field("refused", answers.length - accepted)
             .raw("results", JsonWriter.array(results));
         return new SubmitResponse(200, JsonWriter.extend(body.toJson(), MmRoute.budget(context, admitted.account())));
+    }
+
+    /** The cancels among the orders from {@code from} on: each order is an action or a cancel. */
+    private static long cancels(final long[] actions, final int from)
+    {
+        return actions.length - from - sum(actions, from);
     }
 
     private static long sum(final long[] values, final int from)

@@ -61,10 +61,7 @@ public final class EdgeThrottle
         synchronized (bucket)
         {
             final long now = nanoClock.getAsLong();
-            // tokens are kept in token-nanoseconds: one token is NANOS units, refilled at ratePerSecond units a nanosecond
-            final long elapsed = Math.max(0, now - bucket.lastNs);
-            final long capacity = burst * NANOS;
-            bucket.units = elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
+            bucket.units = refilled(bucket, now);
             bucket.lastNs = now;
             if (bucket.units >= NANOS)
             {
@@ -93,11 +90,19 @@ public final class EdgeThrottle
         }
         synchronized (bucket)
         {
-            final long elapsed = Math.max(0, nanoClock.getAsLong() - bucket.lastNs);
-            final long capacity = burst * NANOS;
-            final long units = elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
-            return units < NANOS;
+            return refilled(bucket, nanoClock.getAsLong()) < NANOS;
         }
+    }
+
+    /**
+     * The bucket's units at {@code now}: tokens are kept in token-nanoseconds, one token NANOS units, refilled at
+     * ratePerSecond units a nanosecond up to the burst. Call holding the bucket's lock.
+     */
+    private long refilled(final Bucket bucket, final long now)
+    {
+        final long elapsed = Math.max(0, now - bucket.lastNs);
+        final long capacity = burst * NANOS;
+        return elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
     }
 
     /** The address itself for IPv4, its /64 for IPv6. */

@@ -13,20 +13,24 @@ final class MmRoute
 {
     /**
      * What to do with one request of the MM lane: refuse it at the edge ({@code edgeWaitSeconds} above 0: the plain-text
-     * 429), refuse it with {@code response} (journaling it when {@code journalReason} is set), or offer {@code admitted}.
+     * 429), refuse it with {@code refusal} (journaled when it names a reason), or offer {@code admitted}.
      */
-    record Decision<A>(long edgeWaitSeconds, SubmitResponse response, RequestRejectReason journalReason, String journalDetail,
-        A admitted)
+    record Decision<A>(long edgeWaitSeconds, TokenRoute.Outcome refusal, A admitted)
     {
         static <A> Decision<A> refuse(final SubmitResponse response)
         {
-            return new Decision<>(0, response, null, null, null);
+            return new Decision<>(0, TokenRoute.Outcome.answer(response), null);
+        }
+
+        static <A> Decision<A> admit(final A admitted)
+        {
+            return new Decision<>(0, null, admitted);
         }
 
         /** The same refusal for a request of another kind. */
         <B> Decision<B> as()
         {
-            return new Decision<>(edgeWaitSeconds, response, journalReason, journalDetail, null);
+            return new Decision<>(edgeWaitSeconds, refusal, null);
         }
     }
 
@@ -76,7 +80,7 @@ final class MmRoute
         {
             return windowFull(context, full, replace.trader(), path);
         }
-        return new Decision<>(0, null, null, null, new Admitted(replace, key.apiKeyId(), address, chargedAtMs));
+        return Decision.admit(new Admitted(replace, key.apiKeyId(), address, chargedAtMs));
     }
 
     /** The credential a request of the MM lane authenticated with, or the decision that refuses the request. */
@@ -97,8 +101,7 @@ final class MmRoute
         if (auth.refusal() != null)
         {
             final long wait = context.edgeThrottle == null ? 0 : context.edgeThrottle.acquire(remote);
-            return new Authorization(null, wait > 0 ? new Decision<>(wait, null, null, null, null) : new Decision<>(0,
-                auth.refusal().response(), auth.refusal().journalReason(), auth.refusal().journalDetail(), null));
+            return new Authorization(null, new Decision<>(wait, wait > 0 ? null : auth.refusal(), null));
         }
         if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
         {
@@ -113,14 +116,14 @@ final class MmRoute
         final String path)
     {
         context.counters.mmRefusal(full.scope());
-        return new Decision<>(0, new SubmitResponse(429, new JsonWriter().field("ok", false)
+        return new Decision<>(0, new TokenRoute.Outcome(new SubmitResponse(429, new JsonWriter().field("ok", false)
             .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
                 .field("account", account).field("windowMs", full.windowMs())
                 .field("maxActionsPerWindow", full.maxActionsPerWindow()).field("usedActions", full.usedActions())
                 .field("remainingActions", Math.max(0, full.maxActionsPerWindow() - full.usedActions()))
                 .field("resetInMs", full.resetInMs()).toJson()).toJson(), Math.max(1, (full.resetInMs() + 999) / 1000)),
             RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": " + full.scope() + " window of " + account +
-            " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")", null);
+            " full (" + full.usedActions() + " of " + full.maxActionsPerWindow() + ")"), null);
     }
 
     /** Gives an admitted request's charge back: the pool did not take it. */

@@ -74,11 +74,15 @@ public final class MmWindows
      */
     public static final String[] SCOPES = {"account", "account_cancels", "api_key", "ip", "market", "shard", "builder_plan"};
     private static final String BUILDER_PLAN = SCOPES[SCOPES.length - 1];
+    private static final String PLAN = "plan:";
 
     private final Limits limits;
     /** Each window's limit, in the order of {@link #SCOPES}. */
     private final long[] maxima;
     private final Plans plans;
+    /** Make a key's window when it is first charged (made once: a capturing lambda per call would allocate). */
+    private final java.util.function.Function<String, SlidingCount> newWindow;
+    private final java.util.function.Function<String, SlidingCount> newPlan = key -> new SlidingCount(Plans.MINUTE_MS);
     private final LongSupplier clockMs;
     private final Map<String, SlidingCount> windows = new HashMap<>();
     private long lastPruneMs;
@@ -90,6 +94,7 @@ public final class MmWindows
         this.maxima = new long[]{limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
             limits.marketActions(), limits.shardActions()};
         this.plans = plans;
+        this.newWindow = key -> new SlidingCount(limits.windowMs());
         this.clockMs = clockMs;
     }
 
@@ -115,44 +120,52 @@ public final class MmWindows
      *
      * @return null when admitted.
      */
-    public synchronized Refusal charge(final long now, final String account, final String apiKeyId, final String address,
+    public Refusal charge(final long now, final String account, final String apiKeyId, final String address,
         final long market, final long actions, final long cancels)
     {
-        prune(now);
+        // the keys are made before the lock every lane thread shares
         final String[] keys = keys(account, apiKeyId, address, market);
-        Refusal refusal = null;
-        long fitsInMs = 0;
-        for (int i = 0; i < keys.length; i++)
+        final String planKey = PLAN + account;
+        final SlidingCount[] counts = new SlidingCount[keys.length];
+        synchronized (this)
         {
-            final long cost = i == 1 ? cancels : actions;
-            final SlidingCount window = window(keys[i], limits.windowMs());
-            final long used = window.used(now);
-            if (cost > 0 && used + cost > maxima[i])
+            prune(now);
+            Refusal refusal = null;
+            long fitsInMs = 0;
+            for (int i = 0; i < keys.length; i++)
             {
-                refusal = refusal != null ? refusal : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, 0);
-                fitsInMs = Math.max(fitsInMs, window.fitsInMs(now, maxima[i], cost));
+                final long cost = i == 1 ? cancels : actions;
+                counts[i] = windows.computeIfAbsent(keys[i], newWindow);
+                final long used = counts[i].used(now);
+                if (cost > 0 && used + cost > maxima[i])
+                {
+                    refusal = refusal != null ? refusal : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, 0);
+                    fitsInMs = Math.max(fitsInMs, counts[i].fitsInMs(now, maxima[i], cost));
+                }
             }
+            final long perMinute = plans.perMinute(account);
+            final SlidingCount plan = perMinute < 0 ? null : windows.computeIfAbsent(planKey, newPlan);
+            final long planUsed = plan == null ? 0 : plan.used(now);
+            if (plan != null && actions > 0 && planUsed + actions > perMinute)
+            {
+                refusal = refusal != null ? refusal : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, planUsed, 0);
+                fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
+            }
+            if (refusal != null)
+            {
+                return new Refusal(refusal.scope(), refusal.windowMs(), refusal.maxActionsPerWindow(), refusal.usedActions(),
+                    fitsInMs);
+            }
+            if (plan != null)
+            {
+                plan.add(now, actions);
+            }
+            for (int i = 0; i < keys.length; i++)
+            {
+                counts[i].add(now, i == 1 ? cancels : actions);
+            }
+            return null;
         }
-        final long perMinute = plans.perMinute(account);
-        final SlidingCount plan = perMinute < 0 ? null : window("plan:" + account, Plans.MINUTE_MS);
-        if (plan != null && actions > 0 && plan.used(now) + actions > perMinute)
-        {
-            refusal = refusal != null ? refusal : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, plan.used(now), 0);
-            fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
-        }
-        if (refusal != null)
-        {
-            return new Refusal(refusal.scope(), refusal.windowMs(), refusal.maxActionsPerWindow(), refusal.usedActions(), fitsInMs);
-        }
-        if (plan != null)
-        {
-            plan.add(now, actions);
-        }
-        for (int i = 0; i < keys.length; i++)
-        {
-            windows.get(keys[i]).add(now, i == 1 ? cancels : actions);
-        }
-        return null;
     }
 
     /** Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue was full). */
@@ -168,7 +181,7 @@ public final class MmWindows
                 window.takeBack(chargedAtMs, i == 1 ? cancels : actions);
             }
         }
-        final SlidingCount plan = windows.get("plan:" + account);
+        final SlidingCount plan = windows.get(PLAN + account);
         if (plan != null)
         {
             plan.takeBack(chargedAtMs, actions);
@@ -182,7 +195,7 @@ public final class MmWindows
     public synchronized Budget budget(final String account)
     {
         final long now = clockMs.getAsLong();
-        final SlidingCount window = window("account:" + account, limits.windowMs());
+        final SlidingCount window = windows.computeIfAbsent("account:" + account, newWindow);
         final long used = window.used(now);
         final Budget second = new Budget(limits.windowMs(), used, Math.max(0, limits.accountActions() - used),
             window.oldestLeavesInMs(now));
@@ -191,7 +204,7 @@ public final class MmWindows
         {
             return second;
         }
-        final SlidingCount plan = window("plan:" + account, Plans.MINUTE_MS);
+        final SlidingCount plan = windows.computeIfAbsent(PLAN + account, newPlan);
         final long planUsed = plan.used(now);
         final long planLeft = Math.max(0, perMinute - planUsed);
         return planLeft < second.remainingActions() ?
@@ -203,11 +216,6 @@ public final class MmWindows
     {
         return new String[]{"account:" + account, "account-cancels:" + account, "key:" + apiKeyId, "ip:" + address,
             "market:" + market, "shard:0"};
-    }
-
-    private SlidingCount window(final String key, final long widthMs)
-    {
-        return windows.computeIfAbsent(key, k -> new SlidingCount(widthMs));
     }
 
     private void prune(final long now)

@@ -30,11 +30,6 @@ final class SlidingCount
         Arrays.fill(epochs, Long.MIN_VALUE);
     }
 
-    long widthMs()
-    {
-        return widthMs;
-    }
-
     /** What counts now. */
     long used(final long nowMs)
     {
