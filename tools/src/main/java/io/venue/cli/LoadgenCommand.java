@@ -109,7 +109,8 @@ final class LoadgenCommand implements Callable<Integer>
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
             (int)Math.max(50, (maxRate + LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND - 1) / LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND);
-        final String submit = url.replaceAll("/+$", "") + Submit.ROUTE;
+        final String baseUrl = url.replaceAll("/+$", "");
+        final String submit = baseUrl + Submit.ROUTE;
         final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(2, r ->
             {
@@ -125,14 +126,16 @@ final class LoadgenCommand implements Callable<Integer>
         load.fund(client, submit, operator);
         log.printf(Locale.ROOT, "funded %d traders in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
 
-        final String compactUrl = url.replaceAll("/+$", "") + COMPACT_ROUTE;
         if (compact > 0)
         {
             begin = System.nanoTime();
-            load.createAgents(client, url.replaceAll("/+$", ""));
+            load.createAgents(client, baseUrl);
             log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
         }
-        final HttpLoadClient loadClient = new HttpLoadClient(compact > 0 ? compactUrl : submit, Math.min(connections, traders));
+        final HttpLoadClient loadClient = new HttpLoadClient(compact > 0 ? baseUrl + COMPACT_ROUTE : submit,
+            Math.min(connections, traders));
+        // how fast this machine signs, measured once: compact orders are dated from when the signing will have ended
+        final double signaturesPerSecond = compact > 0 ? load.signaturesPerSecond(signThreads) : 0;
         final LoadRun run = compact > 0 ? new LoadRun(loadClient, traders, (trader, body) -> load.svcHeaders(trader,
             COMPACT_ROUTE, body)) : new LoadRun(loadClient, traders);
         final List<LoadRun.Result> results = new ArrayList<>();
@@ -146,15 +149,14 @@ final class LoadgenCommand implements Callable<Integer>
             {
                 // the orders carry their due time, after the signing (measured speed, with a margin) and a second
                 final int requests = (int)Math.round(requestRate * (warmup + duration));
-                startMs = System.currentTimeMillis() + 1_000 +
-                    (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
+                startMs = datedStart(requests, signaturesPerSecond);
                 bodies = load.signCompact(requests, compact, signThreads, startMs, requestRate);
             }
             else
             {
                 bodies = load.sign((int)Math.round(rate * (warmup + duration)), signThreads);
             }
-            log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", (long)bodies.length * Math.max(1, compact),
+            log.printf(Locale.ROOT, "signed %,d actions in %.1f s%n", (long)bodies.length * perRequest(),
                 (System.nanoTime() - begin) / 1e9);
             if (compact > 0)
             {
@@ -169,9 +171,8 @@ final class LoadgenCommand implements Callable<Integer>
         {
             // compact orders are dated from the end of the signing over at most CEILING_DATED_MS, whatever the venue's
             // speed, so a request sent early or late by up to the lane's 15 s less that span is still taken
-            final int requests = Math.max(1, ceilingActions / Math.max(1, compact));
-            final long startMs = compact == 0 ? 0 : System.currentTimeMillis() + 1_000 +
-                (long)(requests * (double)compact * 1_300 / load.signaturesPerSecond(signThreads));
+            final int requests = Math.max(1, ceilingActions / perRequest());
+            final long startMs = compact == 0 ? 0 : datedStart(requests, signaturesPerSecond);
             final byte[][] bodies = compact > 0 ? load.signCompact(requests, compact, signThreads, startMs,
                 requests * 1_000.0 / CEILING_DATED_MS) : load.sign(ceilingActions, signThreads);
             if (compact > 0)
@@ -203,6 +204,12 @@ final class LoadgenCommand implements Callable<Integer>
         loadClient.close();
         log.flush();
         return results.stream().allMatch(r -> r.failed() == 0) ? 0 : 1;
+    }
+
+    /** When {@code requests} compact requests will be signed: the measured signing time with a margin, and a second. */
+    private long datedStart(final int requests, final double signaturesPerSecond)
+    {
+        return System.currentTimeMillis() + 1_000 + (long)(requests * (double)compact * 1_300 / signaturesPerSecond);
     }
 
     /** Waits until the time the pre-signed orders are dated from, or says the signing took longer than expected. */
