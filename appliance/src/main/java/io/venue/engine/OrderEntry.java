@@ -578,6 +578,18 @@ final class OrderEntry
         {
             state.events.actionAccepted(envelopeBuffer, envelope);
         }
+        if (orderBook.restsWithoutMatching(slot, price))
+        {
+            // nothing to match or prune: move it in its slot, with the events and state of the general way below
+            orderBook.lift(slot, settlement);
+            state.ledger.unlock(account, reserveAsset, oldReserved);
+            state.ledger.lock(account, reserveAsset, newReservation);
+            settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation,
+                state.orders.hasClientId(handle), state.orders.clientIdHi(handle), state.orders.clientIdLo(handle),
+                false, envelopeBuffer, envelope, -1);
+            orderBook.restAgain(slot, price, qty, ++state.priority, settlement.keepingHandle());
+            return null;
+        }
         intent.marketId = state.markets.id(market);
         intent.book = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
         intent.side = side;

@@ -44,6 +44,8 @@ final class Settlement implements MatchListener
     private long takerPrice;
     private long takerQty;
 
+    /** The taker is an order moved within its book: it keeps its handle, so resting updates its entry. */
+    private boolean takerKeepsHandle;
     private boolean acceptPending;
     private boolean acceptActionToo;
     private DirectBuffer envelopeBuffer;
@@ -104,11 +106,22 @@ final class Settlement implements MatchListener
         this.takerWithClientId = withClientId;
         this.takerClientHi = clientHi;
         this.takerClientLo = clientLo;
+        this.takerKeepsHandle = false;
         this.acceptPending = true;
         this.acceptActionToo = acceptAction;
         this.envelopeBuffer = envelope;
         this.envelopeOffset = envelopeOffset;
         this.legIndex = legIndex;
+        return this;
+    }
+
+    /**
+     * Marks the taker set up by {@link #forTaker} as an order the book moves in its own slot
+     * ({@link OrderBook#restAgain}): it is still registered, so resting only sets its new reservation.
+     */
+    Settlement keepingHandle()
+    {
+        this.takerKeepsHandle = true;
         return this;
     }
 
@@ -206,9 +219,16 @@ final class Settlement implements MatchListener
     public void onTakerRested(final int slot)
     {
         flushAccept();
-        state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), takerAccount, market, takerReserved,
-            takerWithClientId, takerClientHi, takerClientLo);
+        if (takerKeepsHandle)
+        {
+            state.orders.reserved(Orders.handle(book, slot), takerReserved);
+        }
+        else
+        {
+            state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), takerAccount, market, takerReserved,
+                takerWithClientId, takerClientHi, takerClientLo);
+        }
         state.events.orderRested(orderBook, slot, marketId, bookCode);
     }
 

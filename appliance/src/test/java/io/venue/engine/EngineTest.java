@@ -304,6 +304,43 @@ class EngineTest
     }
 
     @Test
+    void anOrderMovedToAPriceWhereItRestsKeepsItsClientIdExpiryAndCredit()
+    {
+        final ClientOrderId cloid = ClientOrderId.of("0x0f0e0d0c0b0a09080706050403020100");
+        h.act(ALICE, cloid, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, 2 * UNIT, null, TimeInForce.GTC, false, false, h.now + 1_000));
+        final OrderId id = new OrderId(h.lastDigest);
+        h.act(BOB, ask(2 * UNIT, UNIT));
+        final List<String> moved = h.act(ALICE, new Amend(id, 9 * UNIT / 10, 3 * UNIT));
+        assertEquals(List.of("ActionAccepted", "BookDelta", "OrderAccepted", "BalanceChanged", "OrderRested", "BookDelta"),
+            moved.stream().map(l -> l.replaceAll(".*\"type\":\"([A-Za-z]+)\".*", "$1")).toList());
+        line(moved, "BookDelta", "\"price\":1000000", "\"levelQty\":0");
+        line(moved, "OrderRested", "\"price\":900000", "\"remaining\":3000000");
+        assertEquals(2_700_000, locked(ALICE, USD));
+        h.now += 999;
+        line(h.act(ALICE, new CancelByClientOrderId(cloid)), "OrderDone", "\"reason\":\"CANCELLED\"");
+        assertEquals(0, locked(ALICE, USD));
+
+        h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now + 10));
+        final OrderId expiring = new OrderId(h.lastDigest);
+        line(h.act(ALICE, new Amend(expiring, 11 * UNIT / 10, UNIT)), "OrderRested", "\"price\":1100000");
+        h.now += 10;
+        line(h.act(BOB, new CancelAll(CancelAll.ALL_MARKETS)), "OrderDone", "\"reason\":\"EXPIRED\"", "\"account\":\"" + ALICE + "\"");
+        assertEquals(0, locked(ALICE, USD));
+    }
+
+    @Test
+    void anAmendToAPriceTheOtherSideReachesTrades()
+    {
+        h.act(ALICE, bid(UNIT, UNIT));
+        final OrderId id = new OrderId(h.lastDigest);
+        h.act(BOB, ask(2 * UNIT, UNIT));
+        final List<String> crossed = h.act(ALICE, new Amend(id, 2 * UNIT, UNIT));
+        line(crossed, "Trade", "\"price\":2000000");
+        line(crossed, "OrderDone", "\"reason\":\"FILLED\"");
+        assertEquals(0, h.engine.openOrders());
+    }
+
+    @Test
     void clientOrderIdsCancelAndMayNotRepeatWhileOpen()
     {
         final ClientOrderId cloid = ClientOrderId.of("0x000102030405060708090a0b0c0d0e0f");

@@ -243,6 +243,65 @@ public final class OrderBook
     }
 
     /**
+     * Whether a resting order moved to {@code newPrice} would rest at once: the other side does not reach that
+     * price (so nothing would match, expire on the way or stop by self-trade prevention) and its level exists or
+     * the side has room for one (so nothing is pruned). Then an amend may move the order with {@link #lift} and
+     * {@link #restAgain}, which keep its slot, instead of {@link #remove} and {@link #place}; both ways give the
+     * same callbacks, slots and book (the pool hands back the slot it freed last).
+     */
+    public boolean restsWithoutMatching(final int slot, final long newPrice)
+    {
+        if (!pool.isLive(slot))
+        {
+            return false;
+        }
+        final boolean bid = pool.side(slot) == Side.BID;
+        final PriceLevels opposite = bid ? asks : bids;
+        if (opposite.size() > 0 && crosses(bid, newPrice, opposite.priceAt(opposite.bestIndex())))
+        {
+            return false;
+        }
+        final PriceLevels same = bid ? bids : asks;
+        return same.size() < maxLevelsPerSide || same.indexOf(newPrice) >= 0;
+    }
+
+    /**
+     * Takes a resting order out of its level as {@link #remove} does (only {@link MatchListener#onLevelChanged}),
+     * but keeps its slot for {@link #restAgain}, which must follow before any other call on this book.
+     */
+    public void lift(final int slot, final MatchListener listener)
+    {
+        final PriceLevels levels = levelsOf(slot);
+        takeOut(levels, levels.indexOf(pool.price(slot)), slot, null, false, listener);
+    }
+
+    /**
+     * Rests a {@link #lift lifted} order again as a new order of {@code qty} at {@code newPrice} with
+     * {@code newSequence}, at the back of its level: {@link MatchListener#onTakerRested}, then
+     * {@link MatchListener#onLevelChanged}. Only for a price {@link #restsWithoutMatching} accepted.
+     */
+    public void restAgain(
+        final int slot, final long newPrice, final long qty, final long newSequence, final MatchListener listener)
+    {
+        final PriceLevels same = levelsOf(slot);
+        lastSequence = newSequence;
+        pool.renew(slot, newPrice, qty, newSequence);
+        int index = same.indexOf(newPrice);
+        if (index < 0)
+        {
+            index = -index - 1;
+            same.insertAt(index, newPrice);
+        }
+        same.append(index, slot);
+        if (pool.expiresAt(slot) != NO_EXPIRY)
+        {
+            expiries.add(slot);
+        }
+        listener.onTakerRested(slot);
+        listener.onLevelChanged(same.side(), newPrice, same.totalAt(index), same.countAt(index));
+    }
+
+    /**
      * Lowers a resting order's remaining quantity in place, keeping its priority. Its original quantity is
      * lowered by the same amount, so the filled quantity (original - remaining) is unchanged.
      * {@link MatchListener#onLevelChanged} reports the new level total.
@@ -822,6 +881,14 @@ public final class OrderBook
         final PriceLevels levels, final int index, final int slot, final MakerDoneReason reason,
         final MatchListener listener)
     {
+        takeOut(levels, index, slot, reason, true, listener);
+    }
+
+    /** As {@link #removeResting}, the slot freed only when {@code free} (an order lifted to rest again keeps it). */
+    private void takeOut(
+        final PriceLevels levels, final int index, final int slot, final MakerDoneReason reason, final boolean free,
+        final MatchListener listener)
+    {
         final long price = pool.price(slot);
         levels.unlink(index, slot);
         final long levelQty = levels.totalAt(index);
@@ -835,7 +902,10 @@ public final class OrderBook
         {
             listener.onMakerDone(slot, reason);
         }
-        pool.release(slot);
+        if (free)
+        {
+            pool.release(slot);
+        }
         listener.onLevelChanged(levels.side(), price, levelQty, levelCount);
     }
 }

@@ -129,6 +129,18 @@ final class OrderPool
         return slot;
     }
 
+    /**
+     * Gives a live slot a new price, quantity and sequence, as a new order in the same slot: the filled quantity
+     * starts again from 0. Unlinked first by the caller, relinked after.
+     */
+    void renew(final int slot, final long newPrice, final long qty, final long newSequence)
+    {
+        price[slot] = newPrice;
+        originalQty[slot] = qty;
+        remainingQty[slot] = qty;
+        sequence[slot] = newSequence;
+    }
+
     void release(final int slot)
     {
         live[slot] = false;
