@@ -56,6 +56,9 @@ public final class ApplianceContext
     int coreEngine = -1;
     int coreFront = -1;
     int[] coreVerifiers = new int[0];
+    /** A thread faulting in the journals' next pages ahead of their writers (io.venue.journal.queue.JournalPretoucher). */
+    boolean journalPretouch = true;
+    int corePretouch = -1;
     /** The engine's rules: part of what a replay must repeat, so every node of a pair needs the same. */
     long accountActions = 50;
     long accountWindowMs = 1_000;
@@ -168,6 +171,13 @@ public final class ApplianceContext
                 case "limits.resting.orders" -> stateRestingOrders = Long.parseLong(value);
                 case "core.engine" -> coreEngine = Integer.parseInt(value);
                 case "core.front" -> coreFront = Integer.parseInt(value);
+                case "core.pretouch" -> corePretouch = Integer.parseInt(value);
+                case "journal.pretouch" -> journalPretouch = switch (value)
+                {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default -> throw new IllegalArgumentException("true or false");
+                };
                 case "core.verifiers" -> coreVerifiers = value.isBlank() ? new int[0] :
                     java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
                 case "idle.strategy" -> busySpin = switch (value)

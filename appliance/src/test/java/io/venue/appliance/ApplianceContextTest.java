@@ -33,6 +33,7 @@ class ApplianceContextTest
             "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
+            "journal.pretouch=false", "core.pretouch=1",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
             "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
             "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000"));
@@ -63,6 +64,8 @@ class ApplianceContextTest
         assertEquals(1, c.coreEngine);
         assertEquals(0, c.coreFront);
         assertEquals(2, c.coreVerifiers.length);
+        assertFalse(c.journalPretouch);
+        assertEquals(1, c.corePretouch);
         final io.venue.engine.EngineConfig engine = c.engineConfig();
         assertEquals(100, engine.actionsPerWindow());
         assertEquals(500, engine.actionWindowMs());
@@ -81,6 +84,7 @@ class ApplianceContextTest
     @Test
     void aFileTurnsTheDemoOffUnlessItSaysSo() throws Exception
     {
+        assertTrue(new ApplianceContext().journalPretouch, "the journals are pretouched by default");
         assertFalse(read("operators=0x" + "11".repeat(20)).demo);
         assertTrue(new ApplianceContext().demo);
     }
@@ -98,6 +102,7 @@ class ApplianceContextTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("edge.ip.exempt=example.com")).getMessage()
             .contains("is not an IP address"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("journal.pretouch=yes")).getMessage().contains("true or false"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=100000")).getMessage()
             .contains("a compact request of 1,000 orders"));

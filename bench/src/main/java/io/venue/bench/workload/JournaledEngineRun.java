@@ -9,8 +9,12 @@ import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalPretoucher;
 import io.venue.journal.queue.JournalTailer;
+import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,8 +31,9 @@ import java.util.Locale;
  * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
  * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush]} (given: the state written every
- * that many commands whatever the records, absent: its default rule); the folder (a
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|no-pretouch]} (given: the
+ * state written every that many commands whatever the records, absent or 0: its default rule; the journals' pages faulted
+ * in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless no-pretouch); the folder (a
  * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
  * deleted after it.
  */
@@ -38,6 +43,7 @@ public final class JournaledEngineRun
     private static final int WARMUP_RUNS = 2;
     private static long eventsJournaled;
     private static int commandsPerFlush;
+    private static boolean pretouch;
 
     private JournaledEngineRun()
     {
@@ -50,6 +56,13 @@ public final class JournaledEngineRun
         final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
         // given: a write every that many commands, whatever the records; absent: the state's default rule
         commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        pretouch = args.length <= 4 || switch (args[4])
+        {
+            case "pretouch" -> true;
+            case "no-pretouch" -> false;
+            default -> throw new IllegalArgumentException("pretouch or no-pretouch: " + args[4]);
+        };
+        System.out.println(pretouch ? "journals pretouched ahead of their writers" : "journals not pretouched");
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
         final int measured = workload.commands() - workload.setupCommands();
         System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
@@ -73,19 +86,25 @@ public final class JournaledEngineRun
             try (Journal commandJournal = Journal.open(folder.resolve("state-commands"));
                 Journal eventJournal = Journal.open(folder.resolve("state-events")))
             {
+                final AgentRunner pretoucher = pretouching(commandJournal, eventJournal);
                 sj = measured / seconds(() -> engineWithStateJournaled(workload, folder.resolve("state-journaled"), commandJournal,
                     eventJournal));
+                CloseHelper.quietClose(pretoucher);
             }
             try (Journal commandJournal = Journal.open(folder.resolve("commands"));
                 Journal eventJournal = Journal.open(folder.resolve("events")))
             {
+                final AgentRunner pretoucher = pretouching(commandJournal, eventJournal);
                 j = measured / seconds(() -> engineJournaled(workload, commandJournal, eventJournal));
+                CloseHelper.quietClose(pretoucher);
                 r = workload.commands() / seconds(() -> replay(commandJournal));
             }
             try (Journal commandJournal = Journal.open(folder.resolve("pipelined-commands"));
                 Journal eventJournal = Journal.open(folder.resolve("pipelined-events")))
             {
+                final AgentRunner pretoucher = pretouching(commandJournal, eventJournal);
                 p = measured / seconds(() -> pipelined(workload, commandJournal, eventJournal));
+                CloseHelper.quietClose(pretoucher);
             }
             final long bytes = BenchFiles.size(folder);
             BenchFiles.delete(folder);
@@ -122,6 +141,19 @@ public final class JournaledEngineRun
         System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), two threads %s, " +
             "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled), 100 * median(ratio),
             rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio), rangePercent(pipelinedRatio), range(replay));
+    }
+
+    /** The appliance's pretoucher following both journals on a thread of its own, or null with no-pretouch. */
+    private static AgentRunner pretouching(final Journal commands, final Journal events)
+    {
+        if (!pretouch)
+        {
+            return null;
+        }
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, 1_000_000), Throwable::printStackTrace,
+            null, new JournalPretoucher(new JournalPretoucher.Context()).follow(commands).follow(events));
+        AgentRunner.startOnThread(runner);
+        return runner;
     }
 
     private static void engineAlone(final ExchangeCoreWorkload workload)

@@ -24,14 +24,25 @@ public final class Journal implements AutoCloseable
 
     private final ChronicleQueue queue;
     private final Path folder;
+    /** Where this journal's writer is (one writer per journal); followed by a {@link JournalPretoucher}. */
+    private final WriteFront writeFront = new WriteFront();
 
     private Journal(final Path folder, final boolean readOnly)
     {
+        this(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).readOnly(readOnly), folder);
+    }
+
+    private Journal(final SingleChronicleQueueBuilder builder, final Path folder)
+    {
         this.folder = folder;
-        this.queue = SingleChronicleQueueBuilder.single(folder.toFile())
-            .rollCycle(RollCycles.FAST_DAILY)
-            .readOnly(readOnly)
-            .build();
+        this.queue = builder.build();
+    }
+
+    /** For tests of what happens at a roll: a journal rolling every five minutes of {@code clock}. */
+    static Journal openRollingEveryFiveMinutes(final Path folder, final net.openhft.chronicle.core.time.TimeProvider clock)
+    {
+        return new Journal(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FIVE_MINUTELY)
+            .timeProvider(clock), folder);
     }
 
     /** Opens (creating if needed) the journal in {@code folder} for writing and reading. */
@@ -48,7 +59,7 @@ public final class Journal implements AutoCloseable
 
     public JournalAppender appender()
     {
-        return new JournalAppender(queue.createAppender());
+        return new JournalAppender(queue.createAppender(), writeFront);
     }
 
     /** A reader from the first record. */
@@ -112,6 +123,11 @@ public final class Journal implements AutoCloseable
             handler.onRecord(buffer, position + FRAME_HEADER, recordLength, index);
             position += FRAME_HEADER + recordLength;
         }
+    }
+
+    WriteFront writeFront()
+    {
+        return writeFront;
     }
 
     public Path folder()

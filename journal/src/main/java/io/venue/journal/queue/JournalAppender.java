@@ -22,9 +22,14 @@ public final class JournalAppender
     private int stagedLength;
     private int stagedRecords;
 
-    JournalAppender(final ExcerptAppender appender)
+    private final WriteFront front;
+    private final java.util.function.Supplier<java.io.File> currentFile;
+
+    JournalAppender(final ExcerptAppender appender, final WriteFront front)
     {
         this.appender = appender;
+        this.front = front;
+        this.currentFile = appender::currentFile;
     }
 
     /**
@@ -63,7 +68,9 @@ public final class JournalAppender
         }
         try (DocumentContext context = appender.writingDocument())
         {
-            context.wire().bytes().write(staged.byteArray(), 0, stagedLength);
+            final var bytes = context.wire().bytes();
+            bytes.write(staged.byteArray(), 0, stagedLength);
+            front.publish(appender.cycle(), currentFile, bytes.writePosition());
             return context.index();
         }
         finally

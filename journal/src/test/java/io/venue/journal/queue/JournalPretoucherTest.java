@@ -1,0 +1,190 @@
+package io.venue.journal.queue;
+
+import net.openhft.chronicle.core.time.SetTimeProvider;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A pretoucher running on its own thread beside a writer: every record comes back as written (its touches change
+ * no byte and add no excerpt), it touches pages ahead of the writer, and it follows the writer into the next
+ * cycle's file at a roll.
+ */
+class JournalPretoucherTest
+{
+    @TempDir
+    Path folder;
+
+    @Test
+    void recordsWrittenBesideThePretoucherComeBackExactlyAndPagesAheadAreTouched() throws Exception
+    {
+        final Random random = new Random(5);
+        final List<byte[]> written = new ArrayList<>();
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalPretoucher pretoucher = new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(1 << 20))
+                .follow(journal);
+            final AgentRunner runner = start(pretoucher);
+            try
+            {
+                final JournalAppender appender = journal.appender();
+                final UnsafeBuffer source = new UnsafeBuffer(new byte[512]);
+                for (int i = 0; i < 40_000; i++)
+                {
+                    final byte[] record = new byte[1 + random.nextInt(400)];
+                    random.nextBytes(record);
+                    source.putBytes(0, record);
+                    appender.append(source, 0, record.length);
+                    written.add(record);
+                    if (i % 10_000 == 0)
+                    {
+                        awaitTouched(pretoucher, pretoucher.pagesTouched() + 1);
+                    }
+                }
+                awaitSettled(pretoucher);
+            }
+            finally
+            {
+                runner.close();
+            }
+            assertTrue(pretoucher.pagesTouched() >= 256, "the 1 MiB ahead of the writer was touched: " + pretoucher.pagesTouched());
+            assertZeroAfter(journal.writeFront().file(), journal.writeFront().position(), 1 << 20);
+            final List<byte[]> read = new ArrayList<>();
+            try (JournalTailer tailer = journal.tailer())
+            {
+                while (tailer.read((buffer, offset, length, index) ->
+                {
+                    final byte[] record = new byte[length];
+                    buffer.getBytes(offset, record);
+                    read.add(record);
+                }))
+                {
+                    // every excerpt
+                }
+            }
+            assertEquals(written.size(), read.size(), "no excerpt added or lost");
+            for (int i = 0; i < written.size(); i++)
+            {
+                assertArrayEquals(written.get(i), read.get(i), "record " + i);
+            }
+        }
+    }
+
+    @Test
+    void itFollowsTheWriterIntoTheNextCyclesFile() throws Exception
+    {
+        final SetTimeProvider clock = new SetTimeProvider(TimeUnit.SECONDS.toNanos(1_800_000_000L));
+        try (Journal journal = Journal.openRollingEveryFiveMinutes(folder, clock))
+        {
+            final JournalPretoucher pretoucher = new JournalPretoucher(new JournalPretoucher.Context()).follow(journal);
+            final AgentRunner runner = start(pretoucher);
+            try
+            {
+                final JournalAppender appender = journal.appender();
+                final UnsafeBuffer record = new UnsafeBuffer(new byte[64]);
+                appender.append(record, 0, 64);
+                final File first = awaitFollowing(pretoucher, null);
+                final long touchedInFirst = awaitTouched(pretoucher, 1);
+                clock.advanceMillis(5 * 60_000);
+                appender.append(record, 0, 64);
+                final File second = awaitFollowing(pretoucher, first);
+                assertNotEquals(first, second);
+                assertTrue(awaitTouched(pretoucher, touchedInFirst + 1) > touchedInFirst, "the new file's pages are touched");
+            }
+            finally
+            {
+                runner.close();
+            }
+            try (JournalTailer tailer = journal.tailer())
+            {
+                int excerpts = 0;
+                while (tailer.read((buffer, offset, length, index) -> { }))
+                {
+                    excerpts++;
+                }
+                assertEquals(2, excerpts);
+            }
+        }
+    }
+
+    @Test
+    void contextRefusesSizesItCannotServe()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().aheadBytes(100));
+        assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().aheadBytes(1L << 30));
+        assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().pagesPerDutyCycle(0));
+    }
+
+    private static AgentRunner start(final JournalPretoucher pretoucher)
+    {
+        final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, pretoucher);
+        AgentRunner.startOnThread(runner);
+        return runner;
+    }
+
+    /** Waits until the pretoucher has touched all it will (its count stops moving). */
+    private static void awaitSettled(final JournalPretoucher pretoucher) throws InterruptedException
+    {
+        long last = -1;
+        while (pretoucher.pagesTouched() != last)
+        {
+            last = pretoucher.pagesTouched();
+            Thread.sleep(50);
+        }
+    }
+
+    /** The bytes the writer has not reached, which the pretoucher touched, are still all zero. */
+    private static void assertZeroAfter(final File file, final long position, final int length) throws java.io.IOException
+    {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file.toPath()))
+        {
+            final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(length);
+            channel.read(bytes, position);
+            bytes.flip();
+            assertTrue(bytes.remaining() > 4096, "the file reaches past the writer: " + bytes.remaining());
+            while (bytes.hasRemaining())
+            {
+                final int at = bytes.position();
+                assertEquals(0, bytes.get(), "byte " + (position + at) + " after the writer");
+            }
+        }
+    }
+
+    private static long awaitTouched(final JournalPretoucher pretoucher, final long atLeast) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pretoucher.pagesTouched() < atLeast && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        assertTrue(pretoucher.pagesTouched() >= atLeast, "touched " + pretoucher.pagesTouched() + ", expected " + atLeast);
+        return pretoucher.pagesTouched();
+    }
+
+    private static File awaitFollowing(final JournalPretoucher pretoucher, final File other) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((pretoucher.following(0) == null || pretoucher.following(0).equals(other)) && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        final File file = pretoucher.following(0);
+        assertTrue(file != null && !file.equals(other), "following " + file);
+        return file;
+    }
+}
