@@ -20,8 +20,8 @@ import java.util.Arrays;
 public final class Ledger
 {
     private final int assetCapacity;
-    private long[] available;
-    private long[] locked;
+    /** Available then locked of each cell, side by side: a move reads and writes one cache line, not two. */
+    private long[] cells;
     private boolean[] open;
     /** For each share asset its partner (YES ↔ NO), -1 for a listed asset. */
     private int[] partner;
@@ -32,9 +32,8 @@ public final class Ledger
     public Ledger(final int assetCapacity, final int initialAccounts)
     {
         this.assetCapacity = assetCapacity;
-        available = new long[assetCapacity * Math.max(1, initialAccounts)];
-        locked = new long[available.length];
-        open = new boolean[available.length];
+        open = new boolean[assetCapacity * Math.max(1, initialAccounts)];
+        cells = new long[2 * open.length];
         partner = new int[assetCapacity];
         Arrays.fill(partner, -1);
     }
@@ -115,8 +114,8 @@ public final class Ledger
     public void restore(final int account, final int asset, final long available, final long locked)
     {
         final int index = ensure(account, asset);
-        this.available[index] = available;
-        this.locked[index] = locked;
+        cells[2 * index] = available;
+        cells[2 * index + 1] = locked;
     }
 
     /** Whether the account holds anything, available or locked, in any asset. */
@@ -135,74 +134,74 @@ public final class Ledger
     public long available(final int account, final int asset)
     {
         final int index = index(account, asset);
-        return index < available.length ? available[index] : 0;
+        return index < open.length ? cells[2 * index] : 0;
     }
 
     public long locked(final int account, final int asset)
     {
         final int index = index(account, asset);
-        return index < locked.length ? locked[index] : 0;
+        return index < open.length ? cells[2 * index + 1] : 0;
     }
 
     /** Adds to available (a deposit, a fill's proceeds, minted shares). */
     public boolean credit(final int account, final int asset, final long amount)
     {
-        final int index = ensure(account, asset);
-        if (amount < 0 || available[index] > Long.MAX_VALUE - amount || locked[index] > Long.MAX_VALUE - available[index] - amount)
+        final int cell = 2 * ensure(account, asset);
+        if (amount < 0 || cells[cell] > Long.MAX_VALUE - amount || cells[cell + 1] > Long.MAX_VALUE - cells[cell] - amount)
         {
             return false;
         }
-        available[index] += amount;
+        cells[cell] += amount;
         return true;
     }
 
     /** Takes from available (a withdrawal, burnt shares, split collateral). */
     public boolean debit(final int account, final int asset, final long amount)
     {
-        final int index = ensure(account, asset);
-        if (amount < 0 || available[index] < amount)
+        final int cell = 2 * ensure(account, asset);
+        if (amount < 0 || cells[cell] < amount)
         {
             return false;
         }
-        available[index] -= amount;
+        cells[cell] -= amount;
         return true;
     }
 
     /** Moves available to locked (a reservation for an open order). */
     public boolean lock(final int account, final int asset, final long amount)
     {
-        final int index = ensure(account, asset);
-        if (amount < 0 || available[index] < amount)
+        final int cell = 2 * ensure(account, asset);
+        if (amount < 0 || cells[cell] < amount)
         {
             return false;
         }
-        available[index] -= amount;
-        locked[index] += amount;
+        cells[cell] -= amount;
+        cells[cell + 1] += amount;
         return true;
     }
 
     /** Moves locked back to available (a cancel, the unused rest of a reservation). */
     public boolean unlock(final int account, final int asset, final long amount)
     {
-        final int index = ensure(account, asset);
-        if (amount < 0 || locked[index] < amount)
+        final int cell = 2 * ensure(account, asset);
+        if (amount < 0 || cells[cell + 1] < amount)
         {
             return false;
         }
-        locked[index] -= amount;
-        available[index] += amount;
+        cells[cell + 1] -= amount;
+        cells[cell] += amount;
         return true;
     }
 
     /** Removes from locked (what a fill pays out of a reservation). */
     public boolean spendLocked(final int account, final int asset, final long amount)
     {
-        final int index = ensure(account, asset);
-        if (amount < 0 || locked[index] < amount)
+        final int cell = 2 * ensure(account, asset);
+        if (amount < 0 || cells[cell + 1] < amount)
         {
             return false;
         }
-        locked[index] -= amount;
+        cells[cell + 1] -= amount;
         return true;
     }
 
@@ -229,11 +228,10 @@ public final class Ledger
     private int ensure(final int account, final int asset)
     {
         final int index = index(account, asset);
-        if (index >= available.length)
+        if (index >= open.length)
         {
-            final int capacity = Math.max(index + 1, available.length * 2);
-            available = Arrays.copyOf(available, capacity);
-            locked = Arrays.copyOf(locked, capacity);
+            final int capacity = Math.max(index + 1, open.length * 2);
+            cells = Arrays.copyOf(cells, 2 * capacity);
             open = Arrays.copyOf(open, capacity);
         }
         if (!open[index])
