@@ -169,7 +169,8 @@ public final class Appliance implements AutoCloseable
         {
             // its own thread, backing off up to 1 ms when idle: it keeps 32 MiB ahead of each writer, tens of milliseconds
             pretouchRunner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, TimeUnit.MILLISECONDS.toNanos(1)),
-                this::onError, null, new JournalPretoucher(new JournalPretoucher.Context()).follow(commands).follow(events));
+                this::onError, null, new JournalPretoucher(new JournalPretoucher.Context().errorHandler(this::onError))
+                    .follow(commands).follow(events));
             AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch));
         }
         // after the state's lock: a second process on this folder has stopped at it before touching the lane's file

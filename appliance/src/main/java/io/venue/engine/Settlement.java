@@ -70,6 +70,7 @@ final class Settlement implements MatchListener
         this.baseAsset = state.markets.baseAssetOfBook(book);
         this.quoteAsset = state.markets.quoteAsset(market);
         this.acceptPending = false;
+        this.takerKeepsHandle = false;
         this.lateReject = null;
         return this;
     }
@@ -106,7 +107,6 @@ final class Settlement implements MatchListener
         this.takerWithClientId = withClientId;
         this.takerClientHi = clientHi;
         this.takerClientLo = clientLo;
-        this.takerKeepsHandle = false;
         this.acceptPending = true;
         this.acceptActionToo = acceptAction;
         this.envelopeBuffer = envelope;

@@ -6,7 +6,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -35,6 +34,7 @@ public final class JournalPretoucher implements Agent
     private final Context context;
     private final List<Follower> followers = new ArrayList<>();
     private volatile long pagesTouched;
+    private volatile int failures;
 
     public JournalPretoucher(final Context context)
     {
@@ -44,7 +44,12 @@ public final class JournalPretoucher implements Agent
     /** Adds a journal; call before the agent starts. */
     public JournalPretoucher follow(final Journal journal)
     {
-        followers.add(new Follower(journal.writeFront()));
+        return follow(journal.writeFront());
+    }
+
+    JournalPretoucher follow(final WriteFront front)
+    {
+        followers.add(new Follower(front, this));
         return this;
     }
 
@@ -67,6 +72,22 @@ public final class JournalPretoucher implements Agent
     public long pagesTouched()
     {
         return pagesTouched;
+    }
+
+    /**
+     * Files it gave up on: an I/O error (no file descriptor or mapping left, the file gone) stops it for that file,
+     * reported once to {@link Context#errorHandler}, and it tries again at the writer's next file. Its writer then
+     * meets its own page faults, as without a pretoucher; nothing else changes.
+     */
+    public int failures()
+    {
+        return failures;
+    }
+
+    private void failed(final File file, final Exception cause)
+    {
+        failures++; // one writer: this agent's thread
+        context.errorHandler.onError(new IOException("journal pretouching stopped for " + file + " until its next file", cause));
     }
 
     /** The file the pretoucher maps for the {@code i}-th journal it follows, or null before its first excerpt. */
@@ -95,6 +116,14 @@ public final class JournalPretoucher implements Agent
     {
         private long aheadBytes = 32L << 20;
         private int pagesPerDutyCycle = 256;
+        private org.agrona.ErrorHandler errorHandler = Throwable::printStackTrace;
+
+        /** Where a file it gives up on is reported (once per file); standard error by default. */
+        public Context errorHandler(final org.agrona.ErrorHandler handler)
+        {
+            errorHandler = java.util.Objects.requireNonNull(handler, "errorHandler");
+            return this;
+        }
 
         /** Bytes kept touched ahead of each writer (32 MiB: about 40,000 commands with their events). */
         public Context aheadBytes(final long bytes)
@@ -133,6 +162,9 @@ public final class JournalPretoucher implements Agent
     private static final class Follower
     {
         private final WriteFront front;
+        private final JournalPretoucher owner;
+        /** The file it gave up on, left alone until the writer moves to another. */
+        private File abandoned;
         private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
         private File file;
         private FileChannel channel;
@@ -144,15 +176,16 @@ public final class JournalPretoucher implements Agent
         private long fileLength;
         private long lengthAtPosition = -1;
 
-        Follower(final WriteFront front)
+        Follower(final WriteFront front, final JournalPretoucher owner)
         {
             this.front = front;
+            this.owner = owner;
         }
 
         int touchAhead(final long aheadBytes, final int maxPages)
         {
             final File current = front.file();
-            if (current == null)
+            if (current == null || current.equals(abandoned))
             {
                 return 0;
             }
@@ -163,7 +196,8 @@ public final class JournalPretoucher implements Agent
                     open(current);
                 }
                 final long position = front.position();
-                if (touchedTo < position)
+                // behind the writer, or far ahead of it: a position read from before a roll (then it starts again)
+                if (touchedTo < position || position + aheadBytes + PAGE < touchedTo)
                 {
                     touchedTo = (position + PAGE - 1) & -PAGE;
                 }
@@ -186,9 +220,13 @@ public final class JournalPretoucher implements Agent
                 }
                 return pages;
             }
-            catch (final IOException ex)
+            catch (final IOException | RuntimeException ex)
             {
-                throw new UncheckedIOException("pretouching " + current, ex);
+                // never an error loop on the agent's thread: give this file up, say so once
+                release();
+                abandoned = current;
+                owner.failed(current, ex);
+                return 0;
             }
         }
 

@@ -36,6 +36,8 @@ final class WriteFront
         if (writerCycle != cycle)
         {
             cycle = writerCycle;
+            // a reader that sees the new file with the old file's last position must not skip the new file's start
+            POSITION.setRelease(this, 0L);
             file = currentFile.get();
         }
         POSITION.setRelease(this, writePosition);

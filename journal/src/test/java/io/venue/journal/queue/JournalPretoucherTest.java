@@ -51,9 +51,13 @@ class JournalPretoucherTest
                     source.putBytes(0, record);
                     appender.append(source, 0, record.length);
                     written.add(record);
-                    if (i % 10_000 == 0)
+                    if (i == 0)
                     {
-                        awaitTouched(pretoucher, pretoucher.pagesTouched() + 1);
+                        awaitTouched(pretoucher, 1);
+                    }
+                    else if (i % 10_000 == 0)
+                    {
+                        Thread.sleep(5); // room for the pretoucher to run beside the writer
                     }
                 }
                 awaitSettled(pretoucher);
@@ -62,7 +66,9 @@ class JournalPretoucherTest
             {
                 runner.close();
             }
-            assertTrue(pretoucher.pagesTouched() >= 256, "the 1 MiB ahead of the writer was touched: " + pretoucher.pagesTouched());
+            // the 1 MiB ahead of the first record and the 1 MiB ahead of the last, megabytes apart
+            assertTrue(pretoucher.pagesTouched() >= 512, "pages ahead of the writer were touched: " + pretoucher.pagesTouched());
+            assertEquals(0, pretoucher.failures());
             assertZeroAfter(journal.writeFront().file(), journal.writeFront().position(), 1 << 20);
             final List<byte[]> read = new ArrayList<>();
             try (JournalTailer tailer = journal.tailer())
@@ -123,11 +129,37 @@ class JournalPretoucherTest
     }
 
     @Test
+    void aFileItCannotOpenIsReportedOnceAndTheNextFileIsTouched() throws Exception
+    {
+        final List<Throwable> reported = new ArrayList<>();
+        final WriteFront front = new WriteFront();
+        final JournalPretoucher pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(reported::add))
+            .follow(front);
+        front.publish(1, () -> folder.resolve("gone.cq4").toFile(), 4096);
+        assertEquals(0, pretoucher.doWork());
+        assertEquals(0, pretoucher.doWork(), "no error loop: the file is left alone");
+        assertEquals(1, pretoucher.failures());
+        assertEquals(1, reported.size());
+        assertTrue(reported.get(0).getMessage().contains("gone.cq4"), reported.get(0).getMessage());
+
+        final File next = folder.resolve("next.cq4").toFile();
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(next, "rw"))
+        {
+            file.setLength(1 << 20);
+        }
+        front.publish(2, () -> next, 0);
+        assertEquals(256, pretoucher.doWork(), "the next file's first 1 MiB, at most 256 pages a duty cycle");
+        assertEquals(1, pretoucher.failures());
+        pretoucher.onClose();
+    }
+
+    @Test
     void contextRefusesSizesItCannotServe()
     {
         assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().aheadBytes(100));
         assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().aheadBytes(1L << 30));
         assertThrows(IllegalArgumentException.class, () -> new JournalPretoucher.Context().pagesPerDutyCycle(0));
+        assertThrows(NullPointerException.class, () -> new JournalPretoucher.Context().errorHandler(null));
     }
 
     private static AgentRunner start(final JournalPretoucher pretoucher)
