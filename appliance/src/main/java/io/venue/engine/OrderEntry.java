@@ -718,7 +718,7 @@ final class OrderEntry
     /** A level's total quantity is a long: an order that could rest must not push it past 2^63 - 1. */
     private boolean levelWouldOverflow(final int book, final Side side, final long price, final long qty)
     {
-        return state.books[book].levelQtyAt(side, price) > Long.MAX_VALUE - qty;
+        return state.books[book].levelWouldOverflow(side, price, qty);
     }
 
     private RejectCode tradingGate(final int account, final int market)

@@ -98,6 +98,9 @@ public final class OrderBook
     private long lastSequence = Long.MIN_VALUE;
     // Set by match(): cancel_taker (or a defensive reject) stopped the walk at an own order.
     private boolean stoppedBySelf;
+    /** The largest quantity any order has rested with here, and the size below which no level can overflow. */
+    private long largestQty;
+    private final long safeQty;
 
     /**
      * @param orderCapacity    resting orders this book can hold (the size of its pool).
@@ -119,6 +122,7 @@ public final class OrderBook
             throw new IllegalArgumentException("maxLevelsPerSide must be positive: " + maxLevelsPerSide);
         }
         this.pool = new OrderPool(orderCapacity, shared);
+        this.safeQty = Long.MAX_VALUE / ((long)orderCapacity + 1);
         this.maxLevelsPerSide = maxLevelsPerSide;
         this.bids = new PriceLevels(Side.BID, maxLevelsPerSide, pool);
         this.asks = new PriceLevels(Side.ASK, maxLevelsPerSide, pool);
@@ -285,6 +289,7 @@ public final class OrderBook
     {
         final PriceLevels same = levelsOf(slot);
         lastSequence = newSequence;
+        largestQty = Math.max(largestQty, qty);
         pool.renew(slot, newPrice, qty, newSequence);
         int index = same.indexOf(newPrice);
         if (index < 0)
@@ -385,6 +390,7 @@ public final class OrderBook
             same.insertAt(index, price);
         }
         lastSequence = request.sequence();
+        largestQty = Math.max(largestQty, request.qty());
         final int slot = pool.allocate(request, remaining);
         same.append(index, slot);
         if (request.expiresAt() != NO_EXPIRY)
@@ -624,6 +630,20 @@ public final class OrderBook
             request.sequence() >= lastSequence;
     }
 
+    /**
+     * Whether adding {@code qty} to the level at this price would take its total past 2^63 - 1. Without a search
+     * while every order this book has rested, and {@code qty}, are at most 2^63 / (capacity + 1): then even a level
+     * holding the whole pool cannot overflow.
+     */
+    public boolean levelWouldOverflow(final Side side, final long price, final long qty)
+    {
+        if (qty <= safeQty && largestQty <= safeQty)
+        {
+            return false;
+        }
+        return levelQtyAt(side, price) > Long.MAX_VALUE - qty;
+    }
+
     /** The total quantity resting at this price on this side; 0 if there is no such level. */
     public long levelQtyAt(final Side side, final long price)
     {
@@ -854,6 +874,7 @@ public final class OrderBook
             index = insertion;
         }
         // A slot is free: place() checked before matching, and matching only frees slots.
+        largestQty = Math.max(largestQty, request.qty());
         final int slot = pool.allocate(request, remaining);
         same.append(index, slot);
         if (request.expiresAt() != NO_EXPIRY)

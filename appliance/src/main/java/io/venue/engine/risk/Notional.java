@@ -38,6 +38,12 @@ public final class Notional
         }
         final long hi = Math.multiplyHigh(price, qty);
         final long lo = price * qty;
+        if (hi == 0 && lo >= 0)
+        {
+            // the usual case, a product within 63 bits: one division by a constant, which the JIT makes a multiply
+            final long quotient = lo / SCALE;
+            return roundUp && quotient * SCALE != lo ? quotient + 1 : quotient;
+        }
         // long division of the 128-bit (hi, lo) by SCALE in 32-bit steps; remainders stay below 2^20
         if (Long.compareUnsigned(hi, SCALE) >= 0)
         {

@@ -750,6 +750,23 @@ class OrderBookTest
         }
 
         @Test
+        void aLevelTotalPastTwoToTheSixtyThirdIsForeseenWithLargeAndSmallOrders()
+        {
+            // capacity 2: below 2^63 / 3 per order no level can overflow, and no search is needed to know it
+            final long safe = Long.MAX_VALUE / 3;
+            tiny.gtc(1, B, Side.ASK, 100, safe);
+            assertFalse(tiny.book.levelWouldOverflow(Side.ASK, 100, safe));
+            assertFalse(tiny.book.levelWouldOverflow(Side.ASK, 100, Long.MAX_VALUE - safe), "exactly 2^63 - 1 fits");
+            assertTrue(tiny.book.levelWouldOverflow(Side.ASK, 100, Long.MAX_VALUE - safe + 1));
+            assertFalse(tiny.book.levelWouldOverflow(Side.ASK, 101, Long.MAX_VALUE), "an empty level takes anything");
+            // once a large order has rested, small ones are checked against the level too
+            tiny.cancel(1);
+            tiny.gtc(2, B, Side.ASK, 100, Long.MAX_VALUE - 5);
+            assertFalse(tiny.book.levelWouldOverflow(Side.ASK, 100, 5));
+            assertTrue(tiny.book.levelWouldOverflow(Side.ASK, 100, 6));
+        }
+
+        @Test
         void freedSlotsAreReused()
         {
             tiny.gtc(1, B, Side.ASK, 100, 5);

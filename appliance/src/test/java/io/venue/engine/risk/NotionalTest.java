@@ -45,6 +45,18 @@ class NotionalTest
         assertEquals(expected(price, qty, true), Notional.reserve(price, qty));
     }
 
+    /** Products within 63 bits (the short way) and around 2^63 (where the short way hands over to the long one). */
+    @Property(tries = 5000)
+    void matchesBigIntegerArithmeticForTheUsualSizesAndAroundTwoToTheSixtyThird(
+        @ForAll @LongRange(min = 0, max = 1L << 33) final long price, @ForAll @LongRange(min = 0, max = 1L << 31) final long qty)
+    {
+        assertEquals(expected(price, qty, false), Notional.settle(price, qty));
+        assertEquals(expected(price, qty, true), Notional.reserve(price, qty));
+        final long large = qty << 30;
+        assertEquals(expected(price, large, false), Notional.settle(price, large));
+        assertEquals(expected(price, large, true), Notional.reserve(price, large));
+    }
+
     @Property(tries = 2000)
     void aBidsReservationCoversItsFills(@ForAll @LongRange(min = 1, max = 10_000_000_000L) final long limit,
         @ForAll @LongRange(min = 1, max = 1_000_000_000L) final long qty, @ForAll final long seed)
