@@ -184,6 +184,7 @@ public final class Appliance implements AutoCloseable
         {
             models.scan(scan);
         }
+        svcNonceFile.credentialsExist(models.agents().credentials() > 0);
         credentialSecrets = new CredentialSecrets(credentialKey());
         final long answersFrom = Math.max(0, journaled - RECENT);
         final JournalTailer commandTail = commands.tailer();

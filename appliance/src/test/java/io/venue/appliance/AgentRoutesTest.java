@@ -285,8 +285,9 @@ class AgentRoutesTest
         refused(token(signer, 1, now, "{\"ttlMs\":1000}"), 409, "NONCE_REPLAYED");
         refused(token(signer, 2, now - 60_000, ""), 401, "SKEW");
         refused(token(io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
-            "spp_" + "0".repeat(32)), 3, now, ""), 401, "BAD_PASSPHRASE");
-        final HttpResponse<String> defaults = token(signer, 4, now, "");
+            "spp_" + "0".repeat(32)), 2, now, ""), 401, "BAD_PASSPHRASE");
+        // neither refusal used nonce 2 up: only a request that passes every check takes its nonce
+        final HttpResponse<String> defaults = token(signer, 2, now, "");
         ok(defaults);
         assertEquals("180000", field(defaults.body(), "ttlMs"));
 
@@ -482,5 +483,20 @@ class AgentRoutesTest
         // the credential is read back from the event journal and its secret derived from the same key file
         ok(token(signer, 3, System.currentTimeMillis(), ""));
         ok(trade(agent));
+
+        // a start whose SVC-Nonce file is gone while the journal holds credentials refuses requests dated before it plus
+        // the 30 s skew: a request taken before, dated ahead of the clock, cannot pass again
+        final HttpResponse<String> aheadOfClock = token(signer, 4, System.currentTimeMillis() + 25_000, "");
+        ok(aheadOfClock);
+        appliance.close();
+        java.nio.file.Files.delete(folder.resolve("lane").resolve("svc-nonces.dat"));
+        final long restartedAt = System.currentTimeMillis();
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        http = new VenueHttp(appliance.baseUrl());
+        final HttpResponse<String> replayedAhead = token(signer, 4, restartedAt + 20_000, "");
+        refused(replayedAhead, 401, "SKEW");
+        assertTrue(Long.parseLong(field(replayedAhead.body(), "acceptsTimestampsFromMs")) >= restartedAt + 30_000,
+            replayedAhead.body());
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,6 +75,84 @@ class SvcNonceFileTest
             file.put("spk_0000000000000003", 1);
         }
         assertEquals(Map.of("spk_0000000000000003", 1L), load());
+    }
+
+    @Test
+    void aFileSizedForFewerKeysGrowsWithEveryEntry() throws Exception
+    {
+        try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
+        {
+            file.put("spk_0000000000000001", 3);
+        }
+        final int keys = 20_000;
+        try (SvcNonceFile file = new SvcNonceFile(data, keys, log))
+        {
+            assertTrue(logged.toString(StandardCharsets.UTF_8).contains("grew from 1,024 to 20,000 keys (1 kept)"),
+                logged.toString(StandardCharsets.UTF_8));
+            for (int i = 0; i < keys; i++)
+            {
+                file.put(String.format("spk_%016x", 0x1000 + i), i + 1);
+            }
+            assertTrue(file.complete());
+        }
+        final Map<String, Long> loaded = new HashMap<>();
+        try (SvcNonceFile file = new SvcNonceFile(data, keys, log))
+        {
+            file.load(loaded::put);
+            assertTrue(file.complete(), "every key fitted");
+        }
+        assertEquals(keys + 1, loaded.size());
+        assertEquals(3L, loaded.get("spk_0000000000000001"));
+        assertEquals((long)keys, loaded.get(String.format("spk_%016x", 0x1000 + keys - 1)));
+        assertFalse(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"), logged.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFileThatMayLackNoncesSaysSoAndTheNextCompleteStartDoesNot() throws Exception
+    {
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(false);
+            assertTrue(file.complete(), "a first start: nothing was accepted before");
+            file.put("spk_0000000000000001", 3);
+        }
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertTrue(file.complete(), "the file was there");
+        }
+        Files.delete(data.resolve("lane").resolve("svc-nonces.dat"));
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertFalse(file.complete(), "missing while the journal holds credentials");
+        }
+        Files.write(data.resolve("lane").resolve("svc-nonces.dat"), "not a map".getBytes(StandardCharsets.US_ASCII));
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertFalse(file.complete(), "found damaged");
+        }
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertTrue(file.complete(), "everything accepted since the damaged start is in it");
+        }
+        // a key that does not fit (a file made small by hand) makes the next start incomplete, once
+        Files.delete(data.resolve("lane").resolve("svc-nonces.dat"));
+        Files.writeString(data.resolve("lane").resolve("svc-nonces.capacity"), "1024");
+        try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
+        {
+            for (int i = 0; i < 100_000 && !logged.toString(StandardCharsets.UTF_8).contains("cannot take key"); i++)
+            {
+                file.put(String.format("spk_%016x", i), 1);
+            }
+        }
+        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"), "the small file filled up");
+        try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
+        {
+            assertFalse(file.complete(), "a key did not fit before this start");
+        }
     }
 
     @Test

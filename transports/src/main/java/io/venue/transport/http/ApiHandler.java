@@ -86,16 +86,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final AtomicLong connectionIds = new AtomicLong();
         /** Each API key's highest accepted SVC-Nonce; shared by the I/O threads, so used under its own lock. */
         final io.venue.svc.SvcNonceTracker svcNonces = new io.venue.svc.SvcNonceTracker();
-        /** When this lane started serving: the nonces above start empty then (see {@link MachineAuth}). */
-        final long startedMs = System.currentTimeMillis();
+        /**
+         * The earliest request time this lane takes: its start (the nonces above hold nothing of an earlier node's
+         * requests, see {@link MachineAuth}), or its start plus the skew when its store may have lost nonces this node
+         * accepted before ({@link SvcNonceStore#complete}).
+         */
+        final long acceptsTimestampsFromMs;
 
         Shared(final HttpGateway.Context context)
         {
             this.context = context;
+            final long startedMs = System.currentTimeMillis();
             if (context.svcNonceStore != null)
             {
                 context.svcNonceStore.load(svcNonces::tryAccept);
             }
+            acceptsTimestampsFromMs = context.svcNonceStore == null || context.svcNonceStore.complete() ? startedMs :
+                startedMs + io.venue.svc.SvcVerifier.MAX_SKEW_MS;
         }
     }
 
@@ -132,7 +139,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         this.shared = shared;
         this.connectionId = connectionId;
-        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.startedMs);
+        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.acceptsTimestampsFromMs);
         this.tokens = new TokenRoute(shared.context, machineAuth);
         this.reads = new ReadRoutes(shared.context);
         this.mm = new MmRoute(shared.context, machineAuth);

@@ -21,7 +21,9 @@ final class MachineAuth
     /**
      * A lane knows the nonces its node accepted before (its {@link SvcNonceStore}), but not those of a primary it
      * replaces at a promotion, so a request that primary took could pass again: requests dated before this lane
-     * started are refused.
+     * started are refused. That leaves a request the primary took dated ahead of its clock (at most the 30 s skew),
+     * which can pass once within that lead (DECISIONS.md). When the store says it may lack this node's own nonces, the
+     * lane refuses requests dated before its start plus the skew, which closes that lead too.
      */
     private final long acceptsTimestampsFromMs;
 
@@ -76,7 +78,8 @@ final class MachineAuth
         final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE :
             svc.errorField();
         final String message = beforeStart ? "signed at " + svc.headers().timestampMs() + ", before this node started serving at " +
-            acceptsTimestampsFromMs + " (nonces used before then may be unknown to it): sign again with an SVC-Timestamp from " +
+            acceptsTimestampsFromMs + " (its start, or its start plus the 30 s skew when its record of used nonces may be " +
+            "incomplete; nonces used before then may be unknown to it): sign again with an SVC-Timestamp from " +
             acceptsTimestampsFromMs + " on; a client whose clock is behind the server's (serverTimeMs) waits for it" :
             result == SvcAuthResult.NONCE_REPLAYED ?
             "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :

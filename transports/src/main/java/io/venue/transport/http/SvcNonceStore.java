@@ -11,4 +11,14 @@ public interface SvcNonceStore
 
     /** Keeps {@code nonce} as the highest accepted for the key. */
     void put(String apiKeyId, long nonce);
+
+    /**
+     * Whether the store holds every nonce this node accepted before it started. When it may not (a file found damaged
+     * or missing after requests were taken, a key that did not fit), the lane refuses requests dated before its start
+     * plus the 30 s skew, so no request this node took before can pass again (MACHINE-AUTH.md).
+     */
+    default boolean complete()
+    {
+        return true;
+    }
 }
