@@ -198,7 +198,9 @@ class CompactOrderEntryTest
         final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
         final SignedAction otherAccounts = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, other)
             .sign(new ActionPayload(other.address(), 1, null, System.currentTimeMillis(), bid(40_000 * UNIT)), PreimageMode.RAW);
-        assertRefused(send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(otherAccounts)), Map.of()), 403, "FORBIDDEN");
+        final HttpResponse<String> forbidden = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(otherAccounts)), Map.of());
+        assertRefused(forbidden, 403, "FORBIDDEN");
+        assertEquals("orders[0].account", field(forbidden.body(), "field"), forbidden.body());
 
         final SignedAction stale = signer.sign(new ActionPayload(trader.address(), nonce, null,
             System.currentTimeMillis() - 60_000, bid(40_000 * UNIT)), PreimageMode.RAW);
@@ -207,21 +209,35 @@ class CompactOrderEntryTest
         assertEquals("orders[0].ts", field(old.body(), "field"), old.body());
         assertTrue(field(old.body(), "message").startsWith("must be within 20000 ms"), old.body());
 
-        // the account's window holds 3 actions: a request of 4 places does not fit and charges nothing
+        // the account's window holds 3 actions: a request of 4 places can never fit, is refused for good and charges nothing
         final List<SignedAction> four = new ArrayList<>();
         for (int i = 0; i < 4; i++)
         {
             four.add(order(bid((40_000 + i) * UNIT)));
         }
-        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, four), Map.of());
-        assertEquals(429, full.statusCode(), full.body());
-        assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"account max_actions_per_window\""), full.body());
-        assertTrue(full.headers().firstValue("retry-after").isPresent());
+        final HttpResponse<String> tooLarge = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, four), Map.of());
+        assertRefused(tooLarge, 400, "EXCEEDS_WINDOW");
+        assertEquals("orders", field(tooLarge.body(), "field"), tooLarge.body());
+        assertTrue(tooLarge.headers().firstValue("retry-after").isEmpty(), "no wait would help");
+
+        // a market the venue does not list is refused before any window is charged
+        final HttpResponse<String> unlisted = send(mm, ROUTE, CompactOrders.encode(999_999,
+            List.of(order(new io.venue.action.CancelByClientOrderId(io.venue.action.ClientOrderId.of("0x" + "c2".repeat(16)))))),
+            Map.of());
+        assertRefused(unlisted, 400, "BAD_REQUEST");
+        assertEquals("market", field(unlisted.body(), "field"), unlisted.body());
 
         // none of it reached the engine: the first refused order's nonce is still unused, so the same order now places
         final HttpResponse<String> first = send(mm, ROUTE, one, Map.of());
         assertEquals(200, first.statusCode(), first.body());
         assertTrue(first.body().contains("\"accepted\":1"), first.body());
+
+        // with 1 of its 3 used, a request of 3 fits once the window has room: 429, with the wait
+        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, four.subList(1, 4)), Map.of());
+        assertEquals(429, full.statusCode(), full.body());
+        assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"account max_actions_per_window\""), full.body());
+        assertTrue(full.headers().firstValue("retry-after").isPresent());
+        assertTrue(Long.parseLong(full.body().replaceAll(".*\"resetInMs\":(\\d+).*", "$1")) > 0, full.body());
 
         final String limits = http.get("/api/v1/bsl/limits").body();
         assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"maxActionTsSkewMs\":20000},\"ingress\":{" +

@@ -451,7 +451,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final int count = admitted.bodies().size();
         final SubmitResponse[] answers = new SubmitResponse[count];
         final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(count);
-        final Runnable whenAll = () -> answerLater(ctx, slot, json(compact.answer(admitted, answers)));
+        // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
+        // the responder's that completes the last order
+        final Runnable whenAll = () -> buildAndAnswerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
         int taken = 0;
         while (taken < count)
         {
@@ -686,8 +688,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** Registers a request that waits for the engine; {@code answer} shapes the decision on the responder's thread. */
     private long register(final ChannelHandlerContext ctx, final Slot slot, final java.util.function.UnaryOperator<SubmitResponse> answer)
     {
-        // on the responder's thread: build the answer there, fill the slot on the event loop
-        return shared.context.pending.register(response -> answerLater(ctx, slot, json(answer.apply(response))));
+        // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
+        // and the slot filled on the event loop
+        return shared.context.pending.register(response -> buildAndAnswerLater(ctx, slot, () -> json(answer.apply(response))));
     }
 
     /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
@@ -717,6 +720,20 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Fills the slot with {@code http} on the event loop, from any thread; dropped when the I/O threads are gone. */
+    /** As {@link #answerLater}, the response made on the I/O thread. */
+    private void buildAndAnswerLater(
+        final ChannelHandlerContext ctx, final Slot slot, final java.util.function.Supplier<FullHttpResponse> http)
+    {
+        try
+        {
+            ctx.executor().execute(() -> fill(ctx, slot, http.get()));
+        }
+        catch (final java.util.concurrent.RejectedExecutionException stopped)
+        {
+            // the I/O threads are shut down: nobody to answer, and nothing was made
+        }
+    }
+
     private void answerLater(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
     {
         try

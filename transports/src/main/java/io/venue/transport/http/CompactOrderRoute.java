@@ -8,8 +8,6 @@ import io.venue.transport.bsl.CompactOrders;
 
 import java.util.List;
 
-import static io.venue.transport.http.ApiHandler.error;
-
 /**
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
  * machine headers holding quote, the result and response modes, the body ({@link CompactOrders}), the account the
@@ -70,6 +68,12 @@ final class CompactOrderRoute
         {
             return MmRoute.Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
         }
+        if (context.marketListed != null && !context.marketListed.test(request.market()))
+        {
+            // the request's market carries the per-market window's charge: it must be one the venue lists
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("market", "market " + Long.toUnsignedString(request.market()) +
+                " is not listed"));
+        }
         final String account = authorization.key().key().account();
         final io.venue.action.Address accountAddress = io.venue.action.Address.of(account);
         final long now = System.currentTimeMillis();
@@ -81,8 +85,9 @@ final class CompactOrderRoute
             final SignedAction order = orders.get(i);
             if (!order.payload().account().equals(accountAddress))
             {
-                return MmRoute.Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "orders[" + i + "].account: the " +
-                    "credential acts for " + account + ", not for " + order.payload().account())));
+                return MmRoute.Decision.refuse(new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
+                    .field("field", "orders[" + i + "].account").field("message", "the credential acts for " + account +
+                        ", not for " + order.payload().account()).toJson()));
             }
             final long ts = order.payload().ts();
             final long skew = context.mmActionTsSkewMs;

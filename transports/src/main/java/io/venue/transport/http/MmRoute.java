@@ -111,11 +111,23 @@ final class MmRoute
         return new Authorization(auth, null);
     }
 
-    /** The 429 of a full MM window (spec 2.5, 8.2), journaled as a lane refusal. */
+    /**
+     * The 429 of a full MM window (spec 2.5, 8.2), or the 400 {@code EXCEEDS_WINDOW} of a request larger than a window's
+     * whole limit (no wait would let it through: it must be split), journaled as a lane refusal.
+     */
     static <A> Decision<A> windowFull(final HttpGateway.Context context, final MmWindows.Refusal full, final String account,
         final String path)
     {
         context.counters.mmRefusal(full.scope());
+        if (full.neverFits())
+        {
+            return new Decision<>(0, new TokenRoute.Outcome(new SubmitResponse(400, new JsonWriter().field("ok", false)
+                .field("code", "EXCEEDS_WINDOW").field("field", "orders").field("message", "the request charges more than " +
+                    "the " + full.scope() + " window's whole limit of " + full.maxActionsPerWindow() + " per " + full.windowMs() +
+                    " ms: split it into smaller requests").toJson()),
+                RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": larger than the " + full.scope() + " window of " +
+                account + " (" + full.maxActionsPerWindow() + ")"), null);
+        }
         return new Decision<>(0, new TokenRoute.Outcome(new SubmitResponse(429, new JsonWriter().field("ok", false)
             .field("error", full.scope() + " max_actions_per_window").raw("rateLimit", new JsonWriter()
                 .field("account", account).field("windowMs", full.windowMs())

@@ -66,7 +66,15 @@ public final class MmWindows
      */
     public record Refusal(String scope, long windowMs, long maxActionsPerWindow, long usedActions, long resetInMs)
     {
+        /** The request asks for more than the window ever holds: waiting does not help, only a smaller request. */
+        public boolean neverFits()
+        {
+            return resetInMs == NEVER;
+        }
     }
+
+    /** {@link Refusal#resetInMs} of a request larger than a window's whole limit. */
+    public static final long NEVER = -1;
 
     /**
      * The scopes a refusal names: the one-second windows in the order {@link #keys} gives them (the second counts the
@@ -116,7 +124,8 @@ public final class MmWindows
 
     /**
      * Admits and charges {@code actions} and {@code cancels} for the account, key, address and market at {@code now},
-     * or refuses naming the first full window, with the time after which every full window has room for the request.
+     * or refuses naming the first full window, with the time after which every full window has room for the request;
+     * a request larger than a window's whole limit is refused naming that window, with {@link #NEVER}.
      *
      * @return null when admitted.
      */
@@ -131,13 +140,18 @@ public final class MmWindows
         {
             prune(now);
             Refusal refusal = null;
+            Refusal never = null;
             long fitsInMs = 0;
             for (int i = 0; i < keys.length; i++)
             {
                 final long cost = i == 1 ? cancels : actions;
                 counts[i] = windows.computeIfAbsent(keys[i], newWindow);
                 final long used = counts[i].used(now);
-                if (cost > 0 && used + cost > maxima[i])
+                if (cost > maxima[i])
+                {
+                    never = never != null ? never : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, NEVER);
+                }
+                else if (cost > 0 && used + cost > maxima[i])
                 {
                     refusal = refusal != null ? refusal : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, 0);
                     fitsInMs = Math.max(fitsInMs, counts[i].fitsInMs(now, maxima[i], cost));
@@ -146,10 +160,18 @@ public final class MmWindows
             final long perMinute = plans.perMinute(account);
             final SlidingCount plan = perMinute < 0 ? null : windows.computeIfAbsent(planKey, newPlan);
             final long planUsed = plan == null ? 0 : plan.used(now);
-            if (plan != null && actions > 0 && planUsed + actions > perMinute)
+            if (plan != null && actions > perMinute)
+            {
+                never = never != null ? never : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, planUsed, NEVER);
+            }
+            else if (plan != null && actions > 0 && planUsed + actions > perMinute)
             {
                 refusal = refusal != null ? refusal : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, planUsed, 0);
                 fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
+            }
+            if (never != null)
+            {
+                return never;
             }
             if (refusal != null)
             {

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,6 +34,32 @@ class MmWindowsTest
         now.addAndGet(1_099);
         assertNull(windows.charge(now.get(), "c", "k2", "ip2", 2, 0, 5));
         assertEquals("account_cancels", windows.charge(now.get(), "c", "k2", "ip2", 2, 0, 1).scope());
+    }
+
+    @Test
+    void aRequestLargerThanAWindowsWholeLimitNeverFitsAndChargesNothing()
+    {
+        final MmWindows.Refusal actions = windows.charge(now.get(), "a", "k", "ip", 1, 4, 0);
+        assertEquals("account", actions.scope());
+        assertTrue(actions.neverFits(), "4 actions in a window of 3: no wait helps");
+        assertEquals(MmWindows.NEVER, actions.resetInMs());
+        final MmWindows.Refusal cancels = windows.charge(now.get(), "a", "k", "ip", 1, 1, 6);
+        assertEquals("account_cancels", cancels.scope());
+        assertTrue(cancels.neverFits());
+        final MmWindows.Refusal plan = windows.charge(now.get(), "basic-account", "k", "ip", 1, 3, 0);
+        assertEquals(null, plan, "3 fit the second's window and the plan's minute of 4");
+        final MmWindows.Refusal overPlan = new MmWindows(new MmWindows.Limits(1_000, 10, 10, 100, 100, 100, 100),
+            new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of()), now::get)
+            .charge(now.get(), "basic-account", "k", "ip", 1, 5, 0);
+        assertEquals("builder_plan", overPlan.scope());
+        assertTrue(overPlan.neverFits(), "5 actions in a plan of 4 a minute");
+        assertEquals(new MmWindows.Budget(1_000, 0, 3, 0), windows.budget("a"), "the refusals charged nothing");
+        // one that only waits for room is not told never
+        for (int i = 0; i < 3; i++)
+        {
+            assertNull(windows.charge(now.get(), "b", "k2", "ip2", 2, 1, 0));
+        }
+        assertFalse(windows.charge(now.get(), "b", "k2", "ip2", 2, 1, 0).neverFits());
     }
 
     @Test
