@@ -74,6 +74,7 @@ public final class Appliance implements AutoCloseable
     private AgentRunner engineRunner;
     private AgentRunner frontRunner;
     private AgentRunner pretouchRunner;
+    private JournalPretoucher pretoucher;
     private volatile HttpGateway gateway;
     private DynamicCompositeAgent front;
     private ReplicationMedia media;
@@ -168,9 +169,10 @@ public final class Appliance implements AutoCloseable
         if (context.journalPretouch)
         {
             // its own thread, backing off up to 1 ms when idle: it keeps 32 MiB ahead of each writer, tens of milliseconds
+            pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(this::onError)).follow(commands)
+                .follow(events);
             pretouchRunner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, TimeUnit.MILLISECONDS.toNanos(1)),
-                this::onError, null, new JournalPretoucher(new JournalPretoucher.Context().errorHandler(this::onError))
-                    .follow(commands).follow(events));
+                this::onError, null, pretoucher);
             AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch));
         }
         // after the state's lock: a second process on this folder has stopped at it before touching the lane's file
@@ -465,6 +467,14 @@ public final class Appliance implements AutoCloseable
             .sample("venue_sequence", "stage", "answered", outcomes.answeredSequence());
         text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
             .sample("venue_pending_requests", pending.waiting());
+        if (pretoucher != null)
+        {
+            text.family("venue_journal_pretouched_pages_total", "counter", "journal pages faulted in ahead of their writers")
+                .sample("venue_journal_pretouched_pages_total", pretoucher.pagesTouched());
+            text.family("venue_journal_pretouch_failures_total", "counter", "journal files the pretoucher gave up on (the log " +
+                "says why); their writers take their own page faults")
+                .sample("venue_journal_pretouch_failures_total", pretoucher.failures());
+        }
         return text.toString();
     }
 

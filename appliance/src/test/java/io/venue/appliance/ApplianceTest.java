@@ -365,6 +365,15 @@ class ApplianceTest
         assertTrue(timed >= 3, settled);
         assertEquals(timed, metric(settled, "venue_http_submit_latency_us_bucket{le=\"+Inf\"}"));
         assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
+        // the journals' pages ahead of their writers are faulted in by the pretoucher, which has given up on nothing
+        final long pretouchDeadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (metric(settled, "venue_journal_pretouched_pages_total") == 0 && System.nanoTime() < pretouchDeadline)
+        {
+            Thread.sleep(10);
+            settled = http.get("/api/v1/admin/metrics").body();
+        }
+        assertTrue(metric(settled, "venue_journal_pretouched_pages_total") > 0, settled);
+        assertEquals(0, metric(settled, "venue_journal_pretouch_failures_total"), settled);
 
         // a restart re-reads the recent history to answer status queries, but counts from its own start
         appliance.close();
