@@ -297,13 +297,7 @@ public final class OrderBook
             index = -index - 1;
             same.insertAt(index, newPrice);
         }
-        same.append(index, slot);
-        if (pool.expiresAt(slot) != NO_EXPIRY)
-        {
-            expiries.add(slot);
-        }
-        listener.onTakerRested(slot);
-        listener.onLevelChanged(same.side(), newPrice, same.totalAt(index), same.countAt(index));
+        joinLevel(same, index, slot, newPrice, listener);
     }
 
     /**
@@ -875,15 +869,20 @@ public final class OrderBook
         }
         // A slot is free: place() checked before matching, and matching only frees slots.
         largestQty = Math.max(largestQty, request.qty());
-        final int slot = pool.allocate(request, remaining);
+        joinLevel(same, index, pool.allocate(request, remaining), price, listener);
+        return PlaceResult.RESTED;
+    }
+
+    /** Puts a resting order at the back of its level and its expiry in the queue, and reports it rested. */
+    private void joinLevel(final PriceLevels same, final int index, final int slot, final long price, final MatchListener listener)
+    {
         same.append(index, slot);
-        if (request.expiresAt() != NO_EXPIRY)
+        if (pool.expiresAt(slot) != NO_EXPIRY)
         {
             expiries.add(slot);
         }
         listener.onTakerRested(slot);
         listener.onLevelChanged(same.side(), price, same.totalAt(index), same.countAt(index));
-        return PlaceResult.RESTED;
     }
 
     private void pruneWorst(final PriceLevels levels, final MatchListener listener)
