@@ -35,13 +35,15 @@ public final class TokenBucket
     /** Whole actions left now. */
     public static long remaining(final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
     {
-        return (capacity * windowMs - current(words, base, nowMs, capacity)) / windowMs;
+        final long deficit = current(words, base, nowMs, capacity);
+        return deficit == 0 ? capacity : (capacity * windowMs - deficit) / windowMs; // full: no division
     }
 
     /** Milliseconds until the bucket is full again (the X-RateLimit-Reset-Ms countdown). */
     public static long resetMs(final long[] words, final int base, final long nowMs, final long capacity)
     {
-        return ceilDiv(current(words, base, nowMs, capacity), capacity);
+        final long deficit = current(words, base, nowMs, capacity);
+        return deficit == 0 ? 0 : ceilDiv(deficit, capacity);
     }
 
     /** Milliseconds until one more action is allowed; 0 if one is allowed now. */
@@ -80,8 +82,9 @@ public final class TokenBucket
         {
             return deficit;
         }
-        // elapsed can be large after a long idle: clamp before multiplying
-        return elapsed >= deficit / capacity + 1 ? 0 : Math.max(0, deficit - elapsed * capacity);
+        // what refilled since, elapsed × capacity, may pass 2^63 after a long idle: then the bucket is full
+        final long refill = elapsed * capacity;
+        return Math.multiplyHigh(elapsed, capacity) != 0 || refill < 0 ? 0 : Math.max(0, deficit - refill);
     }
 
     private static long ceilDiv(final long a, final long b)

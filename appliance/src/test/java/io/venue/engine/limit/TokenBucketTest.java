@@ -73,6 +73,24 @@ class TokenBucketTest
         }
     }
 
+    /** The bucket's arithmetic against exact big-integer arithmetic, up to idle spells whose refill passes 2^63. */
+    @Property(tries = 3000)
+    void remainingAndResetAreExactForAnyDeficitAndIdleSpell(
+        @ForAll @LongRange(min = 1, max = 1_000_000_000L) final long capacity,
+        @ForAll @LongRange(min = 1, max = 100_000L) final long windowMs,
+        @ForAll @LongRange(min = 0, max = Long.MAX_VALUE / 2) final long deficitDraw,
+        @ForAll @LongRange(min = -5, max = Long.MAX_VALUE / 2) final long elapsed)
+    {
+        final long deficit = deficitDraw % (capacity * windowMs + 1);
+        final long lastMs = 1_000;
+        final long[] words = {deficit, lastMs};
+        final long nowMs = lastMs + elapsed;
+        final java.math.BigInteger refill = java.math.BigInteger.valueOf(Math.max(0, elapsed)).multiply(java.math.BigInteger.valueOf(capacity));
+        final long current = elapsed <= 0 ? deficit : java.math.BigInteger.valueOf(deficit).subtract(refill).max(java.math.BigInteger.ZERO).longValueExact();
+        assertEquals((capacity * windowMs - current) / windowMs, TokenBucket.remaining(words, 0, nowMs, capacity, windowMs));
+        assertEquals((current + capacity - 1) / capacity, TokenBucket.resetMs(words, 0, nowMs, capacity));
+    }
+
     @Property(tries = 300)
     void whatTheResetTellsIsNeverMoreThanTheBucketHolds(
         @ForAll @LongRange(min = 1, max = 1_000) final long capacity,
