@@ -23,22 +23,31 @@ import java.util.Map;
  * the writes not yet flushed: the lane's refusal of requests dated before its start (a reboot takes longer than the 30 s
  * skew) covers those. A standby keeps its own file, which holds nothing of the primary's requests.
  * <p>
- * The file is sized for the venue's credential capacity and grown (its entries copied into a larger file) when a start
- * finds it sized for fewer ({@code svc-nonces.capacity} records the size). When it may lack nonces this node accepted
- * before (found damaged, found missing while the journal holds credentials, or a key that did not fit before the last
- * stop, marked by {@code svc-nonces.incomplete}), it says so ({@link #complete}) and the lane then refuses requests
- * dated before its start plus the skew.
+ * The file is sized for the venue's credential capacity. A start that finds it sized for fewer ({@code
+ * svc-nonces.capacity} records the size of the file it made) grows it crash-safely: the entries are copied into {@code
+ * svc-nonces.dat.new}, which is flushed and then moved over the file in one step, so a crash leaves either the old file
+ * whole or the new one whole.
+ * <p>
+ * When the file may lack nonces this node accepted (found damaged, found missing while the journal holds credentials,
+ * or a key that did not fit during the last run), the lane refuses requests dated before this start plus the 30 s skew
+ * ({@link #acceptsTimestampsFromMs}). That time is kept in {@code svc-nonces.incomplete} until it has passed, so a
+ * restart within those 30 s keeps refusing them too.
  */
 final class SvcNonceFile implements SvcNonceStore, AutoCloseable
 {
+    /** The refusal of requests dated before a start that may lack nonces lasts the SVC skew past the start. */
+    private static final long SKEW_MS = io.venue.svc.SvcVerifier.MAX_SKEW_MS;
+
     private final Path file;
     private final Path closedMarker;
     private final Path incompleteMarker;
     private final PrintStream log;
     /** No file was there at start: nothing accepted before, unless the journal says requests were taken. */
     private final boolean startedWithoutFile;
+    private final long startedMs;
     private ChronicleMap<String, Long> map;
-    /** Why the file may lack nonces accepted before this start, or null. */
+    /** Requests dated before this are refused (0: none beyond the lane's own start), and why. */
+    private long embargoUntilMs;
     private String incomplete;
     private boolean fullReported;
 
@@ -52,12 +61,12 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         incompleteMarker = folder.resolve("svc-nonces.incomplete");
         final Path capacityFile = folder.resolve("svc-nonces.capacity");
         this.log = log;
+        startedMs = System.currentTimeMillis();
         final long capacity = Math.max(1_024, keys);
         final boolean closedCleanly = Files.deleteIfExists(closedMarker);
-        if (Files.deleteIfExists(incompleteMarker))
-        {
-            incomplete = "a key did not fit in it before the last stop";
-        }
+        // a growth that did not finish: the file itself is still the old one, whole
+        Files.deleteIfExists(file.resolveSibling("svc-nonces.dat.new"));
+        readIncompleteMarker();
         startedWithoutFile = !Files.exists(file);
         if (!startedWithoutFile && !looksLikeAMap(file))
         {
@@ -88,8 +97,53 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         if (!made && sizedFor < capacity)
         {
             grow(capacity, sizedFor);
+            made = true;
         }
-        Files.writeString(capacityFile, Long.toString(capacity));
+        if (made)
+        {
+            replace(capacityFile, Long.toString(capacity));
+        }
+    }
+
+    /** An embargo left by an earlier start (or run) that has not passed yet; a marker of 0 starts one from this start. */
+    private void readIncompleteMarker() throws IOException
+    {
+        if (!Files.exists(incompleteMarker))
+        {
+            return;
+        }
+        long until;
+        try
+        {
+            until = Long.parseLong(Files.readString(incompleteMarker).trim());
+        }
+        catch (final NumberFormatException unreadable)
+        {
+            until = 0;
+        }
+        if (until == 0)
+        {
+            embargo(startedMs + SKEW_MS, "a key did not fit in it during the last run");
+        }
+        else if (until > startedMs)
+        {
+            embargo(until, "an earlier start found it incomplete less than " + SKEW_MS / 1000 + " s ago");
+        }
+        else
+        {
+            Files.delete(incompleteMarker);
+        }
+    }
+
+    /** Refuses requests dated before {@code untilMs}, kept on the disk until then. */
+    private void embargo(final long untilMs, final String why) throws IOException
+    {
+        if (untilMs > embargoUntilMs)
+        {
+            embargoUntilMs = untilMs;
+            replace(incompleteMarker, Long.toString(untilMs));
+        }
+        incomplete = incomplete == null ? why : incomplete + "; " + why;
     }
 
     private static ChronicleMapBuilder<String, Long> builder(final long capacity)
@@ -110,19 +164,52 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
     }
 
-    /** Chronicle sizes a file when it makes it: a larger capacity needs a new file, with every entry copied over. */
+    /**
+     * Chronicle sizes a file when it makes it: a larger capacity needs a new file with every entry copied over, made
+     * beside the file, flushed, then moved over it in one step.
+     */
     private void grow(final long capacity, final long sizedFor) throws IOException
     {
         final Map<String, Long> entries = new HashMap<>();
         map.forEach(entries::put);
         map.close();
-        final Path old = file.resolveSibling("svc-nonces.dat.old");
-        Files.move(file, old, StandardCopyOption.REPLACE_EXISTING);
+        final Path next = file.resolveSibling("svc-nonces.dat.new");
+        try (ChronicleMap<String, Long> grown = builder(capacity).createPersistedTo(next.toFile()))
+        {
+            grown.putAll(entries);
+        }
+        force(next);
+        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        forceFolder();
         map = builder(capacity).createPersistedTo(file.toFile());
-        map.putAll(entries);
-        Files.delete(old);
         log.printf("the SVC-Nonce file grew from %s to %,d keys (%,d kept)%n", sizedFor < 0 ? "an unrecorded size" :
             String.format("%,d", sizedFor), capacity, entries.size());
+    }
+
+    /** Writes a small file whole or not at all: a temporary file, flushed, moved over it. */
+    private void replace(final Path target, final String content) throws IOException
+    {
+        final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.writeString(temporary, content);
+        force(temporary);
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        forceFolder();
+    }
+
+    private static void force(final Path path) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
+        {
+            channel.force(true);
+        }
+    }
+
+    private void forceFolder() throws IOException
+    {
+        try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ))
+        {
+            folder.force(true);
+        }
     }
 
     /** A Chronicle Map file starts with its header, which names the map's class. */
@@ -140,31 +227,31 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
     private void damaged(final String why) throws IOException
     {
         log.println("the SVC-Nonce file " + file + " could not be read (" + why + "): started empty");
-        incomplete = "it could not be read and was started empty";
         Files.deleteIfExists(file);
+        embargo(startedMs + SKEW_MS, "it could not be read and was started empty");
     }
 
     /**
      * Tells the file whether the journal holds any machine credential: a file missing then may have held nonces (an
-     * operator removed {@code lane/}, a restore without it), so it is incomplete. Called once, before the lane starts.
+     * operator removed {@code lane/}, a restore without it). Called once, before the lane starts.
      */
-    void credentialsExist(final boolean exist)
+    void credentialsExist(final boolean exist) throws IOException
     {
-        if (exist && startedWithoutFile && incomplete == null)
+        if (exist && startedWithoutFile)
         {
-            incomplete = "it was missing while the journal holds machine credentials";
+            embargo(startedMs + SKEW_MS, "it was missing while the journal holds machine credentials");
         }
         if (incomplete != null)
         {
             log.println("the SVC-Nonce file may lack nonces accepted before this start (" + incomplete + "): the lane " +
-                "refuses requests dated before this start plus the 30 s skew, so none of them can pass again");
+                "refuses requests dated before " + embargoUntilMs + " (epoch ms), so none of them can pass again");
         }
     }
 
     @Override
-    public boolean complete()
+    public long acceptsTimestampsFromMs(final long laneStartedMs)
     {
-        return incomplete == null;
+        return Math.max(laneStartedMs, embargoUntilMs);
     }
 
     @Override
@@ -190,7 +277,8 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
                     "memory only; the next start refuses requests dated before it plus the 30 s skew");
                 try
                 {
-                    Files.writeString(incompleteMarker, apiKeyId);
+                    // 0: the next start sets the time from its own start
+                    replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) : "0");
                 }
                 catch (final IOException unwritable)
                 {
@@ -207,15 +295,9 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         try
         {
             // the entries on the disk before the marker that says they are whole
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
-            {
-                channel.force(true);
-            }
+            force(file);
             Files.createFile(closedMarker);
-            try (FileChannel folder = FileChannel.open(closedMarker.getParent(), StandardOpenOption.READ))
-            {
-                folder.force(true);
-            }
+            forceFolder();
         }
         catch (final IOException unwritable)
         {

@@ -77,6 +77,12 @@ class SvcNonceFileTest
         assertEquals(Map.of("spk_0000000000000003", 1L), load());
     }
 
+    /** The earliest request time a lane started at 0 would take: 0 unless the file asks for an embargo. */
+    private static long embargo(final SvcNonceFile file)
+    {
+        return file.acceptsTimestampsFromMs(0);
+    }
+
     @Test
     void aFileSizedForFewerKeysGrowsWithEveryEntry() throws Exception
     {
@@ -93,65 +99,101 @@ class SvcNonceFileTest
             {
                 file.put(String.format("spk_%016x", 0x1000 + i), i + 1);
             }
-            assertTrue(file.complete());
+            assertEquals(0, embargo(file));
         }
         final Map<String, Long> loaded = new HashMap<>();
         try (SvcNonceFile file = new SvcNonceFile(data, keys, log))
         {
             file.load(loaded::put);
-            assertTrue(file.complete(), "every key fitted");
+            assertEquals(0, embargo(file), "every key fitted");
         }
         assertEquals(keys + 1, loaded.size());
         assertEquals(3L, loaded.get("spk_0000000000000001"));
         assertEquals((long)keys, loaded.get(String.format("spk_%016x", 0x1000 + keys - 1)));
         assertFalse(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"), logged.toString(StandardCharsets.UTF_8));
+        assertFalse(Files.exists(data.resolve("lane").resolve("svc-nonces.dat.new")));
     }
 
     @Test
-    void aFileThatMayLackNoncesSaysSoAndTheNextCompleteStartDoesNot() throws Exception
+    void aGrowthThatDidNotFinishLeavesTheOldFileWhole() throws Exception
+    {
+        try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
+        {
+            file.put("spk_0000000000000001", 3);
+        }
+        // a crash while the grown copy was being written: the copy is half made, the file untouched
+        Files.write(data.resolve("lane").resolve("svc-nonces.dat.new"), "half a map".getBytes(StandardCharsets.US_ASCII));
+        try (SvcNonceFile file = new SvcNonceFile(data, 5_000, log))
+        {
+            final Map<String, Long> loaded = new HashMap<>();
+            file.load(loaded::put);
+            assertEquals(Map.of("spk_0000000000000001", 3L), loaded);
+            assertEquals(0, embargo(file));
+        }
+        assertFalse(Files.exists(data.resolve("lane").resolve("svc-nonces.dat.new")));
+    }
+
+    @Test
+    void aFileThatMayLackNoncesRefusesOlderRequestsUntilTheSkewHasPassedAcrossRestarts() throws Exception
     {
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.credentialsExist(false);
-            assertTrue(file.complete(), "a first start: nothing was accepted before");
+            assertEquals(0, embargo(file), "a first start: nothing was accepted before");
             file.put("spk_0000000000000001", 3);
         }
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.credentialsExist(true);
-            assertTrue(file.complete(), "the file was there");
+            assertEquals(0, embargo(file), "the file was there");
         }
         Files.delete(data.resolve("lane").resolve("svc-nonces.dat"));
+        final long before = System.currentTimeMillis();
+        final long until;
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.credentialsExist(true);
-            assertFalse(file.complete(), "missing while the journal holds credentials");
+            until = embargo(file);
+            assertTrue(until >= before + 30_000 && until <= System.currentTimeMillis() + 30_000, "missing: " + until);
         }
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertEquals(until, embargo(file), "a restart within the 30 s keeps the same embargo");
+        }
+        // once its time has passed, the mark goes
+        Files.writeString(data.resolve("lane").resolve("svc-nonces.incomplete"), Long.toString(before - 1));
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertEquals(0, embargo(file));
+        }
+        assertFalse(Files.exists(data.resolve("lane").resolve("svc-nonces.incomplete")));
+
         Files.write(data.resolve("lane").resolve("svc-nonces.dat"), "not a map".getBytes(StandardCharsets.US_ASCII));
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.credentialsExist(true);
-            assertFalse(file.complete(), "found damaged");
+            assertTrue(embargo(file) >= before + 30_000, "found damaged");
         }
-        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
-        {
-            file.credentialsExist(true);
-            assertTrue(file.complete(), "everything accepted since the damaged start is in it");
-        }
-        // a key that does not fit (a file made small by hand) makes the next start incomplete, once
+
+        // a key that does not fit (a file made small by hand) embargoes the next start, counted from it
+        Files.writeString(data.resolve("lane").resolve("svc-nonces.incomplete"), Long.toString(before - 1));
         Files.delete(data.resolve("lane").resolve("svc-nonces.dat"));
         Files.writeString(data.resolve("lane").resolve("svc-nonces.capacity"), "1024");
         try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
         {
+            assertEquals(0, embargo(file));
             for (int i = 0; i < 100_000 && !logged.toString(StandardCharsets.UTF_8).contains("cannot take key"); i++)
             {
                 file.put(String.format("spk_%016x", i), 1);
             }
         }
         assertTrue(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"), "the small file filled up");
+        final long next = System.currentTimeMillis();
         try (SvcNonceFile file = new SvcNonceFile(data, 1_024, log))
         {
-            assertFalse(file.complete(), "a key did not fit before this start");
+            assertTrue(embargo(file) >= next + 30_000, "a key did not fit during the last run");
         }
     }
 

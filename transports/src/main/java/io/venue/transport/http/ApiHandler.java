@@ -101,8 +101,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 context.svcNonceStore.load(svcNonces::tryAccept);
             }
-            acceptsTimestampsFromMs = context.svcNonceStore == null || context.svcNonceStore.complete() ? startedMs :
-                startedMs + io.venue.svc.SvcVerifier.MAX_SKEW_MS;
+            acceptsTimestampsFromMs = context.svcNonceStore == null ? startedMs :
+                context.svcNonceStore.acceptsTimestampsFromMs(startedMs);
         }
     }
 
@@ -685,7 +685,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return true;
     }
 
-    /** Registers a request that waits for the engine; {@code answer} shapes the decision on the responder's thread. */
+    /** Registers a request that waits for the engine; {@code answer} shapes the decision on the event loop. */
     private long register(final ChannelHandlerContext ctx, final Slot slot, final java.util.function.UnaryOperator<SubmitResponse> answer)
     {
         // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
@@ -719,8 +719,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-    /** Fills the slot with {@code http} on the event loop, from any thread; dropped when the I/O threads are gone. */
-    /** As {@link #answerLater}, the response made on the I/O thread. */
+    /** Fills the slot on the event loop with a response made there (not on the thread that completes the request). */
     private void buildAndAnswerLater(
         final ChannelHandlerContext ctx, final Slot slot, final java.util.function.Supplier<FullHttpResponse> http)
     {
@@ -734,6 +733,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
+    /** Fills the slot with {@code http} on the event loop, from any thread; dropped when the I/O threads are gone. */
     private void answerLater(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
     {
         try

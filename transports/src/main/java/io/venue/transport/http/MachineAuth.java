@@ -23,7 +23,8 @@ final class MachineAuth
      * replaces at a promotion, so a request that primary took could pass again: requests dated before this lane
      * started are refused. That leaves a request the primary took dated ahead of its clock (at most the 30 s skew),
      * which can pass once within that lead (DECISIONS.md). When the store says it may lack this node's own nonces, the
-     * lane refuses requests dated before its start plus the skew, which closes that lead too.
+     * lane refuses requests dated before its start plus the skew ({@link SvcNonceStore#acceptsTimestampsFromMs}), so
+     * none of this node's own can pass again; a promotion's lead stays.
      */
     private final long acceptsTimestampsFromMs;
 

@@ -13,12 +13,13 @@ public interface SvcNonceStore
     void put(String apiKeyId, long nonce);
 
     /**
-     * Whether the store holds every nonce this node accepted before it started. When it may not (a file found damaged
-     * or missing after requests were taken, a key that did not fit), the lane refuses requests dated before its start
-     * plus the 30 s skew, so no request this node took before can pass again (MACHINE-AUTH.md).
+     * The earliest request time a lane that started at {@code laneStartedMs} takes. A lane knows only the nonces its
+     * store kept, so it refuses requests dated before its start; a store that may lack nonces this node accepted (a
+     * file found damaged, found missing while the journal holds credentials, a key that did not fit) moves that to its
+     * start plus the 30 s skew, so none of them can pass again (MACHINE-AUTH.md).
      */
-    default boolean complete()
+    default long acceptsTimestampsFromMs(final long laneStartedMs)
     {
-        return true;
+        return laneStartedMs;
     }
 }
