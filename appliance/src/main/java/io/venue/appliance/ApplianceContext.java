@@ -449,6 +449,7 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every limits.* value must be positive");
         }
+        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs); // refuses a rate its limiter cannot count
         if (shardBusyBacklog < 0)
         {
             throw new IllegalArgumentException("shard.busy.backlog must not be negative");

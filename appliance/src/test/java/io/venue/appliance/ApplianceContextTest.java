@@ -112,6 +112,8 @@ class ApplianceContextTest
             .contains("every mm.* value must be positive"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=0")).getMessage()
             .contains("every limits.* value must be positive"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=4611686018427387904\n" +
+            "limits.account.window.ms=4")).getMessage().contains("below 2^63"));
         final String account = "0x" + "ab".repeat(20);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.builder.basic=" + account + "\nmm.builder.pro=" +
             account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"))).getMessage()
