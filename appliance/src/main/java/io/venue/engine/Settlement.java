@@ -62,13 +62,17 @@ final class Settlement implements MatchListener
     /** Points at a book for calls without an incoming order. */
     Settlement forBook(final int book)
     {
-        this.book = book;
-        this.market = book >>> 1;
-        this.orderBook = state.books[book];
-        this.marketId = state.markets.id(market);
-        this.bookCode = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
-        this.baseAsset = state.markets.baseAssetOfBook(book);
-        this.quoteAsset = state.markets.quoteAsset(market);
+        // a book's market, id, kind and assets never change once it exists: looked up again only for another book
+        if (book != this.book || orderBook == null)
+        {
+            this.book = book;
+            this.market = book >>> 1;
+            this.orderBook = state.books[book];
+            this.marketId = state.markets.id(market);
+            this.bookCode = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
+            this.baseAsset = state.markets.baseAssetOfBook(book);
+            this.quoteAsset = state.markets.quoteAsset(market);
+        }
         this.acceptPending = false;
         this.takerKeepsHandle = false;
         this.lateReject = null;
@@ -298,6 +302,7 @@ final class Settlement implements MatchListener
     /** As {@link #balance(int, int)} for an asset of a given market (split and merge). */
     void balanceIn(final int market, final int account, final int asset)
     {
+        this.book = -1; // the fields no longer describe one book: the next forBook looks everything up
         this.market = market;
         this.marketId = state.markets.id(market);
         balance(account, asset);
