@@ -24,7 +24,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -113,7 +112,6 @@ final class AgentCommand
         String[] request(final Secp256k1KeyPair key, final long intentNonce, final long issuedAtMs)
         {
             final EnumSet<Scope> set = EnumSet.noneOf(Scope.class);
-            final List<String> quoted = new ArrayList<>();
             for (final String name : scopes)
             {
                 final Scope scope = Scope.fromWire(name.trim());
@@ -122,7 +120,6 @@ final class AgentCommand
                     throw new IllegalArgumentException("unknown scope " + name);
                 }
                 set.add(scope);
-                quoted.add(JsonWriter.quote(scope.wire()));
             }
             final AgentKind agentKind = AgentKind.fromWire(kind);
             if (agentKind == null)
@@ -134,11 +131,7 @@ final class AgentCommand
             final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address()).agent(agentKey(agent))
                 .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();
-            return new String[]{"/api/agents/create", new JsonWriter().field("userWalletAddress", key.address().toString())
-                .field("agent", text.agent().text()).field("agentKind", agentKind.wire()).raw("scopes", JsonWriter.array(quoted))
-                .field("policy", policy).unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
-                .field("expiresAtMs", expiresAtMs).raw("authorization", new JsonWriter().field("signature", sign(key, text)).toJson())
-                .toJson()};
+            return new String[]{"/api/agents/create", io.venue.transport.http.OwnerIntents.createBody(text, sign(key, text))};
         }
     }
 

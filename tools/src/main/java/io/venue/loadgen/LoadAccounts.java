@@ -127,10 +127,7 @@ public final class LoadAccounts
                 .verifyingContract(contract).build();
             final String signature = Hex.to0x(new io.venue.crypto.Secp256k1Signer(keys[i])
                 .sign(io.venue.crypto.Eip191.personalHash(text.text()), PreimageMode.RAW));
-            final String body = new io.venue.transport.http.JsonWriter().field("userWalletAddress", keys[i].address().toString())
-                .field("agent", text.agent().text()).field("agentKind", "institutional").raw("scopes", "[\"quote\"]")
-                .field("policy", "").field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
-                .raw("authorization", new io.venue.transport.http.JsonWriter().field("signature", signature).toJson()).toJson();
+            final String body = io.venue.transport.http.OwnerIntents.createBody(text, signature);
             final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/agents/create"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -138,14 +135,11 @@ public final class LoadAccounts
             {
                 throw new IllegalStateException("agent of trader " + i + " refused (HTTP " + answer.statusCode() + "): " + answer.body());
             }
-            agents[i] = io.venue.svc.SvcRequestSigner.hmac(field(answer.body(), "apiKeyId"), field(answer.body(), "apiSecret"),
-                field(answer.body(), "apiPassphrase"));
+            final java.util.Map<?, ?> created = (java.util.Map<?, ?>)io.venue.transport.http.JsonReader.read(
+                answer.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            agents[i] = io.venue.svc.SvcRequestSigner.hmac((String)created.get("apiKeyId"), (String)created.get("apiSecret"),
+                (String)created.get("apiPassphrase"));
         }
-    }
-
-    private static String field(final String json, final String name)
-    {
-        return json.replaceAll(".*\"" + name + "\":\"([^\"]*)\".*", "$1");
     }
 
     /** The SVC-* headers of trader {@code trader}'s next compact request (call in the order the requests are sent). */

@@ -364,6 +364,23 @@ public final class OwnerIntents
             agentId, apiKeyId, hmac ? secrets.apiSecret(apiKeyId) : null, hmac ? secrets.passphrase(apiKeyId) : null, validUntilMs);
     }
 
+    /**
+     * The body of POST /api/agents/create for {@code text}, signed by its owner ({@code signature}, 0x hex): what
+     * {@link #parse} takes for {@link Kind#CREATE}, for clients (the CLI, the load generator).
+     */
+    public static String createBody(final AgentAuthorizationText text, final String signature)
+    {
+        final List<String> scopes = new java.util.ArrayList<>();
+        for (final Scope scope : text.scopes())
+        {
+            scopes.add(JsonWriter.quote(scope.wire()));
+        }
+        return new JsonWriter().field("userWalletAddress", text.owner().toString()).field("agent", text.agent().text())
+            .field("agentKind", text.kind().wire()).raw("scopes", JsonWriter.array(scopes)).field("policy", text.policy())
+            .unsigned("nonce", text.nonce()).field("issuedAtMs", text.issuedAtMs()).field("expiresAtMs", text.expiresAtMs())
+            .raw("authorization", new JsonWriter().field("signature", signature).toJson()).toJson();
+    }
+
     /** The internal 32-byte id of an account: its 20-byte address after 12 zero bytes. */
     public static String accountIdOf(final Address account)
     {
