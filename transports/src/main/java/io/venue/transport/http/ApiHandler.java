@@ -424,7 +424,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             cursor = Long.parseLong(cursors.get(0));
         }
         await(ctx, slot, "the page was not read within " + context.answerTimeoutMs + " ms; ask again");
-        context.executions.apply(account, cursor).whenComplete((page, failure) -> answerLater(ctx, slot, json(
+        context.executions.apply(account, cursor).whenComplete((page, failure) -> answerLater(ctx, slot, () -> json(
             failure == null ? new SubmitResponse(200, page) :
             failure.getCause() instanceof java.util.concurrent.RejectedExecutionException ||
                 failure instanceof java.util.concurrent.RejectedExecutionException ?
@@ -453,7 +453,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(count);
         // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
         // the responder's that completes the last order
-        final Runnable whenAll = () -> buildAndAnswerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
+        final Runnable whenAll = () -> answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
         int taken = 0;
         while (taken < count)
         {
@@ -690,7 +690,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
         // and the slot filled on the event loop
-        return shared.context.pending.register(response -> buildAndAnswerLater(ctx, slot, () -> json(answer.apply(response))));
+        return shared.context.pending.register(response -> answerLater(ctx, slot, () -> json(answer.apply(response))));
     }
 
     /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
@@ -719,8 +719,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-    /** Fills the slot on the event loop with a response made there (not on the thread that completes the request). */
-    private void buildAndAnswerLater(
+    /**
+     * Fills the slot, from any thread, with a response made on the event loop (not on the thread that completes the
+     * request: the responder's, or the executions reader's); nothing is made when the I/O threads are gone.
+     */
+    private void answerLater(
         final ChannelHandlerContext ctx, final Slot slot, final java.util.function.Supplier<FullHttpResponse> http)
     {
         try
@@ -729,20 +732,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         catch (final java.util.concurrent.RejectedExecutionException stopped)
         {
-            // the I/O threads are shut down: nobody to answer, and nothing was made
-        }
-    }
-
-    /** Fills the slot with {@code http} on the event loop, from any thread; dropped when the I/O threads are gone. */
-    private void answerLater(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
-    {
-        try
-        {
-            ctx.executor().execute(() -> fill(ctx, slot, http));
-        }
-        catch (final java.util.concurrent.RejectedExecutionException stopped)
-        {
-            http.release(); // the I/O threads are shut down: nobody to answer
+            // the I/O threads are shut down: nobody to answer
         }
     }
 
