@@ -432,7 +432,7 @@ final class OrderEntry
             return RejectCode.INVALID_ACTION;
         }
         final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
-        if (reservation == Notional.TOO_LARGE || levelWouldOverflow(book, intent.side, intent.price, intent.qty))
+        if (reservation == Notional.TOO_LARGE || state.books[book].levelWouldOverflow(intent.side, intent.price, intent.qty))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -542,7 +542,7 @@ final class OrderEntry
         final int reserveAsset = side == Side.BID ? state.markets.quoteAsset(market) : state.markets.baseAssetOfBook(book);
         final long oldReserved = state.orders.reserved(handle);
         final long newReservation = side == Side.BID ? Notional.reserve(price, qty) : qty;
-        if (newReservation == Notional.TOO_LARGE || levelWouldOverflow(book, side, price, qty))
+        if (newReservation == Notional.TOO_LARGE || orderBook.levelWouldOverflow(side, price, qty))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -584,8 +584,8 @@ final class OrderEntry
             orderBook.lift(slot, settlement);
             state.ledger.unlock(account, reserveAsset, oldReserved);
             state.ledger.lock(account, reserveAsset, newReservation);
-            settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation,
-                state.orders.hasClientId(handle), state.orders.clientIdHi(handle), state.orders.clientIdLo(handle),
+            // its client order id stays where it is: the moved order keeps its index entries
+            settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, false, 0, 0,
                 false, envelopeBuffer, envelope, -1);
             orderBook.restAgain(slot, price, qty, ++state.priority, settlement.keepingHandle());
             return null;
@@ -713,12 +713,6 @@ final class OrderEntry
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
         return state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
-    }
-
-    /** A level's total quantity is a long: an order that could rest must not push it past 2^63 - 1. */
-    private boolean levelWouldOverflow(final int book, final Side side, final long price, final long qty)
-    {
-        return state.books[book].levelWouldOverflow(side, price, qty);
     }
 
     private RejectCode tradingGate(final int account, final int market)

@@ -282,8 +282,14 @@ final class Settlement implements MatchListener
         state.events.bookDelta(marketId, bookCode, Events.side(side), price, newLevelQty, orderCount);
     }
 
-    /** Writes the account's balance of a ledger asset: a BalanceChanged, or a PositionChanged for shares. */
+    /** Writes the account's balance of a ledger asset of the book's market: a BalanceChanged, or a PositionChanged for shares. */
     void balance(final int account, final int asset)
+    {
+        balanceIn(market, account, asset);
+    }
+
+    /** As {@link #balance(int, int)} for an asset of a given market (split and merge), leaving the book pointed at as it is. */
+    void balanceIn(final int market, final int account, final int asset)
     {
         final long publicId = state.assets.publicId(asset);
         final var ledger = state.ledger;
@@ -295,17 +301,8 @@ final class Settlement implements MatchListener
         // shares: the market's YES asset is the base of book 2m, NO of book 2m + 1
         final int yes = state.markets.baseAssetOfBook(2 * market);
         final int no = state.markets.baseAssetOfBook(2 * market + 1);
-        state.events.positionChanged(account, marketId, ledger.available(account, yes), ledger.locked(account, yes),
-            ledger.available(account, no), ledger.locked(account, no));
-    }
-
-    /** As {@link #balance(int, int)} for an asset of a given market (split and merge). */
-    void balanceIn(final int market, final int account, final int asset)
-    {
-        this.book = -1; // the fields no longer describe one book: the next forBook looks everything up
-        this.market = market;
-        this.marketId = state.markets.id(market);
-        balance(account, asset);
+        state.events.positionChanged(account, state.markets.id(market), ledger.available(account, yes),
+            ledger.locked(account, yes), ledger.available(account, no), ledger.locked(account, no));
     }
 
     void rejectLeg(final RejectCode code)
