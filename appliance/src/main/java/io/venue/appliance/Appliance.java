@@ -26,6 +26,7 @@ import io.venue.transport.http.EdgeThrottle;
 import io.venue.transport.http.OwnerIntents;
 import io.venue.transport.http.TokenSigners;
 import io.venue.transport.http.WsTokens;
+import io.venue.tuning.Doorbell;
 import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.PreJournalRefusals;
@@ -34,7 +35,7 @@ import io.venue.transport.http.PendingSubmits;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.DynamicCompositeAgent;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -77,6 +78,10 @@ public final class Appliance implements AutoCloseable
     private JournalPretoucher pretoucher;
     private volatile HttpGateway gateway;
     private DynamicCompositeAgent front;
+    /** Rung by the verifiers, the lanes' refusals and the engine: work for the front thread (sequencer, responder). */
+    private final Doorbell frontBell = new Doorbell();
+    /** Rung by whoever appends to the command journal (the sequencer, a standby's follower); the front's own bell with compact threads. */
+    private Doorbell engineBell;
     private ReplicationMedia media;
     private Path data;
     private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
@@ -168,10 +173,11 @@ public final class Appliance implements AutoCloseable
         engine = recovery.engine();
         if (context.journalPretouch)
         {
-            // its own thread, backing off up to 1 ms when idle: it keeps 32 MiB ahead of each writer, tens of milliseconds
+            // its own thread, sleeping 1 ms between looks: it keeps 32 MiB ahead of each writer, tens of milliseconds of
+            // writing, and a backing-off wait would wake it thousands of times a second for nothing
             pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(this::onError)).follow(commands)
                 .follow(events);
-            pretouchRunner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, TimeUnit.MILLISECONDS.toNanos(1)),
+            pretouchRunner = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1)),
                 this::onError, null, pretoucher);
             AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch));
         }
@@ -198,18 +204,21 @@ public final class Appliance implements AutoCloseable
         final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
         outcomes = responder.counters();
+        engineAgent.wakes(frontBell);
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
             front = new DynamicCompositeAgent("front", engineAgent, responder);
+            engineBell = frontBell;
         }
         else
         {
             front = new DynamicCompositeAgent("front", responder);
-            engineRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, engineAgent);
+            engineBell = new Doorbell();
+            engineRunner = new AgentRunner(context.idleStrategy().apply(engineBell), this::onError, null, engineAgent);
             AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine));
         }
-        frontRunner = new AgentRunner(context.idleStrategy().get(), this::onError, null, front);
+        frontRunner = new AgentRunner(context.idleStrategy().apply(frontBell), this::onError, null, front);
         AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront));
 
         final SequencerListener answers = new SequencerListener()
@@ -253,7 +262,8 @@ public final class Appliance implements AutoCloseable
         {
             final StandbyFollower follower = new StandbyFollower(commands.appender(), journaled, epoch,
                 media.aeron().addSubscription(replication.commandChannel(), replication.commandStreamId()),
-                media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication);
+                media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication)
+                .wakes(engineBell);
             add(follower);
             add(ReplicationReport.standby(log, context.replicationReportMs, follower));
             add(new PromotionWatch(follower, pending, data, promoted ->
@@ -287,11 +297,12 @@ public final class Appliance implements AutoCloseable
         final java.util.function.BooleanSupplier pause, final boolean setUp)
     {
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
+            .resultsDoorbell(frontBell)
             .threadFactory(context.verifierThreadFactory())
             .chainId(context.chainId).verifyingContract(context.verifyingContract));
-        final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
+        final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20).wakes(frontBell);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
-            .pauseWhen(pause).refusals(refusals);
+            .pauseWhen(pause).refusals(refusals).wakes(engineBell);
         add(sequencer);
         if (demoVenue != null && setUp)
         {

@@ -69,14 +69,18 @@ public final class ApplianceContext
     int ordersPerBook = 1 << 14;
     long stateAccounts = 10_000;
     long stateRestingOrders = 100_000;
-    boolean busySpin;
+    /** How idle threads wait: {@code park} (the default), {@code backoff} or {@code busy-spin}. */
+    String idleWait = "park";
     boolean compactThreads;
     long edgeIpRate = 10;
     long edgeIpBurst = 20;
     /** The addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
     java.util.Set<java.net.InetAddress> metricsAllowed = loopback();
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
-    long idleMaxParkUs = 100;
+    /** Unset (0) until configured: see {@link #idleMaxParkUs()}. */
+    long idleMaxParkUs;
+    /** Polls with a spin-wait hint before an idle thread parks: a few microseconds, enough for a burst's next request. */
+    private static final int IDLE_SPINS = 20;
     /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
     Path credentialKeyFile;
     /** The configured listing (exchange-info's shape) and the operator key that signs its creation; both or neither. */
@@ -180,13 +184,19 @@ public final class ApplianceContext
                 };
                 case "core.verifiers" -> coreVerifiers = value.isBlank() ? new int[0] :
                     java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
-                case "idle.strategy" -> busySpin = switch (value)
+                case "idle.strategy" -> idleWait = switch (value)
                 {
-                    case "busy-spin" -> true;
-                    case "backoff" -> false;
-                    default -> throw new IllegalArgumentException("backoff or busy-spin");
+                    case "park", "backoff", "busy-spin" -> value;
+                    default -> throw new IllegalArgumentException("park, backoff or busy-spin");
                 };
-                case "idle.max.park.us" -> idleMaxParkUs = Long.parseLong(value);
+                case "idle.max.park.us" ->
+                {
+                    idleMaxParkUs = Long.parseLong(value);
+                    if (idleMaxParkUs < 1)
+                    {
+                        throw new IllegalArgumentException("idle.max.park.us must be positive");
+                    }
+                }
                 case "threads" -> compactThreads = switch (value)
                 {
                     case "compact" -> true;
@@ -326,6 +336,17 @@ public final class ApplianceContext
         return value;
     }
 
+    /**
+     * The longest park of an idle thread, in microseconds: as configured, else 1,000 on a single node (every hand-off
+     * between its threads rings the waiting thread's bell, so the park only bounds periodic duties and costs about 6%
+     * of a core while idle) and 100 on a replicated node, whose shipped records and acknowledgements arrive through
+     * Aeron, which rings no bell: the park bounds their delay.
+     */
+    long idleMaxParkUs()
+    {
+        return idleMaxParkUs > 0 ? idleMaxParkUs : replicated() ? 100 : 1_000;
+    }
+
     /** Replication is configured when both endpoints are. */
     public boolean replicated()
     {
@@ -372,13 +393,20 @@ public final class ApplianceContext
     }
 
     /**
-     * How an idle appliance thread waits: busy-spin (a dedicated core each, the lowest latency) or back off (spin,
-     * yield, then park up to {@code idle.max.park.us}, gentle on a shared machine; the default).
+     * How an idle appliance thread waits, given the bell its producers ring: park (the default: a short spin, then
+     * parked until a producer rings or for at most {@code idle.max.park.us}; gentle on a shared machine and woken at
+     * once), backoff (Agrona's: spin, yield, then park for a doubling time up to {@code idle.max.park.us}, deaf to the
+     * bell) or busy-spin (a dedicated core each).
      */
-    java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> idleStrategy()
+    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy()
     {
-        return busySpin ? org.agrona.concurrent.BusySpinIdleStrategy::new :
-            () -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, idleMaxParkUs * 1_000);
+        final long maxParkNs = idleMaxParkUs() * 1_000;
+        return switch (idleWait)
+        {
+            case "busy-spin" -> doorbell -> new org.agrona.concurrent.BusySpinIdleStrategy();
+            case "backoff" -> doorbell -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, maxParkNs);
+            default -> doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, IDLE_SPINS, maxParkNs);
+        };
     }
 
     public ApplianceContext role(final Role role)
@@ -493,7 +521,7 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
         }
-        if (idleMaxParkUs < 1)
+        if (idleMaxParkUs < 0)
         {
             throw new IllegalArgumentException("idle.max.park.us must be positive");
         }

@@ -4,6 +4,7 @@ import io.venue.engine.state.EngineState;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.snapshot.SnapshotFiles;
 import io.venue.snapshot.SnapshotWriter;
+import io.venue.tuning.Doorbell;
 import io.venue.journal.queue.RecordHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -32,6 +33,7 @@ public final class EngineAgent implements Agent
     private long snapshotEvery;
     private int snapshotsKept;
     private long commandsAtSnapshot;
+    private Doorbell eventReader;
     private final AtomicLong snapshotsWritten = new AtomicLong();
     private final AtomicReference<String> lastSnapshotFailure = new AtomicReference<>();
 
@@ -53,7 +55,18 @@ public final class EngineAgent implements Agent
             // nothing waiting: bring the Chronicle Map state up to the last command while idle
             engine.flushState();
         }
+        else if (eventReader != null)
+        {
+            eventReader.ring();
+        }
         return read;
+    }
+
+    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied. */
+    public EngineAgent wakes(final Doorbell eventReader)
+    {
+        this.eventReader = eventReader;
+        return this;
     }
 
     /**

@@ -50,6 +50,7 @@ public final class StandbyFollower implements Agent
     private boolean heardOnce;
     private boolean inSequence;
     private boolean unacknowledged;
+    private io.venue.tuning.Doorbell engine;
     private long lastResendNs;
     private long lastSentNs;
 
@@ -75,11 +76,22 @@ public final class StandbyFollower implements Agent
         this.lastResendNs = context.clock().nanoTime() - context.heartbeatIntervalNs();
     }
 
+    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after shipped records arrive. */
+    public StandbyFollower wakes(final io.venue.tuning.Doorbell engine)
+    {
+        this.engine = engine;
+        return this;
+    }
+
     @Override
     public int doWork()
     {
         // read what arrived first: after a long pause of this thread the primary's messages may be waiting
         int work = fromPrimary.poll(onMessage, 64);
+        if (work > 0 && engine != null)
+        {
+            engine.ring();
+        }
         if (!promoted && context.promoteOnPrimaryLoss() && isPrimaryLost())
         {
             promoteRequested.set(true);

@@ -3,6 +3,7 @@ package io.venue.sequencer;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.tuning.Doorbell;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
@@ -51,6 +52,7 @@ public final class Sequencer implements Agent
     private io.venue.transport.http.PreJournalRefusals refusals;
     private final io.venue.transport.http.PreJournalRefusals.Handler onRefusal = this::onRefusal;
     private final byte[] zeros32 = new byte[32];
+    private Doorbell engine;
 
     /**
      * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
@@ -82,7 +84,19 @@ public final class Sequencer implements Agent
             return 0;
         }
         final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
-        return refused + pool.poll(onResult, batchLimit);
+        final int appended = refused + pool.poll(onResult, batchLimit);
+        if (appended > 0 && engine != null)
+        {
+            engine.ring();
+        }
+        return appended;
+    }
+
+    /** Rings {@code engine} (the bell of the thread that tails the command journal) after each batch appended. */
+    public Sequencer wakes(final Doorbell engine)
+    {
+        this.engine = engine;
+        return this;
     }
 
     /** Also journals the requests a lane refused before verification (the edge throttle), in arrival order. */

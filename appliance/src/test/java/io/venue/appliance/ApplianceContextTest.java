@@ -54,7 +54,7 @@ class ApplianceContextTest
         assertEquals(700, c.primaryTimeoutMs);
         assertTrue(c.autoPromote);
         assertEquals(1000, c.replicationReportMs);
-        assertTrue(c.busySpin);
+        assertEquals("busy-spin", c.idleWait);
         assertEquals(50, c.idleMaxParkUs);
         assertEquals(5, c.edgeIpRate);
         assertEquals(7, c.edgeIpBurst);
@@ -82,6 +82,18 @@ class ApplianceContextTest
     }
 
     @Test
+    void idleThreadsParkUntilRungAndLongerWhereEveryHandOffRings() throws Exception
+    {
+        final ApplianceContext single = new ApplianceContext();
+        assertEquals("park", single.idleWait);
+        assertEquals(1_000, single.idleMaxParkUs(), "a single node's hand-offs all ring");
+        final ApplianceContext replicated = read("role=primary\nreplication.standby.endpoint=127.0.0.1:20121\n" +
+            "replication.primary.endpoint=127.0.0.1:20122");
+        assertEquals(100, replicated.idleMaxParkUs(), "Aeron's records and acknowledgements ring no bell");
+        assertEquals(250, read("idle.max.park.us=250").idleMaxParkUs());
+    }
+
+    @Test
     void aFileTurnsTheDemoOffUnlessItSaysSo() throws Exception
     {
         assertTrue(new ApplianceContext().journalPretouch, "the journals are pretouched by default");
@@ -102,6 +114,10 @@ class ApplianceContextTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("edge.ip.exempt=example.com")).getMessage()
             .contains("is not an IP address"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.strategy=sleep")).getMessage()
+            .contains("park, backoff or busy-spin"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.max.park.us=0")).getMessage()
+            .contains("idle.max.park.us must be positive"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("journal.pretouch=yes")).getMessage().contains("true or false"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=100000")).getMessage()

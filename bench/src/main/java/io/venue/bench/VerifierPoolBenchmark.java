@@ -53,7 +53,7 @@ public class VerifierPoolBenchmark
             .threads(threads)
             .chainId(Fixtures.CHAIN_ID)
             .verifyingContract(Fixtures.CONTRACT)
-            .idleStrategy(() -> new BackoffIdleStrategy(1, 1, 1_000, 50_000)));
+            .idleStrategy(doorbell -> new BackoffIdleStrategy(1, 1, 1_000, 50_000)));
     }
 
     @TearDown(Level.Trial)

@@ -1,5 +1,6 @@
 package io.venue.verifier;
 
+import io.venue.tuning.Doorbell;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -25,6 +26,7 @@ final class VerifierAgent implements Agent
     private final OwnerIntentVerifier intents;
     private final CancelReplaceVerifier cancelReplaces;
     private final int batchLimit;
+    private final Doorbell resultsDoorbell;
     private final MutableDirectBuffer scratch = new ExpandableArrayBuffer(8192);
     private final ControlledMessageHandler onRequest = this::onRequest;
     private int pendingLength;
@@ -37,8 +39,10 @@ final class VerifierAgent implements Agent
         final ActionVerifier verifier,
         final OwnerIntentVerifier intents,
         final CancelReplaceVerifier cancelReplaces,
-        final int batchLimit)
+        final int batchLimit,
+        final Doorbell resultsDoorbell)
     {
+        this.resultsDoorbell = resultsDoorbell;
         this.roleName = roleName;
         this.requests = requests;
         this.results = results;
@@ -51,11 +55,21 @@ final class VerifierAgent implements Agent
     @Override
     public int doWork()
     {
-        if (pendingLength > 0 && !flushPending())
+        int flushed = 0;
+        if (pendingLength > 0)
         {
-            return 0;
+            if (!flushPending())
+            {
+                return 0;
+            }
+            flushed = 1;
         }
-        return requests.controlledRead(onRequest, batchLimit);
+        final int work = flushed + requests.controlledRead(onRequest, batchLimit);
+        if (work > 0)
+        {
+            resultsDoorbell.ring();
+        }
+        return work;
     }
 
     private ControlledMessageHandler.Action onRequest(

@@ -3,11 +3,12 @@ package io.venue.verifier;
 import io.venue.action.Address;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.crypto.Secp256k1Recovery;
+import io.venue.tuning.Doorbell;
+import io.venue.tuning.DoorbellIdleStrategy;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -18,6 +19,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
@@ -38,6 +40,8 @@ public final class VerifierPool implements AutoCloseable
 {
     private final Context context;
     private final RingBuffer[] requestRings;
+    /** Rung after a request is queued: wakes that ring's verifier. */
+    private final Doorbell[] doorbells;
     private final RingBuffer resultRing;
     private final AgentRunner[] runners;
     private final VerificationResult result = new VerificationResult();
@@ -49,18 +53,21 @@ public final class VerifierPool implements AutoCloseable
         this.context = context;
         final int threads = context.threads;
         requestRings = new RingBuffer[threads];
+        doorbells = new Doorbell[threads];
         runners = new AgentRunner[threads];
         resultRing = newRing(context.resultRingBytes);
         for (int i = 0; i < threads; i++)
         {
             requestRings[i] = newRing(context.requestRingBytes);
+            doorbells[i] = new Doorbell();
             final ActionVerifier verifier = new ActionVerifier(
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes);
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
                 "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
-                new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit);
-            runners[i] = new AgentRunner(context.idleStrategy.get(), Throwable::printStackTrace, null, agent);
+                new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
+                context.resultsDoorbell);
+            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), Throwable::printStackTrace, null, agent);
         }
     }
 
@@ -85,14 +92,15 @@ public final class VerifierPool implements AutoCloseable
     public boolean offer(
         final long connectionId, final long correlationId, final DirectBuffer body, final int offset, final int length)
     {
-        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int verifier = verifierIndex(connectionId);
+        final RingBuffer ring = requestRings[verifier];
         final int index = claim(ring, REQUEST_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        ring.commit(index);
+        commit(verifier, index);
         return true;
     }
 
@@ -115,14 +123,15 @@ public final class VerifierPool implements AutoCloseable
     private boolean offer(final int msgType, final long connectionId, final long correlationId, final byte[] body, final int offset,
         final int length)
     {
-        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int verifier = verifierIndex(connectionId);
+        final RingBuffer ring = requestRings[verifier];
         final int index = claim(ring, msgType, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        ring.commit(index);
+        commit(verifier, index);
         return true;
     }
 
@@ -139,7 +148,8 @@ public final class VerifierPool implements AutoCloseable
         final byte[] command, final int commandLength)
     {
         final int length = OwnerIntentVerifier.TEXT_AT + text.length + commandLength;
-        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int verifier = verifierIndex(connectionId);
+        final RingBuffer ring = requestRings[verifier];
         final int index = claim(ring, INTENT_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
@@ -152,7 +162,7 @@ public final class VerifierPool implements AutoCloseable
         buffer.putInt(body + OwnerIntentVerifier.TEXT_LENGTH_AT, text.length);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT, text);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT + text.length, command, 0, commandLength);
-        ring.commit(index);
+        commit(verifier, index);
         return true;
     }
 
@@ -166,7 +176,8 @@ public final class VerifierPool implements AutoCloseable
         final long connectionId, final long correlationId, final CancelReplaceCheck.Order order, final byte[] signatures,
         final byte[] command, final int commandLength)
     {
-        final RingBuffer ring = requestRings[verifierIndex(connectionId)];
+        final int verifier = verifierIndex(connectionId);
+        final RingBuffer ring = requestRings[verifier];
         final int index = claim(ring, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
         if (index <= 0)
         {
@@ -185,8 +196,14 @@ public final class VerifierPool implements AutoCloseable
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_ORDER_ID, order.cancelOrderId(), 0, 32);
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_SIGNATURE, signatures, 65, 65);
         buffer.putBytes(body + CancelReplaceVerifier.COMMAND, command, 0, commandLength);
-        ring.commit(index);
+        commit(verifier, index);
         return true;
+    }
+
+    private void commit(final int verifier, final int index)
+    {
+        requestRings[verifier].commit(index);
+        doorbells[verifier].ring();
     }
 
     private int claim(final RingBuffer ring, final int msgType, final long connectionId, final long correlationId, final int length)
@@ -273,7 +290,8 @@ public final class VerifierPool implements AutoCloseable
         private boolean acceptV1;
         private Supplier<Secp256k1Recovery> recovery;
         private String recoveryName;
-        private Supplier<IdleStrategy> idleStrategy = () -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+        private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell, 100, 1_000_000);
+        private Doorbell resultsDoorbell = new Doorbell();
         private ThreadFactory threadFactory = runnable ->
         {
             final Thread thread = new Thread(runnable);
@@ -344,10 +362,20 @@ public final class VerifierPool implements AutoCloseable
             return this;
         }
 
-        /** Idle strategy per verifier thread (default: backoff, gentle on a shared machine). */
-        public Context idleStrategy(final Supplier<IdleStrategy> idleStrategy)
+        /**
+         * Idle strategy per verifier thread, given the bell that {@link #offer} rings for that thread (default: a short
+         * spin, then parked until rung or for at most 1 ms).
+         */
+        public Context idleStrategy(final Function<Doorbell, IdleStrategy> idleStrategy)
         {
             this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        /** The bell a verifier rings after it published results: the consumer's ({@link #poll}) thread's. */
+        public Context resultsDoorbell(final Doorbell doorbell)
+        {
+            this.resultsDoorbell = doorbell;
             return this;
         }
 

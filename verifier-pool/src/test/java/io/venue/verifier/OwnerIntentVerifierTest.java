@@ -71,7 +71,7 @@ class OwnerIntentVerifierTest
         final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] signed = new Secp256k1Signer(owner).sign(Eip191.personalHash(TEXT), PreimageMode.RAW);
         try (VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(CHAIN_ID)
-            .verifyingContract(CONTRACT).idleStrategy(YieldingIdleStrategy::new)))
+            .verifyingContract(CONTRACT).idleStrategy(doorbell -> new YieldingIdleStrategy())))
         {
             final AtomicReference<byte[]> text = new AtomicReference<>();
             assertTrue(pool.offerIntent(7, 1, owner.address().toBytes(), signed, TEXT, COMMAND, COMMAND.length));

@@ -32,7 +32,7 @@ class VerifierPoolTest
             .threads(threads)
             .chainId(CHAIN_ID)
             .verifyingContract(CONTRACT)
-            .idleStrategy(YieldingIdleStrategy::new);
+            .idleStrategy(doorbell -> new YieldingIdleStrategy());
     }
 
     @Test

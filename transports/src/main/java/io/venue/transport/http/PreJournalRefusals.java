@@ -1,5 +1,6 @@
 package io.venue.transport.http;
 
+import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -30,6 +31,7 @@ public final class PreJournalRefusals
     private final AtomicLong notJournaled = new AtomicLong();
     private final ThreadLocal<UnsafeBuffer> scratch = ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[HEADER + 1024]));
     private Handler handler;
+    private Doorbell consumer;
     private final org.agrona.concurrent.MessageHandler onMessage = (type, buffer, offset, length) -> handler.onRefusal(
         buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
         buffer.getStringWithoutLengthUtf8(offset + HEADER, length - HEADER));
@@ -53,6 +55,17 @@ public final class PreJournalRefusals
         {
             notJournaled.incrementAndGet();
         }
+        else if (consumer != null)
+        {
+            consumer.ring();
+        }
+    }
+
+    /** Rings {@code consumer} (the sequencer's thread's bell) after each refusal queued. */
+    public PreJournalRefusals wakes(final Doorbell consumer)
+    {
+        this.consumer = consumer;
+        return this;
     }
 
     /** Hands up to {@code limit} refusals to {@code handler}, on the sequencer's thread. */

@@ -1,0 +1,95 @@
+package io.venue.tuning;
+
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waits for work without burning a shared core and without a polling delay: spins briefly, then parks until a
+ * producer rings the thread's {@link Doorbell} or the longest park has passed (the bound for producers that do not
+ * ring, and the beat of an agent's periodic duties). A spin phase with no yields: on a host with fewer cores than
+ * threads, yielding threads pass a core back and forth without doing anything.
+ * <p>
+ * Threads: used by the one thread that consumes the bell.
+ */
+public final class DoorbellIdleStrategy implements IdleStrategy
+{
+    private final Doorbell doorbell;
+    private final int maxSpins;
+    private final long maxParkNs;
+    private int spins;
+    /** Announced since the last park: the next idle call parks. */
+    private boolean announced;
+    /** An announcement may still stand (a park that timed out leaves it): work withdraws it. */
+    private boolean standing;
+
+    /**
+     * @param doorbell  the bell this thread's producers ring.
+     * @param maxSpins  polls with a spin-wait hint before the thread announces a park.
+     * @param maxParkNs the longest park: how late the work of a producer that does not ring can be seen.
+     */
+    public DoorbellIdleStrategy(final Doorbell doorbell, final int maxSpins, final long maxParkNs)
+    {
+        if (maxSpins < 0 || maxParkNs < 1)
+        {
+            throw new IllegalArgumentException("maxSpins must not be negative and maxParkNs must be positive");
+        }
+        this.doorbell = doorbell;
+        this.maxSpins = maxSpins;
+        this.maxParkNs = maxParkNs;
+    }
+
+    @Override
+    public void idle(final int workCount)
+    {
+        if (workCount > 0)
+        {
+            reset();
+        }
+        else
+        {
+            idle();
+        }
+    }
+
+    @Override
+    public void idle()
+    {
+        if (spins < maxSpins)
+        {
+            spins++;
+            Thread.onSpinWait();
+        }
+        else if (!announced)
+        {
+            // the agent polls once more after this: work published before a producer could see the announcement is found
+            doorbell.announce(Thread.currentThread());
+            announced = true;
+            standing = true;
+        }
+        else
+        {
+            LockSupport.parkNanos(maxParkNs);
+            // a ring takes the announcement: make it again before the next park
+            announced = false;
+        }
+    }
+
+    @Override
+    public void reset()
+    {
+        if (standing)
+        {
+            doorbell.withdraw();
+            standing = false;
+        }
+        announced = false;
+        spins = 0;
+    }
+
+    @Override
+    public String alias()
+    {
+        return "doorbell";
+    }
+}
