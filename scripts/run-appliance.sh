@@ -10,6 +10,8 @@ if [ ! -f "$jar" ] || [ ! -f "$cli" ] || [ -n "${REBUILD:-}" ]; then
   command -v mvn >/dev/null && command -v javac >/dev/null || "$root/scripts/install-prerequisites.sh"
   (cd "$root" && mvn -B -q -pl appliance,tools -am package -DskipTests)
 fi
-flags="$(sed -n 's/^venue.jvm.flags=//p; s/^venue.jvm.run.flags=//p' "$root/tuning/jvm-flags.properties" | tr '\n' ' ')"
+flags="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
+# the collector: the file's choice unless VENUE_JVM_RUN_FLAGS is set (empty: the JVM's default)
+flags="$flags ${VENUE_JVM_RUN_FLAGS-$(sed -n 's/^venue.jvm.run.flags=//p' "$root/tuning/jvm-flags.properties")}"
 # shellcheck disable=SC2086 # the flags are a space-separated list on purpose
 exec java $flags -jar "$jar" "$@"

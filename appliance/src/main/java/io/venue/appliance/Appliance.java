@@ -218,7 +218,7 @@ public final class Appliance implements AutoCloseable
             engineRunner = new AgentRunner(context.idleStrategy().apply(engineBell), this::onError, null, engineAgent);
             AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine));
         }
-        frontRunner = new AgentRunner(context.idleStrategy().apply(frontBell), this::onError, null, front);
+        frontRunner = new AgentRunner(context.frontIdleStrategy().apply(frontBell), this::onError, null, front);
         AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront));
 
         final SequencerListener answers = new SequencerListener()

@@ -79,6 +79,7 @@ public final class ApplianceContext
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
     /** Unset (0) until configured: see {@link #idleMaxParkUs()}. */
     long idleMaxParkUs;
+    private static final long MAX_PARK_US = 10_000;
     /** Polls with a spin-wait hint before an idle thread parks: a few microseconds, enough for a burst's next request. */
     private static final int IDLE_SPINS = 20;
     /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
@@ -192,9 +193,10 @@ public final class ApplianceContext
                 case "idle.max.park.us" ->
                 {
                     idleMaxParkUs = Long.parseLong(value);
-                    if (idleMaxParkUs < 1)
+                    if (idleMaxParkUs < 1 || idleMaxParkUs > MAX_PARK_US)
                     {
-                        throw new IllegalArgumentException("idle.max.park.us must be positive");
+                        // longer parks would hold up the periodic duties: replication heartbeats, a clean stop
+                        throw new IllegalArgumentException("idle.max.park.us is 1 to " + MAX_PARK_US);
                     }
                 }
                 case "threads" -> compactThreads = switch (value)
@@ -337,14 +339,23 @@ public final class ApplianceContext
     }
 
     /**
-     * The longest park of an idle thread, in microseconds: as configured, else 1,000 on a single node (every hand-off
-     * between its threads rings the waiting thread's bell, so the park only bounds periodic duties and costs about 6%
-     * of a core while idle) and 100 on a replicated node, whose shipped records and acknowledgements arrive through
-     * Aeron, which rings no bell: the park bounds their delay.
+     * The longest park of an idle thread, in microseconds: as configured, else 1,000 when idle threads park until rung
+     * (every hand-off between the appliance's threads rings, so the park only bounds periodic duties; about 6% of a
+     * core while idle) and 100 for Agrona's backoff, which hears no bell.
      */
     long idleMaxParkUs()
     {
-        return idleMaxParkUs > 0 ? idleMaxParkUs : replicated() ? 100 : 1_000;
+        return idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleWait) ? 100 : 1_000;
+    }
+
+    /**
+     * The front thread's longest park: as {@link #idleMaxParkUs()}, but 100 µs by default on a node of a replicated
+     * pair, where the shipped records and the acknowledgements it polls come through Aeron, which rings no bell (the
+     * embedded media driver adds its own wait, up to 1 ms when idle).
+     */
+    long frontMaxParkUs()
+    {
+        return idleMaxParkUs == 0 && replicated() ? 100 : idleMaxParkUs();
     }
 
     /** Replication is configured when both endpoints are. */
@@ -400,7 +411,18 @@ public final class ApplianceContext
      */
     java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy()
     {
-        final long maxParkNs = idleMaxParkUs() * 1_000;
+        return idleStrategy(idleMaxParkUs());
+    }
+
+    /** As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): {@link #frontMaxParkUs()}. */
+    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> frontIdleStrategy()
+    {
+        return idleStrategy(frontMaxParkUs());
+    }
+
+    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy(final long maxParkUs)
+    {
+        final long maxParkNs = maxParkUs * 1_000;
         return switch (idleWait)
         {
             case "busy-spin" -> doorbell -> new org.agrona.concurrent.BusySpinIdleStrategy();
@@ -521,9 +543,9 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
         }
-        if (idleMaxParkUs < 0)
+        if (idleMaxParkUs < 0 || idleMaxParkUs > MAX_PARK_US)
         {
-            throw new IllegalArgumentException("idle.max.park.us must be positive");
+            throw new IllegalArgumentException("idle.max.park.us is 1 to " + MAX_PARK_US);
         }
         if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 || answerTimeoutMs < 1)
         {

@@ -55,14 +55,10 @@ public final class EngineAgent implements Agent
             // nothing waiting: bring the Chronicle Map state up to the last command while idle
             engine.flushState();
         }
-        else if (eventReader != null)
-        {
-            eventReader.ring();
-        }
         return read;
     }
 
-    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied. */
+    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each command applied. */
     public EngineAgent wakes(final Doorbell eventReader)
     {
         this.eventReader = eventReader;
@@ -94,6 +90,10 @@ public final class EngineAgent implements Agent
         engine.onCommand(buffer, offset, length);
         appliedIndex.lazySet(index);
         appliedSequence.lazySet(engine.lastSequence());
+        if (null != eventReader)
+        {
+            eventReader.ring();
+        }
         if (null != snapshotDirectory && engine.commandCount() - commandsAtSnapshot >= snapshotEvery)
         {
             snapshot();

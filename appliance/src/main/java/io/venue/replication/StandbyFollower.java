@@ -76,7 +76,7 @@ public final class StandbyFollower implements Agent
         this.lastResendNs = context.clock().nanoTime() - context.heartbeatIntervalNs();
     }
 
-    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after shipped records arrive. */
+    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after each shipped record appended. */
     public StandbyFollower wakes(final io.venue.tuning.Doorbell engine)
     {
         this.engine = engine;
@@ -88,10 +88,6 @@ public final class StandbyFollower implements Agent
     {
         // read what arrived first: after a long pause of this thread the primary's messages may be waiting
         int work = fromPrimary.poll(onMessage, 64);
-        if (work > 0 && engine != null)
-        {
-            engine.ring();
-        }
         if (!promoted && context.promoteOnPrimaryLoss() && isPrimaryLost())
         {
             promoteRequested.set(true);
@@ -187,6 +183,10 @@ public final class StandbyFollower implements Agent
         }
         journal.append(buffer, offset, length);
         lastSequence.lazySet(sequence);
+        if (engine != null)
+        {
+            engine.ring();
+        }
         if (sequence > primarySequence.get())
         {
             primarySequence.lazySet(sequence);

@@ -84,15 +84,10 @@ public final class Sequencer implements Agent
             return 0;
         }
         final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
-        final int appended = refused + pool.poll(onResult, batchLimit);
-        if (appended > 0 && engine != null)
-        {
-            engine.ring();
-        }
-        return appended;
+        return refused + pool.poll(onResult, batchLimit);
     }
 
-    /** Rings {@code engine} (the bell of the thread that tails the command journal) after each batch appended. */
+    /** Rings {@code engine} (the bell of the thread that tails the command journal) after each record appended. */
     public Sequencer wakes(final Doorbell engine)
     {
         this.engine = engine;
@@ -263,6 +258,10 @@ public final class Sequencer implements Agent
     private void append(final int recordLength, final boolean accepted, final long connectionId, final long correlationId)
     {
         final long index = journal.append(record, 0, recordLength);
+        if (engine != null)
+        {
+            engine.ring();
+        }
         final long next = sequence + 1;
         sequence = next;
         if (accepted)

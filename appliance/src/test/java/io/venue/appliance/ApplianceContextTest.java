@@ -89,8 +89,13 @@ class ApplianceContextTest
         assertEquals(1_000, single.idleMaxParkUs(), "a single node's hand-offs all ring");
         final ApplianceContext replicated = read("role=primary\nreplication.standby.endpoint=127.0.0.1:20121\n" +
             "replication.primary.endpoint=127.0.0.1:20122");
-        assertEquals(100, replicated.idleMaxParkUs(), "Aeron's records and acknowledgements ring no bell");
-        assertEquals(250, read("idle.max.park.us=250").idleMaxParkUs());
+        assertEquals(1_000, replicated.idleMaxParkUs(), "the verifier and the engine are rung on every node");
+        assertEquals(100, replicated.frontMaxParkUs(), "Aeron's records and acknowledgements ring no bell");
+        assertEquals(1_000, single.frontMaxParkUs());
+        assertEquals(100, read("idle.strategy=backoff").idleMaxParkUs(), "Agrona's backoff hears no bell");
+        final ApplianceContext set = read("idle.max.park.us=250");
+        assertEquals(250, set.idleMaxParkUs());
+        assertEquals(250, set.frontMaxParkUs());
     }
 
     @Test
@@ -117,7 +122,9 @@ class ApplianceContextTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.strategy=sleep")).getMessage()
             .contains("park, backoff or busy-spin"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.max.park.us=0")).getMessage()
-            .contains("idle.max.park.us must be positive"));
+            .contains("idle.max.park.us is 1 to 10000"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.max.park.us=10001")).getMessage()
+            .contains("idle.max.park.us is 1 to 10000"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("journal.pretouch=yes")).getMessage().contains("true or false"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=100000")).getMessage()

@@ -42,7 +42,9 @@ public final class Doorbell
     public void ring()
     {
         VarHandle.fullFence();
-        if (SLEEPER.getVolatile(this) != null)
+        final Object sleeper = SLEEPER.getVolatile(this);
+        // the consumer's own thread (agents sharing one thread) is awake: ringing would only cut its next park short
+        if (sleeper != null && sleeper != Thread.currentThread())
         {
             // one producer takes the announcement and pays for the unpark; the consumer announces again before it next parks
             final Thread thread = (Thread)SLEEPER.getAndSet(this, null);
@@ -58,6 +60,12 @@ public final class Doorbell
     {
         SLEEPER.setVolatile(this, thread);
         VarHandle.fullFence();
+    }
+
+    /** Whether {@code thread}'s announcement still stands: no ring has taken it. */
+    boolean announcedBy(final Thread thread)
+    {
+        return SLEEPER.getVolatile(this) == thread;
     }
 
     /** The consumer found work: rings need not unpark it. */

@@ -69,7 +69,13 @@ public final class DoorbellIdleStrategy implements IdleStrategy
         }
         else
         {
-            LockSupport.parkNanos(maxParkNs);
+            final Thread thread = Thread.currentThread();
+            // a ring that took the announcement since it was made may have spent its unpark on another park of this
+            // thread (a lock, say): then look for the work instead of parking
+            if (doorbell.announcedBy(thread))
+            {
+                LockSupport.parkNanos(maxParkNs);
+            }
             // a ring takes the announcement: make it again before the next park
             announced = false;
         }

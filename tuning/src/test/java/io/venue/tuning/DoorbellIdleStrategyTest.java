@@ -63,6 +63,70 @@ class DoorbellIdleStrategyTest
     }
 
     @Test
+    void everyProducerOfSeveralWakesTheConsumer()
+    {
+        final int producers = 4;
+        final int each = 2_000;
+        final java.util.concurrent.atomic.AtomicInteger published = new java.util.concurrent.atomic.AtomicInteger();
+        final Doorbell bell = new Doorbell();
+        for (int p = 0; p < producers; p++)
+        {
+            final Thread producer = new Thread(() ->
+            {
+                final java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+                for (int i = 0; i < each; i++)
+                {
+                    LockSupport.parkNanos(random.nextLong(1_000, 50_000));
+                    published.incrementAndGet();
+                    bell.ring();
+                }
+            });
+            producer.setDaemon(true);
+            producer.start();
+        }
+        final DoorbellIdleStrategy idle = new DoorbellIdleStrategy(bell, 0, FOREVER_NS);
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
+        {
+            int seen = 0;
+            while (seen < producers * each)
+            {
+                final int now = published.get();
+                idle.idle(now - seen);
+                seen = now;
+            }
+        }, "a ring was lost among several producers");
+    }
+
+    @Test
+    void aRingSpentOnAnotherParkOfTheConsumerStillWakesIt() throws InterruptedException
+    {
+        final AtomicLong published = new AtomicLong();
+        final Doorbell bell = new Doorbell();
+        final DoorbellIdleStrategy idle = new DoorbellIdleStrategy(bell, 0, FOREVER_NS);
+        idle.idle(0);
+        // the agent's next duty cycle: its poll finds nothing, then it blocks in another park (a lock, say), which the
+        // producer's ring ends: the unpark is spent there
+        assertEquals(0, published.get());
+        final Thread producer = new Thread(() ->
+        {
+            published.set(1);
+            bell.ring();
+        });
+        producer.start();
+        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(20));
+        producer.join();
+        // the runner's idle call after that duty cycle must not park for the hour
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+        {
+            do
+            {
+                idle.idle(0);
+            }
+            while (published.get() == 0);
+        }, "the consumer parked although a ring had taken its announcement");
+    }
+
+    @Test
     void workFromAProducerThatDoesNotRingIsSeenAfterTheLongestPark()
     {
         final AtomicLong published = new AtomicLong();

@@ -64,12 +64,7 @@ final class VerifierAgent implements Agent
             }
             flushed = 1;
         }
-        final int work = flushed + requests.controlledRead(onRequest, batchLimit);
-        if (work > 0)
-        {
-            resultsDoorbell.ring();
-        }
-        return work;
+        return flushed + requests.controlledRead(onRequest, batchLimit);
     }
 
     private ControlledMessageHandler.Action onRequest(
@@ -105,6 +100,8 @@ final class VerifierAgent implements Agent
         if (results.write(pendingType, scratch, 0, pendingLength))
         {
             pendingLength = 0;
+            // each result at once: a verification takes tens of microseconds, the batch's first should not wait for its last
+            resultsDoorbell.ring();
             return true;
         }
         return false;
