@@ -237,7 +237,7 @@ class ApplianceTest
     }
 
     /** The refusals with {@code reason} in the command journal under {@code dataDir}, as "REASON: detail". */
-    private static java.util.List<String> requestRejections(final Path dataDir, final io.venue.journal.sbe.RequestRejectReason reason)
+    static java.util.List<String> requestRejections(final Path dataDir, final io.venue.journal.sbe.RequestRejectReason reason)
     {
         final java.util.List<String> found = new java.util.ArrayList<>();
         try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.openReadOnly(

@@ -244,6 +244,84 @@ class CompactOrderEntryTest
             "\"binaryMaxBodyBytes\":300000}"), limits);
     }
 
+    @Test
+    void aFullVerifierQueueRefusesTheRestOfARequestAndOnlyThat() throws Exception
+    {
+        final String plenty = "100000000";
+        start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
+            "mm.market.actions", plenty, "mm.shard.actions", plenty));
+        // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise):
+        // far more than the verifier's queue holds (8 MiB, about 17,000 submits) and than it verifies meanwhile
+        final int requests = 30;
+        final List<SvcRequestSigner> keys = new ArrayList<>();
+        for (int i = 0; i < requests; i++)
+        {
+            keys.add(http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE));
+        }
+        // one signed order, repeated: every copy is verified in full, and the engine refuses the replays
+        final byte[] body = CompactOrders.encode(SPOT_MARKET, java.util.Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
+        final List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+        for (final SvcRequestSigner key : keys)
+        {
+            final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(appliance.baseUrl() + ROUTE)).timeout(java.time.Duration.ofSeconds(60))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)).header("x-bsl-result-mode", "detailed");
+            key.sign(1, System.currentTimeMillis(), "POST", ROUTE, null, body).forEach(request::header);
+            sent.add(http.client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        int partial = 0;
+        long notVerified = 0;
+        final java.util.regex.Pattern result = java.util.regex.Pattern.compile("\\{\"index\":(\\d+),\"status\":(\\d+),");
+        for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : sent)
+        {
+            final HttpResponse<String> response = answer.get();
+            if (response.statusCode() == 503)
+            {
+                // none of this request's orders found room
+                assertRefused(response, 503, "QUEUE_LIMIT");
+                notVerified += 1_000;
+                continue;
+            }
+            assertEquals(200, response.statusCode(), response.body());
+            // the orders are offered in body order: those taken were decided by the engine, the rest refused, none after
+            final java.util.regex.Matcher each = result.matcher(response.body());
+            int taken = -1;
+            int index = 0;
+            while (each.find())
+            {
+                assertEquals(index, Integer.parseInt(each.group(1)));
+                final int status = Integer.parseInt(each.group(2));
+                if (status == 503)
+                {
+                    taken = taken < 0 ? index : taken;
+                }
+                else
+                {
+                    assertEquals(200, status, "order " + index + " was decided after an earlier one was refused");
+                    assertTrue(taken < 0, "order " + index + " was decided after an earlier one was refused");
+                }
+                index++;
+            }
+            assertEquals(1_000, index, "a result per order");
+            if (taken >= 0)
+            {
+                partial += taken > 0 ? 1 : 0;
+                notVerified += 1_000 - taken;
+                assertTrue(response.body().contains("QUEUE_LIMIT"), response.body());
+            }
+        }
+        assertTrue(partial > 0, "some request found the queue full part of the way through");
+        appliance.close();
+        appliance = null;
+        // each request cut short is journaled once, with the count of its orders not verified
+        long journaled = 0;
+        for (final String record : ApplianceTest.requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT))
+        {
+            journaled += Long.parseLong(record.replaceAll(".*: (\\d+) of 1000 compact orders not verified$", "$1"));
+        }
+        assertEquals(notVerified, journaled, "every order not verified is counted in the command journal");
+    }
+
     private static void assertRefused(final HttpResponse<String> response, final int status, final String code)
     {
         assertEquals(status, response.statusCode(), response.body());
