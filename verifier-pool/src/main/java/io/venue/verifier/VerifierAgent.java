@@ -29,6 +29,8 @@ final class VerifierAgent implements Agent
     private final Doorbell resultsDoorbell;
     private final MutableDirectBuffer scratch = new ExpandableArrayBuffer(8192);
     private final ControlledMessageHandler onRequest = this::onRequest;
+    /** A finished result waits for room in the result ring: the consumer rings this verifier when it makes room. */
+    private volatile boolean held;
     private int pendingLength;
     private int pendingType;
 
@@ -100,11 +102,19 @@ final class VerifierAgent implements Agent
         if (results.write(pendingType, scratch, 0, pendingLength))
         {
             pendingLength = 0;
+            held = false;
             // each result at once: a verification takes tens of microseconds, the batch's first should not wait for its last
             resultsDoorbell.ring();
             return true;
         }
+        held = true;
         return false;
+    }
+
+    /** Whether a result waits for room in the result ring (readable from the consumer's thread). */
+    boolean isHeld()
+    {
+        return held;
     }
 
     @Override

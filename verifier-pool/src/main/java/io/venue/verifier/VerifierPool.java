@@ -44,6 +44,7 @@ public final class VerifierPool implements AutoCloseable
     private final Doorbell[] doorbells;
     private final RingBuffer resultRing;
     private final AgentRunner[] runners;
+    private final VerifierAgent[] agents;
     private final VerificationResult result = new VerificationResult();
     private final MessageHandler onResult = this::onResult;
     private VerificationResultHandler resultHandler;
@@ -55,6 +56,7 @@ public final class VerifierPool implements AutoCloseable
         requestRings = new RingBuffer[threads];
         doorbells = new Doorbell[threads];
         runners = new AgentRunner[threads];
+        agents = new VerifierAgent[threads];
         resultRing = newRing(context.resultRingBytes);
         for (int i = 0; i < threads; i++)
         {
@@ -67,6 +69,7 @@ public final class VerifierPool implements AutoCloseable
                 "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
                 new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
                 context.resultsDoorbell);
+            agents[i] = agent;
             runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), Throwable::printStackTrace, null, agent);
         }
     }
@@ -230,14 +233,29 @@ public final class VerifierPool implements AutoCloseable
     public int poll(final VerificationResultHandler handler, final int limit)
     {
         resultHandler = handler;
+        final int read;
         try
         {
-            return resultRing.read(onResult, limit);
+            read = resultRing.read(onResult, limit);
         }
         finally
         {
             resultHandler = null;
         }
+        if (read > 0)
+        {
+            // room was made: wake a verifier whose result waited for it (it marks itself held before its retry, and the
+            // fence orders the room made before the look at that mark)
+            java.lang.invoke.VarHandle.fullFence();
+            for (int i = 0; i < agents.length; i++)
+            {
+                if (agents[i].isHeld())
+                {
+                    doorbells[i].ring();
+                }
+            }
+        }
+        return read;
     }
 
     private void onResult(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)

@@ -107,11 +107,25 @@ class VerifierPoolTest
     @Test
     void aFullPoolRefusesAtOnceAndLosesNothingItAccepted()
     {
+        fillThenDrain(context(1), 64 * 1024);
+    }
+
+    @Test
+    void aVerifierParkedOnAFullResultRingIsWokenWhenRoomIsMade()
+    {
+        // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time; the
+        // request ring holds more than the result ring, so the verifier stops on a result that does not fit
+        fillThenDrain(context(1).idleStrategy(doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, 0,
+            TimeUnit.HOURS.toNanos(1))), 256 * 1024);
+    }
+
+    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes)
+    {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
-        final VerifierPool.Context context = context(1)
+        final VerifierPool.Context context = poolContext
             .maxBodyBytes(4096)
-            .requestRingBytes(64 * 1024)
+            .requestRingBytes(requestRingBytes)
             .resultRingBytes(64 * 1024);
         try (VerifierPool pool = VerifierPool.start(context))
         {
@@ -131,6 +145,8 @@ class VerifierPoolTest
             }
             assertTrue(refused > 0, "a full pool must refuse");
             assertTrue(accepted > 100, "accepted " + accepted);
+            // let the verifier reach its park, holding a result that does not fit
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
 
             final int[] received = {0};
             final long[] nextCorrelation = {0};
