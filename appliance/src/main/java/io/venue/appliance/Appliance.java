@@ -131,7 +131,7 @@ public final class Appliance implements AutoCloseable
             demoVenue = DemoVenue.open(data);
             config.operator(demoVenue.operator.address());
         }
-        models = new ReadModels();
+        models = new ReadModels(config.stateLimits().openOrders());
         if (context.listingFile != null)
         {
             listing = ListingFile.read(context.listingFile);

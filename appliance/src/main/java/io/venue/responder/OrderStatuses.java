@@ -46,7 +46,7 @@ public final class OrderStatuses
         }
     }
 
-    private final Map<String, View> orders = new ConcurrentHashMap<>();
+    private final Map<String, View> orders;
     private final ArrayDeque<String> finished = new ArrayDeque<>();
     private final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
     private final OrderRestedDecoder rested = new OrderRestedDecoder();
@@ -55,6 +55,15 @@ public final class OrderStatuses
     private final OrderDoneDecoder done = new OrderDoneDecoder();
     private final byte[] id = new byte[32];
     private final byte[] address = new byte[20];
+
+    /**
+     * @param openOrders how many orders may be open at once (the state's limit): the map is made for them and the kept
+     *                   finished ones, so it never grows by copying its whole table on the responder's thread.
+     */
+    public OrderStatuses(final long openOrders)
+    {
+        orders = new ConcurrentHashMap<>((int)Math.min(openOrders + FINISHED_KEPT, 1 << 29));
+    }
 
     /** The order's status as JSON, or null when it is neither open nor among the recently finished. */
     public String json(final String orderId)

@@ -16,12 +16,14 @@ public final class ReadModels
     private final AgentDirectory agents;
     private final VenueDirectory directory;
     private final AccountNonces nonces = new AccountNonces();
-    private final OrderStatuses orders = new OrderStatuses();
+    private final OrderStatuses orders;
     private final VaultOwners vaultOwners = new VaultOwners();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
-    public ReadModels()
+    /** @param openOrders how many orders may be open at once (the state's limit), for the order statuses' table. */
+    public ReadModels(final long openOrders)
     {
+        orders = new OrderStatuses(openOrders);
         agents = new AgentDirectory();
         directory = new VenueDirectory();
     }

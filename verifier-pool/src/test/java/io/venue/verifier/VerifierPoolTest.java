@@ -129,7 +129,8 @@ class VerifierPoolTest
             .resultRingBytes(64 * 1024);
         try (VerifierPool pool = VerifierPool.start(context))
         {
-            // nobody polls: the result ring fills, the verifier holds one result, then the request ring fills
+            // nobody polls: the request ring fills; where it holds more than the result ring, the result ring fills first
+            // and the verifier holds a result that does not fit
             int accepted = 0;
             int refused = 0;
             for (int i = 0; i < 5_000 && refused == 0; i++)
