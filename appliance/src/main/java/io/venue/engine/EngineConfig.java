@@ -1,6 +1,7 @@
 package io.venue.engine;
 
 import io.venue.action.Address;
+import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.state.StateLimits;
 
 import java.util.ArrayList;
@@ -114,8 +115,7 @@ public final class EngineConfig
     /** The per-account action limit: {@code actions} per {@code windowMs} of stamped time (default 50 per 1,000 ms). */
     public EngineConfig actionRate(final long actions, final long windowMs)
     {
-        // the limiter counts in units of which a window holds actions × windowMs, plus one action's windowMs
-        if (actions < 1 || windowMs < 1 || Math.multiplyHigh(actions + 1, windowMs) != 0 || (actions + 1) * windowMs < 0)
+        if (!TokenBucket.fits(actions, windowMs))
         {
             throw new IllegalArgumentException("the action rate needs actions and windowMs of at least 1 with (actions + 1) × " +
                 "windowMs below 2^63: " + actions + " per " + windowMs + " ms");

@@ -10,6 +10,7 @@ import io.venue.replication.sbe.HeartbeatDecoder;
 import io.venue.replication.sbe.MessageHeaderDecoder;
 import io.venue.replication.sbe.Role;
 import io.venue.replication.sbe.ShipCommandDecoder;
+import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 
@@ -50,7 +51,7 @@ public final class StandbyFollower implements Agent
     private boolean heardOnce;
     private boolean inSequence;
     private boolean unacknowledged;
-    private io.venue.tuning.Doorbell engine;
+    private Doorbell engine;
     private long lastResendNs;
     private long lastSentNs;
 
@@ -77,7 +78,7 @@ public final class StandbyFollower implements Agent
     }
 
     /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after each shipped record appended. */
-    public StandbyFollower wakes(final io.venue.tuning.Doorbell engine)
+    public StandbyFollower wakes(final Doorbell engine)
     {
         this.engine = engine;
         return this;

@@ -18,6 +18,15 @@ public final class TokenBucket
     {
     }
 
+    /**
+     * Whether a bucket of {@code capacity} actions per {@code windowMs} can be counted in a long: it holds
+     * {@code capacity × windowMs} units, and a take adds one action's {@code windowMs} before it is compared.
+     */
+    public static boolean fits(final long capacity, final long windowMs)
+    {
+        return capacity >= 1 && windowMs >= 1 && productFits(capacity + 1, windowMs);
+    }
+
     /** Takes one action from the bucket if it holds one; returns false, and writes nothing, if not. */
     public static boolean tryAcquire(
         final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
@@ -83,8 +92,13 @@ public final class TokenBucket
             return deficit;
         }
         // what refilled since, elapsed × capacity, may pass 2^63 after a long idle: then the bucket is full
-        final long refill = elapsed * capacity;
-        return Math.multiplyHigh(elapsed, capacity) != 0 || refill < 0 ? 0 : Math.max(0, deficit - refill);
+        return productFits(elapsed, capacity) ? Math.max(0, deficit - elapsed * capacity) : 0;
+    }
+
+    /** For non-negative {@code a} and {@code b}: whether {@code a × b} is below 2^63. */
+    private static boolean productFits(final long a, final long b)
+    {
+        return Math.multiplyHigh(a, b) == 0 && a * b >= 0;
     }
 
     private static long ceilDiv(final long a, final long b)
