@@ -38,6 +38,8 @@ class ApplianceProcessTest
         ChildJvm child = ChildJvm.start(ApplianceMain.class, "--data", data.toString(), "--port", "0");
         String url = child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
         final String firstUrl = url;
+        // the banner goes on after the serving line: read to its last line before looking through it
+        child.awaitLine("Ctrl-C stops it cleanly", 30);
         assertTrue(child.lines.stream().anyMatch(l -> l.contains("--submit " + firstUrl)), "the banner gives a copy-paste order: " + child.lines);
 
         final Secp256k1KeyPair demo = VenueHttp.key(data.resolve("keys").resolve("demo-account.key"));
