@@ -31,9 +31,10 @@ import java.util.Locale;
  * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
  * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|no-pretouch]} (given: the
- * state written every that many commands whatever the records, absent or 0: its default rule; the journals' pages faulted
- * in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless no-pretouch); the folder (a
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|pretouch-own-mapping|no-pretouch]}
+ * (given: the state written every that many commands whatever the records, absent or 0: its default rule; the journals'
+ * pages faulted in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless no-pretouch,
+ * and through its own mapping only with pretouch-own-mapping); the folder (a
  * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
  * deleted after it.
  */
@@ -44,6 +45,7 @@ public final class JournaledEngineRun
     private static long eventsJournaled;
     private static int commandsPerFlush;
     private static boolean pretouch;
+    private static boolean populateWriterMappings;
 
     private JournaledEngineRun()
     {
@@ -56,13 +58,17 @@ public final class JournaledEngineRun
         final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
         // given: a write every that many commands, whatever the records; absent: the state's default rule
         commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : 0;
-        pretouch = args.length <= 4 || switch (args[4])
+        final String pretouching = args.length > 4 ? args[4] : "pretouch";
+        pretouch = switch (pretouching)
         {
-            case "pretouch" -> true;
+            case "pretouch", "pretouch-own-mapping" -> true;
             case "no-pretouch" -> false;
-            default -> throw new IllegalArgumentException("pretouch or no-pretouch: " + args[4]);
+            default -> throw new IllegalArgumentException("pretouch, pretouch-own-mapping or no-pretouch: " + pretouching);
         };
-        System.out.println(pretouch ? "journals pretouched ahead of their writers" : "journals not pretouched");
+        populateWriterMappings = "pretouch".equals(pretouching);
+        System.out.println(!pretouch ? "journals not pretouched" : populateWriterMappings ?
+            "journals pretouched ahead of their writers, in the writers' own mappings where the kernel can" :
+            "journals pretouched ahead of their writers through the pretoucher's own mapping only");
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
         final int measured = workload.commands() - workload.setupCommands();
         System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
@@ -151,7 +157,8 @@ public final class JournaledEngineRun
             return null;
         }
         final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, 1_000_000), Throwable::printStackTrace,
-            null, new JournalPretoucher(new JournalPretoucher.Context()).follow(commands).follow(events));
+            null, new JournalPretoucher(new JournalPretoucher.Context().populateWriterMappings(populateWriterMappings))
+            .follow(commands).follow(events));
         AgentRunner.startOnThread(runner);
         return runner;
     }

@@ -71,6 +71,7 @@ public final class JournalAppender
             final var bytes = context.wire().bytes();
             bytes.write(staged.byteArray(), 0, stagedLength);
             front.publish(appender.cycle(), currentFile, bytes.writePosition());
+            front.publishMapping(bytes.bytesStore());
             return context.index();
         }
         finally

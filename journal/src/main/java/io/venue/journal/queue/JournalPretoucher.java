@@ -17,11 +17,18 @@ import java.util.List;
  * sequencer, the engine) does not stop in the kernel for each new page of a memory-mapped queue file. On this
  * machine that stop was about half of what journaling cost the engine (docs/PERFORMANCE.md).
  * <p>
- * For each journal it follows, it keeps touching the pages from its writer's position up to
- * {@link Context#aheadBytes} further, within the file's current length (Chronicle grows the file ahead of its
- * writer). A touch is a compare-and-set of a page's first int from 0 to 0: the page is made writable and
- * resident, and no value ever changes, whatever the writer does to it at the same moment. It maps the files
- * itself, read-write, so it needs no call into the queue.
+ * For each journal it follows, it keeps the pages from its writer's position up to {@link Context#aheadBytes}
+ * further resident and writable, within the file's current length (Chronicle grows the file ahead of its writer),
+ * two ways:
+ * <ul>
+ * <li>in the writer's own mapping (published by the writer, {@link WriteFront#mapping}) with
+ * {@code madvise(MADV_POPULATE_WRITE)} ({@link WriterPages}), where the kernel has it: page tables are the
+ * process's, so the writer then takes no fault at all on those pages;</li>
+ * <li>past the end of the writer's mapping, or where the kernel cannot populate, through a mapping of its own: a
+ * compare-and-set of each page's first int from 0 to 0 makes the page resident in the page cache (allocated, zeroed),
+ * and no value ever changes, whatever the writer does to it at the same moment. The writer still faults on such a
+ * page, but only to map it, not to allocate it.</li>
+ * </ul>
  * <p>
  * An Agrona {@link Agent}: run it on its own thread (an {@code AgentRunner}), not inside the writer's duty cycle.
  */
@@ -49,7 +56,7 @@ public final class JournalPretoucher implements Agent
 
     JournalPretoucher follow(final WriteFront front)
     {
-        followers.add(new Follower(front, this));
+        followers.add(new Follower(front, this, context.populateWriterMappings && WriterPages.SUPPORTED));
         return this;
     }
 
@@ -68,7 +75,13 @@ public final class JournalPretoucher implements Agent
         return work;
     }
 
-    /** Pages touched so far, for the operators' metrics and for tests. */
+    /** Whether it populates its writers' own mappings (the setting, on a kernel that can). */
+    public boolean populatesWriterMappings()
+    {
+        return context.populateWriterMappings && WriterPages.SUPPORTED;
+    }
+
+    /** Pages touched or populated so far, for the operators' metrics and for tests. */
     public long pagesTouched()
     {
         return pagesTouched;
@@ -116,6 +129,7 @@ public final class JournalPretoucher implements Agent
     {
         private long aheadBytes = 32L << 20;
         private int pagesPerDutyCycle = 256;
+        private boolean populateWriterMappings = true;
         private org.agrona.ErrorHandler errorHandler = Throwable::printStackTrace;
 
         /** Where a file it gives up on is reported (once per file); standard error by default. */
@@ -156,6 +170,16 @@ public final class JournalPretoucher implements Agent
         {
             return pagesPerDutyCycle;
         }
+
+        /**
+         * Whether to populate the writers' own mappings where the kernel can (true by default); false touches through
+         * the pretoucher's own mapping only, as before Linux 5.14 (for comparing the two).
+         */
+        public Context populateWriterMappings(final boolean populate)
+        {
+            populateWriterMappings = populate;
+            return this;
+        }
     }
 
     /** One journal's file, the window of it mapped, and how far it is touched. */
@@ -163,6 +187,11 @@ public final class JournalPretoucher implements Agent
     {
         private final WriteFront front;
         private final JournalPretoucher owner;
+        private final boolean populating;
+        /** The writer's mapping populated so far, up to populatedTo; one that failed is left until the writer moves on. */
+        private WriteFront.WriterMapping populatedMapping;
+        private WriteFront.WriterMapping failedMapping;
+        private long populatedTo;
         /** The file it gave up on, left alone until the writer moves to another. */
         private File abandoned;
         private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -176,10 +205,11 @@ public final class JournalPretoucher implements Agent
         private long fileLength;
         private long lengthAtPosition = -1;
 
-        Follower(final WriteFront front, final JournalPretoucher owner)
+        Follower(final WriteFront front, final JournalPretoucher owner, final boolean populating)
         {
             this.front = front;
             this.owner = owner;
+            this.populating = populating;
         }
 
         int touchAhead(final long aheadBytes, final int maxPages)
@@ -208,6 +238,13 @@ public final class JournalPretoucher implements Agent
                 }
                 final long target = Math.min(position + aheadBytes, fileLength);
                 int pages = 0;
+                final WriteFront.WriterMapping mapping = populating ? front.mapping() : null;
+                if (mapping != null && mapping != failedMapping)
+                {
+                    pages = populate(mapping, position, target, aheadBytes, maxPages);
+                    // the writer's own mapping is populated to its end: ours touches only past it
+                    touchedTo = Math.max(touchedTo, mapping.to());
+                }
                 while (touchedTo + Integer.BYTES <= target && pages < maxPages)
                 {
                     if (touchedTo < mappedFrom || touchedTo + Integer.BYTES > mappedTo)
@@ -228,6 +265,33 @@ public final class JournalPretoucher implements Agent
                 owner.failed(current, ex);
                 return 0;
             }
+        }
+
+        /** Populates the writer's mapping from the writer's page up to the target; returns the pages done. */
+        private int populate(final WriteFront.WriterMapping mapping, final long position, final long target, final long aheadBytes,
+            final int maxPages)
+        {
+            // another mapping is another set of page tables, even over the same bytes of the file: start again
+            if (mapping != populatedMapping || populatedTo < (position & -PAGE) || position + aheadBytes + PAGE < populatedTo)
+            {
+                populatedMapping = mapping;
+                populatedTo = position & -PAGE;
+            }
+            final long from = Math.max(populatedTo, mapping.from());
+            final long to = Math.min(target, mapping.to()) & -PAGE;
+            if (from >= to)
+            {
+                return 0;
+            }
+            final long length = Math.min(to - from, (long)maxPages * PAGE);
+            if (!WriterPages.populate(mapping.address() + (from - mapping.from()), length))
+            {
+                // unmapped by the writer's queue since it was published: wait for the writer's next mapping
+                failedMapping = mapping;
+                return 0;
+            }
+            populatedTo = from + length;
+            return (int)(length / PAGE);
         }
 
         private void open(final File next) throws IOException
