@@ -1,12 +1,11 @@
 package io.venue.engine.index;
 
-import java.util.Arrays;
-
 /**
  * Maps fixed-size binary keys (a few longs: a 20-byte address, a 32-byte order id) to non-negative ints,
- * with open addressing, linear probing and backward-shift deletion, over primitive arrays: no allocation
- * per operation (only when it grows), no boxing. Iteration is not offered, so hash order can never reach
- * the engine's output.
+ * with open addressing, linear probing and backward-shift deletion, over one primitive array: no allocation
+ * per operation (only when it grows), no boxing. Each slot holds its key's longs followed by its value, so a
+ * probe reads one place in memory, not a key array and a value array. Iteration is not offered, so hash order can
+ * never reach the engine's output.
  * <p>
  * The caller fills a key into a long array and passes it with an offset; {@link #MISSING} means absent.
  */
@@ -15,9 +14,10 @@ public final class FixedKeyIndex
     public static final int MISSING = -1;
 
     private final int keyLongs;
+    /** The longs of one slot: the key's, then the value ({@link #MISSING} in an empty slot). */
+    private final int stride;
     private final long seed;
-    private long[] keys;
-    private int[] values;
+    private long[] slots;
     private int mask;
     private int size;
     private int resizeThreshold;
@@ -39,6 +39,7 @@ public final class FixedKeyIndex
             throw new IllegalArgumentException("keyLongs must be positive");
         }
         this.keyLongs = keyLongs;
+        this.stride = keyLongs + 1;
         this.seed = seed;
         allocate(capacityFor(expectedEntries));
     }
@@ -51,15 +52,25 @@ public final class FixedKeyIndex
     public int get(final long[] key, final int offset)
     {
         int slot = slotOf(key, offset);
-        while (values[slot] != MISSING)
+        while (valueAt(slot) != MISSING)
         {
             if (equalsAt(slot, key, offset))
             {
-                return values[slot];
+                return valueAt(slot);
             }
             slot = (slot + 1) & mask;
         }
         return MISSING;
+    }
+
+    private int valueAt(final int slot)
+    {
+        return (int)slots[slot * stride + keyLongs];
+    }
+
+    private void valueAt(final int slot, final int value)
+    {
+        slots[slot * stride + keyLongs] = value;
     }
 
     /** Associates the key with a non-negative value; returns the previous value or {@link #MISSING}. */
@@ -70,21 +81,21 @@ public final class FixedKeyIndex
             throw new IllegalArgumentException("values must be non-negative, got " + value);
         }
         int slot = slotOf(key, offset);
-        while (values[slot] != MISSING)
+        while (valueAt(slot) != MISSING)
         {
             if (equalsAt(slot, key, offset))
             {
-                final int previous = values[slot];
-                values[slot] = value;
+                final int previous = valueAt(slot);
+                valueAt(slot, value);
                 return previous;
             }
             slot = (slot + 1) & mask;
         }
-        System.arraycopy(key, offset, keys, slot * keyLongs, keyLongs);
-        values[slot] = value;
+        System.arraycopy(key, offset, slots, slot * stride, keyLongs);
+        valueAt(slot, value);
         if (++size > resizeThreshold)
         {
-            rehash(values.length * 2);
+            rehash((mask + 1) * 2);
         }
         return MISSING;
     }
@@ -93,11 +104,11 @@ public final class FixedKeyIndex
     public int remove(final long[] key, final int offset)
     {
         int slot = slotOf(key, offset);
-        while (values[slot] != MISSING)
+        while (valueAt(slot) != MISSING)
         {
             if (equalsAt(slot, key, offset))
             {
-                final int previous = values[slot];
+                final int previous = valueAt(slot);
                 deleteAt(slot);
                 size--;
                 return previous;
@@ -112,28 +123,28 @@ public final class FixedKeyIndex
     {
         int hole = removed;
         int slot = (hole + 1) & mask;
-        while (values[slot] != MISSING)
+        while (valueAt(slot) != MISSING)
         {
-            final int home = slotOf(keys, slot * keyLongs);
+            final int home = slotOf(slots, slot * stride);
             // move the entry into the hole unless its home lies cyclically in (hole, slot]
             final boolean homeBetween = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);
             if (!homeBetween)
             {
-                System.arraycopy(keys, slot * keyLongs, keys, hole * keyLongs, keyLongs);
-                values[hole] = values[slot];
+                // the key and its value together
+                System.arraycopy(slots, slot * stride, slots, hole * stride, stride);
                 hole = slot;
             }
             slot = (slot + 1) & mask;
         }
-        values[hole] = MISSING;
+        valueAt(hole, MISSING);
     }
 
     private boolean equalsAt(final int slot, final long[] key, final int offset)
     {
-        final int base = slot * keyLongs;
+        final int base = slot * stride;
         for (int i = 0; i < keyLongs; i++)
         {
-            if (keys[base + i] != key[offset + i])
+            if (slots[base + i] != key[offset + i])
             {
                 return false;
             }
@@ -154,29 +165,30 @@ public final class FixedKeyIndex
 
     private void rehash(final int capacity)
     {
-        final long[] oldKeys = keys;
-        final int[] oldValues = values;
+        final long[] old = slots;
+        final int oldCapacity = mask + 1;
         allocate(capacity);
-        for (int slot = 0; slot < oldValues.length; slot++)
+        for (int slot = 0; slot < oldCapacity; slot++)
         {
-            if (oldValues[slot] != MISSING)
+            if ((int)old[slot * stride + keyLongs] != MISSING)
             {
-                int target = slotOf(oldKeys, slot * keyLongs);
-                while (values[target] != MISSING)
+                int target = slotOf(old, slot * stride);
+                while (valueAt(target) != MISSING)
                 {
                     target = (target + 1) & mask;
                 }
-                System.arraycopy(oldKeys, slot * keyLongs, keys, target * keyLongs, keyLongs);
-                values[target] = oldValues[slot];
+                System.arraycopy(old, slot * stride, slots, target * stride, stride);
             }
         }
     }
 
     private void allocate(final int capacity)
     {
-        keys = new long[capacity * keyLongs];
-        values = new int[capacity];
-        Arrays.fill(values, MISSING);
+        slots = new long[capacity * stride];
+        for (int slot = 0; slot < capacity; slot++)
+        {
+            slots[slot * stride + keyLongs] = MISSING;
+        }
         mask = capacity - 1;
         resizeThreshold = capacity / 2;
     }
