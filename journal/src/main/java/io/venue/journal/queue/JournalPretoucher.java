@@ -1,5 +1,7 @@
 package io.venue.journal.queue;
 
+import net.openhft.chronicle.core.OS;
+import net.openhft.chronicle.core.io.ReferenceOwner;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -26,7 +28,7 @@ import java.util.List;
  * process's, so the writer then takes no fault at all on those pages;</li>
  * <li>past the end of the writer's mapping, or where the kernel cannot populate, through a mapping of its own: a
  * compare-and-set of each page's first int from 0 to 0 makes the page resident in the page cache (allocated, zeroed),
- * and no value ever changes, whatever the writer does to it at the same moment. The writer still faults on such a
+ * and no value ever changes, whatever the writer does to it at the same moment. The writer may still fault on such a
  * page, but only to map it, not to allocate it.</li>
  * </ul>
  * <p>
@@ -34,7 +36,9 @@ import java.util.List;
  */
 public final class JournalPretoucher implements Agent
 {
-    private static final int PAGE = 4096;
+    private static final int PAGE = OS.pageSize();
+    /** Populated per call: each call holds the process's map lock for reading, which a writer mapping its next chunk waits for. */
+    private static final long POPULATE_STEP = 256L << 10;
     /** The span of one mapping; the file is mapped window by window as the writer moves on. */
     private static final long WINDOW = 64L << 20;
 
@@ -192,6 +196,8 @@ public final class JournalPretoucher implements Agent
         private WriteFront.WriterMapping populatedMapping;
         private WriteFront.WriterMapping failedMapping;
         private long populatedTo;
+        /** Who holds the writer's store while it is populated. */
+        private final ReferenceOwner referenceOwner = ReferenceOwner.temporary("journal-pretouch");
         /** The file it gave up on, left alone until the writer moves to another. */
         private File abandoned;
         private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -242,8 +248,11 @@ public final class JournalPretoucher implements Agent
                 if (mapping != null && mapping != failedMapping)
                 {
                     pages = populate(mapping, position, target, aheadBytes, maxPages);
-                    // the writer's own mapping is populated to its end: ours touches only past it
-                    touchedTo = Math.max(touchedTo, mapping.to());
+                    if (mapping != failedMapping)
+                    {
+                        // the writer's own mapping is populated to its end: ours touches only past it
+                        touchedTo = Math.max(touchedTo, mapping.to());
+                    }
                 }
                 while (touchedTo + Integer.BYTES <= target && pages < maxPages)
                 {
@@ -284,14 +293,44 @@ public final class JournalPretoucher implements Agent
                 return 0;
             }
             final long length = Math.min(to - from, (long)maxPages * PAGE);
-            if (!WriterPages.populate(mapping.address() + (from - mapping.from()), length))
+            if (!reserve(mapping.store()))
             {
-                // unmapped by the writer's queue since it was published: wait for the writer's next mapping
+                // released by the writer's queue since it was published: wait for the writer's next mapping
                 failedMapping = mapping;
                 return 0;
             }
+            try
+            {
+                for (long done = 0; done < length; done += POPULATE_STEP)
+                {
+                    if (!WriterPages.populate(mapping.address() + (from + done - mapping.from()), Math.min(POPULATE_STEP, length - done)))
+                    {
+                        // not expected while the store is held (the range lies within the file and the mapping)
+                        failedMapping = mapping;
+                        populatedTo = from + done;
+                        return (int)(done / PAGE);
+                    }
+                }
+            }
+            finally
+            {
+                mapping.store().release(referenceOwner);
+            }
             populatedTo = from + length;
             return (int)(length / PAGE);
+        }
+
+        /** Holds the store so that it stays mapped while its pages are populated; false once it is released. */
+        private boolean reserve(final net.openhft.chronicle.bytes.MappedBytesStore store)
+        {
+            try
+            {
+                return store.tryReserve(referenceOwner);
+            }
+            catch (final IllegalStateException ex)
+            {
+                return false; // closed
+            }
         }
 
         private void open(final File next) throws IOException

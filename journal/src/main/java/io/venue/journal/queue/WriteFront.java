@@ -62,7 +62,7 @@ final class WriteFront
         {
             mappedStore = store;
             mapping = store instanceof MappedBytesStore mapped ?
-                new WriterMapping(mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit()) : null;
+                new WriterMapping(mapped, mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit()) : null;
         }
     }
 
@@ -73,10 +73,11 @@ final class WriteFront
     }
 
     /**
-     * The writer's mapping of file bytes {@code [from, to)} at {@code address}. It may be unmapped at any moment by the
-     * writer's queue; only a call that cannot fault on a missing mapping (madvise) may use the address.
+     * The writer's mapping of file bytes {@code [from, to)} at {@code address}, made by {@code store}. The writer's queue
+     * unmaps it when the last reference to the store goes: a reader must hold one ({@code tryReserve}) while it uses the
+     * address.
      */
-    record WriterMapping(long address, long from, long to)
+    record WriterMapping(MappedBytesStore store, long address, long from, long to)
     {
     }
 
