@@ -124,6 +124,11 @@ final class PriceLevels
     /** Opens an empty level at its insertion point; the caller has made room. */
     void insertAt(final int index, final long price)
     {
+        if (freeCount == 0)
+        {
+            // before anything moves: a refused insert leaves the side as it was
+            throw new IllegalStateException("all " + keys.length + " levels of the side are in use");
+        }
         final int tailLength = size - index;
         if (tailLength > 0)
         {

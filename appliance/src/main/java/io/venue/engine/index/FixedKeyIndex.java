@@ -184,7 +184,7 @@ public final class FixedKeyIndex
 
     private void allocate(final int capacity)
     {
-        slots = new long[capacity * stride];
+        slots = new long[Math.multiplyExact(capacity, stride)];
         for (int slot = 0; slot < capacity; slot++)
         {
             slots[slot * stride + keyLongs] = MISSING;

@@ -72,7 +72,16 @@ class PriceLevelsTest
             {
                 final long price = 1 + random.nextInt(60);
                 final ArrayDeque<Integer> queue = model.get(price);
-                if (queue != null && random.nextInt(3) == 0)
+                if (queue != null && random.nextInt(4) == 0)
+                {
+                    // an order trades or is reduced in part and stays
+                    final Integer[] slots = queue.toArray(new Integer[0]);
+                    final int slot = slots[random.nextInt(slots.length)];
+                    final long cut = random.nextInt((int)pool.remainingQty(slot));
+                    pool.reduceBy(slot, cut);
+                    levels.reduceTotal(levels.indexOf(price), cut);
+                }
+                else if (queue != null && random.nextInt(3) == 0)
                 {
                     // an order leaves: the first, the last or one in between; the level closes when it was the last
                     final Integer[] slots = queue.toArray(new Integer[0]);
@@ -101,6 +110,13 @@ class PriceLevelsTest
                     levels.append(index, slot);
                     model.get(price).add(slot);
                 }
+                assertSameAsModel(levels, pool, model, side);
+            }
+            if (model.size() == levels.capacity())
+            {
+                final int levelsBefore = levels.size();
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> levels.insertAt(0, 1_000));
+                assertEquals(levelsBefore, levels.size(), "a refused insert changes nothing");
                 assertSameAsModel(levels, pool, model, side);
             }
         }
