@@ -13,5 +13,10 @@ fi
 flags="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
 # the collector: the file's choice unless VENUE_JVM_RUN_FLAGS is set (empty: the JVM's default)
 flags="$flags ${VENUE_JVM_RUN_FLAGS-$(sed -n 's/^venue.jvm.run.flags=//p' "$root/tuning/jvm-flags.properties")}"
+# the heap: fixed and touched at start unless VENUE_APPLIANCE_HEAP is set (empty: the JVM's sizing); not for the
+# short-lived promote command, which would spend about a second touching it
+if [ "${1:-}" != promote ]; then
+  flags="$flags ${VENUE_APPLIANCE_HEAP-$(sed -n 's/^venue.jvm.appliance.heap=//p' "$root/tuning/jvm-flags.properties")}"
+fi
 # shellcheck disable=SC2086 # the flags are a space-separated list on purpose
 exec java $flags -jar "$jar" "$@"
