@@ -1,5 +1,6 @@
 package io.venue.journal.queue;
 
+import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.core.OS;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 import org.agrona.IoUtil;
@@ -321,7 +322,7 @@ public final class JournalPretoucher implements Agent
         }
 
         /** Holds the store so that it stays mapped while its pages are populated; false once it is released. */
-        private boolean reserve(final net.openhft.chronicle.bytes.MappedBytesStore store)
+        private boolean reserve(final MappedBytesStore store)
         {
             try
             {
