@@ -80,7 +80,10 @@ public final class Appliance implements AutoCloseable
     private DynamicCompositeAgent front;
     /** Rung by the verifiers, the lanes' refusals and the engine: work for the front thread (sequencer, responder). */
     private final Doorbell frontBell = new Doorbell();
-    /** Rung by whoever appends to the command journal (the sequencer, a standby's follower); the front's own bell with compact threads. */
+    /**
+     * Rung by whoever appends to the command journal (the sequencer, a standby's follower); null with compact threads,
+     * where those run on the engine's own thread and need not wake it.
+     */
     private Doorbell engineBell;
     private ReplicationMedia media;
     private Path data;
@@ -204,16 +207,16 @@ public final class Appliance implements AutoCloseable
         final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
         outcomes = responder.counters();
-        engineAgent.wakes(frontBell);
         if (context.compactThreads)
         {
-            // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores
+            // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores, and
+            // no bell between them (a thread never needs waking by its own agents)
             front = new DynamicCompositeAgent("front", engineAgent, responder);
-            engineBell = frontBell;
         }
         else
         {
             front = new DynamicCompositeAgent("front", responder);
+            engineAgent.wakes(frontBell);
             engineBell = new Doorbell();
             engineRunner = new AgentRunner(context.idleStrategy().apply(engineBell), this::onError, null, engineAgent);
             AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine));

@@ -391,6 +391,20 @@ class ApplianceTest
         refused(http.get("/api/v1/admin/metrics"), 404, "NOT_FOUND");
     }
 
+    /** threads=compact: the sequencer's appends and the engine's events wake nobody, as one thread does all three. */
+    @Test
+    void engineSequencerAndResponderOnOneThreadTradeAsOnTwo() throws Exception
+    {
+        restartWith("compact-threads", "threads", "compact");
+        operator = VenueHttp.key(appliance.operatorKeyFile());
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
+        final Secp256k1KeyPair trader = fundedTrader();
+        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC)));
+        final HttpResponse<String> ask = http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC));
+        ok(ask);
+        assertEquals("1", field(ask.body(), "trades"), ask.body());
+    }
+
     /** Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…). */
     private ApplianceContext restartWith(final String name, final String... settings) throws Exception
     {
@@ -477,9 +491,7 @@ class ApplianceTest
         final java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.ArrayList<>();
         for (int i = 0; i < 30; i++)
         {
-            sent.add(http.client.sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create(appliance.baseUrl() +
-                "/api/v1/trading/actions")).timeout(java.time.Duration.ofSeconds(30))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()));
+            sent.add(http.postAsync("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII)));
         }
         int limited = 0;
         for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> request : sent)

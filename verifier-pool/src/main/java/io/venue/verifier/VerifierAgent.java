@@ -102,7 +102,10 @@ final class VerifierAgent implements Agent
         if (results.write(pendingType, scratch, 0, pendingLength))
         {
             pendingLength = 0;
-            held = false;
+            if (held)
+            {
+                held = false; // a volatile store only when the mark changes, not one per result
+            }
             // each result at once: a verification takes tens of microseconds, the batch's first should not wait for its last
             resultsDoorbell.ring();
             return true;

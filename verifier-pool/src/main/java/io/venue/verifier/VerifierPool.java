@@ -16,6 +16,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -246,7 +247,7 @@ public final class VerifierPool implements AutoCloseable
         {
             // room was made: wake a verifier whose result waited for it (it marks itself held before its retry, and the
             // fence orders the room made before the look at that mark)
-            java.lang.invoke.VarHandle.fullFence();
+            VarHandle.fullFence();
             for (int i = 0; i < agents.length; i++)
             {
                 if (agents[i].isHeld())
