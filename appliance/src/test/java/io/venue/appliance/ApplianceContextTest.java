@@ -109,38 +109,31 @@ class ApplianceContextTest
     @Test
     void refusesWhatItCannotUse()
     {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.prot=80")).getMessage().contains("unknown key 'http.prot'"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=eighty")).getMessage()
-            .contains("bad value for http.port ('eighty')"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("role=standby")).getMessage()
-            .contains("role standby needs replication.standby.endpoint and replication.primary.endpoint"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("replication.standby.endpoint=nohost")).getMessage()
-            .contains("expected host:port"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("edge.ip.exempt=example.com")).getMessage()
-            .contains("is not an IP address"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("threads=many")).getMessage().contains("spread or compact"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.strategy=sleep")).getMessage()
-            .contains("park, backoff or busy-spin"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.max.park.us=0")).getMessage()
-            .contains("idle.max.park.us is 1 to 10000"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("idle.max.park.us=10001")).getMessage()
-            .contains("idle.max.park.us is 1 to 10000"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("journal.pretouch=yes")).getMessage().contains("true or false"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.port=70000")).getMessage().contains("http.port 0-65535"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=100000")).getMessage()
-            .contains("a compact request of 1,000 orders"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("http.max.body.bytes=600000")).getMessage()
-            .contains("the verifier pool's body limit"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.action.ts.skew.ms=0")).getMessage()
-            .contains("every mm.* value must be positive"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=0")).getMessage()
-            .contains("every limits.* value must be positive"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("limits.account.actions=4611686018427387904\n" +
-            "limits.account.window.ms=4")).getMessage().contains("below 2^63"));
+        assertRefused("http.prot=80", "unknown key 'http.prot'");
+        assertRefused("http.port=eighty", "bad value for http.port ('eighty')");
+        assertRefused("role=standby", "role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        assertRefused("replication.standby.endpoint=nohost", "expected host:port");
+        assertRefused("edge.ip.exempt=example.com", "is not an IP address");
+        assertRefused("threads=many", "spread or compact");
+        assertRefused("idle.strategy=sleep", "park, backoff or busy-spin");
+        assertRefused("idle.max.park.us=0", "idle.max.park.us is 1 to 10000");
+        assertRefused("idle.max.park.us=10001", "idle.max.park.us is 1 to 10000");
+        assertRefused("journal.pretouch=yes", "true or false");
+        assertRefused("http.port=70000", "http.port 0-65535");
+        assertRefused("http.max.body.bytes=100000", "a compact request of 1,000 orders");
+        assertRefused("http.max.body.bytes=600000", "the verifier pool's body limit");
+        assertRefused("mm.action.ts.skew.ms=0", "every mm.* value must be positive");
+        assertRefused("limits.account.actions=0", "every limits.* value must be positive");
+        assertRefused("limits.account.actions=4611686018427387904\nlimits.account.window.ms=4", "below 2^63");
         final String account = "0x" + "ab".repeat(20);
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read("mm.builder.basic=" + account + "\nmm.builder.pro=" +
-            account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"))).getMessage()
-            .contains("mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan"));
+        assertRefused("mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"),
+            "mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan");
+    }
+
+    /** The configuration text is refused with an IllegalArgumentException whose message says {@code expected}. */
+    private void assertRefused(final String config, final String expected)
+    {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> read(config)).getMessage().contains(expected));
     }
 
     @Test

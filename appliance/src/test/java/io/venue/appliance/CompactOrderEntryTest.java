@@ -263,11 +263,7 @@ class CompactOrderEntryTest
         final List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (final SvcRequestSigner key : keys)
         {
-            final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(appliance.baseUrl() + ROUTE)).timeout(java.time.Duration.ofSeconds(60))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)).header("x-bsl-result-mode", "detailed");
-            key.sign(1, System.currentTimeMillis(), "POST", ROUTE, null, body).forEach(request::header);
-            sent.add(http.client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
+            sent.add(http.svcPostAsync(key, 1, ROUTE, body, Map.of("x-bsl-result-mode", "detailed")));
         }
         int partial = 0;
         long notVerified = 0;

@@ -64,9 +64,19 @@ final class VenueHttp
 
     HttpResponse<String> post(final String path, final byte[] body) throws Exception
     {
-        return client.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-            HttpResponse.BodyHandlers.ofString());
+        return client.send(postRequest(path, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** As {@link #post}, without waiting for the answer: for requests that must reach the appliance together. */
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> postAsync(final String path, final byte[] body)
+    {
+        return client.sendAsync(postRequest(path, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest postRequest(final String path, final byte[] body)
+    {
+        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     }
 
     /** An HMAC credential of a new agent of {@code owner}, of this kind and scopes, created over the agent route. */
@@ -102,11 +112,24 @@ final class VenueHttp
     HttpResponse<String> svcPost(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
         final java.util.Map<String, String> headers) throws Exception
     {
+        return client.send(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** As {@link #svcPost}, without waiting for the answer. */
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> svcPostAsync(final SvcRequestSigner signer, final long svcNonce,
+        final String route, final byte[] body, final java.util.Map<String, String> headers)
+    {
+        return client.sendAsync(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest svcPostRequest(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
+        final java.util.Map<String, String> headers)
+    {
         final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + route)).timeout(Duration.ofSeconds(30))
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         signer.sign(svcNonce, System.currentTimeMillis(), "POST", route, null, body).forEach(request::header);
         headers.forEach(request::header);
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
     }
 
     HttpResponse<String> get(final String path) throws Exception
