@@ -221,15 +221,24 @@ public final class Engine
      * Writes what the commands since the last write changed to the Chronicle Map state and marks it as
      * reflecting {@link #lastSequence()}. The engine does this every {@code commandsPerFlush} commands, or sooner
      * once {@code recordsPerFlush} records wait ({@link EngineState.Context}); its duty cycle calls it when no
-     * command is waiting, and closing calls it last. Does nothing in memory-only mode or when nothing is pending.
+     * command is waiting, and closing calls it last. The sink writes the events it holds first. Does nothing in
+     * memory-only mode or when nothing is pending.
      */
     public void flushState()
     {
         if (null != mirror && unflushed > 0)
         {
+            // the events first: after a crash the state must not be ahead of the event journal
+            state.events.flush();
             mirror.flush(lastSequence);
             unflushed = 0;
         }
+    }
+
+    /** Makes the sink write the events it holds ({@link EventSink#flush}): after each batch of commands. */
+    public void flushEvents()
+    {
+        state.events.flush();
     }
 
     /** The sequence of the last command applied (or skipped as a pre-journal reject). */

@@ -26,8 +26,9 @@ public final class EngineAgent implements Agent
     private final JournalTailer commands;
     private final int batchLimit;
     private final AtomicLong appliedSequence;
-    private final AtomicLong appliedIndex = new AtomicLong(-1);
     private final RecordHandler onRecord = this::onRecord;
+    /** Commands read in the current duty cycle. */
+    private int readInBatch;
     private EngineState snapshotState;
     private Path snapshotDirectory;
     private long snapshotEvery;
@@ -46,19 +47,35 @@ public final class EngineAgent implements Agent
         this.appliedSequence = new AtomicLong(engine.lastSequence());
     }
 
+    /**
+     * Applies the commands waiting, whole excerpts until at least {@code batchLimit} commands, then has the sink write
+     * their events (one excerpt for the batch when the sink holds them) before it tells other threads: a command counts
+     * as applied once its events are in the journal.
+     */
     @Override
     public int doWork()
     {
-        final int read = commands.read(onRecord, batchLimit);
-        if (0 == read)
+        readInBatch = 0;
+        while (readInBatch < batchLimit && commands.read(onRecord))
+        {
+            // whole excerpts: a batch ends between two of them
+        }
+        if (0 == readInBatch)
         {
             // nothing waiting: bring the Chronicle Map state up to the last command while idle
             engine.flushState();
+            return 0;
         }
-        return read;
+        engine.flushEvents();
+        appliedSequence.lazySet(engine.lastSequence());
+        if (null != eventReader)
+        {
+            eventReader.ring();
+        }
+        return readInBatch;
     }
 
-    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each command applied. */
+    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied. */
     public EngineAgent wakes(final Doorbell eventReader)
     {
         this.eventReader = eventReader;
@@ -88,12 +105,7 @@ public final class EngineAgent implements Agent
     private void onRecord(final DirectBuffer buffer, final int offset, final int length, final long index)
     {
         engine.onCommand(buffer, offset, length);
-        appliedIndex.lazySet(index);
-        appliedSequence.lazySet(engine.lastSequence());
-        if (null != eventReader)
-        {
-            eventReader.ring();
-        }
+        readInBatch++;
         if (null != snapshotDirectory && engine.commandCount() - commandsAtSnapshot >= snapshotEvery)
         {
             snapshot();
@@ -132,12 +144,6 @@ public final class EngineAgent implements Agent
     public long appliedSequence()
     {
         return appliedSequence.get();
-    }
-
-    /** The command journal index of the last record read, readable from any thread; -1 before the first. */
-    public long appliedIndex()
-    {
-        return appliedIndex.get();
     }
 
     @Override

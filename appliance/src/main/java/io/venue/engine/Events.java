@@ -66,6 +66,12 @@ final class Events
         sink.onCommandEnd();
     }
 
+    /** Tells the sink to write every event it holds. */
+    void flush()
+    {
+        sink.flush();
+    }
+
     Events(final EventSink sink, final Accounts accounts)
     {
         this.sink = sink;

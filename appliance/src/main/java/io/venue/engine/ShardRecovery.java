@@ -7,8 +7,8 @@ import io.venue.engine.state.StateUnusableException;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
-import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.snapshot.SnapshotDamagedException;
 import io.venue.snapshot.SnapshotFiles;
@@ -149,6 +149,7 @@ public final class ShardRecovery
             // to the end of the command journal
         }
         sink.requireNoEventsLeft();
+        engine.flushEvents();
         report.onReplayed(replayed[0], sink.matched, sink.appended, engine.lastSequence());
         return new ShardRecovery(engine, state, commands, sink);
     }
@@ -219,23 +220,31 @@ public final class ShardRecovery
     }
 
     /**
-     * The event sink in front of the event journal: stages each command's events, then compares them with the
-     * journal's next excerpt (a command's events are one excerpt, written whole or not at all) and appends them
-     * only past the journal's end.
+     * The event sink in front of the event journal. Events the journal already holds (a crash after the events were
+     * written and before the state recorded their commands) are compared with it record by record, in order; once
+     * the replay is past the journal's end, which is always between two commands, events are held and written as
+     * one excerpt per batch of commands ({@link JournalEventSink#heldUntilFlush}'s rule).
      */
     static final class ResumingSink implements EventSink
     {
-        private final JournalAppender appender;
-        private final JournalTailer existing;
+        private final JournalTailer existingTailer;
+        private RecordCursor existing;
         private final RecordHandler compare = this::compare;
+        private final JournalEventSink out;
         private boolean caughtUp;
+        /** Events the current command produced so far. */
+        private int commandEvents;
+        private DirectBuffer produced;
+        private int producedOffset;
+        private int producedLength;
         private long matched;
         private long appended;
 
         ResumingSink(final Journal events)
         {
-            this.appender = events.appender();
-            this.existing = events.tailer();
+            this.out = JournalEventSink.heldUntilFlush(events.appender());
+            this.existingTailer = events.tailer();
+            this.existing = new RecordCursor(existingTailer);
         }
 
         /** Events produced that were already in the journal, byte for byte. */
@@ -253,16 +262,8 @@ public final class ShardRecovery
         /** Moves past the existing events of commands up to {@code sequence} (already in the state). */
         void skipThrough(final long sequence)
         {
-            existing.moveAfterSequence(sequence);
-            final long index = existing.index();
-            if (existing.readExcerpt((buffer, offset, length, i) -> { }))
-            {
-                existing.moveToIndex(index);
-            }
-            else
-            {
-                caughtUp = true;
-            }
+            existingTailer.moveAfterSequence(sequence);
+            existing = new RecordCursor(existingTailer);
         }
 
         /**
@@ -271,72 +272,65 @@ public final class ShardRecovery
          */
         void requireNoEventsLeft()
         {
-            if (caughtUp)
-            {
-                return;
-            }
-            final long index = existing.index();
-            final boolean left = existing.read((buffer, offset, length, i) ->
+            if (!caughtUp && existing.next((buffer, offset, length, i) ->
             {
                 throw new IllegalStateException("the event journal holds events past the command journal's end, from index " +
                     i + ": " + new RecordPrinter().print(buffer, offset, length));
-            });
-            if (!left)
+            }))
             {
-                caughtUp = true;
+                throw new IllegalStateException("unreachable: the handler throws");
             }
-            else
-            {
-                existing.moveToIndex(index);
-            }
+            caughtUp = true;
         }
 
         @Override
         public void onEvent(final DirectBuffer buffer, final int offset, final int length)
         {
-            appender.add(buffer, offset, length);
+            if (!caughtUp)
+            {
+                produced = buffer;
+                producedOffset = offset;
+                producedLength = length;
+                if (existing.next(compare))
+                {
+                    matched++;
+                    commandEvents++;
+                    return;
+                }
+                if (commandEvents > 0)
+                {
+                    // a command's events are written whole: a journal that ends inside them is not one this engine wrote
+                    throw new IllegalStateException("the event journal ends inside the events of the command of sequence " +
+                        JournalRecords.sequence(buffer, offset) + "; the replay goes on with: " + new RecordPrinter().print(buffer, offset, length));
+                }
+                caughtUp = true;
+            }
+            out.onEvent(buffer, offset, length);
+            appended++;
         }
 
         @Override
         public void onCommandEnd()
         {
-            final int events = appender.stagedRecords();
-            if (events == 0)
-            {
-                return;
-            }
-            if (!caughtUp)
-            {
-                if (existing.readExcerpt(compare))
-                {
-                    matched += events;
-                    appender.discard();
-                    return;
-                }
-                caughtUp = true;
-            }
-            appender.commit();
-            appended += events;
+            commandEvents = 0;
+            out.onCommandEnd();
         }
 
-        private void compare(final DirectBuffer excerpt, final int offset, final int length, final long index)
+        @Override
+        public void flush()
         {
-            if (length == appender.stagedLength() && JournalRecords.sameBytes(excerpt, offset, appender.staged(), 0, length))
+            out.flush();
+        }
+
+        private void compare(final DirectBuffer recorded, final int offset, final int length, final long index)
+        {
+            if (length == producedLength && JournalRecords.sameBytes(recorded, offset, produced, producedOffset, length))
             {
                 return;
             }
             throw new IllegalStateException("the event journal disagrees with the replay at index " + index +
-                "\n  journal: " + printFrames(excerpt, offset, length) +
-                "\n  replay:  " + printFrames(appender.staged(), 0, appender.stagedLength()));
-        }
-
-        private static String printFrames(final DirectBuffer frames, final int offset, final int length)
-        {
-            final RecordPrinter printer = new RecordPrinter();
-            final StringBuilder text = new StringBuilder();
-            Journal.forEachRecord(frames, offset, length, 0,
-                (buffer, at, recordLength, index) -> text.append("\n    ").append(printer.print(buffer, at, recordLength)));
-            return text.toString();
+                "\n  journal: " + new RecordPrinter().print(recorded, offset, length) +
+                "\n  replay:  " + new RecordPrinter().print(produced, producedOffset, producedLength));
         }
     }
 }

@@ -49,6 +49,7 @@ public final class CommandShipper implements Agent
     private final AtomicLong shippedSequence = new AtomicLong();
     private final AtomicBoolean fenced = new AtomicBoolean();
     private JournalTailer tailer;
+    /** Records at or before this sequence are not shipped: the standby asked from after it, or has them already. */
     private long skipThrough;
     private boolean blocked;
     private long blockedIndex;
@@ -126,6 +127,8 @@ public final class CommandShipper implements Agent
             return;
         }
         shippedSequence.lazySet(sequence);
+        // an excerpt read again after a busy link holds records shipped already: skip those
+        skipThrough = sequence;
     }
 
     private void onReply(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)

@@ -42,6 +42,8 @@ public final class StandbyFollower implements Agent
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
     private final FragmentHandler onMessage = this::onMessage;
     private final AtomicLong lastSequence = new AtomicLong();
+    /** The last sequence staged for this duty cycle's excerpt; equal to lastSequence when nothing is staged. */
+    private long stagedThrough;
     private final AtomicLong primarySequence = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicBoolean promoteRequested = new AtomicBoolean();
@@ -74,10 +76,11 @@ public final class StandbyFollower implements Agent
         this.context = context;
         this.epoch = epoch;
         this.lastSequence.set(lastSequence);
+        this.stagedThrough = lastSequence;
         this.lastResendNs = context.clock().nanoTime() - context.heartbeatIntervalNs();
     }
 
-    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after each shipped record appended. */
+    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after each excerpt of shipped records appended. */
     public StandbyFollower wakes(final Doorbell engine)
     {
         this.engine = engine;
@@ -89,6 +92,7 @@ public final class StandbyFollower implements Agent
     {
         // read what arrived first: after a long pause of this thread the primary's messages may be waiting
         int work = fromPrimary.poll(onMessage, 64);
+        commitStaged();
         if (!promoted && context.promoteOnPrimaryLoss() && isPrimaryLost())
         {
             promoteRequested.set(true);
@@ -171,7 +175,7 @@ public final class StandbyFollower implements Agent
             return;
         }
         heard(shippedEpoch);
-        final long last = lastSequence.get();
+        final long last = stagedThrough;
         if (sequence <= last)
         {
             return;
@@ -182,18 +186,36 @@ public final class StandbyFollower implements Agent
             inSequence = false;
             return;
         }
-        journal.append(buffer, offset, length);
-        lastSequence.lazySet(sequence);
-        if (engine != null)
-        {
-            engine.ring();
-        }
+        journal.add(buffer, offset, length);
+        stagedThrough = sequence;
         if (sequence > primarySequence.get())
         {
             primarySequence.lazySet(sequence);
         }
         inSequence = true;
         unacknowledged = true;
+        if (journal.stagedLength() >= JournalAppender.BATCH_COMMIT_BYTES)
+        {
+            commitStaged();
+        }
+    }
+
+    /**
+     * Appends the commands received in this duty cycle as one excerpt; only then does this node hold them (what it
+     * acknowledges) and its engine apply them.
+     */
+    private void commitStaged()
+    {
+        if (stagedThrough == lastSequence.get())
+        {
+            return;
+        }
+        journal.commit();
+        lastSequence.lazySet(stagedThrough);
+        if (engine != null)
+        {
+            engine.ring();
+        }
     }
 
     private void heard(final long primaryEpoch)

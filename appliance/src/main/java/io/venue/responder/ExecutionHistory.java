@@ -78,15 +78,32 @@ public final class ExecutionHistory implements AutoCloseable
         final long limit = released.getAsLong();
         final List<String> executions = new ArrayList<>();
         final long[] last = {cursor};
+        final int[] commands = {0};
         final boolean[] beyond = {false};
+        final boolean[] full = {false};
         final RecordHandler onRecord = (buffer, offset, length, index) ->
         {
+            if (beyond[0] || full[0])
+            {
+                // the rest of an excerpt that holds several commands
+                return;
+            }
             header.wrap(buffer, offset);
             final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
-            if (sequence > limit || beyond[0])
+            if (sequence > limit)
             {
                 beyond[0] = true;
                 return;
+            }
+            if (sequence != last[0])
+            {
+                // the first event of the next command: the page ends between two commands
+                if (executions.size() >= PAGE || commands[0] >= SCAN_LIMIT)
+                {
+                    full[0] = true;
+                    return;
+                }
+                commands[0]++;
             }
             last[0] = sequence;
             if (header.templateId() != TradeDecoder.TEMPLATE_ID)
@@ -108,7 +125,7 @@ public final class ExecutionHistory implements AutoCloseable
             }
         };
         boolean end = false;
-        for (int commands = 0; executions.size() < PAGE && commands < SCAN_LIMIT; commands++)
+        while (!full[0])
         {
             if (!tailer.read(onRecord) || beyond[0])
             {

@@ -4,6 +4,7 @@ import io.venue.action.ActionPayload;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
@@ -27,14 +28,15 @@ import java.util.List;
 
 /**
  * Answers the waiting requests from the journals, so an answer can only say what is journaled: reads each
- * command (the sequencer's record) and then the engine's events of that command (one excerpt), turns them into a
+ * command (the sequencer's record) and then the engine's events of that command (consecutive records of one
+ * excerpt, which may hold other commands' events too), turns them into a
  * {@link SubmitResponse} and hands it to {@link PendingSubmits}. It also keeps the {@link ReadModels} from the
  * events. Runs on its own thread, after the engine; never touches the engine's state.
  */
 public final class Responder implements Agent
 {
-    private final JournalTailer commands;
-    private final JournalTailer events;
+    private final RecordCursor commands;
+    private final RecordCursor events;
     private final PendingSubmits pending;
     private final ReadModels models;
     private final int batchLimit;
@@ -94,8 +96,8 @@ public final class Responder implements Agent
         this.onFailure = onFailure;
         this.rateLimit = rateLimit;
         this.recent = recent;
-        this.commands = commands;
-        this.events = events;
+        this.commands = new RecordCursor(commands);
+        this.events = new RecordCursor(events);
         this.pending = pending;
         this.models = models;
         this.batchLimit = batchLimit;
@@ -139,7 +141,7 @@ public final class Responder implements Agent
             }
             if (commandSequence == 0)
             {
-                if (!commands.read(onCommand))
+                if (!commands.next(onCommand))
                 {
                     break;
                 }
@@ -155,16 +157,20 @@ public final class Responder implements Agent
             if (!outcomeReady)
             {
                 outcome.clear();
-                if (!events.read(onEvent))
+                if (!events.next(onEvent))
                 {
                     break;
+                }
+                while (events.nextInExcerptHasSequence(outcome.sequence))
+                {
+                    events.next(onEvent);
                 }
                 outcomeReady = true;
                 work++;
             }
             if (outcome.sequence > commandSequence)
             {
-                // the engine journals one excerpt per command it applied; a command it could not read has none
+                // the engine journals the events of every command it applied; a command it could not read has none
                 if (commandSequence > scannedThrough)
                 {
                     counters.unapplied();

@@ -18,9 +18,10 @@ import org.agrona.concurrent.EpochClock;
 
 /**
  * The single writer of the command journal: takes each verification result in the order the pool
- * delivers it, stamps the next sequence number and the time, appends the command (or, for a body the
- * verifier refused, a {@code RequestRejected} record) and only then tells the {@link SequencerListener}, so
- * a client is answered only after its request is in the journal.
+ * delivers it, stamps the next sequence number and the time, and stages the command (or, for a body the
+ * verifier refused, a {@code RequestRejected} record). At the end of each duty cycle it appends what it staged
+ * as one excerpt and only then tells the {@link SequencerListener}, so a client is answered only after its
+ * request is in the journal.
  * <p>
  * The stamped time is the clock's, never earlier than the previous stamp: the engine's only clock moves
  * forward. Everything non-deterministic (the clock, verification, arrival order) ends here.
@@ -45,8 +46,14 @@ public final class Sequencer implements Agent
     private final byte[] account = new byte[20];
     private final byte[] signature = new byte[65];
     private byte[] text = new byte[4096];
-    /** Written by the sequencer's thread only; volatile so that the lanes can read the backlog (SHARD_BUSY). */
+    /** The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the backlog (SHARD_BUSY). */
     private volatile long sequence;
+    /** The last sequence staged in this duty cycle's excerpt, and who waits for each staged record. */
+    private long stagedSequence;
+    private int staged;
+    private final long[] stagedConnection;
+    private final long[] stagedCorrelation;
+    private final boolean[] stagedAccepted;
     private long lastStamp;
     private java.util.function.BooleanSupplier paused = () -> false;
     private io.venue.transport.http.PreJournalRefusals refusals;
@@ -72,9 +79,18 @@ public final class Sequencer implements Agent
         this.listener = listener;
         this.epoch = epoch;
         this.sequence = lastSequence;
+        this.stagedSequence = lastSequence;
         this.batchLimit = batchLimit;
+        // a duty cycle takes up to batchLimit refusals and batchLimit results
+        this.stagedConnection = new long[2 * batchLimit];
+        this.stagedCorrelation = new long[2 * batchLimit];
+        this.stagedAccepted = new boolean[2 * batchLimit];
     }
 
+    /**
+     * Journals what is ready as one excerpt (up to {@code batchLimit} refusals and {@code batchLimit} results), and
+     * only then tells the listener about each record: one Chronicle write for all the requests that arrived together.
+     */
     @Override
     public int doWork()
     {
@@ -83,8 +99,43 @@ public final class Sequencer implements Agent
             // results wait in the pool's ring; when it is full the pool refuses new requests (QUEUE_LIMIT)
             return 0;
         }
-        final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
-        return refused + pool.poll(onResult, batchLimit);
+        try
+        {
+            final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
+            return refused + pool.poll(onResult, batchLimit);
+        }
+        finally
+        {
+            commit();
+        }
+    }
+
+    /** Writes the records staged in this duty cycle as one excerpt, then wakes the engine and tells the listener. */
+    private void commit()
+    {
+        if (staged == 0)
+        {
+            return;
+        }
+        final long index = journal.commit();
+        if (engine != null)
+        {
+            engine.ring();
+        }
+        final long first = sequence + 1;
+        sequence = stagedSequence;
+        for (int i = 0; i < staged; i++)
+        {
+            if (stagedAccepted[i])
+            {
+                listener.onSequenced(stagedConnection[i], stagedCorrelation[i], first + i, index);
+            }
+            else
+            {
+                listener.onRejected(stagedConnection[i], stagedCorrelation[i], first + i, index);
+            }
+        }
+        staged = 0;
     }
 
     /** Rings {@code engine} (the bell of the thread that tails the command journal) after each record appended. */
@@ -103,7 +154,7 @@ public final class Sequencer implements Agent
 
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
-        final long next = sequence + 1;
+        final long next = stagedSequence + 1;
         final int recordLength = rejection(next, stamp(), connectionId, correlationId, RequestRejectReason.get((short)reason),
             zeros32, zeros32, detail);
         append(recordLength, false, connectionId, correlationId);
@@ -133,7 +184,7 @@ public final class Sequencer implements Agent
             return;
         }
         final long stamp = stamp();
-        final long next = sequence + 1;
+        final long next = stagedSequence + 1;
         final int length = result.textLength();
         if (text.length < length)
         {
@@ -185,7 +236,7 @@ public final class Sequencer implements Agent
     private void onOwnerIntent(final VerificationResult result)
     {
         final long stamp = stamp();
-        final long next = sequence + 1;
+        final long next = stagedSequence + 1;
         final int length = result.textLength();
         record.checkLimit(length);
         if (text.length < length)
@@ -254,23 +305,21 @@ public final class Sequencer implements Agent
         return stamp;
     }
 
-    /** Appends the record built for the next sequence and tells the listener: the moment its client may be answered. */
+    /**
+     * Stages the record built for the next sequence in this duty cycle's excerpt; {@link #commit} tells the listener
+     * once it is written: the moment its client may be answered.
+     */
     private void append(final int recordLength, final boolean accepted, final long connectionId, final long correlationId)
     {
-        final long index = journal.append(record, 0, recordLength);
-        if (engine != null)
+        journal.add(record, 0, recordLength);
+        stagedSequence++;
+        stagedConnection[staged] = connectionId;
+        stagedCorrelation[staged] = correlationId;
+        stagedAccepted[staged] = accepted;
+        staged++;
+        if (journal.stagedLength() >= JournalAppender.BATCH_COMMIT_BYTES)
         {
-            engine.ring();
-        }
-        final long next = sequence + 1;
-        sequence = next;
-        if (accepted)
-        {
-            listener.onSequenced(connectionId, correlationId, next, index);
-        }
-        else
-        {
-            listener.onRejected(connectionId, correlationId, next, index);
+            commit();
         }
     }
 

@@ -9,11 +9,14 @@ import io.venue.testing.RecordFiles;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The child process of {@link ShardCrashTest}: recovers a shard from its folder, then plays sequencer and
- * engine for the commands of a source file that are not journaled yet (append the command, then apply it)
- * until the source ends or the parent kills the process. Prints "RECOVERED ..." once recovery is done,
+ * engine for the commands of a source file that are not journaled yet (append 1 to 64 commands as one excerpt, then
+ * apply them and write their events as one excerpt, as the appliance does) until the source ends or the parent kills
+ * the process. Prints "RECOVERED ..." once recovery is done,
  * "ACK &lt;sequence&gt;" for every {@link #ACK_EVERY}th command once it is journaled, and
  * "DONE &lt;state hash&gt;" at the end.
  * <p>
@@ -35,6 +38,34 @@ final class CrashingShard
     static EngineState.Context stateContext(final Path folder)
     {
         return new EngineState.Context().directory(folder.resolve("state")).sizeFor(50_000, 10_000);
+    }
+
+    /** Appends the commands as one excerpt, acknowledges them, then applies them and has their events written. */
+    private static void journalAndApply(final List<byte[]> batch, final JournalAppender commandOut, final Engine engine, final UnsafeBuffer view)
+    {
+        for (final byte[] record : batch)
+        {
+            view.wrap(record);
+            commandOut.add(view, 0, record.length);
+        }
+        commandOut.commit();
+        for (final byte[] record : batch)
+        {
+            view.wrap(record);
+            final long sequence = JournalRecords.sequence(view, 0);
+            if (sequence % ACK_EVERY == 0)
+            {
+                // the moment a client would be answered: the command is in the journal
+                System.out.println("ACK " + sequence);
+            }
+        }
+        for (final byte[] record : batch)
+        {
+            view.wrap(record);
+            engine.onCommand(view, 0, record.length);
+        }
+        engine.flushEvents();
+        batch.clear();
     }
 
     public static void main(final String[] args) throws Exception
@@ -60,6 +91,8 @@ final class CrashingShard
             final long journaled = engine.lastSequence();
             final JournalAppender commandOut = commands.appender();
             final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+            final List<byte[]> batch = new ArrayList<>();
+            int batchSize = 0;
             for (final byte[] record : RecordFiles.read(Path.of(args[1])))
             {
                 view.wrap(record);
@@ -67,15 +100,18 @@ final class CrashingShard
                 {
                     continue;
                 }
-                commandOut.append(view, 0, record.length);
-                final long sequence = JournalRecords.sequence(view, 0);
-                if (sequence % ACK_EVERY == 0)
+                if (batch.isEmpty())
                 {
-                    // the moment a client would be answered: the command is in the journal
-                    System.out.println("ACK " + sequence);
+                    // excerpts of 1 to 64 commands, as a sequencer stages what is ready in one duty cycle
+                    batchSize = 1 + (int)(JournalRecords.sequence(view, 0) * 7919 % 64);
                 }
-                engine.onCommand(view, 0, record.length);
+                batch.add(record);
+                if (batch.size() == batchSize)
+                {
+                    journalAndApply(batch, commandOut, engine, view);
+                }
             }
+            journalAndApply(batch, commandOut, engine, view);
             System.out.println("DONE " + Hex.to0x(engine.stateHash()));
             recovery.state().close();
         }

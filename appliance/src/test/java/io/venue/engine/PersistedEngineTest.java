@@ -195,6 +195,30 @@ class PersistedEngineTest
     }
 
     /** The length-prefixed command records a harness kept, addressable by index. */
+    @Test
+    void theStateIsNeverWrittenAheadOfEventsTheSinkHolds() throws Exception
+    {
+        final EngineHarness source = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(source, 5).setUp().run(300);
+        final Records records = new Records(source.commands, source.commandsLength());
+        try (io.venue.journal.queue.Journal events = io.venue.journal.queue.Journal.open(folder.resolve("events"));
+            PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                JournalEventSink.heldUntilFlush(events.appender()), context()))
+        {
+            long written = 0;
+            for (int i = 0; i < records.count(); i++)
+            {
+                // no flushEvents between commands: only the state's writes (every 7 commands) make the sink write
+                records.apply(persisted.engine(), i, i + 1);
+                final long stateSequence = persisted.state().meta().appliedSequence();
+                assertTrue(stateSequence <= events.lastSequence(),
+                    "the state reflects sequence " + stateSequence + " but the event journal ends at " + events.lastSequence());
+                written = Math.max(written, stateSequence);
+            }
+            assertTrue(written > 0, "the state was written during the run");
+        }
+    }
+
     private static final class Records
     {
         private final ExpandableArrayBuffer buffer;

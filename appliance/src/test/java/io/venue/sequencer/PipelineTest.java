@@ -189,6 +189,139 @@ class PipelineTest
         assertTrue(audit.failure().contains("raw-mode signer"), audit.failure());
     }
 
+    @Test
+    void requestsReadyTogetherAreJournaledAsOneExcerptAndEachIsAnsweredOnlyOnceItIsWritten() throws Exception
+    {
+        final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
+        final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
+        final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
+        final List<String> answeredBeforeJournaled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final io.venue.transport.http.PendingSubmits pending = new io.venue.transport.http.PendingSubmits(0);
+        final ConcurrentHashMap<Long, String> answers = new ConcurrentHashMap<>();
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events"));
+            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+        {
+            final SequencerListener listener = new SequencerListener()
+            {
+                public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+                {
+                    if (commands.lastSequence() < sequence)
+                    {
+                        answeredBeforeJournaled.add("sequence " + sequence);
+                    }
+                    pending.onSequenced(correlationId, sequence);
+                    acks.add(new long[]{connectionId, correlationId, sequence});
+                }
+
+                public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+                {
+                    onSequenced(connectionId, correlationId, sequence, index);
+                }
+            };
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, 64)
+                .pauseWhen(paused::get);
+            final Engine engine = new Engine(new EngineConfig().operator(operatorKey.address()),
+                JournalEventSink.heldUntilFlush(events.appender()));
+            final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
+            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
+            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);
+            // the responder reads each command and its events from the journals, which hold several commands an excerpt
+            final io.venue.responder.Responder responder = new io.venue.responder.Responder(commands.tailer(), events.tailer(), pending,
+                new io.venue.responder.ReadModels(100), 64, 50, 1_000, new io.venue.responder.RecentAnswers(100), 0, Throwable::printStackTrace);
+            final AgentRunner responderRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, responder);
+            AgentRunner.startOnThread(sequencerRunner);
+            AgentRunner.startOnThread(engineRunner);
+            AgentRunner.startOnThread(responderRunner);
+            try
+            {
+                final ActionSigner operator = new ActionSigner(CHAIN_ID, CONTRACT, operatorKey);
+                final Action[] setup = {
+                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+                    new Deposit(alice.address(), 1, 1_000 * UNIT), new Deposit(bob.address(), 2, 100 * UNIT)};
+                for (int i = 0; i < setup.length; i++)
+                {
+                    submit(pool, 0, pending.register(response -> { }), operator, operatorKey.address(), i, setup[i]);
+                    awaitAcks(i + 1);
+                }
+                // twelve orders verified while the sequencer waits: one duty cycle takes them all; each ask trades
+                paused.set(true);
+                final ActionSigner aliceSigner = new ActionSigner(CHAIN_ID, CONTRACT, alice);
+                final ActionSigner bobSigner = new ActionSigner(CHAIN_ID, CONTRACT, bob);
+                final int requests = 12;
+                for (int i = 0; i < requests; i++)
+                {
+                    final long order = i;
+                    final long registered = pending.register(response ->
+                        answers.merge(order, response.body(), (first, second) -> "answered twice: " + first + " / " + second));
+                    final boolean bid = i % 2 == 0;
+                    submit(pool, 1, registered, bid ? aliceSigner : bobSigner, (bid ? alice : bob).address(), i / 2,
+                        new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                    // in this order: the pool's two verifiers may finish requests out of order
+                    Thread.sleep(20);
+                }
+                Thread.sleep(500);
+                assertEquals(setup.length, acks.size(), "nothing answered while paused");
+                paused.set(false);
+                awaitAcks(setup.length + requests);
+                assertEquals(List.of(), answeredBeforeJournaled, "an answer waits for its record's excerpt");
+                final long deadline = System.nanoTime() + 30_000_000_000L;
+                final long last = setup.length + requests;
+                while (engineAgent.appliedSequence() != last && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(1);
+                }
+                assertEquals(last, engineAgent.appliedSequence());
+                while (answers.size() < requests && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(1);
+                }
+                // each answer is its own command's: its sequence, its trades and its own digest
+                final java.util.Set<String> digests = new java.util.HashSet<>();
+                for (long order = 0; order < requests; order++)
+                {
+                    final String answer = answers.get(order);
+                    assertTrue(answer != null && answer.startsWith("{\"ok\":true,\"sequence\":" + (setup.length + order + 1) + ","),
+                        order + ": " + answer);
+                    assertTrue(answer.contains("\"trades\":" + order % 2), answer);
+                    assertTrue(digests.add(io.venue.transport.http.JsonReader.read(answer.getBytes(StandardCharsets.UTF_8)) instanceof
+                        java.util.Map<?, ?> map ? String.valueOf(map.get("digest")) : answer), "digests differ: " + answers);
+                }
+            }
+            finally
+            {
+                sequencerRunner.close();
+                engineRunner.close();
+                responderRunner.close();
+            }
+            // five set-up commands an excerpt each, then the twelve orders in one
+            assertEquals(java.util.Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(commands));
+            // the engine applied them in one duty cycle: the events of the twelve (several each) in one excerpt
+            assertEquals(java.util.Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(events));
+        }
+    }
+
+    /** For each excerpt (numbered from 1), how many distinct sequences its records carry. */
+    private static java.util.Map<Long, Long> excerptSizes(final Journal journal)
+    {
+        final java.util.Map<Long, java.util.Set<Long>> sequences = new java.util.TreeMap<>();
+        try (JournalTailer tailer = journal.tailer())
+        {
+            while (tailer.read((buffer, offset, length, index) ->
+                sequences.computeIfAbsent(index, i -> new java.util.TreeSet<>()).add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+            {
+                // to the end
+            }
+        }
+        final java.util.Map<Long, Long> sizes = new java.util.TreeMap<>();
+        long number = 0;
+        for (final java.util.Set<Long> excerpt : sequences.values())
+        {
+            sizes.put(++number, (long)excerpt.size());
+        }
+        return sizes;
+    }
+
     private static List<byte[]> records(final Path journalFolder)
     {
         final List<byte[]> records = new ArrayList<>();

@@ -210,6 +210,11 @@ final class JournalCommand
                 final String[] divergence = {null};
                 while (divergence[0] == null && !stopped[0] && commandTailer.read((buffer, offset, length, index) ->
                 {
+                    if (divergence[0] != null || stopped[0])
+                    {
+                        // the rest of an excerpt that holds several commands
+                        return;
+                    }
                     if (null != toSequence && JournalRecords.sequence(buffer, offset) > toSequence)
                     {
                         stopped[0] = true;

@@ -26,15 +26,19 @@ import java.util.Locale;
  * The cost of the journals and the state, measured in one JVM with the phases interleaved in every run so
  * that their ratio is not skewed by a noisy neighbour: the engine alone (commands from memory, events
  * dropped), the engine with its Chronicle Map state (memory-mapped, written every 1,000 commands by default), the
- * engine journaled (each command appended to a command journal, then applied with its events appended to
- * an event journal as one excerpt, on one thread), a replay (a fresh engine tailing the command journal just written), and
- * the two-thread shape the appliance runs: a sequencer thread appending the commands while an
- * {@link EngineAgent} tails them and journals the events (timed until the last command is applied).
+ * engine journaled (commands appended to a command journal, then applied with their events appended to an event
+ * journal, on one thread), a replay (a fresh engine tailing the command journal just written), and the two-thread
+ * shape the appliance runs: a sequencer thread appending the commands while an {@link EngineAgent} tails them and
+ * journals the events (timed until the last command is applied). The journaled phases write as a saturated appliance
+ * does: {@code commandsPerExcerpt} commands to a command excerpt (what its sequencer stages in one duty cycle), and
+ * the events of the commands applied together as one event excerpt.
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|pretouch-own-mapping|no-pretouch]}
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|pretouch-own-mapping|no-pretouch]
+ * [commandsPerExcerpt]}
  * (given: the state written every that many commands whatever the records, absent or 0: its default rule; the journals'
  * pages faulted in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless no-pretouch,
- * and through its own mapping only with pretouch-own-mapping); the folder (a
+ * and through its own mapping only with pretouch-own-mapping; commands per excerpt 64 by default, the appliance's batch
+ * limit, 1 for an excerpt per command as at a low rate); the folder (a
  * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
  * deleted after it.
  */
@@ -46,6 +50,7 @@ public final class JournaledEngineRun
     private static int commandsPerFlush;
     private static boolean pretouch;
     private static boolean populateWriterMappings;
+    private static int commandsPerExcerpt;
 
     private JournaledEngineRun()
     {
@@ -66,6 +71,8 @@ public final class JournaledEngineRun
             default -> throw new IllegalArgumentException("pretouch, pretouch-own-mapping or no-pretouch: " + pretouching);
         };
         populateWriterMappings = "pretouch".equals(pretouching);
+        commandsPerExcerpt = args.length > 5 ? Integer.parseInt(args[5]) : 64;
+        System.out.println(commandsPerExcerpt + " commands to a command excerpt; the events of the commands applied together as one excerpt");
         System.out.println(!pretouch ? "journals not pretouched" : populateWriterMappings ?
             "journals pretouched ahead of their writers, in the writers' own mappings where the kernel can" :
             "journals pretouched ahead of their writers through the pretoucher's own mapping only");
@@ -189,20 +196,16 @@ public final class JournaledEngineRun
         }
     }
 
-    /** The appliance's own shape on one thread: the command appended, then applied with its state, its events journaled. */
+    /** The appliance's own shape on one thread: commands appended, then applied with their state, their events journaled. */
     private static void engineWithStateJournaled(
         final ExchangeCoreWorkload workload, final Path folder, final Journal commands, final Journal events)
     {
-        try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), new JournalEventSink(events.appender()),
-            stateContext(folder)))
+        try (PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(),
+            JournalEventSink.heldUntilFlush(events.appender()), stateContext(folder)))
         {
-            final JournalAppender commandOut = commands.appender();
-            final Engine engine = persisted.engine();
-            workload.forEach((buffer, offset, length) ->
-            {
-                commandOut.append(buffer, offset, length);
-                engine.onCommand(buffer, offset, length);
-            });
+            final ExcerptBatcher batcher = new ExcerptBatcher(commands.appender(), persisted.engine());
+            workload.forEach(batcher);
+            batcher.flush();
         }
         catch (final StateUnusableException ex)
         {
@@ -214,7 +217,7 @@ public final class JournaledEngineRun
     {
         final JournalAppender eventOut = events.appender();
         eventsJournaled = 0;
-        final JournalEventSink journal = new JournalEventSink(eventOut);
+        final JournalEventSink journal = JournalEventSink.heldUntilFlush(eventOut);
         final Engine engine = new Engine(ExchangeCoreWorkload.config(), new EventSink()
         {
             public void onEvent(final DirectBuffer buffer, final int offset, final int length)
@@ -227,24 +230,27 @@ public final class JournaledEngineRun
             {
                 journal.onCommandEnd();
             }
+
+            public void flush()
+            {
+                journal.flush();
+            }
         });
-        final JournalAppender commandOut = commands.appender();
-        workload.forEach((buffer, offset, length) ->
-        {
-            commandOut.append(buffer, offset, length);
-            engine.onCommand(buffer, offset, length);
-        });
+        final ExcerptBatcher batcher = new ExcerptBatcher(commands.appender(), engine);
+        workload.forEach(batcher);
+        batcher.flush();
     }
 
     private static void pipelined(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
     {
         final JournalAppender eventOut = events.appender();
-        final Engine engine = new Engine(ExchangeCoreWorkload.config(), new JournalEventSink(eventOut));
-        final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 256);
+        final Engine engine = new Engine(ExchangeCoreWorkload.config(), JournalEventSink.heldUntilFlush(eventOut));
+        final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
         final Thread sequencer = new Thread(() ->
         {
-            final JournalAppender commandOut = commands.appender();
-            workload.forEach(commandOut::append);
+            final ExcerptBatcher batcher = new ExcerptBatcher(commands.appender(), null);
+            workload.forEach(batcher);
+            batcher.flush();
         }, "sequencer");
         sequencer.start();
         while (engine.commandCount() < workload.commands())
@@ -301,6 +307,57 @@ public final class JournaledEngineRun
         final double[] sorted = values.clone();
         Arrays.sort(sorted);
         return String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * sorted[0], 100 * sorted[sorted.length - 1]);
+    }
+
+    /**
+     * Stages {@code commandsPerExcerpt} commands and appends them as one excerpt, as the appliance's sequencer does
+     * with the requests of one duty cycle; then, given an engine, applies them and has it write their events.
+     */
+    private static final class ExcerptBatcher implements ExchangeCoreWorkload.CommandSink
+    {
+        private final JournalAppender commandOut;
+        private final Engine engine;
+        private final int[] offsets = new int[commandsPerExcerpt];
+        private final int[] lengths = new int[commandsPerExcerpt];
+        private DirectBuffer records;
+        private int staged;
+
+        ExcerptBatcher(final JournalAppender commandOut, final Engine engine)
+        {
+            this.commandOut = commandOut;
+            this.engine = engine;
+        }
+
+        @Override
+        public void onCommand(final DirectBuffer buffer, final int offset, final int length)
+        {
+            commandOut.add(buffer, offset, length);
+            records = buffer;
+            offsets[staged] = offset;
+            lengths[staged] = length;
+            if (++staged == commandsPerExcerpt)
+            {
+                flush();
+            }
+        }
+
+        void flush()
+        {
+            if (staged == 0)
+            {
+                return;
+            }
+            commandOut.commit();
+            if (null != engine)
+            {
+                for (int i = 0; i < staged; i++)
+                {
+                    engine.onCommand(records, offsets[i], lengths[i]);
+                }
+                engine.flushEvents();
+            }
+            staged = 0;
+        }
     }
 
     private static final class DiscardingSink implements EventSink

@@ -14,8 +14,10 @@ import java.nio.file.Path;
 /**
  * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day. Each excerpt
  * holds one or more SBE records, each framed by its length ({@value #FRAME_HEADER} bytes, little-endian, then
- * the record's raw bytes): the command journal one command per excerpt, the event journal all the events of
- * one command per excerpt. One appender thread writes; any number of tailers read, each at its own index.
+ * the record's raw bytes). The command journal's excerpts hold the commands its sequencer had ready at once,
+ * the event journal's the events of the commands its engine applied at once; a command's events are never split
+ * between excerpts, and records are in sequence order. One appender thread writes; any number of tailers read,
+ * each at its own index.
  */
 public final class Journal implements AutoCloseable
 {
@@ -76,8 +78,8 @@ public final class Journal implements AutoCloseable
     }
 
     /**
-     * Hands the records of the last excerpt to {@code handler} (the newest command, or the newest command's
-     * events).
+     * Hands the records of the last excerpt to {@code handler}, in order (the newest commands, or the newest
+     * commands' events).
      *
      * @return false when the journal is empty.
      */
@@ -94,7 +96,7 @@ public final class Journal implements AutoCloseable
         }
     }
 
-    /** The sequence of the last excerpt's first record (the newest command, or the command of the newest events); 0 when empty. */
+    /** The sequence of the last record (the newest command, or the command of the newest events); 0 when empty. */
     public long lastSequence()
     {
         final long[] sequence = {0};
@@ -102,7 +104,7 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
-    /** The epoch of the last excerpt's first record: the replication epoch that wrote last; 0 when empty. */
+    /** The epoch of the last record: the replication epoch that wrote last; 0 when empty. */
     public long lastEpoch()
     {
         final long[] epoch = {0};

@@ -11,12 +11,18 @@ import java.nio.ByteOrder;
  * Appends records: the single writer of a journal. Not thread safe.
  * <p>
  * Each excerpt holds one or more records, each framed by its length ({@link Journal}). {@link #append} writes
- * one record as its own excerpt (a command); {@link #add} stages records and {@link #commit} writes all of them
- * as one excerpt (the events of one command): one Chronicle write per command instead of one per event, and a
- * command's events are in the journal all together or not at all.
+ * one record as its own excerpt; {@link #add} stages records and {@link #commit} writes all of them as one excerpt
+ * (the commands a sequencer had ready at once, the events of the commands an engine applied at once): one
+ * Chronicle write for many records, which are in the journal all together or not at all.
  */
 public final class JournalAppender
 {
+    /**
+     * Writers that stage the records of many commands commit once the staged records reach this size, so that an
+     * excerpt stays far below Chronicle's limit however many commands are ready at once.
+     */
+    public static final int BATCH_COMMIT_BYTES = 256 * 1024;
+
     private final ExcerptAppender appender;
     private final ExpandableArrayBuffer staged = new ExpandableArrayBuffer(4096);
     private int stagedLength;

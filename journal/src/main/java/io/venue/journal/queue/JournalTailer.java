@@ -44,14 +44,15 @@ public final class JournalTailer implements AutoCloseable
             final int length = wrapExcerpt(context);
             final long index = context.index();
             checkFrames(context, length);
-            Journal.forEachRecord(view, 0, length, index, handler);
+            final int from = firstUnskipped(length);
+            Journal.forEachRecord(view, from, length - from, index, handler);
             return true;
         }
     }
 
     /**
-     * Reads the next excerpt whole, frames included, after checking them: for comparing a command's events
-     * with a batch staged by {@link JournalAppender#add}.
+     * Reads the next excerpt whole, frames included, after checking them (from the first record after the
+     * sequence of a {@link #moveAfterSequence} that landed inside it): for copying or comparing excerpts.
      *
      * @return false at the end of what has been written.
      */
@@ -65,9 +66,30 @@ public final class JournalTailer implements AutoCloseable
             }
             final int length = wrapExcerpt(context);
             checkFrames(context, length);
-            handler.onRecord(view, 0, length, context.index());
+            final int from = firstUnskipped(length);
+            handler.onRecord(view, from, length - from, context.index());
             return true;
         }
+    }
+
+    /**
+     * Where the records to hand over start in the excerpt just wrapped: past those at or before the sequence of a
+     * {@link #moveAfterSequence} that landed inside this excerpt, else at its start. Clears that sequence.
+     */
+    private int firstUnskipped(final int length)
+    {
+        final long through = skipThrough;
+        if (through == NOTHING_TO_SKIP)
+        {
+            return 0;
+        }
+        skipThrough = NOTHING_TO_SKIP;
+        int position = 0;
+        while (position < length && JournalRecords.sequence(view, position + Journal.FRAME_HEADER) <= through)
+        {
+            position += Journal.FRAME_HEADER + view.getInt(position, ByteOrder.LITTLE_ENDIAN);
+        }
+        return position;
     }
 
     private int wrapExcerpt(final DocumentContext context)
@@ -126,12 +148,15 @@ public final class JournalTailer implements AutoCloseable
     }
 
     /**
-     * Positions the tailer so that the next read returns the first excerpt whose first record's sequence is
-     * after {@code sequence} (or the end): for journals whose excerpts are in sequence order, as both are.
-     * A binary search over each day's excerpts, so a restart does not read every event before its state.
+     * Positions the tailer so that the next read hands over the first record whose sequence is after
+     * {@code sequence}, and the records after it (or nothing, at the end): for journals whose records are in sequence
+     * order, as both are. An excerpt may hold the records of several commands; when the first such record is inside
+     * one, the next read hands over only that excerpt's records from it on. A binary search over each day's
+     * excerpts, so a restart does not read every event before its state.
      */
     public void moveAfterSequence(final long sequence)
     {
+        skipThrough = NOTHING_TO_SKIP;
         final ChronicleQueue queue = tailer.queue();
         final RollCycle rollCycle = queue.rollCycle();
         final long lastIndex = queue.lastIndex();
@@ -178,17 +203,27 @@ public final class JournalTailer implements AutoCloseable
                 hi = mid;
             }
         }
-        tailer.moveToIndex(rollCycle.toIndex(cycle, lo));
-        try (DocumentContext context = tailer.readingDocument())
+        final long found = rollCycle.toIndex(cycle, lo);
+        tailer.moveToIndex(found);
+        probed[0] = NOT_PRESENT;
+        readExcerpt(lastOfExcerpt);
+        if (probed[0] > sequence)
         {
-            // steps past excerpt lo, to whatever follows it (the next day's first, if it was the day's last)
-            context.isPresent();
+            // excerpt lo also holds records after the sequence: read it again, from the first of them
+            tailer.moveToIndex(found);
+            skipThrough = sequence;
         }
+        // else the read stepped past excerpt lo, to whatever follows it (the next day's first, if it was the day's last)
     }
 
     private static final long NOT_PRESENT = Long.MIN_VALUE;
     private final long[] probed = new long[1];
     private final RecordHandler probe = (buffer, offset, length, index) -> probed[0] = JournalRecords.sequence(buffer, offset + Journal.FRAME_HEADER);
+    private final RecordHandler lastOfExcerpt = (buffer, offset, length, index) ->
+        Journal.forEachRecord(buffer, offset, length, index, (record, at, recordLength, i) -> probed[0] = JournalRecords.sequence(record, at));
+    private static final long NOTHING_TO_SKIP = Long.MIN_VALUE;
+    /** Set by {@link #moveAfterSequence} when it lands inside an excerpt: the next read skips records up to it. */
+    private long skipThrough = NOTHING_TO_SKIP;
 
     private boolean isAtOrBefore(final long index, final long sequence)
     {
@@ -210,6 +245,7 @@ public final class JournalTailer implements AutoCloseable
     /** Positions the tailer so that the next read returns the excerpt at {@code index}. */
     public boolean moveToIndex(final long index)
     {
+        skipThrough = NOTHING_TO_SKIP;
         return tailer.moveToIndex(index);
     }
 

@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * Reads a journal one record at a time, whatever the excerpts hold: for walking two journals side by side
- * (a replay against the recorded events, a diff). Copies each excerpt once into its own buffer, so a record
- * stays readable after the tailer moved on; not for the hot path.
+ * (a replay against the recorded events, a diff, the responder's commands against their events). Copies each
+ * excerpt once into its own buffer, so a record stays readable after the tailer moved on.
  */
 public final class RecordCursor
 {
@@ -39,6 +39,16 @@ public final class RecordCursor
         position = record + length;
         handler.onRecord(excerpt, record, length, index);
         return true;
+    }
+
+    /**
+     * Whether the next record is in the excerpt already read and carries {@code sequence}: with {@link #next}, reads
+     * the records of one command, which are always in one excerpt, without waiting for the excerpt after it.
+     */
+    public boolean nextInExcerptHasSequence(final long sequence)
+    {
+        return position < excerptLength &&
+            io.venue.journal.JournalRecords.sequence(excerpt, position + Journal.FRAME_HEADER) == sequence;
     }
 
     private void copy(final org.agrona.DirectBuffer buffer, final int offset, final int length, final long excerptIndex)

@@ -235,6 +235,115 @@ class JournalBatchTest
         }
     }
 
+    @Test
+    void aMoveAfterASequenceInsideAnExcerptHandsOverThatExcerptFromTheNextRecord()
+    {
+        final Random random = new Random(23);
+        final List<Long> sequences = new ArrayList<>();
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalAppender appender = journal.appender();
+            final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
+            // excerpts of 1-6 commands, each with 0-2 records (a command without events has none), with gaps
+            long sequence = 0;
+            for (int excerpt = 0; excerpt < 400; excerpt++)
+            {
+                final int commands = 1 + random.nextInt(6);
+                for (int c = 0; c < commands; c++)
+                {
+                    sequence += 1 + (random.nextInt(5) == 0 ? 1 : 0);
+                    for (int r = random.nextInt(3); r > 0; r--)
+                    {
+                        record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                        appender.add(record, 0, record.capacity());
+                        sequences.add(sequence);
+                    }
+                }
+                appender.commit();
+            }
+            final JournalTailer tailer = journal.tailer();
+            for (long after = -1; after <= sequence + 1; after++)
+            {
+                final long bound = after;
+                final List<Long> expected = sequences.stream().filter(s -> s > bound).toList();
+                tailer.moveAfterSequence(after);
+                final List<Long> read = new ArrayList<>();
+                while (tailer.read((buffer, offset, length, index) -> read.add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+                {
+                    // to the end
+                }
+                assertEquals(expected, read, "records after " + after + " through read");
+
+                final JournalTailer cursorTailer = journal.tailer();
+                cursorTailer.moveAfterSequence(after);
+                final RecordCursor cursor = new RecordCursor(cursorTailer);
+                final List<Long> cursorRead = new ArrayList<>();
+                while (cursor.next((buffer, offset, length, index) -> cursorRead.add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+                {
+                    // to the end
+                }
+                assertEquals(expected, cursorRead, "records after " + after + " through a cursor");
+                cursorTailer.close();
+            }
+            // a move to an index forgets the skip of a move after a sequence that landed inside an excerpt
+            final long[] first = {-1};
+            final RecordHandler firstRecord = (buffer, offset, length, i) ->
+            {
+                if (first[0] < 0)
+                {
+                    first[0] = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                }
+            };
+            boolean landedInside = false;
+            for (int i = 0; i < sequences.size() && !landedInside; i++)
+            {
+                final long after = sequences.get(i);
+                tailer.moveAfterSequence(after);
+                final long index = tailer.index();
+                tailer.moveToIndex(index);
+                first[0] = -1;
+                tailer.read(firstRecord);
+                landedInside = first[0] >= 0 && first[0] <= after;
+            }
+            assertTrue(landedInside, "some move lands inside an excerpt, and a move to its index reads it whole");
+        }
+    }
+
+    @Test
+    void aCursorTellsWhetherTheNextRecordOfItsExcerptBelongsToTheSameCommand()
+    {
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalAppender appender = journal.appender();
+            final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
+            for (final long sequence : new long[]{1, 1, 2, 3, 3, 3})
+            {
+                record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                appender.add(record, 0, record.capacity());
+            }
+            appender.commit();
+            record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, 3, ByteOrder.LITTLE_ENDIAN);
+            appender.append(record, 0, record.capacity());
+
+            final RecordCursor cursor = new RecordCursor(journal.tailer());
+            final List<Integer> groups = new ArrayList<>();
+            final long[] sequence = {0};
+            final RecordHandler read = (buffer, offset, length, index) -> sequence[0] = io.venue.journal.JournalRecords.sequence(buffer, offset);
+            while (cursor.next(read))
+            {
+                int size = 1;
+                while (cursor.nextInExcerptHasSequence(sequence[0]))
+                {
+                    cursor.next(read);
+                    size++;
+                }
+                groups.add(size);
+            }
+            // the last record of sequence 3 is in an excerpt of its own: the cursor does not look past the excerpt
+            assertEquals(List.of(2, 1, 3, 1), groups);
+        }
+    }
+
     private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] copy = new byte[length];
