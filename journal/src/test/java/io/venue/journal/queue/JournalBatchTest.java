@@ -151,6 +151,65 @@ class JournalBatchTest
     }
 
     @Test
+    void aReadThatStopsInsideAnExcerptGoesOnFromTheRecordItStoppedAtNeverHandingARecordTwice()
+    {
+        final long damagedAt;
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        {
+            final ExcerptAppender appender = raw.createAppender();
+            // four good records of 16 bytes (sequences 1..4), then a frame claiming 100 bytes
+            try (DocumentContext context = appender.writingDocument())
+            {
+                for (long sequence = 1; sequence <= 4; sequence++)
+                {
+                    context.wire().bytes().writeInt(16).writeLong(0).writeLong(sequence);
+                }
+                context.wire().bytes().writeInt(100).write(new byte[]{9, 9});
+                damagedAt = context.index();
+            }
+            try (DocumentContext context = appender.writingDocument())
+            {
+                context.wire().bytes().writeInt(16).writeLong(0).writeLong(5);
+            }
+        }
+        try (Journal journal = Journal.openReadOnly(folder))
+        {
+            final List<Long> handed = new ArrayList<>();
+            final RecordHandler collect = (buffer, offset, length, index) ->
+                handed.add(io.venue.journal.JournalRecords.sequence(buffer, offset));
+            final JournalTailer tailer = journal.tailer();
+            assertEquals(damagedAt, assertThrows(JournalDamagedException.class, () -> tailer.read(collect)).index());
+            assertEquals(List.of(1L, 2L, 3L, 4L), handed, "the records before the damage, once");
+            assertThrows(JournalDamagedException.class, () -> tailer.read(collect), "still stopped at the damage");
+            assertEquals(List.of(1L, 2L, 3L, 4L), handed, "and none of them again");
+
+            // a handler that throws at record 3 of the first excerpt: the next read goes on at record 3
+            final JournalTailer other = journal.tailer();
+            handed.clear();
+            final boolean[] failOnce = {true};
+            final RuntimeException failure = new IllegalStateException("the handler failed");
+            assertThrows(IllegalStateException.class, () -> other.read((buffer, offset, length, index) ->
+            {
+                final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                if (sequence == 3 && failOnce[0])
+                {
+                    failOnce[0] = false;
+                    throw failure;
+                }
+                handed.add(sequence);
+            }));
+            assertThrows(JournalDamagedException.class, () -> other.read(collect));
+            assertEquals(List.of(1L, 2L, 3L, 4L), handed, "record 3 handed again, 1 and 2 not");
+
+            // a move to an index forgets where a read stopped
+            other.moveToIndex(damagedAt);
+            handed.clear();
+            assertThrows(JournalDamagedException.class, () -> other.read(collect));
+            assertEquals(List.of(1L, 2L, 3L, 4L), handed);
+        }
+    }
+
+    @Test
     void anyExcerptBytesEitherSplitIntoFramesThatCoverThemOrAreReportedDamaged()
     {
         final Random random = new Random(5);
