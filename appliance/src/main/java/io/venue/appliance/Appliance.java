@@ -570,7 +570,11 @@ public final class Appliance implements AutoCloseable
         {
             try
             {
-                engine.flushState();
+                if (engineAgent == null || engineAgent.failure() == null)
+                {
+                    // a shard stopped by a defect keeps its state as it last wrote it: the restart replays from there
+                    engine.flushState();
+                }
             }
             finally
             {

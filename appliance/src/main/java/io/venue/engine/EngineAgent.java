@@ -27,6 +27,7 @@ public final class EngineAgent implements Agent
     private final int batchLimit;
     private final AtomicLong appliedSequence;
     private final RecordHandler onRecord = this::onRecord;
+    private volatile Throwable failure;
     /** Commands read in the current duty cycle. */
     private int readInBatch;
     private EngineState snapshotState;
@@ -55,10 +56,24 @@ public final class EngineAgent implements Agent
     @Override
     public int doWork()
     {
-        readInBatch = 0;
-        while (readInBatch < batchLimit && commands.read(onRecord))
+        if (null != failure)
         {
-            // whole excerpts: a batch ends between two of them
+            return 0;
+        }
+        readInBatch = 0;
+        try
+        {
+            while (readInBatch < batchLimit && commands.read(onRecord))
+            {
+                // whole excerpts: a batch ends between two of them
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            // an exception out of the engine is a defect: its state may hold half a command. Stop here, writing
+            // nothing more (neither the events held nor the state), so that a restart replays from what is written.
+            failure = ex;
+            throw ex;
         }
         if (0 == readInBatch)
         {
@@ -126,6 +141,15 @@ public final class EngineAgent implements Agent
         {
             lastSnapshotFailure.set(ex.toString());
         }
+    }
+
+    /**
+     * What stopped this shard, or null while it runs: after an exception out of the engine it applies nothing more
+     * and its engine's state must not be written ({@code Engine.flushState}); a restart recovers from the journals.
+     */
+    public Throwable failure()
+    {
+        return failure;
     }
 
     /** Snapshots written by this agent. */

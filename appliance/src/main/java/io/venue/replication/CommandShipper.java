@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CommandShipper implements Agent
 {
-    /** Command records read per duty cycle. */
+    /** Command excerpts read per duty cycle (each holds one command or several). */
     private static final int SHIP_LIMIT = 256;
 
     private final Journal commands;

@@ -202,7 +202,7 @@ public final class StandbyFollower implements Agent
 
     /**
      * Appends the commands received in this duty cycle as one excerpt; only then does this node hold them (what it
-     * acknowledges) and its engine apply them.
+     * acknowledges) and its engine apply them. A write that fails holds none of them: this node asks for them again.
      */
     private void commitStaged()
     {
@@ -210,7 +210,16 @@ public final class StandbyFollower implements Agent
         {
             return;
         }
-        journal.commit();
+        try
+        {
+            journal.commit();
+        }
+        catch (final RuntimeException ex)
+        {
+            stagedThrough = lastSequence.get();
+            inSequence = false;
+            throw ex;
+        }
         lastSequence.lazySet(stagedThrough);
         if (engine != null)
         {

@@ -110,35 +110,62 @@ public final class Sequencer implements Agent
         }
     }
 
-    /** Writes the records staged in this duty cycle as one excerpt, then wakes the engine and tells the listener. */
+    /**
+     * Writes the records staged in this duty cycle as one excerpt, then wakes the engine and tells the listener about
+     * each. A write that fails journals none of them: the sequence stays where it was, their requests are not answered
+     * (their clients time out and can ask the status route), and the failure goes to the agent's error handler.
+     */
     private void commit()
     {
-        if (staged == 0)
+        final int count = staged;
+        if (count == 0)
         {
             return;
         }
-        final long index = journal.commit();
+        staged = 0;
+        final long index;
+        try
+        {
+            index = journal.commit();
+        }
+        catch (final RuntimeException ex)
+        {
+            stagedSequence = sequence;
+            throw ex;
+        }
         if (engine != null)
         {
             engine.ring();
         }
         final long first = sequence + 1;
         sequence = stagedSequence;
-        for (int i = 0; i < staged; i++)
+        RuntimeException failure = null;
+        for (int i = 0; i < count; i++)
         {
-            if (stagedAccepted[i])
+            try
             {
-                listener.onSequenced(stagedConnection[i], stagedCorrelation[i], first + i, index);
+                if (stagedAccepted[i])
+                {
+                    listener.onSequenced(stagedConnection[i], stagedCorrelation[i], first + i, index);
+                }
+                else
+                {
+                    listener.onRejected(stagedConnection[i], stagedCorrelation[i], first + i, index);
+                }
             }
-            else
+            catch (final RuntimeException ex)
             {
-                listener.onRejected(stagedConnection[i], stagedCorrelation[i], first + i, index);
+                // the others are journaled too and still told
+                failure = null == failure ? ex : failure;
             }
         }
-        staged = 0;
+        if (null != failure)
+        {
+            throw failure;
+        }
     }
 
-    /** Rings {@code engine} (the bell of the thread that tails the command journal) after each record appended. */
+    /** Rings {@code engine} (the bell of the thread that tails the command journal) after each excerpt appended. */
     public Sequencer wakes(final Doorbell engine)
     {
         this.engine = engine;

@@ -51,6 +51,54 @@ class EngineJournalTest
     }
 
     @Test
+    void anExceptionOutOfTheEngineStopsTheShardWithoutWritingTheBatchsEvents()
+    {
+        final EngineHarness h = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(h, 3).setUp().run(300);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender appender = commands.appender();
+            for (int position = 0; position < h.commandsLength(); position += 4 + h.commands.getInt(position))
+            {
+                appender.add(h.commands, position + 4, h.commands.getInt(position));
+            }
+            appender.commit();
+            // a sink that fails at the 100th command's events, as a defect in the engine would
+            final JournalEventSink journal = JournalEventSink.heldUntilFlush(events.appender());
+            final int[] commandsEnded = {0};
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new EventSink()
+            {
+                public void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+                {
+                    if (commandsEnded[0] == 99)
+                    {
+                        throw new IllegalStateException("a defect");
+                    }
+                    journal.onEvent(buffer, offset, length);
+                }
+
+                public void onCommandEnd()
+                {
+                    commandsEnded[0]++;
+                    journal.onCommandEnd();
+                }
+
+                public void flush()
+                {
+                    journal.flush();
+                }
+            });
+            final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 1_000);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, agent::doWork);
+            assertEquals("a defect", agent.failure().getMessage());
+            assertEquals(0, agent.doWork(), "a stopped shard applies nothing more");
+            assertEquals(0, agent.appliedSequence(), "and says it applied nothing of the batch");
+            assertEquals(99, commandsEnded[0]);
+            assertEquals(-1, events.lastIndex(), "none of the batch's events were written");
+        }
+    }
+
+    @Test
     void anEngineAgentOnAPinnedThreadTailsTheCommandJournalLive() throws InterruptedException
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);

@@ -194,7 +194,6 @@ class PersistedEngineTest
         }
     }
 
-    /** The length-prefixed command records a harness kept, addressable by index. */
     @Test
     void theStateIsNeverWrittenAheadOfEventsTheSinkHolds() throws Exception
     {
@@ -219,6 +218,7 @@ class PersistedEngineTest
         }
     }
 
+    /** The length-prefixed command records a harness kept, addressable by index. */
     private static final class Records
     {
         private final ExpandableArrayBuffer buffer;

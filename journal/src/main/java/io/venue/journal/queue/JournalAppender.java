@@ -62,7 +62,8 @@ public final class JournalAppender
     }
 
     /**
-     * Writes the staged records as one excerpt and clears them.
+     * Writes the staged records as one excerpt and clears them. A write that fails writes nothing readers see, clears
+     * them too, and throws.
      *
      * @return the excerpt's index, or -1 when nothing was staged (no excerpt is written).
      */
@@ -74,11 +75,20 @@ public final class JournalAppender
         }
         try (DocumentContext context = appender.writingDocument())
         {
-            final var bytes = context.wire().bytes();
-            bytes.write(staged.byteArray(), 0, stagedLength);
-            front.publish(appender.cycle(), currentFile, bytes.writePosition());
-            front.publishMapping(bytes.bytesStore());
-            return context.index();
+            try
+            {
+                final var bytes = context.wire().bytes();
+                bytes.write(staged.byteArray(), 0, stagedLength);
+                front.publish(appender.cycle(), currentFile, bytes.writePosition());
+                front.publishMapping(bytes.bytesStore());
+                return context.index();
+            }
+            catch (final RuntimeException ex)
+            {
+                // closed as it is, the excerpt would hold what the write left: readers would find it damaged
+                context.rollbackOnClose();
+                throw ex;
+            }
         }
         finally
         {

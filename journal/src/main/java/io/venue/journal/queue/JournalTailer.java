@@ -74,7 +74,7 @@ public final class JournalTailer implements AutoCloseable
                 }
                 return true;
             }
-            catch (final RuntimeException ex)
+            catch (final Throwable ex)
             {
                 // read this excerpt again next time, from the record it stopped at
                 context.rollbackOnClose();

@@ -210,6 +210,33 @@ class JournalBatchTest
     }
 
     @Test
+    void aCommitThatFailsLeavesNothingReadersSeeAndTheNextCommitIsRead()
+    {
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalAppender appender = journal.appender();
+            appender.append(new UnsafeBuffer(new byte[]{1}), 0, 1);
+            // more than Chronicle takes in one excerpt
+            final UnsafeBuffer huge = new UnsafeBuffer(new byte[1 << 20]);
+            for (int i = 0; i < 20; i++)
+            {
+                appender.add(huge, 0, huge.capacity());
+            }
+            assertThrows(RuntimeException.class, appender::commit);
+            assertEquals(0, appender.stagedRecords(), "the failed records are cleared");
+            appender.append(new UnsafeBuffer(new byte[]{2, 2}), 0, 2);
+
+            final List<Integer> lengths = new ArrayList<>();
+            final JournalTailer tailer = journal.tailer();
+            while (tailer.read((buffer, offset, length, index) -> lengths.add(length)))
+            {
+                // to the end
+            }
+            assertEquals(List.of(1, 2), lengths);
+        }
+    }
+
+    @Test
     void anyExcerptBytesEitherSplitIntoFramesThatCoverThemOrAreReportedDamaged()
     {
         final Random random = new Random(5);
