@@ -95,12 +95,14 @@ class ApplianceCrashTest
         last.awaitLine("stopped cleanly", 5);
 
         final Map<Long, String> journaled = new HashMap<>();
+        final Map<Long, Integer> commandsPerExcerpt = new HashMap<>();
         final RecordPrinter printer = new RecordPrinter();
         try (Journal commands = Journal.openReadOnly(data.resolve("journal").resolve("commands"));
             JournalTailer tailer = commands.tailer())
         {
             while (tailer.read((buffer, offset, length, index) ->
             {
+                commandsPerExcerpt.merge(index, 1, Integer::sum);
                 final String line = printer.print(buffer, offset, length);
                 final Matcher sequence = SEQUENCE.matcher(line);
                 final Matcher digest = DIGEST.matcher(line);
@@ -114,6 +116,9 @@ class ApplianceCrashTest
             }
         }
         assertTrue(answered.size() > 100, "answers before the kills: " + answered.size());
+        System.out.println("appliance crash test: " + answered.size() + " answers, " + journaled.size() + " commands journaled, " +
+            commandsPerExcerpt.values().stream().filter(n -> n > 1).count() + " excerpts of several commands (the largest " +
+            commandsPerExcerpt.values().stream().mapToInt(Integer::intValue).max().orElse(0) + ")");
         for (final Map.Entry<Long, String> answer : answered.entrySet())
         {
             assertEquals(answer.getValue(), journaled.get(answer.getKey()), "the answered command of sequence " + answer.getKey());
