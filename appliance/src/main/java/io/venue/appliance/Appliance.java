@@ -276,6 +276,8 @@ public final class Appliance implements AutoCloseable
                 {
                     try
                     {
+                        // the old primary's machine requests are not in this node's SVC-Nonce file: refuse any dated before now
+                        svcNonceFile.promoted(System.currentTimeMillis());
                         // the set-ups were journaled by the old primary and replicated: the read models may still lag them
                         serve(promoted.epoch(), promoted.lastSequence(), answers, () -> false, false);
                         log.println("serving as the primary on " + baseUrl());

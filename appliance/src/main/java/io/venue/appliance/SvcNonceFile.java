@@ -21,7 +21,8 @@ import java.util.Map;
  * that was not a clean close (no {@code svc-nonces.closed} marker) opens the file through Chronicle's recovery, which
  * frees such locks. A clean close flushes the file to the disk before it writes its marker. A host that crashes may lose
  * the writes not yet flushed: the lane's refusal of requests dated before its start (a reboot takes longer than the 30 s
- * skew) covers those. A standby keeps its own file, which holds nothing of the primary's requests.
+ * skew) covers those. A standby keeps its own file, which holds nothing of the primary's requests: its promotion
+ * refuses requests dated before it plus the 30 s skew ({@link #promoted}).
  * <p>
  * The file is sized for the venue's credential capacity. A start that finds it sized for fewer ({@code
  * svc-nonces.capacity} records the size of the file it made) grows it crash-safely: the entries are copied into {@code
@@ -243,9 +244,33 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
         if (incomplete != null)
         {
-            log.println("the SVC-Nonce file may lack nonces accepted before this start (" + incomplete + "): the lane " +
-                "refuses requests dated before " + embargoUntilMs + " (epoch ms), so none of them can pass again");
+            reportEmbargo();
         }
+    }
+
+    /**
+     * This standby was promoted at {@code nowMs}: its file holds none of the requests the old primary accepted, and a
+     * request the old primary took may be dated up to the 30 s skew ahead. The lane refuses requests dated before
+     * the promotion plus that skew, so none of those can pass here again (kept across restarts within those 30 s).
+     */
+    void promoted(final long nowMs)
+    {
+        try
+        {
+            embargo(nowMs + SKEW_MS, "this node was promoted: the file holds none of the old primary's requests");
+        }
+        catch (final IOException ex)
+        {
+            // the refusal holds for this run (set before the marker is written); a restart within 30 s would not keep it
+            log.println("the SVC-Nonce embargo marker could not be written (" + ex + "): it holds until this process stops");
+        }
+        reportEmbargo();
+    }
+
+    private void reportEmbargo()
+    {
+        log.println("the SVC-Nonce file may lack nonces accepted before this start (" + incomplete + "): the lane " +
+            "refuses requests dated before " + embargoUntilMs + " (epoch ms), so none of them can pass again");
     }
 
     @Override

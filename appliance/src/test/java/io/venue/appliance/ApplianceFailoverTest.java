@@ -86,6 +86,8 @@ class ApplianceFailoverTest
         assertTrue(Long.parseLong(promoted.substring(promoted.lastIndexOf(' ') + 1)) >= lastAnswered, promoted);
 
         final String standbyUrl = standby.awaitLine("serving as the primary on ", 60).substring("serving as the primary on ".length());
+        // the old primary's machine requests are not in the standby's SVC-Nonce file: none dated before the promotion passes
+        assertTrue(standby.awaitLine("the SVC-Nonce file may lack nonces", 5).contains("this node was promoted"));
         final VenueHttp toStandby = new VenueHttp(standbyUrl);
         for (int nonce = 1; nonce <= ORDERS + 1; nonce++)
         {

@@ -198,6 +198,25 @@ class SvcNonceFileTest
     }
 
     @Test
+    void aPromotedStandbyRefusesRequestsDatedBeforeThePromotionPlusTheSkewAcrossRestarts() throws Exception
+    {
+        final long promotedAt = System.currentTimeMillis();
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(false);
+            assertEquals(0, embargo(file), "a standby's own file, new");
+            file.promoted(promotedAt);
+            assertEquals(promotedAt + 30_000, embargo(file));
+        }
+        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("this node was promoted"), logged.toString(StandardCharsets.UTF_8));
+        try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
+        {
+            file.credentialsExist(true);
+            assertEquals(promotedAt + 30_000, embargo(file), "a restart within the 30 s keeps it");
+        }
+    }
+
+    @Test
     void aProcessThatDiedHoldingALockLeavesAFileTheNextOneReads() throws Exception
     {
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
