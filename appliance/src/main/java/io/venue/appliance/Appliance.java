@@ -470,6 +470,12 @@ public final class Appliance implements AutoCloseable
         return demoVenue == null ? null : demoVenue.operatorKeyFile;
     }
 
+    /** What stopped the engine shard (a defect, an event journal it could not write), or null while it runs or never ran. */
+    public Throwable engineFailure()
+    {
+        return engineAgent == null ? null : engineAgent.failure();
+    }
+
     /** The operator's metrics: the lane's and the responder's counters, and how far each stage of the pipeline is. */
     private String metricsText(final io.venue.transport.http.LaneCounters lane)
     {
@@ -483,6 +489,9 @@ public final class Appliance implements AutoCloseable
             .sample("venue_sequence", "stage", "answered", outcomes.answeredSequence());
         text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
             .sample("venue_pending_requests", pending.waiting());
+        text.family("venue_engine_stopped", "gauge", "1 once the engine shard stopped on a defect or an event journal it " +
+            "could not write (the log says why): it applies nothing more until a restart")
+            .sample("venue_engine_stopped", engineAgent.failure() == null ? 0 : 1);
         if (pretoucher != null)
         {
             text.family("venue_journal_pretouched_pages_total", "counter", "journal pages faulted in ahead of their writers")
@@ -558,7 +567,7 @@ public final class Appliance implements AutoCloseable
         if (engineAgent != null && frontRunner != null)
         {
             final long journaled = commands.lastSequence();
-            await(() -> engineAgent.appliedSequence() >= journaled, deadline);
+            await(() -> engineAgent.appliedSequence() >= journaled || engineAgent.failure() != null, deadline);
         }
         if (pending != null && frontRunner != null)
         {

@@ -50,7 +50,9 @@ public final class ApplianceMain
         {
             System.out.println("shutting down: no new requests; applying what is journaled; writing the state");
             appliance.close();
-            System.out.println("stopped cleanly");
+            final Throwable engineFailure = appliance.engineFailure();
+            System.out.println(engineFailure == null ? "stopped cleanly" : "stopped; the engine had stopped on " + engineFailure +
+                ", so its state was not written: the next start replays the journal from the state it last wrote");
             stopped.countDown();
         }, "shutdown"));
         System.out.println(Banner.text(appliance, context));

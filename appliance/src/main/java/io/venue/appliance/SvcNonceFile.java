@@ -139,12 +139,12 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
     /** Refuses requests dated before {@code untilMs}, kept on the disk until then. */
     private void embargo(final long untilMs, final String why) throws IOException
     {
+        incomplete = incomplete == null ? why : incomplete + "; " + why;
         if (untilMs > embargoUntilMs)
         {
             embargoUntilMs = untilMs;
             replace(incompleteMarker, Long.toString(untilMs));
         }
-        incomplete = incomplete == null ? why : incomplete + "; " + why;
     }
 
     private static ChronicleMapBuilder<String, Long> builder(final long capacity)
@@ -269,7 +269,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
 
     private void reportEmbargo()
     {
-        log.println("the SVC-Nonce file may lack nonces accepted before this start (" + incomplete + "): the lane " +
+        log.println("the SVC-Nonce file may lack nonces accepted before now (" + incomplete + "): the lane " +
             "refuses requests dated before " + embargoUntilMs + " (epoch ms), so none of them can pass again");
     }
 

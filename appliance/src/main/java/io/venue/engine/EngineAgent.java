@@ -67,21 +67,22 @@ public final class EngineAgent implements Agent
             {
                 // whole excerpts: a batch ends between two of them
             }
+            if (0 == readInBatch)
+            {
+                // nothing waiting: bring the Chronicle Map state up to the last command while idle
+                engine.flushState();
+                return 0;
+            }
+            engine.flushEvents();
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
-            // an exception out of the engine is a defect: its state may hold half a command. Stop here, writing
-            // nothing more (neither the events held nor the state), so that a restart replays from what is written.
+            // a defect in the engine (its state may hold half a command) or a journal it cannot write (the batch's
+            // events are lost with the write): stop here, writing nothing more, neither events nor state, so that a
+            // restart replays from what is written
             failure = ex;
             throw ex;
         }
-        if (0 == readInBatch)
-        {
-            // nothing waiting: bring the Chronicle Map state up to the last command while idle
-            engine.flushState();
-            return 0;
-        }
-        engine.flushEvents();
         appliedSequence.lazySet(engine.lastSequence());
         if (null != eventReader)
         {
@@ -144,8 +145,9 @@ public final class EngineAgent implements Agent
     }
 
     /**
-     * What stopped this shard, or null while it runs: after an exception out of the engine it applies nothing more
-     * and its engine's state must not be written ({@code Engine.flushState}); a restart recovers from the journals.
+     * What stopped this shard, or null while it runs: after an exception out of the engine, or an event journal it
+     * could not write, it applies nothing more and its engine's state must not be written ({@code Engine.flushState});
+     * a restart recovers from the journals.
      */
     public Throwable failure()
     {

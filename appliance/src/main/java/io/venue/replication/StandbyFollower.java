@@ -214,7 +214,7 @@ public final class StandbyFollower implements Agent
         {
             journal.commit();
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
             stagedThrough = lastSequence.get();
             inSequence = false;

@@ -128,7 +128,7 @@ public final class Sequencer implements Agent
         {
             index = journal.commit();
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
             stagedSequence = sequence;
             throw ex;

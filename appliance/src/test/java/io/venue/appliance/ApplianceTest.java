@@ -360,6 +360,7 @@ class ApplianceTest
         final long journaled = metric(settled, "venue_sequence{stage=\"journaled\"}");
         assertEquals(journaled, metric(settled, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
         assertTrue(metric(settled, "venue_sequence{stage=\"answered\"}") <= journaled);
+        assertEquals(0, metric(settled, "venue_engine_stopped"), "the engine shard runs");
         // the three submits above were timed inside the lane, each in some bucket
         final long timed = metric(settled, "venue_http_submit_latency_us_count");
         assertTrue(timed >= 3, settled);

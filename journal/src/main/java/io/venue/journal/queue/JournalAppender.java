@@ -83,7 +83,7 @@ public final class JournalAppender
                 front.publishMapping(bytes.bytesStore());
                 return context.index();
             }
-            catch (final RuntimeException ex)
+            catch (final Throwable ex)
             {
                 // closed as it is, the excerpt would hold what the write left: readers would find it damaged
                 context.rollbackOnClose();

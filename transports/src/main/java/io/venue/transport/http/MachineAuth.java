@@ -19,12 +19,10 @@ final class MachineAuth
     private final SvcNonceTracker svcNonces;
     private final SvcVerifier svc = new SvcVerifier();
     /**
-     * A lane knows the nonces its node accepted before (its {@link SvcNonceStore}), but not those of a primary it
-     * replaces at a promotion, so a request that primary took could pass again: requests dated before this lane
-     * started are refused. That leaves a request the primary took dated ahead of its clock (at most the 30 s skew),
-     * which can pass once within that lead (DECISIONS.md). When the store says it may lack this node's own nonces, the
-     * lane refuses requests dated before its start plus the skew ({@link SvcNonceStore#acceptsTimestampsFromMs}), so
-     * none of this node's own can pass again; a promotion's lead stays.
+     * A lane knows the nonces its node accepted before (its {@link SvcNonceStore}): requests dated before this lane
+     * started are refused. When the store may lack nonces that were accepted (its own, or a replaced primary's after a
+     * promotion), the lane refuses requests dated before its start (or the promotion) plus the 30 s skew
+     * ({@link SvcNonceStore#acceptsTimestampsFromMs}), so none taken before can pass again.
      */
     private final long acceptsTimestampsFromMs;
 
@@ -79,8 +77,8 @@ final class MachineAuth
         final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ? SvcHeaders.NONCE :
             svc.errorField();
         final String message = beforeStart ? "signed at " + svc.headers().timestampMs() + ", before this node started serving at " +
-            acceptsTimestampsFromMs + " (its start, or its start plus the 30 s skew when its record of used nonces may be " +
-            "incomplete; nonces used before then may be unknown to it): sign again with an SVC-Timestamp from " +
+            acceptsTimestampsFromMs + " (its start, or its start or promotion plus the 30 s skew when its record of used " +
+            "nonces may be incomplete; nonces used before then may be unknown to it): sign again with an SVC-Timestamp from " +
             acceptsTimestampsFromMs + " on; a client whose clock is behind the server's (serverTimeMs) waits for it" :
             result == SvcAuthResult.NONCE_REPLAYED ?
             "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :

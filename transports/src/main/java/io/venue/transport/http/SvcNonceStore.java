@@ -14,9 +14,10 @@ public interface SvcNonceStore
 
     /**
      * The earliest request time a lane that started at {@code laneStartedMs} takes. A lane knows only the nonces its
-     * store kept, so it refuses requests dated before its start; a store that may lack nonces this node accepted (a
-     * file found damaged, found missing while the journal holds credentials, a key that did not fit) moves that to its
-     * start plus the 30 s skew, so none of them can pass again (MACHINE-AUTH.md).
+     * store kept, so it refuses requests dated before its start; a store that may lack nonces that were accepted (a
+     * file found damaged, found missing while the journal holds credentials, a key that did not fit, a promotion in
+     * place of a primary whose requests it never held) moves that to its start or promotion plus the 30 s skew, so
+     * none of them can pass again (MACHINE-AUTH.md).
      */
     default long acceptsTimestampsFromMs(final long laneStartedMs)
     {
