@@ -237,6 +237,86 @@ class JournalBatchTest
     }
 
     @Test
+    void readsOverRandomExcerptsHandEveryGoodRecordOnceInOrderWhateverStopsThem()
+    {
+        final Random random = new Random(2026);
+        final List<byte[]> expected = new ArrayList<>();
+        final List<Long> damagedIndexes = new ArrayList<>();
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        {
+            final ExcerptAppender appender = raw.createAppender();
+            for (int excerpt = 0; excerpt < 600; excerpt++)
+            {
+                try (DocumentContext context = appender.writingDocument())
+                {
+                    final var bytes = context.wire().bytes();
+                    final int records = 1 + random.nextInt(6);
+                    for (int r = 0; r < records; r++)
+                    {
+                        final byte[] record = new byte[1 + random.nextInt(40)];
+                        random.nextBytes(record);
+                        bytes.writeInt(record.length).write(record);
+                        expected.add(record);
+                    }
+                    // one excerpt in five ends in a frame that does not fit: a length past the end, or a cut header
+                    if (random.nextInt(5) == 0)
+                    {
+                        if (random.nextBoolean())
+                        {
+                            bytes.writeInt(1_000 + random.nextInt(1_000)).write(new byte[]{1, 2, 3});
+                        }
+                        else
+                        {
+                            bytes.writeShort((short)7);
+                        }
+                        damagedIndexes.add(context.index());
+                    }
+                }
+            }
+        }
+        try (Journal journal = Journal.openReadOnly(folder))
+        {
+            final JournalTailer tailer = journal.tailer();
+            final List<byte[]> handed = new ArrayList<>();
+            final java.util.Set<Integer> failedOnce = new java.util.HashSet<>();
+            int damagesSeen = 0;
+            while (true)
+            {
+                try
+                {
+                    final boolean read = tailer.read((buffer, offset, length, index) ->
+                    {
+                        // a handler that fails the first time on about one record in ten
+                        if (random.nextInt(10) == 0 && failedOnce.add(handed.size()))
+                        {
+                            throw new IllegalStateException("the handler failed");
+                        }
+                        handed.add(copy(buffer, offset, length));
+                    });
+                    if (!read)
+                    {
+                        break;
+                    }
+                }
+                catch (final JournalDamagedException damaged)
+                {
+                    assertEquals(damagedIndexes.get(damagesSeen), damaged.index(), "the damage is reported where it is");
+                    damagesSeen++;
+                    // an operator's choice, for this test only: go on past the damaged excerpt
+                    tailer.moveToIndex(damaged.index() + 1);
+                }
+                catch (final IllegalStateException failed)
+                {
+                    // read the same excerpt again
+                }
+            }
+            assertEquals(damagedIndexes.size(), damagesSeen);
+            assertTrue(failedOnce.size() > 10, "handler failures: " + failedOnce.size());
+            assertRecords(expected, handed);
+        }
+    }
+
+    @Test
     void anyExcerptBytesEitherSplitIntoFramesThatCoverThemOrAreReportedDamaged()
     {
         final Random random = new Random(5);
