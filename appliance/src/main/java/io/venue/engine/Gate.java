@@ -233,23 +233,34 @@ final class Gate implements Events.AccountLimits
         {
             return RejectCode.UNAUTHORIZED_SIGNER;
         }
+        // an all-zero signer is one that was not recovered (a record that keeps only the raw-mode signer, a recovery
+        // that failed): it stands for nobody, whatever address an agent or a vault owner was given
+        final int rawOffset = offset + ActionEnvelopeDecoder.rawSignerEncodingOffset();
+        final int personalOffset = offset + ActionEnvelopeDecoder.personalSignerEncodingOffset();
+        final boolean hasRaw = !isZeroAddress(buffer, rawOffset);
+        final boolean hasPersonal = !isZeroAddress(buffer, personalOffset);
         final int owner = state.vaultOwner[account];
-        if (owner >= 0 && (state.accounts.hasAddress(owner, buffer, offset + ActionEnvelopeDecoder.rawSignerEncodingOffset()) ||
-            state.accounts.hasAddress(owner, buffer, offset + ActionEnvelopeDecoder.personalSignerEncodingOffset())))
+        if (owner >= 0 && (hasRaw && state.accounts.hasAddress(owner, buffer, rawOffset) ||
+            hasPersonal && state.accounts.hasAddress(owner, buffer, personalOffset)))
         {
             return null;
         }
-        final int raw = state.agents.authorize(buffer, offset + ActionEnvelopeDecoder.rawSignerEncodingOffset(), account, scope, nowMs);
+        final int raw = hasRaw ? state.agents.authorize(buffer, rawOffset, account, scope, nowMs) : Agents.UNKNOWN_SIGNER;
         if (raw == Agents.OK)
         {
             return null;
         }
-        final int personal = state.agents.authorize(
-            buffer, offset + ActionEnvelopeDecoder.personalSignerEncodingOffset(), account, scope, nowMs);
+        final int personal = hasPersonal ? state.agents.authorize(buffer, personalOffset, account, scope, nowMs) : Agents.UNKNOWN_SIGNER;
         if (personal == Agents.OK)
         {
             return null;
         }
         return raw == Agents.SCOPE_DENIED || personal == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED : RejectCode.UNAUTHORIZED_SIGNER;
+    }
+
+    /** Whether the 20 bytes at {@code offset} are all zero. */
+    static boolean isZeroAddress(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset) == 0 && buffer.getLong(offset + 8) == 0 && buffer.getInt(offset + 16) == 0;
     }
 }

@@ -291,7 +291,8 @@ final class Operator
         final int accountOffset = set.offset() + SetVaultOwnerDecoder.accountEncodingOffset();
         final int ownerOffset = set.offset() + SetVaultOwnerDecoder.ownerEncodingOffset();
         final boolean hasOwner = set.hasOwner() == BooleanType.TRUE;
-        if (hasOwner && sameAddress(buffer, accountOffset, ownerOffset))
+        // the zero address signs nothing: as an owner it would stand for every signer that was not recovered
+        if (hasOwner && (sameAddress(buffer, accountOffset, ownerOffset) || Gate.isZeroAddress(buffer, ownerOffset)))
         {
             gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
             return;

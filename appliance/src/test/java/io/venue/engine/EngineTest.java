@@ -465,6 +465,20 @@ class EngineTest
     }
 
     @Test
+    void theZeroAddressStandsForNobody()
+    {
+        final Address zero = Address.of("0x" + "00".repeat(20));
+        // not as a vault owner
+        assertRejected(h.admin(new SetVaultOwner(ALICE, zero)), "INVALID_ACTION");
+        // nor as an agent an owner registered: a signer that was not recovered (all zeros) is not that agent
+        new AgentCommands(h).create(ALICE, 77, zero, AgentCommands.TRADE, h.now + 86_400_000);
+        assertRejected(h.send(new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, STRANGER, zero),
+            "UNAUTHORIZED_SIGNER");
+        assertRejected(h.send(new ActionPayload(ALICE, 1, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, zero, zero),
+            "UNAUTHORIZED_SIGNER");
+    }
+
+    @Test
     void levelPruningCancelsTheWorstLevelWithAnEvent()
     {
         h.act(ALICE, bid(UNIT, UNIT));
