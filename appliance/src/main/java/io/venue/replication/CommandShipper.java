@@ -49,10 +49,7 @@ public final class CommandShipper implements Agent
     private final AtomicLong shippedSequence = new AtomicLong();
     private final AtomicBoolean fenced = new AtomicBoolean();
     private JournalTailer tailer;
-    /** Records at or before this sequence are not shipped: the standby asked from after it, or has them already. */
-    private long skipThrough;
     private boolean blocked;
-    private long blockedIndex;
     private final AtomicBoolean standbyAhead = new AtomicBoolean();
     private long lastSentNs;
     private volatile long lastHeardNs;
@@ -92,8 +89,7 @@ public final class CommandShipper implements Agent
                 }
                 if (blocked)
                 {
-                    // the standby's link is busy: read this excerpt (its index as read) again next time
-                    tailer.moveToIndex(blockedIndex);
+                    // the standby's link is busy: the tailer goes on at the record that did not go out, next time
                     break;
                 }
                 shipped++;
@@ -116,19 +112,13 @@ public final class CommandShipper implements Agent
     private void onRecord(final DirectBuffer buffer, final int offset, final int length, final long index)
     {
         final long sequence = JournalRecords.sequence(buffer, offset);
-        if (blocked || sequence <= skipThrough)
-        {
-            return;
-        }
         if (!sender.ship(epoch, sequence, buffer, offset, length))
         {
             blocked = true;
-            blockedIndex = index;
+            tailer.stopHere();
             return;
         }
         shippedSequence.lazySet(sequence);
-        // an excerpt read again after a busy link holds records shipped already: skip those
-        skipThrough = sequence;
     }
 
     private void onReply(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
@@ -204,7 +194,6 @@ public final class CommandShipper implements Agent
         }
         tailer = commands.tailer();
         tailer.moveAfterSequence(afterSequence);
-        skipThrough = afterSequence;
     }
 
     /** Counts an acknowledgement only of what this primary shipped in this epoch. */

@@ -83,16 +83,12 @@ public final class ExecutionHistory implements AutoCloseable
         final boolean[] full = {false};
         final RecordHandler onRecord = (buffer, offset, length, index) ->
         {
-            if (beyond[0] || full[0])
-            {
-                // the rest of an excerpt that holds several commands
-                return;
-            }
             header.wrap(buffer, offset);
             final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
             if (sequence > limit)
             {
                 beyond[0] = true;
+                tailer.stopHere();
                 return;
             }
             if (sequence != last[0])
@@ -101,6 +97,7 @@ public final class ExecutionHistory implements AutoCloseable
                 if (executions.size() >= PAGE || commands[0] >= SCAN_LIMIT)
                 {
                     full[0] = true;
+                    tailer.stopHere();
                     return;
                 }
                 commands[0]++;

@@ -32,8 +32,9 @@ public final class JournalTailer implements AutoCloseable
      * first would wait on memory once per record (each frame's length says where the next is), which cost a
      * tenth of a replay's time.
      * <p>
-     * When a frame does not fit, or the handler throws, the tailer stays on the excerpt and the next read of it starts
-     * at the record where this one stopped: nothing before it is handed twice, nothing from it on is skipped.
+     * When a frame does not fit, the handler throws, or the handler calls {@link #stopHere}, the tailer stays on the
+     * excerpt and the next read of it starts at the record where this one stopped: nothing before it is handed twice,
+     * nothing from it on is skipped.
      *
      * @return false when the tailer is at the end of what has been written.
      * @throws JournalDamagedException when a frame does not fit the excerpt (the tailer stays on it).
@@ -52,23 +53,25 @@ public final class JournalTailer implements AutoCloseable
             skipThrough = NOTHING_TO_SKIP;
             final int done = index == resumeIndex ? resumeAfterRecords : 0;
             resumeIndex = NO_RESUME;
+            stopRequested = false;
             int records = 0;
             try
             {
-                if (length == 0)
-                {
-                    throw new JournalDamagedException(index, "an empty excerpt");
-                }
+                requireRecords(length, index);
                 int position = 0;
                 while (position < length)
                 {
                     final int recordLength = frameAt(view, position, length, index);
                     final int record = position + Journal.FRAME_HEADER;
                     position = record + recordLength;
-                    if (records >= done &&
-                        (skip == NOTHING_TO_SKIP || recordLength < MIN_SEQUENCED || JournalRecords.sequence(view, record) > skip))
+                    if (records >= done && !passedOver(record, recordLength, skip))
                     {
                         handler.onRecord(view, record, recordLength, index);
+                        if (stopRequested)
+                        {
+                            resumeAt(context, index, records);
+                            return true;
+                        }
                     }
                     records++;
                 }
@@ -76,13 +79,33 @@ public final class JournalTailer implements AutoCloseable
             }
             catch (final Throwable ex)
             {
-                // read this excerpt again next time, from the record it stopped at
-                context.rollbackOnClose();
-                resumeIndex = index;
-                resumeAfterRecords = records;
+                resumeAt(context, index, records);
                 throw ex;
             }
         }
+    }
+
+    /**
+     * Called by a handler during {@link #read}: hands over no more records, and has the next read start again at the
+     * record being handled (a reader that cannot take it now, or one that has read enough).
+     */
+    public void stopHere()
+    {
+        stopRequested = true;
+    }
+
+    /** The next read of this excerpt starts at its record number {@code records}. */
+    private void resumeAt(final DocumentContext context, final long index, final int records)
+    {
+        context.rollbackOnClose();
+        resumeIndex = index;
+        resumeAfterRecords = records;
+    }
+
+    /** Whether a {@link #moveAfterSequence} through {@code through} passes over the record at {@code record}. */
+    private boolean passedOver(final int record, final int recordLength, final long through)
+    {
+        return through != NOTHING_TO_SKIP && recordLength >= MIN_SEQUENCED && JournalRecords.sequence(view, record) <= through;
     }
 
     /**
@@ -120,8 +143,7 @@ public final class JournalTailer implements AutoCloseable
         }
         skipThrough = NOTHING_TO_SKIP;
         int position = 0;
-        while (position < length && view.getInt(position, ByteOrder.LITTLE_ENDIAN) >= MIN_SEQUENCED &&
-            JournalRecords.sequence(view, position + Journal.FRAME_HEADER) <= through)
+        while (position < length && passedOver(position + Journal.FRAME_HEADER, view.getInt(position, ByteOrder.LITTLE_ENDIAN), through))
         {
             position += Journal.FRAME_HEADER + view.getInt(position, ByteOrder.LITTLE_ENDIAN);
         }
@@ -152,14 +174,19 @@ public final class JournalTailer implements AutoCloseable
     /** Every frame's length must be positive and fit the excerpt, ending exactly at its end. */
     static void checkFrames(final DirectBuffer excerpt, final int length, final long index)
     {
-        if (length == 0)
-        {
-            throw new JournalDamagedException(index, "an empty excerpt");
-        }
+        requireRecords(length, index);
         int position = 0;
         while (position < length)
         {
             position += Journal.FRAME_HEADER + frameAt(excerpt, position, length, index);
+        }
+    }
+
+    private static void requireRecords(final int length, final long index)
+    {
+        if (length == 0)
+        {
+            throw new JournalDamagedException(index, "an empty excerpt");
         }
     }
 
@@ -269,6 +296,8 @@ public final class JournalTailer implements AutoCloseable
     /** Set when a read stopped inside an excerpt (a damaged frame, a handler that threw): where to go on in it. */
     private long resumeIndex = NO_RESUME;
     private int resumeAfterRecords;
+    /** Set by {@link #stopHere} during a read. */
+    private boolean stopRequested;
     /** A record shorter than this has no sequence to skip by (every command and event record is longer). */
     private static final int MIN_SEQUENCED = JournalRecords.SEQUENCE_OFFSET + 8;
     /** Set by {@link #moveAfterSequence} when it lands inside an excerpt: the next read skips records up to it. */

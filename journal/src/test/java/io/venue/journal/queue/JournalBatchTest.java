@@ -317,6 +317,46 @@ class JournalBatchTest
     }
 
     @Test
+    void aHandlerThatStopsHereHasTheNextReadStartAtTheRecordItStoppedOn()
+    {
+        try (Journal journal = Journal.open(folder))
+        {
+            final JournalAppender appender = journal.appender();
+            final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
+            for (long sequence = 1; sequence <= 5; sequence++)
+            {
+                record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                appender.add(record, 0, record.capacity());
+            }
+            appender.commit();
+            record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, 6, ByteOrder.LITTLE_ENDIAN);
+            appender.append(record, 0, record.capacity());
+
+            final JournalTailer tailer = journal.tailer();
+            final List<Long> handed = new ArrayList<>();
+            final long[] stopAt = {3};
+            final RecordHandler upTo = (buffer, offset, length, index) ->
+            {
+                final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                if (sequence == stopAt[0])
+                {
+                    tailer.stopHere();
+                    return;
+                }
+                handed.add(sequence);
+            };
+            assertTrue(tailer.read(upTo));
+            assertEquals(List.of(1L, 2L), handed, "nothing after the stop");
+            stopAt[0] = 0;
+            assertTrue(tailer.read(upTo));
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L), handed, "the next read starts at the record it stopped on");
+            assertTrue(tailer.read(upTo));
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), handed);
+            assertFalse(tailer.read(upTo));
+        }
+    }
+
+    @Test
     void anyExcerptBytesEitherSplitIntoFramesThatCoverThemOrAreReportedDamaged()
     {
         final Random random = new Random(5);
