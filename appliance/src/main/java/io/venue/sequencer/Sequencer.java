@@ -48,8 +48,7 @@ public final class Sequencer implements Agent
     private byte[] text = new byte[4096];
     /** The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the backlog (SHARD_BUSY). */
     private volatile long sequence;
-    /** The last sequence staged in this duty cycle's excerpt, and who waits for each staged record. */
-    private long stagedSequence;
+    /** The records staged in this duty cycle's excerpt (numbered from {@code sequence + 1}), and who waits for each. */
     private int staged;
     private final long[] stagedConnection;
     private final long[] stagedCorrelation;
@@ -79,7 +78,6 @@ public final class Sequencer implements Agent
         this.listener = listener;
         this.epoch = epoch;
         this.sequence = lastSequence;
-        this.stagedSequence = lastSequence;
         this.batchLimit = batchLimit;
         // a duty cycle takes up to batchLimit refusals and batchLimit results
         this.stagedConnection = new long[2 * batchLimit];
@@ -123,22 +121,14 @@ public final class Sequencer implements Agent
             return;
         }
         staged = 0;
-        final long index;
-        try
-        {
-            index = journal.commit();
-        }
-        catch (final Throwable ex)
-        {
-            stagedSequence = sequence;
-            throw ex;
-        }
+        // staged is cleared first: a write that fails journals none of them, and the numbering stays where the journal is
+        final long index = journal.commit();
         if (engine != null)
         {
             engine.ring();
         }
         final long first = sequence + 1;
-        sequence = stagedSequence;
+        sequence += count;
         RuntimeException failure = null;
         for (int i = 0; i < count; i++)
         {
@@ -181,7 +171,7 @@ public final class Sequencer implements Agent
 
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
-        final long next = stagedSequence + 1;
+        final long next = sequence + staged + 1;
         final int recordLength = rejection(next, stamp(), connectionId, correlationId, RequestRejectReason.get((short)reason),
             zeros32, zeros32, detail);
         append(recordLength, false, connectionId, correlationId);
@@ -211,7 +201,7 @@ public final class Sequencer implements Agent
             return;
         }
         final long stamp = stamp();
-        final long next = stagedSequence + 1;
+        final long next = sequence + staged + 1;
         final int length = result.textLength();
         if (text.length < length)
         {
@@ -263,7 +253,7 @@ public final class Sequencer implements Agent
     private void onOwnerIntent(final VerificationResult result)
     {
         final long stamp = stamp();
-        final long next = stagedSequence + 1;
+        final long next = sequence + staged + 1;
         final int length = result.textLength();
         record.checkLimit(length);
         if (text.length < length)
@@ -339,7 +329,6 @@ public final class Sequencer implements Agent
     private void append(final int recordLength, final boolean accepted, final long connectionId, final long correlationId)
     {
         journal.add(record, 0, recordLength);
-        stagedSequence++;
         stagedConnection[staged] = connectionId;
         stagedCorrelation[staged] = correlationId;
         stagedAccepted[staged] = accepted;
