@@ -23,8 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,8 +37,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ApplianceCrashTest
 {
     private static final int KILLS = 3;
-    private static final Pattern SEQUENCE = Pattern.compile("\"sequence\":(\\d+)");
-    private static final Pattern DIGEST = Pattern.compile("\"digest\":\"(0x[0-9a-f]{64})\"");
 
     @TempDir
     Path folder;
@@ -63,7 +59,7 @@ class ApplianceCrashTest
         for (int kill = 0; kill < KILLS; kill++)
         {
             final ChildJvm child = ChildJvm.start(ApplianceMain.class, "--config", config.toString());
-            final VenueHttp http = new VenueHttp(url(child));
+            final VenueHttp http = new VenueHttp(VenueHttp.servingUrl(child));
             final Secp256k1KeyPair demo = VenueHttp.key(data.resolve("keys").resolve("demo-account.key"));
             final Semaphore inFlight = new Semaphore(32);
             // killed after a random number of answers (not a fixed time: a cold JVM on a loaded machine answers slowly)
@@ -93,7 +89,7 @@ class ApplianceCrashTest
         }
         // a last start recovers (its recovery compares the journaled events with the replay), then stops cleanly
         final ChildJvm last = ChildJvm.start(ApplianceMain.class, "--config", config.toString());
-        url(last);
+        VenueHttp.servingUrl(last);
         last.process.toHandle().destroy();
         assertTrue(last.process.waitFor(60, TimeUnit.SECONDS));
         last.awaitLine("stopped cleanly", 5);
@@ -107,13 +103,7 @@ class ApplianceCrashTest
             while (tailer.read((buffer, offset, length, index) ->
             {
                 commandsPerExcerpt.merge(index, 1, Integer::sum);
-                final String line = printer.print(buffer, offset, length);
-                final Matcher sequence = SEQUENCE.matcher(line);
-                final Matcher digest = DIGEST.matcher(line);
-                if (sequence.find() && digest.find())
-                {
-                    journaled.put(Long.parseLong(sequence.group(1)), digest.group(1));
-                }
+                record(printer.print(buffer, offset, length), journaled);
             }))
             {
                 // to the end
@@ -129,21 +119,19 @@ class ApplianceCrashTest
         }
     }
 
-    /** Keeps an answer that names its command (accepted or refused by the engine): its sequence and digest. */
-    private static boolean record(final String body, final Map<Long, String> answered)
+    /**
+     * Keeps the sequence and digest a text names, if it names both: an answer about a command (accepted or refused by
+     * the engine), or a journaled command as printed.
+     */
+    private static boolean record(final String json, final Map<Long, String> into)
     {
-        final Matcher sequence = SEQUENCE.matcher(body);
-        final Matcher digest = DIGEST.matcher(body);
-        if (sequence.find() && digest.find())
+        final String sequence = VenueHttp.field(json, "sequence");
+        final String digest = VenueHttp.field(json, "digest");
+        if (sequence == null || digest == null)
         {
-            answered.put(Long.parseLong(sequence.group(1)), digest.group(1));
-            return true;
+            return false;
         }
-        return false;
-    }
-
-    private static String url(final ChildJvm child) throws InterruptedException
-    {
-        return child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
+        into.put(Long.parseLong(sequence), digest);
+        return true;
     }
 }

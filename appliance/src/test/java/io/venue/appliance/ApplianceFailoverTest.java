@@ -61,7 +61,7 @@ class ApplianceFailoverTest
         final ChildJvm standby = ChildJvm.start(ApplianceMain.class, "--config", standbyConfig.toString());
         ChildJvm primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
         standby.awaitLine("venue appliance is a standby", 60);
-        final String primaryUrl = url(primary);
+        final String primaryUrl = VenueHttp.servingUrl(primary);
 
         final Secp256k1KeyPair demo = VenueHttp.key(primaryData.resolve("keys").resolve("demo-account.key"));
         final VenueHttp toPrimary = new VenueHttp(primaryUrl);
@@ -124,11 +124,6 @@ class ApplianceFailoverTest
     private Path write(final String name, final String text) throws IOException
     {
         return Files.writeString(folder.resolve(name), text);
-    }
-
-    private static String url(final ChildJvm child) throws InterruptedException
-    {
-        return child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
     }
 
     private static void writeKeys(final Path... dataDirs) throws IOException

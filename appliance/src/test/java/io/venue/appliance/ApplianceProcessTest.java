@@ -36,7 +36,7 @@ class ApplianceProcessTest
     {
         final Path data = folder.resolve("data");
         ChildJvm child = ChildJvm.start(ApplianceMain.class, "--data", data.toString(), "--port", "0");
-        String url = child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
+        String url = VenueHttp.servingUrl(child);
         final String firstUrl = url;
         // the banner goes on after the serving line: read to its last line before looking through it
         child.awaitLine("Ctrl-C stops it cleanly", 30);
@@ -54,7 +54,7 @@ class ApplianceProcessTest
         child.awaitLine("stopped cleanly", 5);
 
         child = ChildJvm.start(ApplianceMain.class, "--data", data.toString(), "--port", "0");
-        url = child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
+        url = VenueHttp.servingUrl(child);
         assertTrue(child.lines.stream().anyMatch(l -> l.startsWith("recovered: 0 commands replayed")), String.join("\n", child.lines));
         assertTrue(child.lines.stream().noneMatch(l -> l.startsWith("demo venue set up")), "the set-up runs once");
         answer = new VenueHttp(url).submit(demo, 1, bid);

@@ -38,6 +38,12 @@ final class VenueHttp
         this.baseUrl = baseUrl;
     }
 
+    /** The base URL an appliance started as a child process prints once it serves. */
+    static String servingUrl(final io.venue.testing.ChildJvm child) throws InterruptedException
+    {
+        return child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
+    }
+
     static Secp256k1KeyPair key(final Path file) throws IOException
     {
         return Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(Files.readString(file, StandardCharsets.US_ASCII).trim()));
