@@ -18,7 +18,7 @@ import org.agrona.DirectBuffer;
  * <p>
  * Not thread safe: one thread owns an engine.
  */
-public final class Engine
+public final class Engine implements AutoCloseable
 {
     private final ShardState state;
     private final Settlement settlement;
@@ -58,6 +58,8 @@ public final class Engine
     private int unflushed;
     private int commandsPerFlush = 1;
     private int recordsPerFlush = Integer.MAX_VALUE;
+    /** With several shards, places and cancels are matched on the shards' threads; null with one. */
+    private final ShardPipeline pipeline;
 
     public Engine(final EngineConfig config, final EventSink sink)
     {
@@ -67,6 +69,18 @@ public final class Engine
         orderEntry = new OrderEntry(state, gate, settlement);
         operator = new Operator(state, gate, settlement, orderEntry);
         agents = new AgentLifecycle(state, gate);
+        pipeline = config.shards() > 1 ? new ShardPipeline(state, gate, orderEntry, settlement, this::settled) : null;
+    }
+
+    /** A command the pipeline settled: it now counts as applied. */
+    private void settled(final long sequence, final boolean command)
+    {
+        lastSequence = sequence;
+        if (command)
+        {
+            commands++;
+        }
+        unflushed++;
     }
 
     /**
@@ -151,6 +165,10 @@ public final class Engine
             {
                 mirror.checkSequence(sequence);
             }
+            if (null != pipeline)
+            {
+                return submitted(templateId, sequence, nowMs, buffer, offset, length);
+            }
             lastSequence = sequence;
             state.events.commandEnd();
             afterCommand();
@@ -171,6 +189,14 @@ public final class Engine
         if (null != mirror)
         {
             mirror.checkSequence(sequence);
+        }
+        if (null != pipeline)
+        {
+            if (submitted(templateId, sequence, nowMs, buffer, offset, length))
+            {
+                return true;
+            }
+            pipeline.beginBarrier();
         }
         state.events.command(sequence);
         orderEntry.command(nowMs);
@@ -205,7 +231,26 @@ public final class Engine
         lastSequence = sequence;
         commands++;
         state.events.commandEnd();
+        if (null != pipeline)
+        {
+            pipeline.endBarrier();
+        }
         afterCommand();
+        return true;
+    }
+
+    /** Hands a command to the pipeline; false when it is not one the pipeline takes (a barrier). */
+    private boolean submitted(
+        final int templateId, final long sequence, final long nowMs, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (!pipeline.submit(templateId, sequence, nowMs, buffer, offset, length))
+        {
+            return false;
+        }
+        if (null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
+        {
+            flushState();
+        }
         return true;
     }
 
@@ -226,6 +271,7 @@ public final class Engine
      */
     public void flushState()
     {
+        drain();
         if (null != mirror && unflushed > 0)
         {
             // the events first: after a crash the state must not be ahead of the event journal
@@ -238,7 +284,27 @@ public final class Engine
     /** Makes the sink write the events it holds ({@link EventSink#flush}): after each batch of commands. */
     public void flushEvents()
     {
+        drain();
         state.events.flush();
+    }
+
+    /** With several shards: settles every command handed on, so the whole state reflects {@link #lastSequence()}. */
+    private void drain()
+    {
+        if (null != pipeline)
+        {
+            pipeline.drain();
+        }
+    }
+
+    /** Stops the matching shards' threads (nothing to do with one shard); after the last command. */
+    @Override
+    public void close()
+    {
+        if (null != pipeline)
+        {
+            pipeline.close();
+        }
     }
 
     /** The sequence of the last command applied (or skipped as a pre-journal reject). */
@@ -260,18 +326,21 @@ public final class Engine
      */
     public byte[] stateHash()
     {
+        drain();
         return hasher.hash(state);
     }
 
     /** Open orders across all books. */
     public int openOrders()
     {
+        drain();
         return state.orders.size();
     }
 
     /** For checks and tests: the engine's view of balances, books and markets. */
     public EngineView view()
     {
+        drain();
         return new EngineView(state);
     }
 

@@ -25,6 +25,8 @@ public final class EngineConfig
     private int assetCapacity = 64;
     private int expectedAccounts = 1_024;
     private StateLimits stateLimits = StateLimits.DEMO;
+    private int shards = 1;
+    private int groupCommands = 64;
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -190,5 +192,49 @@ public final class EngineConfig
     public StateLimits stateLimits()
     {
         return stateLimits;
+    }
+
+    /**
+     * Matching shards (default 1, at most {@value #MAX_SHARDS}). With one, a single thread does everything. With
+     * several, market number m is matched by shard m mod shards on a thread of its own, while the engine's thread
+     * keeps the gate, credit and settlement (docs/ENGINE.md "Several shards").
+     */
+    public EngineConfig shards(final int shards)
+    {
+        if (shards < 1 || shards > MAX_SHARDS)
+        {
+            throw new IllegalArgumentException("shards must be 1 to " + MAX_SHARDS + ", got " + shards);
+        }
+        this.shards = shards;
+        return this;
+    }
+
+    public int shards()
+    {
+        return shards;
+    }
+
+    /** The most matching shards an engine takes. */
+    public static final int MAX_SHARDS = 64;
+
+    /**
+     * With several shards: the commands of one group (sequences {@code g × n} to {@code g × n + n - 1}) are
+     * admitted against the credit as it stood when the group began, less what the group's own orders hold
+     * (default 64). The proceeds and releases of a group's fills count from the next group on. Part of what
+     * the engine's output is a function of: a replay must use the same value.
+     */
+    public EngineConfig groupCommands(final int commands)
+    {
+        if (commands < 1)
+        {
+            throw new IllegalArgumentException("groupCommands must be positive, got " + commands);
+        }
+        this.groupCommands = commands;
+        return this;
+    }
+
+    public int groupCommands()
+    {
+        return groupCommands;
     }
 }

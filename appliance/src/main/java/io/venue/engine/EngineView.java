@@ -75,6 +75,12 @@ public final class EngineView
         return state.ledger.total(ledgerAsset, state.accounts.count());
     }
 
+    /** What deposits, withdrawals, splits and merges made of a ledger asset: {@link #total} must always equal it. */
+    public long supply(final int ledgerAsset)
+    {
+        return state.supply[ledgerAsset];
+    }
+
     public long nonceFloor(final int account)
     {
         return NonceWindow.floor(state.nonceWords, NonceWindow.WORDS * account);
@@ -95,6 +101,18 @@ public final class EngineView
     {
         final int market = market(marketId);
         return market == Markets.MISSING ? null : state.books[2 * market + which];
+    }
+
+    /** The ledger asset a book's asks lock: the base of a spot market, the YES or NO shares of an outcome market. */
+    public int baseAssetOfBook(final long marketId, final int which)
+    {
+        return state.markets.baseAssetOfBook(2 * market(marketId) + which);
+    }
+
+    /** The ledger asset a market's bids lock: its quote asset or collateral. */
+    public int quoteAsset(final long marketId)
+    {
+        return state.markets.quoteAsset(market(marketId));
     }
 
     /** The credit an open order still holds, or -1 if no such order is open. */

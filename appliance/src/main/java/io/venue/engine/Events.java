@@ -1,7 +1,7 @@
 package io.venue.engine;
 
 import io.venue.engine.account.Accounts;
-import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.SlotReader;
 import io.venue.journal.sbe.*;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -105,6 +105,28 @@ final class Events
         rateNowMs = nowMs;
     }
 
+    int rateAccount()
+    {
+        return rateAccount;
+    }
+
+    long rateNowMs()
+    {
+        return rateNowMs;
+    }
+
+    int nonceAccount()
+    {
+        return nonceAccount;
+    }
+
+    /** Hands on an event another writer encoded for the current command (its index already in it) and counts it. */
+    void emitCopy(final DirectBuffer event, final int offset, final int length)
+    {
+        sink.onEvent(event, offset, length);
+        eventIndex++;
+    }
+
     /** Events written so far for the current command. */
     int count()
     {
@@ -171,7 +193,7 @@ final class Events
         emit(orderAccepted.encodedLength());
     }
 
-    void orderRested(final OrderBook orderBook, final int slot, final long market, final Book book)
+    void orderRested(final SlotReader orderBook, final int slot, final long market, final Book book)
     {
         orderRested.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderRested.offset() + OrderRestedEncoder.orderIdEncodingOffset());
@@ -184,7 +206,7 @@ final class Events
     void trade(
         final long market,
         final Book book,
-        final OrderBook orderBook,
+        final SlotReader orderBook,
         final int makerSlot,
         final DirectBuffer takerOrderId,
         final int takerOrderIdOffset,
@@ -205,7 +227,7 @@ final class Events
     }
 
     /** An order done while resting: its id and account are read from the book. */
-    void orderDone(final OrderBook orderBook, final int slot, final long market, final OrderDoneReason reason, final long remaining)
+    void orderDone(final SlotReader orderBook, final int slot, final long market, final OrderDoneReason reason, final long remaining)
     {
         orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderDone.offset() + OrderDoneEncoder.orderIdEncodingOffset());
@@ -226,7 +248,7 @@ final class Events
     }
 
     void orderAmended(
-        final OrderBook orderBook, final int slot, final long market, final boolean priorityKept)
+        final SlotReader orderBook, final int slot, final long market, final boolean priorityKept)
     {
         orderAmended.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderAmended.offset() + OrderAmendedEncoder.orderIdEncodingOffset());

@@ -52,6 +52,11 @@ final class OrderEntry
     private final IntArrayList handles = new IntArrayList();
 
     private long nowMs;
+    /**
+     * Set by a pipeline's credit stage while it admits a place ({@link ShardPipeline}): the checks read its group
+     * view, and an admitted order is handed to the pipeline instead of the book.
+     */
+    private ShardPipeline forwardTo;
 
     OrderEntry(final ShardState state, final Gate gate, final Settlement settlement)
     {
@@ -63,6 +68,20 @@ final class OrderEntry
     void command(final long nowMs)
     {
         this.nowMs = nowMs;
+    }
+
+    /** Admits {@code place} for a pipeline's matching shard: see {@link #forwardTo}. */
+    void admitPlace(final PlaceOrderDecoder place, final ShardPipeline pipeline)
+    {
+        forwardTo = pipeline;
+        try
+        {
+            onPlace(place);
+        }
+        finally
+        {
+            forwardTo = null;
+        }
     }
 
     void onPlace(final PlaceOrderDecoder place)
@@ -156,7 +175,7 @@ final class OrderEntry
     }
 
     /** Whether the per-account action limiter counts a command of this lane: the MM lane charged its own windows. */
-    private static boolean tradingLane(final io.venue.journal.sbe.Lane lane)
+    static boolean tradingLane(final io.venue.journal.sbe.Lane lane)
     {
         return lane != io.venue.journal.sbe.Lane.MM;
     }
@@ -416,23 +435,27 @@ final class OrderEntry
         }
         final int baseAsset = markets.baseAssetOfBook(book);
         final int quoteAsset = markets.quoteAsset(market);
-        if (intent.reduceOnly && (intent.side == Side.BID ||
-            intent.qty > state.ledger.available(account, baseAsset) + state.ledger.locked(account, baseAsset)))
+        final ShardPipeline pipeline = forwardTo;
+        final GroupView view = pipeline == null ? null : pipeline.view();
+        if (intent.reduceOnly && (intent.side == Side.BID || intent.qty > (view != null ? view.holding(account, baseAsset) :
+            state.ledger.available(account, baseAsset) + state.ledger.locked(account, baseAsset))))
         {
             return RejectCode.REDUCE_ONLY_VIOLATION;
         }
-        if (state.orders.openOrders(account) >= state.config.maxOpenOrdersPerAccount() ||
-            state.orders.openOrders(account, market) >= state.config.maxOpenOrdersPerAccountAndMarket())
+        if ((view != null ? view.openOrders(account) : state.orders.openOrders(account)) >= state.config.maxOpenOrdersPerAccount() ||
+            (view != null ? view.openOrders(account, market) : state.orders.openOrders(account, market)) >=
+                state.config.maxOpenOrdersPerAccountAndMarket())
         {
             return RejectCode.OPEN_ORDER_LIMIT;
         }
-        if (state.orders.find(intent.idBuffer, intent.idOffset) != FixedKeyIndex.MISSING ||
-            (intent.withClientId && clientIdInUse(account)))
+        if ((view != null ? view.bookOf(intent.idBuffer, intent.idOffset) : state.orders.find(intent.idBuffer, intent.idOffset)) !=
+            FixedKeyIndex.MISSING || (intent.withClientId && clientIdInUse(account, view)))
         {
             return RejectCode.INVALID_ACTION;
         }
         final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
-        if (reservation == Notional.TOO_LARGE || state.books[book].levelWouldOverflow(intent.side, intent.price, intent.qty))
+        // the book belongs to a matching shard's thread in a pipeline: the shard checks the level itself
+        if (reservation == Notional.TOO_LARGE || (pipeline == null && state.books[book].levelWouldOverflow(intent.side, intent.price, intent.qty)))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -440,6 +463,11 @@ final class OrderEntry
 
         if (intent.expiresAt != OrderBook.NO_EXPIRY && intent.expiresAt <= nowMs)
         {
+            if (pipeline != null)
+            {
+                pipeline.expiredOnArrival(account, book, intent);
+                return null;
+            }
             // already expired when it arrives: accepted, then done at once, nothing reserved
             settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, 0,
                 false, 0, 0, acceptAction, envelopeBuffer, envelope, legIndex);
@@ -455,6 +483,10 @@ final class OrderEntry
         }
         state.ledger.open(account, baseAsset);
         state.ledger.open(account, quoteAsset);
+        if (pipeline != null)
+        {
+            return pipeline.forwardPlace(account, book, reserveAsset, reservation, intent);
+        }
         return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex);
     }
 
@@ -708,11 +740,12 @@ final class OrderEntry
         return state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == account ? handle : -1;
     }
 
-    private boolean clientIdInUse(final int account)
+    private boolean clientIdInUse(final int account, final GroupView view)
     {
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
-        return state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+        return view != null ? view.clientIdInUse(account, clientIdScratch, 0) :
+            state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
     }
 
     private RejectCode tradingGate(final int account, final int market)

@@ -32,6 +32,7 @@ final class Orders
     private long[][] clientIdLo = new long[0][];
     private boolean[][] hasClientId = new boolean[0][];
     private int[] openPerAccount = new int[64];
+    private Listener listener;
 
     /** For a write-through mirror: handles that rested or changed, and the ids (4 longs each) of orders that left. */
     private IntArrayList touched;
@@ -58,6 +59,22 @@ final class Orders
     static int slotOf(final int handle)
     {
         return handle & SLOT_MASK;
+    }
+
+    /** Told of every order registered or forgotten, after the change ({@link #listen}). */
+    interface Listener
+    {
+        void added(int handle, long id0, long id1, long id2, long id3, int account, int market,
+            boolean withClientId, long clientHi, long clientLo);
+
+        void removed(int handle, long id0, long id1, long id2, long id3, int account, int market,
+            boolean withClientId, long clientHi, long clientLo);
+    }
+
+    /** From now on tells {@code listener} of every add and remove (null: nobody). */
+    void listen(final Listener listener)
+    {
+        this.listener = listener;
     }
 
     /** Makes room for the extras of a new book. */
@@ -167,6 +184,10 @@ final class Orders
         openPerAccount[account]++;
         openPerAccountMarket.merge(accountMarketKey(account, market), 1, Orders::sum);
         touch(handle);
+        if (null != listener)
+        {
+            listener.added(handle, id0, id1, id2, id3, account, market, withClientId, clientHi, clientLo);
+        }
     }
 
     /** Forgets an order that left the book. */
@@ -187,7 +208,8 @@ final class Orders
         }
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
-        if (hasClientId[book][slot])
+        final boolean withClientId = hasClientId[book][slot];
+        if (withClientId)
         {
             clientKey[0] = account;
             clientKey[1] = clientIdHi[book][slot];
@@ -199,6 +221,10 @@ final class Orders
         openPerAccount[account]--;
         // one probe; a count that reaches 0 (the map's missing value) removes its entry
         openPerAccountMarket.merge(accountMarketKey(account, market), -1, Orders::sum);
+        if (null != listener)
+        {
+            listener.removed(handle, id0, id1, id2, id3, account, market, withClientId, clientIdHi[book][slot], clientIdLo[book][slot]);
+        }
     }
 
     private static long sum(final long a, final long b)

@@ -4,6 +4,7 @@ import io.venue.action.Side;
 import io.venue.engine.book.MakerDoneReason;
 import io.venue.engine.book.MatchListener;
 import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.SlotReader;
 import io.venue.engine.book.TakerDoneReason;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.risk.Notional;
@@ -28,6 +29,8 @@ final class Settlement implements MatchListener
     private int market;
     private int book;
     private OrderBook orderBook;
+    /** Where the callbacks read the slots they name: the book, or the copies of a replayed match ({@link #readingFrom}). */
+    private SlotReader slots;
     private long marketId;
     private Book bookCode;
     private int baseAsset;
@@ -73,9 +76,21 @@ final class Settlement implements MatchListener
             this.baseAsset = state.markets.baseAssetOfBook(book);
             this.quoteAsset = state.markets.quoteAsset(market);
         }
+        this.slots = orderBook;
         this.acceptPending = false;
         this.takerKeepsHandle = false;
         this.lateReject = null;
+        return this;
+    }
+
+    /**
+     * Makes the callbacks that follow read the slots they name from {@code recorded} instead of the book: for
+     * a match made on a matching shard's thread and replayed here after the book moved on. Until the next
+     * {@link #forBook} or {@link #forTaker}.
+     */
+    Settlement readingFrom(final SlotReader recorded)
+    {
+        this.slots = recorded;
         return this;
     }
 
@@ -179,7 +194,7 @@ final class Settlement implements MatchListener
             state.orders.reserved(makerHandle, state.orders.reserved(makerHandle) - amount);
             ledger.credit(makerAccount, baseAsset, qty);
         }
-        state.events.trade(marketId, bookCode, orderBook, makerSlot, takerIdBuffer, takerIdOffset, takerAccount, price, qty,
+        state.events.trade(marketId, bookCode, slots, makerSlot, takerIdBuffer, takerIdOffset, takerAccount, price, qty,
             Events.side(takerSide), makerRemainingAfter);
         balance(makerAccount, baseAsset);
         balance(makerAccount, quoteAsset);
@@ -195,17 +210,17 @@ final class Settlement implements MatchListener
     {
         flushAccept();
         final int handle = Orders.handle(book, slot);
-        final int account = orderBook.accountOf(slot);
-        final int asset = orderBook.sideOf(slot) == Side.BID ? quoteAsset : baseAsset;
+        final int account = slots.accountOf(slot);
+        final int asset = slots.sideOf(slot) == Side.BID ? quoteAsset : baseAsset;
         final long reserved = state.orders.reserved(handle);
-        final long remaining = orderBook.remainingOf(slot);
-        state.orders.remove(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
+        final long remaining = slots.remainingOf(slot);
+        state.orders.remove(handle, slots.orderIdWord(slot, 0), slots.orderIdWord(slot, 1),
+            slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), account, market);
         if (reserved > 0)
         {
             state.ledger.unlock(account, asset, reserved);
         }
-        state.events.orderDone(orderBook, slot, marketId, switch (reason)
+        state.events.orderDone(slots, slot, marketId, switch (reason)
         {
             case FILLED -> OrderDoneReason.FILLED;
             case CANCELLED_STP -> OrderDoneReason.CANCELLED_STP;
@@ -229,11 +244,11 @@ final class Settlement implements MatchListener
         }
         else
         {
-            state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), takerAccount, market, takerReserved,
+            state.orders.add(Orders.handle(book, slot), slots.orderIdWord(slot, 0), slots.orderIdWord(slot, 1),
+                slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), takerAccount, market, takerReserved,
                 takerWithClientId, takerClientHi, takerClientLo);
         }
-        state.events.orderRested(orderBook, slot, marketId, bookCode);
+        state.events.orderRested(slots, slot, marketId, bookCode);
     }
 
     @Override

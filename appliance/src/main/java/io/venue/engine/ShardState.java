@@ -30,7 +30,8 @@ final class ShardState
     final Ledger ledger;
     final Agents agents;
     final Orders orders;
-    final Events events;
+    /** The events writer; a pipeline's credit stage points it at its staging while it admits ({@link ShardPipeline}). */
+    Events events;
     OrderBook[] books = new OrderBook[16];
     long[] nonceWords;
     long[] rateWords;
@@ -49,8 +50,8 @@ final class ShardState
     static final long MAX_SUPPLY = 1L << 62;
     /** What the commands since the mirror's last write changed, when a mirror is attached; null otherwise. */
     ChangeSet changes;
-    /** The open-order record limit, shared by every book. */
-    final RestingLimit restingLimit;
+    /** The open-order record limit, shared by the books of each matching shard (split evenly between shards). */
+    final RestingLimit[] restingLimits;
     private final FixedKeyIndex operators = new FixedKeyIndex(3, 4);
     private final long[] operatorKey = new long[3];
 
@@ -60,7 +61,13 @@ final class ShardState
         final int expected = config.expectedAccounts();
         accounts = new Accounts(expected);
         supply = new long[config.assetCapacity()];
-        restingLimit = new RestingLimit(config.stateLimits().openOrders());
+        restingLimits = new RestingLimit[config.shards()];
+        for (int shard = 0; shard < restingLimits.length; shard++)
+        {
+            // the remainder goes to the first shards, one each
+            final long limit = config.stateLimits().openOrders();
+            restingLimits[shard] = new RestingLimit(limit / restingLimits.length + (shard < limit % restingLimits.length ? 1 : 0));
+        }
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
         agents = new Agents(expected);
@@ -151,6 +158,12 @@ final class ShardState
             ledger.positionRecords() + ledger.newPositionRecords(account, assetA, assetB) <= limits.positions();
     }
 
+    /** The matching shard of a book: its market's number modulo the shard count. */
+    int shardOf(final int book)
+    {
+        return (book >>> 1) % restingLimits.length;
+    }
+
     /** Creates the book with this number. */
     OrderBook addBook(final int book)
     {
@@ -158,7 +171,7 @@ final class ShardState
         {
             books = Arrays.copyOf(books, Math.max(book + 1, books.length * 2));
         }
-        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide(), restingLimit);
+        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide(), restingLimits[shardOf(book)]);
         orders.addBook(book);
         return books[book];
     }

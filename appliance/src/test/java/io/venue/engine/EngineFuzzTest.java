@@ -4,7 +4,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,17 +23,7 @@ class EngineFuzzTest
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, seed).setUp().run(STREAM);
-        final List<byte[]> records = new ArrayList<>();
-        int position = 0;
-        while (position < h.commandsLength())
-        {
-            final int length = h.commands.getInt(position);
-            final byte[] record = new byte[length];
-            h.commands.getBytes(position + 4, record);
-            records.add(record);
-            position += 4 + length;
-        }
-        return records;
+        return h.records();
     }
 
     @Property(tries = 40)

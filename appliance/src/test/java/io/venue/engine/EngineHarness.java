@@ -174,6 +174,22 @@ final class EngineHarness
         return commandsLength;
     }
 
+    /** The command records sent so far (since the last drain), one array each. */
+    java.util.List<byte[]> records()
+    {
+        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        int position = 0;
+        while (position < commandsLength)
+        {
+            final int length = commands.getInt(position);
+            final byte[] record = new byte[length];
+            commands.getBytes(position + 4, record);
+            records.add(record);
+            position += 4 + length;
+        }
+        return records;
+    }
+
     /** Appends the commands sent since the last drain to a journal and forgets them. */
     void drainCommandsTo(final io.venue.journal.queue.JournalAppender journal)
     {

@@ -20,6 +20,6 @@ public final class RandomCommands
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, seed).setUp().run(steps);
-        return ShardRecoveryTest.commands(h);
+        return h.records();
     }
 }

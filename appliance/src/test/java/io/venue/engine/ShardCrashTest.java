@@ -43,7 +43,7 @@ class ShardCrashTest
     {
         final EngineHarness reference = new EngineHarness(RandomStream.config(), false);
         new RandomStream(reference, 2026).setUp().run(COMMANDS);
-        final List<byte[]> records = ShardRecoveryTest.commands(reference);
+        final List<byte[]> records = reference.records();
         final Path source = folder.resolve("source.bin");
         RecordFiles.write(records, source);
 

@@ -66,7 +66,7 @@ class ShardRecoveryTest
     void eventsWrittenBeforeACrashAreMatchedNotDuplicated() throws Exception
     {
         final EngineHarness reference = reference();
-        final List<byte[]> records = commands(reference);
+        final List<byte[]> records = reference.records();
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
@@ -119,7 +119,7 @@ class ShardRecoveryTest
     void aMissingStateIsRebuiltByAFullReplay() throws Exception
     {
         final EngineHarness reference = reference();
-        final List<byte[]> records = commands(reference);
+        final List<byte[]> records = reference.records();
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
@@ -143,7 +143,7 @@ class ShardRecoveryTest
     void anEventJournalThatDisagreesWithTheReplayStopsRecovery() throws Exception
     {
         final EngineHarness reference = reference();
-        final List<byte[]> records = commands(reference);
+        final List<byte[]> records = reference.records();
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
@@ -165,7 +165,7 @@ class ShardRecoveryTest
     void eventsOfCommandsTheCommandJournalLostStopRecovery() throws Exception
     {
         final EngineHarness reference = reference();
-        final List<byte[]> records = commands(reference);
+        final List<byte[]> records = reference.records();
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             // the host kept the events of every command but lost the command journal's last 100 records
@@ -190,21 +190,6 @@ class ShardRecoveryTest
         new RandomStream(h, 99).setUp().run(COMMANDS - 16);
         assertTrue(h.engine.commandCount() >= COMMANDS - 16);
         return h;
-    }
-
-    static List<byte[]> commands(final EngineHarness h)
-    {
-        final List<byte[]> records = new ArrayList<>();
-        int position = 0;
-        while (position < h.commandsLength())
-        {
-            final int length = h.commands.getInt(position);
-            final byte[] record = new byte[length];
-            h.commands.getBytes(position + 4, record);
-            records.add(record);
-            position += 4 + length;
-        }
-        return records;
     }
 
     private static void apply(final Engine engine, final byte[] record)

@@ -75,7 +75,7 @@ import java.nio.ByteOrder;
  * <p>
  * Not thread safe: one thread (the shard's) owns a book. Listeners must not call mutating methods.
  */
-public final class OrderBook
+public final class OrderBook implements SlotReader
 {
     /** No slot. */
     public static final int NULL_SLOT = OrderPool.NULL_SLOT;
@@ -531,27 +531,32 @@ public final class OrderBook
         return pool.isLive(slot);
     }
 
+    @Override
     public int accountOf(final int slot)
     {
         return pool.account(slot);
     }
 
+    @Override
     public Side sideOf(final int slot)
     {
         return pool.side(slot);
     }
 
+    @Override
     public long priceOf(final int slot)
     {
         return pool.price(slot);
     }
 
     /** @return the order's size: the placed quantity, lowered by any reduceQty. */
+    @Override
     public long originalQtyOf(final int slot)
     {
         return pool.originalQty(slot);
     }
 
+    @Override
     public long remainingOf(final int slot)
     {
         return pool.remainingQty(slot);
@@ -588,6 +593,7 @@ public final class OrderBook
      * @param index 0..3, most significant first.
      * @return one big-endian word of the 32-byte order id.
      */
+    @Override
     public long orderIdWord(final int slot, final int index)
     {
         return pool.idWord(slot, index);
@@ -603,6 +609,7 @@ public final class OrderBook
     }
 
     /** Copies the 32-byte order id. */
+    @Override
     public void orderIdInto(final int slot, final MutableDirectBuffer dst, final int offset)
     {
         dst.putLong(offset, pool.idWord(slot, 0), ByteOrder.BIG_ENDIAN);

@@ -49,6 +49,19 @@ public final class FixedKeyIndex
         return size;
     }
 
+    /** Removes every entry, keeping the capacity: a pass over the slots, so for small indexes cleared often. */
+    public void clear()
+    {
+        if (size > 0)
+        {
+            for (int slot = 0; slot <= mask; slot++)
+            {
+                valueAt(slot, MISSING);
+            }
+            size = 0;
+        }
+    }
+
     public int get(final long[] key, final int offset)
     {
         int slot = slotOf(key, offset);

@@ -28,6 +28,7 @@ public final class Ledger
     private long balanceRecords;
     private long positionRecords;
     private DirtySet changed;
+    private Watcher watcher;
 
     public Ledger(final int assetCapacity, final int initialAccounts)
     {
@@ -99,6 +100,23 @@ public final class Ledger
     public int assetCapacity()
     {
         return assetCapacity;
+    }
+
+    /**
+     * From now on, every (account, asset) a mutator is called for is first shown to {@code watcher} with its
+     * values as they are ({@code account × assetCapacity + asset}; null stops it): a pipeline's credit stage keeps
+     * the values a group of commands started from this way.
+     */
+    public void watch(final Watcher watcher)
+    {
+        this.watcher = watcher;
+    }
+
+    /** Told of a cell about to be changed, with its values before (see {@link #watch}). */
+    @FunctionalInterface
+    public interface Watcher
+    {
+        void beforeChange(int cell, long available, long locked);
     }
 
     /**
@@ -249,6 +267,10 @@ public final class Ledger
         if (null != changed)
         {
             changed.add(index);
+        }
+        if (null != watcher)
+        {
+            watcher.beforeChange(index, cells[2 * index], cells[2 * index + 1]);
         }
         return index;
     }

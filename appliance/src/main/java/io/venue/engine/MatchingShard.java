@@ -1,0 +1,270 @@
+package io.venue.engine;
+
+import io.venue.action.Side;
+import io.venue.action.StpMode;
+import io.venue.action.TimeInForce;
+import io.venue.engine.book.MakerDoneReason;
+import io.venue.engine.book.MatchListener;
+import io.venue.engine.book.MatchTape;
+import io.venue.engine.book.OrderBook;
+import io.venue.engine.book.PlaceRequest;
+import io.venue.engine.book.PlaceResult;
+import io.venue.engine.book.TakerDoneReason;
+import io.venue.engine.index.FixedKeyIndex;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * One matching shard: on a thread of its own, it takes the places and cancels the credit stage admitted for
+ * the markets it owns ({@link ShardState#shardOf}), in sequence order, drives their books and writes what the
+ * books did on a {@link MatchTape}, which the credit stage settles in the same order ({@link ShardPipeline}).
+ * Before each command it expires the orders of its books whose time has come, on the command's stamped time.
+ * <p>
+ * It touches nothing but its books, its own index of their order ids and its two rings; the credit stage
+ * touches those books only while every shard is idle (between a drain and the next ticket).
+ */
+final class MatchingShard implements Agent, MessageHandler
+{
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    /** A tape longer than this after a callback goes out as a part, so no match is bounded by the ring's message size. */
+    private static final int PART_BYTES = 16 * 1024;
+    private static final Side[] SIDES = Side.values();
+    private static final TimeInForce[] TIME_IN_FORCE = TimeInForce.values();
+    private static final StpMode[] STP_MODES = StpMode.values();
+
+    private final int shard;
+    private final ShardState state;
+    private final OneToOneRingBuffer inbound;
+    private final OneToOneRingBuffer outbound;
+    private final IdleStrategy blockedIdle;
+    private final MatchTape tape = new MatchTape(PART_BYTES * 2);
+    private final Indexing listener = new Indexing();
+    /** Order id (four big-endian words) to handle, for this shard's books. */
+    private final FixedKeyIndex ids;
+    private final long[] idKey = new long[4];
+    private final PlaceRequest request = new PlaceRequest();
+
+    MatchingShard(
+        final int shard,
+        final ShardState state,
+        final OneToOneRingBuffer inbound,
+        final OneToOneRingBuffer outbound,
+        final IdleStrategy blockedIdle)
+    {
+        this.shard = shard;
+        this.state = state;
+        this.inbound = inbound;
+        this.outbound = outbound;
+        this.blockedIdle = blockedIdle;
+        this.ids = new FixedKeyIndex(4, 1024, state.config.indexSeed());
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "matching-shard-" + shard;
+    }
+
+    @Override
+    public int doWork()
+    {
+        return inbound.read(this, 16);
+    }
+
+    @Override
+    public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        tape.clear();
+        expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
+        if (type == ShardTicket.PLACE)
+        {
+            place(buffer, index);
+        }
+        else
+        {
+            cancel(buffer, index);
+        }
+        publish(ShardTicket.TAPE_END);
+    }
+
+    private void expire(final long nowMs)
+    {
+        final OrderBook[] books = state.books;
+        for (int book = 0; book < books.length; book++)
+        {
+            final OrderBook orderBook = books[book];
+            if (orderBook != null && state.shardOf(book) == shard)
+            {
+                final long next = orderBook.nextExpiry();
+                if (next != OrderBook.NO_EXPIRY && next <= nowMs)
+                {
+                    tape.mark(ShardTicket.MARK_EXPIRY, book, 0);
+                    orderBook.expireUpTo(nowMs, listener.in(book, orderBook));
+                }
+            }
+        }
+    }
+
+    private void place(final DirectBuffer ticket, final int at)
+    {
+        final int book = ticket.getInt(at + ShardTicket.BOOK, LE);
+        final OrderBook orderBook = state.books[book];
+        final Side side = SIDES[ticket.getByte(at + ShardTicket.SIDE)];
+        final long price = ticket.getLong(at + ShardTicket.PRICE, LE);
+        final long qty = ticket.getLong(at + ShardTicket.QTY, LE);
+        if (orderBook.levelWouldOverflow(side, price, qty))
+        {
+            tape.mark(ShardTicket.MARK_LEVEL_OVERFLOW, book, 0);
+            return;
+        }
+        tape.mark(ShardTicket.MARK_PLACE, book, 0);
+        final byte stp = ticket.getByte(at + ShardTicket.STP_MODE);
+        request.reset()
+            .orderId(ticket, at + ShardTicket.ORDER_ID)
+            .accountIndex(ticket.getInt(at + ShardTicket.ACCOUNT, LE))
+            .side(side)
+            .price(price)
+            .qty(qty)
+            .timeInForce(TIME_IN_FORCE[ticket.getByte(at + ShardTicket.TIME_IN_FORCE)])
+            .stpMode(stp == ShardTicket.NONE ? null : STP_MODES[stp])
+            .market(ticket.getByte(at + ShardTicket.IS_MARKET) != 0)
+            .expiresAt(ticket.getLong(at + ShardTicket.EXPIRES_AT, LE))
+            .sequence(ticket.getLong(at + ShardTicket.PRIORITY, LE))
+            .nowMs(ticket.getLong(at + ShardTicket.NOW_MS, LE));
+        final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at + ShardTicket.ORDER_ID));
+        tape.mark(ShardTicket.MARK_PLACE_RESULT, result.ordinal(), 0);
+    }
+
+    private void cancel(final DirectBuffer ticket, final int at)
+    {
+        loadId(ticket, at + ShardTicket.ORDER_ID);
+        final int handle = ids.get(idKey, 0);
+        final int account = ticket.getInt(at + ShardTicket.ACCOUNT, LE);
+        if (handle == FixedKeyIndex.MISSING || state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) != account)
+        {
+            tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0, 0);
+            return;
+        }
+        final int book = Orders.bookOf(handle);
+        tape.mark(ShardTicket.MARK_CANCEL, book, 0);
+        final OrderBook orderBook = state.books[book];
+        orderBook.cancel(Orders.slotOf(handle), listener.in(book, orderBook));
+    }
+
+    /** Registers a resting order of this shard's books (for a barrier, or when the pipeline starts on a restored state). */
+    void indexed(final int handle, final long id0, final long id1, final long id2, final long id3)
+    {
+        idKey[0] = id0;
+        idKey[1] = id1;
+        idKey[2] = id2;
+        idKey[3] = id3;
+        ids.put(idKey, 0, handle);
+    }
+
+    /** Forgets an order that left one of this shard's books outside its own thread (a barrier). */
+    void unindexed(final long id0, final long id1, final long id2, final long id3)
+    {
+        idKey[0] = id0;
+        idKey[1] = id1;
+        idKey[2] = id2;
+        idKey[3] = id3;
+        ids.remove(idKey, 0);
+    }
+
+    private void loadId(final DirectBuffer buffer, final int offset)
+    {
+        for (int word = 0; word < 4; word++)
+        {
+            idKey[word] = buffer.getLong(offset + 8 * word, ByteOrder.BIG_ENDIAN);
+        }
+    }
+
+    private void publish(final int type)
+    {
+        while (!outbound.write(type, tape.buffer(), 0, tape.length()))
+        {
+            // the credit stage settles in order and drains this ring whenever it waits on anything
+            blockedIdle.idle();
+        }
+        blockedIdle.reset();
+        tape.clear();
+    }
+
+    /** Records each callback on the tape, keeps the id index in step, and sends the tape out in parts. */
+    private final class Indexing implements MatchListener
+    {
+        private int book;
+        private OrderBook orderBook;
+        private DirectBuffer takerId;
+        private int takerIdOffset;
+
+        Indexing in(final int book, final OrderBook orderBook)
+        {
+            this.book = book;
+            this.orderBook = orderBook;
+            tape.reading(orderBook);
+            return this;
+        }
+
+        Indexing taking(final DirectBuffer id, final int offset)
+        {
+            this.takerId = id;
+            this.takerIdOffset = offset;
+            return this;
+        }
+
+        @Override
+        public void onTrade(
+            final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
+        {
+            tape.onTrade(makerSlot, makerAccount, takerAccount, price, qty, makerRemainingAfter);
+            partOut();
+        }
+
+        @Override
+        public void onMakerDone(final int slot, final MakerDoneReason reason)
+        {
+            tape.onMakerDone(slot, reason);
+            unindexed(orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1), orderBook.orderIdWord(slot, 2),
+                orderBook.orderIdWord(slot, 3));
+            partOut();
+        }
+
+        @Override
+        public void onTakerRested(final int slot)
+        {
+            tape.onTakerRested(slot);
+            loadId(takerId, takerIdOffset);
+            ids.put(idKey, 0, Orders.handle(book, slot));
+            partOut();
+        }
+
+        @Override
+        public void onTakerDone(final TakerDoneReason reason, final long filledQty, final long remainingQty)
+        {
+            tape.onTakerDone(reason, filledQty, remainingQty);
+            partOut();
+        }
+
+        @Override
+        public void onLevelChanged(final Side side, final long price, final long newLevelQty, final int orderCount)
+        {
+            tape.onLevelChanged(side, price, newLevelQty, orderCount);
+            partOut();
+        }
+
+        private void partOut()
+        {
+            if (tape.length() > PART_BYTES)
+            {
+                publish(ShardTicket.TAPE_PART);
+            }
+        }
+    }
+}
