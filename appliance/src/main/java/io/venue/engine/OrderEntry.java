@@ -435,27 +435,20 @@ final class OrderEntry
         }
         final int baseAsset = markets.baseAssetOfBook(book);
         final int quoteAsset = markets.quoteAsset(market);
-        final ShardPipeline pipeline = forwardTo;
-        final GroupView view = pipeline == null ? null : pipeline.view();
-        if (intent.reduceOnly && (intent.side == Side.BID || intent.qty > (view != null ? view.holding(account, baseAsset) :
-            state.ledger.available(account, baseAsset) + state.ledger.locked(account, baseAsset))))
+        if (intent.reduceOnly && (intent.side == Side.BID || intent.qty > holding(account, baseAsset)))
         {
             return RejectCode.REDUCE_ONLY_VIOLATION;
         }
-        if ((view != null ? view.openOrders(account) : state.orders.openOrders(account)) >= state.config.maxOpenOrdersPerAccount() ||
-            (view != null ? view.openOrders(account, market) : state.orders.openOrders(account, market)) >=
-                state.config.maxOpenOrdersPerAccountAndMarket())
+        if (atOpenOrderLimit(account, market))
         {
             return RejectCode.OPEN_ORDER_LIMIT;
         }
-        if ((view != null ? view.bookOf(intent.idBuffer, intent.idOffset) : state.orders.find(intent.idBuffer, intent.idOffset)) !=
-            FixedKeyIndex.MISSING || (intent.withClientId && clientIdInUse(account, view)))
+        if (idInUse() || (intent.withClientId && clientIdInUse(account)))
         {
             return RejectCode.INVALID_ACTION;
         }
         final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
-        // the book belongs to a matching shard's thread in a pipeline: the shard checks the level itself
-        if (reservation == Notional.TOO_LARGE || (pipeline == null && state.books[book].levelWouldOverflow(intent.side, intent.price, intent.qty)))
+        if (reservation == Notional.TOO_LARGE || levelWouldOverflow(book))
         {
             return RejectCode.INVALID_QTY;
         }
@@ -463,9 +456,9 @@ final class OrderEntry
 
         if (intent.expiresAt != OrderBook.NO_EXPIRY && intent.expiresAt <= nowMs)
         {
-            if (pipeline != null)
+            if (forwardTo != null)
             {
-                pipeline.expiredOnArrival(account, book, intent);
+                forwardTo.expiredOnArrival(account, book, intent);
                 return null;
             }
             // already expired when it arrives: accepted, then done at once, nothing reserved
@@ -483,9 +476,9 @@ final class OrderEntry
         }
         state.ledger.open(account, baseAsset);
         state.ledger.open(account, quoteAsset);
-        if (pipeline != null)
+        if (forwardTo != null)
         {
-            return pipeline.forwardPlace(account, book, reserveAsset, reservation, intent);
+            return forwardTo.forwardPlace(account, book, reserveAsset, reservation, intent);
         }
         return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex);
     }
@@ -740,12 +733,41 @@ final class OrderEntry
         return state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == account ? handle : -1;
     }
 
-    private boolean clientIdInUse(final int account, final GroupView view)
+    // the checks of a place read the pipeline's group view while it admits one (forwardTo), the live state otherwise
+
+    /** Available plus locked: what a reduce-only ask may sell. */
+    private long holding(final int account, final int asset)
+    {
+        return forwardTo != null ? forwardTo.view().holding(account, asset) :
+            state.ledger.available(account, asset) + state.ledger.locked(account, asset);
+    }
+
+    private boolean atOpenOrderLimit(final int account, final int market)
+    {
+        final GroupView view = forwardTo != null ? forwardTo.view() : null;
+        return (view != null ? view.openOrders(account) : state.orders.openOrders(account)) >= state.config.maxOpenOrdersPerAccount() ||
+            (view != null ? view.openOrders(account, market) : state.orders.openOrders(account, market)) >=
+                state.config.maxOpenOrdersPerAccountAndMarket();
+    }
+
+    private boolean idInUse()
+    {
+        return (forwardTo != null ? forwardTo.view().bookOf(intent.idBuffer, intent.idOffset) :
+            state.orders.find(intent.idBuffer, intent.idOffset)) != FixedKeyIndex.MISSING;
+    }
+
+    private boolean clientIdInUse(final int account)
     {
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
-        return view != null ? view.clientIdInUse(account, clientIdScratch, 0) :
+        return forwardTo != null ? forwardTo.view().clientIdInUse(account, clientIdScratch, 0) :
             state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+    }
+
+    /** In a pipeline the book belongs to its shard's thread, which checks the level itself. */
+    private boolean levelWouldOverflow(final int book)
+    {
+        return forwardTo == null && state.books[book].levelWouldOverflow(intent.side, intent.price, intent.qty);
     }
 
     private RejectCode tradingGate(final int account, final int market)
