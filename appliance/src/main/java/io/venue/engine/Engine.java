@@ -60,6 +60,8 @@ public final class Engine implements AutoCloseable
     private int recordsPerFlush = Integer.MAX_VALUE;
     /** With several shards, places and cancels are matched on the shards' threads; null with one. */
     private final ShardPipeline pipeline;
+    /** With several shards: a state write was asked for in the middle of a group and waits for its end. */
+    private boolean statePending;
 
     public Engine(final EngineConfig config, final EventSink sink)
     {
@@ -69,7 +71,18 @@ public final class Engine implements AutoCloseable
         orderEntry = new OrderEntry(state, gate, settlement);
         operator = new Operator(state, gate, settlement, orderEntry);
         agents = new AgentLifecycle(state, gate);
-        pipeline = config.shards() > 1 ? new ShardPipeline(state, gate, orderEntry, settlement, this::settled) : null;
+        pipeline = config.shards() > 1 ? new ShardPipeline(state, gate, orderEntry, settlement, new ShardPipeline.Completion()
+        {
+            public void completed(final long sequence, final boolean command)
+            {
+                settled(sequence, command);
+            }
+
+            public void groupStarts()
+            {
+                Engine.this.groupStarts();
+            }
+        }) : null;
     }
 
     /** A command the pipeline settled: it now counts as applied. */
@@ -233,7 +246,14 @@ public final class Engine implements AutoCloseable
         state.events.commandEnd();
         if (null != pipeline)
         {
+            // counted first: a state write waiting for the group's start happens in endBarrier and includes it
+            unflushed++;
             pipeline.endBarrier();
+            if (null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
+            {
+                flushState();
+            }
+            return true;
         }
         afterCommand();
         return true;
@@ -268,10 +288,39 @@ public final class Engine implements AutoCloseable
      * once {@code recordsPerFlush} records wait ({@link EngineState.Context}); its duty cycle calls it when no
      * command is waiting, and closing calls it last. The sink writes the events it holds first. Does nothing in
      * memory-only mode or when nothing is pending.
+     * <p>
+     * With several shards the state is written only where a group begins (after the last command of a group, or
+     * after a barrier), because admission inside a group reads the group's start: a state written in the middle of
+     * one could not be continued from exactly. Asked in the middle of a group, the write waits for its end; a restart
+     * before then replays the group's commands from the journal.
      */
     public void flushState()
     {
-        drain();
+        if (null != pipeline)
+        {
+            pipeline.drain();
+            if (!pipeline.atGroupStart(lastSequence))
+            {
+                state.events.flush();
+                statePending = true;
+                return;
+            }
+        }
+        writeState();
+    }
+
+    /** Where a group begins (told by the pipeline): a write asked for in the group's middle happens now. */
+    private void groupStarts()
+    {
+        if (statePending)
+        {
+            writeState();
+        }
+    }
+
+    private void writeState()
+    {
+        statePending = false;
         if (null != mirror && unflushed > 0)
         {
             // the events first: after a crash the state must not be ahead of the event journal
@@ -288,8 +337,12 @@ public final class Engine implements AutoCloseable
         state.events.flush();
     }
 
-    /** With several shards: settles every command handed on, so the whole state reflects {@link #lastSequence()}. */
-    private void drain()
+    /**
+     * With several shards: settles every command handed on to the shards, so their events have reached the sink
+     * (which may still hold them: see {@link #flushEvents}) and the whole state reflects {@link #lastSequence()}.
+     * Nothing to do with one shard, which applies each command before {@link #onCommand} returns.
+     */
+    public void drain()
     {
         if (null != pipeline)
         {

@@ -62,11 +62,15 @@ public final class PersistedEngine implements AutoCloseable
         return state;
     }
 
-    /** Writes what is pending, then closes the state cleanly (flushes the files, marks the meta closed); call between commands. */
+    /**
+     * Writes what is pending, then closes the state cleanly (flushes the files, marks the meta closed) and stops the
+     * engine's shard threads, if any; call between commands.
+     */
     @Override
     public void close()
     {
         engine.flushState();
+        engine.close();
         state.close();
     }
 }

@@ -63,10 +63,13 @@ final class ShardPipeline implements AutoCloseable
     private static final PlaceResult[] PLACE_RESULTS = PlaceResult.values();
     private static final Side[] SIDES = Side.values();
 
-    /** Told of each command once it is settled, in sequence order. */
+    /** Told of each command once it is settled, in sequence order, and of each new group. */
     interface Completion
     {
         void completed(long sequence, boolean command);
+
+        /** Everything before is settled and the next command starts a fresh view: the state may be written. */
+        void groupStarts();
     }
 
     private final ShardState state;
@@ -130,6 +133,8 @@ final class ShardPipeline implements AutoCloseable
     private long nowMs;
 
     private long group = Long.MIN_VALUE;
+    /** Commands admitted since the view was last cleared. */
+    private long sinceClear;
     private boolean started;
     private volatile Throwable shardFailure;
 
@@ -193,10 +198,11 @@ final class ShardPipeline implements AutoCloseable
             drain();
             if (commandGroup != group)
             {
-                view.clear();
+                clearView();
                 group = commandGroup;
             }
         }
+        sinceClear++;
         final int e = (int)(tail & (ENTRIES - 1));
         current = e;
         sequence[e] = commandSequence;
@@ -469,7 +475,24 @@ final class ShardPipeline implements AutoCloseable
     void endBarrier()
     {
         state.orders.listen(view);
+        clearView();
+    }
+
+    private void clearView()
+    {
         view.clear();
+        sinceClear = 0;
+        completion.groupStarts();
+    }
+
+    /**
+     * Whether a state that reflects everything up to {@code settled} (drained) can be continued from exactly:
+     * nothing admitted since the view was cleared, or {@code settled} ends its group, so the next command starts
+     * a fresh view here as it would after a restart.
+     */
+    boolean atGroupStart(final long settled)
+    {
+        return head == tail && (sinceClear == 0 || (settled + 1) % groupCommands == 0);
     }
 
     private void idle()

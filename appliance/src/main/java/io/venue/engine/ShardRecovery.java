@@ -148,6 +148,7 @@ public final class ShardRecovery
         {
             // to the end of the command journal
         }
+        engine.drain();
         sink.requireNoEventsLeft();
         engine.flushEvents();
         report.onReplayed(replayed[0], sink.matched, sink.appended, engine.lastSequence());

@@ -5,9 +5,13 @@ import io.venue.journal.sbe.TradeDecoder;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.venue.engine.state.EngineState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -23,6 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShardPipelineTest
 {
+    @TempDir
+    Path folder;
+
     /** The records of a {@link RandomStream} (every kind of command) or, with {@code trading}, of a {@link TradingStream}. */
     private static List<byte[]> stream(final long seed, final int steps, final boolean trading)
     {
@@ -103,6 +110,191 @@ class ShardPipelineTest
         final Run sharded = run(config(true, 3, 64), records, 1, 10);
         final int trades = count(sharded.events(), TradeDecoder.TEMPLATE_ID);
         assertTrue(trades > 500, "the stream trades on every shard: " + trades);
+    }
+
+    @Test
+    void aShardedEngineRestartsFromItsStateAsIfItHadNeverStopped() throws Exception
+    {
+        final List<byte[]> records = stream(11, 2_500, true);
+        final EngineConfig config = config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        final Run reference = run(config, records, 0, 0);
+        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000)
+            .commandsPerFlush(37);
+
+        // the first life stops at a command in the middle of a group: its state is the one of the last group start
+        final int stop = 16 * (records.size() / 40) + 7;
+        final EventLog first = new EventLog(false);
+        try (PersistedEngine persisted = PersistedEngine.open(config, first, context))
+        {
+            for (int i = 0; i < stop; i++)
+            {
+                persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
+            }
+        }
+        final EventLog second = new EventLog(false);
+        final long restart;
+        final byte[] hash;
+        try (PersistedEngine persisted = PersistedEngine.open(config, second, context))
+        {
+            restart = persisted.engine().lastSequence();
+            assertTrue(restart < stop, "the state was written where a group begins (a group end or a barrier): " + restart);
+            for (int i = (int)restart; i < records.size(); i++)
+            {
+                persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
+            }
+            hash = persisted.engine().stateHash();
+        }
+        final byte[] firstLife = first.bytes();
+        final byte[] joined = concat(upTo(firstLife, restart), second.bytes());
+        assertArrayEquals(reference.events(), joined, "the events of both lives, the replayed commands once");
+        assertArrayEquals(reference.hash(), hash);
+        assertArrayEquals(firstLife, Arrays.copyOf(joined, firstLife.length), "the replayed commands gave the events they gave before");
+    }
+
+    /**
+     * The group rule, and why a state is written only where a group begins: Bob sells his bitcoin to Alice, then
+     * bids with the dollars he got in the same group. One shard takes the bid; several refuse it (the proceeds count
+     * from the next group on) and take it after a barrier. A restart between the fill and the bid must refuse it too.
+     */
+    @Test
+    void proceedsCountFromTheNextGroupAndARestartKeepsTheRule() throws Exception
+    {
+        final EngineHarness h = new EngineHarness(new EngineConfig(), false);
+        h.admin(new io.venue.action.CreateAsset(1, "USD"));
+        h.admin(new io.venue.action.CreateAsset(2, "BTC"));
+        h.admin(new io.venue.action.CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new io.venue.action.Deposit(EngineTest.ALICE, 1, 1_000_000_000));
+        h.admin(new io.venue.action.Deposit(EngineTest.BOB, 2, 1_000_000));
+        h.act(EngineTest.BOB, spot(io.venue.action.Side.ASK, 1_000_000));
+        h.act(EngineTest.ALICE, spot(io.venue.action.Side.BID, 1_000_000));
+        final int fill = h.records().size();
+        h.act(EngineTest.BOB, spot(io.venue.action.Side.BID, 500_000));
+        final byte[] bobsBid = h.lastDigest;
+        h.admin(new io.venue.action.Deposit(EngineTest.STRANGER, 1, 1));
+        h.act(EngineTest.BOB, spot(io.venue.action.Side.BID, 500_000));
+        final byte[] bobsSecondBid = h.lastDigest;
+        final List<byte[]> records = h.records();
+        assertTrue(h.engine.view().isOpen(bobsBid), "one shard: the proceeds are there at once");
+
+        final EngineConfig config = new EngineConfig().shards(2).groupCommands(1_000_000).operator(EngineHarness.OPERATOR)
+            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        try (Engine sharded = new Engine(config, (buffer, offset, length) -> { }))
+        {
+            records.forEach(r -> sharded.onCommand(new UnsafeBuffer(r), 0, r.length));
+            assertTrue(!sharded.view().isOpen(bobsBid), "several shards: not in the group of the fill");
+            assertTrue(sharded.view().isOpen(bobsSecondBid), "after a barrier");
+        }
+
+        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("rule")).sizeFor(1_000, 10_000)
+            .commandsPerFlush(1);
+        try (PersistedEngine persisted = PersistedEngine.open(config, (buffer, offset, length) -> { }, context))
+        {
+            records.subList(0, fill).forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
+        }
+        try (PersistedEngine persisted = PersistedEngine.open(config, (buffer, offset, length) -> { }, context))
+        {
+            final long restart = persisted.engine().lastSequence();
+            assertEquals(fill - 2, restart, "the state of the last barrier, not of the fill in the group's middle");
+            records.subList((int)restart, records.size()).forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
+            assertTrue(!persisted.engine().view().isOpen(bobsBid), "after the restart as before it");
+            assertTrue(persisted.engine().view().isOpen(bobsSecondBid));
+        }
+    }
+
+    private static io.venue.action.SpotPlaceOrder spot(final io.venue.action.Side side, final long qty)
+    {
+        return new io.venue.action.SpotPlaceOrder(7, null, side, 1_000_000, qty, null, io.venue.action.TimeInForce.GTC, false, false,
+            io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+    }
+
+    @Test
+    void recoveryAfterACrashMatchesTheJournaledEventsAndGoesOn() throws Exception
+    {
+        final List<byte[]> records = stream(5, 2_500, true);
+        final EngineConfig config = config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        final Run reference = run(config, records, 0, 0);
+        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000)
+            .commandsPerFlush(50);
+        final int stateAt = 1_000;
+        final int crashedAt = 1_400;
+        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.open(folder.resolve("commands"));
+            io.venue.journal.queue.Journal events = io.venue.journal.queue.Journal.open(folder.resolve("events")))
+        {
+            final io.venue.journal.queue.JournalAppender commandOut = commands.appender();
+            records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
+            final io.venue.journal.queue.JournalAppender eventOut = events.appender();
+            final long stored;
+            try (PersistedEngine persisted = PersistedEngine.open(config, JournalEventSink.heldUntilFlush(eventOut), context))
+            {
+                for (int i = 0; i < stateAt; i++)
+                {
+                    persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
+                }
+                persisted.engine().flushState();
+                stored = persisted.state().meta().appliedSequence();
+                assertTrue(stored < stateAt, "written where a group begins (a group end or a barrier): " + stored);
+            }
+            // then the process journals the events of more commands and dies without writing its state again
+            try (Engine crashed = new Engine(config, new EventSink()
+            {
+                public void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+                {
+                    final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                    if (sequence > stateAt && sequence < crashedAt)
+                    {
+                        eventOut.add(buffer, offset, length);
+                    }
+                }
+
+                public void onCommandEnd()
+                {
+                    eventOut.commit();
+                }
+            }))
+            {
+                for (int i = 0; i < crashedAt; i++)
+                {
+                    crashed.onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
+                }
+                crashed.drain();
+            }
+            final ShardRecovery recovery = ShardRecovery.recover(config, context, commands, events, new ShardRecovery.Report()
+            {
+                public void onStateRebuilt(final String reason)
+                {
+                    throw new AssertionError("the state was usable: " + reason);
+                }
+
+                public void onReplayed(final long replayed, final long matched, final long appended, final long lastSequence)
+                {
+                    assertEquals(records.size() - stored, replayed, "only the commands after the state");
+                    assertTrue(matched > 0 && appended > 0);
+                }
+            });
+            assertArrayEquals(reference.hash(), recovery.engine().stateHash());
+            recovery.engine().close();
+            recovery.state().close();
+        }
+        assertArrayEquals(reference.events(), ShardRecoveryTest.journal(folder.resolve("events")), "no event lost, none twice");
+    }
+
+    /** The events of commands up to {@code sequence}. */
+    private static byte[] upTo(final byte[] events, final long sequence)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(events);
+        int at = 0;
+        while (at < events.length && buffer.getLong(at + 4 + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN) <= sequence)
+        {
+            at += 4 + buffer.getInt(at, ByteOrder.nativeOrder());
+        }
+        return Arrays.copyOf(events, at);
+    }
+
+    private static byte[] concat(final byte[] a, final byte[] b)
+    {
+        final byte[] joined = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        return joined;
     }
 
     /** Every event carries its command's sequence right after the header: they never go backwards. */
