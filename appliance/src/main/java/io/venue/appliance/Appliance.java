@@ -590,6 +590,8 @@ public final class Appliance implements AutoCloseable
             finally
             {
                 state.close();
+                // the matching shards' threads, if any
+                engine.close();
             }
         }
         CloseHelper.quietClose(media);

@@ -52,6 +52,11 @@ public final class ApplianceContext
     boolean autoPromote;
     long replicationReportMs = 10_000;
     long shardBusyBacklog = 20_000;
+    /** Matching shards (engine.shards) and the commands of one admission group (engine.group.commands): ENGINE.md. */
+    int engineShards = 1;
+    int groupCommands = 64;
+    /** The cores of the matching shards' threads, round robin; none listed: not pinned. */
+    int[] coreShards = new int[0];
     /** The core the engine thread is pinned to; -1: not pinned (the default, right on a shared machine). */
     int coreEngine = -1;
     int coreFront = -1;
@@ -165,6 +170,9 @@ public final class ApplianceContext
                 case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
                 case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
                 case "shard.busy.backlog" -> shardBusyBacklog = Long.parseLong(value);
+                case "engine.shards" -> engineShards = Integer.parseInt(value);
+                case "engine.group.commands" -> groupCommands = Integer.parseInt(value);
+                case "core.shards" -> coreShards = cores(value);
                 case "limits.account.actions" -> accountActions = Long.parseLong(value);
                 case "limits.account.window.ms" -> accountWindowMs = Long.parseLong(value);
                 case "limits.open.orders.account" -> openOrdersPerAccount = Integer.parseInt(value);
@@ -183,8 +191,7 @@ public final class ApplianceContext
                     case "false" -> false;
                     default -> throw new IllegalArgumentException("true or false");
                 };
-                case "core.verifiers" -> coreVerifiers = value.isBlank() ? new int[0] :
-                    java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+                case "core.verifiers" -> coreVerifiers = cores(value);
                 case "idle.strategy" -> idleWait = switch (value)
                 {
                     case "park", "backoff", "busy-spin" -> value;
@@ -358,6 +365,12 @@ public final class ApplianceContext
         return idleMaxParkUs == 0 && replicated() ? 100 : idleMaxParkUs();
     }
 
+    private static int[] cores(final String value)
+    {
+        return value.isBlank() ? new int[0] :
+            java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+    }
+
     /** Replication is configured when both endpoints are. */
     public boolean replicated()
     {
@@ -386,7 +399,11 @@ public final class ApplianceContext
             .maxLevelsPerSide(levelsPerSide)
             .maxMarkets(maxMarkets)
             .orderCapacityPerBook(ordersPerBook)
-            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(stateAccounts, stateRestingOrders));
+            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(stateAccounts, stateRestingOrders))
+            .shards(engineShards)
+            .groupCommands(groupCommands)
+            .shardThreads(shard -> io.venue.tuning.PinnedThreads.factory("matching-shard-" + shard,
+                coreShards.length == 0 ? -1 : coreShards[shard % coreShards.length]), idleStrategy());
         operators.forEach(config::operator);
         return config;
     }
@@ -499,7 +516,8 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every limits.* value must be positive");
         }
-        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs); // refuses a rate its limiter cannot count
+        // refuses a rate its limiter cannot count, a shard count out of range, a group of no command
+        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs).shards(engineShards).groupCommands(groupCommands);
         if (shardBusyBacklog < 0)
         {
             throw new IllegalArgumentException("shard.busy.backlog must not be negative");

@@ -27,6 +27,14 @@ public final class EngineConfig
     private StateLimits stateLimits = StateLimits.DEMO;
     private int shards = 1;
     private int groupCommands = 64;
+    private java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads = shard -> runnable ->
+    {
+        final Thread thread = new Thread(runnable, "matching-shard-" + shard);
+        thread.setDaemon(true);
+        return thread;
+    };
+    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle =
+        bell -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, 100_000);
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -236,5 +244,29 @@ public final class EngineConfig
     public int groupCommands()
     {
         return groupCommands;
+    }
+
+    /**
+     * Where the matching shards' threads come from (by shard number; default: unpinned daemon threads) and how they
+     * wait for work (given the bell the engine's thread rings after each hand-off; default: Agrona's backoff, up to
+     * 100 µs parked). Neither changes any output.
+     */
+    public EngineConfig shardThreads(
+        final java.util.function.IntFunction<java.util.concurrent.ThreadFactory> threads,
+        final java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idle)
+    {
+        this.shardThreads = java.util.Objects.requireNonNull(threads);
+        this.shardIdle = java.util.Objects.requireNonNull(idle);
+        return this;
+    }
+
+    java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads()
+    {
+        return shardThreads;
+    }
+
+    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle()
+    {
+        return shardIdle;
     }
 }

@@ -85,6 +85,8 @@ final class ShardPipeline implements AutoCloseable
     private final OneToOneRingBuffer[] inbound;
     private final OneToOneRingBuffer[] outbound;
     private final AgentRunner[] runners;
+    /** Rung after each ticket, so a parked shard wakes at once. */
+    private final io.venue.tuning.Doorbell[] bells;
     private final IdleStrategy waiting = new BackoffIdleStrategy(100, 10, 1_000, 100_000);
     private final MatchTape.Replayed replayed = new MatchTape.Replayed();
     private final TapeSettler settler = new TapeSettler();
@@ -160,8 +162,10 @@ final class ShardPipeline implements AutoCloseable
         inbound = new OneToOneRingBuffer[count];
         outbound = new OneToOneRingBuffer[count];
         runners = new AgentRunner[count];
+        bells = new io.venue.tuning.Doorbell[count];
         for (int i = 0; i < count; i++)
         {
+            bells[i] = new io.venue.tuning.Doorbell();
             inbound[i] = ring(INBOUND_BYTES);
             outbound[i] = ring(OUTBOUND_BYTES);
             shards[i] = new MatchingShard(i, state, inbound[i], outbound[i], new BackoffIdleStrategy(100, 10, 1_000, 100_000));
@@ -420,6 +424,7 @@ final class ShardPipeline implements AutoCloseable
             }
         }
         waiting.reset();
+        bells[shard[e]].ring();
     }
 
     /**
@@ -671,13 +676,8 @@ final class ShardPipeline implements AutoCloseable
         state.orders.listen(view);
         for (int i = 0; i < shards.length; i++)
         {
-            runners[i] = new AgentRunner(new BackoffIdleStrategy(100, 10, 1_000, 100_000), this::onShardError, null, shards[i]);
-            AgentRunner.startOnThread(runners[i], runnable ->
-            {
-                final Thread thread = new Thread(runnable);
-                thread.setDaemon(true);
-                return thread;
-            });
+            runners[i] = new AgentRunner(state.config.shardIdle().apply(bells[i]), this::onShardError, null, shards[i]);
+            AgentRunner.startOnThread(runners[i], state.config.shardThreads().apply(i));
         }
     }
 

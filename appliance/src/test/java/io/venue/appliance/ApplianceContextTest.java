@@ -33,7 +33,7 @@ class ApplianceContextTest
             "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
-            "journal.pretouch=false", "core.pretouch=1",
+            "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
             "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
             "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000"));
@@ -77,6 +77,9 @@ class ApplianceContextTest
         assertEquals(500, engine.stateLimits().accounts());
         assertEquals(900, engine.stateLimits().openOrders());
         assertEquals(2, engine.operators().size());
+        assertEquals(3, engine.shards());
+        assertEquals(16, engine.groupCommands());
+        assertEquals(2, c.coreShards.length);
         assertEquals(20_000, c.mmActionTsSkewMs);
         assertEquals(300_000, c.httpMaxBodyBytes);
     }
@@ -119,6 +122,9 @@ class ApplianceContextTest
         assertRefused("idle.max.park.us=0", "idle.max.park.us is 1 to 10000");
         assertRefused("idle.max.park.us=10001", "idle.max.park.us is 1 to 10000");
         assertRefused("journal.pretouch=yes", "true or false");
+        assertRefused("engine.shards=0", "shards must be 1 to 64");
+        assertRefused("engine.shards=65", "shards must be 1 to 64");
+        assertRefused("engine.group.commands=0", "groupCommands must be positive");
         assertRefused("http.port=70000", "http.port 0-65535");
         assertRefused("http.max.body.bytes=100000", "a compact request of 1,000 orders");
         assertRefused("http.max.body.bytes=600000", "the verifier pool's body limit");

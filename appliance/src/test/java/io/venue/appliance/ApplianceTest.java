@@ -406,6 +406,34 @@ class ApplianceTest
         assertEquals("1", field(ask.body(), "trades"), ask.body());
     }
 
+    /** engine.shards=2: the spot market on one matching shard, the outcome market on the other; a restart recovers them. */
+    @Test
+    void twoMatchingShardsTradeAndRecover() throws Exception
+    {
+        final String[] settings = {"engine.shards", "2", "engine.group.commands", "4"};
+        restartWith("shards", settings);
+        operator = VenueHttp.key(appliance.operatorKeyFile());
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
+        final Secp256k1KeyPair trader = fundedTrader();
+        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC)));
+        final HttpResponse<String> ask = http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC));
+        ok(ask);
+        assertEquals("1", field(ask.body(), "trades"), ask.body());
+        final HttpResponse<String> resting = http.submit(demo, 2, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
+        ok(resting);
+        ok(http.submit(demo, 3, new Split(OUTCOME_MARKET, 5 * UNIT)));
+        final HttpResponse<String> yes = http.submit(demo, 4, new SpotPlaceOrder(OUTCOME_MARKET, io.venue.action.Book.YES,
+            Side.ASK, 600_000, UNIT, null, TimeInForce.GTC, false, false, -1));
+        ok(yes);
+
+        restartWith("shards", settings);
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"));
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "status"));
+        ok(http.submit(demo, 5, new Cancel(OrderId.of(field(resting.body(), "orderId")))));
+        refused(http.submit(demo, 6, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "UNKNOWN_ORDER");
+        ok(http.submit(demo, 7, new Cancel(OrderId.of(field(yes.body(), "orderId")))));
+    }
+
     /** Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…). */
     private ApplianceContext restartWith(final String name, final String... settings) throws Exception
     {

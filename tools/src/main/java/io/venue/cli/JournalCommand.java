@@ -141,9 +141,8 @@ final class JournalCommand
         @Parameters(index = "1", description = "The event journal folder the run wrote.")
         Path events;
 
-        @Option(names = "--operator", required = true,
-            description = "An operator key of the run (0x address); repeat for several. The engine configuration must be the run's.")
-        List<String> operators;
+        @Mixin
+        EngineOptions engineOptions;
 
         @Option(names = "--verify-signatures",
             description = "Verify every signed command again from its record (the request rebuilt, its digest, signer match and " +
@@ -173,8 +172,7 @@ final class JournalCommand
         {
             final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) : null;
             final long[] signatures = new long[2];
-            final EngineConfig config = new EngineConfig();
-            operators.forEach(operator -> config.operator(Address.of(operator)));
+            final EngineConfig config = engineOptions.config();
             final PrintWriter out = spec.commandLine().getOut();
             final ExpandableArrayBuffer produced = new ExpandableArrayBuffer(4096);
             final int[] producedLength = {0};
@@ -198,7 +196,7 @@ final class JournalCommand
                 return 2;
             }
             final Engine engine = null == state ? new Engine(config, sink) : Engine.open(config, sink, state);
-            try (state; Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
+            try (engine; state; Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
             {
                 final JournalTailer commandTailer = commandJournal.tailer();
                 final JournalTailer eventTailer = eventJournal.tailer();
@@ -248,6 +246,8 @@ final class JournalCommand
                     }
                     producedLength[0] = 0;
                     engine.onCommand(buffer, offset, length);
+                    // with several shards a command's events come when it is settled: each one is compared before the next
+                    engine.drain();
                     counts[0]++;
                     int position = 0;
                     while (divergence[0] == null && position < producedLength[0])
@@ -365,15 +365,13 @@ final class JournalCommand
         @Option(names = "--at", required = true, description = "The last command sequence to apply.")
         long at;
 
-        @Option(names = "--operator", required = true, description = "An operator key of the run (0x address); repeat for several.")
-        List<String> operators;
+        @Mixin
+        EngineOptions engineOptions;
 
         @Override
         public Integer call()
         {
-            final EngineConfig config = new EngineConfig();
-            operators.forEach(operator -> config.operator(Address.of(operator)));
-            final Engine engine = new Engine(config, (buffer, offset, length) -> { });
+            final Engine engine = new Engine(engineOptions.config(), (buffer, offset, length) -> { });
             try (Journal journal = Journal.openReadOnly(commands))
             {
                 final JournalTailer tailer = journal.tailer();
@@ -393,6 +391,8 @@ final class JournalCommand
             }
             final PrintWriter out = spec.commandLine().getOut();
             final io.venue.engine.EngineView view = engine.view();
+            // settled by view(): the shards' threads, if any, have nothing more to do
+            engine.close();
             boolean any = false;
             for (int which = 0; which < 2; which++)
             {
