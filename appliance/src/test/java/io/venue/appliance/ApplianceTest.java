@@ -397,6 +397,12 @@ class ApplianceTest
     void engineSequencerAndResponderOnOneThreadTradeAsOnTwo() throws Exception
     {
         restartWith("compact-threads", "threads", "compact");
+        demoBidMeetsATradersAsk();
+    }
+
+    /** On a fresh demo: the demo account's bid (nonce 1) and a funded trader's ask at its price trade once. */
+    private void demoBidMeetsATradersAsk() throws Exception
+    {
         operator = VenueHttp.key(appliance.operatorKeyFile());
         demo = VenueHttp.key(appliance.demoAccountKeyFile());
         final Secp256k1KeyPair trader = fundedTrader();
@@ -412,13 +418,7 @@ class ApplianceTest
     {
         final String[] settings = {"engine.shards", "2", "engine.group.commands", "4"};
         restartWith("shards", settings);
-        operator = VenueHttp.key(appliance.operatorKeyFile());
-        demo = VenueHttp.key(appliance.demoAccountKeyFile());
-        final Secp256k1KeyPair trader = fundedTrader();
-        ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC)));
-        final HttpResponse<String> ask = http.submit(trader, 0, order(Side.ASK, PRICE, QTY, TimeInForce.GTC));
-        ok(ask);
-        assertEquals("1", field(ask.body(), "trades"), ask.body());
+        demoBidMeetsATradersAsk();
         final HttpResponse<String> resting = http.submit(demo, 2, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
         ok(resting);
         ok(http.submit(demo, 3, new Split(OUTCOME_MARKET, 5 * UNIT)));
