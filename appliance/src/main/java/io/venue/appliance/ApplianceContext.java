@@ -57,6 +57,12 @@ public final class ApplianceContext
     int groupCommands = 64;
     /** The cores of the matching shards' threads, round robin; none listed: not pinned. */
     int[] coreShards = new int[0];
+    /** The cross-shard credit admission of spec 8.6 (mm.cross.shard.credit.*): off unless enabled, and only with several shards. */
+    boolean crossShardCredit;
+    long crossShardHaircutPpm;
+    long crossShardMaxAccountLocked = Long.MAX_VALUE;
+    long crossShardMaxMarketLocked = Long.MAX_VALUE;
+    boolean crossShardKillSwitch;
     /** The core the engine thread is pinned to; -1: not pinned (the default, right on a shared machine). */
     int coreEngine = -1;
     int coreFront = -1;
@@ -173,6 +179,11 @@ public final class ApplianceContext
                 case "engine.shards" -> engineShards = Integer.parseInt(value);
                 case "engine.group.commands" -> groupCommands = Integer.parseInt(value);
                 case "core.shards" -> coreShards = cores(value);
+                case "mm.cross.shard.credit.enabled" -> crossShardCredit = bool(value);
+                case "mm.cross.shard.credit.haircut.ppm" -> crossShardHaircutPpm = Long.parseLong(value);
+                case "mm.cross.shard.credit.max.account.locked" -> crossShardMaxAccountLocked = Long.parseLong(value);
+                case "mm.cross.shard.credit.max.market.locked" -> crossShardMaxMarketLocked = Long.parseLong(value);
+                case "mm.cross.shard.credit.kill.switch" -> crossShardKillSwitch = bool(value);
                 case "limits.account.actions" -> accountActions = Long.parseLong(value);
                 case "limits.account.window.ms" -> accountWindowMs = Long.parseLong(value);
                 case "limits.open.orders.account" -> openOrdersPerAccount = Integer.parseInt(value);
@@ -185,12 +196,7 @@ public final class ApplianceContext
                 case "core.engine" -> coreEngine = Integer.parseInt(value);
                 case "core.front" -> coreFront = Integer.parseInt(value);
                 case "core.pretouch" -> corePretouch = Integer.parseInt(value);
-                case "journal.pretouch" -> journalPretouch = switch (value)
-                {
-                    case "true" -> true;
-                    case "false" -> false;
-                    default -> throw new IllegalArgumentException("true or false");
-                };
+                case "journal.pretouch" -> journalPretouch = bool(value);
                 case "core.verifiers" -> coreVerifiers = cores(value);
                 case "idle.strategy" -> idleWait = switch (value)
                 {
@@ -365,6 +371,16 @@ public final class ApplianceContext
         return idleMaxParkUs == 0 && replicated() ? 100 : idleMaxParkUs();
     }
 
+    private static boolean bool(final String value)
+    {
+        return switch (value)
+        {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("true or false");
+        };
+    }
+
     private static int[] cores(final String value)
     {
         return value.isBlank() ? new int[0] :
@@ -404,6 +420,10 @@ public final class ApplianceContext
             .groupCommands(groupCommands)
             .shardThreads(shard -> io.venue.tuning.PinnedThreads.factory("matching-shard-" + shard,
                 coreShards.length == 0 ? -1 : coreShards[shard % coreShards.length]), idleStrategy());
+        if (crossShardCredit)
+        {
+            config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
+        }
         operators.forEach(config::operator);
         return config;
     }
@@ -517,7 +537,8 @@ public final class ApplianceContext
             throw new IllegalArgumentException("every limits.* value must be positive");
         }
         // refuses a rate its limiter cannot count, a shard count out of range, a group of no command
-        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs).shards(engineShards).groupCommands(groupCommands);
+        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs).shards(engineShards).groupCommands(groupCommands)
+            .crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
         if (shardBusyBacklog < 0)
         {
             throw new IllegalArgumentException("shard.busy.backlog must not be negative");

@@ -27,6 +27,11 @@ public final class EngineConfig
     private StateLimits stateLimits = StateLimits.DEMO;
     private int shards = 1;
     private int groupCommands = 64;
+    private boolean crossShardCreditEnabled;
+    private long crossShardHaircutPpm;
+    private long crossShardMaxAccountLocked = Long.MAX_VALUE;
+    private long crossShardMaxMarketLocked = Long.MAX_VALUE;
+    private boolean crossShardKillSwitch;
     private java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads = shard -> runnable ->
     {
         final Thread thread = new Thread(runnable, "matching-shard-" + shard);
@@ -268,5 +273,54 @@ public final class EngineConfig
     java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle()
     {
         return shardIdle;
+    }
+
+    /**
+     * Enables the cross-shard credit admission of spec 8.6 ({@link CrossShardCredit}); it is active only with
+     * several shards. Off by default.
+     *
+     * @param haircutPpm       the part of the available credit a reservation may not use, in millionths (0 to 1,000,000).
+     * @param maxAccountLocked the most an account may have locked of one asset.
+     * @param maxMarketLocked  the most a market's open orders may hold of one asset.
+     * @param killSwitch       true refuses every new reservation (fail closed).
+     */
+    public EngineConfig crossShardCredit(
+        final long haircutPpm, final long maxAccountLocked, final long maxMarketLocked, final boolean killSwitch)
+    {
+        if (haircutPpm < 0 || haircutPpm > 1_000_000 || maxAccountLocked < 0 || maxMarketLocked < 0)
+        {
+            throw new IllegalArgumentException("the cross-shard haircut is 0 to 1,000,000 ppm and the caps are not negative");
+        }
+        this.crossShardCreditEnabled = true;
+        this.crossShardHaircutPpm = haircutPpm;
+        this.crossShardMaxAccountLocked = maxAccountLocked;
+        this.crossShardMaxMarketLocked = maxMarketLocked;
+        this.crossShardKillSwitch = killSwitch;
+        return this;
+    }
+
+    public boolean crossShardCreditEnabled()
+    {
+        return crossShardCreditEnabled;
+    }
+
+    public long crossShardHaircutPpm()
+    {
+        return crossShardHaircutPpm;
+    }
+
+    public long crossShardMaxAccountLocked()
+    {
+        return crossShardMaxAccountLocked;
+    }
+
+    public long crossShardMaxMarketLocked()
+    {
+        return crossShardMaxMarketLocked;
+    }
+
+    public boolean crossShardKillSwitch()
+    {
+        return crossShardKillSwitch;
     }
 }

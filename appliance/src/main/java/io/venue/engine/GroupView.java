@@ -39,10 +39,17 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     private final FixedKeyIndex admittedClientIds = new FixedKeyIndex(3, 64);
     private final FixedKeyIndex removedClientIds = new FixedKeyIndex(3, 64);
     private final long[] key = new long[4];
+    /** With the cross-shard credit admission active: per book, what its bids and asks held at the group's start and hold now. */
+    private final boolean perBook;
+    private long[] startBids = new long[0];
+    private long[] startAsks = new long[0];
+    private long[] heldBids = new long[0];
+    private long[] heldAsks = new long[0];
 
     GroupView(final ShardState state)
     {
         this.state = state;
+        this.perBook = new CrossShardCredit(state.config).active();
     }
 
     /** A new group begins from the state as it is now. */
@@ -57,6 +64,46 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
         removedIds.clear();
         admittedClientIds.clear();
         removedClientIds.clear();
+        if (perBook)
+        {
+            final int books = state.books.length;
+            if (startBids.length < books)
+            {
+                startBids = new long[books];
+                startAsks = new long[books];
+                heldBids = new long[books];
+                heldAsks = new long[books];
+            }
+            for (int book = 0; book < books; book++)
+            {
+                startBids[book] = state.orders.reservedIn(book, true);
+                startAsks[book] = state.orders.reservedIn(book, false);
+                heldBids[book] = 0;
+                heldAsks[book] = 0;
+            }
+        }
+    }
+
+    /** What a book's open bids (or asks) held when the group began, plus what the group's orders for it hold. */
+    long reservedIn(final int book, final boolean bids)
+    {
+        return bids ? startBids[book] + heldBids[book] : startAsks[book] + heldAsks[book];
+    }
+
+    /** Counts a hold of the group's in its book and side (with the cross-shard credit admission active). */
+    void holdIn(final int book, final boolean bids, final long amount)
+    {
+        if (perBook)
+        {
+            if (bids)
+            {
+                heldBids[book] += amount;
+            }
+            else
+            {
+                heldAsks[book] += amount;
+            }
+        }
     }
 
     @Override

@@ -50,6 +50,7 @@ final class OrderEntry
     private final byte[] legTarget = new byte[32];
     private final UnsafeBuffer legTargetBuffer = new UnsafeBuffer(legTarget);
     private final IntArrayList handles = new IntArrayList();
+    private final CrossShardCredit crossShardCredit;
 
     private long nowMs;
     /**
@@ -63,6 +64,7 @@ final class OrderEntry
         this.state = state;
         this.gate = gate;
         this.settlement = settlement;
+        this.crossShardCredit = new CrossShardCredit(state.config);
     }
 
     void command(final long nowMs)
@@ -476,6 +478,11 @@ final class OrderEntry
         }
         state.ledger.open(account, baseAsset);
         state.ledger.open(account, quoteAsset);
+        final RejectCode admission = crossShardAdmission(account, market, reserveAsset, reservation);
+        if (admission != null)
+        {
+            return admission;
+        }
         if (forwardTo != null)
         {
             return forwardTo.forwardPlace(account, book, reserveAsset, reservation, intent);
@@ -597,6 +604,15 @@ final class OrderEntry
         if (state.ledger.available(account, reserveAsset) + oldReserved < newReservation)
         {
             return RejectCode.RISK_CREDIT_LIMIT;
+        }
+        if (newReservation > oldReserved)
+        {
+            // what the amend adds is a new reservation for the cross-shard admission
+            final RejectCode admission = crossShardAdmission(account, market, reserveAsset, newReservation - oldReserved);
+            if (admission != null)
+            {
+                return admission;
+            }
         }
         // a new price or a larger quantity loses priority: take the order out and place it again, same id
         if (acceptAction)
@@ -734,6 +750,37 @@ final class OrderEntry
     }
 
     // the checks of a place read the pipeline's group view while it admits one (forwardTo), the live state otherwise
+
+    /** Spec 8.6, with several shards and the policy on ({@link CrossShardCredit}); null when admitted or inactive. */
+    private RejectCode crossShardAdmission(final int account, final int market, final int asset, final long amount)
+    {
+        if (!crossShardCredit.active())
+        {
+            return null;
+        }
+        final GroupView view = forwardTo != null ? forwardTo.view() : null;
+        final long available = view != null ? view.available(account, asset) : state.ledger.available(account, asset);
+        if (amount > available)
+        {
+            // the plain credit check refuses it: RISK_CREDIT_LIMIT
+            return null;
+        }
+        final long locked = view != null ? view.locked(account, asset) : state.ledger.locked(account, asset);
+        long marketLocked = 0;
+        final int books = state.markets.kind(market) == MarketKind.SPOT ? 1 : 2;
+        for (int book = 2 * market; book < 2 * market + books; book++)
+        {
+            if (asset == state.markets.quoteAsset(market))
+            {
+                marketLocked += view != null ? view.reservedIn(book, true) : state.orders.reservedIn(book, true);
+            }
+            if (asset == state.markets.baseAssetOfBook(book))
+            {
+                marketLocked += view != null ? view.reservedIn(book, false) : state.orders.reservedIn(book, false);
+            }
+        }
+        return crossShardCredit.admit(available, locked, marketLocked, amount);
+    }
 
     /** Available plus locked: what a reduce-only ask may sell. */
     private long holding(final int account, final int asset)

@@ -31,6 +31,10 @@ final class Orders
     private long[][] clientIdHi = new long[0][];
     private long[][] clientIdLo = new long[0][];
     private boolean[][] hasClientId = new boolean[0][];
+    private boolean[][] bid = new boolean[0][];
+    /** Per book: what its open bids, and its open asks, hold (the cross-shard credit's per-market locked amounts). */
+    private long[] bidsReserved = new long[0];
+    private long[] asksReserved = new long[0];
     private int[] openPerAccount = new int[64];
     private Listener listener;
 
@@ -87,12 +91,16 @@ final class Orders
             clientIdHi = Arrays.copyOf(clientIdHi, capacity);
             clientIdLo = Arrays.copyOf(clientIdLo, capacity);
             hasClientId = Arrays.copyOf(hasClientId, capacity);
+            bid = Arrays.copyOf(bid, capacity);
+            bidsReserved = Arrays.copyOf(bidsReserved, capacity);
+            asksReserved = Arrays.copyOf(asksReserved, capacity);
             touchedMark = Arrays.copyOf(touchedMark, capacity);
         }
         reserved[book] = new long[slotsPerBook];
         clientIdHi[book] = new long[slotsPerBook];
         clientIdLo[book] = new long[slotsPerBook];
         hasClientId[book] = new boolean[slotsPerBook];
+        bid[book] = new boolean[slotsPerBook];
         touchedMark[book] = new boolean[slotsPerBook];
     }
 
@@ -157,6 +165,7 @@ final class Orders
         final long id3,
         final int account,
         final int market,
+        final boolean isBid,
         final long reservation,
         final boolean withClientId,
         final long clientHi,
@@ -170,6 +179,8 @@ final class Orders
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
         reserved[book][slot] = reservation;
+        bid[book][slot] = isBid;
+        addReserved(book, slot, reservation);
         hasClientId[book][slot] = withClientId;
         clientIdHi[book][slot] = clientHi;
         clientIdLo[book][slot] = clientLo;
@@ -217,6 +228,7 @@ final class Orders
             byClientId.remove(clientKey, 0);
             hasClientId[book][slot] = false;
         }
+        addReserved(book, slot, -reserved[book][slot]);
         reserved[book][slot] = 0;
         openPerAccount[account]--;
         // one probe; a count that reaches 0 (the map's missing value) removes its entry
@@ -239,8 +251,29 @@ final class Orders
 
     void reserved(final int handle, final long value)
     {
-        reserved[bookOf(handle)][slotOf(handle)] = value;
+        final int book = bookOf(handle);
+        final int slot = slotOf(handle);
+        addReserved(book, slot, value - reserved[book][slot]);
+        reserved[book][slot] = value;
         touch(handle);
+    }
+
+    private void addReserved(final int book, final int slot, final long amount)
+    {
+        if (bid[book][slot])
+        {
+            bidsReserved[book] += amount;
+        }
+        else
+        {
+            asksReserved[book] += amount;
+        }
+    }
+
+    /** What the open bids (or asks) of a book hold: bids lock the market's quote asset, asks the book's base. */
+    long reservedIn(final int book, final boolean bids)
+    {
+        return book < bidsReserved.length ? (bids ? bidsReserved[book] : asksReserved[book]) : 0;
     }
 
     boolean hasClientId(final int handle)

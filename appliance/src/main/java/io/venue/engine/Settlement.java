@@ -245,7 +245,7 @@ final class Settlement implements MatchListener
         else
         {
             state.orders.add(Orders.handle(book, slot), slots.orderIdWord(slot, 0), slots.orderIdWord(slot, 1),
-                slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), takerAccount, market, takerReserved,
+                slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), takerAccount, market, takerSide == Side.BID, takerReserved,
                 takerWithClientId, takerClientHi, takerClientLo);
         }
         state.events.orderRested(slots, slot, marketId, bookCode);

@@ -308,6 +308,7 @@ final class ShardPipeline implements AutoCloseable
             return RejectCode.RISK_CREDIT_LIMIT;
         }
         view.hold(admitted, asset, amount);
+        view.holdIn(orderBook, intent.side == Side.BID, amount);
         view.admitted(admitted, orderBook >>> 1, orderBook, intent.idBuffer, intent.idOffset, intent.withClientId,
             intent.clientHi, intent.clientLo);
         final int e = current;

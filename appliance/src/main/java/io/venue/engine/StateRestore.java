@@ -299,7 +299,8 @@ final class StateRestore
             }
             client.putBytes(0, order.clientId);
             state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market, order.reserved,
+                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market, orderBook.sideOf(slot) == Side.BID,
+                order.reserved,
                 order.withClientId, order.withClientId ? client.getLong(0, ByteOrder.BIG_ENDIAN) : 0,
                 order.withClientId ? client.getLong(8, ByteOrder.BIG_ENDIAN) : 0);
         }

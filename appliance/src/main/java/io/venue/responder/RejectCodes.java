@@ -91,6 +91,10 @@ public final class RejectCodes
             case NOT_OPERATOR -> "administrative actions must be signed by an operator key";
             case INSUFFICIENT_BALANCE -> "the available balance is below the amount";
             case ACCOUNT_NOT_FUNDED -> "the owner holds nothing at the venue: deposit before creating agents";
+            case CROSS_SHARD_CREDIT_KILL_SWITCH -> "the cross-shard credit kill switch is on: no new reservation is admitted";
+            case CROSS_SHARD_CREDIT_HAIRCUT -> "the reservation is above the available credit less the cross-shard haircut";
+            case CROSS_SHARD_CREDIT_ACCOUNT_CAP -> "the account's locked credit in this asset would pass the cross-shard cap";
+            case CROSS_SHARD_CREDIT_MARKET_CAP -> "the market's locked credit in this asset would pass the cross-shard cap";
             default -> code.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         };
     }

@@ -34,6 +34,8 @@ class ApplianceContextTest
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
             "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
+            "mm.cross.shard.credit.enabled=true", "mm.cross.shard.credit.haircut.ppm=50000", "mm.cross.shard.credit.max.account.locked=7",
+            "mm.cross.shard.credit.max.market.locked=9", "mm.cross.shard.credit.kill.switch=true",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
             "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
             "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000"));
@@ -80,6 +82,11 @@ class ApplianceContextTest
         assertEquals(3, engine.shards());
         assertEquals(16, engine.groupCommands());
         assertEquals(2, c.coreShards.length);
+        assertTrue(engine.crossShardCreditEnabled());
+        assertEquals(50_000, engine.crossShardHaircutPpm());
+        assertEquals(7, engine.crossShardMaxAccountLocked());
+        assertEquals(9, engine.crossShardMaxMarketLocked());
+        assertTrue(engine.crossShardKillSwitch());
         assertEquals(20_000, c.mmActionTsSkewMs);
         assertEquals(300_000, c.httpMaxBodyBytes);
     }
@@ -125,6 +132,8 @@ class ApplianceContextTest
         assertRefused("engine.shards=0", "shards must be 1 to 64");
         assertRefused("engine.shards=65", "shards must be 1 to 64");
         assertRefused("engine.group.commands=0", "groupCommands must be positive");
+        assertRefused("mm.cross.shard.credit.haircut.ppm=1000001", "the cross-shard haircut is 0 to 1,000,000 ppm");
+        assertRefused("mm.cross.shard.credit.kill.switch=on", "true or false");
         assertRefused("http.port=70000", "http.port 0-65535");
         assertRefused("http.max.body.bytes=100000", "a compact request of 1,000 orders");
         assertRefused("http.max.body.bytes=600000", "the verifier pool's body limit");

@@ -139,6 +139,8 @@ final class EngineHarness
         {
             throw new IllegalStateException("engine refused the record");
         }
+        // with several shards the command's events come when it is settled
+        engine.drain();
         return log.since(mark);
     }
 

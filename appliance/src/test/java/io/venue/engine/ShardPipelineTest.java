@@ -82,7 +82,7 @@ class ShardPipelineTest
     {
     }
 
-    @Property(tries = 16)
+    @Property(tries = 24)
     void eventsAndStateDependOnTheCommandsAlone(@ForAll final long seed)
     {
         final SplittableRandom random = new SplittableRandom(seed);
@@ -91,11 +91,23 @@ class ShardPipelineTest
         final int shards = 2 + random.nextInt(2);
         final int group = new int[]{1, 5, 64}[random.nextInt(3)];
         final EngineConfig config = config(trading, shards, group);
-        final String what = (trading ? "trading" : "random") + " stream, " + shards + " shards, groups of " + group;
+        final boolean credit = random.nextBoolean();
+        if (credit)
+        {
+            // the streams' orders lock a few dollars each: a haircut and caps that bind now and then
+            config.crossShardCredit(900_000 + random.nextInt(95_000), (5 + random.nextInt(60)) * TradingStream.UNIT,
+                (20 + random.nextInt(300)) * TradingStream.UNIT, false);
+        }
+        final String what = (trading ? "trading" : "random") + " stream, " + shards + " shards, groups of " + group +
+            (credit ? ", cross-shard credit" : "");
 
         final Run steady = run(config, records, 0, 0);
         final Run often = run(config, records, seed, 3);
         final Run seldom = run(config, records, ~seed, 40);
+        if (credit)
+        {
+            assertTrue(count(steady.events(), io.venue.journal.sbe.ActionRejectedDecoder.TEMPLATE_ID) > 0);
+        }
         assertArrayEquals(steady.events(), often.events(), "events with drains at other points: " + what);
         assertArrayEquals(steady.events(), seldom.events(), "events with drains at other points: " + what);
         assertArrayEquals(steady.hash(), often.hash(), "state hash: " + what);
