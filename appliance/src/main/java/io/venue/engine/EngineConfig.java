@@ -39,7 +39,7 @@ public final class EngineConfig
         return thread;
     };
     private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle =
-        bell -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, 100_000);
+        bell -> new io.venue.tuning.DoorbellIdleStrategy(bell, 1_000, 1_000_000);
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -253,8 +253,8 @@ public final class EngineConfig
 
     /**
      * Where the matching shards' threads come from (by shard number; default: unpinned daemon threads) and how they
-     * wait for work (given the bell the engine's thread rings after each hand-off; default: Agrona's backoff, up to
-     * 100 µs parked). Neither changes any output.
+     * wait for work (given the bell the engine's thread rings after each hand-off; default: a short spin, then parked
+     * until rung, 1 ms at most). Neither changes any output.
      */
     public EngineConfig shardThreads(
         final java.util.function.IntFunction<java.util.concurrent.ThreadFactory> threads,

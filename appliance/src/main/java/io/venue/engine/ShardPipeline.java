@@ -87,7 +87,8 @@ final class ShardPipeline implements AutoCloseable
     private final AgentRunner[] runners;
     /** Rung after each ticket, so a parked shard wakes at once. */
     private final io.venue.tuning.Doorbell[] bells;
-    private final IdleStrategy waiting = new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+    /** Waiting for a shard's answer, which takes microseconds: spin, then yield (a park would take tens of them). */
+    private final IdleStrategy waiting = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 1_000, 1_000);
     private final MatchTape.Replayed replayed = new MatchTape.Replayed();
     private final TapeSettler settler = new TapeSettler();
     private final Orders.Listener barrierIndexing = new BarrierIndexing();

@@ -75,8 +75,11 @@ public final class EngineLoadRun
                 engine.onCommand(records, position + 4, length);
                 position += 4 + length;
             }
+            // with several shards, the last commands are settled before the clock stops
+            engine.drain();
             final long elapsed = System.nanoTime() - begin;
             closeState();
+            engine.close();
             final double rate = (workload.commands() - workload.setupCommands()) / (elapsed / 1e9);
             events = sink.events;
             System.out.printf(Locale.ROOT, "throughput %s %d: %,.0f commands/s (%,d events, %,d open orders at the end)%n",
@@ -132,12 +135,34 @@ public final class EngineLoadRun
             }
             final int length = records.getInt(position);
             engine.onCommand(records, position + 4, length);
+            // a command is done when it is settled (at once with one shard)
+            engine.drain();
             histogram.recordValue(Math.max(0, System.nanoTime() - intended));
             position += 4 + length;
             index++;
         }
         closeState();
+        engine.close();
         return histogram;
+    }
+
+    /**
+     * The workload's configuration, with {@code -Dvenue.bench.shards=N} matching shards (default 1), whose threads
+     * busy-spin with {@code -Dvenue.bench.shardSpin=true} (else the engine's default, parked until rung).
+     */
+    private static io.venue.engine.EngineConfig config()
+    {
+        final io.venue.engine.EngineConfig config = ExchangeCoreWorkload.config().shards(Integer.getInteger("venue.bench.shards", 1));
+        if (Boolean.getBoolean("venue.bench.shardSpin"))
+        {
+            config.shardThreads(shard -> runnable ->
+            {
+                final Thread thread = new Thread(runnable, "matching-shard-" + shard);
+                thread.setDaemon(true);
+                return thread;
+            }, bell -> new org.agrona.concurrent.BusySpinIdleStrategy());
+        }
+        return config;
     }
 
     /** An in-memory engine, or with {@code state} one writing through to Chronicle Maps in a fresh folder. */
@@ -145,7 +170,7 @@ public final class EngineLoadRun
     {
         if (!withState)
         {
-            return new Engine(ExchangeCoreWorkload.config(), sink);
+            return new Engine(config(), sink);
         }
         try
         {
@@ -154,7 +179,7 @@ public final class EngineLoadRun
             {
                 context.recordsPerFlush(recordsPerFlush);
             }
-            persisted = PersistedEngine.open(ExchangeCoreWorkload.config(), sink, context);
+            persisted = PersistedEngine.open(config(), sink, context);
             return persisted.engine();
         }
         catch (final IOException | StateUnusableException ex)
