@@ -20,19 +20,21 @@ import java.util.List;
  * "ACK &lt;sequence&gt;" for every {@link #ACK_EVERY}th command once it is journaled, and
  * "DONE &lt;state hash&gt;" at the end.
  * <p>
- * Arguments: the shard folder, the source file (records as int length + bytes).
+ * Arguments: the shard folder, the source file (records as int length + bytes), and optionally the matching shards
+ * (default 1; with several, groups of {@link #GROUP} commands).
  */
 final class CrashingShard
 {
     static final int ACK_EVERY = 500;
+    static final int GROUP = 16;
 
     private CrashingShard()
     {
     }
 
-    static EngineConfig config()
+    static EngineConfig config(final int shards)
     {
-        return RandomStream.config().operator(EngineHarness.OPERATOR);
+        return RandomStream.config().operator(EngineHarness.OPERATOR).shards(shards).groupCommands(GROUP);
     }
 
     static EngineState.Context stateContext(final Path folder)
@@ -73,7 +75,8 @@ final class CrashingShard
         final Path folder = Path.of(args[0]);
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
-            final ShardRecovery recovery = ShardRecovery.recover(config(), stateContext(folder), commands, events,
+            final int shards = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+            final ShardRecovery recovery = ShardRecovery.recover(config(shards), stateContext(folder), commands, events,
                 new ShardRecovery.Report()
                 {
                     public void onStateRebuilt(final String reason)
@@ -113,6 +116,7 @@ final class CrashingShard
             }
             journalAndApply(batch, commandOut, engine, view);
             System.out.println("DONE " + Hex.to0x(engine.stateHash()));
+            engine.close();
             recovery.state().close();
         }
     }

@@ -41,20 +41,39 @@ class ShardCrashTest
     @Test
     void killedAndRestartedShardEndsWithTheBytesOfAnUninterruptedRun() throws Exception
     {
-        final EngineHarness reference = new EngineHarness(RandomStream.config(), false);
-        new RandomStream(reference, 2026).setUp().run(COMMANDS);
-        final List<byte[]> records = reference.records();
+        killAndRestart(1, KILLS);
+    }
+
+    /** The same with three matching shards: the state is written where groups begin, the replays cross groups. */
+    @Test
+    void killedAndRestartedShardsEndWithTheBytesOfAnUninterruptedRun() throws Exception
+    {
+        killAndRestart(3, Math.max(3, KILLS / 2));
+    }
+
+    private void killAndRestart(final int shards, final int kills) throws Exception
+    {
+        final EngineHarness generator = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(generator, 2026).setUp().run(COMMANDS);
+        final List<byte[]> records = generator.records();
         final Path source = folder.resolve("source.bin");
         RecordFiles.write(records, source);
+        final EventLog reference = new EventLog(false);
+        final byte[] referenceHash;
+        try (Engine engine = new Engine(CrashingShard.config(shards), reference))
+        {
+            records.forEach(r -> engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            referenceHash = engine.stateHash();
+        }
 
         final Path shard = folder.resolve("shard");
         final SplittableRandom random = new SplittableRandom(7);
         int killedMidRun = 0;
         final List<String> recoveries = new ArrayList<>();
         long acknowledged = 0;
-        for (int i = 0; i < KILLS; i++)
+        for (int i = 0; i < kills; i++)
         {
-            final ChildJvm child = start(shard, source);
+            final ChildJvm child = start(shard, source, shards);
             final String recovered = child.awaitLine("RECOVERED", 60);
             final long recoveredThrough = Long.parseLong(recovered.substring(recovered.lastIndexOf(' ') + 1));
             assertTrue(recoveredThrough >= acknowledged,
@@ -69,7 +88,7 @@ class ShardCrashTest
             recoveries.add(report(child));
             acknowledged = Math.max(acknowledged, child.lastAcknowledged());
         }
-        final ChildJvm last = start(shard, source);
+        final ChildJvm last = start(shard, source, shards);
         final String lastRecovered = last.awaitLine("RECOVERED", 60);
         assertTrue(Long.parseLong(lastRecovered.substring(lastRecovered.lastIndexOf(' ') + 1)) >= acknowledged);
         final String done = last.awaitLine("DONE", 240);
@@ -77,16 +96,16 @@ class ShardCrashTest
         assertEquals(0, last.process.exitValue(), last.lines.toString());
 
         recoveries.add(report(last));
-        System.out.println("crash test recoveries: " + recoveries);
+        System.out.println("crash test recoveries (" + shards + " shards): " + recoveries);
         assertTrue(killedMidRun > 0, "at least one kill landed while the shard was working: " + recoveries);
-        assertEquals("DONE " + Hex.to0x(reference.engine.stateHash()), done, "state after the crashes: " + recoveries);
-        assertArrayEquals(reference.log.bytes(), ShardRecoveryTest.journal(shard.resolve("events")),
+        assertEquals("DONE " + Hex.to0x(referenceHash), done, "state after the crashes: " + recoveries);
+        assertArrayEquals(reference.bytes(), ShardRecoveryTest.journal(shard.resolve("events")),
             "the event journal holds exactly the uninterrupted run's events: " + recoveries);
     }
 
-    private static ChildJvm start(final Path shard, final Path source) throws java.io.IOException
+    private static ChildJvm start(final Path shard, final Path source, final int shards) throws java.io.IOException
     {
-        return ChildJvm.start(CrashingShard.class, shard.toString(), source.toString());
+        return ChildJvm.start(CrashingShard.class, shard.toString(), source.toString(), Integer.toString(shards));
     }
 
     /** What the shard said about its recovery: the REBUILT and RECOVERED lines. */
