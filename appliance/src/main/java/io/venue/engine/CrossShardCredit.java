@@ -52,7 +52,12 @@ public final class CrossShardCredit
         {
             return RejectCode.CROSS_SHARD_CREDIT_KILL_SWITCH;
         }
-        if (amount <= available && amount > available - haircut(available))
+        if (amount > available)
+        {
+            // the plain credit check refuses it: RISK_CREDIT_LIMIT
+            return null;
+        }
+        if (amount > available - haircut(available))
         {
             return RejectCode.CROSS_SHARD_CREDIT_HAIRCUT;
         }

@@ -269,7 +269,8 @@ public final class Engine implements AutoCloseable
         }
         if (null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
         {
-            flushState();
+            // written where the next group begins (groupStarts): draining here would stall every later command of the group
+            statePending = true;
         }
         return true;
     }

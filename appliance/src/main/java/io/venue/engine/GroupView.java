@@ -33,11 +33,11 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     /** The same, for the orders admitted in this group. */
     private final Long2LongHashMap admittedOrders = new Long2LongHashMap(64, 0.65f, 0);
     /** Order ids admitted in this group, and those settlement removed in it, to their book. */
-    private final FixedKeyIndex admittedIds = new FixedKeyIndex(4, 64);
-    private final FixedKeyIndex removedIds = new FixedKeyIndex(4, 64);
+    private final FixedKeyIndex admittedIds;
+    private final FixedKeyIndex removedIds;
     /** Client order ids (account, high, low) admitted in this group, and those settlement removed in it. */
-    private final FixedKeyIndex admittedClientIds = new FixedKeyIndex(3, 64);
-    private final FixedKeyIndex removedClientIds = new FixedKeyIndex(3, 64);
+    private final FixedKeyIndex admittedClientIds;
+    private final FixedKeyIndex removedClientIds;
     private final long[] key = new long[4];
     /** With the cross-shard credit admission active: per book, what its bids and asks held at the group's start and hold now. */
     private final boolean perBook;
@@ -50,6 +50,12 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     {
         this.state = state;
         this.perBook = new CrossShardCredit(state.config).active();
+        // clients choose the ids: the deployment's seed keeps them from being ground into one probe run
+        final long seed = state.config.indexSeed();
+        admittedIds = new FixedKeyIndex(4, 64, seed);
+        removedIds = new FixedKeyIndex(4, 64, seed);
+        admittedClientIds = new FixedKeyIndex(3, 64, seed);
+        removedClientIds = new FixedKeyIndex(3, 64, seed);
     }
 
     /** A new group begins from the state as it is now. */

@@ -14,6 +14,7 @@ import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -49,6 +50,10 @@ final class MatchingShard implements Agent, MessageHandler
     private final FixedKeyIndex ids;
     private final long[] idKey = new long[4];
     private final PlaceRequest request = new PlaceRequest();
+    /** What stopped this shard (a defect in matching), for the engine's thread to report; null while it runs. */
+    private volatile Throwable failure;
+    /** Set by the pipeline's close: a publish waiting for room gives up. */
+    private volatile boolean closing;
 
     MatchingShard(
         final int shard,
@@ -80,17 +85,44 @@ final class MatchingShard implements Agent, MessageHandler
     @Override
     public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        tape.clear();
-        expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
-        if (type == ShardTicket.PLACE)
+        try
         {
-            place(buffer, index);
+            tape.clear();
+            expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
+            if (type == ShardTicket.PLACE)
+            {
+                place(buffer, index);
+            }
+            else
+            {
+                cancel(buffer, index);
+            }
+            publish(ShardTicket.TAPE_END);
         }
-        else
+        catch (final AgentTerminationException ex)
         {
-            cancel(buffer, index);
+            throw ex;
         }
-        publish(ShardTicket.TAPE_END);
+        catch (final Throwable ex)
+        {
+            // a defect: the engine must stop at this very command, never settle the next one's tape in its place
+            failure = ex;
+            tape.clear();
+            publish(ShardTicket.TAPE_FAILED);
+            throw new AgentTerminationException(ex);
+        }
+    }
+
+    /** What stopped this shard, or null. */
+    Throwable failure()
+    {
+        return failure;
+    }
+
+    /** The pipeline is closing: a publish waiting for room stops waiting. */
+    void closing()
+    {
+        closing = true;
     }
 
     private void expire(final long nowMs)
@@ -189,6 +221,10 @@ final class MatchingShard implements Agent, MessageHandler
     {
         while (!outbound.write(type, tape.buffer(), 0, tape.length()))
         {
+            if (closing)
+            {
+                throw new AgentTerminationException("closed while its answers wait for room");
+            }
             // the credit stage settles in order and drains this ring whenever it waits on anything
             blockedIdle.idle();
         }

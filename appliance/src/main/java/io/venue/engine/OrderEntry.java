@@ -760,11 +760,6 @@ final class OrderEntry
         }
         final GroupView view = forwardTo != null ? forwardTo.view() : null;
         final long available = view != null ? view.available(account, asset) : state.ledger.available(account, asset);
-        if (amount > available)
-        {
-            // the plain credit check refuses it: RISK_CREDIT_LIMIT
-            return null;
-        }
         final long locked = view != null ? view.locked(account, asset) : state.ledger.locked(account, asset);
         long marketLocked = 0;
         final int books = state.markets.kind(market) == MarketKind.SPOT ? 1 : 2;

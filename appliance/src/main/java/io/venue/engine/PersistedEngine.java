@@ -69,8 +69,14 @@ public final class PersistedEngine implements AutoCloseable
     @Override
     public void close()
     {
-        engine.flushState();
-        engine.close();
-        state.close();
+        try
+        {
+            engine.flushState();
+        }
+        finally
+        {
+            engine.close();
+            state.close();
+        }
     }
 }

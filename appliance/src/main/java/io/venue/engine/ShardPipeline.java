@@ -139,7 +139,6 @@ final class ShardPipeline implements AutoCloseable
     /** Commands admitted since the view was last cleared. */
     private long sinceClear;
     private boolean started;
-    private volatile Throwable shardFailure;
 
     ShardPipeline(
         final ShardState state,
@@ -504,10 +503,13 @@ final class ShardPipeline implements AutoCloseable
 
     private void idle()
     {
-        final Throwable failure = shardFailure;
-        if (failure != null)
+        for (final MatchingShard matching : shards)
         {
-            throw new IllegalStateException("a matching shard stopped: " + failure, failure);
+            final Throwable failure = matching.failure();
+            if (failure != null)
+            {
+                throw new IllegalStateException("a matching shard stopped: " + failure, failure);
+            }
         }
         waiting.idle();
     }
@@ -579,6 +581,12 @@ final class ShardPipeline implements AutoCloseable
         @Override
         public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length)
         {
+            if (type == ShardTicket.TAPE_FAILED)
+            {
+                final Throwable failure = shards[shard[entry]].failure();
+                throw new IllegalStateException("matching shard " + shard[entry] + " failed on sequence " + sequence[entry] +
+                    ": " + failure, failure);
+            }
             MatchTape.replay(buffer, index, length, replayed, settlement, this);
             ended = type == ShardTicket.TAPE_END;
         }
@@ -678,22 +686,19 @@ final class ShardPipeline implements AutoCloseable
         state.orders.listen(view);
         for (int i = 0; i < shards.length; i++)
         {
-            runners[i] = new AgentRunner(state.config.shardIdle().apply(bells[i]), this::onShardError, null, shards[i]);
+            // a shard's defect is recorded by the shard itself and reported on the engine's thread
+            runners[i] = new AgentRunner(state.config.shardIdle().apply(bells[i]), error -> { }, null, shards[i]);
             AgentRunner.startOnThread(runners[i], state.config.shardThreads().apply(i));
-        }
-    }
-
-    private void onShardError(final Throwable error)
-    {
-        if (shardFailure == null)
-        {
-            shardFailure = error;
         }
     }
 
     @Override
     public void close()
     {
+        for (final MatchingShard matching : shards)
+        {
+            matching.closing();
+        }
         for (final AgentRunner runner : runners)
         {
             if (runner != null)

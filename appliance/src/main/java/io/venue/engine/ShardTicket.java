@@ -12,6 +12,8 @@ final class ShardTicket
     /** Ring message types, outbound: a part of one command's tape, more parts follow; its last part. */
     static final int TAPE_PART = 1;
     static final int TAPE_END = 2;
+    /** The shard failed on this command (a defect) and stopped: the engine stops too. */
+    static final int TAPE_FAILED = 3;
 
     static final int SEQUENCE = 0;
     static final int NOW_MS = 8;

@@ -125,6 +125,7 @@ class CrossShardCreditTest
     {
         venue(2, 0, Long.MAX_VALUE, Long.MAX_VALUE, true);
         assertRejected(h.act(ALICE, bid(BTC_USD, 1)), "CROSS_SHARD_CREDIT_KILL_SWITCH");
+        assertRejected(h.act(ALICE, bid(BTC_USD, 5_000)), "CROSS_SHARD_CREDIT_KILL_SWITCH");
         final List<String> batch = h.act(ALICE, new Batch(List.of(bid(ETH_USD, 1))));
         line(batch, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_KILL_SWITCH\"", "\"legIndex\":0");
     }

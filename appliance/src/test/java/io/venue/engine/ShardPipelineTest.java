@@ -290,6 +290,31 @@ class ShardPipelineTest
         assertArrayEquals(reference.events(), ShardRecoveryTest.journal(folder.resolve("events")), "no event lost, none twice");
     }
 
+    /** A defect while matching (here: a ticket for a book that does not exist) marks that command and stops the shard. */
+    @Test
+    void aShardThatFailsMarksItsCommandAndStops()
+    {
+        final ShardState state = new ShardState(new EngineConfig().shards(2), (buffer, offset, length) -> { });
+        final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer inbound = ring();
+        final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer outbound = ring();
+        final MatchingShard shard = new MatchingShard(0, state, inbound, outbound, new org.agrona.concurrent.BusySpinIdleStrategy());
+        final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.LENGTH]);
+        ticket.putLong(ShardTicket.SEQUENCE, 7, ByteOrder.LITTLE_ENDIAN);
+        ticket.putInt(ShardTicket.BOOK, 0, ByteOrder.LITTLE_ENDIAN);
+        assertTrue(inbound.write(ShardTicket.PLACE, ticket, 0, ShardTicket.LENGTH));
+        org.junit.jupiter.api.Assertions.assertThrows(org.agrona.concurrent.AgentTerminationException.class, shard::doWork);
+        assertTrue(shard.failure() instanceof NullPointerException, String.valueOf(shard.failure()));
+        final int[] type = {0};
+        assertEquals(1, outbound.read((msgType, buffer, index, length) -> type[0] = msgType));
+        assertEquals(ShardTicket.TAPE_FAILED, type[0], "the engine learns which command failed");
+    }
+
+    private static org.agrona.concurrent.ringbuffer.OneToOneRingBuffer ring()
+    {
+        return new org.agrona.concurrent.ringbuffer.OneToOneRingBuffer(new UnsafeBuffer(
+            java.nio.ByteBuffer.allocateDirect((1 << 16) + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
     /** The events of commands up to {@code sequence}. */
     private static byte[] upTo(final byte[] events, final long sequence)
     {
