@@ -513,7 +513,12 @@ public final class Appliance implements AutoCloseable
             .field("maxOpenOrdersPerAccount", config.maxOpenOrdersPerAccount())
             .field("maxOpenOrdersPerAccountAndMarket", config.maxOpenOrdersPerAccountAndMarket())
             .field("maxPriceLevelsPerSide", config.maxLevelsPerSide())
-            .field("maxLegsPerBatch", io.venue.action.Fields.MAX_BATCH_LEGS).toJson();
+            .field("maxLegsPerBatch", io.venue.action.Fields.MAX_BATCH_LEGS)
+            .field("matchingShards", config.shards()).field("groupCommands", config.groupCommands())
+            .object("crossShardCredit").field("active", config.shards() > 1 && config.crossShardCreditEnabled())
+            .field("haircutPpm", config.crossShardHaircutPpm()).field("maxAccountLocked", config.crossShardMaxAccountLocked())
+            .field("maxMarketLocked", config.crossShardMaxMarketLocked()).field("killSwitch", config.crossShardKillSwitch()).end()
+            .toJson();
     }
 
     /** The body of GET /api/v1/bsl/connectivity: where to connect and what to bind signatures to. */

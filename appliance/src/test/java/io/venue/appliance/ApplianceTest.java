@@ -416,8 +416,11 @@ class ApplianceTest
     @Test
     void twoMatchingShardsTradeAndRecover() throws Exception
     {
-        final String[] settings = {"engine.shards", "2", "engine.group.commands", "4"};
+        final String[] settings = {"engine.shards", "2", "engine.group.commands", "4", "mm.cross.shard.credit.enabled", "true",
+            "mm.cross.shard.credit.haircut.ppm", "1000"};
         restartWith("shards", settings);
+        assertTrue(http.get("/api/v1/bsl/limits").body().contains("\"matchingShards\":2,\"groupCommands\":4," +
+            "\"crossShardCredit\":{\"active\":true,\"haircutPpm\":1000,"), "the limits in force, served live");
         demoBidMeetsATradersAsk();
         final HttpResponse<String> resting = http.submit(demo, 2, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
         ok(resting);

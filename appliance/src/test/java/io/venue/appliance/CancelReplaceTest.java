@@ -172,7 +172,9 @@ class CancelReplaceTest
             assertTrue(limits.body().contains("\"builderPlans\":{\"windowMs\":60000,\"basic\":600,\"pro\":3000}"), limits.body());
             assertTrue(limits.body().contains("\"tradingLimits\":{\"accountLimiter\":{\"maxActionsPerWindow\":50,\"windowMs\":1000," +
                 "\"burst\":50},\"edgeThrottle\":{\"requestsPerSecond\":10,\"burst\":20},\"maxOpenOrdersPerAccount\":50000," +
-                "\"maxOpenOrdersPerAccountAndMarket\":10000,\"maxPriceLevelsPerSide\":1000,\"maxLegsPerBatch\":1000}"), limits.body());
+                "\"maxOpenOrdersPerAccountAndMarket\":10000,\"maxPriceLevelsPerSide\":1000,\"maxLegsPerBatch\":1000," +
+                "\"matchingShards\":1,\"groupCommands\":64,\"crossShardCredit\":{\"active\":false,\"haircutPpm\":0," +
+                "\"maxAccountLocked\":9223372036854775807,\"maxMarketLocked\":9223372036854775807,\"killSwitch\":false}}"), limits.body());
         }
 
         // the journal holds both legs' signatures: the audit verifies them again from the record
