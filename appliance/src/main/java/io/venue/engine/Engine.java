@@ -249,7 +249,7 @@ public final class Engine implements AutoCloseable
             // counted first: a state write waiting for the group's start happens in endBarrier and includes it
             unflushed++;
             pipeline.endBarrier();
-            if (null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
+            if (stateDue())
             {
                 flushState();
             }
@@ -267,7 +267,7 @@ public final class Engine implements AutoCloseable
         {
             return false;
         }
-        if (null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
+        if (stateDue())
         {
             // written where the next group begins (groupStarts): draining here would stall every later command of the group
             statePending = true;
@@ -277,10 +277,17 @@ public final class Engine implements AutoCloseable
 
     private void afterCommand()
     {
-        if (null != mirror && (++unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush))
+        unflushed++;
+        if (stateDue())
         {
             flushState();
         }
+    }
+
+    /** A state write is due: {@code commandsPerFlush} commands or {@code recordsPerFlush} records since the last. */
+    private boolean stateDue()
+    {
+        return null != mirror && (unflushed >= commandsPerFlush || state.changes.records() >= recordsPerFlush);
     }
 
     /**

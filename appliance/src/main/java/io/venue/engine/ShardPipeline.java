@@ -287,11 +287,7 @@ final class ShardPipeline implements AutoCloseable
         book[e] = orderBook;
         shard[e] = state.shardOf(orderBook);
         idAt[e] = idOffset;
-        ticket.putLong(ShardTicket.SEQUENCE, sequence[e], LE);
-        ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
-        ticket.putInt(ShardTicket.BOOK, orderBook, LE);
-        ticket.putInt(ShardTicket.ACCOUNT, admitted, LE);
-        ticket.putBytes(ShardTicket.ORDER_ID, bytes, idOffset, 32);
+        ticketHead(e, orderBook, admitted, bytes, idOffset);
         keepTicket(e, ShardTicket.CANCEL, ShardTicket.CANCEL_LENGTH);
     }
 
@@ -318,11 +314,7 @@ final class ShardPipeline implements AutoCloseable
         reservation[e] = amount;
         // the time priority of the order if it rests; a refused one leaves a gap, which orders nothing
         final long priority = ++state.priority;
-        ticket.putLong(ShardTicket.SEQUENCE, sequence[e], LE);
-        ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
-        ticket.putInt(ShardTicket.BOOK, orderBook, LE);
-        ticket.putInt(ShardTicket.ACCOUNT, admitted, LE);
-        ticket.putBytes(ShardTicket.ORDER_ID, intent.idBuffer, intent.idOffset, 32);
+        ticketHead(e, orderBook, admitted, intent.idBuffer, intent.idOffset);
         ticket.putByte(ShardTicket.SIDE, (byte)intent.side.ordinal());
         ticket.putByte(ShardTicket.TIME_IN_FORCE, (byte)intent.timeInForce.ordinal());
         ticket.putByte(ShardTicket.STP_MODE, intent.stpMode == null ? ShardTicket.NONE : (byte)intent.stpMode.ordinal());
@@ -358,6 +350,16 @@ final class ShardPipeline implements AutoCloseable
         marketId[e] = intent.marketId;
     }
 
+    /** What every ticket starts with: the command's sequence and time, the book, the account and the order id. */
+    private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id, final int idOffset)
+    {
+        ticket.putLong(ShardTicket.SEQUENCE, sequence[e], LE);
+        ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
+        ticket.putInt(ShardTicket.BOOK, orderBook, LE);
+        ticket.putInt(ShardTicket.ACCOUNT, admitted, LE);
+        ticket.putBytes(ShardTicket.ORDER_ID, id, idOffset, 32);
+    }
+
     /** Keeps the ticket written in {@link #ticket} with the entry; it goes out once admission is over. */
     private void keepTicket(final int e, final int type, final int length)
     {
@@ -389,20 +391,17 @@ final class ShardPipeline implements AutoCloseable
     /** Exchanges the account's live words with the captured ones (twice puts them back). */
     private void swapWords(final int e)
     {
-        final int at = wordsAt[e];
-        final int nonceBase = NonceWindow.WORDS * account[e];
-        for (int i = 0; i < NonceWindow.WORDS; i++)
+        swap(state.nonceWords, NonceWindow.WORDS * account[e], wordsAt[e], NonceWindow.WORDS);
+        swap(state.rateWords, TokenBucket.WORDS * account[e], wordsAt[e] + NonceWindow.WORDS, TokenBucket.WORDS);
+    }
+
+    private void swap(final long[] live, final int liveAt, final int keptAt, final int count)
+    {
+        for (int i = 0; i < count; i++)
         {
-            final long kept = words[at + i];
-            words[at + i] = state.nonceWords[nonceBase + i];
-            state.nonceWords[nonceBase + i] = kept;
-        }
-        final int rateBase = TokenBucket.WORDS * account[e];
-        for (int i = 0; i < TokenBucket.WORDS; i++)
-        {
-            final long kept = words[at + NonceWindow.WORDS + i];
-            words[at + NonceWindow.WORDS + i] = state.rateWords[rateBase + i];
-            state.rateWords[rateBase + i] = kept;
+            final long kept = words[keptAt + i];
+            words[keptAt + i] = live[liveAt + i];
+            live[liveAt + i] = kept;
         }
     }
 
