@@ -184,14 +184,27 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
         return handle == FixedKeyIndex.MISSING ? FixedKeyIndex.MISSING : Orders.bookOf(handle);
     }
 
-    /** Whether the account had an open order with this client id when the group began, or admitted one in it. */
-    boolean clientIdInUse(final int account, final DirectBuffer buffer, final int offset)
+    /**
+     * The book of the account's order with this client id if it was open when the group began or was admitted in it,
+     * or {@link FixedKeyIndex#MISSING}: whether it is still open is for its shard to say.
+     */
+    int clientBookOf(final int account, final DirectBuffer buffer, final int offset)
     {
         key[0] = account;
         key[1] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
         key[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
-        return admittedClientIds.get(key, 0) != FixedKeyIndex.MISSING || removedClientIds.get(key, 0) != FixedKeyIndex.MISSING ||
-            state.orders.findByClientId(account, buffer, offset) != FixedKeyIndex.MISSING;
+        final int admitted = admittedClientIds.get(key, 0);
+        if (admitted != FixedKeyIndex.MISSING)
+        {
+            return admitted;
+        }
+        final int removed = removedClientIds.get(key, 0);
+        if (removed != FixedKeyIndex.MISSING)
+        {
+            return removed;
+        }
+        final int handle = state.orders.findByClientId(account, buffer, offset);
+        return handle == FixedKeyIndex.MISSING ? FixedKeyIndex.MISSING : Orders.bookOf(handle);
     }
 
     /** Counts an order admitted in this group (its id at {@code buffer[offset..)}), bound for {@code book}. */
@@ -209,7 +222,7 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
             key[0] = account;
             key[1] = clientHi;
             key[2] = clientLo;
-            admittedClientIds.put(key, 0, 1);
+            admittedClientIds.put(key, 0, book);
         }
     }
 
@@ -241,7 +254,7 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
             key[0] = account;
             key[1] = clientHi;
             key[2] = clientLo;
-            removedClientIds.put(key, 0, 1);
+            removedClientIds.put(key, 0, Orders.bookOf(handle));
         }
     }
 

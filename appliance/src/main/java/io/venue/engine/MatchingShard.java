@@ -49,6 +49,12 @@ final class MatchingShard implements Agent, MessageHandler
     /** Order id (four big-endian words) to handle, for this shard's books. */
     private final FixedKeyIndex ids;
     private final long[] idKey = new long[4];
+    /** (account, client id high, low) to handle, and each slot's client id, for this shard's books. */
+    private final FixedKeyIndex clientIds;
+    private final long[] clientKey = new long[3];
+    private boolean[][] slotHasClientId = new boolean[0][];
+    private long[][] slotClientHi = new long[0][];
+    private long[][] slotClientLo = new long[0][];
     private final PlaceRequest request = new PlaceRequest();
     /** What stopped this shard (a defect in matching), for the engine's thread to report; null while it runs. */
     private volatile Throwable failure;
@@ -68,6 +74,7 @@ final class MatchingShard implements Agent, MessageHandler
         this.outbound = outbound;
         this.blockedIdle = blockedIdle;
         this.ids = new FixedKeyIndex(4, 1024, state.config.indexSeed());
+        this.clientIds = new FixedKeyIndex(3, 1024, state.config.indexSeed());
     }
 
     @Override
@@ -89,13 +96,11 @@ final class MatchingShard implements Agent, MessageHandler
         {
             tape.clear();
             expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
-            if (type == ShardTicket.PLACE)
+            switch (type)
             {
-                place(buffer, index);
-            }
-            else
-            {
-                cancel(buffer, index);
+                case ShardTicket.PLACE -> place(buffer, index);
+                case ShardTicket.CANCEL -> cancel(buffer, index);
+                default -> cancelByClientId(buffer, index);
             }
             publish(ShardTicket.TAPE_END);
         }
@@ -169,7 +174,7 @@ final class MatchingShard implements Agent, MessageHandler
             .expiresAt(ticket.getLong(at + ShardTicket.EXPIRES_AT, LE))
             .sequence(ticket.getLong(at + ShardTicket.PRIORITY, LE))
             .nowMs(ticket.getLong(at + ShardTicket.NOW_MS, LE));
-        final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at + ShardTicket.ORDER_ID));
+        final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at));
         tape.mark(ShardTicket.MARK_PLACE_RESULT, result.ordinal(), 0);
     }
 
@@ -189,24 +194,92 @@ final class MatchingShard implements Agent, MessageHandler
         orderBook.cancel(Orders.slotOf(handle), listener.in(book, orderBook));
     }
 
-    /** Registers a resting order of this shard's books (for a barrier, or when the pipeline starts on a restored state). */
-    void indexed(final int handle, final long id0, final long id1, final long id2, final long id3)
+    private void cancelByClientId(final DirectBuffer ticket, final int at)
+    {
+        clientKey[0] = ticket.getInt(at + ShardTicket.ACCOUNT, LE);
+        clientKey[1] = ticket.getLong(at + ShardTicket.ORDER_ID, ByteOrder.BIG_ENDIAN);
+        clientKey[2] = ticket.getLong(at + ShardTicket.ORDER_ID + 8, ByteOrder.BIG_ENDIAN);
+        final int handle = clientIds.get(clientKey, 0);
+        if (handle == FixedKeyIndex.MISSING)
+        {
+            tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0, 0);
+            return;
+        }
+        final int book = Orders.bookOf(handle);
+        tape.mark(ShardTicket.MARK_CANCEL, book, 0);
+        final OrderBook orderBook = state.books[book];
+        orderBook.cancel(Orders.slotOf(handle), listener.in(book, orderBook));
+    }
+
+    /**
+     * Registers a resting order of this shard's books, with its account's client order id if it has one (for a
+     * barrier, or when the pipeline starts on a restored state).
+     */
+    void indexed(
+        final int handle, final long id0, final long id1, final long id2, final long id3, final int account,
+        final boolean withClientId, final long clientHi, final long clientLo)
     {
         idKey[0] = id0;
         idKey[1] = id1;
         idKey[2] = id2;
         idKey[3] = id3;
         ids.put(idKey, 0, handle);
+        if (withClientId)
+        {
+            clientIndexed(handle, account, clientHi, clientLo);
+        }
     }
 
     /** Forgets an order that left one of this shard's books outside its own thread (a barrier). */
-    void unindexed(final long id0, final long id1, final long id2, final long id3)
+    void unindexed(final int handle, final long id0, final long id1, final long id2, final long id3, final int account)
     {
         idKey[0] = id0;
         idKey[1] = id1;
         idKey[2] = id2;
         idKey[3] = id3;
         ids.remove(idKey, 0);
+        clientUnindexed(handle, account);
+    }
+
+    private void clientIndexed(final int handle, final int account, final long clientHi, final long clientLo)
+    {
+        final int book = Orders.bookOf(handle);
+        final int slot = Orders.slotOf(handle);
+        if (book >= slotHasClientId.length)
+        {
+            final int capacity = Math.max(book + 1, slotHasClientId.length * 2);
+            slotHasClientId = java.util.Arrays.copyOf(slotHasClientId, capacity);
+            slotClientHi = java.util.Arrays.copyOf(slotClientHi, capacity);
+            slotClientLo = java.util.Arrays.copyOf(slotClientLo, capacity);
+        }
+        if (slotHasClientId[book] == null)
+        {
+            final int slots = state.config.orderCapacityPerBook();
+            slotHasClientId[book] = new boolean[slots];
+            slotClientHi[book] = new long[slots];
+            slotClientLo[book] = new long[slots];
+        }
+        slotHasClientId[book][slot] = true;
+        slotClientHi[book][slot] = clientHi;
+        slotClientLo[book][slot] = clientLo;
+        clientKey[0] = account;
+        clientKey[1] = clientHi;
+        clientKey[2] = clientLo;
+        clientIds.put(clientKey, 0, handle);
+    }
+
+    private void clientUnindexed(final int handle, final int account)
+    {
+        final int book = Orders.bookOf(handle);
+        final int slot = Orders.slotOf(handle);
+        if (book < slotHasClientId.length && slotHasClientId[book] != null && slotHasClientId[book][slot])
+        {
+            slotHasClientId[book][slot] = false;
+            clientKey[0] = account;
+            clientKey[1] = slotClientHi[book][slot];
+            clientKey[2] = slotClientLo[book][slot];
+            clientIds.remove(clientKey, 0);
+        }
     }
 
     private void loadId(final DirectBuffer buffer, final int offset)
@@ -237,8 +310,9 @@ final class MatchingShard implements Agent, MessageHandler
     {
         private int book;
         private OrderBook orderBook;
-        private DirectBuffer takerId;
-        private int takerIdOffset;
+        /** The place ticket of the taker, for its id and client order id. */
+        private DirectBuffer taker;
+        private int takerAt;
 
         Indexing in(final int book, final OrderBook orderBook)
         {
@@ -248,10 +322,10 @@ final class MatchingShard implements Agent, MessageHandler
             return this;
         }
 
-        Indexing taking(final DirectBuffer id, final int offset)
+        Indexing taking(final DirectBuffer ticket, final int at)
         {
-            this.takerId = id;
-            this.takerIdOffset = offset;
+            this.taker = ticket;
+            this.takerAt = at;
             return this;
         }
 
@@ -267,8 +341,8 @@ final class MatchingShard implements Agent, MessageHandler
         public void onMakerDone(final int slot, final MakerDoneReason reason)
         {
             tape.onMakerDone(slot, reason);
-            unindexed(orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1), orderBook.orderIdWord(slot, 2),
-                orderBook.orderIdWord(slot, 3));
+            unindexed(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), orderBook.accountOf(slot));
             partOut();
         }
 
@@ -276,8 +350,14 @@ final class MatchingShard implements Agent, MessageHandler
         public void onTakerRested(final int slot)
         {
             tape.onTakerRested(slot);
-            loadId(takerId, takerIdOffset);
-            ids.put(idKey, 0, Orders.handle(book, slot));
+            loadId(taker, takerAt + ShardTicket.ORDER_ID);
+            final int handle = Orders.handle(book, slot);
+            ids.put(idKey, 0, handle);
+            if (taker.getByte(takerAt + ShardTicket.WITH_CLIENT_ID) != 0)
+            {
+                clientIndexed(handle, orderBook.accountOf(slot), taker.getLong(takerAt + ShardTicket.CLIENT_HI, LE),
+                    taker.getLong(takerAt + ShardTicket.CLIENT_LO, LE));
+            }
             partOut();
         }
 

@@ -802,8 +802,8 @@ final class OrderEntry
     {
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
-        return forwardTo != null ? forwardTo.view().clientIdInUse(account, clientIdScratch, 0) :
-            state.orders.findByClientId(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+        return (forwardTo != null ? forwardTo.view().clientBookOf(account, clientIdScratch, 0) :
+            state.orders.findByClientId(account, clientIdScratch, 0)) != FixedKeyIndex.MISSING;
     }
 
     /** In a pipeline the book belongs to its shard's thread, which checks the level itself. */

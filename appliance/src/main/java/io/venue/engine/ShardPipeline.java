@@ -8,6 +8,7 @@ import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.nonce.NonceWindow;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
 import io.venue.journal.sbe.CancelDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderDoneReason;
@@ -33,7 +34,7 @@ import java.util.Arrays;
  * The engine with several matching shards: the engine's own thread is the credit stage, and each shard's
  * books are driven by a {@link MatchingShard} on a thread of its own.
  * <p>
- * Places and cancels go through three steps. <b>Admission</b>, on the engine's thread in sequence order: the
+ * Places, cancels and cancels by client order id go through three steps. <b>Admission</b>, on the engine's thread in sequence order: the
  * gate, the order checks and the credit reservation, against a {@link GroupView} (the credit as it stood when
  * the command's group began, less what the group's orders hold), then a ticket to the market's shard.
  * <b>Matching</b>, on the shard's thread, in sequence order per shard: the book, recorded on a match tape.
@@ -95,6 +96,7 @@ final class ShardPipeline implements AutoCloseable
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
     private final CancelDecoder cancel = new CancelDecoder();
+    private final CancelByClientOrderIdDecoder cancelByClientId = new CancelByClientOrderIdDecoder();
     private final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.LENGTH]);
 
     /** Command copies, tickets and staged events of the commands in flight; emptied whenever nothing is. */
@@ -115,6 +117,7 @@ final class ShardPipeline implements AutoCloseable
     private final int[] stagedEnd = new int[ENTRIES];
     private final int[] ticketAt = new int[ENTRIES];
     private final int[] ticketType = new int[ENTRIES];
+    private final int[] ticketLength = new int[ENTRIES];
     private final int[] rateAccount = new int[ENTRIES];
     private final long[] rateNowMs = new long[ENTRIES];
     private final int[] nonceAccount = new int[ENTRIES];
@@ -191,7 +194,7 @@ final class ShardPipeline implements AutoCloseable
         final int length)
     {
         if (templateId != PlaceOrderDecoder.TEMPLATE_ID && templateId != CancelDecoder.TEMPLATE_ID &&
-            templateId != RequestRejectedDecoder.TEMPLATE_ID)
+            templateId != CancelByClientOrderIdDecoder.TEMPLATE_ID && templateId != RequestRejectedDecoder.TEMPLATE_ID)
         {
             return false;
         }
@@ -246,10 +249,15 @@ final class ShardPipeline implements AutoCloseable
                 orderEntry.command(nowMs);
                 orderEntry.admitPlace(placeOrder, this);
             }
-            else
+            else if (templateId == CancelDecoder.TEMPLATE_ID)
             {
                 cancel.wrap(bytes, body, header.blockLength(), header.version());
                 admitCancel();
+            }
+            else
+            {
+                cancelByClientId.wrap(bytes, body, header.blockLength(), header.version());
+                admitCancelByClientId();
             }
         }
         finally
@@ -291,6 +299,32 @@ final class ShardPipeline implements AutoCloseable
         keepTicket(e, ShardTicket.CANCEL, ShardTicket.CANCEL_LENGTH);
     }
 
+    private void admitCancelByClientId()
+    {
+        final int e = current;
+        final int envelope = cancelByClientId.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset();
+        envelopeAt[e] = envelope;
+        final int admitted = gate.admit(bytes, envelope, Gate.SCOPE_CANCEL, nowMs, OrderEntry.tradingLane(cancelByClientId.lane()));
+        if (admitted < 0)
+        {
+            return;
+        }
+        final int clientOffset = cancelByClientId.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset();
+        final int orderBook = view.clientBookOf(admitted, bytes, clientOffset);
+        if (orderBook == FixedKeyIndex.MISSING)
+        {
+            gate.reject(bytes, envelope, admitted, RejectCode.UNKNOWN_ORDER);
+            return;
+        }
+        kind[e] = CANCEL;
+        account[e] = admitted;
+        book[e] = orderBook;
+        shard[e] = state.shardOf(orderBook);
+        // the 16 bytes of the client order id where a cancel's ticket has the order id
+        ticketHead(e, orderBook, admitted, bytes, clientOffset);
+        keepTicket(e, ShardTicket.CANCEL_BY_CLIENT_ID, ShardTicket.CANCEL_LENGTH);
+    }
+
     /**
      * The last step of admitting a place, from {@link OrderEntry}: the credit check against the group's view,
      * then the hold and the ticket.
@@ -319,6 +353,9 @@ final class ShardPipeline implements AutoCloseable
         ticket.putByte(ShardTicket.TIME_IN_FORCE, (byte)intent.timeInForce.ordinal());
         ticket.putByte(ShardTicket.STP_MODE, intent.stpMode == null ? ShardTicket.NONE : (byte)intent.stpMode.ordinal());
         ticket.putByte(ShardTicket.IS_MARKET, (byte)(intent.isMarket ? 1 : 0));
+        ticket.putByte(ShardTicket.WITH_CLIENT_ID, (byte)(intent.withClientId ? 1 : 0));
+        ticket.putLong(ShardTicket.CLIENT_HI, intent.clientHi, LE);
+        ticket.putLong(ShardTicket.CLIENT_LO, intent.clientLo, LE);
         ticket.putLong(ShardTicket.PRICE, intent.price, LE);
         ticket.putLong(ShardTicket.QTY, intent.qty, LE);
         ticket.putLong(ShardTicket.EXPIRES_AT, intent.expiresAt, LE);
@@ -369,6 +406,7 @@ final class ShardPipeline implements AutoCloseable
         }
         ticketAt[e] = bytesTail;
         ticketType[e] = type;
+        ticketLength[e] = length;
         bytes.putBytes(bytesTail, ticket, 0, length);
         bytesTail += length;
         stagedAt[e] = bytesTail;
@@ -415,7 +453,7 @@ final class ShardPipeline implements AutoCloseable
     private void dispatch(final int e)
     {
         final OneToOneRingBuffer ring = inbound[shard[e]];
-        while (!ring.write(ticketType[e], bytes, ticketAt[e], ticketType[e] == ShardTicket.PLACE ? ShardTicket.LENGTH : ShardTicket.CANCEL_LENGTH))
+        while (!ring.write(ticketType[e], bytes, ticketAt[e], ticketLength[e]))
         {
             // the shard is behind: settle what it has done meanwhile, which is what frees it
             if (!progress())
@@ -641,7 +679,7 @@ final class ShardPipeline implements AutoCloseable
             final int handle, final long id0, final long id1, final long id2, final long id3, final int owner, final int market,
             final boolean withClient, final long hi, final long lo)
         {
-            shards[state.shardOf(Orders.bookOf(handle))].indexed(handle, id0, id1, id2, id3);
+            shards[state.shardOf(Orders.bookOf(handle))].indexed(handle, id0, id1, id2, id3, owner, withClient, hi, lo);
         }
 
         @Override
@@ -649,7 +687,7 @@ final class ShardPipeline implements AutoCloseable
             final int handle, final long id0, final long id1, final long id2, final long id3, final int owner, final int market,
             final boolean withClient, final long hi, final long lo)
         {
-            shards[state.shardOf(Orders.bookOf(handle))].unindexed(id0, id1, id2, id3);
+            shards[state.shardOf(Orders.bookOf(handle))].unindexed(handle, id0, id1, id2, id3, owner);
         }
     }
 
@@ -675,8 +713,10 @@ final class ShardPipeline implements AutoCloseable
                 {
                     for (int slot = orderBook.levelHead(s, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
                     {
-                        shards[state.shardOf(b)].indexed(Orders.handle(b, slot), orderBook.orderIdWord(slot, 0),
-                            orderBook.orderIdWord(slot, 1), orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3));
+                        final int handle = Orders.handle(b, slot);
+                        shards[state.shardOf(b)].indexed(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+                            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), orderBook.accountOf(slot),
+                            state.orders.hasClientId(handle), state.orders.clientIdHi(handle), state.orders.clientIdLo(handle));
                     }
                 }
             }

@@ -9,6 +9,8 @@ final class ShardTicket
     /** Ring message types, inbound. */
     static final int PLACE = 1;
     static final int CANCEL = 2;
+    /** A cancel naming the order by the account's client order id (16 bytes where a cancel has the order id). */
+    static final int CANCEL_BY_CLIENT_ID = 3;
     /** Ring message types, outbound: a part of one command's tape, more parts follow; its last part. */
     static final int TAPE_PART = 1;
     static final int TAPE_END = 2;
@@ -24,11 +26,14 @@ final class ShardTicket
     static final int TIME_IN_FORCE = 57;
     static final int STP_MODE = 58;
     static final int IS_MARKET = 59;
+    static final int WITH_CLIENT_ID = 60;
     static final int PRICE = 64;
     static final int QTY = 72;
     static final int EXPIRES_AT = 80;
     static final int PRIORITY = 88;
-    static final int LENGTH = 96;
+    static final int CLIENT_HI = 96;
+    static final int CLIENT_LO = 104;
+    static final int LENGTH = 112;
     static final int CANCEL_LENGTH = ORDER_ID + 32;
     /** Written for a null enum (an STP mode of none). */
     static final byte NONE = -1;

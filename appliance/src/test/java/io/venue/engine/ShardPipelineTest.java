@@ -115,6 +115,23 @@ class ShardPipelineTest
         eventsInCommandOrder(steady.events());
     }
 
+    /**
+     * With groups of one command (no lag) and no expiries (a book expires at its own shard's commands), several
+     * shards decide exactly as one: the same events, byte for byte, for places, cancels and cancels by client order
+     * id on the shards and every barrier between them.
+     */
+    @Test
+    void inGroupsOfOneSeveralShardsDecideAsOne()
+    {
+        final EngineHarness h = new EngineHarness(TradingStream.config(), false);
+        new TradingStream(h, 21).withoutExpiries().setUp().run(4_000);
+        final List<byte[]> records = h.records();
+        final Run single = run(config(true, 1, 1), records, 0, 0);
+        final Run sharded = run(config(true, 3, 1), records, 3, 5);
+        assertTrue(count(single.events(), TradeDecoder.TEMPLATE_ID) > 500);
+        assertArrayEquals(single.events(), sharded.events());
+    }
+
     @Test
     void shardsMatchAndSettle()
     {

@@ -44,6 +44,7 @@ final class TradingStream
     private final SplittableRandom random;
     private final Address[] accounts = new Address[ACCOUNTS];
     private final List<OrderId> placed = new ArrayList<>();
+    private boolean expiries = true;
 
     TradingStream(final EngineHarness h, final long seed)
     {
@@ -59,6 +60,13 @@ final class TradingStream
     {
         return new EngineConfig().maxLevelsPerSide(8).orderCapacityPerBook(128).maxOpenOrdersPerAccountAndMarket(20)
             .actionRate(1_000, 1_000).expectedAccounts(4);
+    }
+
+    /** Places without an expiry: the stream then gives one shard's decisions with any shard count, in groups of one. */
+    TradingStream withoutExpiries()
+    {
+        expiries = false;
+        return this;
     }
 
     TradingStream setUp()
@@ -144,7 +152,7 @@ final class TradingStream
         final TimeInForce tif = random.nextInt(4) == 0 ? TimeInForce.values()[random.nextInt(4)] : TimeInForce.GTC;
         final StpMode stp = random.nextInt(3) == 0 ? null : StpMode.values()[random.nextInt(4)];
         final boolean isMarket = tif != TimeInForce.POST_ONLY && random.nextInt(15) == 0;
-        final long expiresAt = random.nextInt(8) == 0 ? h.now + random.nextInt(2_000) - 100 : SpotPlaceOrder.NO_EXPIRY;
+        final long expiresAt = random.nextInt(8) == 0 && expiries ? h.now + random.nextInt(2_000) - 100 : SpotPlaceOrder.NO_EXPIRY;
         // bids a little above asks on average, so many orders cross
         final long price = outcome ? 10_000 * (40 + random.nextInt(20)) :
             1_000 * (side == Side.BID ? 995 + random.nextInt(12) : 993 + random.nextInt(12));
