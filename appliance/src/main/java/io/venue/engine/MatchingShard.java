@@ -182,16 +182,9 @@ final class MatchingShard implements Agent, MessageHandler
     {
         loadId(ticket, at + ShardTicket.ORDER_ID);
         final int handle = ids.get(idKey, 0);
-        final int account = ticket.getInt(at + ShardTicket.ACCOUNT, LE);
-        if (handle == FixedKeyIndex.MISSING || state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) != account)
-        {
-            tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0, 0);
-            return;
-        }
-        final int book = Orders.bookOf(handle);
-        tape.mark(ShardTicket.MARK_CANCEL, book, 0);
-        final OrderBook orderBook = state.books[book];
-        orderBook.cancel(Orders.slotOf(handle), listener.in(book, orderBook));
+        final boolean owned = handle != FixedKeyIndex.MISSING &&
+            state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == ticket.getInt(at + ShardTicket.ACCOUNT, LE);
+        cancelHandle(owned ? handle : FixedKeyIndex.MISSING);
     }
 
     private void cancelByClientId(final DirectBuffer ticket, final int at)
@@ -199,7 +192,12 @@ final class MatchingShard implements Agent, MessageHandler
         clientKey[0] = ticket.getInt(at + ShardTicket.ACCOUNT, LE);
         clientKey[1] = ticket.getLong(at + ShardTicket.ORDER_ID, ByteOrder.BIG_ENDIAN);
         clientKey[2] = ticket.getLong(at + ShardTicket.ORDER_ID + 8, ByteOrder.BIG_ENDIAN);
-        final int handle = clientIds.get(clientKey, 0);
+        cancelHandle(clientIds.get(clientKey, 0));
+    }
+
+    /** Cancels the order of a handle found for the account, or marks that there is none. */
+    private void cancelHandle(final int handle)
+    {
         if (handle == FixedKeyIndex.MISSING)
         {
             tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0, 0);

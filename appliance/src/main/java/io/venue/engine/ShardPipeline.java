@@ -275,42 +275,31 @@ final class ShardPipeline implements AutoCloseable
 
     private void admitCancel()
     {
-        final int e = current;
-        final int envelope = cancel.offset() + CancelDecoder.envelopeEncodingOffset();
-        envelopeAt[e] = envelope;
-        final int admitted = gate.admit(bytes, envelope, Gate.SCOPE_CANCEL, nowMs, OrderEntry.tradingLane(cancel.lane()));
-        if (admitted < 0)
-        {
-            return;
-        }
-        final int idOffset = cancel.offset() + CancelDecoder.orderIdEncodingOffset();
-        final int orderBook = view.bookOf(bytes, idOffset);
-        if (orderBook == FixedKeyIndex.MISSING)
-        {
-            gate.reject(bytes, envelope, admitted, RejectCode.UNKNOWN_ORDER);
-            return;
-        }
-        kind[e] = CANCEL;
-        account[e] = admitted;
-        book[e] = orderBook;
-        shard[e] = state.shardOf(orderBook);
-        idAt[e] = idOffset;
-        ticketHead(e, orderBook, admitted, bytes, idOffset);
-        keepTicket(e, ShardTicket.CANCEL, ShardTicket.CANCEL_LENGTH);
+        admitCancel(cancel.offset() + CancelDecoder.envelopeEncodingOffset(), OrderEntry.tradingLane(cancel.lane()),
+            cancel.offset() + CancelDecoder.orderIdEncodingOffset(), false);
     }
 
     private void admitCancelByClientId()
     {
+        admitCancel(cancelByClientId.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset(),
+            OrderEntry.tradingLane(cancelByClientId.lane()),
+            cancelByClientId.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset(), true);
+    }
+
+    /**
+     * A cancel naming its order by id, or by the account's client order id (16 bytes, carried where a cancel's ticket
+     * has the order id): routed to the shard of the order's book as the group's view knows it, or refused.
+     */
+    private void admitCancel(final int envelope, final boolean accountLimited, final int keyOffset, final boolean byClientId)
+    {
         final int e = current;
-        final int envelope = cancelByClientId.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset();
         envelopeAt[e] = envelope;
-        final int admitted = gate.admit(bytes, envelope, Gate.SCOPE_CANCEL, nowMs, OrderEntry.tradingLane(cancelByClientId.lane()));
+        final int admitted = gate.admit(bytes, envelope, Gate.SCOPE_CANCEL, nowMs, accountLimited);
         if (admitted < 0)
         {
             return;
         }
-        final int clientOffset = cancelByClientId.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset();
-        final int orderBook = view.clientBookOf(admitted, bytes, clientOffset);
+        final int orderBook = byClientId ? view.clientBookOf(admitted, bytes, keyOffset) : view.bookOf(bytes, keyOffset);
         if (orderBook == FixedKeyIndex.MISSING)
         {
             gate.reject(bytes, envelope, admitted, RejectCode.UNKNOWN_ORDER);
@@ -320,9 +309,8 @@ final class ShardPipeline implements AutoCloseable
         account[e] = admitted;
         book[e] = orderBook;
         shard[e] = state.shardOf(orderBook);
-        // the 16 bytes of the client order id where a cancel's ticket has the order id
-        ticketHead(e, orderBook, admitted, bytes, clientOffset);
-        keepTicket(e, ShardTicket.CANCEL_BY_CLIENT_ID, ShardTicket.CANCEL_LENGTH);
+        ticketHead(e, orderBook, admitted, bytes, keyOffset);
+        keepTicket(e, byClientId ? ShardTicket.CANCEL_BY_CLIENT_ID : ShardTicket.CANCEL, ShardTicket.CANCEL_LENGTH);
     }
 
     /**
