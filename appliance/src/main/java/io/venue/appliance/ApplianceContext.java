@@ -406,7 +406,7 @@ public final class ApplianceContext
     }
 
     /** The engine configuration these settings describe; the engine checks each value when it applies it. */
-    io.venue.engine.EngineConfig engineConfig()
+    public io.venue.engine.EngineConfig engineConfig()
     {
         final io.venue.engine.EngineConfig config = new io.venue.engine.EngineConfig()
             .actionRate(accountActions, accountWindowMs)

@@ -601,18 +601,18 @@ final class OrderEntry
             settlement.balance(account, reserveAsset);
             return null;
         }
-        if (state.ledger.available(account, reserveAsset) + oldReserved < newReservation)
-        {
-            return RejectCode.RISK_CREDIT_LIMIT;
-        }
         if (newReservation > oldReserved)
         {
-            // what the amend adds is a new reservation for the cross-shard admission
+            // what the amend adds is a new reservation for the cross-shard admission (whose kill switch comes first)
             final RejectCode admission = crossShardAdmission(account, market, reserveAsset, newReservation - oldReserved);
             if (admission != null)
             {
                 return admission;
             }
+        }
+        if (state.ledger.available(account, reserveAsset) + oldReserved < newReservation)
+        {
+            return RejectCode.RISK_CREDIT_LIMIT;
         }
         // a new price or a larger quantity loses priority: take the order out and place it again, same id
         if (acceptAction)

@@ -131,6 +131,31 @@ class CrossShardCreditTest
     }
 
     @Test
+    void atABarrierTheReasonsComeInTheSameOrder()
+    {
+        // a batch is a barrier: its place legs meet the haircut and the market cap as pipelined places do
+        venue(2, 100_000, Long.MAX_VALUE, 700 * UNIT, false);
+        final List<String> legs = h.act(ALICE, new Batch(List.of(bid(BTC_USD, 901), bid(BTC_USD, 1_001), bid(BTC_USD, 600))));
+        line(legs, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_HAIRCUT\"", "\"legIndex\":0");
+        line(legs, "ActionRejected", "\"code\":\"RISK_CREDIT_LIMIT\"", "\"legIndex\":1");
+        final List<String> bob = h.act(BOB, new Batch(List.of(bid(BTC_USD, 101))));
+        line(bob, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_MARKET_CAP\"", "\"legIndex\":0");
+        // an amend's increase (Alice has 400 available, 360 after the haircut): the plain check, then the haircut
+        final OrderId order = orderOf(legs);
+        assertRejected(h.act(ALICE, new Amend(order, PRICE, 1_001 * UNIT)), "RISK_CREDIT_LIMIT");
+        assertRejected(h.act(ALICE, new Amend(order, PRICE, 961 * UNIT)), "CROSS_SHARD_CREDIT_HAIRCUT");
+        assertRejected(h.act(ALICE, new Amend(order, PRICE, 701 * UNIT)), "CROSS_SHARD_CREDIT_MARKET_CAP");
+        accepted(h.act(ALICE, new Amend(order, PRICE, 700 * UNIT)));
+    }
+
+    private static OrderId orderOf(final List<String> lines)
+    {
+        final String rested = line(lines, "OrderRested");
+        final int at = rested.indexOf("\"orderId\":\"") + 11;
+        return OrderId.of(rested.substring(at, at + 66));
+    }
+
+    @Test
     void anAmendThatLocksMoreIsAdmittedForWhatItAdds()
     {
         venue(2, 0, 500 * UNIT, Long.MAX_VALUE, false);

@@ -369,7 +369,7 @@ final class JournalCommand
         EngineOptions engineOptions;
 
         @Override
-        public Integer call()
+        public Integer call() throws Exception
         {
             final Engine engine = new Engine(engineOptions.config(), (buffer, offset, length) -> { });
             try (Journal journal = Journal.openReadOnly(commands))

@@ -127,6 +127,26 @@ class JournalCommandTest
     }
 
     @Test
+    void replayReadsTheRunsConfigurationFile() throws Exception
+    {
+        // a haircut that leaves Alice's bid out of reach: only an engine under the same settings decides the same
+        final Path file = java.nio.file.Files.writeString(dir.resolve("venue.properties"), String.join("\n",
+            "operators=" + OPERATOR, "engine.shards=2", "engine.group.commands=2", "mm.cross.shard.credit.enabled=true",
+            "mm.cross.shard.credit.haircut.ppm=999999"));
+        run(io.venue.appliance.ApplianceContext.fromFile(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
+        final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
+        assertTrue(dump.out().contains("CROSS_SHARD_CREDIT_HAIRCUT"), dump.out());
+
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--config", file.toString());
+        assertEquals(0, replay.exitCode(), replay.out() + replay.err());
+        final CliRun withoutPolicy = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", "2");
+        assertEquals(1, withoutPolicy.exitCode(), withoutPolicy.out() + withoutPolicy.err());
+        assertTrue(withoutPolicy.out().startsWith("first divergence at command index"), withoutPolicy.out());
+    }
+
+    @Test
     void replayVerifiesEverySignatureAgainAndFindsAChangedRecord()
     {
         final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new java.security.SecureRandom());
