@@ -141,7 +141,7 @@ final class MatchingShard implements Agent, MessageHandler
                 final long next = orderBook.nextExpiry();
                 if (next != OrderBook.NO_EXPIRY && next <= nowMs)
                 {
-                    tape.mark(ShardTicket.MARK_EXPIRY, book, 0);
+                    tape.mark(ShardTicket.MARK_EXPIRY, book);
                     orderBook.expireUpTo(nowMs, listener.in(book, orderBook));
                 }
             }
@@ -157,10 +157,10 @@ final class MatchingShard implements Agent, MessageHandler
         final long qty = ticket.getLong(at + ShardTicket.QTY, LE);
         if (orderBook.levelWouldOverflow(side, price, qty))
         {
-            tape.mark(ShardTicket.MARK_LEVEL_OVERFLOW, book, 0);
+            tape.mark(ShardTicket.MARK_LEVEL_OVERFLOW, book);
             return;
         }
-        tape.mark(ShardTicket.MARK_PLACE, book, 0);
+        tape.mark(ShardTicket.MARK_PLACE, book);
         final byte stp = ticket.getByte(at + ShardTicket.STP_MODE);
         request.reset()
             .orderId(ticket, at + ShardTicket.ORDER_ID)
@@ -175,7 +175,7 @@ final class MatchingShard implements Agent, MessageHandler
             .sequence(ticket.getLong(at + ShardTicket.PRIORITY, LE))
             .nowMs(ticket.getLong(at + ShardTicket.NOW_MS, LE));
         final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at));
-        tape.mark(ShardTicket.MARK_PLACE_RESULT, result.ordinal(), 0);
+        tape.mark(ShardTicket.MARK_PLACE_RESULT, result.ordinal());
     }
 
     private void cancel(final DirectBuffer ticket, final int at)
@@ -200,11 +200,11 @@ final class MatchingShard implements Agent, MessageHandler
     {
         if (handle == FixedKeyIndex.MISSING)
         {
-            tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0, 0);
+            tape.mark(ShardTicket.MARK_CANCEL_UNKNOWN, 0);
             return;
         }
         final int book = Orders.bookOf(handle);
-        tape.mark(ShardTicket.MARK_CANCEL, book, 0);
+        tape.mark(ShardTicket.MARK_CANCEL, book);
         final OrderBook orderBook = state.books[book];
         orderBook.cancel(Orders.slotOf(handle), listener.in(book, orderBook));
     }

@@ -117,7 +117,6 @@ final class ShardPipeline implements AutoCloseable
     private final int[] stagedEnd = new int[ENTRIES];
     private final int[] ticketAt = new int[ENTRIES];
     private final int[] ticketType = new int[ENTRIES];
-    private final int[] ticketLength = new int[ENTRIES];
     private final int[] rateAccount = new int[ENTRIES];
     private final long[] rateNowMs = new long[ENTRIES];
     private final int[] nonceAccount = new int[ENTRIES];
@@ -310,7 +309,7 @@ final class ShardPipeline implements AutoCloseable
         book[e] = orderBook;
         shard[e] = state.shardOf(orderBook);
         ticketHead(e, orderBook, admitted, bytes, keyOffset);
-        keepTicket(e, byClientId ? ShardTicket.CANCEL_BY_CLIENT_ID : ShardTicket.CANCEL, ShardTicket.CANCEL_LENGTH);
+        keepTicket(e, byClientId ? ShardTicket.CANCEL_BY_CLIENT_ID : ShardTicket.CANCEL);
     }
 
     /**
@@ -348,7 +347,7 @@ final class ShardPipeline implements AutoCloseable
         ticket.putLong(ShardTicket.QTY, intent.qty, LE);
         ticket.putLong(ShardTicket.EXPIRES_AT, intent.expiresAt, LE);
         ticket.putLong(ShardTicket.PRIORITY, priority, LE);
-        keepTicket(e, ShardTicket.PLACE, ShardTicket.LENGTH);
+        keepTicket(e, ShardTicket.PLACE);
         return null;
     }
 
@@ -375,10 +374,9 @@ final class ShardPipeline implements AutoCloseable
         marketId[e] = intent.marketId;
     }
 
-    /** What every ticket starts with: the command's sequence and time, the book, the account and the order id. */
+    /** What every ticket starts with: the command's time, the book, the account and the order id. */
     private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id, final int idOffset)
     {
-        ticket.putLong(ShardTicket.SEQUENCE, sequence[e], LE);
         ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
         ticket.putInt(ShardTicket.BOOK, orderBook, LE);
         ticket.putInt(ShardTicket.ACCOUNT, admitted, LE);
@@ -386,7 +384,7 @@ final class ShardPipeline implements AutoCloseable
     }
 
     /** Keeps the ticket written in {@link #ticket} with the entry; it goes out once admission is over. */
-    private void keepTicket(final int e, final int type, final int length)
+    private void keepTicket(final int e, final int type)
     {
         if (stagedAt[e] != bytesTail)
         {
@@ -394,9 +392,8 @@ final class ShardPipeline implements AutoCloseable
         }
         ticketAt[e] = bytesTail;
         ticketType[e] = type;
-        ticketLength[e] = length;
-        bytes.putBytes(bytesTail, ticket, 0, length);
-        bytesTail += length;
+        bytes.putBytes(bytesTail, ticket, 0, ShardTicket.length(type));
+        bytesTail += ShardTicket.length(type);
         stagedAt[e] = bytesTail;
     }
 
@@ -441,7 +438,7 @@ final class ShardPipeline implements AutoCloseable
     private void dispatch(final int e)
     {
         final OneToOneRingBuffer ring = inbound[shard[e]];
-        while (!ring.write(ticketType[e], bytes, ticketAt[e], ticketLength[e]))
+        while (!ring.write(ticketType[e], bytes, ticketAt[e], ShardTicket.length(ticketType[e])))
         {
             // the shard is behind: settle what it has done meanwhile, which is what frees it
             if (!progress())
@@ -617,12 +614,12 @@ final class ShardPipeline implements AutoCloseable
         }
 
         @Override
-        public void onMark(final int type, final int intValue, final long longValue)
+        public void onMark(final int type, final int value)
         {
             final int e = entry;
             switch (type)
             {
-                case ShardTicket.MARK_EXPIRY -> settlement.forBook(intValue).readingFrom(replayed);
+                case ShardTicket.MARK_EXPIRY -> settlement.forBook(value).readingFrom(replayed);
                 case ShardTicket.MARK_PLACE ->
                 {
                     // admission held it against the group's view, which is never above the live balance here
@@ -635,7 +632,7 @@ final class ShardPipeline implements AutoCloseable
                 }
                 case ShardTicket.MARK_PLACE_RESULT ->
                 {
-                    final PlaceResult result = PLACE_RESULTS[intValue];
+                    final PlaceResult result = PLACE_RESULTS[value];
                     if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
                     {
                         state.ledger.unlock(account[e], reserveAsset[e], reservation[e]);
@@ -651,7 +648,7 @@ final class ShardPipeline implements AutoCloseable
                 case ShardTicket.MARK_CANCEL ->
                 {
                     live.actionAccepted(bytes, envelopeAt[e]);
-                    settlement.forBook(intValue).readingFrom(replayed);
+                    settlement.forBook(value).readingFrom(replayed);
                 }
                 case ShardTicket.MARK_CANCEL_UNKNOWN -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.UNKNOWN_ORDER);
                 default -> throw new IllegalStateException("unknown tape mark " + type);

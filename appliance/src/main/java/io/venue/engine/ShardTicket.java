@@ -17,36 +17,41 @@ final class ShardTicket
     /** The shard failed on this command (a defect) and stopped: the engine stops too. */
     static final int TAPE_FAILED = 3;
 
-    static final int SEQUENCE = 0;
-    static final int NOW_MS = 8;
-    static final int BOOK = 16;
-    static final int ACCOUNT = 20;
-    static final int ORDER_ID = 24;
-    static final int SIDE = 56;
-    static final int TIME_IN_FORCE = 57;
-    static final int STP_MODE = 58;
-    static final int IS_MARKET = 59;
-    static final int WITH_CLIENT_ID = 60;
-    static final int PRICE = 64;
-    static final int QTY = 72;
-    static final int EXPIRES_AT = 80;
-    static final int PRIORITY = 88;
-    static final int CLIENT_HI = 96;
-    static final int CLIENT_LO = 104;
-    static final int LENGTH = 112;
+    static final int NOW_MS = 0;
+    static final int BOOK = 8;
+    static final int ACCOUNT = 12;
+    static final int ORDER_ID = 16;
+    static final int SIDE = 48;
+    static final int TIME_IN_FORCE = 49;
+    static final int STP_MODE = 50;
+    static final int IS_MARKET = 51;
+    static final int WITH_CLIENT_ID = 52;
+    static final int PRICE = 56;
+    static final int QTY = 64;
+    static final int EXPIRES_AT = 72;
+    static final int PRIORITY = 80;
+    static final int CLIENT_HI = 88;
+    static final int CLIENT_LO = 96;
+    static final int LENGTH = 104;
     static final int CANCEL_LENGTH = ORDER_ID + 32;
     /** Written for a null enum (an STP mode of none). */
     static final byte NONE = -1;
 
-    /** Tape marks: what follows is the expiry of book {@code intValue} (nothing of the command's own yet). */
+    /** The length of a ticket of this type: a place's, or a cancel's (by order id or by client order id). */
+    static int length(final int type)
+    {
+        return type == PLACE ? LENGTH : CANCEL_LENGTH;
+    }
+
+    /** Tape marks: what follows is the expiry of book {@code value} (nothing of the command's own yet). */
     static final int MARK_EXPIRY = 1;
-    /** The place into book {@code intValue} begins. */
+    /** The place into book {@code value} begins. */
     static final int MARK_PLACE = 2;
-    /** The place ended with {@code PlaceResult} ordinal {@code intValue}. */
+    /** The place ended with {@code PlaceResult} ordinal {@code value}. */
     static final int MARK_PLACE_RESULT = 3;
     /** The place was refused before the book: its level would overflow (INVALID_QTY). */
     static final int MARK_LEVEL_OVERFLOW = 4;
-    /** The cancel of an order of book {@code intValue} begins. */
+    /** The cancel of an order of book {@code value} begins. */
     static final int MARK_CANCEL = 5;
     /** The cancel named no open order of the account on this shard. */
     static final int MARK_CANCEL_UNKNOWN = 6;

@@ -316,7 +316,6 @@ class ShardPipelineTest
         final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer outbound = ring();
         final MatchingShard shard = new MatchingShard(0, state, inbound, outbound, new org.agrona.concurrent.BusySpinIdleStrategy());
         final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.LENGTH]);
-        ticket.putLong(ShardTicket.SEQUENCE, 7, ByteOrder.LITTLE_ENDIAN);
         ticket.putInt(ShardTicket.BOOK, 0, ByteOrder.LITTLE_ENDIAN);
         assertTrue(inbound.write(ShardTicket.PLACE, ticket, 0, ShardTicket.LENGTH));
         org.junit.jupiter.api.Assertions.assertThrows(org.agrona.concurrent.AgentTerminationException.class, shard::doWork);

@@ -35,7 +35,7 @@ public final class MatchTape implements MatchListener
     @FunctionalInterface
     public interface Marks
     {
-        void onMark(int type, int intValue, long longValue);
+        void onMark(int type, int value);
     }
 
     private final ExpandableArrayBuffer buffer;
@@ -70,13 +70,12 @@ public final class MatchTape implements MatchListener
     }
 
     /** Adds a mark of the caller's own (any type; replay hands it back unchanged). */
-    public void mark(final int type, final int intValue, final long longValue)
+    public void mark(final int type, final int value)
     {
         buffer.putByte(length, MARK);
         buffer.putInt(length + 1, type, LE);
-        buffer.putInt(length + 5, intValue, LE);
-        buffer.putLong(length + 9, longValue, LE);
-        length += 17;
+        buffer.putInt(length + 5, value, LE);
+        length += 9;
     }
 
     @Override
@@ -192,8 +191,8 @@ public final class MatchTape implements MatchListener
                 }
                 case MARK ->
                 {
-                    marks.onMark(tape.getInt(at + 1, LE), tape.getInt(at + 5, LE), tape.getLong(at + 9, LE));
-                    at += 17;
+                    marks.onMark(tape.getInt(at + 1, LE), tape.getInt(at + 5, LE));
+                    at += 9;
                 }
                 default -> throw new IllegalStateException("not a match tape record: type " + type + " at " + (at - offset));
             }
