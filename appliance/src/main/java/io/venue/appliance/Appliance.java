@@ -515,7 +515,7 @@ public final class Appliance implements AutoCloseable
             .field("maxPriceLevelsPerSide", config.maxLevelsPerSide())
             .field("maxLegsPerBatch", io.venue.action.Fields.MAX_BATCH_LEGS)
             .field("matchingShards", config.shards()).field("groupCommands", config.groupCommands())
-            .object("crossShardCredit").field("active", config.shards() > 1 && config.crossShardCreditEnabled())
+            .object("crossShardCredit").field("active", config.crossShardCreditActive())
             .field("haircutPpm", config.crossShardHaircutPpm()).field("maxAccountLocked", config.crossShardMaxAccountLocked())
             .field("maxMarketLocked", config.crossShardMaxMarketLocked()).field("killSwitch", config.crossShardKillSwitch()).end()
             .toJson();

@@ -23,7 +23,7 @@ public final class CrossShardCredit
 
     CrossShardCredit(final EngineConfig config)
     {
-        this.active = config.shards() > 1 && config.crossShardCreditEnabled();
+        this.active = config.crossShardCreditActive();
         this.haircutPpm = config.crossShardHaircutPpm();
         this.maxAccountLocked = config.crossShardMaxAccountLocked();
         this.maxMarketLocked = config.crossShardMaxMarketLocked();

@@ -32,14 +32,19 @@ public final class EngineConfig
     private long crossShardMaxAccountLocked = Long.MAX_VALUE;
     private long crossShardMaxMarketLocked = Long.MAX_VALUE;
     private boolean crossShardKillSwitch;
-    private java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads = shard -> runnable ->
-    {
-        final Thread thread = new Thread(runnable, "matching-shard-" + shard);
-        thread.setDaemon(true);
-        return thread;
-    };
-    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle =
+    /** The default shard threads: unpinned daemon threads named {@code matching-shard-N}. */
+    public static final java.util.function.IntFunction<java.util.concurrent.ThreadFactory> UNPINNED_SHARD_THREADS =
+        shard -> runnable ->
+        {
+            final Thread thread = new Thread(runnable, "matching-shard-" + shard);
+            thread.setDaemon(true);
+            return thread;
+        };
+    /** The default wait of an idle shard: a short spin, then parked until rung, 1 ms at most. */
+    public static final java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> PARKED_SHARD_IDLE =
         bell -> new io.venue.tuning.DoorbellIdleStrategy(bell, 1_000, 1_000_000);
+    private java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads = UNPINNED_SHARD_THREADS;
+    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle = PARKED_SHARD_IDLE;
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -302,6 +307,12 @@ public final class EngineConfig
     public boolean crossShardCreditEnabled()
     {
         return crossShardCreditEnabled;
+    }
+
+    /** Whether spec 8.6's admission applies: enabled, and several shards. */
+    public boolean crossShardCreditActive()
+    {
+        return shards > 1 && crossShardCreditEnabled;
     }
 
     public long crossShardHaircutPpm()

@@ -49,7 +49,7 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     GroupView(final ShardState state)
     {
         this.state = state;
-        this.perBook = new CrossShardCredit(state.config).active();
+        this.perBook = state.config.crossShardCreditActive();
         // clients choose the ids: the deployment's seed keeps them from being ground into one probe run
         final long seed = state.config.indexSeed();
         admittedIds = new FixedKeyIndex(4, 64, seed);

@@ -35,12 +35,8 @@ final class EngineOptions
         if (config != null)
         {
             // the node's core layout is not this machine's: the replay's shard threads are not pinned
-            return ApplianceContext.fromFile(config).engineConfig().shardThreads(shard -> runnable ->
-            {
-                final Thread thread = new Thread(runnable, "replay-shard-" + shard);
-                thread.setDaemon(true);
-                return thread;
-            }, bell -> new io.venue.tuning.DoorbellIdleStrategy(bell, 1_000, 1_000_000));
+            return ApplianceContext.fromFile(config).engineConfig()
+                .shardThreads(EngineConfig.UNPINNED_SHARD_THREADS, EngineConfig.PARKED_SHARD_IDLE);
         }
         if (operators == null || operators.isEmpty())
         {

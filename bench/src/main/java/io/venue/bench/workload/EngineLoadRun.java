@@ -155,12 +155,7 @@ public final class EngineLoadRun
         final io.venue.engine.EngineConfig config = ExchangeCoreWorkload.config().shards(Integer.getInteger("venue.bench.shards", 1));
         if (Boolean.getBoolean("venue.bench.shardSpin"))
         {
-            config.shardThreads(shard -> runnable ->
-            {
-                final Thread thread = new Thread(runnable, "matching-shard-" + shard);
-                thread.setDaemon(true);
-                return thread;
-            }, bell -> new org.agrona.concurrent.BusySpinIdleStrategy());
+            config.shardThreads(io.venue.engine.EngineConfig.UNPINNED_SHARD_THREADS, bell -> new org.agrona.concurrent.BusySpinIdleStrategy());
         }
         return config;
     }
