@@ -25,7 +25,8 @@ import java.nio.ByteOrder;
  * One matching shard: on a thread of its own, it takes the places and cancels the credit stage admitted for
  * the markets it owns ({@link ShardState#shardOf}), in sequence order, drives their books and writes what the
  * books did on a {@link MatchTape}, which the credit stage settles in the same order ({@link ShardPipeline}).
- * Before each command it expires the orders of its books whose time has come, on the command's stamped time.
+ * Before each command it expires the orders of its books whose time has come, on the command's stamped time,
+ * looking only at its own markets' books.
  * <p>
  * It touches nothing but its books, its own index of their order ids and its two rings; the credit stage
  * touches those books only while every shard is idle (between a drain and the next ticket).
@@ -133,10 +134,12 @@ final class MatchingShard implements Agent, MessageHandler
     private void expire(final long nowMs)
     {
         final OrderBook[] books = state.books;
-        for (int book = 0; book < books.length; book++)
+        final int shards = state.config.shards();
+        // this shard's markets are shard, shard + shards, ...: their books, in number order
+        for (int book = 2 * shard; book < books.length; book += (book & 1) == 0 ? 1 : 2 * shards - 1)
         {
             final OrderBook orderBook = books[book];
-            if (orderBook != null && state.shardOf(book) == shard)
+            if (orderBook != null)
             {
                 final long next = orderBook.nextExpiry();
                 if (next != OrderBook.NO_EXPIRY && next <= nowMs)

@@ -307,6 +307,33 @@ class ShardPipelineTest
         assertArrayEquals(reference.events(), ShardRecoveryTest.journal(folder.resolve("events")), "no event lost, none twice");
     }
 
+    /** A book expires its orders at its own shard's commands: another shard's command leaves them, its own removes them. */
+    @Test
+    void aShardExpiresItsBooksOrdersAtItsOwnCommands()
+    {
+        final EngineHarness h = new EngineHarness(new EngineConfig().shards(2), true);
+        h.admin(new io.venue.action.CreateAsset(1, "USD"));
+        h.admin(new io.venue.action.CreateAsset(2, "BTC"));
+        h.admin(new io.venue.action.CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new io.venue.action.CreateSpotMarket(8, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new io.venue.action.Deposit(EngineTest.ALICE, 1, 1_000_000_000));
+        h.admin(new io.venue.action.Deposit(EngineTest.BOB, 1, 1_000_000_000));
+        h.act(EngineTest.ALICE, new io.venue.action.SpotPlaceOrder(7, null, io.venue.action.Side.BID, 1_000_000, 1_000_000, null,
+            io.venue.action.TimeInForce.GTC, false, false, h.now + 100));
+        h.now += 200;
+        final List<String> otherShard = h.act(EngineTest.BOB, spotIn(8));
+        assertTrue(otherShard.stream().noneMatch(l -> l.contains("\"reason\":\"EXPIRED\"")), String.join("\n", otherShard));
+        final List<String> ownShard = h.act(EngineTest.BOB, spotIn(7));
+        EngineTest.line(ownShard, "OrderDone", "\"reason\":\"EXPIRED\"", "\"account\":\"" + EngineTest.ALICE + "\"");
+        h.engine.close();
+    }
+
+    private static io.venue.action.SpotPlaceOrder spotIn(final long market)
+    {
+        return new io.venue.action.SpotPlaceOrder(market, null, io.venue.action.Side.BID, 900_000, 1_000_000, null,
+            io.venue.action.TimeInForce.GTC, false, false, io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+    }
+
     /** A defect while matching (here: a ticket for a book that does not exist) marks that command and stops the shard. */
     @Test
     void aShardThatFailsMarksItsCommandAndStops()
