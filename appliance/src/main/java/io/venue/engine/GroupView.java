@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
  * ({@link Ledger.Watcher}), {@link Orders} each order it registers or forgets. Everything is forgotten at the
  * next group ({@link #clear}).
  */
-final class GroupView implements Ledger.Watcher, Orders.Listener
+final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
 {
     private static final long MISSING = Long.MIN_VALUE;
 
@@ -91,7 +91,8 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     }
 
     /** What a book's open bids (or asks) held when the group began, plus what the group's orders for it hold. */
-    long reservedIn(final int book, final boolean bids)
+    @Override
+    public long reservedIn(final int book, final boolean bids)
     {
         return bids ? startBids[book] + heldBids[book] : startAsks[book] + heldAsks[book];
     }
@@ -123,7 +124,8 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     }
 
     /** Available to the group's next order: as at the group's start, less what the group's orders hold. */
-    long available(final int account, final int asset)
+    @Override
+    public long available(final int account, final int asset)
     {
         final int cell = cell(account, asset);
         final long start = startAvailable.get(cell);
@@ -131,7 +133,8 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     }
 
     /** Available plus locked as at the group's start (what a reduce-only order may sell). */
-    long holding(final int account, final int asset)
+    @Override
+    public long holding(final int account, final int asset)
     {
         final int cell = cell(account, asset);
         final long start = startAvailable.get(cell);
@@ -140,7 +143,8 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
     }
 
     /** Locked as at the group's start, plus what the group's orders hold. */
-    long locked(final int account, final int asset)
+    @Override
+    public long locked(final int account, final int asset)
     {
         final int cell = cell(account, asset);
         final long start = startLocked.get(cell);
@@ -152,12 +156,14 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
         held.put(cell(account, asset), held.get(cell(account, asset)) + amount);
     }
 
-    int openOrders(final int account)
+    @Override
+    public int openOrders(final int account)
     {
         return (int)(state.orders.openOrders(account) - settledOrders.get(accountKey(account)) + admittedOrders.get(accountKey(account)));
     }
 
-    int openOrders(final int account, final int market)
+    @Override
+    public int openOrders(final int account, final int market)
     {
         final long key = accountMarketKey(account, market);
         return (int)(state.orders.openOrders(account, market) - settledOrders.get(key) + admittedOrders.get(key));
@@ -167,44 +173,36 @@ final class GroupView implements Ledger.Watcher, Orders.Listener
      * The book of an order id that was open when the group began or was admitted in it, or
      * {@link FixedKeyIndex#MISSING}: whether it is still open is for its shard to say.
      */
-    int bookOf(final DirectBuffer buffer, final int offset)
+    @Override
+    public int bookOf(final DirectBuffer buffer, final int offset)
     {
         loadId(buffer, offset);
-        final int admitted = admittedIds.get(key, 0);
-        if (admitted != FixedKeyIndex.MISSING)
-        {
-            return admitted;
-        }
-        final int removed = removedIds.get(key, 0);
-        if (removed != FixedKeyIndex.MISSING)
-        {
-            return removed;
-        }
-        final int handle = state.orders.find(buffer, offset);
-        return handle == FixedKeyIndex.MISSING ? FixedKeyIndex.MISSING : Orders.bookOf(handle);
+        final int known = knownInGroup(admittedIds, removedIds);
+        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.find(buffer, offset));
     }
 
     /**
      * The book of the account's order with this client id if it was open when the group began or was admitted in it,
      * or {@link FixedKeyIndex#MISSING}: whether it is still open is for its shard to say.
      */
-    int clientBookOf(final int account, final DirectBuffer buffer, final int offset)
+    @Override
+    public int clientBookOf(final int account, final DirectBuffer buffer, final int offset)
     {
         key[0] = account;
         key[1] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
         key[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
-        final int admitted = admittedClientIds.get(key, 0);
-        if (admitted != FixedKeyIndex.MISSING)
-        {
-            return admitted;
-        }
-        final int removed = removedClientIds.get(key, 0);
-        if (removed != FixedKeyIndex.MISSING)
-        {
-            return removed;
-        }
-        final int handle = state.orders.findByClientId(account, buffer, offset);
-        return handle == FixedKeyIndex.MISSING ? FixedKeyIndex.MISSING : Orders.bookOf(handle);
+        final int known = knownInGroup(admittedClientIds, removedClientIds);
+        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
+    }
+
+    /**
+     * The book of {@link #key} if the group admitted it, else if settlement removed it in the group (it was open at
+     * the start), else MISSING: then the live index answers, as settlement only added what the group admitted.
+     */
+    private int knownInGroup(final FixedKeyIndex admitted, final FixedKeyIndex removed)
+    {
+        final int book = admitted.get(key, 0);
+        return book != FixedKeyIndex.MISSING ? book : removed.get(key, 0);
     }
 
     /** Counts an order admitted in this group (its id at {@code buffer[offset..)}), bound for {@code book}. */

@@ -58,6 +58,9 @@ final class OrderEntry
      * view, and an admitted order is handed to the pipeline instead of the book.
      */
     private ShardPipeline forwardTo;
+    /** What the checks read: the live state, or the pipeline's group view while it admits. */
+    private final OrderChecks live;
+    private OrderChecks checks;
 
     OrderEntry(final ShardState state, final Gate gate, final Settlement settlement)
     {
@@ -65,6 +68,8 @@ final class OrderEntry
         this.gate = gate;
         this.settlement = settlement;
         this.crossShardCredit = new CrossShardCredit(state.config);
+        this.live = OrderChecks.live(state);
+        this.checks = live;
     }
 
     void command(final long nowMs)
@@ -76,6 +81,7 @@ final class OrderEntry
     void admitPlace(final PlaceOrderDecoder place, final ShardPipeline pipeline)
     {
         forwardTo = pipeline;
+        checks = pipeline.view();
         try
         {
             onPlace(place);
@@ -83,6 +89,7 @@ final class OrderEntry
         finally
         {
             forwardTo = null;
+            checks = live;
         }
     }
 
@@ -437,7 +444,7 @@ final class OrderEntry
         }
         final int baseAsset = markets.baseAssetOfBook(book);
         final int quoteAsset = markets.quoteAsset(market);
-        if (intent.reduceOnly && (intent.side == Side.BID || intent.qty > holding(account, baseAsset)))
+        if (intent.reduceOnly && (intent.side == Side.BID || intent.qty > checks.holding(account, baseAsset)))
         {
             return RejectCode.REDUCE_ONLY_VIOLATION;
         }
@@ -749,8 +756,6 @@ final class OrderEntry
         return state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == account ? handle : -1;
     }
 
-    // the checks of a place read the pipeline's group view while it admits one (forwardTo), the live state otherwise
-
     /** Spec 8.6, with several shards and the policy on ({@link CrossShardCredit}); null when admitted or inactive. */
     private RejectCode crossShardAdmission(final int account, final int market, final int asset, final long amount)
     {
@@ -758,52 +763,38 @@ final class OrderEntry
         {
             return null;
         }
-        final GroupView view = forwardTo != null ? forwardTo.view() : null;
-        final long available = view != null ? view.available(account, asset) : state.ledger.available(account, asset);
-        final long locked = view != null ? view.locked(account, asset) : state.ledger.locked(account, asset);
         long marketLocked = 0;
         final int books = state.markets.kind(market) == MarketKind.SPOT ? 1 : 2;
         for (int book = 2 * market; book < 2 * market + books; book++)
         {
             if (asset == state.markets.quoteAsset(market))
             {
-                marketLocked += view != null ? view.reservedIn(book, true) : state.orders.reservedIn(book, true);
+                marketLocked += checks.reservedIn(book, true);
             }
             if (asset == state.markets.baseAssetOfBook(book))
             {
-                marketLocked += view != null ? view.reservedIn(book, false) : state.orders.reservedIn(book, false);
+                marketLocked += checks.reservedIn(book, false);
             }
         }
-        return crossShardCredit.admit(available, locked, marketLocked, amount);
-    }
-
-    /** Available plus locked: what a reduce-only ask may sell. */
-    private long holding(final int account, final int asset)
-    {
-        return forwardTo != null ? forwardTo.view().holding(account, asset) :
-            state.ledger.available(account, asset) + state.ledger.locked(account, asset);
+        return crossShardCredit.admit(checks.available(account, asset), checks.locked(account, asset), marketLocked, amount);
     }
 
     private boolean atOpenOrderLimit(final int account, final int market)
     {
-        final GroupView view = forwardTo != null ? forwardTo.view() : null;
-        return (view != null ? view.openOrders(account) : state.orders.openOrders(account)) >= state.config.maxOpenOrdersPerAccount() ||
-            (view != null ? view.openOrders(account, market) : state.orders.openOrders(account, market)) >=
-                state.config.maxOpenOrdersPerAccountAndMarket();
+        return checks.openOrders(account) >= state.config.maxOpenOrdersPerAccount() ||
+            checks.openOrders(account, market) >= state.config.maxOpenOrdersPerAccountAndMarket();
     }
 
     private boolean idInUse()
     {
-        return (forwardTo != null ? forwardTo.view().bookOf(intent.idBuffer, intent.idOffset) :
-            state.orders.find(intent.idBuffer, intent.idOffset)) != FixedKeyIndex.MISSING;
+        return checks.bookOf(intent.idBuffer, intent.idOffset) != FixedKeyIndex.MISSING;
     }
 
     private boolean clientIdInUse(final int account)
     {
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
-        return (forwardTo != null ? forwardTo.view().clientBookOf(account, clientIdScratch, 0) :
-            state.orders.findByClientId(account, clientIdScratch, 0)) != FixedKeyIndex.MISSING;
+        return checks.clientBookOf(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
     }
 
     /** In a pipeline the book belongs to its shard's thread, which checks the level itself. */
