@@ -145,20 +145,16 @@ class ShardPipelineTest
     void aShardedEngineRestartsFromItsStateAsIfItHadNeverStopped() throws Exception
     {
         final List<byte[]> records = stream(11, 2_500, true);
-        final EngineConfig config = config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        final EngineConfig config = persistedConfig();
         final Run reference = run(config, records, 0, 0);
-        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000)
-            .commandsPerFlush(37);
+        final EngineState.Context context = stateContext("state", 37);
 
         // the first life stops at a command in the middle of a group: its state is the one of the last group start
         final int stop = 16 * (records.size() / 40) + 7;
         final EventLog first = new EventLog(false);
         try (PersistedEngine persisted = PersistedEngine.open(config, first, context))
         {
-            for (int i = 0; i < stop; i++)
-            {
-                persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
-            }
+            apply(persisted.engine(), records, 0, stop);
         }
         final EventLog second = new EventLog(false);
         final long restart;
@@ -167,10 +163,7 @@ class ShardPipelineTest
         {
             restart = persisted.engine().lastSequence();
             assertTrue(restart < stop, "the state was written where a group begins (a group end or a barrier): " + restart);
-            for (int i = (int)restart; i < records.size(); i++)
-            {
-                persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
-            }
+            apply(persisted.engine(), records, (int)restart, records.size());
             hash = persisted.engine().stateHash();
         }
         final byte[] firstLife = first.bytes();
@@ -209,22 +202,21 @@ class ShardPipelineTest
             .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
         try (Engine sharded = new Engine(config, (buffer, offset, length) -> { }))
         {
-            records.forEach(r -> sharded.onCommand(new UnsafeBuffer(r), 0, r.length));
+            apply(sharded, records, 0, records.size());
             assertTrue(!sharded.view().isOpen(bobsBid), "several shards: not in the group of the fill");
             assertTrue(sharded.view().isOpen(bobsSecondBid), "after a barrier");
         }
 
-        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("rule")).sizeFor(1_000, 10_000)
-            .commandsPerFlush(1);
+        final EngineState.Context context = stateContext("rule", 1);
         try (PersistedEngine persisted = PersistedEngine.open(config, (buffer, offset, length) -> { }, context))
         {
-            records.subList(0, fill).forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
+            apply(persisted.engine(), records, 0, fill);
         }
         try (PersistedEngine persisted = PersistedEngine.open(config, (buffer, offset, length) -> { }, context))
         {
             final long restart = persisted.engine().lastSequence();
             assertEquals(fill - 2, restart, "the state of the last barrier, not of the fill in the group's middle");
-            records.subList((int)restart, records.size()).forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
+            apply(persisted.engine(), records, (int)restart, records.size());
             assertTrue(!persisted.engine().view().isOpen(bobsBid), "after the restart as before it");
             assertTrue(persisted.engine().view().isOpen(bobsSecondBid));
         }
@@ -240,10 +232,9 @@ class ShardPipelineTest
     void recoveryAfterACrashMatchesTheJournaledEventsAndGoesOn() throws Exception
     {
         final List<byte[]> records = stream(5, 2_500, true);
-        final EngineConfig config = config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        final EngineConfig config = persistedConfig();
         final Run reference = run(config, records, 0, 0);
-        final EngineState.Context context = new EngineState.Context().directory(folder.resolve("state")).sizeFor(1_000, 10_000)
-            .commandsPerFlush(50);
+        final EngineState.Context context = stateContext("state", 50);
         final int stateAt = 1_000;
         final int crashedAt = 1_400;
         try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.open(folder.resolve("commands"));
@@ -255,10 +246,7 @@ class ShardPipelineTest
             final long stored;
             try (PersistedEngine persisted = PersistedEngine.open(config, JournalEventSink.heldUntilFlush(eventOut), context))
             {
-                for (int i = 0; i < stateAt; i++)
-                {
-                    persisted.engine().onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
-                }
+                apply(persisted.engine(), records, 0, stateAt);
                 persisted.engine().flushState();
                 stored = persisted.state().meta().appliedSequence();
                 assertTrue(stored < stateAt, "written where a group begins (a group end or a barrier): " + stored);
@@ -281,10 +269,7 @@ class ShardPipelineTest
                 }
             }))
             {
-                for (int i = 0; i < crashedAt; i++)
-                {
-                    crashed.onCommand(new UnsafeBuffer(records.get(i)), 0, records.get(i).length);
-                }
+                apply(crashed, records, 0, crashedAt);
                 crashed.drain();
             }
             final ShardRecovery recovery = ShardRecovery.recover(config, context, commands, events, new ShardRecovery.Report()
@@ -356,6 +341,26 @@ class ShardPipelineTest
     {
         return new org.agrona.concurrent.ringbuffer.OneToOneRingBuffer(new UnsafeBuffer(
             java.nio.ByteBuffer.allocateDirect((1 << 16) + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
+    /** Applies records {@code from} (inclusive) to {@code to} (exclusive). */
+    private static void apply(final Engine engine, final List<byte[]> records, final int from, final int to)
+    {
+        for (final byte[] record : records.subList(from, to))
+        {
+            engine.onCommand(new UnsafeBuffer(record), 0, record.length);
+        }
+    }
+
+    /** The trading stream's configuration with three shards in groups of 16, and a state sized for it. */
+    private static EngineConfig persistedConfig()
+    {
+        return config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+    }
+
+    private EngineState.Context stateContext(final String name, final int commandsPerFlush)
+    {
+        return new EngineState.Context().directory(folder.resolve(name)).sizeFor(1_000, 10_000).commandsPerFlush(commandsPerFlush);
     }
 
     /** The events of commands up to {@code sequence}. */
