@@ -35,6 +35,7 @@ final class Orders
     /** Per book: what its open bids, and its open asks, hold (the cross-shard credit's per-market locked amounts). */
     private long[] bidsReserved = new long[0];
     private long[] asksReserved = new long[0];
+    private final boolean bookTotals;
     private int[] openPerAccount = new int[64];
     private Listener listener;
 
@@ -43,8 +44,13 @@ final class Orders
     private LongArrayList removed;
     private boolean[][] touchedMark = new boolean[0][];
 
-    Orders(final int slotsPerBook, final int expectedOrders, final long indexSeed)
+    /**
+     * @param bookTotals whether to keep what each book's bids and asks hold ({@link #reservedIn}): only spec 8.6's
+     *                   admission reads them, so an engine without it does not pay for them on every fill.
+     */
+    Orders(final int slotsPerBook, final int expectedOrders, final long indexSeed, final boolean bookTotals)
     {
+        this.bookTotals = bookTotals;
         this.slotsPerBook = slotsPerBook;
         byId = new FixedKeyIndex(4, expectedOrders, indexSeed);
         byClientId = new FixedKeyIndex(3, expectedOrders, indexSeed);
@@ -260,6 +266,10 @@ final class Orders
 
     private void addReserved(final int book, final int slot, final long amount)
     {
+        if (!bookTotals)
+        {
+            return;
+        }
         if (bid[book][slot])
         {
             bidsReserved[book] += amount;
@@ -270,7 +280,10 @@ final class Orders
         }
     }
 
-    /** What the open bids (or asks) of a book hold: bids lock the market's quote asset, asks the book's base. */
+    /**
+     * What the open bids (or asks) of a book hold: bids lock the market's quote asset, asks the book's base. Kept only
+     * with spec 8.6's admission active; 0 otherwise.
+     */
     long reservedIn(final int book, final boolean bids)
     {
         return book < bidsReserved.length ? (bids ? bidsReserved[book] : asksReserved[book]) : 0;

@@ -71,7 +71,7 @@ final class ShardState
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
         agents = new Agents(expected);
-        orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed());
+        orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed(), config.crossShardCreditActive());
         events = new Events(sink, accounts);
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];
