@@ -32,9 +32,11 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
     private final Long2LongHashMap settledOrders = new Long2LongHashMap(64, 0.65f, 0);
     /** The same, for the orders admitted in this group. */
     private final Long2LongHashMap admittedOrders = new Long2LongHashMap(64, 0.65f, 0);
-    /** Order ids admitted in this group, and those settlement removed in it, to their book. */
+    /** Order ids admitted in this group to their book; ids settlement removed in it to the handle they had at its start. */
     private final FixedKeyIndex admittedIds;
     private final FixedKeyIndex removedIds;
+    /** Handle to its order's side (bit 0, set for a bid) and reservation (the rest) when the group began: changed ones only. */
+    private final Long2LongHashMap startReservations = new Long2LongHashMap(64, 0.65f, MISSING);
     /** Client order ids (account, high, low) admitted in this group, and those settlement removed in it. */
     private final FixedKeyIndex admittedClientIds;
     private final FixedKeyIndex removedClientIds;
@@ -68,6 +70,7 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         admittedOrders.clear();
         admittedIds.clear();
         removedIds.clear();
+        startReservations.clear();
         admittedClientIds.clear();
         removedClientIds.clear();
         if (perBook)
@@ -177,8 +180,55 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
     public int bookOf(final DirectBuffer buffer, final int offset)
     {
         loadId(buffer, offset);
-        final int known = knownInGroup(admittedIds, removedIds);
-        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.find(buffer, offset));
+        final int admitted = admittedIds.get(key, 0);
+        return admitted != FixedKeyIndex.MISSING ? admitted : OrderChecks.book(startHandle());
+    }
+
+    /** Whether the group admitted an order with the id at {@code buffer[offset..)}. */
+    boolean admittedInGroup(final DirectBuffer buffer, final int offset)
+    {
+        loadId(buffer, offset);
+        return admittedIds.get(key, 0) != FixedKeyIndex.MISSING;
+    }
+
+    /**
+     * The handle the order with the id at {@code buffer[offset..)} had when the group began, or
+     * {@link FixedKeyIndex#MISSING} if none was open then (orders the group admitted are not asked for).
+     */
+    int startHandle(final DirectBuffer buffer, final int offset)
+    {
+        loadId(buffer, offset);
+        return startHandle();
+    }
+
+    /** Of the id in {@link #key}: removed in the group, or still where it was (settlement adds only what the group admitted). */
+    private int startHandle()
+    {
+        final int removed = removedIds.get(key, 0);
+        return removed != FixedKeyIndex.MISSING ? removed : state.orders.find(key);
+    }
+
+    /** What the order at {@code handle} reserved when the group began (a handle from {@link #startHandle}). */
+    long startReservation(final int handle)
+    {
+        final long start = startReservations.get(handle);
+        return start == MISSING ? state.orders.reserved(handle) : start >> 1;
+    }
+
+    /** Whether the order at {@code handle} when the group began was a bid. */
+    boolean startIsBid(final int handle)
+    {
+        final long start = startReservations.get(handle);
+        return start == MISSING ? state.orders.isBid(handle) : (start & 1) != 0;
+    }
+
+    @Override
+    public void reservationChanging(final int handle, final boolean isBid, final long reserved)
+    {
+        if (startReservations.get(handle) == MISSING)
+        {
+            startReservations.put(handle, reserved << 1 | (isBid ? 1 : 0));
+        }
     }
 
     /**
@@ -191,18 +241,10 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         key[0] = account;
         key[1] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
         key[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
-        final int known = knownInGroup(admittedClientIds, removedClientIds);
-        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
-    }
-
-    /**
-     * The book of {@link #key} if the group admitted it, else if settlement removed it in the group (it was open at
-     * the start), else MISSING: then the live index answers, as settlement only added what the group admitted.
-     */
-    private int knownInGroup(final FixedKeyIndex admitted, final FixedKeyIndex removed)
-    {
-        final int book = admitted.get(key, 0);
-        return book != FixedKeyIndex.MISSING ? book : removed.get(key, 0);
+        final int admitted = admittedClientIds.get(key, 0);
+        final int removed = admitted != FixedKeyIndex.MISSING ? admitted : removedClientIds.get(key, 0);
+        // neither: the live index answers, as settlement only added what the group admitted
+        return removed != FixedKeyIndex.MISSING ? removed : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
     }
 
     /** Counts an order admitted in this group (its id at {@code buffer[offset..)}), bound for {@code book}. */
@@ -246,7 +288,11 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         key[1] = id1;
         key[2] = id2;
         key[3] = id3;
-        removedIds.put(key, 0, Orders.bookOf(handle));
+        // an amend may remove and add an order again in one group: its first removal is where it was at the start
+        if (removedIds.get(key, 0) == FixedKeyIndex.MISSING)
+        {
+            removedIds.put(key, 0, handle);
+        }
         if (withClientId)
         {
             key[0] = account;

@@ -11,6 +11,8 @@ import io.venue.engine.book.PlaceRequest;
 import io.venue.engine.book.PlaceResult;
 import io.venue.engine.book.TakerDoneReason;
 import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.risk.Notional;
+import io.venue.journal.sbe.RejectCode;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -22,7 +24,7 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import java.nio.ByteOrder;
 
 /**
- * One matching shard: on a thread of its own, it takes the places and cancels the credit stage admitted for
+ * One matching shard: on a thread of its own, it takes the places, cancels and amends the credit stage admitted for
  * the markets it owns ({@link ShardState#shardOf}), in sequence order, drives their books and writes what the
  * books did on a {@link MatchTape}, which the credit stage settles in the same order ({@link ShardPipeline}).
  * Before each command it expires the orders of its books whose time has come, on the command's stamped time,
@@ -57,6 +59,10 @@ final class MatchingShard implements Agent, MessageHandler
     private long[][] slotClientHi = new long[0][];
     private long[][] slotClientLo = new long[0][];
     private final PlaceRequest request = new PlaceRequest();
+    /** The view of the ticket in hand ({@link ShardTicket#VIEW}). */
+    private long view;
+    /** Per book and slot: the last view in which this shard filled its order in part or moved it (0: none). */
+    private long[][] changedInView = new long[0][];
     /** What stopped this shard (a defect in matching), for the engine's thread to report; null while it runs. */
     private volatile Throwable failure;
     /** Set by the pipeline's close: a publish waiting for room gives up. */
@@ -96,11 +102,13 @@ final class MatchingShard implements Agent, MessageHandler
         try
         {
             tape.clear();
+            view = buffer.getLong(index + ShardTicket.VIEW, LE);
             expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
             switch (type)
             {
                 case ShardTicket.PLACE -> place(buffer, index);
                 case ShardTicket.CANCEL -> cancel(buffer, index);
+                case ShardTicket.AMEND -> amend(buffer, index);
                 default -> cancelByClientId(buffer, index);
             }
             publish(ShardTicket.TAPE_END);
@@ -177,17 +185,136 @@ final class MatchingShard implements Agent, MessageHandler
             .expiresAt(ticket.getLong(at + ShardTicket.EXPIRES_AT, LE))
             .sequence(ticket.getLong(at + ShardTicket.PRIORITY, LE))
             .nowMs(ticket.getLong(at + ShardTicket.NOW_MS, LE));
-        final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at));
+        final PlaceResult result = orderBook.place(request, listener.in(book, orderBook).taking(ticket, at,
+            ticket.getByte(at + ShardTicket.WITH_CLIENT_ID) != 0, ticket.getLong(at + ShardTicket.CLIENT_HI, LE),
+            ticket.getLong(at + ShardTicket.CLIENT_LO, LE)));
         tape.mark(ShardTicket.MARK_PLACE_RESULT, result.ordinal());
     }
 
     private void cancel(final DirectBuffer ticket, final int at)
     {
+        cancelHandle(ownOrder(ticket, at));
+    }
+
+    /** The handle of the ticket's account's open order with the ticket's order id, or MISSING. */
+    private int ownOrder(final DirectBuffer ticket, final int at)
+    {
         loadId(ticket, at + ShardTicket.ORDER_ID);
         final int handle = ids.get(idKey, 0);
         final boolean owned = handle != FixedKeyIndex.MISSING &&
             state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == ticket.getInt(at + ShardTicket.ACCOUNT, LE);
-        cancelHandle(owned ? handle : FixedKeyIndex.MISSING);
+        return owned ? handle : FixedKeyIndex.MISSING;
+    }
+
+    /**
+     * An amend, as {@code OrderEntry} makes it with one shard: the order's own checks here, the account's credit as
+     * admission judged it. Admission judged it on the order's reservation when the view began; if this shard has
+     * filled the order in part or moved it since, the amend may add no more than admission held for it
+     * ({@link ShardTicket#HEADROOM}) to what the order still holds at least.
+     */
+    private void amend(final DirectBuffer ticket, final int at)
+    {
+        final int handle = ownOrder(ticket, at);
+        if (handle == FixedKeyIndex.MISSING)
+        {
+            tape.mark(ShardTicket.MARK_AMEND_UNKNOWN, 0);
+            return;
+        }
+        final int early = ticket.getInt(at + ShardTicket.EARLY_REFUSAL, LE);
+        if (early != ShardTicket.NO_REFUSAL)
+        {
+            tape.mark(ShardTicket.MARK_AMEND_REFUSED, early);
+            return;
+        }
+        final int book = Orders.bookOf(handle);
+        final int slot = Orders.slotOf(handle);
+        final OrderBook orderBook = state.books[book];
+        final Side side = orderBook.sideOf(slot);
+        final long price = ticket.getLong(at + ShardTicket.PRICE, LE);
+        final long qty = ticket.getLong(at + ShardTicket.QTY, LE);
+        if (orderBook.levelWouldOverflow(side, price, qty))
+        {
+            tape.mark(ShardTicket.MARK_AMEND_REFUSED, RejectCode.INVALID_QTY.value());
+            return;
+        }
+        final Indexing listening = listener.in(book, orderBook);
+        final long remaining = orderBook.remainingOf(slot);
+        if (price == orderBook.priceOf(slot) && qty <= remaining)
+        {
+            // a smaller quantity at the same price keeps its place in the queue
+            tape.mark(ShardTicket.MARK_AMEND_KEEP, handle, slot);
+            final boolean reduced = qty < remaining;
+            if (reduced)
+            {
+                orderBook.reduceQty(slot, qty, listening);
+                changed(book, slot);
+            }
+            tape.mark(ShardTicket.MARK_AMEND_KEPT, reduced ? 1 : 0, slot);
+            return;
+        }
+        int credit = ticket.getInt(at + ShardTicket.CREDIT_REFUSAL, LE);
+        if (credit == ShardTicket.NO_REFUSAL && book < changedInView.length && changedInView[book] != null &&
+            changedInView[book][slot] == view)
+        {
+            // a bid's reservation always covers its remaining quantity at its price (Notional), an ask's is that quantity
+            final long leastHeld = side == Side.BID ? Notional.reserve(orderBook.priceOf(slot), remaining) : remaining;
+            if (ticket.getLong(at + ShardTicket.NEW_RESERVATION, LE) - leastHeld > ticket.getLong(at + ShardTicket.HEADROOM, LE))
+            {
+                credit = RejectCode.RISK_CREDIT_LIMIT.value();
+            }
+        }
+        if (credit != ShardTicket.NO_REFUSAL)
+        {
+            tape.mark(ShardTicket.MARK_AMEND_REFUSED, credit);
+            return;
+        }
+        final long priority = ticket.getLong(at + ShardTicket.PRIORITY, LE);
+        if (orderBook.restsWithoutMatching(slot, price))
+        {
+            tape.mark(ShardTicket.MARK_AMEND_MOVE, handle, slot);
+            orderBook.lift(slot, listening);
+            tape.mark(ShardTicket.MARK_AMEND_REST, 0);
+            // the order keeps its slot and so its index entries
+            orderBook.restAgain(slot, price, qty, priority, listening.taking(ticket, at, false, 0, 0));
+            return;
+        }
+        // a new price that may match: out of the book, and in again as a new place with the same id
+        tape.mark(ShardTicket.MARK_AMEND_REENTER, handle, slot);
+        final boolean withClientId = book < slotHasClientId.length && slotHasClientId[book] != null && slotHasClientId[book][slot];
+        final long clientHi = withClientId ? slotClientHi[book][slot] : 0;
+        final long clientLo = withClientId ? slotClientLo[book][slot] : 0;
+        final int account = orderBook.accountOf(slot);
+        request.reset()
+            .orderId(ticket, at + ShardTicket.ORDER_ID)
+            .accountIndex(account)
+            .side(side)
+            .price(price)
+            .qty(qty)
+            .timeInForce(orderBook.timeInForceOf(slot))
+            .stpMode(orderBook.stpModeOf(slot))
+            .market(false)
+            .expiresAt(orderBook.expiresAtOf(slot))
+            .sequence(priority)
+            .nowMs(ticket.getLong(at + ShardTicket.NOW_MS, LE));
+        unindexed(handle, idKey[0], idKey[1], idKey[2], idKey[3], account);
+        orderBook.remove(slot, listening);
+        tape.mark(ShardTicket.MARK_AMEND_PLACE, 0);
+        final PlaceResult result = orderBook.place(request, listening.taking(ticket, at, withClientId, clientHi, clientLo));
+        tape.mark(ShardTicket.MARK_AMEND_PLACE_RESULT, result.ordinal());
+    }
+
+    /** Notes that this shard changed an order's reservation in the current view (a part fill, a move, a new rest). */
+    private void changed(final int book, final int slot)
+    {
+        if (book >= changedInView.length)
+        {
+            changedInView = java.util.Arrays.copyOf(changedInView, Math.max(book + 1, changedInView.length * 2));
+        }
+        if (changedInView[book] == null)
+        {
+            changedInView[book] = new long[state.config.orderCapacityPerBook()];
+        }
+        changedInView[book][slot] = view;
     }
 
     private void cancelByClientId(final DirectBuffer ticket, final int at)
@@ -311,9 +438,12 @@ final class MatchingShard implements Agent, MessageHandler
     {
         private int book;
         private OrderBook orderBook;
-        /** The place ticket of the taker, for its id and client order id. */
+        /** The ticket of the taker, for its id, and its client order id. */
         private DirectBuffer taker;
         private int takerAt;
+        private boolean takerWithClientId;
+        private long takerClientHi;
+        private long takerClientLo;
 
         Indexing in(final int book, final OrderBook orderBook)
         {
@@ -323,10 +453,14 @@ final class MatchingShard implements Agent, MessageHandler
             return this;
         }
 
-        Indexing taking(final DirectBuffer ticket, final int at)
+        /** The taker of the book call that follows: its ticket (for its id) and client order id, if it has one to index. */
+        Indexing taking(final DirectBuffer ticket, final int at, final boolean withClientId, final long clientHi, final long clientLo)
         {
             this.taker = ticket;
             this.takerAt = at;
+            this.takerWithClientId = withClientId;
+            this.takerClientHi = clientHi;
+            this.takerClientLo = clientLo;
             return this;
         }
 
@@ -335,6 +469,7 @@ final class MatchingShard implements Agent, MessageHandler
             final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
         {
             tape.onTrade(makerSlot, makerAccount, takerAccount, price, qty, makerRemainingAfter);
+            changed(book, makerSlot);
             partOut();
         }
 
@@ -354,11 +489,11 @@ final class MatchingShard implements Agent, MessageHandler
             loadId(taker, takerAt + ShardTicket.ORDER_ID);
             final int handle = Orders.handle(book, slot);
             ids.put(idKey, 0, handle);
-            if (taker.getByte(takerAt + ShardTicket.WITH_CLIENT_ID) != 0)
+            if (takerWithClientId)
             {
-                clientIndexed(handle, orderBook.accountOf(slot), taker.getLong(takerAt + ShardTicket.CLIENT_HI, LE),
-                    taker.getLong(takerAt + ShardTicket.CLIENT_LO, LE));
+                clientIndexed(handle, orderBook.accountOf(slot), takerClientHi, takerClientLo);
             }
+            changed(book, slot);
             partOut();
         }
 

@@ -51,6 +51,7 @@ final class OrderEntry
     private final UnsafeBuffer legTargetBuffer = new UnsafeBuffer(legTarget);
     private final IntArrayList handles = new IntArrayList();
     private final CrossShardCredit crossShardCredit;
+    private final AmendSteps amendSteps;
 
     private long nowMs;
     /**
@@ -68,6 +69,7 @@ final class OrderEntry
         this.gate = gate;
         this.settlement = settlement;
         this.crossShardCredit = new CrossShardCredit(state.config);
+        this.amendSteps = new AmendSteps(state, settlement);
         this.live = OrderChecks.live(state);
         this.checks = live;
     }
@@ -80,17 +82,36 @@ final class OrderEntry
     /** Admits {@code place} for a pipeline's matching shard: see {@link #forwardTo}. */
     void admitPlace(final PlaceOrderDecoder place, final ShardPipeline pipeline)
     {
-        forwardTo = pipeline;
-        checks = pipeline.view();
+        forwardingTo(pipeline);
         try
         {
             onPlace(place);
         }
         finally
         {
-            forwardTo = null;
-            checks = live;
+            forwardingTo(null);
         }
+    }
+
+    /** Admits {@code amend} for a pipeline's matching shard: see {@link #forwardTo}. */
+    void admitAmend(final AmendDecoder amend, final ShardPipeline pipeline)
+    {
+        forwardingTo(pipeline);
+        try
+        {
+            onAmend(amend);
+        }
+        finally
+        {
+            forwardingTo(null);
+        }
+    }
+
+    /** Admits for {@code pipeline} from now on, or (null) applies at once against the live state. */
+    private void forwardingTo(final ShardPipeline pipeline)
+    {
+        forwardTo = pipeline;
+        checks = pipeline == null ? live : pipeline.view();
     }
 
     void onPlace(final PlaceOrderDecoder place)
@@ -555,6 +576,10 @@ final class OrderEntry
         final DirectBuffer envelopeBuffer,
         final int envelope)
     {
+        if (forwardTo != null)
+        {
+            return forwardAmend(account, idBuffer, idOffset, price, qty);
+        }
         final int handle = ownOrder(account, idBuffer, idOffset);
         if (handle < 0)
         {
@@ -564,28 +589,20 @@ final class OrderEntry
         final int slot = Orders.slotOf(handle);
         final int market = book >>> 1;
         final OrderBook orderBook = state.books[book];
-        final RejectCode gating = tradingGate(account, market);
-        if (gating != null)
-        {
-            return gating;
-        }
-        if (!validPrice(market, price))
-        {
-            return RejectCode.INVALID_PRICE;
-        }
-        if (!validQty(market, qty))
-        {
-            return RejectCode.INVALID_QTY;
-        }
         final Side side = orderBook.sideOf(slot);
-        final int reserveAsset = side == Side.BID ? state.markets.quoteAsset(market) : state.markets.baseAssetOfBook(book);
-        final long oldReserved = state.orders.reserved(handle);
-        final long newReservation = side == Side.BID ? Notional.reserve(price, qty) : qty;
-        if (newReservation == Notional.TOO_LARGE || orderBook.levelWouldOverflow(side, price, qty))
+        final int reserveAsset = reserveAssetOf(book, side);
+        final long newReservation = reservationOf(side, price, qty);
+        final RejectCode early = amendRefusal(account, market, price, qty, newReservation);
+        if (early != null)
+        {
+            return early;
+        }
+        if (orderBook.levelWouldOverflow(side, price, qty))
         {
             return RejectCode.INVALID_QTY;
         }
         settlement.forBook(book);
+        amendSteps.begin(account, handle, reserveAsset, newReservation);
         if (price == orderBook.priceOf(slot) && qty <= orderBook.remainingOf(slot))
         {
             // a smaller quantity at the same price keeps its place in the queue
@@ -593,33 +610,18 @@ final class OrderEntry
             {
                 state.events.actionAccepted(envelopeBuffer, envelope);
             }
-            if (qty < orderBook.remainingOf(slot))
+            final boolean reduced = qty < orderBook.remainingOf(slot);
+            if (reduced)
             {
                 orderBook.reduceQty(slot, qty, settlement);
-                state.orders.touch(handle);
-                final long release = oldReserved - newReservation;
-                if (release > 0)
-                {
-                    state.ledger.unlock(account, reserveAsset, release);
-                    state.orders.reserved(handle, newReservation);
-                }
             }
-            state.events.orderAmended(orderBook, slot, state.markets.id(market), true);
-            settlement.balance(account, reserveAsset);
+            amendSteps.kept(reduced, orderBook, slot, state.markets.id(market));
             return null;
         }
-        if (newReservation > oldReserved)
+        final RejectCode credit = amendCredit(account, market, reserveAsset, state.orders.reserved(handle), newReservation);
+        if (credit != null)
         {
-            // what the amend adds is a new reservation for the cross-shard admission (whose kill switch comes first)
-            final RejectCode admission = crossShardAdmission(account, market, reserveAsset, newReservation - oldReserved);
-            if (admission != null)
-            {
-                return admission;
-            }
-        }
-        if (state.ledger.available(account, reserveAsset) + oldReserved < newReservation)
-        {
-            return RejectCode.RISK_CREDIT_LIMIT;
+            return credit;
         }
         // a new price or a larger quantity loses priority: take the order out and place it again, same id
         if (acceptAction)
@@ -630,12 +632,8 @@ final class OrderEntry
         {
             // nothing to match or prune: move it in its slot, with the events and state of the general way below
             orderBook.lift(slot, settlement);
-            state.ledger.unlock(account, reserveAsset, oldReserved);
-            state.ledger.lock(account, reserveAsset, newReservation);
-            // its client order id stays where it is: the moved order keeps its index entries
-            settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, false, 0, 0,
-                false, envelopeBuffer, envelope, -1);
-            orderBook.restAgain(slot, price, qty, ++state.priority, settlement.keepingHandle());
+            orderBook.restAgain(slot, price, qty, ++state.priority,
+                amendSteps.moved(book, side, price, qty, idBuffer, idOffset, envelopeBuffer, envelope));
             return null;
         }
         intent.marketId = state.markets.id(market);
@@ -651,23 +649,85 @@ final class OrderEntry
         orderBook.orderIdInto(slot, legIdBuffer, 0);
         intent.idBuffer = legIdBuffer;
         intent.idOffset = 0;
-        intent.withClientId = state.orders.hasClientId(handle);
-        intent.clientHi = state.orders.clientIdHi(handle);
-        intent.clientLo = state.orders.clientIdLo(handle);
-        final long oldRemaining = orderBook.remainingOf(slot);
-        state.orders.remove(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-            orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market);
+        amendSteps.leave(orderBook, slot, market);
+        intent.withClientId = amendSteps.withClientId();
+        intent.clientHi = amendSteps.clientHi();
+        intent.clientLo = amendSteps.clientLo();
         orderBook.remove(slot, settlement);
-        state.ledger.unlock(account, reserveAsset, oldReserved);
-        final RejectCode refusal = enter(account, book, reserveAsset, newReservation, false, envelopeBuffer, envelope, -1);
-        if (refusal != null)
+        amendSteps.release();
+        // the old order is gone; a refusal of the new one (e.g. post-only would now cross) is reported as its cancel
+        amendSteps.reentered(enter(account, book, reserveAsset, newReservation, false, envelopeBuffer, envelope, -1),
+            legIdBuffer, 0, intent.marketId);
+        return null;
+    }
+
+    /**
+     * An amend in a pipeline's admission: judged against the group's view on the order as it was when the view
+     * began, and handed to the order's shard, which makes the book's checks and calls ({@code MatchingShard}).
+     */
+    private RejectCode forwardAmend(final int account, final DirectBuffer idBuffer, final int idOffset, final long price, final long qty)
+    {
+        final GroupView view = forwardTo.view();
+        final int handle = view.startHandle(idBuffer, idOffset);
+        if (handle == FixedKeyIndex.MISSING)
         {
-            // the old order is gone and the new one was refused (e.g. post-only would now cross): report it
-            state.events.orderDone(legIdBuffer, 0, account, intent.marketId, io.venue.journal.sbe.OrderDoneReason.CANCELLED,
-                oldRemaining);
-            settlement.balance(account, reserveAsset);
+            return RejectCode.UNKNOWN_ORDER;
+        }
+        final int book = Orders.bookOf(handle);
+        final int market = book >>> 1;
+        final Side side = view.startIsBid(handle) ? Side.BID : Side.ASK;
+        final int reserveAsset = reserveAssetOf(book, side);
+        final long newReservation = reservationOf(side, price, qty);
+        final long oldReserved = view.startReservation(handle);
+        final RejectCode early = amendRefusal(account, market, price, qty, newReservation);
+        final RejectCode credit = early != null ? null : amendCredit(account, market, reserveAsset, oldReserved, newReservation);
+        final long headroom = early == null && credit == null ? Math.max(0, newReservation - oldReserved) : 0;
+        return forwardTo.forwardAmend(account, book, side, reserveAsset, newReservation, headroom, price, qty, early, credit, idOffset);
+    }
+
+    /** The refusals of an amend that come before the book's own checks: the trading gate, the price, the quantity. */
+    private RejectCode amendRefusal(final int account, final int market, final long price, final long qty, final long newReservation)
+    {
+        final RejectCode gating = tradingGate(account, market);
+        if (gating != null)
+        {
+            return gating;
+        }
+        if (!validPrice(market, price))
+        {
+            return RejectCode.INVALID_PRICE;
+        }
+        if (!validQty(market, qty) || newReservation == Notional.TOO_LARGE)
+        {
+            return RejectCode.INVALID_QTY;
         }
         return null;
+    }
+
+    /** The credit check of an amend that loses its priority: what it adds, if anything, must be admitted and available. */
+    private RejectCode amendCredit(
+        final int account, final int market, final int reserveAsset, final long oldReserved, final long newReservation)
+    {
+        if (newReservation > oldReserved)
+        {
+            // what the amend adds is a new reservation for the cross-shard admission (whose kill switch comes first)
+            final RejectCode admission = crossShardAdmission(account, market, reserveAsset, newReservation - oldReserved);
+            if (admission != null)
+            {
+                return admission;
+            }
+        }
+        return checks.available(account, reserveAsset) + oldReserved < newReservation ? RejectCode.RISK_CREDIT_LIMIT : null;
+    }
+
+    private int reserveAssetOf(final int book, final Side side)
+    {
+        return side == Side.BID ? state.markets.quoteAsset(book >>> 1) : state.markets.baseAssetOfBook(book);
+    }
+
+    private static long reservationOf(final Side side, final long price, final long qty)
+    {
+        return side == Side.BID ? Notional.reserve(price, qty) : qty;
     }
 
     private void splitOrMerge(final DirectBuffer buffer, final int envelope, final long marketId, final long qty, final boolean split)

@@ -79,6 +79,11 @@ final class Orders
 
         void removed(int handle, long id0, long id1, long id2, long id3, int account, int market,
             boolean withClientId, long clientHi, long clientLo);
+
+        /** Before a registered order's reservation changes or it is forgotten: its side and reservation until now. */
+        default void reservationChanging(int handle, boolean isBid, long reserved)
+        {
+        }
     }
 
     /** From now on tells {@code listener} of every add and remove (null: nobody). */
@@ -155,6 +160,12 @@ final class Orders
         return byId.get(idKey, 0);
     }
 
+    /** As {@link #find(DirectBuffer, int)} for an id already in four big-endian words. */
+    int find(final long[] id)
+    {
+        return byId.get(id, 0);
+    }
+
     /** The handle of the account's open order with this client order id, or {@link FixedKeyIndex#MISSING}. */
     int findByClientId(final int account, final DirectBuffer buffer, final int offset)
     {
@@ -225,6 +236,10 @@ final class Orders
         }
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
+        if (null != listener)
+        {
+            listener.reservationChanging(handle, bid[book][slot], reserved[book][slot]);
+        }
         final boolean withClientId = hasClientId[book][slot];
         if (withClientId)
         {
@@ -259,6 +274,10 @@ final class Orders
     {
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
+        if (null != listener)
+        {
+            listener.reservationChanging(handle, bid[book][slot], reserved[book][slot]);
+        }
         addReserved(book, slot, value - reserved[book][slot]);
         reserved[book][slot] = value;
         touch(handle);
@@ -287,6 +306,12 @@ final class Orders
     long reservedIn(final int book, final boolean bids)
     {
         return book < bidsReserved.length ? (bids ? bidsReserved[book] : asksReserved[book]) : 0;
+    }
+
+    /** Whether a registered order is a bid (which locks the quote asset) rather than an ask (the book's base). */
+    boolean isBid(final int handle)
+    {
+        return bid[bookOf(handle)][slotOf(handle)];
     }
 
     boolean hasClientId(final int handle)

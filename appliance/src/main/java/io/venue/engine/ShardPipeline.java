@@ -8,6 +8,7 @@ import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.nonce.NonceWindow;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.AmendDecoder;
 import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
 import io.venue.journal.sbe.CancelDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
@@ -34,13 +35,17 @@ import java.util.Arrays;
  * The engine with several matching shards: the engine's own thread is the credit stage, and each shard's
  * books are driven by a {@link MatchingShard} on a thread of its own.
  * <p>
- * Places, cancels and cancels by client order id go through three steps. <b>Admission</b>, on the engine's thread in sequence order: the
- * gate, the order checks and the credit reservation, against a {@link GroupView} (the credit as it stood when
- * the command's group began, less what the group's orders hold), then a ticket to the market's shard.
- * <b>Matching</b>, on the shard's thread, in sequence order per shard: the book, recorded on a match tape.
- * <b>Settlement</b>, back on the engine's thread in sequence order: the reservation is locked and the tape is
- * replayed through the single-shard {@link Settlement}, which moves the balances and writes the events. The
- * events of one command are therefore contiguous, in command order, whatever the threads' timing.
+ * Places, amends, cancels and cancels by client order id go through three steps. <b>Admission</b>, on the engine's
+ * thread in sequence order: the gate, the order checks and the credit reservation, against a {@link GroupView} (the
+ * credit as it stood when the command's group began, less what the group's orders hold), then a ticket to the
+ * market's shard. <b>Matching</b>, on the shard's thread, in sequence order per shard: the book, recorded on a match
+ * tape. <b>Settlement</b>, back on the engine's thread in sequence order: the reservation is locked and the tape is
+ * replayed through the single-shard {@link Settlement} (and {@link AmendSteps}), which moves the balances and writes
+ * the events. The events of one command are therefore contiguous, in command order, whatever the threads' timing.
+ * <p>
+ * An amend is judged on its order as it stood when the view began; the shard applies that judgement, except that an
+ * order it filled in part or moved since may grow by no more than admission held for the amend (see
+ * {@code MatchingShard}). An amend of an order the group itself placed is a barrier.
  * <p>
  * Every other command is a <b>barrier</b>: the pipeline drains (every admitted command settled, every shard
  * idle) and the engine applies it on its own thread exactly as with one shard, books included. A barrier, like
@@ -61,6 +66,7 @@ final class ShardPipeline implements AutoCloseable
     private static final byte CANCEL = 2;
     private static final byte EXPIRED = 3;
     private static final byte AUDIT = 4;
+    private static final byte AMEND = 5;
     private static final PlaceResult[] PLACE_RESULTS = PlaceResult.values();
     private static final Side[] SIDES = Side.values();
 
@@ -97,7 +103,9 @@ final class ShardPipeline implements AutoCloseable
     private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
     private final CancelDecoder cancel = new CancelDecoder();
     private final CancelByClientOrderIdDecoder cancelByClientId = new CancelByClientOrderIdDecoder();
-    private final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.LENGTH]);
+    private final AmendDecoder amend = new AmendDecoder();
+    private final AmendSteps amendSteps;
+    private final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.AMEND_LENGTH]);
 
     /** Command copies, tickets and staged events of the commands in flight; emptied whenever nothing is. */
     private final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(1 << 16);
@@ -138,6 +146,8 @@ final class ShardPipeline implements AutoCloseable
     private long nowMs;
 
     private long group = Long.MIN_VALUE;
+    /** Counts the views: each ticket carries its view's number, by which a shard knows what it changed since the view began. */
+    private long viewNumber;
     /** Commands admitted since the view was last cleared. */
     private long sinceClear;
     private boolean started;
@@ -154,6 +164,7 @@ final class ShardPipeline implements AutoCloseable
         this.orderEntry = orderEntry;
         this.settlement = settlement;
         this.completion = completion;
+        this.amendSteps = new AmendSteps(state, settlement);
         this.groupCommands = state.config.groupCommands();
         this.view = new GroupView(state);
         this.live = state.events;
@@ -185,7 +196,7 @@ final class ShardPipeline implements AutoCloseable
     }
 
     /**
-     * Takes a place, a cancel or a sequencer's audit record (after {@code Engine} checked it is readable).
+     * Takes a place, an amend, a cancel or a sequencer's audit record (after {@code Engine} checked it is readable).
      *
      * @return false for any other command: the caller applies it as a barrier ({@link #beginBarrier}).
      */
@@ -193,7 +204,8 @@ final class ShardPipeline implements AutoCloseable
         final int length)
     {
         if (templateId != PlaceOrderDecoder.TEMPLATE_ID && templateId != CancelDecoder.TEMPLATE_ID &&
-            templateId != CancelByClientOrderIdDecoder.TEMPLATE_ID && templateId != RequestRejectedDecoder.TEMPLATE_ID)
+            templateId != CancelByClientOrderIdDecoder.TEMPLATE_ID && templateId != AmendDecoder.TEMPLATE_ID &&
+            templateId != RequestRejectedDecoder.TEMPLATE_ID)
         {
             return false;
         }
@@ -207,6 +219,11 @@ final class ShardPipeline implements AutoCloseable
                 clearView();
                 group = commandGroup;
             }
+        }
+        if (templateId == AmendDecoder.TEMPLATE_ID && amendsOrderOfTheGroup(buffer, offset))
+        {
+            // admission knows nothing of that order's reservation yet: a barrier, once what holds it has settled
+            return false;
         }
         sinceClear++;
         final int e = (int)(tail & (ENTRIES - 1));
@@ -224,12 +241,19 @@ final class ShardPipeline implements AutoCloseable
         }
         stagedEnd[e] = bytesTail;
         tail++;
-        if (kind[e] == PLACE || kind[e] == CANCEL)
+        if (kind[e] == PLACE || kind[e] == CANCEL || kind[e] == AMEND)
         {
             dispatch(e);
         }
         progress();
         return true;
+    }
+
+    private boolean amendsOrderOfTheGroup(final DirectBuffer buffer, final int offset)
+    {
+        header.wrap(buffer, offset);
+        amend.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
+        return view.admittedInGroup(buffer, amend.offset() + AmendDecoder.orderIdEncodingOffset());
     }
 
     private void admit(final int templateId, final int copyAt)
@@ -252,6 +276,13 @@ final class ShardPipeline implements AutoCloseable
             {
                 cancel.wrap(bytes, body, header.blockLength(), header.version());
                 admitCancel();
+            }
+            else if (templateId == AmendDecoder.TEMPLATE_ID)
+            {
+                amend.wrap(bytes, body, header.blockLength(), header.version());
+                envelopeAt[e] = amend.offset() + AmendDecoder.envelopeEncodingOffset();
+                orderEntry.command(nowMs);
+                orderEntry.admitAmend(amend, this);
             }
             else
             {
@@ -351,6 +382,48 @@ final class ShardPipeline implements AutoCloseable
         return null;
     }
 
+    /**
+     * The last step of admitting an amend, from {@link OrderEntry}, which judged it against the group's view: the
+     * credit it may add is held ({@code headroom}), and the ticket carries its refusals, if any, for the shard to
+     * apply after its own checks, in the single-shard engine's order.
+     *
+     * @return null: the outcome is the shard's.
+     */
+    RejectCode forwardAmend(
+        final int admitted, final int orderBook, final Side orderSide, final int asset, final long newReservation, final long headroom,
+        final long newPrice, final long newQty, final RejectCode early, final RejectCode credit, final int idOffset)
+    {
+        if (headroom > 0)
+        {
+            view.hold(admitted, asset, headroom);
+            view.holdIn(orderBook, orderSide == Side.BID, headroom);
+        }
+        final int e = current;
+        kind[e] = AMEND;
+        account[e] = admitted;
+        book[e] = orderBook;
+        shard[e] = state.shardOf(orderBook);
+        idAt[e] = idOffset;
+        side[e] = (byte)orderSide.ordinal();
+        price[e] = newPrice;
+        qty[e] = newQty;
+        reserveAsset[e] = asset;
+        reservation[e] = newReservation;
+        marketId[e] = state.markets.id(orderBook >>> 1);
+        // the time priority of the order if it moves; kept or refused, it leaves a gap, which orders nothing
+        final long priority = ++state.priority;
+        ticketHead(e, orderBook, admitted, bytes, idOffset);
+        ticket.putLong(ShardTicket.PRICE, newPrice, LE);
+        ticket.putLong(ShardTicket.QTY, newQty, LE);
+        ticket.putLong(ShardTicket.PRIORITY, priority, LE);
+        ticket.putLong(ShardTicket.NEW_RESERVATION, newReservation, LE);
+        ticket.putLong(ShardTicket.HEADROOM, headroom, LE);
+        ticket.putInt(ShardTicket.EARLY_REFUSAL, early == null ? ShardTicket.NO_REFUSAL : early.value(), LE);
+        ticket.putInt(ShardTicket.CREDIT_REFUSAL, credit == null ? ShardTicket.NO_REFUSAL : credit.value(), LE);
+        keepTicket(e, ShardTicket.AMEND);
+        return null;
+    }
+
     /** A place admitted with an expiry already past: accepted and done at once at settlement, no shard involved. */
     void expiredOnArrival(final int admitted, final int orderBook, final PlaceIntent intent)
     {
@@ -378,6 +451,7 @@ final class ShardPipeline implements AutoCloseable
     private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id, final int idOffset)
     {
         ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
+        ticket.putLong(ShardTicket.VIEW, viewNumber, LE);
         ticket.putInt(ShardTicket.BOOK, orderBook, LE);
         ticket.putInt(ShardTicket.ACCOUNT, admitted, LE);
         ticket.putBytes(ShardTicket.ORDER_ID, id, idOffset, 32);
@@ -462,7 +536,8 @@ final class ShardPipeline implements AutoCloseable
         while (head < tail)
         {
             final int e = (int)(head & (ENTRIES - 1));
-            if ((kind[e] == PLACE || kind[e] == CANCEL) && outbound[shard[e]].size() == 0)
+            final byte what = kind[e];
+            if ((what == PLACE || what == CANCEL || what == AMEND) && outbound[shard[e]].size() == 0)
             {
                 break;
             }
@@ -509,6 +584,7 @@ final class ShardPipeline implements AutoCloseable
     private void clearView()
     {
         view.clear();
+        viewNumber++;
         sinceClear = 0;
         completion.groupStarts();
     }
@@ -599,6 +675,8 @@ final class ShardPipeline implements AutoCloseable
     {
         int entry;
         boolean ended;
+        /** The slot of the order an amend names, from its first mark. */
+        private int amendSlot;
 
         @Override
         public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length)
@@ -650,7 +728,40 @@ final class ShardPipeline implements AutoCloseable
                     live.actionAccepted(bytes, envelopeAt[e]);
                     settlement.forBook(value).readingFrom(replayed);
                 }
-                case ShardTicket.MARK_CANCEL_UNKNOWN -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.UNKNOWN_ORDER);
+                case ShardTicket.MARK_CANCEL_UNKNOWN, ShardTicket.MARK_AMEND_UNKNOWN ->
+                    gate.reject(bytes, envelopeAt[e], account[e], RejectCode.UNKNOWN_ORDER);
+                case ShardTicket.MARK_AMEND_REFUSED -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.get((short)value));
+                case ShardTicket.MARK_AMEND_KEEP, ShardTicket.MARK_AMEND_MOVE, ShardTicket.MARK_AMEND_REENTER ->
+                {
+                    // the slot's copy is the order before the amend's book calls
+                    amendSlot = Orders.slotOf(value);
+                    live.actionAccepted(bytes, envelopeAt[e]);
+                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e]);
+                    if (type == ShardTicket.MARK_AMEND_REENTER)
+                    {
+                        amendSteps.leave(replayed, amendSlot, book[e] >>> 1);
+                    }
+                    settlement.forBook(book[e]).readingFrom(replayed);
+                }
+                case ShardTicket.MARK_AMEND_KEPT -> amendSteps.kept(value != 0, replayed, amendSlot, marketId[e]);
+                case ShardTicket.MARK_AMEND_REST ->
+                    amendSteps.moved(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e]).readingFrom(replayed);
+                case ShardTicket.MARK_AMEND_PLACE ->
+                {
+                    amendSteps.release();
+                    amendSteps.reenter(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e]).readingFrom(replayed);
+                }
+                case ShardTicket.MARK_AMEND_PLACE_RESULT ->
+                {
+                    final PlaceResult result = PLACE_RESULTS[value];
+                    RejectCode refusal = settlement.lateReject();
+                    if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
+                    {
+                        state.ledger.unlock(account[e], reserveAsset[e], reservation[e]);
+                        refusal = result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION;
+                    }
+                    amendSteps.reentered(refusal, bytes, idAt[e], marketId[e]);
+                }
                 default -> throw new IllegalStateException("unknown tape mark " + type);
             }
         }

@@ -117,8 +117,8 @@ class ShardPipelineTest
 
     /**
      * With groups of one command (no lag) and no expiries (a book expires at its own shard's commands), several
-     * shards decide exactly as one: the same events, byte for byte, for places, cancels and cancels by client order
-     * id on the shards and every barrier between them.
+     * shards decide exactly as one: the same events, byte for byte, for places, amends, cancels and cancels by client
+     * order id on the shards and every barrier between them.
      */
     @Test
     void inGroupsOfOneSeveralShardsDecideAsOne()
@@ -129,6 +129,8 @@ class ShardPipelineTest
         final Run single = run(config(true, 1, 1), records, 0, 0);
         final Run sharded = run(config(true, 3, 1), records, 3, 5);
         assertTrue(count(single.events(), TradeDecoder.TEMPLATE_ID) > 500);
+        final int kept = count(single.events(), io.venue.journal.sbe.OrderAmendedDecoder.TEMPLATE_ID);
+        assertTrue(kept > 5, "amends that kept their priority: " + kept);
         assertArrayEquals(single.events(), sharded.events());
     }
 

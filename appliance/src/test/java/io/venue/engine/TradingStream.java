@@ -1,6 +1,7 @@
 package io.venue.engine;
 
 import io.venue.action.Address;
+import io.venue.action.Amend;
 import io.venue.action.Book;
 import io.venue.action.Cancel;
 import io.venue.action.CancelAll;
@@ -25,7 +26,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A command stream made for matching: places and cancels on three spot markets and an outcome market, many of
+ * A command stream made for matching: places, amends and cancels on three spot markets and an outcome market, many of
  * them crossing, from accounts that share the quote asset across markets, with a command of another kind
  * (cancel all, cancel by client order id, deposit, withdrawal, split, halt) now and then. The commands depend
  * only on the seed. {@link RandomStream} covers every kind of command evenly; this one keeps several shards busy.
@@ -43,7 +44,7 @@ final class TradingStream
     private final EngineHarness h;
     private final SplittableRandom random;
     private final Address[] accounts = new Address[ACCOUNTS];
-    private final List<OrderId> placed = new ArrayList<>();
+    private final List<Placed> placed = new ArrayList<>();
     private boolean expiries = true;
 
     TradingStream(final EngineHarness h, final long seed)
@@ -101,17 +102,22 @@ final class TradingStream
         h.now += random.nextInt(8) == 0 ? random.nextInt(300) : random.nextInt(2);
         final Address account = accounts[random.nextInt(ACCOUNTS)];
         final int kind = random.nextInt(1000);
-        if (kind < 700)
+        if (kind < 600)
         {
             final ClientOrderId cloid = random.nextInt(6) == 0 ? new ClientOrderId(clientId()) : null;
-            h.act(account, cloid, place());
-            placed.add(new OrderId(h.lastDigest));
+            final SpotPlaceOrder order = place();
+            h.act(account, cloid, order);
+            placed.add(new Placed(new OrderId(h.lastDigest), account, order.market() == OUTCOME, order.price()));
+        }
+        else if (kind < 700 && !placed.isEmpty())
+        {
+            amend();
         }
         else if (kind < 950)
         {
             // mostly one of the orders placed (perhaps someone else's, perhaps done), sometimes an id never placed
             final OrderId id = placed.isEmpty() || random.nextInt(20) == 0 ? new OrderId(clientIdLong()) :
-                placed.get(placed.size() - 1 - random.nextInt(Math.min(placed.size(), 40)));
+                recent().id();
             h.act(account, new Cancel(id));
         }
         else if (kind < 965)
@@ -140,6 +146,29 @@ final class TradingStream
             h.admin(new HaltMarket(market));
             h.admin(new ResumeMarket(market));
         }
+    }
+
+    /**
+     * An amend of a recent order, mostly by its owner (perhaps done by now): a new price that may cross, the same
+     * price with a smaller or larger quantity, now and then a price off the tick.
+     */
+    private void amend()
+    {
+        final Placed order = recent();
+        final Address by = random.nextInt(8) == 0 ? accounts[random.nextInt(ACCOUNTS)] : order.owner();
+        final int how = random.nextInt(10);
+        final long price = how < 3 ? order.price() : how == 9 ? order.price() + 1 :
+            order.outcome() ? 10_000 * (40 + random.nextInt(20)) : 1_000 * (993 + random.nextInt(14));
+        h.act(by, new Amend(order.id(), price, 1_000 * (1 + random.nextInt(4_000))));
+    }
+
+    private Placed recent()
+    {
+        return placed.get(placed.size() - 1 - random.nextInt(Math.min(placed.size(), 40)));
+    }
+
+    private record Placed(OrderId id, Address owner, boolean outcome, long price)
+    {
     }
 
     private SpotPlaceOrder place()

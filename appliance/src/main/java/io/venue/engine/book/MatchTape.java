@@ -26,6 +26,7 @@ public final class MatchTape implements MatchListener
     private static final byte TAKER_DONE = 4;
     private static final byte LEVEL = 5;
     private static final byte MARK = 6;
+    private static final byte MARK_WITH_SLOT = 7;
     private static final int SLOT_COPY = 4 + 1 + 8 + 8 + 8 + 32;
     private static final MakerDoneReason[] MAKER_REASONS = MakerDoneReason.values();
     private static final TakerDoneReason[] TAKER_REASONS = TakerDoneReason.values();
@@ -76,6 +77,15 @@ public final class MatchTape implements MatchListener
         buffer.putInt(length + 1, type, LE);
         buffer.putInt(length + 5, value, LE);
         length += 9;
+    }
+
+    /** Adds a mark with a copy of {@code slot} as it is now, which the mark's handler reads during replay. */
+    public void mark(final int type, final int value, final int slot)
+    {
+        buffer.putByte(length, MARK_WITH_SLOT);
+        buffer.putInt(length + 1, type, LE);
+        buffer.putInt(length + 5, value, LE);
+        length = copySlot(length + 9, slot);
     }
 
     @Override
@@ -193,6 +203,12 @@ public final class MatchTape implements MatchListener
                 {
                     marks.onMark(tape.getInt(at + 1, LE), tape.getInt(at + 5, LE));
                     at += 9;
+                }
+                case MARK_WITH_SLOT ->
+                {
+                    slots.at(tape, at + 9);
+                    marks.onMark(tape.getInt(at + 1, LE), tape.getInt(at + 5, LE));
+                    at += 9 + SLOT_COPY;
                 }
                 default -> throw new IllegalStateException("not a match tape record: type " + type + " at " + (at - offset));
             }
