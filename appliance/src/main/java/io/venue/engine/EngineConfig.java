@@ -91,7 +91,8 @@ public final class EngineConfig
 
     /**
      * Markets that may be listed (default 64, at most 1,024). With {@link #orderCapacityPerBook} this bounds
-     * the memory the books take: size the heap for {@code maxMarkets × 2 books × capacity × 130 B}.
+     * the memory the books take: size the heap for {@code maxMarkets × 2 books × capacity × 130 B} (134 B with
+     * several shards, whose amend rule keeps a stamp per slot).
      */
     public EngineConfig maxMarkets(final int markets)
     {

@@ -15,8 +15,8 @@ import java.nio.ByteOrder;
  * alone.
  * <p>
  * Settlement's changes are learnt as they happen: the ledger shows each cell before its first change
- * ({@link Ledger.Watcher}), {@link Orders} each order it registers or forgets. Everything is forgotten at the
- * next group ({@link #clear}).
+ * ({@link Ledger.Watcher}), {@link Orders} each order it registers or forgets and each reservation before its first
+ * change (what an amend is judged on). Everything is forgotten at the next group ({@link #clear}).
  */
 final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
 {

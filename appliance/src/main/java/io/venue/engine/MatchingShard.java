@@ -59,10 +59,13 @@ final class MatchingShard implements Agent, MessageHandler
     private long[][] slotClientHi = new long[0][];
     private long[][] slotClientLo = new long[0][];
     private final PlaceRequest request = new PlaceRequest();
-    /** The view of the ticket in hand ({@link ShardTicket#VIEW}). */
-    private long view;
-    /** Per book and slot: the last view in which this shard filled its order in part or moved it (0: none). */
-    private long[][] changedInView = new long[0][];
+    /**
+     * The view of the ticket in hand ({@link ShardTicket#VIEW}), in 32 bits: a stamp as old as 2^32 views that
+     * matches by wrapping only makes the amend rule stricter, never looser.
+     */
+    private int view;
+    /** Per book and slot: the last view in which this shard changed its order's reservation (a fill, a reduce, a rest; 0: none). */
+    private int[][] changedInView = new int[0][];
     /** What stopped this shard (a defect in matching), for the engine's thread to report; null while it runs. */
     private volatile Throwable failure;
     /** Set by the pipeline's close: a publish waiting for room gives up. */
@@ -102,7 +105,7 @@ final class MatchingShard implements Agent, MessageHandler
         try
         {
             tape.clear();
-            view = buffer.getLong(index + ShardTicket.VIEW, LE);
+            view = (int)buffer.getLong(index + ShardTicket.VIEW, LE);
             expire(buffer.getLong(index + ShardTicket.NOW_MS, LE));
             switch (type)
             {
@@ -209,8 +212,8 @@ final class MatchingShard implements Agent, MessageHandler
     /**
      * An amend, as {@code OrderEntry} makes it with one shard: the order's own checks here, the account's credit as
      * admission judged it. Admission judged it on the order's reservation when the view began; if this shard has
-     * filled the order in part or moved it since, the amend may add no more than admission held for it
-     * ({@link ShardTicket#HEADROOM}) to what the order still holds at least.
+     * changed that reservation since (a part fill, a reduce, a move or re-entry), an amend that loses priority may add
+     * no more than admission held for it ({@link ShardTicket#HEADROOM}) to what the order still holds at least.
      */
     private void amend(final DirectBuffer ticket, final int at)
     {
@@ -303,7 +306,7 @@ final class MatchingShard implements Agent, MessageHandler
         tape.mark(ShardTicket.MARK_AMEND_PLACE_RESULT, result.ordinal());
     }
 
-    /** Notes that this shard changed an order's reservation in the current view (a part fill, a move, a new rest). */
+    /** Notes that this shard changed an order's reservation in the current view (a part fill, a reduce, a rest). */
     private void changed(final int book, final int slot)
     {
         if (book >= changedInView.length)
@@ -312,7 +315,7 @@ final class MatchingShard implements Agent, MessageHandler
         }
         if (changedInView[book] == null)
         {
-            changedInView[book] = new long[state.config.orderCapacityPerBook()];
+            changedInView[book] = new int[state.config.orderCapacityPerBook()];
         }
         changedInView[book][slot] = view;
     }

@@ -71,7 +71,7 @@ final class Orders
         return handle & SLOT_MASK;
     }
 
-    /** Told of every order registered or forgotten, after the change ({@link #listen}). */
+    /** Told of every order registered or forgotten, after the change, and of every reservation before it changes ({@link #listen}). */
     interface Listener
     {
         void added(int handle, long id0, long id1, long id2, long id3, int account, int market,
@@ -86,7 +86,7 @@ final class Orders
         }
     }
 
-    /** From now on tells {@code listener} of every add and remove (null: nobody). */
+    /** From now on tells {@code listener} of every add, remove and reservation change (null: nobody). */
     void listen(final Listener listener)
     {
         this.listener = listener;

@@ -44,8 +44,9 @@ import java.util.Arrays;
  * the events. The events of one command are therefore contiguous, in command order, whatever the threads' timing.
  * <p>
  * An amend is judged on its order as it stood when the view began; the shard applies that judgement, except that an
- * order it filled in part or moved since may grow by no more than admission held for the amend (see
- * {@code MatchingShard}). An amend of an order the group itself placed is a barrier.
+ * order whose reservation it changed since (a part fill, a reduce, a move) may grow by no more than admission held
+ * for the amend (see {@code MatchingShard}). What admission held stays held until the view ends, whatever the shard
+ * decides. An amend of an order placed since the view began is a barrier.
  * <p>
  * Every other command is a <b>barrier</b>: the pipeline drains (every admitted command settled, every shard
  * idle) and the engine applies it on its own thread exactly as with one shard, books included. A barrier, like
@@ -198,7 +199,8 @@ final class ShardPipeline implements AutoCloseable
     /**
      * Takes a place, an amend, a cancel or a sequencer's audit record (after {@code Engine} checked it is readable).
      *
-     * @return false for any other command: the caller applies it as a barrier ({@link #beginBarrier}).
+     * @return false for any other command, and for an amend of an order placed since the view began: the caller
+     *         applies it as a barrier ({@link #beginBarrier}).
      */
     boolean submit(final int templateId, final long commandSequence, final long nowMs, final DirectBuffer buffer, final int offset,
         final int length)
@@ -222,7 +224,7 @@ final class ShardPipeline implements AutoCloseable
         }
         if (templateId == AmendDecoder.TEMPLATE_ID && amendsOrderOfTheGroup(buffer, offset))
         {
-            // admission knows nothing of that order's reservation yet: a barrier, once what holds it has settled
+            // admission knows nothing of an order placed in the view: a barrier, once everything before it has settled
             return false;
         }
         sinceClear++;
@@ -447,7 +449,7 @@ final class ShardPipeline implements AutoCloseable
         marketId[e] = intent.marketId;
     }
 
-    /** What every ticket starts with: the command's time, the book, the account and the order id. */
+    /** What every ticket starts with: the command's time, the view, the book, the account and the order id. */
     private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id, final int idOffset)
     {
         ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);

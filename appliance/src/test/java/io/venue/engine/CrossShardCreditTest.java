@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Spec 8.6 with two matching shards: each reason refuses with its own code, in its order (kill switch, plain credit,
- * haircut, account cap, market cap), on the pipeline's places and on a barrier's (a batch leg, an amend's increase);
- * with one shard the same policy admits everything.
+ * haircut, account cap, market cap), on the pipeline's places and amends and on a barrier's batch legs; with one
+ * shard the same policy admits everything.
  */
 class CrossShardCreditTest
 {
@@ -140,7 +140,7 @@ class CrossShardCreditTest
         line(legs, "ActionRejected", "\"code\":\"RISK_CREDIT_LIMIT\"", "\"legIndex\":1");
         final List<String> bob = h.act(BOB, new Batch(List.of(bid(BTC_USD, 101))));
         line(bob, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_MARKET_CAP\"", "\"legIndex\":0");
-        // an amend's increase (Alice has 400 available, 360 after the haircut): the plain check, then the haircut
+        // an amend's increase, on the pipeline (Alice has 400 available, 360 after the haircut): the plain check, then the haircut
         final OrderId order = orderOf(legs);
         assertRejected(h.act(ALICE, new Amend(order, PRICE, 1_001 * UNIT)), "RISK_CREDIT_LIMIT");
         assertRejected(h.act(ALICE, new Amend(order, PRICE, 961 * UNIT)), "CROSS_SHARD_CREDIT_HAIRCUT");

@@ -39,12 +39,17 @@ class ShardAmendTest
     private EngineHarness venue(final int group, final long dollars)
     {
         h = new EngineHarness(new EngineConfig().shards(2).groupCommands(group), true);
-        h.admin(new CreateAsset(USD, "USD"));
-        h.admin(new CreateAsset(BTC, "BTC"));
-        h.admin(new CreateSpotMarket(BTC_USD, BTC, USD, 1_000, 1_000, 1_000));
-        h.admin(new Deposit(ALICE, USD, dollars * UNIT));
-        h.admin(new Deposit(BOB, BTC, 100 * UNIT));
+        setUp(h, dollars);
         return h;
+    }
+
+    private static void setUp(final EngineHarness venue, final long dollars)
+    {
+        venue.admin(new CreateAsset(USD, "USD"));
+        venue.admin(new CreateAsset(BTC, "BTC"));
+        venue.admin(new CreateSpotMarket(BTC_USD, BTC, USD, 1_000, 1_000, 1_000));
+        venue.admin(new Deposit(ALICE, USD, dollars * UNIT));
+        venue.admin(new Deposit(BOB, BTC, 100 * UNIT));
     }
 
     @AfterEach
@@ -110,6 +115,56 @@ class ShardAmendTest
         assertRejected(h.act(ALICE, new Amend(bid, 101 * UNIT, 5 * UNIT)), "RISK_CREDIT_LIMIT");
         line(h.act(ALICE, new Amend(bid, 100 * UNIT, 4 * UNIT)), "OrderAmended", "\"priorityKept\":true");
         assertEquals(400 * UNIT, locked(ALICE));
+    }
+
+    /**
+     * Every way an amend goes, in one stream: kept with less, moved in its slot, entered again across the book (a
+     * fill, then rested in another slot) and amended again, a post-only order refused on entering again (reported
+     * cancelled), someone else's order, an unknown id, a price off the tick, too little credit, a halted market.
+     */
+    private static List<byte[]> everyWayOfAnAmend()
+    {
+        final EngineHarness recorder = new EngineHarness(new EngineConfig(), true);
+        setUp(recorder, 2_000);
+        recorder.act(ALICE, order(Side.BID, PRICE, 10));
+        final OrderId bid = new OrderId(recorder.lastDigest);
+        recorder.act(ALICE, new SpotPlaceOrder(BTC_USD, null, Side.BID, 90 * UNIT, 2 * UNIT, null, TimeInForce.POST_ONLY, false,
+            false, SpotPlaceOrder.NO_EXPIRY));
+        final OrderId postOnly = new OrderId(recorder.lastDigest);
+        recorder.act(BOB, order(Side.ASK, 105 * UNIT, 3));
+        // a barrier: in groups of many, the amends below are judged in a view where these orders were open
+        recorder.admin(new Deposit(BOB, USD, UNIT));
+        line(recorder.act(ALICE, new Amend(bid, PRICE, 4 * UNIT)), "OrderAmended", "\"priorityKept\":true");
+        line(recorder.act(ALICE, new Amend(bid, PRICE, 10 * UNIT)), "OrderRested", "\"remaining\":10000000");
+        line(recorder.act(ALICE, new Amend(postOnly, 106 * UNIT, 2 * UNIT)), "OrderDone", "\"reason\":\"CANCELLED\"");
+        line(recorder.act(ALICE, new Amend(bid, 105 * UNIT, 10 * UNIT)), "Trade", "\"qty\":3000000");
+        line(recorder.act(ALICE, new Amend(bid, 104 * UNIT, 7 * UNIT)), "OrderRested", "\"price\":104000000");
+        assertRejected(recorder.act(BOB, new Amend(bid, 104 * UNIT, 1 * UNIT)), "UNKNOWN_ORDER");
+        assertRejected(recorder.act(ALICE, new Amend(new OrderId(new byte[32]), PRICE, UNIT)), "UNKNOWN_ORDER");
+        assertRejected(recorder.act(ALICE, new Amend(bid, 104 * UNIT + 1, 7 * UNIT)), "INVALID_PRICE");
+        assertRejected(recorder.act(ALICE, new Amend(bid, 104 * UNIT, 30 * UNIT)), "RISK_CREDIT_LIMIT");
+        recorder.admin(new io.venue.action.HaltMarket(BTC_USD));
+        assertRejected(recorder.act(ALICE, new Amend(bid, 103 * UNIT, 7 * UNIT)), "MARKET_HALTED");
+        recorder.admin(new io.venue.action.ResumeMarket(BTC_USD));
+        line(recorder.act(ALICE, new Amend(bid, 103 * UNIT, 8 * UNIT)), "OrderRested", "\"price\":103000000");
+        return recorder.records();
+    }
+
+    @Test
+    void inGroupsOfOneEveryWayOfAnAmendDecidesAsOneShard()
+    {
+        final List<byte[]> records = everyWayOfAnAmend();
+        final ShardPipelineTest.Run single = ShardPipelineTest.run(config(1, 1), records, 0, 0);
+        final ShardPipelineTest.Run sharded = ShardPipelineTest.run(config(2, 1), records, 0, 0);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(single.events(), sharded.events());
+        // and in one view, with drains at other points, the same events again (and every lock covered: run checks it)
+        final ShardPipelineTest.Run grouped = ShardPipelineTest.run(config(2, 1_000), records, 0, 0);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(grouped.events(), ShardPipelineTest.run(config(2, 1_000), records, 5, 2).events());
+    }
+
+    private static EngineConfig config(final int shards, final int group)
+    {
+        return new EngineConfig().shards(shards).groupCommands(group).operator(EngineHarness.OPERATOR);
     }
 
     @Test

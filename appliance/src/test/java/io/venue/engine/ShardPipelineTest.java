@@ -52,7 +52,7 @@ class ShardPipelineTest
     }
 
     /** Runs the records; drains after a record with probability {@code drainOneIn}⁻¹ (0: never). Returns events and state hash. */
-    private static Run run(final EngineConfig config, final List<byte[]> records, final long drainSeed, final int drainOneIn)
+    static Run run(final EngineConfig config, final List<byte[]> records, final long drainSeed, final int drainOneIn)
     {
         final EventLog log = new EventLog(false);
         final SplittableRandom drains = new SplittableRandom(drainSeed);
@@ -78,7 +78,7 @@ class ShardPipelineTest
         }
     }
 
-    private record Run(byte[] events, byte[] hash)
+    record Run(byte[] events, byte[] hash)
     {
     }
 
@@ -399,7 +399,7 @@ class ShardPipelineTest
         }
     }
 
-    private static int count(final byte[] events, final int templateId)
+    static int count(final byte[] events, final int templateId)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(events);
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
