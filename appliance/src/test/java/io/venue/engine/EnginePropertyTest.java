@@ -196,6 +196,8 @@ class EnginePropertyTest
         final Engine[] replayed = new Engine[1];
         final byte[] events = EngineHarness.replay(config(), h.commands, h.commandsLength(), replayed);
         assertArrayEquals(h.log.bytes(), events, "replay must give the same event bytes");
+        // the events alone say every balance, open order and book level
+        EventFold.of(events).check(h.engine.view());
         assertArrayEquals(h.engine.stateHash(), replayed[0].stateHash(), "replay must give the same state");
     }
 
@@ -262,30 +264,18 @@ class EnginePropertyTest
         final byte[] id = new byte[32];
         for (int m = 0; m < view.marketCount(); m++)
         {
-            final long market = view.marketId(m);
             for (int which = 0; which < 2; which++)
             {
-                final OrderBook book = view.book(market, which);
-                if (book == null)
-                {
-                    continue;
-                }
-                assertFalse(book.crossed(), "book " + market + "/" + which + " is crossed");
-                final int base = view.baseAssetOfBook(market, which);
-                final int quote = view.quoteAsset(market);
-                for (final Side side : Side.values())
-                {
-                    for (int depth = 0; depth < book.levelCount(side); depth++)
-                    {
-                        for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
-                        {
-                            book.orderIdInto(slot, id, 0);
-                            reserved[book.accountOf(slot)][side == Side.BID ? quote : base] += view.reservedOf(id);
-                        }
-                    }
-                }
+                final OrderBook book = view.book(view.marketId(m), which);
+                assertFalse(book != null && book.crossed(), "book " + view.marketId(m) + "/" + which + " is crossed");
             }
         }
+        EventFold.forEachResting(view, (market, which, book, side, slot) ->
+        {
+            book.orderIdInto(slot, id, 0);
+            reserved[book.accountOf(slot)][side == Side.BID ? view.quoteAsset(market) : view.baseAssetOfBook(market, which)] +=
+                view.reservedOf(id);
+        });
         for (int account = 0; account < view.accountCount(); account++)
         {
             for (int asset = 0; asset < view.ledgerAssetCount(); asset++)

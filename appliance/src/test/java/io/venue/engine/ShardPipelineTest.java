@@ -73,6 +73,7 @@ class ShardPipelineTest
                 assertEquals(view.supply(asset), view.total(asset), "conservation of ledger asset " + asset);
             }
             EnginePropertyTest.checkBooksAndReservations(view);
+            EventFold.of(log.bytes()).check(view);
             assertEquals(records.size(), engine.lastSequence(), "every command settled");
             return new Run(log.bytes(), hash);
         }

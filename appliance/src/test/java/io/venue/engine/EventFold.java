@@ -1,0 +1,263 @@
+package io.venue.engine;
+
+import io.venue.engine.book.OrderBook;
+import io.venue.journal.sbe.AssetCreatedDecoder;
+import io.venue.journal.sbe.BalanceChangedDecoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BookDeltaDecoder;
+import io.venue.journal.sbe.MarketCreatedDecoder;
+import io.venue.journal.sbe.MarketKind;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderAmendedDecoder;
+import io.venue.journal.sbe.OrderDoneDecoder;
+import io.venue.journal.sbe.OrderRestedDecoder;
+import io.venue.journal.sbe.PositionChangedDecoder;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.TradeDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * Rebuilds every balance, position, open order and book level from the event stream alone, knowing nothing of
+ * the commands or the engine, and checks them against an engine's state: the proof that the events say everything
+ * that happened (ENGINE.md, "Events").
+ */
+final class EventFold
+{
+    private record Balance(long available, long locked)
+    {
+    }
+
+    private record Position(long yes, long yesLocked, long no, long noLocked)
+    {
+    }
+
+    private record Order(String account, long market, int book, boolean bid, long price, long remaining)
+    {
+    }
+
+    private record Level(long qty, int count)
+    {
+    }
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final OrderRestedDecoder rested = new OrderRestedDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final OrderDoneDecoder done = new OrderDoneDecoder();
+    private final OrderAmendedDecoder amended = new OrderAmendedDecoder();
+    private final BalanceChangedDecoder balance = new BalanceChangedDecoder();
+    private final PositionChangedDecoder position = new PositionChangedDecoder();
+    private final BookDeltaDecoder delta = new BookDeltaDecoder();
+    private final MarketCreatedDecoder marketCreated = new MarketCreatedDecoder();
+    private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
+
+    private final Map<String, Balance> balances = new HashMap<>();
+    private final Map<String, Position> positions = new HashMap<>();
+    private final Map<String, Order> orders = new HashMap<>();
+    private final Map<String, Level> levels = new HashMap<>();
+    private final Set<Long> assets = new HashSet<>();
+    private final Set<Long> outcomeMarkets = new HashSet<>();
+
+    /** Folds the events of an {@link EventLog}'s bytes (each one after its little-endian length). */
+    static EventFold of(final byte[] log)
+    {
+        final EventFold fold = new EventFold();
+        final UnsafeBuffer buffer = new UnsafeBuffer(log);
+        for (int at = 0; at < log.length; )
+        {
+            final int length = buffer.getInt(at, ByteOrder.LITTLE_ENDIAN);
+            fold.apply(buffer, at + 4);
+            at += 4 + length;
+        }
+        return fold;
+    }
+
+    private void apply(final DirectBuffer buffer, final int offset)
+    {
+        header.wrap(buffer, offset);
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int block = header.blockLength();
+        final int version = header.version();
+        switch (header.templateId())
+        {
+            case OrderRestedDecoder.TEMPLATE_ID ->
+            {
+                rested.wrap(buffer, body, block, version);
+                orders.put(hex(buffer, body + OrderRestedDecoder.orderIdEncodingOffset(), 32), new Order(
+                    hex(buffer, body + OrderRestedDecoder.accountEncodingOffset(), 20), rested.market(), which(rested.book()),
+                    rested.side() == Side.BID, rested.price(), rested.remaining()));
+            }
+            case TradeDecoder.TEMPLATE_ID ->
+            {
+                trade.wrap(buffer, body, block, version);
+                final String maker = hex(buffer, body + TradeDecoder.makerOrderIdEncodingOffset(), 32);
+                final Order order = orders.get(maker);
+                assertNotNull(order, "a trade's maker must have rested: " + maker);
+                orders.put(maker, new Order(order.account(), order.market(), order.book(), order.bid(), order.price(),
+                    trade.makerRemaining()));
+            }
+            case OrderAmendedDecoder.TEMPLATE_ID ->
+            {
+                amended.wrap(buffer, body, block, version);
+                final String id = hex(buffer, body + OrderAmendedDecoder.orderIdEncodingOffset(), 32);
+                final Order order = orders.get(id);
+                assertNotNull(order, "an amended order must have rested: " + id);
+                orders.put(id, new Order(order.account(), order.market(), order.book(), order.bid(), amended.price(),
+                    amended.remaining()));
+            }
+            case OrderDoneDecoder.TEMPLATE_ID ->
+                orders.remove(hex(buffer, body + OrderDoneDecoder.orderIdEncodingOffset(), 32));
+            case BalanceChangedDecoder.TEMPLATE_ID ->
+            {
+                balance.wrap(buffer, body, block, version);
+                balances.put(hex(buffer, body + BalanceChangedDecoder.accountEncodingOffset(), 20) + "/" + balance.asset(),
+                    new Balance(balance.available(), balance.locked()));
+            }
+            case PositionChangedDecoder.TEMPLATE_ID ->
+            {
+                position.wrap(buffer, body, block, version);
+                positions.put(hex(buffer, body + PositionChangedDecoder.accountEncodingOffset(), 20) + "/" + position.market(),
+                    new Position(position.yes(), position.yesLocked(), position.no(), position.noLocked()));
+            }
+            case BookDeltaDecoder.TEMPLATE_ID ->
+            {
+                delta.wrap(buffer, body, block, version);
+                final String level = levelKey(delta.market(), which(delta.book()), delta.side() == Side.BID, delta.price());
+                if (delta.levelQty() == 0)
+                {
+                    levels.remove(level);
+                }
+                else
+                {
+                    levels.put(level, new Level(delta.levelQty(), (int)delta.orderCount()));
+                }
+            }
+            case MarketCreatedDecoder.TEMPLATE_ID ->
+            {
+                marketCreated.wrap(buffer, body, block, version);
+                if (marketCreated.kind() == MarketKind.OUTCOME)
+                {
+                    outcomeMarkets.add(marketCreated.market());
+                }
+            }
+            case AssetCreatedDecoder.TEMPLATE_ID ->
+            {
+                assetCreated.wrap(buffer, body, block, version);
+                assets.add(assetCreated.asset());
+            }
+            default ->
+            {
+                // the rest says nothing of balances, orders or books
+            }
+        }
+    }
+
+    /** Checks that what the events say equals the engine's state: every balance, position, open order and level. */
+    void check(final EngineView view)
+    {
+        for (int account = 0; account < view.accountCount(); account++)
+        {
+            final String address = HexFormat.of().formatHex(view.addressOf(account));
+            for (final long asset : assets)
+            {
+                final Balance folded = balances.getOrDefault(address + "/" + asset, new Balance(0, 0));
+                assertEquals(folded, new Balance(view.available(account, view.asset(asset)), view.locked(account, view.asset(asset))),
+                    "balance of " + address + " in asset " + asset);
+            }
+            for (final long market : outcomeMarkets)
+            {
+                final int yes = view.yesAsset(market);
+                final int no = view.noAsset(market);
+                assertEquals(positions.getOrDefault(address + "/" + market, new Position(0, 0, 0, 0)),
+                    new Position(view.available(account, yes), view.locked(account, yes), view.available(account, no),
+                        view.locked(account, no)), "position of " + address + " in market " + market);
+            }
+        }
+        final Map<String, Order> open = new HashMap<>();
+        final Map<String, Level> bookLevels = new HashMap<>();
+        final byte[] id = new byte[32];
+        forEachResting(view, new Resting()
+        {
+            @Override
+            public void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int depth)
+            {
+                bookLevels.put(levelKey(market, which, side == io.venue.action.Side.BID, book.levelPrice(side, depth)),
+                    new Level(book.levelQty(side, depth), book.levelOrderCount(side, depth)));
+            }
+
+            @Override
+            public void order(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int slot)
+            {
+                book.orderIdInto(slot, id, 0);
+                open.put(HexFormat.of().formatHex(id), new Order(HexFormat.of().formatHex(view.addressOf(book.accountOf(slot))),
+                    market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot)));
+            }
+        });
+        assertEquals(open, orders, "the open orders");
+        assertEquals(bookLevels, levels, "the book levels");
+    }
+
+    /** Visits every book's levels, best first, and each level's orders in time priority. */
+    interface Resting
+    {
+        default void level(long market, int which, OrderBook book, io.venue.action.Side side, int depth)
+        {
+        }
+
+        void order(long market, int which, OrderBook book, io.venue.action.Side side, int slot);
+    }
+
+    static void forEachResting(final EngineView view, final Resting resting)
+    {
+        for (int m = 0; m < view.marketCount(); m++)
+        {
+            final long market = view.marketId(m);
+            for (int which = 0; which < 2; which++)
+            {
+                final OrderBook book = view.book(market, which);
+                if (book == null)
+                {
+                    continue;
+                }
+                for (final io.venue.action.Side side : io.venue.action.Side.values())
+                {
+                    for (int depth = 0; depth < book.levelCount(side); depth++)
+                    {
+                        resting.level(market, which, book, side, depth);
+                        for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
+                        {
+                            resting.order(market, which, book, side, slot);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static int which(final Book book)
+    {
+        return book == Book.NO ? 1 : 0;
+    }
+
+    private static String levelKey(final long market, final int which, final boolean bid, final long price)
+    {
+        return market + "/" + which + "/" + (bid ? "bid" : "ask") + "/" + price;
+    }
+
+    private static String hex(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}
