@@ -304,7 +304,7 @@ public final class Appliance implements AutoCloseable
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
             .resultsDoorbell(frontBell)
             .threadFactory(context.verifierThreadFactory())
-            .chainId(context.chainId).verifyingContract(context.verifyingContract));
+            .chainId(context.chainId).verifyingContract(context.verifyingContract).delegates(models.delegates()));
         final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20).wakes(frontBell);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .pauseWhen(pause).refusals(refusals).wakes(engineBell);
@@ -452,6 +452,12 @@ public final class Appliance implements AutoCloseable
     public VenueDirectory directory()
     {
         return models.directory();
+    }
+
+    /** The delegate signers the verifiers know of (a raw-mode signature by one costs one recovery). */
+    public io.venue.responder.DelegateAddresses delegates()
+    {
+        return models.delegates();
     }
 
     /** The demo account's key file and address, or null outside the demo. */

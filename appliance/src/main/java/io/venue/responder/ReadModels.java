@@ -8,7 +8,8 @@ import org.agrona.DirectBuffer;
 /**
  * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
  * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}), each order's status
- * ({@link OrderStatuses}) and the vaults' owners ({@link VaultOwners}). Filled by a scan of the whole event journal at start, then kept by the responder with
+ * ({@link OrderStatuses}), the vaults' owners ({@link VaultOwners}) and every delegate signer's address, for the
+ * verifiers ({@link DelegateAddresses}). Filled by a scan of the whole event journal at start, then kept by the responder with
  * every event after it; one thread writes at a time, the I/O threads read.
  */
 public final class ReadModels
@@ -18,6 +19,7 @@ public final class ReadModels
     private final AccountNonces nonces = new AccountNonces();
     private final OrderStatuses orders;
     private final VaultOwners vaultOwners = new VaultOwners();
+    private final DelegateAddresses delegates = new DelegateAddresses();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
     /** @param openOrders how many orders may be open at once (the state's limit), for the order statuses' table. */
@@ -50,6 +52,7 @@ public final class ReadModels
         nonces.onEvent(buffer, offset, header);
         orders.onEvent(buffer, offset, header);
         vaultOwners.onEvent(buffer, offset, header);
+        delegates.onEvent(buffer, offset, header);
     }
 
     public VenueDirectory directory()
@@ -75,5 +78,10 @@ public final class ReadModels
     public VaultOwners vaultOwners()
     {
         return vaultOwners;
+    }
+
+    public DelegateAddresses delegates()
+    {
+        return delegates;
     }
 }

@@ -153,6 +153,8 @@ class AgentRoutesTest
         assertTrue(field(created.body(), "apiPassphrase").matches("spp_[0-9a-f]{32}"), created.body());
 
         ok(trade(agent));
+        // the verifiers know the agent from the event journal: its raw-mode signatures cost one recovery
+        assertTrue(appliance.delegates().contains(agent.address().toBytes()));
         // the agent holds trade and cancel, not mint_redeem
         refused(http.post("/api/v1/trading/actions", VenueHttp.body(agent, owner.address(), nonce++,
             new Split(OUTCOME_MARKET, UNIT), PreimageMode.RAW)), 403, "SCOPE_DENIED");
@@ -172,6 +174,7 @@ class AgentRoutesTest
             "the old credential stays valid 24 hours after the rotation");
         ok(trade(agent));
         ok(trade(rotated));
+        assertTrue(appliance.delegates().contains(rotated.address().toBytes()));
 
         final AgentRevocationText revocation = AgentRevocationText.builder().owner(owner.address()).agentId(agentId)
             .credentialId(newCredential).nonce(nonce++).issuedAtMs(System.currentTimeMillis())
@@ -179,6 +182,7 @@ class AgentRoutesTest
         ok(post("/api/agents/revoke", new JsonWriter().field("userWalletAddress", owner.address().toString())
             .field("agentId", agentId).field("credentialId", newCredential).field("nonce", revocation.nonce())
             .field("issuedAtMs", revocation.issuedAtMs()).field("signature", sign(owner, revocation)).toJson()));
+        // still a known delegate to the verifiers, whose answer only saves a recovery: the gate refuses it
         refused(trade(rotated), 401, "UNAUTHORIZED_SIGNER");
         ok(trade(agent));
 
@@ -367,6 +371,7 @@ class AgentRoutesTest
         final Secp256k1KeyPair vaultOwner = Secp256k1KeyPair.generate(new SecureRandom());
         final String account = owner.address().toString();
         ok(http.operator(operator, 6, new io.venue.action.SetVaultOwner(owner.address(), vaultOwner.address())));
+        assertTrue(appliance.delegates().contains(vaultOwner.address().toBytes()), "a vault owner is a delegate signer");
         final HttpResponse<String> owned = walletToken(vaultOwner, 1, System.currentTimeMillis());
         ok(owned);
         ok(executions(account, "", field(owned.body(), "token")));

@@ -68,11 +68,15 @@ class PipelineTest
         final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
+        // known to the verifiers as a delegate signer (of nobody here): its raw-mode signatures are recovered once
+        final Secp256k1KeyPair carol = Secp256k1KeyPair.generate(new SecureRandom());
+        final byte[] carolAddress = carol.address().toBytes();
         final EngineConfig config = new EngineConfig().operator(operatorKey.address());
 
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
-            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)
+                .delegates(address -> java.util.Arrays.equals(address, carolAddress))))
         {
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
             {
@@ -121,6 +125,10 @@ class PipelineTest
                         new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1), PreimageMode.PERSONAL);
                 }
                 awaitAcks((int)correlation);
+                // Carol signs for Alice, who never made her an agent: journaled with no personal-mode candidate, refused
+                submit(pool, 4, ++correlation, new ActionSigner(CHAIN_ID, CONTRACT, carol), alice.address(), 100,
+                    new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                awaitAcks((int)correlation);
                 // a paused sequencer journals and answers nothing; the request waits in the pool
                 paused.set(true);
                 final byte[] garbage = "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII);
@@ -152,10 +160,13 @@ class PipelineTest
 
         final List<String> eventLines = lines(folder.resolve("events"));
         assertEquals(20, eventLines.stream().filter(l -> l.contains("\"type\":\"Trade\"")).count(), String.join("\n", eventLines));
-        assertEquals(0, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(), String.join("\n", eventLines));
+        assertEquals(1, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"") &&
+            l.contains("UNAUTHORIZED_SIGNER")).count(), String.join("\n", eventLines));
+        assertEquals(1, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(), String.join("\n", eventLines));
         assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains("\"type\":\"RequestRejected\"")));
 
-        // every signed command verifies again from its record (raw and personal signatures); a changed one does not
+        // every signed command verifies again from its record (raw and personal signatures, or a raw one alone); a
+        // changed one does not
         final SignatureAudit audit = new SignatureAudit(CHAIN_ID, CONTRACT, false);
         final List<byte[]> records = records(folder.resolve("commands"));
         int verified = 0;
@@ -174,7 +185,9 @@ class PipelineTest
                 placed = record;
             }
         }
-        assertEquals(5 + 40, verified, "the refused body is the one record without a signed action");
+        assertEquals(5 + 40 + 1, verified, "the refused body is the one record without a signed action");
+        assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains(carol.address().toString()) &&
+            l.contains("\"personalSigner\":\"0x0000000000000000000000000000000000000000\"")), "Carol's record has no personal candidate");
 
         final byte[] repriced = placed.clone();
         new UnsafeBuffer(repriced).putLong(MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.priceEncodingOffset(), 2 * UNIT,

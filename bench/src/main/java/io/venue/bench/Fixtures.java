@@ -23,6 +23,10 @@ final class Fixtures
     static final Secp256k1KeyPair KEY =
         Secp256k1KeyPair.fromPrivateKey(Hex.fromHex("0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
 
+    /** A delegated agent of {@link #KEY}'s account. */
+    static final Secp256k1KeyPair AGENT =
+        Secp256k1KeyPair.fromPrivateKey(Hex.fromHex("0x1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+
     private Fixtures()
     {
     }
@@ -37,7 +41,13 @@ final class Fixtures
     /** Signed request bodies with distinct nonces, so no two recoveries see the same input. */
     static byte[][] signedBodies(final int count)
     {
-        final ActionSigner signer = new ActionSigner(CHAIN_ID, CONTRACT, KEY);
+        return signedBodies(count, KEY);
+    }
+
+    /** As {@link #signedBodies(int)}, each order of {@link #KEY}'s account signed by {@code by} (an agent) in raw mode. */
+    static byte[][] signedBodies(final int count, final Secp256k1KeyPair by)
+    {
+        final ActionSigner signer = new ActionSigner(CHAIN_ID, CONTRACT, by);
         final byte[][] bodies = new byte[count][];
         for (int i = 0; i < count; i++)
         {

@@ -45,6 +45,8 @@ public class RecoveryBenchmark
     private final byte[] address = new byte[20];
     private final byte[] keccakOut = new byte[32];
     private byte[][] bodies;
+    private byte[][] agentBodies;
+    private ActionVerifier knowingVerifier;
     private int next;
 
     @Setup
@@ -53,6 +55,10 @@ public class RecoveryBenchmark
         recovery = Secp256k1Recoveries.select(implementation).newRecovery();
         verifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16);
         bodies = Fixtures.signedBodies(BODIES);
+        agentBodies = Fixtures.signedBodies(BODIES, Fixtures.AGENT);
+        final byte[] agent = Fixtures.AGENT.address().toBytes();
+        knowingVerifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16,
+            candidate -> java.util.Arrays.equals(candidate, agent));
         // a real signature over a real digest, for the bare recovery benchmark
         verifier.verify(bodies[0], 0, bodies[0].length, 0, 0, out);
         out.getBytes(20, hash);
@@ -79,5 +85,21 @@ public class RecoveryBenchmark
     {
         final byte[] body = bodies[next++ & (BODIES - 1)];
         return verifier.verify(body, 0, body.length, 0, 0, out);
+    }
+
+    /** An order signed by an agent of the account, the verifier not knowing it: both preimage modes recovered. */
+    @Benchmark
+    public int verifyAgentOrder()
+    {
+        final byte[] body = agentBodies[next++ & (BODIES - 1)];
+        return verifier.verify(body, 0, body.length, 0, 0, out);
+    }
+
+    /** The same, the verifier knowing the agent's address from the event journal: one recovery. */
+    @Benchmark
+    public int verifyKnownAgentOrder()
+    {
+        final byte[] body = agentBodies[next++ & (BODIES - 1)];
+        return knowingVerifier.verify(body, 0, body.length, 0, 0, out);
     }
 }

@@ -20,7 +20,8 @@ import static io.venue.verifier.VerificationResultLayout.*;
 
 /**
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
- * then personal mode (and v1 when the migration flag is on), and writes the result record. One instance
+ * then personal mode (and v1 when the migration flag is on), and writes the result record. Personal mode is not
+ * tried when the raw-mode signer is the account or a known delegate ({@link DelegateSigners}). One instance
  * per verifier thread; nothing here is shared.
  */
 public final class ActionVerifier
@@ -31,6 +32,7 @@ public final class ActionVerifier
     private final Secp256k1Recovery recovery;
     private final Keccak256 keccak = new Keccak256();
     private final boolean acceptV1;
+    private final DelegateSigners delegates;
 
     private byte[] body = new byte[4096];
     private final byte[] v2Hash = new byte[DIGEST_LENGTH];
@@ -49,10 +51,23 @@ public final class ActionVerifier
         final boolean acceptV1,
         final int maxBodyBytes)
     {
+        this(chainId, verifyingContract, recovery, acceptV1, maxBodyBytes, DelegateSigners.NONE);
+    }
+
+    /** @param delegates the agents and vault owners known so far: a raw-mode signature by one costs one recovery. */
+    public ActionVerifier(
+        final long chainId,
+        final Address verifyingContract,
+        final Secp256k1Recovery recovery,
+        final boolean acceptV1,
+        final int maxBodyBytes,
+        final DelegateSigners delegates)
+    {
         this.parser = new SignedActionParser(maxBodyBytes);
         this.digest = new ActionDigest(chainId, verifyingContract);
         this.recovery = recovery;
         this.acceptV1 = acceptV1;
+        this.delegates = delegates;
     }
 
     /**
@@ -140,6 +155,11 @@ public final class ActionVerifier
         if (Arrays.equals(rawSigner, account))
         {
             return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_RAW.ordinal(), 2, json, jsonLength);
+        }
+        if (delegates.contains(rawSigner))
+        {
+            // an agent or vault owner signed in raw mode: the personal candidate stays zero, which authorizes nobody
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
         }
         Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
         recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);

@@ -64,7 +64,8 @@ public final class VerifierPool implements AutoCloseable
             requestRings[i] = newRing(context.requestRingBytes);
             doorbells[i] = new Doorbell();
             final ActionVerifier verifier = new ActionVerifier(
-                context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes);
+                context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes,
+                context.delegates);
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
                 "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
@@ -307,6 +308,7 @@ public final class VerifierPool implements AutoCloseable
         private long chainId = -1;
         private Address verifyingContract;
         private boolean acceptV1;
+        private DelegateSigners delegates = DelegateSigners.NONE;
         private Supplier<Secp256k1Recovery> recovery;
         private String recoveryName;
         private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell, 100, 1_000_000);
@@ -375,6 +377,13 @@ public final class VerifierPool implements AutoCloseable
         }
 
         /** One recovery instance per thread (default: native libsecp256k1, BouncyCastle where it cannot load). */
+        /** The agents and vault owners known so far (default none): a raw-mode signature by one costs one recovery. */
+        public Context delegates(final DelegateSigners delegates)
+        {
+            this.delegates = java.util.Objects.requireNonNull(delegates, "delegates");
+            return this;
+        }
+
         public Context recovery(final Supplier<Secp256k1Recovery> recovery)
         {
             this.recovery = recovery;

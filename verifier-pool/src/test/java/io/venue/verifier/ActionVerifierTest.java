@@ -59,6 +59,64 @@ class ActionVerifierTest
         return bytes;
     }
 
+    /** The real recovery, counting its calls. */
+    private static final class CountingRecovery implements io.venue.crypto.Secp256k1Recovery
+    {
+        private final io.venue.crypto.Secp256k1Recovery recovery = Secp256k1Recoveries.select().newRecovery();
+        int calls;
+
+        @Override
+        public String name()
+        {
+            return recovery.name();
+        }
+
+        @Override
+        public RecoveryStatus recover(
+            final byte[] hash, final int hashOffset, final byte[] signature, final int signatureOffset, final byte[] addressOut,
+            final int addressOffset)
+        {
+            calls++;
+            return recovery.recover(hash, hashOffset, signature, signatureOffset, addressOut, addressOffset);
+        }
+    }
+
+    @Test
+    void aKnownDelegatesRawSignatureCostsOneRecoveryAndLeavesThePersonalCandidateEmpty()
+    {
+        final byte[] delegate = address(OTHER_KEY.address());
+        final DelegateSigners known = address -> Arrays.equals(address, delegate);
+        final byte[] raw = signedBody(OTHER_KEY, bid(KEY.address(), 1), PreimageMode.RAW);
+        final byte[] personal = signedBody(OTHER_KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL);
+        final byte[] signer = new byte[20];
+
+        final CountingRecovery counted = new CountingRecovery();
+        final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT, counted, false, 1 << 20, known);
+        VerificationResult r = verify(verifier, raw);
+        assertEquals(1, counted.calls);
+        assertEquals(SignerMatch.OTHER, r.signerMatch());
+        r.getRawSigner(signer, 0);
+        assertArrayEquals(delegate, signer);
+        r.getPersonalSigner(signer, 0);
+        assertArrayEquals(new byte[20], signer, "no personal candidate: it authorizes nobody");
+
+        // signed in personal mode, the raw candidate is no one's: both modes are recovered, as without the directory
+        counted.calls = 0;
+        r = verify(verifier, personal);
+        assertEquals(2, counted.calls);
+        r.getPersonalSigner(signer, 0);
+        assertArrayEquals(delegate, signer);
+
+        // and an unknown signer costs both, the personal candidate reported
+        final CountingRecovery alone = new CountingRecovery();
+        r = verify(new ActionVerifier(CHAIN_ID, CONTRACT, alone, false, 1 << 20), raw);
+        assertEquals(2, alone.calls);
+        r.getRawSigner(signer, 0);
+        assertArrayEquals(delegate, signer);
+        r.getPersonalSigner(signer, 0);
+        assertTrue(!Arrays.equals(new byte[20], signer) && !Arrays.equals(delegate, signer));
+    }
+
     @Test
     void rawSignatureOfTheAccountIsVerifiedWithCanonicalJsonAndDigest()
     {
