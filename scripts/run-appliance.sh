@@ -13,6 +13,8 @@ fi
 flags="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
 # the collector: the file's choice unless VENUE_JVM_RUN_FLAGS is set (empty: the JVM's default)
 flags="$flags ${VENUE_JVM_RUN_FLAGS-$(sed -n 's/^venue.jvm.run.flags=//p' "$root/tuning/jvm-flags.properties")}"
+# Agrona's bounds checks off unless VENUE_JVM_PRODUCTION_FLAGS is set (empty: on)
+flags="$flags ${VENUE_JVM_PRODUCTION_FLAGS-$(sed -n 's/^venue.jvm.production.flags=//p' "$root/tuning/jvm-flags.properties")}"
 # the heap: fixed and touched at start unless VENUE_APPLIANCE_HEAP is set (empty: the JVM's sizing); not for the
 # short-lived promote command, which would spend about a second touching it
 if [ "${1:-}" != promote ]; then

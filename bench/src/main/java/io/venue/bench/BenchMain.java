@@ -7,8 +7,8 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Runs JMH with the usual JMH command line, adding the appliance's JVM flags (tuning/jvm-flags.properties)
- * to every forked benchmark JVM.
+ * Runs JMH with the usual JMH command line, adding the appliance's JVM flags and its production flags
+ * (tuning/jvm-flags.properties: Agrona's bounds checks off) to every forked benchmark JVM.
  */
 public final class BenchMain
 {
@@ -21,7 +21,8 @@ public final class BenchMain
         final CommandLineOptions commandLine = new CommandLineOptions(args);
         final Options options = new OptionsBuilder()
             .parent(commandLine)
-            .jvmArgsAppend(JvmFlags.flags().toArray(String[]::new))
+            .jvmArgsAppend(java.util.stream.Stream.concat(JvmFlags.flags().stream(), JvmFlags.productionFlags().stream())
+                .toArray(String[]::new))
             .build();
         new Runner(options).run();
     }
