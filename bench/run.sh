@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the benchmark jar and runs JMH through BenchMain, which adds the appliance's JVM flags to
-# every fork. Arguments are JMH's own, e.g.: bench/run.sh ActionCodecBenchmark -prof gc
+# Builds the benchmark jar and runs JMH through BenchMain, which adds the appliance's JVM flags and its production
+# flags (Agrona's bounds checks off) to every fork. Arguments are JMH's own, e.g.: bench/run.sh ActionCodecBenchmark -prof gc
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jar="$root/bench/target/benchmarks.jar"

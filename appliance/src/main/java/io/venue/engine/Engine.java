@@ -58,7 +58,7 @@ public final class Engine implements AutoCloseable
     private int unflushed;
     private int commandsPerFlush = 1;
     private int recordsPerFlush = Integer.MAX_VALUE;
-    /** With several shards, places and cancels are matched on the shards' threads; null with one. */
+    /** With several shards, places, amends and cancels are matched on the shards' threads; null with one. */
     private final ShardPipeline pipeline;
     /** With several shards: a state write was asked for in the middle of a group and waits for its end. */
     private boolean statePending;

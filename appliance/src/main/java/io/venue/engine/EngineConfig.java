@@ -72,7 +72,7 @@ public final class EngineConfig
 
     /**
      * Resting orders one book can hold, at most 2^20 (default 16,384). Every book allocates its pool when its
-     * market is listed: about 130 bytes per slot, so 2.1 MB per book by default.
+     * market is listed: about 130 bytes per slot (134 with several shards), so 2.1 MB per book by default.
      */
     public EngineConfig orderCapacityPerBook(final int capacity)
     {

@@ -201,7 +201,10 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         return startHandle();
     }
 
-    /** Of the id in {@link #key}: removed in the group, or still where it was (settlement adds only what the group admitted). */
+    /**
+     * Of the id in {@link #key}: where it was when first removed in the group, or else where it still is (settlement
+     * adds only orders the group admitted, asked for before this, and orders an amend re-entered, removed first).
+     */
     private int startHandle()
     {
         final int removed = removedIds.get(key, 0);
@@ -243,7 +246,7 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         key[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
         final int admitted = admittedClientIds.get(key, 0);
         final int removed = admitted != FixedKeyIndex.MISSING ? admitted : removedClientIds.get(key, 0);
-        // neither: the live index answers, as settlement only added what the group admitted
+        // neither: the live index answers, as settlement adds only orders the group admitted or removed first
         return removed != FixedKeyIndex.MISSING ? removed : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
     }
 

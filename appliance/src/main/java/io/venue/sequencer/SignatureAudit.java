@@ -19,7 +19,7 @@ import java.util.Arrays;
  * Verifies a journaled command again instead of trusting what the verifier pool recorded: rebuilds the signed
  * request from the record's fields and its kept signature ({@link ActionCommandDecoder}), runs it through the
  * same {@link ActionVerifier} the pool runs, and requires the same outcome, digest, signer match and signers
- * as the record holds. A record whose fields were changed after signing gives another digest; a record whose
+ * as the record holds (a zero personal-mode signer, which the pool writes for a known delegate, passes). A record whose fields were changed after signing gives another digest; a record whose
  * signer was changed names one the signature does not recover to.
  */
 public final class SignatureAudit

@@ -376,7 +376,6 @@ public final class VerifierPool implements AutoCloseable
             return this;
         }
 
-        /** One recovery instance per thread (default: native libsecp256k1, BouncyCastle where it cannot load). */
         /** The agents and vault owners known so far (default none): a raw-mode signature by one costs one recovery. */
         public Context delegates(final DelegateSigners delegates)
         {
@@ -384,6 +383,7 @@ public final class VerifierPool implements AutoCloseable
             return this;
         }
 
+        /** One recovery instance per thread (default: native libsecp256k1, BouncyCastle where it cannot load). */
         public Context recovery(final Supplier<Secp256k1Recovery> recovery)
         {
             this.recovery = recovery;
