@@ -432,9 +432,15 @@ class ApplianceTest
         restartWith("shards", settings);
         assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"));
         assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "status"));
-        ok(http.submit(demo, 5, new Cancel(OrderId.of(field(resting.body(), "orderId")))));
-        refused(http.submit(demo, 6, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "UNKNOWN_ORDER");
-        ok(http.submit(demo, 7, new Cancel(OrderId.of(field(yes.body(), "orderId")))));
+        // amends on the shards: both orders move to new prices, on their markets' two shards
+        final OrderId bid = OrderId.of(field(resting.body(), "orderId"));
+        ok(http.submit(demo, 5, new Amend(bid, 48_000 * UNIT, QTY)));
+        ok(http.submit(demo, 6, new Amend(OrderId.of(field(yes.body(), "orderId")), 610_000, UNIT)));
+        assertEquals(String.valueOf(48_000 * UNIT), field(http.get("/api/v1/trading/orders/" + bid).body(), "price"));
+        assertEquals("610000", field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "price"));
+        ok(http.submit(demo, 7, new Cancel(bid)));
+        refused(http.submit(demo, 8, new Cancel(bid)), 200, "UNKNOWN_ORDER");
+        ok(http.submit(demo, 9, new Cancel(OrderId.of(field(yes.body(), "orderId")))));
     }
 
     /** Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…). */
