@@ -19,7 +19,8 @@ import java.util.Arrays;
  * Verifies a journaled command again instead of trusting what the verifier pool recorded: rebuilds the signed
  * request from the record's fields and its kept signature ({@link ActionCommandDecoder}), runs it through the
  * same {@link ActionVerifier} the pool runs, and requires the same outcome, digest, signer match and signers
- * as the record holds (a zero personal-mode signer, which the pool writes for a known delegate, passes). A record whose fields were changed after signing gives another digest; a record whose
+ * as the record holds (a zero signer, a mode the pool did not recover because the other gave the account or a known
+ * delegate, passes). A record whose fields were changed after signing gives another digest; a record whose
  * signer was changed names one the signature does not recover to.
  */
 public final class SignatureAudit
@@ -106,16 +107,16 @@ public final class SignatureAudit
         {
             return fail("the signature matches the account as " + result.signerMatch() + ", the record says " + envelope.signerMatch());
         }
+        // a zero candidate is one the verifier did not recover (the other mode gave the account or a known delegate): it
+        // authorizes nobody, so the record claims no more than the signature gives
         result.getRawSigner(found, 0);
         envelope.getRawSigner(recorded, 0, 20);
-        if (!Arrays.equals(found, 0, 20, recorded, 0, 20))
+        if (!Arrays.equals(recorded, 0, 20, NOBODY, 0, 20) && !Arrays.equals(found, 0, 20, recorded, 0, 20))
         {
             return fail("the signature recovers to another raw-mode signer than the record holds");
         }
         result.getPersonalSigner(found, 0);
         envelope.getPersonalSigner(recorded, 0, 20);
-        // a zero personal candidate is one the verifier did not recover (the raw one was a known delegate's): it
-        // authorizes nobody, so the record claims no more than the signature gives
         if (!Arrays.equals(recorded, 0, 20, NOBODY, 0, 20) && !Arrays.equals(found, 0, 20, recorded, 0, 20))
         {
             return fail("the signature recovers to another personal-mode signer than the record holds");

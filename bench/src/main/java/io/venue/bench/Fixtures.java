@@ -44,14 +44,20 @@ final class Fixtures
         return signedBodies(count, KEY);
     }
 
-    /** As {@link #signedBodies(int)}, each order of {@link #KEY}'s account signed by {@code by} (an agent) in raw mode. */
+    /** As {@link #signedBodies(int)}, each order of {@link #KEY}'s account signed by {@code by} (an agent), in raw mode. */
     static byte[][] signedBodies(final int count, final Secp256k1KeyPair by)
+    {
+        return signedBodies(count, by, PreimageMode.RAW);
+    }
+
+    /** As {@link #signedBodies(int, Secp256k1KeyPair)}, in the given preimage mode. */
+    static byte[][] signedBodies(final int count, final Secp256k1KeyPair by, final PreimageMode mode)
     {
         final ActionSigner signer = new ActionSigner(CHAIN_ID, CONTRACT, by);
         final byte[][] bodies = new byte[count][];
         for (int i = 0; i < count; i++)
         {
-            bodies[i] = CanonicalJson.signedActionBody(signer.sign(order(i + 1), PreimageMode.RAW));
+            bodies[i] = CanonicalJson.signedActionBody(signer.sign(order(i + 1), mode));
         }
         return bodies;
     }

@@ -46,6 +46,7 @@ public class RecoveryBenchmark
     private final byte[] keccakOut = new byte[32];
     private byte[][] bodies;
     private byte[][] agentBodies;
+    private byte[][] personalBodies;
     private ActionVerifier knowingVerifier;
     private int next;
 
@@ -56,6 +57,7 @@ public class RecoveryBenchmark
         verifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16);
         bodies = Fixtures.signedBodies(BODIES);
         agentBodies = Fixtures.signedBodies(BODIES, Fixtures.AGENT);
+        personalBodies = Fixtures.signedBodies(BODIES, Fixtures.KEY, io.venue.crypto.PreimageMode.PERSONAL);
         final byte[] agent = Fixtures.AGENT.address().toBytes();
         knowingVerifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16,
             candidate -> java.util.Arrays.equals(candidate, agent));
@@ -100,6 +102,22 @@ public class RecoveryBenchmark
     public int verifyKnownAgentOrder()
     {
         final byte[] body = agentBodies[next++ & (BODIES - 1)];
+        return knowingVerifier.verify(body, 0, body.length, 0, 0, out);
+    }
+
+    /** An account's own order signed in personal mode, the verifier recovering in the usual order: raw, then personal. */
+    @Benchmark
+    public int verifyPersonalOrder()
+    {
+        final byte[] body = personalBodies[next++ & (BODIES - 1)];
+        return verifier.verify(body, 0, body.length, 0, 0, out);
+    }
+
+    /** The same, the verifier remembering that the account's last action matched in personal mode: one recovery. */
+    @Benchmark
+    public int verifyRememberedPersonalOrder()
+    {
+        final byte[] body = personalBodies[next++ & (BODIES - 1)];
         return knowingVerifier.verify(body, 0, body.length, 0, 0, out);
     }
 }

@@ -20,8 +20,8 @@ import static io.venue.verifier.VerificationResultLayout.*;
 
 /**
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
- * then personal mode (and v1 when the migration flag is on), and writes the result record. Personal mode is not
- * tried when the raw-mode signer is the account or a known delegate ({@link DelegateSigners}). One instance
+ * then personal mode (and v1 when the migration flag is on), and writes the result record. Made with the delegates
+ * it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual order. One instance
  * per verifier thread; nothing here is shared.
  */
 public final class ActionVerifier
@@ -33,6 +33,8 @@ public final class ActionVerifier
     private final Keccak256 keccak = new Keccak256();
     private final boolean acceptV1;
     private final DelegateSigners delegates;
+    /** Null for a verifier that recovers every candidate in the usual order (an audit's). */
+    private final PersonalModeAccounts personalFirst;
 
     private byte[] body = new byte[4096];
     private final byte[] v2Hash = new byte[DIGEST_LENGTH];
@@ -51,10 +53,15 @@ public final class ActionVerifier
         final boolean acceptV1,
         final int maxBodyBytes)
     {
-        this(chainId, verifyingContract, recovery, acceptV1, maxBodyBytes, DelegateSigners.NONE);
+        this(chainId, verifyingContract, recovery, acceptV1, maxBodyBytes, null);
     }
 
-    /** @param delegates the agents and vault owners known so far: a raw-mode signature by one costs one recovery. */
+    /**
+     * A verifier that saves recoveries: a raw-mode signature by one of the {@code delegates} (the agents and vault
+     * owners known so far) costs one, and so does the next action of an account whose last one matched in personal
+     * mode ({@link PersonalModeAccounts}). The candidate it did not recover is left zero. The other constructor's
+     * verifier recovers every candidate in the usual order, as an audit of the records needs.
+     */
     public ActionVerifier(
         final long chainId,
         final Address verifyingContract,
@@ -67,7 +74,8 @@ public final class ActionVerifier
         this.digest = new ActionDigest(chainId, verifyingContract);
         this.recovery = recovery;
         this.acceptV1 = acceptV1;
-        this.delegates = delegates;
+        this.delegates = delegates == null ? DelegateSigners.NONE : delegates;
+        this.personalFirst = delegates == null ? null : new PersonalModeAccounts();
     }
 
     /**
@@ -146,6 +154,14 @@ public final class ActionVerifier
 
         Arrays.fill(rawSigner, (byte)0);
         Arrays.fill(personalSigner, (byte)0);
+        if (personalFirst != null && personalFirst.contains(account))
+        {
+            final int matched = personalModeFirst(json, jsonLength, out);
+            if (matched >= 0)
+            {
+                return matched;
+            }
+        }
         final RecoveryStatus status = recovery.recover(v2Hash, 0, signature, 0, rawSigner, 0);
         if (status != RecoveryStatus.OK)
         {
@@ -165,7 +181,12 @@ public final class ActionVerifier
         recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
         if (Arrays.equals(personalSigner, account))
         {
+            learnPersonalMode();
             return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+        }
+        if (delegates.contains(personalSigner))
+        {
+            learnPersonalMode();
         }
         if (acceptV1 && !v2Only)
         {
@@ -176,6 +197,44 @@ public final class ActionVerifier
             }
         }
         return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
+    }
+
+    private void learnPersonalMode()
+    {
+        if (personalFirst != null)
+        {
+            personalFirst.add(account);
+        }
+    }
+
+    /**
+     * For an account whose last action matched in personal mode: that mode first. When it gives the account or a known
+     * delegate, the raw candidate stays zero (a signature made in personal mode recovers in raw mode to no one's
+     * address) and this is the one recovery; otherwise the account leaves the table and the usual order follows.
+     *
+     * @return the record's length, or -1 to go on in the usual order.
+     */
+    private int personalModeFirst(final byte[] json, final int jsonLength, final MutableDirectBuffer out)
+    {
+        Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
+        final RecoveryStatus status = recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
+        if (status != RecoveryStatus.OK)
+        {
+            // r, s and v are bad whatever the hash, as in the usual order
+            Arrays.fill(personalSigner, (byte)0);
+            return record(out, VerificationOutcome.BAD_SIGNATURE, status.ordinal(), 2, json, jsonLength);
+        }
+        if (Arrays.equals(personalSigner, account))
+        {
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+        }
+        if (delegates.contains(personalSigner))
+        {
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
+        }
+        personalFirst.remove(account);
+        Arrays.fill(personalSigner, (byte)0);
+        return -1;
     }
 
     /** v1 is accepted only when it recovers to the account itself; the v2 candidates stay in the record. */

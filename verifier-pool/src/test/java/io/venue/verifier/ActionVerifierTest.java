@@ -118,6 +118,50 @@ class ActionVerifierTest
     }
 
     @Test
+    void anAccountSigningInPersonalModeIsTriedInThatModeFirstFromItsSecondAction()
+    {
+        final byte[] delegate = address(OTHER_KEY.address());
+        final CountingRecovery counted = new CountingRecovery();
+        final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT, counted, false, 1 << 20,
+            address -> Arrays.equals(address, delegate));
+        final byte[] signer = new byte[20];
+
+        // the account itself, in personal mode: two recoveries, then one, with no raw candidate
+        VerificationResult r = verify(verifier, signedBody(KEY, bid(KEY.address(), 1), PreimageMode.PERSONAL));
+        assertEquals(2, counted.calls);
+        assertEquals(SignerMatch.ACCOUNT_PERSONAL, r.signerMatch());
+        counted.calls = 0;
+        r = verify(verifier, signedBody(KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL));
+        assertEquals(1, counted.calls);
+        assertEquals(SignerMatch.ACCOUNT_PERSONAL, r.signerMatch());
+        r.getRawSigner(signer, 0);
+        assertArrayEquals(new byte[20], signer, "no raw candidate: it authorizes nobody");
+
+        // back to raw mode: personal first misses, the usual order finds the account, and raw comes first again
+        counted.calls = 0;
+        r = verify(verifier, signedBody(KEY, bid(KEY.address(), 3), PreimageMode.RAW));
+        assertEquals(2, counted.calls);
+        assertEquals(SignerMatch.ACCOUNT_RAW, r.signerMatch());
+        r.getPersonalSigner(signer, 0);
+        assertArrayEquals(new byte[20], signer, "the missed personal candidate is not reported");
+        counted.calls = 0;
+        assertEquals(SignerMatch.ACCOUNT_RAW, verify(verifier, signedBody(KEY, bid(KEY.address(), 4), PreimageMode.RAW)).signerMatch());
+        assertEquals(1, counted.calls);
+
+        // a known delegate in personal mode: two recoveries, then one
+        final Secp256k1KeyPair account = Secp256k1KeyPair.fromPrivateKey(filled(0x23));
+        counted.calls = 0;
+        verify(verifier, signedBody(OTHER_KEY, bid(account.address(), 1), PreimageMode.PERSONAL));
+        assertEquals(2, counted.calls);
+        counted.calls = 0;
+        r = verify(verifier, signedBody(OTHER_KEY, bid(account.address(), 2), PreimageMode.PERSONAL));
+        assertEquals(1, counted.calls);
+        assertEquals(SignerMatch.OTHER, r.signerMatch());
+        r.getPersonalSigner(signer, 0);
+        assertArrayEquals(delegate, signer);
+    }
+
+    @Test
     void rawSignatureOfTheAccountIsVerifiedWithCanonicalJsonAndDigest()
     {
         final ActionPayload payload = bid(KEY.address(), 1);
