@@ -14,29 +14,29 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every address that has been a secp256k1 agent's key or a vault's owner (AgentChanged, VaultOwnerChanged), for the
- * verifier threads ({@link DelegateSigners}): a raw-mode signature by one of them needs no personal-mode recovery.
- * Addresses are never removed: a revoked agent here only saves a recovery that could not have authorized anyone,
- * and the gate refuses it anyway. Written by one thread at a time (the start-up scan, then the responder); the
- * verifier threads look up without allocating, each with a probe of its own.
+ * Every (account, signer) pair the event journal has named: a secp256k1 agent's key for its owner's account
+ * (AgentChanged) and a vault's owner for the vault (VaultOwnerChanged), for the verifier threads
+ * ({@link DelegateSigners}). Pairs are never removed: a revoked agent here only saves a recovery that could not have
+ * authorized anyone, and the gate refuses it anyway. Written by one thread at a time (the start-up scan, then the
+ * responder); the verifier threads look up without allocating, each with a probe of its own.
  */
 public final class DelegateAddresses implements DelegateSigners
 {
-    private final Set<Address> addresses = ConcurrentHashMap.newKeySet();
-    private final ThreadLocal<Address> probes = ThreadLocal.withInitial(Address::new);
+    private final Set<Pair> pairs = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<Pair> probes = ThreadLocal.withInitial(Pair::new);
     private final AgentChangedDecoder agentChanged = new AgentChangedDecoder();
     private final VaultOwnerChangedDecoder ownerChanged = new VaultOwnerChangedDecoder();
 
     @Override
-    public boolean contains(final byte[] address)
+    public boolean signsFor(final byte[] account, final byte[] signer)
     {
-        return addresses.contains(probes.get().of(address));
+        return pairs.contains(probes.get().of(account, signer));
     }
 
-    /** How many addresses are known. */
+    /** How many pairs are known. */
     public int size()
     {
-        return addresses.size();
+        return pairs.size();
     }
 
     /** Applies an AgentChanged or VaultOwnerChanged event; others are ignored. {@code header} is wrapped at {@code offset}. */
@@ -48,10 +48,12 @@ public final class DelegateAddresses implements DelegateSigners
             if ((agentChanged.state() == AgentState.ACTIVE || agentChanged.state() == AgentState.ROTATED) &&
                 agentChanged.keyKind() == AgentKeyKind.SECP256K1)
             {
-                final Address key = new Address();
-                // a new agent or a rotation's new credential: a secp256k1 key is its address in the first 20 bytes
-                agentChanged.getAgentKey(key.bytes, 0, Address.LENGTH);
-                addresses.add(key.hashed());
+                final Pair pair = new Pair();
+                // a new agent or a rotation's new credential, for its owner's account: a secp256k1 key is its address
+                // in the first 20 bytes
+                agentChanged.getOwner(pair.bytes, 0, Pair.ADDRESS);
+                agentChanged.getAgentKey(pair.bytes, Pair.ADDRESS, Pair.ADDRESS);
+                pairs.add(pair.hashed());
             }
         }
         else if (header.templateId() == VaultOwnerChangedDecoder.TEMPLATE_ID)
@@ -59,27 +61,29 @@ public final class DelegateAddresses implements DelegateSigners
             ownerChanged.wrapAndApplyHeader(buffer, offset, header);
             if (ownerChanged.hasOwner() == BooleanType.TRUE)
             {
-                final Address owner = new Address();
-                ownerChanged.getOwner(owner.bytes, 0, Address.LENGTH);
-                addresses.add(owner.hashed());
+                final Pair pair = new Pair();
+                ownerChanged.getAccount(pair.bytes, 0, Pair.ADDRESS);
+                ownerChanged.getOwner(pair.bytes, Pair.ADDRESS, Pair.ADDRESS);
+                pairs.add(pair.hashed());
             }
         }
     }
 
-    /** 20 bytes with their hash; a probe is one whose bytes are refilled for each lookup. */
-    private static final class Address
+    /** An account's 20 bytes then its signer's, with their hash; a probe is one whose bytes are refilled for each lookup. */
+    private static final class Pair
     {
-        static final int LENGTH = 20;
-        final byte[] bytes = new byte[LENGTH];
+        static final int ADDRESS = 20;
+        final byte[] bytes = new byte[2 * ADDRESS];
         int hash;
 
-        Address of(final byte[] address)
+        Pair of(final byte[] account, final byte[] signer)
         {
-            System.arraycopy(address, 0, bytes, 0, LENGTH);
+            System.arraycopy(account, 0, bytes, 0, ADDRESS);
+            System.arraycopy(signer, 0, bytes, ADDRESS, ADDRESS);
             return hashed();
         }
 
-        Address hashed()
+        Pair hashed()
         {
             hash = Arrays.hashCode(bytes);
             return this;
@@ -88,7 +92,7 @@ public final class DelegateAddresses implements DelegateSigners
         @Override
         public boolean equals(final Object other)
         {
-            return other instanceof Address that && Arrays.equals(bytes, that.bytes);
+            return other instanceof Pair that && Arrays.equals(bytes, that.bytes);
         }
 
         @Override

@@ -154,7 +154,7 @@ class AgentRoutesTest
 
         ok(trade(agent));
         // the verifiers know the agent from the event journal: its raw-mode signatures cost one recovery
-        assertTrue(appliance.delegates().contains(agent.address().toBytes()));
+        assertTrue(appliance.delegates().signsFor(owner.address().toBytes(), agent.address().toBytes()));
         // the agent holds trade and cancel, not mint_redeem
         refused(http.post("/api/v1/trading/actions", VenueHttp.body(agent, owner.address(), nonce++,
             new Split(OUTCOME_MARKET, UNIT), PreimageMode.RAW)), 403, "SCOPE_DENIED");
@@ -174,7 +174,7 @@ class AgentRoutesTest
             "the old credential stays valid 24 hours after the rotation");
         ok(trade(agent));
         ok(trade(rotated));
-        assertTrue(appliance.delegates().contains(rotated.address().toBytes()));
+        assertTrue(appliance.delegates().signsFor(owner.address().toBytes(), rotated.address().toBytes()));
 
         final AgentRevocationText revocation = AgentRevocationText.builder().owner(owner.address()).agentId(agentId)
             .credentialId(newCredential).nonce(nonce++).issuedAtMs(System.currentTimeMillis())
@@ -371,7 +371,9 @@ class AgentRoutesTest
         final Secp256k1KeyPair vaultOwner = Secp256k1KeyPair.generate(new SecureRandom());
         final String account = owner.address().toString();
         ok(http.operator(operator, 6, new io.venue.action.SetVaultOwner(owner.address(), vaultOwner.address())));
-        assertTrue(appliance.delegates().contains(vaultOwner.address().toBytes()), "a vault owner is a delegate signer");
+        assertTrue(appliance.delegates().signsFor(owner.address().toBytes(), vaultOwner.address().toBytes()),
+            "a vault owner is a delegate signer of its vault");
+        assertFalse(appliance.delegates().signsFor(vaultOwner.address().toBytes(), owner.address().toBytes()));
         final HttpResponse<String> owned = walletToken(vaultOwner, 1, System.currentTimeMillis());
         ok(owned);
         ok(executions(account, "", field(owned.body(), "token")));

@@ -68,15 +68,18 @@ class PipelineTest
         final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
-        // known to the verifiers as a delegate signer (of nobody here): its raw-mode signatures are recovered once
+        // named to the verifiers as a delegate of Bob's (the engine does not know her): her raw-mode signatures for Bob
+        // are recovered once
         final Secp256k1KeyPair carol = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] carolAddress = carol.address().toBytes();
+        final byte[] bobAddress = bob.address().toBytes();
         final EngineConfig config = new EngineConfig().operator(operatorKey.address());
 
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)
-                .delegates(address -> java.util.Arrays.equals(address, carolAddress))))
+                .delegates((account, signer) -> java.util.Arrays.equals(account, bobAddress) &&
+                    java.util.Arrays.equals(signer, carolAddress))))
         {
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
             {
@@ -125,8 +128,8 @@ class PipelineTest
                         new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1), PreimageMode.PERSONAL);
                 }
                 awaitAcks((int)correlation);
-                // Carol signs for Alice, who never made her an agent: journaled with no personal-mode candidate, refused
-                submit(pool, 4, ++correlation, new ActionSigner(CHAIN_ID, CONTRACT, carol), alice.address(), 100,
+                // Carol signs for Bob, whose agent the engine never saw: journaled with no personal-mode candidate, refused
+                submit(pool, 4, ++correlation, new ActionSigner(CHAIN_ID, CONTRACT, carol), bob.address(), 100,
                     new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
                 awaitAcks((int)correlation);
                 // a paused sequencer journals and answers nothing; the request waits in the pool

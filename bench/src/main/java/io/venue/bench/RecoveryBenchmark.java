@@ -59,8 +59,9 @@ public class RecoveryBenchmark
         agentBodies = Fixtures.signedBodies(BODIES, Fixtures.AGENT);
         personalBodies = Fixtures.signedBodies(BODIES, Fixtures.KEY, io.venue.crypto.PreimageMode.PERSONAL);
         final byte[] agent = Fixtures.AGENT.address().toBytes();
+        final byte[] principal = Fixtures.KEY.address().toBytes();
         knowingVerifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16,
-            candidate -> java.util.Arrays.equals(candidate, agent));
+            (account, signer) -> java.util.Arrays.equals(account, principal) && java.util.Arrays.equals(signer, agent));
         // a real signature over a real digest, for the bare recovery benchmark
         verifier.verify(bodies[0], 0, bodies[0].length, 0, 0, out);
         out.getBytes(20, hash);

@@ -22,7 +22,7 @@ import static io.venue.verifier.VerificationResultLayout.*;
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
  * then personal mode (and v1 when the migration flag is on), and writes the result record. Made with the delegates
  * it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual order. One instance
- * per verifier thread; nothing here is shared.
+ * per verifier thread; it shares only the delegates it reads.
  */
 public final class ActionVerifier
 {
@@ -154,37 +154,55 @@ public final class ActionVerifier
 
         Arrays.fill(rawSigner, (byte)0);
         Arrays.fill(personalSigner, (byte)0);
+        // null until the personal-mode candidate is recovered
+        RecoveryStatus personal = null;
         if (personalFirst != null && personalFirst.contains(account))
         {
-            final int matched = personalModeFirst(json, jsonLength, out);
-            if (matched >= 0)
+            // the account's last action matched in personal mode: that mode first, the raw candidate left zero on a hit
+            personal = recoverPersonal();
+            if (personal != RecoveryStatus.OK && personal != RecoveryStatus.NO_POINT)
             {
-                return matched;
+                // v, r or s out of range: bad whatever the hash, in every mode and version
+                return record(out, VerificationOutcome.BAD_SIGNATURE, personal.ordinal(), 2, json, jsonLength);
             }
+            if (personal == RecoveryStatus.OK && Arrays.equals(personalSigner, account))
+            {
+                return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+            }
+            if (personal == RecoveryStatus.OK && delegates.signsFor(account, personalSigner))
+            {
+                return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
+            }
+            personalFirst.remove(account);
         }
-        final RecoveryStatus status = recovery.recover(v2Hash, 0, signature, 0, rawSigner, 0);
-        if (status != RecoveryStatus.OK)
+        final RecoveryStatus raw = recovery.recover(v2Hash, 0, signature, 0, rawSigner, 0);
+        if (raw != RecoveryStatus.OK && raw != RecoveryStatus.NO_POINT)
         {
-            // r, s and v are bad whatever the hash, so no other mode or version can succeed
-            return record(out, VerificationOutcome.BAD_SIGNATURE, status.ordinal(), 2, json, jsonLength);
+            return record(out, VerificationOutcome.BAD_SIGNATURE, raw.ordinal(), 2, json, jsonLength);
         }
-        if (Arrays.equals(rawSigner, account))
+        if (raw == RecoveryStatus.OK && (Arrays.equals(rawSigner, account) || delegates.signsFor(account, rawSigner)))
         {
-            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_RAW.ordinal(), 2, json, jsonLength);
+            // the account, or one of its agents or its vault owner, signed in raw mode: the personal candidate is no
+            // one's address and stays zero (also when it was recovered first), which authorizes nobody
+            Arrays.fill(personalSigner, (byte)0);
+            final SignerMatch match = Arrays.equals(rawSigner, account) ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER;
+            return record(out, VerificationOutcome.VERIFIED, match.ordinal(), 2, json, jsonLength);
         }
-        if (delegates.contains(rawSigner))
+        if (personal == null)
         {
-            // an agent or vault owner signed in raw mode: the personal candidate stays zero, which authorizes nobody
-            return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
+            personal = recoverPersonal();
         }
-        Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
-        recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
-        if (Arrays.equals(personalSigner, account))
+        if (raw == RecoveryStatus.NO_POINT && personal != RecoveryStatus.OK)
+        {
+            // no key in either mode (a recovered point at infinity depends on the hash: the other mode was tried)
+            return record(out, VerificationOutcome.BAD_SIGNATURE, raw.ordinal(), 2, json, jsonLength);
+        }
+        if (personal == RecoveryStatus.OK && Arrays.equals(personalSigner, account))
         {
             learnPersonalMode();
             return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
         }
-        if (delegates.contains(personalSigner))
+        if (personal == RecoveryStatus.OK && delegates.signsFor(account, personalSigner))
         {
             learnPersonalMode();
         }
@@ -199,42 +217,19 @@ public final class ActionVerifier
         return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
     }
 
+    /** Recovers the personal-mode (EIP-191) candidate over the v2 digest into {@link #personalSigner}. */
+    private RecoveryStatus recoverPersonal()
+    {
+        Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
+        return recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
+    }
+
     private void learnPersonalMode()
     {
         if (personalFirst != null)
         {
             personalFirst.add(account);
         }
-    }
-
-    /**
-     * For an account whose last action matched in personal mode: that mode first. When it gives the account or a known
-     * delegate, the raw candidate stays zero (a signature made in personal mode recovers in raw mode to no one's
-     * address) and this is the one recovery; otherwise the account leaves the table and the usual order follows.
-     *
-     * @return the record's length, or -1 to go on in the usual order.
-     */
-    private int personalModeFirst(final byte[] json, final int jsonLength, final MutableDirectBuffer out)
-    {
-        Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
-        final RecoveryStatus status = recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
-        if (status != RecoveryStatus.OK)
-        {
-            // r, s and v are bad whatever the hash, as in the usual order
-            Arrays.fill(personalSigner, (byte)0);
-            return record(out, VerificationOutcome.BAD_SIGNATURE, status.ordinal(), 2, json, jsonLength);
-        }
-        if (Arrays.equals(personalSigner, account))
-        {
-            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
-        }
-        if (delegates.contains(personalSigner))
-        {
-            return record(out, VerificationOutcome.VERIFIED, SignerMatch.OTHER.ordinal(), 2, json, jsonLength);
-        }
-        personalFirst.remove(account);
-        Arrays.fill(personalSigner, (byte)0);
-        return -1;
     }
 
     /** v1 is accepted only when it recovers to the account itself; the v2 candidates stay in the record. */

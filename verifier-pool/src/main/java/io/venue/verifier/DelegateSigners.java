@@ -1,18 +1,19 @@
 package io.venue.verifier;
 
 /**
- * The addresses known to sign for accounts other than their own: secp256k1 agents and vault owners, as the event
- * journal has told them. The verifier asks it when the raw-mode signer is not the account: a signature that
- * recovers, in raw mode, to one of these addresses was made by that key in raw mode, so the personal-mode
- * candidate (which would be no one's address) is not worth a second recovery. The answer saves work only: the
- * engine's gate still decides who may sign for whom, so an address that is stale here changes no decision.
+ * Who signs for which account besides the account itself: its secp256k1 agents and its vault owner, as the event
+ * journal has told them. The verifier asks it to save recoveries: a signature that recovers, in one preimage mode, to
+ * the account or to one of the account's own delegates was made in that mode, so the other mode's candidate (which
+ * would be no one's address) is not recovered. Only the account's owner (or the operator, for a vault) names its
+ * delegates, so no one else can make the verifier skip a candidate of the account's actions; and the engine's gate
+ * still decides who may sign for whom, so a stale pair (a revoked agent) changes no decision.
  */
 @FunctionalInterface
 public interface DelegateSigners
 {
-    /** Nobody: every action whose raw-mode signer is not its account is recovered in both modes. */
-    DelegateSigners NONE = address -> false;
+    /** Nobody: every action whose signer is not its account is recovered in both modes. */
+    DelegateSigners NONE = (account, signer) -> false;
 
-    /** Whether the 20-byte {@code address} has been an agent or a vault owner of some account. Called on verifier threads. */
-    boolean contains(byte[] address);
+    /** Whether the 20-byte {@code signer} has been named an agent or the vault owner of the 20-byte {@code account}. */
+    boolean signsFor(byte[] account, byte[] signer);
 }

@@ -85,7 +85,8 @@ class ActionVerifierTest
     void aKnownDelegatesRawSignatureCostsOneRecoveryAndLeavesThePersonalCandidateEmpty()
     {
         final byte[] delegate = address(OTHER_KEY.address());
-        final DelegateSigners known = address -> Arrays.equals(address, delegate);
+        final byte[] principal = address(KEY.address());
+        final DelegateSigners known = (account, signer) -> Arrays.equals(account, principal) && Arrays.equals(signer, delegate);
         final byte[] raw = signedBody(OTHER_KEY, bid(KEY.address(), 1), PreimageMode.RAW);
         final byte[] personal = signedBody(OTHER_KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL);
         final byte[] signer = new byte[20];
@@ -122,8 +123,10 @@ class ActionVerifierTest
     {
         final byte[] delegate = address(OTHER_KEY.address());
         final CountingRecovery counted = new CountingRecovery();
+        final Secp256k1KeyPair account = Secp256k1KeyPair.fromPrivateKey(filled(0x23));
+        final byte[] principal = address(account.address());
         final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT, counted, false, 1 << 20,
-            address -> Arrays.equals(address, delegate));
+            (of, signer) -> Arrays.equals(of, principal) && Arrays.equals(signer, delegate));
         final byte[] signer = new byte[20];
 
         // the account itself, in personal mode: two recoveries, then one, with no raw candidate
@@ -148,8 +151,7 @@ class ActionVerifierTest
         assertEquals(SignerMatch.ACCOUNT_RAW, verify(verifier, signedBody(KEY, bid(KEY.address(), 4), PreimageMode.RAW)).signerMatch());
         assertEquals(1, counted.calls);
 
-        // a known delegate in personal mode: two recoveries, then one
-        final Secp256k1KeyPair account = Secp256k1KeyPair.fromPrivateKey(filled(0x23));
+        // a known delegate of the account in personal mode: two recoveries, then one
         counted.calls = 0;
         verify(verifier, signedBody(OTHER_KEY, bid(account.address(), 1), PreimageMode.PERSONAL));
         assertEquals(2, counted.calls);
@@ -159,6 +161,87 @@ class ActionVerifierTest
         assertEquals(SignerMatch.OTHER, r.signerMatch());
         r.getPersonalSigner(signer, 0);
         assertArrayEquals(delegate, signer);
+    }
+
+    @Test
+    void anotherAccountsDelegateNeverSavesARecoveryOfThisAccountsActions()
+    {
+        // the account signs in personal mode; an attacker who saw the signature names its raw-mode recovery (no one's key)
+        // as an agent of an account of its own, and signs in personal mode with an agent of its own for the victim
+        final byte[] victim = address(KEY.address());
+        final byte[] body = signedBody(KEY, bid(KEY.address(), 1), PreimageMode.PERSONAL);
+        final byte[] noOnesKey = new byte[20];
+        verify(verifier(false), body).getRawSigner(noOnesKey, 0);
+        final byte[] attackersAgent = address(OTHER_KEY.address());
+        final byte[] attacker = filled(0x61);
+        final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT, Secp256k1Recoveries.select().newRecovery(), false,
+            1 << 20, (account, signer) -> Arrays.equals(account, 0, 20, attacker, 0, 20) &&
+                (Arrays.equals(signer, noOnesKey) || Arrays.equals(signer, attackersAgent)));
+        assertEquals(SignerMatch.ACCOUNT_PERSONAL, verify(verifier, body).signerMatch());
+        verify(verifier, signedBody(OTHER_KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL));
+        // the victim's raw-mode action still matches the account: its delegate's signature did not teach personal-first
+        final VerificationResult raw = verify(verifier, signedBody(KEY, bid(KEY.address(), 3), PreimageMode.RAW));
+        assertEquals(SignerMatch.ACCOUNT_RAW, raw.signerMatch());
+        final byte[] signer = new byte[20];
+        raw.getRawSigner(signer, 0);
+        assertArrayEquals(victim, signer);
+    }
+
+    /**
+     * A signature whose raw-mode recovery is the point at infinity (s = e·k⁻¹ for the raw digest e) is still a signature
+     * over the personal-mode digest: the verifier tries that mode, in whichever order, and reports the same.
+     */
+    @Test
+    void aRawModePointAtInfinityIsNotABadSignatureWhenPersonalModeRecovers()
+    {
+        final ActionPayload payload = bid(KEY.address(), 9);
+        final org.bouncycastle.asn1.x9.X9ECParameters curve = org.bouncycastle.crypto.ec.CustomNamedCurves.getByName("secp256k1");
+        final java.math.BigInteger n = curve.getN();
+        final java.math.BigInteger e = new java.math.BigInteger(1, v2Digest(payload));
+        byte[] signature = null;
+        for (int k = 2; signature == null; k++)
+        {
+            final org.bouncycastle.math.ec.ECPoint r = curve.getG().multiply(java.math.BigInteger.valueOf(k)).normalize();
+            final java.math.BigInteger x = r.getAffineXCoord().toBigInteger();
+            final java.math.BigInteger s = e.multiply(java.math.BigInteger.valueOf(k).modInverse(n)).mod(n);
+            if (x.compareTo(n) < 0 && s.signum() > 0 && s.compareTo(n.shiftRight(1)) <= 0)
+            {
+                signature = new byte[65];
+                System.arraycopy(fixed32(x), 0, signature, 0, 32);
+                System.arraycopy(fixed32(s), 0, signature, 32, 32);
+                signature[64] = (byte)(27 + (r.getAffineYCoord().toBigInteger().testBit(0) ? 1 : 0));
+            }
+        }
+        final byte[] body = body(payload, signature);
+        final VerificationResult usual = verify(verifier(false), body);
+        assertEquals(VerificationOutcome.VERIFIED, usual.outcome());
+        assertEquals(SignerMatch.OTHER, usual.signerMatch());
+        final byte[] raw = new byte[20];
+        usual.getRawSigner(raw, 0);
+        assertArrayEquals(new byte[20], raw, "no raw-mode signer");
+        final byte[] personal = new byte[20];
+        usual.getPersonalSigner(personal, 0);
+
+        // a verifier that knows the personal-mode signer as the account's delegate, and has the account in personal-first
+        final byte[] account = address(KEY.address());
+        final ActionVerifier knowing = new ActionVerifier(CHAIN_ID, CONTRACT, Secp256k1Recoveries.select().newRecovery(), false,
+            1 << 20, (of, signer) -> Arrays.equals(of, account) && Arrays.equals(signer, personal));
+        verify(knowing, signedBody(KEY, bid(KEY.address(), 10), PreimageMode.PERSONAL));
+        final VerificationResult first = verify(knowing, body);
+        assertEquals(VerificationOutcome.VERIFIED, first.outcome());
+        assertEquals(SignerMatch.OTHER, first.signerMatch());
+        final byte[] found = new byte[20];
+        first.getPersonalSigner(found, 0);
+        assertArrayEquals(personal, found);
+    }
+
+    private static byte[] fixed32(final java.math.BigInteger value)
+    {
+        final byte[] bytes = value.toByteArray();
+        final byte[] out = new byte[32];
+        final int length = Math.min(bytes.length, 32);
+        System.arraycopy(bytes, bytes.length - length, out, 32 - length, length);
+        return out;
     }
 
     @Test
