@@ -245,9 +245,9 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         key[1] = buffer.getLong(offset, ByteOrder.BIG_ENDIAN);
         key[2] = buffer.getLong(offset + 8, ByteOrder.BIG_ENDIAN);
         final int admitted = admittedClientIds.get(key, 0);
-        final int removed = admitted != FixedKeyIndex.MISSING ? admitted : removedClientIds.get(key, 0);
+        final int known = admitted != FixedKeyIndex.MISSING ? admitted : removedClientIds.get(key, 0);
         // neither: the live index answers, as settlement adds only orders the group admitted or removed first
-        return removed != FixedKeyIndex.MISSING ? removed : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
+        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
     }
 
     /** Counts an order admitted in this group (its id at {@code buffer[offset..)}), bound for {@code book}. */

@@ -256,11 +256,11 @@ final class MatchingShard implements Agent, MessageHandler
             return;
         }
         int credit = ticket.getInt(at + ShardTicket.CREDIT_REFUSAL, LE);
-        if (credit == ShardTicket.NO_REFUSAL && book < changedInView.length && changedInView[book] != null &&
-            changedInView[book][slot] == view)
+        ensureBook(book);
+        if (credit == ShardTicket.NO_REFUSAL && changedInView[book][slot] == view)
         {
             // a bid's reservation always covers its remaining quantity at its price (Notional), an ask's is that quantity
-            final long leastHeld = side == Side.BID ? Notional.reserve(orderBook.priceOf(slot), remaining) : remaining;
+            final long leastHeld = Notional.ofOrder(side, orderBook.priceOf(slot), remaining);
             if (ticket.getLong(at + ShardTicket.NEW_RESERVATION, LE) - leastHeld > ticket.getLong(at + ShardTicket.HEADROOM, LE))
             {
                 credit = RejectCode.RISK_CREDIT_LIMIT.value();
@@ -283,7 +283,7 @@ final class MatchingShard implements Agent, MessageHandler
         }
         // a new price that may match: out of the book, and in again as a new place with the same id
         tape.mark(ShardTicket.MARK_AMEND_REENTER, handle, slot);
-        final boolean withClientId = book < slotHasClientId.length && slotHasClientId[book] != null && slotHasClientId[book][slot];
+        final boolean withClientId = slotHasClientId[book][slot];
         final long clientHi = withClientId ? slotClientHi[book][slot] : 0;
         final long clientLo = withClientId ? slotClientLo[book][slot] : 0;
         final int account = orderBook.accountOf(slot);
@@ -309,15 +309,29 @@ final class MatchingShard implements Agent, MessageHandler
     /** Notes that this shard changed an order's reservation in the current view (a part fill, a reduce, a rest). */
     private void changed(final int book, final int slot)
     {
+        ensureBook(book);
+        changedInView[book][slot] = view;
+    }
+
+    /** Makes this shard's per-slot records of {@code book} at their first use: client order ids, view stamps. */
+    private void ensureBook(final int book)
+    {
         if (book >= changedInView.length)
         {
-            changedInView = java.util.Arrays.copyOf(changedInView, Math.max(book + 1, changedInView.length * 2));
+            final int capacity = Math.max(book + 1, changedInView.length * 2);
+            changedInView = java.util.Arrays.copyOf(changedInView, capacity);
+            slotHasClientId = java.util.Arrays.copyOf(slotHasClientId, capacity);
+            slotClientHi = java.util.Arrays.copyOf(slotClientHi, capacity);
+            slotClientLo = java.util.Arrays.copyOf(slotClientLo, capacity);
         }
         if (changedInView[book] == null)
         {
-            changedInView[book] = new int[state.config.orderCapacityPerBook()];
+            final int slots = state.config.orderCapacityPerBook();
+            changedInView[book] = new int[slots];
+            slotHasClientId[book] = new boolean[slots];
+            slotClientHi[book] = new long[slots];
+            slotClientLo[book] = new long[slots];
         }
-        changedInView[book][slot] = view;
     }
 
     private void cancelByClientId(final DirectBuffer ticket, final int at)
@@ -376,20 +390,7 @@ final class MatchingShard implements Agent, MessageHandler
     {
         final int book = Orders.bookOf(handle);
         final int slot = Orders.slotOf(handle);
-        if (book >= slotHasClientId.length)
-        {
-            final int capacity = Math.max(book + 1, slotHasClientId.length * 2);
-            slotHasClientId = java.util.Arrays.copyOf(slotHasClientId, capacity);
-            slotClientHi = java.util.Arrays.copyOf(slotClientHi, capacity);
-            slotClientLo = java.util.Arrays.copyOf(slotClientLo, capacity);
-        }
-        if (slotHasClientId[book] == null)
-        {
-            final int slots = state.config.orderCapacityPerBook();
-            slotHasClientId[book] = new boolean[slots];
-            slotClientHi[book] = new long[slots];
-            slotClientLo[book] = new long[slots];
-        }
+        ensureBook(book);
         slotHasClientId[book][slot] = true;
         slotClientHi[book][slot] = clientHi;
         slotClientLo[book][slot] = clientLo;
@@ -403,7 +404,8 @@ final class MatchingShard implements Agent, MessageHandler
     {
         final int book = Orders.bookOf(handle);
         final int slot = Orders.slotOf(handle);
-        if (book < slotHasClientId.length && slotHasClientId[book] != null && slotHasClientId[book][slot])
+        ensureBook(book);
+        if (slotHasClientId[book][slot])
         {
             slotHasClientId[book][slot] = false;
             clientKey[0] = account;

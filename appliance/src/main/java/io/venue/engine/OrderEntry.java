@@ -477,7 +477,7 @@ final class OrderEntry
         {
             return RejectCode.INVALID_ACTION;
         }
-        final long reservation = intent.side == Side.BID ? Notional.reserve(intent.price, intent.qty) : intent.qty;
+        final long reservation = Notional.ofOrder(intent.side, intent.price, intent.qty);
         if (reservation == Notional.TOO_LARGE || levelWouldOverflow(book))
         {
             return RejectCode.INVALID_QTY;
@@ -551,11 +551,11 @@ final class OrderEntry
             .expiresAt(intent.expiresAt)
             .sequence(state.priority + 1)
             .nowMs(nowMs);
-        final PlaceResult result = state.books[book].place(request, settlement);
-        if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
+        final RejectCode refused = refusalOf(state.books[book].place(request, settlement));
+        if (refused != null)
         {
             state.ledger.unlock(account, reserveAsset, reservation);
-            return result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION;
+            return refused;
         }
         final RejectCode late = settlement.lateReject();
         if (late == null)
@@ -591,7 +591,7 @@ final class OrderEntry
         final OrderBook orderBook = state.books[book];
         final Side side = orderBook.sideOf(slot);
         final int reserveAsset = reserveAssetOf(book, side);
-        final long newReservation = reservationOf(side, price, qty);
+        final long newReservation = Notional.ofOrder(side, price, qty);
         final RejectCode early = amendRefusal(account, market, price, qty, newReservation);
         if (early != null)
         {
@@ -677,7 +677,7 @@ final class OrderEntry
         final int market = book >>> 1;
         final Side side = view.startIsBid(handle) ? Side.BID : Side.ASK;
         final int reserveAsset = reserveAssetOf(book, side);
-        final long newReservation = reservationOf(side, price, qty);
+        final long newReservation = Notional.ofOrder(side, price, qty);
         final long oldReserved = view.startReservation(handle);
         final RejectCode early = amendRefusal(account, market, price, qty, newReservation);
         final RejectCode credit = early != null ? null : amendCredit(account, market, reserveAsset, oldReserved, newReservation);
@@ -723,11 +723,6 @@ final class OrderEntry
     private int reserveAssetOf(final int book, final Side side)
     {
         return side == Side.BID ? state.markets.quoteAsset(book >>> 1) : state.markets.baseAssetOfBook(book);
-    }
-
-    private static long reservationOf(final Side side, final long price, final long qty)
-    {
-        return side == Side.BID ? Notional.reserve(price, qty) : qty;
     }
 
     private void splitOrMerge(final DirectBuffer buffer, final int envelope, final long marketId, final long qty, final boolean split)
@@ -855,6 +850,17 @@ final class OrderEntry
         clientIdScratch.putLong(0, intent.clientHi, ByteOrder.BIG_ENDIAN);
         clientIdScratch.putLong(8, intent.clientLo, ByteOrder.BIG_ENDIAN);
         return checks.clientBookOf(account, clientIdScratch, 0) != FixedKeyIndex.MISSING;
+    }
+
+    /** The refusal of a place the book did not take in (nothing of it happened), or null when it did. */
+    static RejectCode refusalOf(final PlaceResult result)
+    {
+        return switch (result)
+        {
+            case POOL_EXHAUSTED -> RejectCode.OPEN_ORDER_LIMIT;
+            case INVALID -> RejectCode.INVALID_ACTION;
+            default -> null;
+        };
     }
 
     /** In a pipeline the book belongs to its shard's thread, which checks the level itself. */

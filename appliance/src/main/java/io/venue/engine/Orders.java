@@ -236,10 +236,7 @@ final class Orders
         }
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
-        if (null != listener)
-        {
-            listener.reservationChanging(handle, bid[book][slot], reserved[book][slot]);
-        }
+        reservationChanging(handle, book, slot);
         final boolean withClientId = hasClientId[book][slot];
         if (withClientId)
         {
@@ -274,13 +271,18 @@ final class Orders
     {
         final int book = bookOf(handle);
         final int slot = slotOf(handle);
+        reservationChanging(handle, book, slot);
+        addReserved(book, slot, value - reserved[book][slot]);
+        reserved[book][slot] = value;
+        touch(handle);
+    }
+
+    private void reservationChanging(final int handle, final int book, final int slot)
+    {
         if (null != listener)
         {
             listener.reservationChanging(handle, bid[book][slot], reserved[book][slot]);
         }
-        addReserved(book, slot, value - reserved[book][slot]);
-        reserved[book][slot] = value;
-        touch(handle);
     }
 
     private void addReserved(final int book, final int slot, final long amount)

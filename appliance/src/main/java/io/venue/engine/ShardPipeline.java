@@ -401,17 +401,10 @@ final class ShardPipeline implements AutoCloseable
             view.holdIn(orderBook, orderSide == Side.BID, headroom);
         }
         final int e = current;
+        describe(e, admitted, orderBook, idOffset, orderSide, newPrice, newQty);
         kind[e] = AMEND;
-        account[e] = admitted;
-        book[e] = orderBook;
-        shard[e] = state.shardOf(orderBook);
-        idAt[e] = idOffset;
-        side[e] = (byte)orderSide.ordinal();
-        price[e] = newPrice;
-        qty[e] = newQty;
         reserveAsset[e] = asset;
         reservation[e] = newReservation;
-        marketId[e] = state.markets.id(orderBook >>> 1);
         // the time priority of the order if it moves; kept or refused, it leaves a gap, which orders nothing
         final long priority = ++state.priority;
         ticketHead(e, orderBook, admitted, bytes, idOffset);
@@ -436,17 +429,25 @@ final class ShardPipeline implements AutoCloseable
 
     private void describe(final int e, final int admitted, final int orderBook, final PlaceIntent intent)
     {
-        account[e] = admitted;
-        book[e] = orderBook;
-        shard[e] = state.shardOf(orderBook);
-        idAt[e] = intent.idOffset;
-        side[e] = (byte)intent.side.ordinal();
-        price[e] = intent.price;
-        qty[e] = intent.qty;
+        describe(e, admitted, orderBook, intent.idOffset, intent.side, intent.price, intent.qty);
         withClientId[e] = intent.withClientId;
         clientHi[e] = intent.clientHi;
         clientLo[e] = intent.clientLo;
-        marketId[e] = intent.marketId;
+    }
+
+    /** The order a place or an amend names, in the entry: its account, book, id, side, price and quantity. */
+    private void describe(
+        final int e, final int admitted, final int orderBook, final int idOffset, final Side orderSide, final long orderPrice,
+        final long orderQty)
+    {
+        account[e] = admitted;
+        book[e] = orderBook;
+        shard[e] = state.shardOf(orderBook);
+        idAt[e] = idOffset;
+        side[e] = (byte)orderSide.ordinal();
+        price[e] = orderPrice;
+        qty[e] = orderQty;
+        marketId[e] = state.markets.id(orderBook >>> 1);
     }
 
     /** What every ticket starts with: the command's time, the view, the book, the account and the order id. */
@@ -712,16 +713,10 @@ final class ShardPipeline implements AutoCloseable
                 }
                 case ShardTicket.MARK_PLACE_RESULT ->
                 {
-                    final PlaceResult result = PLACE_RESULTS[value];
-                    if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
+                    final RejectCode refusal = placeRefusal(e, value);
+                    if (refusal != null)
                     {
-                        state.ledger.unlock(account[e], reserveAsset[e], reservation[e]);
-                        gate.reject(bytes, envelopeAt[e], account[e],
-                            result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION);
-                    }
-                    else if (settlement.lateReject() != null)
-                    {
-                        gate.reject(bytes, envelopeAt[e], account[e], settlement.lateReject());
+                        gate.reject(bytes, envelopeAt[e], account[e], refusal);
                     }
                 }
                 case ShardTicket.MARK_LEVEL_OVERFLOW -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.INVALID_QTY);
@@ -753,20 +748,25 @@ final class ShardPipeline implements AutoCloseable
                     amendSteps.release();
                     amendSteps.reenter(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e]).readingFrom(replayed);
                 }
-                case ShardTicket.MARK_AMEND_PLACE_RESULT ->
-                {
-                    final PlaceResult result = PLACE_RESULTS[value];
-                    RejectCode refusal = settlement.lateReject();
-                    if (result == PlaceResult.POOL_EXHAUSTED || result == PlaceResult.INVALID)
-                    {
-                        state.ledger.unlock(account[e], reserveAsset[e], reservation[e]);
-                        refusal = result == PlaceResult.POOL_EXHAUSTED ? RejectCode.OPEN_ORDER_LIMIT : RejectCode.INVALID_ACTION;
-                    }
-                    amendSteps.reentered(refusal, bytes, idAt[e], marketId[e]);
-                }
+                case ShardTicket.MARK_AMEND_PLACE_RESULT -> amendSteps.reentered(placeRefusal(e, value), bytes, idAt[e], marketId[e]);
                 default -> throw new IllegalStateException("unknown tape mark " + type);
             }
         }
+    }
+
+    /**
+     * How the place of entry {@code e} ended, from its {@code PlaceResult} ordinal: null when the book took it in,
+     * else its refusal, its reservation unlocked if the book never saw it (the book's own late refusals unlock it).
+     */
+    private RejectCode placeRefusal(final int e, final int resultOrdinal)
+    {
+        final RejectCode refused = OrderEntry.refusalOf(PLACE_RESULTS[resultOrdinal]);
+        if (refused == null)
+        {
+            return settlement.lateReject();
+        }
+        state.ledger.unlock(account[e], reserveAsset[e], reservation[e]);
+        return refused;
     }
 
     /** During a barrier: keeps each shard's own id index in step with the orders the engine thread moves. */

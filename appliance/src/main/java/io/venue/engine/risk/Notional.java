@@ -25,6 +25,15 @@ public final class Notional
         return divide(price, qty, false);
     }
 
+    /**
+     * What an order of {@code qty} at {@code price} locks: a bid the quote amount, rounded up ({@link #reserve}), an
+     * ask its quantity. {@link #TOO_LARGE} when a bid's amount does not fit.
+     */
+    public static long ofOrder(final io.venue.action.Side side, final long price, final long qty)
+    {
+        return side == io.venue.action.Side.BID ? reserve(price, qty) : qty;
+    }
+
     public static long reserve(final long price, final long qty)
     {
         return divide(price, qty, true);
