@@ -455,7 +455,7 @@ public final class Appliance implements AutoCloseable
     }
 
     /** The delegate signers the verifiers know of (a raw-mode signature by one costs one recovery). */
-    public io.venue.responder.DelegateAddresses delegates()
+    public io.venue.verifier.DelegateSigners delegates()
     {
         return models.delegates();
     }

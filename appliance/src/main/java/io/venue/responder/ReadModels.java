@@ -8,8 +8,8 @@ import org.agrona.DirectBuffer;
 /**
  * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
  * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}), each order's status
- * ({@link OrderStatuses}), the vaults' owners ({@link VaultOwners}) and every delegate signer's address, for the
- * verifiers ({@link DelegateAddresses}). Filled by a scan of the whole event journal at start, then kept by the responder with
+ * ({@link OrderStatuses}) and the vaults' owners ({@link VaultOwners}), which also tell the verifiers who signs
+ * for an account ({@link #delegates}). Filled by a scan of the whole event journal at start, then kept by the responder with
  * every event after it; one thread writes at a time, the I/O threads read.
  */
 public final class ReadModels
@@ -19,7 +19,6 @@ public final class ReadModels
     private final AccountNonces nonces = new AccountNonces();
     private final OrderStatuses orders;
     private final VaultOwners vaultOwners = new VaultOwners();
-    private final DelegateAddresses delegates = new DelegateAddresses();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
     /** @param openOrders how many orders may be open at once (the state's limit), for the order statuses' table. */
@@ -52,7 +51,6 @@ public final class ReadModels
         nonces.onEvent(buffer, offset, header);
         orders.onEvent(buffer, offset, header);
         vaultOwners.onEvent(buffer, offset, header);
-        delegates.onEvent(buffer, offset, header);
     }
 
     public VenueDirectory directory()
@@ -80,8 +78,18 @@ public final class ReadModels
         return vaultOwners;
     }
 
-    public DelegateAddresses delegates()
+    /**
+     * For the verifier threads: whether the signer is the account's vault owner or signs for it with an active secp256k1
+     * agent credential, as the events told so far (a signature by one costs one recovery; the gate still decides).
+     */
+    public io.venue.verifier.DelegateSigners delegates()
     {
-        return delegates;
+        return (account, signer) ->
+        {
+            final String accountAddress = io.venue.codec.Hex.to0x(account);
+            final String signerAddress = io.venue.codec.Hex.to0x(signer);
+            return signerAddress.equals(vaultOwners.ownerOf(accountAddress)) ||
+                agents.signerFor(accountAddress, signerAddress, System.currentTimeMillis()) != null;
+        };
     }
 }
