@@ -350,6 +350,7 @@ public final class Appliance implements AutoCloseable
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000))
             .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
+            .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
             .svcNonceStore(svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();

@@ -109,6 +109,8 @@ public final class ApplianceContext
     long mmShardActions = 128_000;
     /** How far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
     long mmActionTsSkewMs = 15_000;
+    int mmLowLatencyMaxActions = io.venue.transport.http.HttpGateway.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
+    int mmPrebatchedMaxBatches = io.venue.transport.http.HttpGateway.DEFAULT_PREBATCHED_MAX_BATCHES;
     /** The HTTP lane's body limit (and the compact routes' ingress.binaryMaxBodyBytes). */
     int httpMaxBodyBytes = 512 * 1024;
     long builderBasicPerMinute = 600;
@@ -230,6 +232,8 @@ public final class ApplianceContext
                 case "mm.market.actions" -> mmMarketActions = Long.parseLong(value);
                 case "mm.shard.actions" -> mmShardActions = Long.parseLong(value);
                 case "mm.action.ts.skew.ms" -> mmActionTsSkewMs = Long.parseLong(value);
+                case "mm.low.latency.max.actions" -> mmLowLatencyMaxActions = Integer.parseInt(value);
+                case "mm.prebatched.max.batches" -> mmPrebatchedMaxBatches = Integer.parseInt(value);
                 case "http.max.body.bytes" -> httpMaxBodyBytes = Integer.parseInt(value);
                 case "mm.builder.basic.per.minute" -> builderBasicPerMinute = Long.parseLong(value);
                 case "mm.builder.pro.per.minute" -> builderProPerMinute = Long.parseLong(value);
@@ -553,9 +557,14 @@ public final class ApplianceContext
         }
         if (mmWindowMs < 1 || mmAccountActions < 1 || mmAccountCancels < 1 || mmKeyActions < 1 || mmIpActions < 1 ||
             mmMarketActions < 1 || mmShardActions < 1 || builderBasicPerMinute < 1 || builderProPerMinute < 1 ||
-            mmActionTsSkewMs < 1)
+            mmActionTsSkewMs < 1 || mmPrebatchedMaxBatches < 1)
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
+        }
+        if (mmLowLatencyMaxActions < 1 || mmLowLatencyMaxActions > io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
+        {
+            throw new IllegalArgumentException("mm.low.latency.max.actions must be from 1 to " +
+                io.venue.transport.bsl.CompactOrders.MAX_ORDERS + ", got " + mmLowLatencyMaxActions);
         }
         // a compact request of 1,000 orders must fit, and a JSON submit goes whole to the verifier pool, which takes
         // bodies up to its own limit (512 KiB)

@@ -182,7 +182,8 @@ class CompactOrderEntryTest
     @Test
     void refusalsAreClearAndNothingReachesTheEngine() throws Exception
     {
-        start("3", Map.of("mm.action.ts.skew.ms", "20000", "http.max.body.bytes", "300000"));
+        start("3", Map.of("mm.action.ts.skew.ms", "20000", "http.max.body.bytes", "300000", "mm.low.latency.max.actions", "16",
+            "mm.prebatched.max.batches", "3"));
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final byte[] one = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT))));
 
@@ -240,16 +241,17 @@ class CompactOrderEntryTest
         assertTrue(Long.parseLong(full.body().replaceAll(".*\"resetInMs\":(\\d+).*", "$1")) > 0, full.body());
 
         final String limits = http.get("/api/v1/bsl/limits").body();
-        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"maxActionTsSkewMs\":20000},\"ingress\":{" +
-            "\"binaryMaxBodyBytes\":300000}"), limits);
+        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"lowLatencyMaxActions\":16,\"maxActionTsSkewMs\":20000}," +
+            "\"ingress\":{\"binaryMaxBodyBytes\":300000},\"backlog\":{\"prebatchedMaxBatches\":3}"), limits);
     }
 
     @Test
     void aFullVerifierQueueRefusesTheRestOfARequestAndOnlyThat() throws Exception
     {
         final String plenty = "100000000";
+        // the pre-batched backlog's bound lifted: this is the ring's own limit
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
-            "mm.market.actions", plenty, "mm.shard.actions", plenty));
+            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000"));
         // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise):
         // far more than the verifier's queue holds (8 MiB, about 17,000 submits) and than it verifies meanwhile
         final int requests = 30;
@@ -316,6 +318,132 @@ class CompactOrderEntryTest
             journaled += Long.parseLong(record.replaceAll(".*: (\\d+) of 1000 compact orders not verified$", "$1"));
         }
         assertEquals(notVerified, journaled, "every order not verified is counted in the command journal");
+    }
+
+    @Test
+    void aFullPrebatchedBacklogRefusesLargeRequestsBeforeChargingThemAndNeverSmallOnes() throws Exception
+    {
+        final String plenty = "100000000";
+        // one batch of more than 4 orders at a time; a window of ten minutes, so every charge is still counted at the end
+        start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
+            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.window.ms", "600000",
+            "mm.low.latency.max.actions", "4", "mm.prebatched.max.batches", "1"));
+        final int batches = 8;
+        final List<SvcRequestSigner> keys = new ArrayList<>();
+        for (int i = 0; i <= batches; i++)
+        {
+            keys.add(http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE));
+        }
+        // one signed order, repeated: every copy is verified in full (tens of milliseconds a batch), the engine refuses replays
+        final byte[] batch = CompactOrders.encode(SPOT_MARKET, java.util.Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
+        final List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+        for (int i = 0; i < batches; i++)
+        {
+            sent.add(http.svcPostAsync(keys.get(i), 1, ROUTE, batch, Map.of()));
+        }
+        // a small request meanwhile, on its own connection: never held back by the backlog
+        final List<SignedAction> four = new ArrayList<>();
+        for (int i = 0; i < 4; i++)
+        {
+            four.add(order(bid((41_000 + i) * UNIT)));
+        }
+        final HttpResponse<String> small = send(keys.get(batches), ROUTE, CompactOrders.encode(SPOT_MARKET, four), Map.of());
+        assertEquals(200, small.statusCode(), small.body());
+        assertTrue(small.body().contains("\"accepted\":4"), small.body());
+
+        int refused = 0;
+        for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : sent)
+        {
+            final HttpResponse<String> response = answer.get();
+            if (response.statusCode() == 503)
+            {
+                assertRefused(response, 503, "QUEUE_LIMIT");
+                assertTrue(field(response.body(), "message").startsWith("the pre-batched backlog is full (1 requests of more " +
+                    "than 4 orders wait"), response.body());
+                assertEquals("1", response.headers().firstValue("retry-after").orElse(null));
+                refused++;
+                continue;
+            }
+            assertEquals(200, response.statusCode(), response.body());
+            assertTrue(response.body().contains("\"orders\":1000"), response.body());
+        }
+        assertTrue(refused > 0 && refused < batches, refused + " of " + batches + " batches refused");
+
+        // the backlog is free again once every batch is answered; the refused ones were charged nothing
+        final HttpResponse<String> again = send(keys.get(0), ROUTE, batch, Map.of());
+        assertEquals(200, again.statusCode(), again.body());
+        final long charged = (batches - refused + 1) * 1_000L + 4;
+        assertEquals(Long.toString(charged), field(again.body(), "usedActions"), again.body());
+        appliance.close();
+        appliance = null;
+        final List<String> journaled = ApplianceTest.requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT);
+        assertEquals(refused, journaled.size(), journaled::toString);
+        assertTrue(journaled.get(0).endsWith("the pre-batched backlog is full: 1 batches of more than 4 orders wait"),
+            journaled::toString);
+    }
+
+    @Test
+    void aRequestPipelinedBehindABatchOnItsConnectionIsJournaledAfterIt() throws Exception
+    {
+        start("4000");
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        // more than the default 32 orders: pre-batched; then one order on the same connection, sent before the first answer
+        final List<SignedAction> bids = new ArrayList<>();
+        for (int i = 0; i < 40; i++)
+        {
+            bids.add(order(bid((40_000 + i) * UNIT)));
+        }
+        final byte[] first = CompactOrders.encode(SPOT_MARKET, bids);
+        final byte[] second = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(39_000 * UNIT))));
+        final java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        requests.write(rawPost(mm, ++svcNonce, first, false));
+        requests.write(rawPost(mm, ++svcNonce, second, true));
+        final String answers;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", appliance.httpPort()))
+        {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(requests.toByteArray());
+            answers = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        final int split = answers.indexOf("HTTP/1.1 ", 1);
+        assertTrue(split > 0, answers);
+        final List<Long> batchSequences = sequences(answers.substring(0, split));
+        final List<Long> laterSequences = sequences(answers.substring(split));
+        assertEquals(40, batchSequences.size(), answers);
+        assertEquals(1, laterSequences.size(), answers);
+        assertTrue(laterSequences.get(0) > java.util.Collections.max(batchSequences),
+            "the later request was journaled before the batch sent ahead of it: " + laterSequences + " " + batchSequences);
+    }
+
+    /** An HTTP/1.1 POST of compact orders, whole, with its machine headers: for pipelining on one socket. */
+    private static byte[] rawPost(final SvcRequestSigner mm, final long svcNonce, final byte[] body, final boolean close)
+    {
+        final StringBuilder head = new StringBuilder("POST " + ROUTE + " HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .append("Content-Type: application/octet-stream\r\nContent-Length: ").append(body.length).append("\r\n")
+            .append("x-bsl-result-mode: detailed\r\n");
+        mm.sign(svcNonce, System.currentTimeMillis(), "POST", ROUTE, null, body)
+            .forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        if (close)
+        {
+            head.append("Connection: close\r\n");
+        }
+        head.append("\r\n");
+        final byte[] start = head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        final byte[] whole = java.util.Arrays.copyOf(start, start.length + body.length);
+        System.arraycopy(body, 0, whole, start.length, body.length);
+        return whole;
+    }
+
+    /** The command sequences of the accepted orders in a detailed answer, in body order. */
+    private static List<Long> sequences(final String answer)
+    {
+        final List<Long> found = new ArrayList<>();
+        final java.util.regex.Matcher each = java.util.regex.Pattern.compile("\"ok\":true,\"sequence\":(\\d+)").matcher(answer);
+        while (each.find())
+        {
+            found.add(Long.parseLong(each.group(1)));
+        }
+        return found;
     }
 
     private static void assertRefused(final HttpResponse<String> response, final int status, final String code)

@@ -13,14 +13,19 @@ import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
 
 /**
- * One verifier thread's duty cycle: take requests from its own ring in order, verify each, publish the
+ * One verifier thread's duty cycle: take requests from its own rings in order, verify each, publish the
  * result to the shared result ring. When the result ring is full the finished result is held and
  * retried before any further request is taken, so nothing is lost and nothing is verified twice.
+ * <p>
+ * A duty cycle takes up to the batch limit from the low-latency ring, then one request from the pre-batched ring: a
+ * small request waits behind at most one order of a large batch, and the batch still advances under a steady stream of
+ * small ones.
  */
 final class VerifierAgent implements Agent
 {
     private final String roleName;
     private final RingBuffer requests;
+    private final RingBuffer prebatched;
     private final RingBuffer results;
     private final ActionVerifier verifier;
     private final OwnerIntentVerifier intents;
@@ -37,6 +42,7 @@ final class VerifierAgent implements Agent
     VerifierAgent(
         final String roleName,
         final RingBuffer requests,
+        final RingBuffer prebatched,
         final RingBuffer results,
         final ActionVerifier verifier,
         final OwnerIntentVerifier intents,
@@ -47,6 +53,7 @@ final class VerifierAgent implements Agent
         this.resultsDoorbell = resultsDoorbell;
         this.roleName = roleName;
         this.requests = requests;
+        this.prebatched = prebatched;
         this.results = results;
         this.verifier = verifier;
         this.intents = intents;
@@ -66,7 +73,9 @@ final class VerifierAgent implements Agent
             }
             flushed = 1;
         }
-        return flushed + requests.controlledRead(onRequest, batchLimit);
+        final int taken = requests.controlledRead(onRequest, batchLimit);
+        // a held result stops the cycle: nothing more is verified until it is published
+        return flushed + taken + (pendingLength > 0 ? 0 : prebatched.controlledRead(onRequest, 1));
     }
 
     private ControlledMessageHandler.Action onRequest(

@@ -36,11 +36,19 @@ import static io.venue.verifier.VerificationResultLayout.TEXT;
  * Each connection is bound to one verifier by its id, so a connection's results come out in the order it
  * sent the requests while different connections spread over all threads. A full request ring refuses at
  * once ({@code offer} returns false: the caller answers QUEUE_LIMIT) instead of blocking the caller.
+ * <p>
+ * Each verifier has two request rings: the low-latency one, which every request takes by default, and the
+ * pre-batched one, for large requests of many orders (the MM lane's batches). A verifier takes one pre-batched request
+ * per duty cycle after the low-latency ones, so a small request waits behind at most one verification of a batch's
+ * order, and a batch still moves while small requests keep coming. The caller keeps a connection's order across the
+ * two: once it offered a request pre-batched, it offers that connection's later requests pre-batched too until the
+ * earlier are answered.
  */
 public final class VerifierPool implements AutoCloseable
 {
     private final Context context;
     private final RingBuffer[] requestRings;
+    private final RingBuffer[] prebatchedRings;
     /** Rung after a request is queued: wakes that ring's verifier. */
     private final Doorbell[] doorbells;
     private final RingBuffer resultRing;
@@ -55,6 +63,7 @@ public final class VerifierPool implements AutoCloseable
         this.context = context;
         final int threads = context.threads;
         requestRings = new RingBuffer[threads];
+        prebatchedRings = new RingBuffer[threads];
         doorbells = new Doorbell[threads];
         runners = new AgentRunner[threads];
         agents = new VerifierAgent[threads];
@@ -62,13 +71,14 @@ public final class VerifierPool implements AutoCloseable
         for (int i = 0; i < threads; i++)
         {
             requestRings[i] = newRing(context.requestRingBytes);
+            prebatchedRings[i] = newRing(context.requestRingBytes);
             doorbells[i] = new Doorbell();
             final ActionVerifier verifier = new ActionVerifier(
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes,
                 context.delegates);
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
-                "verifier-" + i, requestRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
+                "verifier-" + i, requestRings[i], prebatchedRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
                 new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
                 context.resultsDoorbell);
             agents[i] = agent;
@@ -89,7 +99,7 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
-     * Queues a request body for verification.
+     * Queues a request body for verification on the low-latency ring.
      *
      * @return false if the connection's verifier is full or the body is larger than allowed: answer
      * QUEUE_LIMIT (or 413 for size), nothing was queued.
@@ -105,38 +115,46 @@ public final class VerifierPool implements AutoCloseable
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        commit(verifier, index);
+        commit(ring, verifier, index);
         return true;
     }
 
     /** Same as {@link #offer(long, long, DirectBuffer, int, int)} for a heap body. */
     public boolean offer(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
     {
-        return offer(REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
+        return offer(false, connectionId, correlationId, body, offset, length);
+    }
+
+    /** As {@link #offer(long, long, byte[], int, int)}, on the pre-batched ring when {@code prebatched}. */
+    public boolean offer(final boolean prebatched, final long connectionId, final long correlationId, final byte[] body,
+        final int offset, final int length)
+    {
+        return offer(prebatched, REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
     }
 
     /**
-     * As {@link #offer(long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but with the
-     * v2 digest only, and its result says so ({@link VerificationResult#mmLane()}), so the command carries the lane
+     * As {@link #offer(boolean, long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but with
+     * the v2 digest only, and its result says so ({@link VerificationResult#mmLane()}), so the command carries the lane
      * whose limits it passed.
      */
-    public boolean offerMm(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
+    public boolean offerMm(final boolean prebatched, final long connectionId, final long correlationId, final byte[] body,
+        final int offset, final int length)
     {
-        return offer(VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
+        return offer(prebatched, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
     }
 
-    private boolean offer(final int msgType, final long connectionId, final long correlationId, final byte[] body, final int offset,
-        final int length)
+    private boolean offer(final boolean prebatched, final int msgType, final long connectionId, final long correlationId,
+        final byte[] body, final int offset, final int length)
     {
         final int verifier = verifierIndex(connectionId);
-        final RingBuffer ring = requestRings[verifier];
+        final RingBuffer ring = ring(prebatched, verifier);
         final int index = claim(ring, msgType, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        commit(verifier, index);
+        commit(ring, verifier, index);
         return true;
     }
 
@@ -148,13 +166,13 @@ public final class VerifierPool implements AutoCloseable
      * @param owner     20 bytes.
      * @param signature 65 bytes: r, s, v as sent.
      */
-    public boolean offerIntent(
+    public boolean offerIntent(final boolean prebatched,
         final long connectionId, final long correlationId, final byte[] owner, final byte[] signature, final byte[] text,
         final byte[] command, final int commandLength)
     {
         final int length = OwnerIntentVerifier.TEXT_AT + text.length + commandLength;
         final int verifier = verifierIndex(connectionId);
-        final RingBuffer ring = requestRings[verifier];
+        final RingBuffer ring = ring(prebatched, verifier);
         final int index = claim(ring, INTENT_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
@@ -167,7 +185,7 @@ public final class VerifierPool implements AutoCloseable
         buffer.putInt(body + OwnerIntentVerifier.TEXT_LENGTH_AT, text.length);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT, text);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT + text.length, command, 0, commandLength);
-        commit(verifier, index);
+        commit(ring, verifier, index);
         return true;
     }
 
@@ -177,12 +195,12 @@ public final class VerifierPool implements AutoCloseable
      *
      * @param signatures the place leg's then the cancel leg's, 65 bytes each.
      */
-    public boolean offerCancelReplace(
+    public boolean offerCancelReplace(final boolean prebatched,
         final long connectionId, final long correlationId, final CancelReplaceCheck.Order order, final byte[] signatures,
         final byte[] command, final int commandLength)
     {
         final int verifier = verifierIndex(connectionId);
-        final RingBuffer ring = requestRings[verifier];
+        final RingBuffer ring = ring(prebatched, verifier);
         final int index = claim(ring, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
         if (index <= 0)
         {
@@ -201,13 +219,18 @@ public final class VerifierPool implements AutoCloseable
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_ORDER_ID, order.cancelOrderId(), 0, 32);
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_SIGNATURE, signatures, 65, 65);
         buffer.putBytes(body + CancelReplaceVerifier.COMMAND, command, 0, commandLength);
-        commit(verifier, index);
+        commit(ring, verifier, index);
         return true;
     }
 
-    private void commit(final int verifier, final int index)
+    private RingBuffer ring(final boolean prebatched, final int verifier)
     {
-        requestRings[verifier].commit(index);
+        return prebatched ? prebatchedRings[verifier] : requestRings[verifier];
+    }
+
+    private void commit(final RingBuffer ring, final int verifier, final int index)
+    {
+        ring.commit(index);
         doorbells[verifier].ring();
     }
 
@@ -327,7 +350,7 @@ public final class VerifierPool implements AutoCloseable
             return this;
         }
 
-        /** Capacity of each verifier's request ring, a power of two (default 8 MiB). */
+        /** Capacity of each verifier's two request rings (low-latency and pre-batched), a power of two each (default 8 MiB). */
         public Context requestRingBytes(final int bytes)
         {
             this.requestRingBytes = bytes;

@@ -74,19 +74,19 @@ class OwnerIntentVerifierTest
             .verifyingContract(CONTRACT).idleStrategy(doorbell -> new YieldingIdleStrategy())))
         {
             final AtomicReference<byte[]> text = new AtomicReference<>();
-            assertTrue(pool.offerIntent(7, 1, owner.address().toBytes(), signed, TEXT, COMMAND, COMMAND.length));
+            assertTrue(pool.offerIntent(false, 7, 1, owner.address().toBytes(), signed, TEXT, COMMAND, COMMAND.length));
             final VerificationResult verified = poll(pool, text);
             assertEquals(VerificationOutcome.VERIFIED, verified.outcome());
             assertArrayEquals(COMMAND, text.get(), "the command rides through untouched");
 
-            assertTrue(pool.offerIntent(7, 2, other.address().toBytes(), signed, TEXT, COMMAND, COMMAND.length));
+            assertTrue(pool.offerIntent(false, 7, 2, other.address().toBytes(), signed, TEXT, COMMAND, COMMAND.length));
             final VerificationResult refused = poll(pool, text);
             assertEquals(VerificationOutcome.BAD_SIGNATURE, refused.outcome());
             final String reason = new String(text.get(), StandardCharsets.UTF_8);
             assertTrue(reason.contains(owner.address().toString()) && reason.contains(other.address().toString()), reason);
 
             final byte[] zeros = new byte[65];
-            assertTrue(pool.offerIntent(7, 3, owner.address().toBytes(), zeros, TEXT, COMMAND, COMMAND.length));
+            assertTrue(pool.offerIntent(false, 7, 3, owner.address().toBytes(), zeros, TEXT, COMMAND, COMMAND.length));
             assertEquals(VerificationOutcome.BAD_SIGNATURE, poll(pool, text).outcome());
         }
     }

@@ -165,6 +165,66 @@ class VerifierPoolTest
     }
 
     @Test
+    void aVerifierTakesOnePrebatchedRequestPerDutyCycleAfterTheLowLatencyOnes() throws Exception
+    {
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
+        // the verifier thread starts only once everything is queued, so its duty cycles see both rings full
+        final CountDownLatch queued = new CountDownLatch(1);
+        final VerifierPool.Context context = context(1).batchLimit(64).threadFactory(runnable -> new Thread(() ->
+        {
+            try
+            {
+                queued.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            runnable.run();
+        }));
+        try (VerifierPool pool = VerifierPool.start(context))
+        {
+            // three pre-batched requests (correlations 1000 on), then 130 low-latency ones (0 on), on two connections
+            for (int i = 0; i < 3; i++)
+            {
+                assertTrue(pool.offerMm(true, 1, 1_000 + i, body, 0, body.length));
+            }
+            for (int i = 0; i < 130; i++)
+            {
+                assertTrue(pool.offer(false, 2, i, body, 0, body.length));
+            }
+            queued.countDown();
+            final List<Long> order = new ArrayList<>();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (order.size() < 133 && System.nanoTime() < deadline)
+            {
+                pool.poll(result ->
+                {
+                    assertEquals(VerificationOutcome.VERIFIED, result.outcome());
+                    assertEquals(result.connectionId() == 1, result.mmLane(), "the lane a request was offered on");
+                    order.add(result.correlationId());
+                }, 100);
+            }
+            final List<Long> expected = new ArrayList<>();
+            for (long i = 0; i < 64; i++)
+            {
+                expected.add(i);
+            }
+            expected.add(1_000L);
+            for (long i = 64; i < 128; i++)
+            {
+                expected.add(i);
+            }
+            expected.add(1_001L);
+            expected.add(128L);
+            expected.add(129L);
+            expected.add(1_002L);
+            assertEquals(expected, order, "a duty cycle: up to 64 low-latency requests, then one pre-batched");
+        }
+    }
+
+    @Test
     void bodiesAboveTheLimitAreRefusedWithoutQueueing()
     {
         try (VerifierPool pool = VerifierPool.start(context(1).maxBodyBytes(4096).requestRingBytes(64 * 1024).resultRingBytes(64 * 1024)))

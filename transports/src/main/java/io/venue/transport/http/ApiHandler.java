@@ -92,6 +92,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
          * accepted before ({@link SvcNonceStore#complete}).
          */
         final long acceptsTimestampsFromMs;
+        /** The gateway's pre-batched batches not answered yet ({@link PrebatchedLane}). */
+        final java.util.concurrent.atomic.AtomicInteger prebatchedBatches = new java.util.concurrent.atomic.AtomicInteger();
 
         Shared(final HttpGateway.Context context)
         {
@@ -131,6 +133,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
+    private final PrebatchedLane lane;
     private ScheduledFuture<?> sweep;
     /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
     private boolean closing;
@@ -144,6 +147,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.reads = new ReadRoutes(shared.context);
         this.mm = new MmRoute(shared.context, machineAuth);
         this.compact = new CompactOrderRoute(shared.context, machineAuth);
+        this.lane = new PrebatchedLane(shared.context.lowLatencyMaxActions, shared.context.prebatchedMaxBatches,
+            shared.prebatchedBatches);
     }
 
     @Override
@@ -274,9 +279,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** Hands an admitted submit body to the verifier pool. */
     private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
     {
-        final long correlation = register(ctx, slot, response -> response);
-        offered(ctx, slot, correlation, shared.context.submitter.offer(connectionId, correlation, body, 0, body.length),
-            SUBMIT_TIMEOUT);
+        final boolean prebatched = lane.behind();
+        final long correlation = register(ctx, slot, prebatched, response -> response);
+        offered(ctx, slot, correlation, prebatched,
+            shared.context.submitter.offer(prebatched, connectionId, correlation, body, 0, body.length), SUBMIT_TIMEOUT);
     }
 
     /**
@@ -336,9 +342,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             badRequest(ctx, slot, bad.field(), bad.getMessage());
             return;
         }
-        final long correlation = register(ctx, slot, response -> withCredential(response, intent));
-        offered(ctx, slot, correlation, shared.context.intentSubmitter.offer(connectionId, correlation, intent.owner(),
-            intent.signature(), intent.text(), intent.command(), intent.commandLength()), INTENT_TIMEOUT);
+        final boolean prebatched = lane.behind();
+        final long correlation = register(ctx, slot, prebatched, response -> withCredential(response, intent));
+        offered(ctx, slot, correlation, prebatched, shared.context.intentSubmitter.offer(prebatched, connectionId, correlation,
+            intent.owner(), intent.signature(), intent.text(), intent.command(), intent.commandLength()), INTENT_TIMEOUT);
     }
 
     /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
@@ -449,17 +456,46 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final CompactOrderRoute.Admitted admitted = decision.admitted();
         final int count = admitted.bodies().size();
+        final boolean batch = lane.isBatch(count);
+        if (batch && !lane.admitBatch())
+        {
+            // latency could not stay bounded: refused before any order is verified, and charged nothing
+            compact.refund(admitted, 0);
+            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the pre-batched backlog is full: " +
+                context.prebatchedMaxBatches + " batches of more than " + context.lowLatencyMaxActions + " orders wait");
+            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", "the pre-batched backlog is full (" +
+                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait for " +
+                "verification); no order was verified (journaled as refused), retry after the delay or send fewer orders"), 1)));
+            return;
+        }
+        // behind a pre-batched request of this connection, even a small one waits on that ring to keep the order
+        final boolean prebatched = batch || lane.behind();
         final SubmitResponse[] answers = new SubmitResponse[count];
         final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(count);
         // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
         // the responder's that completes the last order
-        final Runnable whenAll = () -> answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
+        final Runnable whenAll = () ->
+        {
+            if (batch)
+            {
+                lane.batchAnswered();
+            }
+            answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
+        };
         int taken = 0;
         while (taken < count)
         {
             final int index = taken;
+            if (prebatched)
+            {
+                lane.queued();
+            }
             final long correlation = context.pending.register(response ->
             {
+                if (prebatched)
+                {
+                    lane.answered();
+                }
                 answers[index] = response;
                 if (waiting.decrementAndGet() == 0)
                 {
@@ -467,9 +503,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             });
             final byte[] body = admitted.bodies().get(index);
-            if (!context.mmSubmitter.offer(connectionId, correlation, body, 0, body.length))
+            if (!context.mmSubmitter.offer(prebatched, connectionId, correlation, body, 0, body.length))
             {
                 context.pending.forget(correlation);
+                if (prebatched)
+                {
+                    lane.answered();
+                }
                 break;
             }
             taken++;
@@ -482,6 +522,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 " of " + count + " compact orders not verified");
             if (taken == 0)
             {
+                if (batch)
+                {
+                    lane.batchAnswered();
+                }
                 fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
                     "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"), 1)));
                 return;
@@ -561,15 +605,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final CancelReplaceRequests.Request replace = decision.admitted().replace();
-        final long correlation = register(ctx, slot, response -> mm.withBudget(response, replace.trader()));
-        final boolean taken = context.cancelReplaceSubmitter.offer(connectionId, correlation, replace.order(), replace.signatures(),
-            replace.command(), replace.command().length);
+        final boolean prebatched = lane.behind();
+        final long correlation = register(ctx, slot, prebatched, response -> mm.withBudget(response, replace.trader()));
+        final boolean taken = context.cancelReplaceSubmitter.offer(prebatched, connectionId, correlation, replace.order(),
+            replace.signatures(), replace.command(), replace.command().length);
         if (!taken)
         {
             // not taken: the windows give the charge back
             mm.refund(decision.admitted());
         }
-        offered(ctx, slot, correlation, taken, SUBMIT_TIMEOUT);
+        offered(ctx, slot, correlation, prebatched, taken, SUBMIT_TIMEOUT);
     }
 
     /** A 429 of the edge throttle (plain text, spec 7.2), its refusals journaled at most once a second per address. */
@@ -686,20 +731,37 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Registers a request that waits for the engine; {@code answer} shapes the decision on the event loop. */
-    private long register(final ChannelHandlerContext ctx, final Slot slot, final java.util.function.UnaryOperator<SubmitResponse> answer)
+    /** Registers a request about to be offered to the pool, on its pre-batched ring when {@code prebatched}. */
+    private long register(final ChannelHandlerContext ctx, final Slot slot, final boolean prebatched,
+        final java.util.function.UnaryOperator<SubmitResponse> answer)
     {
+        if (prebatched)
+        {
+            lane.queued();
+        }
         // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
         // and the slot filled on the event loop
-        return shared.context.pending.register(response -> answerLater(ctx, slot, () -> json(answer.apply(response))));
+        return shared.context.pending.register(response ->
+        {
+            if (prebatched)
+            {
+                lane.answered();
+            }
+            answerLater(ctx, slot, () -> json(answer.apply(response)));
+        });
     }
 
     /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
-    private void offered(
-        final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean offered, final String timeout)
+    private void offered(final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean prebatched,
+        final boolean offered, final String timeout)
     {
         if (!offered)
         {
             shared.context.pending.forget(correlation);
+            if (prebatched)
+            {
+                lane.answered();
+            }
             journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
             fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
                 "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));

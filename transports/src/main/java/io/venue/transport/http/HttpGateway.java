@@ -21,28 +21,39 @@ import java.util.function.Supplier;
  */
 public final class HttpGateway implements AutoCloseable
 {
-    /** Offers a request body to verification; false when the pool's ring is full. */
+    /**
+     * Offers a request body to verification, on the pool's pre-batched ring when {@code prebatched} (a large MM batch, or
+     * a request behind one on its connection) and on its low-latency ring otherwise; false when that ring is full.
+     */
     @FunctionalInterface
     public interface Submitter
     {
-        boolean offer(long connectionId, long correlationId, byte[] body, int offset, int length);
+        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] body, int offset, int length);
     }
 
     /** Offers an owner's intent (text, signature, command) to verification; false when the pool's ring is full. */
     @FunctionalInterface
     public interface IntentSubmitter
     {
-        boolean offer(long connectionId, long correlationId, byte[] owner, byte[] signature, byte[] text, byte[] command,
-            int commandLength);
+        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] owner, byte[] signature, byte[] text,
+            byte[] command, int commandLength);
     }
 
     /** Offers an MM cancel-replace (its signed fields, both signatures, the command) to verification; false when full. */
     @FunctionalInterface
     public interface CancelReplaceSubmitter
     {
-        boolean offer(long connectionId, long correlationId, io.venue.verifier.CancelReplaceCheck.Order order, byte[] signatures,
-            byte[] command, int commandLength);
+        boolean offer(boolean prebatched, long connectionId, long correlationId, io.venue.verifier.CancelReplaceCheck.Order order,
+            byte[] signatures, byte[] command, int commandLength);
     }
+
+    /** Spec 8.2's {@code actions.lowLatencyMaxActions}: a compact request of more orders is pre-batched. */
+    public static final int DEFAULT_LOW_LATENCY_MAX_ACTIONS = 32;
+    /**
+     * Spec 8.2's {@code backlog.prebatchedMaxBatches} (not shown there): pre-batched requests unanswered at once. Eight
+     * batches of 1,000 orders are about a third of a second of one verifier thread's work here (PERFORMANCE.md).
+     */
+    public static final int DEFAULT_PREBATCHED_MAX_BATCHES = 8;
 
     /** A private executions page stops after this many executions, or after this many commands read. */
     public static final int EXECUTIONS_PAGE = 100;
@@ -167,6 +178,8 @@ public final class HttpGateway implements AutoCloseable
         CancelReplaceSubmitter cancelReplaceSubmitter;
         Submitter mmSubmitter;
         long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
+        int lowLatencyMaxActions = DEFAULT_LOW_LATENCY_MAX_ACTIONS;
+        int prebatchedMaxBatches = DEFAULT_PREBATCHED_MAX_BATCHES;
         SvcNonceStore svcNonceStore;
         MmWindows mmWindows;
         java.util.function.LongSupplier backlog;
@@ -321,6 +334,24 @@ public final class HttpGateway implements AutoCloseable
             }
             this.mmSubmitter = submitter;
             this.mmActionTsSkewMs = actionTsSkewMs;
+            return this;
+        }
+
+        /**
+         * The compact routes' two verifier rings ({@link PrebatchedLane}): a request of more than {@code lowLatencyMaxActions}
+         * orders is pre-batched, and at most {@code prebatchedMaxBatches} such requests may be unanswered at once (default 32
+         * and 8).
+         */
+        public Context prebatched(final int lowLatencyMaxActions, final int prebatchedMaxBatches)
+        {
+            if (lowLatencyMaxActions < 1 || lowLatencyMaxActions > io.venue.transport.bsl.CompactOrders.MAX_ORDERS ||
+                prebatchedMaxBatches < 1)
+            {
+                throw new IllegalArgumentException("lowLatencyMaxActions 1 to " + io.venue.transport.bsl.CompactOrders.MAX_ORDERS +
+                    " and prebatchedMaxBatches at least 1, got " + lowLatencyMaxActions + " and " + prebatchedMaxBatches);
+            }
+            this.lowLatencyMaxActions = lowLatencyMaxActions;
+            this.prebatchedMaxBatches = prebatchedMaxBatches;
             return this;
         }
 

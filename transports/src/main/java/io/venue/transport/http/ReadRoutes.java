@@ -121,10 +121,13 @@ final class ReadRoutes
         // the compact order routes' limits, when they are served (spec 8.2's actions.* and ingress.*)
         final String actions = context.mmSubmitter == null ? null : new JsonWriter()
             .field("maxPerBatch", io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
+            .field("lowLatencyMaxActions", context.lowLatencyMaxActions)
             .field("maxActionTsSkewMs", context.mmActionTsSkewMs).toJson();
         final String ingress = context.mmSubmitter == null ? null : new JsonWriter()
             .field("binaryMaxBodyBytes", context.maxBodyBytes).toJson();
-        return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress).raw("rateLimits", new JsonWriter()
+        final String backlog = context.mmSubmitter == null ? null : new JsonWriter()
+            .field("prebatchedMaxBatches", context.prebatchedMaxBatches).toJson();
+        return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress, backlog).raw("rateLimits", new JsonWriter()
             .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
             .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
             .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
@@ -134,9 +137,9 @@ final class ReadRoutes
             .raw("tradingLimits", context.tradingLimits == null ? "{}" : context.tradingLimits).toJson());
     }
 
-    private static JsonWriter addCompact(final JsonWriter writer, final String actions, final String ingress)
+    private static JsonWriter addCompact(final JsonWriter writer, final String actions, final String ingress, final String backlog)
     {
-        return actions == null ? writer : writer.raw("actions", actions).raw("ingress", ingress);
+        return actions == null ? writer : writer.raw("actions", actions).raw("ingress", ingress).raw("backlog", backlog);
     }
 
     /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */

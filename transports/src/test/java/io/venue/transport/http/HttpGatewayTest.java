@@ -30,7 +30,7 @@ class HttpGatewayTest
     private void start(final long timeoutMs)
     {
         gateway = HttpGateway.start(new HttpGateway.Context().port(0).answerTimeoutMs(timeoutMs)
-            .submitter((connection, correlation, body, offset, length) ->
+            .submitter((prebatched, connection, correlation, body, offset, length) ->
             {
                 if (accepting)
                 {
