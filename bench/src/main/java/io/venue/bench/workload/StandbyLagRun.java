@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * command behind it). The lag is the primary's last sequence minus the standby's, sampled at every send.
  * No engine runs: this is the replication path alone.
  * <p>
- * Usage: {@code StandbyLagRun [commands] [rate,rate,...] [ipc|udp]}
+ * Usage: {@code StandbyLagRun [commands] [rate,rate,...] [ipc|udp] [spin|yield]}: with {@code yield}, both threads
+ * give their core up ({@link Thread#yield}) on every turn that found nothing to do instead of spinning on it, so that
+ * the machine's other threads run at once rather than at the end of a scheduler's slice.
  */
 public final class StandbyLagRun
 {
@@ -45,9 +47,11 @@ public final class StandbyLagRun
         final long[] rates = Arrays.stream((args.length > 1 ? args[1] : "10000,50000,100000").split(","))
             .mapToLong(Long::parseLong).toArray();
         final boolean udp = args.length > 2 && "udp".equals(args[2]);
+        yielding = args.length > 3 && "yield".equals(args[3]);
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(2_000, commands, 42);
         final byte[][] records = split(workload);
-        System.out.printf(Locale.ROOT, "%,d command records, %s%n", records.length, udp ? "UDP on loopback" : "IPC");
+        System.out.printf(Locale.ROOT, "%,d command records, %s, idle threads %s%n", records.length, udp ? "UDP on loopback" : "IPC",
+            yielding ? "yield" : "spin");
         for (final long rate : rates)
         {
             run(records, rate, udp, false);
@@ -85,7 +89,7 @@ public final class StandbyLagRun
                 {
                     if (follower.doWork() + media.invokeDriver() == 0)
                     {
-                        Thread.onSpinWait();
+                        idle();
                     }
                 }
             }, "standby");
@@ -108,7 +112,12 @@ public final class StandbyLagRun
                 intended[(int)sequence] = begin + (long)(i * interval);
                 while (System.nanoTime() < intended[(int)sequence])
                 {
+                    final long before = recorded;
                     recorded = drain(shipper, histogram, intended, recorded);
+                    if (recorded == before)
+                    {
+                        idle();
+                    }
                 }
                 final long appendStart = System.nanoTime();
                 out.append(new UnsafeBuffer(records[i]), 0, records[i].length);
@@ -142,11 +151,25 @@ public final class StandbyLagRun
         }
     }
 
-    /** Ships, reads the standby's acknowledgement, and records the delay of every command it now covers. */
+    private static boolean yielding;
+
+    private static void idle()
+    {
+        if (yielding)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            Thread.onSpinWait();
+        }
+    }
+
     /** Gaps over 50 us between two turns of the primary's loop: the thread was off its core (it never blocks). */
     private static final Histogram STALLS = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     private static long lastTurn;
 
+    /** Ships, reads the standby's acknowledgement, and records the delay of every command it now covers. */
     private static long drain(final CommandShipper shipper, final Histogram histogram, final long[] intended, final long recorded)
     {
         final long turn = System.nanoTime();
