@@ -38,7 +38,7 @@ class ApplianceContextTest
             "mm.cross.shard.credit.max.market.locked=9", "mm.cross.shard.credit.kill.switch=true",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
             "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
-            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000"));
+            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000", "mm.low.latency.max.actions=16", "mm.prebatched.max.batches=3"));
         assertEquals(folder.resolve("node1"), c.dataDir);
         assertEquals("127.0.0.2", c.httpHost);
         assertEquals(9090, c.httpPort);
@@ -58,6 +58,8 @@ class ApplianceContextTest
         assertEquals(1000, c.replicationReportMs);
         assertEquals("busy-spin", c.idleWait);
         assertEquals(50, c.idleMaxParkUs);
+        assertEquals(16, c.mmLowLatencyMaxActions);
+        assertEquals(3, c.mmPrebatchedMaxBatches);
         assertEquals(5, c.edgeIpRate);
         assertEquals(7, c.edgeIpBurst);
         assertEquals(2, c.edgeIpExempt.size());
@@ -138,6 +140,9 @@ class ApplianceContextTest
         assertRefused("http.max.body.bytes=100000", "a compact request of 1,000 orders");
         assertRefused("http.max.body.bytes=600000", "the verifier pool's body limit");
         assertRefused("mm.action.ts.skew.ms=0", "every mm.* value must be positive");
+        assertRefused("mm.prebatched.max.batches=0", "every mm.* value must be positive");
+        assertRefused("mm.low.latency.max.actions=0", "mm.low.latency.max.actions must be from 1 to 1000, got 0");
+        assertRefused("mm.low.latency.max.actions=1001", "mm.low.latency.max.actions must be from 1 to 1000, got 1001");
         assertRefused("limits.account.actions=0", "every limits.* value must be positive");
         assertRefused("limits.account.actions=4611686018427387904\nlimits.account.window.ms=4", "below 2^63");
         final String account = "0x" + "ab".repeat(20);

@@ -352,11 +352,13 @@ class CompactOrderEntryTest
         assertTrue(small.body().contains("\"accepted\":4"), small.body());
 
         int refused = 0;
-        for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : sent)
+        SvcRequestSigner refusedKey = null;
+        for (int i = 0; i < batches; i++)
         {
-            final HttpResponse<String> response = answer.get();
+            final HttpResponse<String> response = sent.get(i).get();
             if (response.statusCode() == 503)
             {
+                refusedKey = refusedKey == null ? keys.get(i) : refusedKey;
                 assertRefused(response, 503, "QUEUE_LIMIT");
                 assertTrue(field(response.body(), "message").startsWith("the pre-batched backlog is full (1 requests of more " +
                     "than 4 orders wait"), response.body());
@@ -369,8 +371,9 @@ class CompactOrderEntryTest
         }
         assertTrue(refused > 0 && refused < batches, refused + " of " + batches + " batches refused");
 
-        // the backlog is free again once every batch is answered; the refused ones were charged nothing
-        final HttpResponse<String> again = send(keys.get(0), ROUTE, batch, Map.of());
+        // the backlog is free again once every batch is answered; a refused request was not even authenticated (its
+        // SVC-Nonce is still unused) and charged nothing
+        final HttpResponse<String> again = http.svcPost(refusedKey, 1, ROUTE, batch, Map.of());
         assertEquals(200, again.statusCode(), again.body());
         final long charged = (batches - refused + 1) * 1_000L + 4;
         assertEquals(Long.toString(charged), field(again.body(), "usedActions"), again.body());
@@ -378,7 +381,7 @@ class CompactOrderEntryTest
         appliance = null;
         final List<String> journaled = ApplianceTest.requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT);
         assertEquals(refused, journaled.size(), journaled::toString);
-        assertTrue(journaled.get(0).endsWith("the pre-batched backlog is full: 1 batches of more than 4 orders wait"),
+        assertTrue(journaled.get(0).endsWith("the pre-batched backlog is full: 1 requests of more than 4 orders wait"),
             journaled::toString);
     }
 

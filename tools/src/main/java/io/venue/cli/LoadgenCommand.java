@@ -222,6 +222,8 @@ final class LoadgenCommand implements Callable<Integer>
                 "(the lane takes 15,000 ms)%n", late);
         }
         Thread.sleep(Math.max(0, -late));
+        log.printf(Locale.ROOT, "sending from %d (Unix ms)%n", System.currentTimeMillis());
+        log.flush();
     }
 
     /** Orders a request carries: 1 for JSON submits. */

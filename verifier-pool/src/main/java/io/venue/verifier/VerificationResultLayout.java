@@ -60,6 +60,11 @@ final class VerificationResultLayout
     static final int MM_REQUEST_MSG_TYPE = 4;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
+    /**
+     * A pre-batched request's record starts with the low-latency ring's producer position at its offer (a long), before
+     * its header: the verifier takes it only once the low-latency ring is consumed that far.
+     */
+    static final int PREBATCHED_STAMP_LENGTH = 8;
 
     private VerificationResultLayout()
     {

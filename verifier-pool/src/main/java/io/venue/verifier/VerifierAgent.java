@@ -17,9 +17,10 @@ import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE
  * result to the shared result ring. When the result ring is full the finished result is held and
  * retried before any further request is taken, so nothing is lost and nothing is verified twice.
  * <p>
- * A duty cycle takes up to the batch limit from the low-latency ring, then one request from the pre-batched ring: a
- * small request waits behind at most one order of a large batch, and the batch still advances under a steady stream of
- * small ones.
+ * A duty cycle takes up to the batch limit from the low-latency ring, then one request from the pre-batched ring once
+ * every low-latency request offered before it was taken (its stamp): a small request waits behind at most one
+ * pre-batched request, the batch still advances under a steady stream of small ones, and no request overtakes one that
+ * its connection offered earlier on the other ring.
  */
 final class VerifierAgent implements Agent
 {
@@ -34,6 +35,7 @@ final class VerifierAgent implements Agent
     private final Doorbell resultsDoorbell;
     private final MutableDirectBuffer scratch = new ExpandableArrayBuffer(8192);
     private final ControlledMessageHandler onRequest = this::onRequest;
+    private final ControlledMessageHandler onPrebatched = this::onPrebatched;
     /** A finished result waits for room in the result ring: the consumer rings this verifier when it makes room. */
     private volatile boolean held;
     private int pendingLength;
@@ -75,7 +77,19 @@ final class VerifierAgent implements Agent
         }
         final int taken = requests.controlledRead(onRequest, batchLimit);
         // a held result stops the cycle: nothing more is verified until it is published
-        return flushed + taken + (pendingLength > 0 ? 0 : prebatched.controlledRead(onRequest, 1));
+        return flushed + taken + (pendingLength > 0 ? 0 : prebatched.controlledRead(onPrebatched, 1));
+    }
+
+    private ControlledMessageHandler.Action onPrebatched(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        // the low-latency requests offered before this one go first: its connection may have sent one of them earlier
+        if (requests.consumerPosition() < buffer.getLong(index))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        final int stamp = VerificationResultLayout.PREBATCHED_STAMP_LENGTH;
+        return onRequest(msgTypeId, buffer, index + stamp, length - stamp);
     }
 
     private ControlledMessageHandler.Action onRequest(

@@ -109,13 +109,13 @@ public final class VerifierPool implements AutoCloseable
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = requestRings[verifier];
-        final int index = claim(ring, REQUEST_MSG_TYPE, connectionId, correlationId, length);
+        final int index = claim(false, verifier, REQUEST_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        commit(ring, verifier, index);
+        commit(false, verifier, index);
         return true;
     }
 
@@ -148,13 +148,13 @@ public final class VerifierPool implements AutoCloseable
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(ring, msgType, connectionId, correlationId, length);
+        final int index = claim(prebatched, verifier, msgType, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
         }
         ring.buffer().putBytes(index + REQUEST_HEADER_LENGTH, body, offset, length);
-        commit(ring, verifier, index);
+        commit(prebatched, verifier, index);
         return true;
     }
 
@@ -173,7 +173,7 @@ public final class VerifierPool implements AutoCloseable
         final int length = OwnerIntentVerifier.TEXT_AT + text.length + commandLength;
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(ring, INTENT_MSG_TYPE, connectionId, correlationId, length);
+        final int index = claim(prebatched, verifier, INTENT_MSG_TYPE, connectionId, correlationId, length);
         if (index <= 0)
         {
             return false;
@@ -185,7 +185,7 @@ public final class VerifierPool implements AutoCloseable
         buffer.putInt(body + OwnerIntentVerifier.TEXT_LENGTH_AT, text.length);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT, text);
         buffer.putBytes(body + OwnerIntentVerifier.TEXT_AT + text.length, command, 0, commandLength);
-        commit(ring, verifier, index);
+        commit(prebatched, verifier, index);
         return true;
     }
 
@@ -201,7 +201,7 @@ public final class VerifierPool implements AutoCloseable
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(ring, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
+        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
         if (index <= 0)
         {
             return false;
@@ -219,7 +219,7 @@ public final class VerifierPool implements AutoCloseable
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_ORDER_ID, order.cancelOrderId(), 0, 32);
         buffer.putBytes(body + CancelReplaceVerifier.CANCEL_SIGNATURE, signatures, 65, 65);
         buffer.putBytes(body + CancelReplaceVerifier.COMMAND, command, 0, commandLength);
-        commit(ring, verifier, index);
+        commit(prebatched, verifier, index);
         return true;
     }
 
@@ -228,26 +228,40 @@ public final class VerifierPool implements AutoCloseable
         return prebatched ? prebatchedRings[verifier] : requestRings[verifier];
     }
 
-    private void commit(final RingBuffer ring, final int verifier, final int index)
-    {
-        ring.commit(index);
-        doorbells[verifier].ring();
-    }
-
-    private int claim(final RingBuffer ring, final int msgType, final long connectionId, final long correlationId, final int length)
+    /**
+     * Claims a request's record; returns where its header starts (the connection and correlation ids, then the body), or
+     * a value not above zero when the ring is full or the body too large. A pre-batched record starts with the
+     * low-latency ring's producer position at its offer: the verifier takes it only once it has consumed that far, so a
+     * request never overtakes one its connection offered on the low-latency ring before it.
+     */
+    private int claim(final boolean prebatched, final int verifier, final int msgType, final long connectionId,
+        final long correlationId, final int length)
     {
         if (length > context.maxBodyBytes)
         {
             return -1;
         }
-        final int index = ring.tryClaim(msgType, REQUEST_HEADER_LENGTH + length);
-        if (index > 0)
+        final RingBuffer ring = ring(prebatched, verifier);
+        final int stamp = prebatched ? VerificationResultLayout.PREBATCHED_STAMP_LENGTH : 0;
+        final int index = ring.tryClaim(msgType, stamp + REQUEST_HEADER_LENGTH + length);
+        if (index <= 0)
         {
-            final MutableDirectBuffer buffer = ring.buffer();
-            buffer.putLong(index, connectionId);
-            buffer.putLong(index + 8, correlationId);
+            return index;
         }
-        return index;
+        final MutableDirectBuffer buffer = ring.buffer();
+        if (prebatched)
+        {
+            buffer.putLong(index, requestRings[verifier].producerPosition());
+        }
+        buffer.putLong(index + stamp, connectionId);
+        buffer.putLong(index + stamp + 8, correlationId);
+        return index + stamp;
+    }
+
+    private void commit(final boolean prebatched, final int verifier, final int index)
+    {
+        ring(prebatched, verifier).commit(prebatched ? index - VerificationResultLayout.PREBATCHED_STAMP_LENGTH : index);
+        doorbells[verifier].ring();
     }
 
     /**

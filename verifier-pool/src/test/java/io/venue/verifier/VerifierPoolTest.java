@@ -167,9 +167,73 @@ class VerifierPoolTest
     @Test
     void aVerifierTakesOnePrebatchedRequestPerDutyCycleAfterTheLowLatencyOnes() throws Exception
     {
+        // three pre-batched requests (correlations 1000 on), then 130 low-latency ones (0 on), on two connections
+        final List<Long> order = verifyQueued(133, pool ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                assertTrue(pool.offerMm(true, 1, 1_000 + i, BODY, 0, BODY.length));
+            }
+            for (int i = 0; i < 130; i++)
+            {
+                assertTrue(pool.offer(false, 2, i, BODY, 0, BODY.length));
+            }
+        });
+        final List<Long> expected = new ArrayList<>(range(0, 64));
+        expected.add(1_000L);
+        expected.addAll(range(64, 128));
+        expected.add(1_001L);
+        expected.addAll(range(128, 130));
+        expected.add(1_002L);
+        assertEquals(expected, order, "a duty cycle: up to 64 low-latency requests, then one pre-batched");
+    }
+
+    @Test
+    void aPrebatchedRequestWaitsForEveryLowLatencyRequestOfferedBeforeIt() throws Exception
+    {
+        // 100 low-latency requests of one connection, then its pre-batched one, then 10 more low-latency ones: the
+        // pre-batched one is not taken after the first duty cycle's 64, but once the 100 offered before it are
+        final List<Long> order = verifyQueued(111, pool ->
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                assertTrue(pool.offer(false, 1, i, BODY, 0, BODY.length));
+            }
+            assertTrue(pool.offerMm(true, 1, 1_000, BODY, 0, BODY.length));
+            for (int i = 100; i < 110; i++)
+            {
+                assertTrue(pool.offer(false, 1, i, BODY, 0, BODY.length));
+            }
+        });
+        final List<Long> expected = new ArrayList<>(range(0, 110));
+        expected.add(1_000L);
+        assertEquals(expected, order);
+    }
+
+    private static final byte[] BODY;
+
+    static
+    {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
-        final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
-        // the verifier thread starts only once everything is queued, so its duty cycles see both rings full
+        BODY = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
+    }
+
+    private static List<Long> range(final long from, final long to)
+    {
+        final List<Long> values = new ArrayList<>();
+        for (long i = from; i < to; i++)
+        {
+            values.add(i);
+        }
+        return values;
+    }
+
+    /**
+     * The correlation ids of the {@code results} results, in the order one verifier (batch limit 64) produced them, of what
+     * {@code offers} queued before its thread started, so that its duty cycles see the rings filled.
+     */
+    private static List<Long> verifyQueued(final int results, final java.util.function.Consumer<VerifierPool> offers)
+    {
         final CountDownLatch queued = new CountDownLatch(1);
         final VerifierPool.Context context = context(1).batchLimit(64).threadFactory(runnable -> new Thread(() ->
         {
@@ -185,42 +249,19 @@ class VerifierPoolTest
         }));
         try (VerifierPool pool = VerifierPool.start(context))
         {
-            // three pre-batched requests (correlations 1000 on), then 130 low-latency ones (0 on), on two connections
-            for (int i = 0; i < 3; i++)
-            {
-                assertTrue(pool.offerMm(true, 1, 1_000 + i, body, 0, body.length));
-            }
-            for (int i = 0; i < 130; i++)
-            {
-                assertTrue(pool.offer(false, 2, i, body, 0, body.length));
-            }
+            offers.accept(pool);
             queued.countDown();
             final List<Long> order = new ArrayList<>();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (order.size() < 133 && System.nanoTime() < deadline)
+            while (order.size() < results && System.nanoTime() < deadline)
             {
                 pool.poll(result ->
                 {
                     assertEquals(VerificationOutcome.VERIFIED, result.outcome());
-                    assertEquals(result.connectionId() == 1, result.mmLane(), "the lane a request was offered on");
                     order.add(result.correlationId());
                 }, 100);
             }
-            final List<Long> expected = new ArrayList<>();
-            for (long i = 0; i < 64; i++)
-            {
-                expected.add(i);
-            }
-            expected.add(1_000L);
-            for (long i = 64; i < 128; i++)
-            {
-                expected.add(i);
-            }
-            expected.add(1_001L);
-            expected.add(128L);
-            expected.add(129L);
-            expected.add(1_002L);
-            assertEquals(expected, order, "a duty cycle: up to 64 low-latency requests, then one pre-batched");
+            return order;
         }
     }
 

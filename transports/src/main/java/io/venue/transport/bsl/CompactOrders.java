@@ -70,6 +70,13 @@ public final class CompactOrders
         return FIXED_LENGTH + orders * ORDER_LENGTH;
     }
 
+    /** How many orders a body of {@code bodyLength} bytes carries if it is well formed (0 when no count fits it). */
+    public static int ordersIn(final int bodyLength)
+    {
+        final int orders = bodyLength - FIXED_LENGTH;
+        return orders <= 0 || orders % ORDER_LENGTH != 0 ? 0 : orders / ORDER_LENGTH;
+    }
+
     public static Request decode(final byte[] body) throws Malformed
     {
         if (body.length < FIXED_LENGTH)

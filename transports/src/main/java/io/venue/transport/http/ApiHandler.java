@@ -92,12 +92,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
          * accepted before ({@link SvcNonceStore#complete}).
          */
         final long acceptsTimestampsFromMs;
-        /** The gateway's pre-batched batches not answered yet ({@link PrebatchedLane}). */
-        final java.util.concurrent.atomic.AtomicInteger prebatchedBatches = new java.util.concurrent.atomic.AtomicInteger();
+        /** The gateway's places for pre-batched requests ({@link PrebatchedLane}). */
+        final java.util.concurrent.Semaphore batchPlaces;
 
         Shared(final HttpGateway.Context context)
         {
             this.context = context;
+            this.batchPlaces = new java.util.concurrent.Semaphore(context.prebatchedMaxBatches);
             final long startedMs = System.currentTimeMillis();
             if (context.svcNonceStore != null)
             {
@@ -147,8 +148,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.reads = new ReadRoutes(shared.context);
         this.mm = new MmRoute(shared.context, machineAuth);
         this.compact = new CompactOrderRoute(shared.context, machineAuth);
-        this.lane = new PrebatchedLane(shared.context.lowLatencyMaxActions, shared.context.prebatchedMaxBatches,
-            shared.prebatchedBatches);
+        this.lane = new PrebatchedLane(shared.context.lowLatencyMaxActions, shared.batchPlaces);
     }
 
     @Override
@@ -447,27 +447,33 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
         final HttpGateway.Context context = shared.context;
+        // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
+        final boolean batch = lane.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
+        final Runnable freePlace = batch ? lane.admitBatch() : null;
+        if (batch && freePlace == null)
+        {
+            // latency could not stay bounded: refused before it is authenticated, charged or verified
+            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the pre-batched backlog is full: " +
+                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait");
+            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", "the pre-batched backlog is full (" +
+                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait for " +
+                "verification); nothing was checked, charged or verified (journaled as refused), retry after the delay or " +
+                "send fewer orders"), 1)));
+            return;
+        }
         final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.mmSubmitter != null,
             remote -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
                 remote));
         if (decision == null)
         {
+            if (batch)
+            {
+                freePlace.run();
+            }
             return;
         }
         final CompactOrderRoute.Admitted admitted = decision.admitted();
         final int count = admitted.bodies().size();
-        final boolean batch = lane.isBatch(count);
-        if (batch && !lane.admitBatch())
-        {
-            // latency could not stay bounded: refused before any order is verified, and charged nothing
-            compact.refund(admitted, 0);
-            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the pre-batched backlog is full: " +
-                context.prebatchedMaxBatches + " batches of more than " + context.lowLatencyMaxActions + " orders wait");
-            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", "the pre-batched backlog is full (" +
-                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait for " +
-                "verification); no order was verified (journaled as refused), retry after the delay or send fewer orders"), 1)));
-            return;
-        }
         // behind a pre-batched request of this connection, even a small one waits on that ring to keep the order
         final boolean prebatched = batch || lane.behind();
         final SubmitResponse[] answers = new SubmitResponse[count];
@@ -478,7 +484,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             if (batch)
             {
-                lane.batchAnswered();
+                freePlace.run();
             }
             answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
         };
@@ -486,30 +492,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         while (taken < count)
         {
             final int index = taken;
-            if (prebatched)
+            final long correlation = context.pending.register(lane.track(prebatched, response ->
             {
-                lane.queued();
-            }
-            final long correlation = context.pending.register(response ->
-            {
-                if (prebatched)
-                {
-                    lane.answered();
-                }
                 answers[index] = response;
                 if (waiting.decrementAndGet() == 0)
                 {
                     whenAll.run();
                 }
-            });
+            }));
             final byte[] body = admitted.bodies().get(index);
             if (!context.mmSubmitter.offer(prebatched, connectionId, correlation, body, 0, body.length))
             {
                 context.pending.forget(correlation);
-                if (prebatched)
-                {
-                    lane.answered();
-                }
+                lane.notTaken(prebatched);
                 break;
             }
             taken++;
@@ -524,7 +519,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 if (batch)
                 {
-                    lane.batchAnswered();
+                    freePlace.run();
                 }
                 fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
                     "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"), 1)));
@@ -540,6 +535,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 whenAll.run();
             }
+        }
+        if (batch)
+        {
+            // an answer that never comes (a journal write that failed) must not keep the place for good
+            slot.onTimeout = freePlace;
         }
         await(ctx, slot, COMPACT_TIMEOUT);
     }
@@ -730,25 +730,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return true;
     }
 
-    /** Registers a request that waits for the engine; {@code answer} shapes the decision on the event loop. */
-    /** Registers a request about to be offered to the pool, on its pre-batched ring when {@code prebatched}. */
+    /**
+     * Registers a request that waits for the engine, about to be offered to the pool (on its pre-batched ring when
+     * {@code prebatched}); {@code answer} shapes the decision on the event loop.
+     */
     private long register(final ChannelHandlerContext ctx, final Slot slot, final boolean prebatched,
         final java.util.function.UnaryOperator<SubmitResponse> answer)
     {
-        if (prebatched)
-        {
-            lane.queued();
-        }
         // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
         // and the slot filled on the event loop
-        return shared.context.pending.register(response ->
-        {
-            if (prebatched)
-            {
-                lane.answered();
-            }
-            answerLater(ctx, slot, () -> json(answer.apply(response)));
-        });
+        return shared.context.pending.register(lane.track(prebatched,
+            response -> answerLater(ctx, slot, () -> json(answer.apply(response)))));
     }
 
     /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
@@ -758,10 +750,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (!offered)
         {
             shared.context.pending.forget(correlation);
-            if (prebatched)
-            {
-                lane.answered();
-            }
+            lane.notTaken(prebatched);
             journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
             fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
                 "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));
@@ -867,6 +856,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 waiting = true;
                 break;
+            }
+            if (slot.onTimeout != null)
+            {
+                slot.onTimeout.run();
             }
             fill(ctx, slot, json(new SubmitResponse(504, error("TIMEOUT", slot.timeout))));
         }
@@ -1017,6 +1010,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         long deadlineNs;
         /** The 504's message once {@link #deadlineNs} passes; set by whatever makes the slot wait. */
         String timeout;
+        /** Run when {@link #deadlineNs} passes before the answer (null: nothing to do). */
+        Runnable onTimeout;
         FullHttpResponse http;
         boolean written;
         /** A request to the submit route, whose every answer carries X-RateLimit-Limit. */

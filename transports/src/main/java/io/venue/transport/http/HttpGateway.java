@@ -50,8 +50,8 @@ public final class HttpGateway implements AutoCloseable
     /** Spec 8.2's {@code actions.lowLatencyMaxActions}: a compact request of more orders is pre-batched. */
     public static final int DEFAULT_LOW_LATENCY_MAX_ACTIONS = 32;
     /**
-     * Spec 8.2's {@code backlog.prebatchedMaxBatches} (not shown there): pre-batched requests unanswered at once. Eight
-     * batches of 1,000 orders are about a third of a second of one verifier thread's work here (PERFORMANCE.md).
+     * Spec 8.2's {@code backlog.prebatchedMaxBatches} (not shown there): batches waiting at once. Eight batches of 1,000
+     * orders are about 0.6 s of one verifier thread's work on the project's machine (DECISIONS.md).
      */
     public static final int DEFAULT_PREBATCHED_MAX_BATCHES = 8;
 
@@ -339,8 +339,7 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The compact routes' two verifier rings ({@link PrebatchedLane}): a request of more than {@code lowLatencyMaxActions}
-         * orders is pre-batched, and at most {@code prebatchedMaxBatches} such requests may be unanswered at once (default 32
-         * and 8).
+         * orders is a batch, and at most {@code prebatchedMaxBatches} batches may wait at once (default 32 and 8).
          */
         public Context prebatched(final int lowLatencyMaxActions, final int prebatchedMaxBatches)
         {

@@ -1,34 +1,35 @@
 package io.venue.transport.http;
 
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Which of the verifier pool's two rings a connection's requests take (spec 8.2's {@code actions.lowLatencyMaxActions}
  * and {@code backlog.prebatchedMaxBatches}, DECISIONS.md).
  * <p>
- * A compact request of more orders than the low-latency limit is a pre-batched batch: its orders wait on the pool's
- * pre-batched ring, which a verifier serves one order per duty cycle after the low-latency ring, and at most the
- * backlog's limit of such batches of the whole gateway may be unanswered at once (another is refused QUEUE_LIMIT before
- * it is charged or verified). Every other request takes the low-latency ring, unless a pre-batched request of its own
- * connection is still unanswered: then it goes on the pre-batched ring behind it, so that a connection's requests are
- * still verified, and journaled, in the order it sent them.
+ * A compact request of more orders than the low-latency limit is a batch: its orders wait on the pool's pre-batched
+ * ring, which a verifier serves one request per duty cycle after the low-latency ring, and at most the backlog's limit
+ * of batches of the whole gateway may wait at once (another is refused QUEUE_LIMIT before it is authenticated). Every
+ * other request takes the low-latency ring, unless a request of its own connection on the pre-batched ring is still
+ * unanswered: then it goes on the pre-batched ring too, behind it. The pool keeps the other direction (a pre-batched
+ * request waits for the low-latency requests offered before it), so a connection's requests are verified in the order
+ * it sent them.
  * <p>
- * One per connection, used on its I/O thread; the answers count down on the responder's.
+ * One per connection, used on its I/O thread; answers count down on the responder's.
  */
 final class PrebatchedLane
 {
     private final int lowLatencyMaxActions;
-    private final int maxBatches;
-    /** The gateway's batches not answered yet. */
-    private final AtomicInteger gatewayBatches;
-    /** This connection's requests (or orders of a batch) on the pre-batched ring, not answered yet. */
+    /** The gateway's places for batches. */
+    private final Semaphore batchPlaces;
+    /** This connection's requests (a batch's orders each) on the pre-batched ring, not answered yet. */
     private final AtomicInteger unanswered = new AtomicInteger();
 
-    PrebatchedLane(final int lowLatencyMaxActions, final int maxBatches, final AtomicInteger gatewayBatches)
+    PrebatchedLane(final int lowLatencyMaxActions, final Semaphore batchPlaces)
     {
         this.lowLatencyMaxActions = lowLatencyMaxActions;
-        this.maxBatches = maxBatches;
-        this.gatewayBatches = gatewayBatches;
+        this.batchPlaces = batchPlaces;
     }
 
     /** Whether a request of {@code orders} orders is a batch beyond the low-latency limit. */
@@ -37,43 +38,56 @@ final class PrebatchedLane
         return orders > lowLatencyMaxActions;
     }
 
-    /** Takes a place in the gateway's backlog for one batch; false when the backlog is full (nothing taken). */
-    boolean admitBatch()
+    /**
+     * Takes a place in the gateway's backlog for one batch: null when the backlog is full, or what gives the place back,
+     * once however often it runs (when the batch is answered in full, or refused, or its answer times out).
+     */
+    Runnable admitBatch()
     {
-        int batches;
-        do
+        if (!batchPlaces.tryAcquire())
         {
-            batches = gatewayBatches.get();
-            if (batches >= maxBatches)
-            {
-                return false;
-            }
+            return null;
         }
-        while (!gatewayBatches.compareAndSet(batches, batches + 1));
-        return true;
+        final AtomicBoolean held = new AtomicBoolean(true);
+        return () ->
+        {
+            if (held.getAndSet(false))
+            {
+                batchPlaces.release();
+            }
+        };
     }
 
-    /** A batch was answered in full: its place in the backlog is free. */
-    void batchAnswered()
-    {
-        gatewayBatches.decrementAndGet();
-    }
-
-    /** Whether this connection's next request must go behind a pre-batched one not answered yet. */
+    /** Whether this connection's next request must go behind one of its own on the pre-batched ring. */
     boolean behind()
     {
         return unanswered.get() > 0;
     }
 
-    /** A request (or a batch's order) is about to be offered on the pre-batched ring. */
-    void queued()
+    /**
+     * The reply of a request about to be offered, counted until it comes when the request goes on the pre-batched ring;
+     * if the pool does not take the request, call {@link #notTaken}.
+     */
+    PendingSubmits.Reply track(final boolean prebatched, final PendingSubmits.Reply reply)
     {
+        if (!prebatched)
+        {
+            return reply;
+        }
         unanswered.incrementAndGet();
+        return response ->
+        {
+            unanswered.decrementAndGet();
+            reply.send(response);
+        };
     }
 
-    /** A request queued on the pre-batched ring was answered, or was not taken after all. */
-    void answered()
+    /** A request {@link #track}ed on the pre-batched ring was not taken by the pool: no reply will come. */
+    void notTaken(final boolean prebatched)
     {
-        unanswered.decrementAndGet();
+        if (prebatched)
+        {
+            unanswered.decrementAndGet();
+        }
     }
 }
