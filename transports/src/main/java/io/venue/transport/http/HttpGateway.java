@@ -51,7 +51,7 @@ public final class HttpGateway implements AutoCloseable
     public static final int DEFAULT_LOW_LATENCY_MAX_ACTIONS = 32;
     /**
      * Spec 8.2's {@code backlog.prebatchedMaxBatches} (not shown there): batches waiting at once. Eight batches of 1,000
-     * orders are about 0.6 s of one verifier thread's work on the project's machine (DECISIONS.md).
+     * orders are under a second of work on the project's machine (DECISIONS.md).
      */
     public static final int DEFAULT_PREBATCHED_MAX_BATCHES = 8;
 
