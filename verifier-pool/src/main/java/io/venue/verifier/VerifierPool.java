@@ -40,9 +40,9 @@ import static io.venue.verifier.VerificationResultLayout.TEXT;
  * Each verifier has two request rings: the low-latency one, which every request takes by default, and the
  * pre-batched one, for large requests of many orders (the MM lane's batches). A verifier takes one pre-batched request
  * per duty cycle after the low-latency ones, so a small request waits behind at most one verification of a batch's
- * order, and a batch still moves while small requests keep coming. The caller keeps a connection's order across the
- * two: once it offered a request pre-batched, it offers that connection's later requests pre-batched too until the
- * earlier are answered.
+ * order, and a batch still moves while small requests keep coming. A connection's order is kept across the two: the
+ * pool takes a pre-batched request only after every low-latency request offered before it, and the caller offers a
+ * connection's requests pre-batched while one of them there is unanswered.
  */
 public final class VerifierPool implements AutoCloseable
 {
