@@ -120,6 +120,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
     private static final long SWEEP_MS = 100;
+    /** What a compact request that is not a batch gives back: it holds no place ({@link PrebatchedLane}). */
+    private static final Runnable NO_PLACE = () ->
+    {
+    };
     /** Requests a connection may have unanswered before it stops reading (pipelining must not fill the heap). */
     private static final int MAX_SLOTS = 64;
 
@@ -449,16 +453,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final HttpGateway.Context context = shared.context;
         // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
         final boolean batch = lane.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
-        final Runnable freePlace = batch ? lane.admitBatch() : null;
-        if (batch && freePlace == null)
+        // what gives a batch's place back; a request that is not a batch holds none
+        final Runnable freePlace = batch ? lane.admitBatch() : NO_PLACE;
+        if (freePlace == null)
         {
             // latency could not stay bounded: refused before it is authenticated, charged or verified
-            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the pre-batched backlog is full: " +
-                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait");
-            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", "the pre-batched backlog is full (" +
+            refuseQueueLimit(ctx, slot, "the pre-batched backlog is full: " + context.prebatchedMaxBatches +
+                " requests of more than " + context.lowLatencyMaxActions + " orders wait", "the pre-batched backlog is full (" +
                 context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait for " +
                 "verification); nothing was checked, charged or verified (journaled as refused), retry after the delay or " +
-                "send fewer orders"), 1)));
+                "send fewer orders");
             return;
         }
         final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.mmSubmitter != null,
@@ -466,10 +470,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 remote));
         if (decision == null)
         {
-            if (batch)
-            {
-                freePlace.run();
-            }
+            freePlace.run();
             return;
         }
         final CompactOrderRoute.Admitted admitted = decision.admitted();
@@ -482,10 +483,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         // the responder's that completes the last order
         final Runnable whenAll = () ->
         {
-            if (batch)
-            {
-                freePlace.run();
-            }
+            freePlace.run();
             answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
         };
         int taken = 0;
@@ -513,18 +511,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             // the verifier queue is full: the rest are not offered (their order would break), their charge goes back
             compact.refund(admitted, taken);
-            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full: " + (count - taken) +
-                " of " + count + " compact orders not verified");
+            final String detail = "the verifier queue is full: " + (count - taken) + " of " + count + " compact orders not verified";
             if (taken == 0)
             {
-                if (batch)
-                {
-                    freePlace.run();
-                }
-                fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
-                    "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"), 1)));
+                freePlace.run();
+                refuseQueueLimit(ctx, slot, detail,
+                    "the verifier queue is full; no order was verified (journaled as refused), retry after the delay");
                 return;
             }
+            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, detail);
             final SubmitResponse notTaken = new SubmitResponse(503, error("QUEUE_LIMIT",
                 "the verifier queue was full: this order was not verified, send it again"), 1);
             for (int i = taken; i < count; i++)
@@ -536,11 +531,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 whenAll.run();
             }
         }
-        if (batch)
-        {
-            // an answer that never comes (a journal write that failed) must not keep the place for good
-            slot.onTimeout = freePlace;
-        }
+        // an answer that never comes (a journal write that failed) must not keep a batch's place for good
+        slot.onTimeout = freePlace;
         await(ctx, slot, COMPACT_TIMEOUT);
     }
 
@@ -751,12 +743,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             shared.context.pending.forget(correlation);
             lane.notTaken(prebatched);
-            journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, "the verifier queue is full");
-            fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT",
-                "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay"), 1)));
+            refuseQueueLimit(ctx, slot, "the verifier queue is full",
+                "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay");
             return;
         }
         await(ctx, slot, timeout);
+    }
+
+    /** A 503 QUEUE_LIMIT with Retry-After, its refusal journaled first with {@code detail}. */
+    private void refuseQueueLimit(final ChannelHandlerContext ctx, final Slot slot, final String detail, final String message)
+    {
+        journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, detail);
+        fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", message), 1)));
     }
 
     /** The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes. */
