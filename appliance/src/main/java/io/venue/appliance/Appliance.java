@@ -334,6 +334,7 @@ public final class Appliance implements AutoCloseable
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson())
             .metrics(context.metricsAllowed, this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow()).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
+            .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
             .refusals(refusals)
@@ -348,12 +349,19 @@ public final class Appliance implements AutoCloseable
                 final io.venue.responder.VenueDirectory.Market market = models.directory().market(id);
                 return market == null ? null : market.kind();
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
-                context.builderPlans(), () -> System.nanoTime() / 1_000_000))
+                context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
             .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
             .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
             .svcNonceStore(svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
+    }
+
+    /** The matching shard of a listed market, for the MM lane's per-shard window (an unlisted one: the first). */
+    private int shardOf(final long market)
+    {
+        final VenueDirectory.Market listed = models.directory().market(market);
+        return listed == null ? 0 : listed.shard(context.engineShards);
     }
 
     /** The account itself and its vault owner may read; an agent of the account as its scopes say. */

@@ -72,6 +72,13 @@ public final class OrderStatuses
         return view == null ? null : new JsonWriter().field("ok", true).raw("order", view.json()).toJson();
     }
 
+    /** The market of the order (its 0x id), or -1 when it is neither open nor among the recently finished. */
+    public long marketOf(final String orderId)
+    {
+        final View view = orders.get(orderId);
+        return view == null ? -1 : view.market();
+    }
+
     /** Applies an order event; others are ignored. {@code header} is wrapped at {@code offset}. */
     void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
     {

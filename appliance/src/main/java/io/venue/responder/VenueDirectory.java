@@ -18,13 +18,22 @@ import java.util.concurrent.ConcurrentSkipListMap;
  */
 public final class VenueDirectory
 {
-    /** One listed market; prices and quantities in micro-units. */
-    public record Market(long id, String kind, long baseAsset, long quoteAsset, long collateralAsset, long tickSize,
-        long lotSize, long minQty, String status)
+    /**
+     * One listed market; prices and quantities in micro-units. {@code number} is its place in the order markets were
+     * created in, the engine's market number, which picks its matching shard.
+     */
+    public record Market(long id, int number, String kind, long baseAsset, long quoteAsset, long collateralAsset,
+        long tickSize, long lotSize, long minQty, String status)
     {
         Market withStatus(final String newStatus)
         {
-            return new Market(id, kind, baseAsset, quoteAsset, collateralAsset, tickSize, lotSize, minQty, newStatus);
+            return new Market(id, number, kind, baseAsset, quoteAsset, collateralAsset, tickSize, lotSize, minQty, newStatus);
+        }
+
+        /** The matching shard of this market among {@code shards} (ENGINE.md, "Several shards"). */
+        public int shard(final int shards)
+        {
+            return number % shards;
         }
     }
 
@@ -43,7 +52,7 @@ public final class VenueDirectory
             case MarketCreatedDecoder.TEMPLATE_ID ->
             {
                 marketCreated.wrapAndApplyHeader(buffer, offset, header);
-                market(new Market(marketCreated.market(), marketCreated.kind().name(), marketCreated.baseAsset(),
+                market(new Market(marketCreated.market(), markets.size(), marketCreated.kind().name(), marketCreated.baseAsset(),
                     marketCreated.quoteAsset(), marketCreated.collateralAsset(), marketCreated.tickSize(), marketCreated.lotSize(),
                     marketCreated.minQty(), "ACTIVE"));
             }

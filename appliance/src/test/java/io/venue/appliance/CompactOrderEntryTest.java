@@ -33,6 +33,7 @@ import java.util.Map;
 
 import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
 import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
+import static io.venue.appliance.DemoVenue.OUTCOME_MARKET;
 import static io.venue.appliance.DemoVenue.SPOT_MARKET;
 import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.VenueHttp.field;
@@ -94,6 +95,13 @@ class CompactOrderEntryTest
     private static SpotPlaceOrder bid(final long price)
     {
         return new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, price, 10_000, null, TimeInForce.GTC, false, false, -1);
+    }
+
+    /** A bid for one YES share of the outcome market at {@code cents} hundredths of a unit. */
+    private static SpotPlaceOrder yesBid(final long cents)
+    {
+        return new SpotPlaceOrder(OUTCOME_MARKET, io.venue.action.Book.YES, Side.BID, cents * 10_000, UNIT, null, TimeInForce.GTC,
+            false, false, -1);
     }
 
     private HttpResponse<String> send(final SvcRequestSigner mm, final String route, final byte[] body, final Map<String, String> headers)
@@ -243,6 +251,58 @@ class CompactOrderEntryTest
         final String limits = http.get("/api/v1/bsl/limits").body();
         assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"lowLatencyMaxActions\":16,\"maxActionTsSkewMs\":20000}," +
             "\"ingress\":{\"binaryMaxBodyBytes\":300000},\"backlog\":{\"prebatchedMaxBatches\":3}"), limits);
+    }
+
+    @Test
+    void anAmendCountsInTheWindowOfItsOrdersMarketWhateverTheRequestsMarket() throws Exception
+    {
+        final String plenty = "1000000";
+        start(plenty, Map.of("mm.market.actions", "3", "mm.window.ms", "600000"));
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final SignedAction yes = order(yesBid(50));
+        assertEquals(200, send(mm, ROUTE, CompactOrders.encode(OUTCOME_MARKET, List.of(yes)), Map.of()).statusCode());
+        final OrderId yesId = OrderId.of(io.venue.codec.Hex.to0x(signer.digestV2(yes.payload())));
+
+        // amends of the outcome order sent in requests on the spot market: the outcome market's window counts them
+        for (int price = 51; price <= 52; price++)
+        {
+            final HttpResponse<String> amended = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET,
+                List.of(order(new io.venue.action.Amend(yesId, price * 10_000L, UNIT)))), Map.of());
+            assertTrue(amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":1,\"accepted\":1,"),
+                amended.body());
+        }
+        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET,
+            List.of(order(new io.venue.action.Amend(yesId, 53 * 10_000L, UNIT)))), Map.of());
+        assertEquals(429, full.statusCode(), full.body());
+        assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"market max_actions_per_window\""), full.body());
+        assertEquals("3", field(full.body(), "usedActions"), "the place and two amends of the outcome market: " + full.body());
+
+        // the spot market's window is untouched by them
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(200, send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid((40_000 + i) * UNIT)))),
+                Map.of()).statusCode());
+        }
+    }
+
+    @Test
+    void eachMatchingShardHasItsOwnWindow() throws Exception
+    {
+        final String plenty = "1000000";
+        start(plenty, Map.of("engine.shards", "2", "mm.shard.actions", "2", "mm.window.ms", "600000"));
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        assertEquals(200, send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT)),
+            order(bid(40_001 * UNIT)))), Map.of()).statusCode());
+        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
+            Map.of());
+        assertEquals(429, full.statusCode(), full.body());
+        assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"shard max_actions_per_window\""), full.body());
+
+        // the two demo markets are matched on two shards: the outcome market's has room
+        final HttpResponse<String> other = send(mm, ROUTE, CompactOrders.encode(OUTCOME_MARKET,
+            List.of(order(yesBid(50)), order(yesBid(49)))), Map.of());
+        assertEquals(200, other.statusCode(), other.body());
+        assertTrue(other.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":2,"), other.body());
     }
 
     @Test

@@ -22,12 +22,15 @@ final class CompactOrderRoute
     /** An order's ts may be at most this far from the server's clock either way (spec 8.2's maxActionTsSkewMs). */
     static final long MAX_ACTION_TS_SKEW_MS = 15_000;
 
+    /** What an order that is a cancel charges in {@link Admitted#markets}: no market window counts it. */
+    private static final long CANCEL = -1;
+
     /**
      * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders' JSON submits in
-     * order; {@code actions[i]} is 1 when order i was charged as an action, 0 when as a cancel, to refund what the pool
-     * does not take.
+     * order; {@code markets[i]} is the market whose window order i was charged to as an action, or {@link #CANCEL}, to
+     * refund what the pool does not take.
      */
-    record Admitted(String account, long market, List<byte[]> bodies, long[] actions, boolean detailed, String apiKeyId,
+    record Admitted(String account, List<byte[]> bodies, long[] markets, boolean detailed, String apiKeyId,
         String address, long chargedAtMs)
     {
     }
@@ -78,7 +81,7 @@ final class CompactOrderRoute
         final io.venue.action.Address accountAddress = io.venue.action.Address.of(account);
         final long now = System.currentTimeMillis();
         final List<SignedAction> orders = request.orders();
-        final long[] actions = new long[orders.size()];
+        final long[] markets = new long[orders.size()];
         final List<byte[]> bodies = new java.util.ArrayList<>(orders.size());
         for (int i = 0; i < orders.size(); i++)
         {
@@ -96,20 +99,18 @@ final class CompactOrderRoute
                 return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " + skew +
                     " ms of the server's clock (" + now + ")"));
             }
-            // spec 8.2: cancels cost nothing against the action budget and count in their own scope
-            final boolean counts = order.payload().action() instanceof SpotPlaceOrder || order.payload().action() instanceof Amend;
-            actions[i] = counts ? 1 : 0;
+            markets[i] = chargedMarket(order, request.market());
             bodies.add(CanonicalJson.signedActionBody(order));
         }
         final String address = remote.getHostAddress();
         final long chargedAtMs = context.mmWindows.nowMs();
         final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
-            request.market(), sum(actions, 0), cancels(actions, 0));
+            cost(markets, 0));
         if (full != null)
         {
             return MmRoute.windowFull(context, full, account, path);
         }
-        return MmRoute.Decision.admit(new Admitted(account, request.market(), bodies, actions,
+        return MmRoute.Decision.admit(new Admitted(account, bodies, markets,
             "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
     }
 
@@ -117,7 +118,7 @@ final class CompactOrderRoute
     void refund(final Admitted admitted, final int from)
     {
         context.mmWindows.refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
-            admitted.market(), sum(admitted.actions(), from), cancels(admitted.actions(), from));
+            cost(admitted.markets(), from));
     }
 
     /**
@@ -144,19 +145,40 @@ final class CompactOrderRoute
         return new SubmitResponse(200, JsonWriter.extend(body.toJson(), MmRoute.budget(context, admitted.account())));
     }
 
-    /** The cancels among the orders from {@code from} on: each order is an action or a cancel. */
-    private static long cancels(final long[] actions, final int from)
+    /**
+     * The market whose window an order counts in as an action (spec 8.2: cancels cost nothing against the action budget
+     * and count in their own scope): a place's is the request's; an amend's is its order's, when the node knows the
+     * order, else the request's (an order not yet journaled, or gone, which the engine will refuse).
+     */
+    private long chargedMarket(final SignedAction order, final long requestMarket)
     {
-        return actions.length - from - sum(actions, from);
+        if (order.payload().action() instanceof SpotPlaceOrder)
+        {
+            return requestMarket;
+        }
+        if (order.payload().action() instanceof Amend amend)
+        {
+            final long known = context.orderMarket == null ? -1 : context.orderMarket.applyAsLong(amend.orderId().toString());
+            return known < 0 ? requestMarket : known;
+        }
+        return CANCEL;
     }
 
-    private static long sum(final long[] values, final int from)
+    /** What the orders from {@code from} on cost in the MM windows. */
+    private static MmWindows.Cost cost(final long[] markets, final int from)
     {
-        long sum = 0;
-        for (int i = from; i < values.length; i++)
+        final MmWindows.Cost cost = new MmWindows.Cost();
+        for (int i = from; i < markets.length; i++)
         {
-            sum += values[i];
+            if (markets[i] == CANCEL)
+            {
+                cost.cancels(1);
+            }
+            else
+            {
+                cost.action(markets[i]);
+            }
         }
-        return sum;
+        return cost;
     }
 }

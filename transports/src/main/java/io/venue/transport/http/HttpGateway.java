@@ -173,6 +173,7 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.Function<String, SubmitResponse> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
+        java.util.function.ToLongFunction<String> orderMarket;
         java.util.function.LongPredicate marketListed;
         CancelReplaceRequests cancelReplaces;
         CancelReplaceSubmitter cancelReplaceSubmitter;
@@ -372,6 +373,16 @@ public final class HttpGateway implements AutoCloseable
         public Context orderStatus(final java.util.function.Function<String, String> orderStatus)
         {
             this.orderStatus = orderStatus;
+            return this;
+        }
+
+        /**
+         * The market of a known order (its 0x id), or -1: a compact request's amend counts in the MM window of its order's
+         * market. Unset, every amend counts in its request's market.
+         */
+        public Context orderMarket(final java.util.function.ToLongFunction<String> orderMarket)
+        {
+            this.orderMarket = orderMarket;
             return this;
         }
 

@@ -3,12 +3,14 @@ package io.venue.transport.http;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.LongToIntFunction;
 
 /**
  * The MM lane's rate limits (spec 8.2): sliding windows of {@code windowMs} per account, per account for cancels, per
- * API key, per source address, per market and per shard. Cancels cost nothing against the action budgets, and a
- * cancel-replace charges one action (its net-new leg) and one cancel. A request is admitted only if every window has
- * room; then every window is charged, so a refused request costs nothing.
+ * API key, per source address, per market and per matching shard. Cancels cost nothing against the action budgets, and
+ * a cancel-replace charges one action (its net-new leg) and one cancel. A request's actions count in the windows of
+ * the markets they act on (a {@link Cost}), and each market's in its shard's. A request is admitted only if every
+ * window has room; then every window is charged, so a refused request costs nothing.
  * <p>
  * Each key's window is a {@link SlidingCount}: ten buckets a window, an action counted for up to a tenth of a window
  * longer than the window, so no span of the window's width ever holds more than the limit. Keys idle for a window
@@ -76,6 +78,64 @@ public final class MmWindows
     /** {@link Refusal#resetInMs} of a request larger than a window's whole limit. */
     public static final long NEVER = -1;
 
+    /** What one request costs: its actions, each on a market, and its cancels (which no market window counts). */
+    public static final class Cost
+    {
+        private long[] markets = new long[1];
+        private long[] actions = new long[1];
+        private int marketCount;
+        private long cancels;
+
+        /** One action on {@code market}. */
+        public Cost action(final long market)
+        {
+            return actions(market, 1);
+        }
+
+        /** {@code count} actions on {@code market}. */
+        public Cost actions(final long market, final long count)
+        {
+            for (int i = 0; i < marketCount; i++)
+            {
+                if (markets[i] == market)
+                {
+                    actions[i] += count;
+                    return this;
+                }
+            }
+            if (marketCount == markets.length)
+            {
+                markets = java.util.Arrays.copyOf(markets, marketCount * 2);
+                actions = java.util.Arrays.copyOf(actions, marketCount * 2);
+            }
+            markets[marketCount] = market;
+            actions[marketCount++] = count;
+            return this;
+        }
+
+        /** {@code count} cancels. */
+        public Cost cancels(final long count)
+        {
+            cancels += count;
+            return this;
+        }
+
+        public long actions()
+        {
+            long sum = 0;
+            for (int i = 0; i < marketCount; i++)
+            {
+                sum += actions[i];
+            }
+            return sum;
+        }
+
+        public long cancels()
+        {
+            return cancels;
+        }
+    }
+
     /**
      * The scopes a refusal names: the one-second windows in the order {@link #keys} gives them (the second counts the
      * account's cancels, the others actions), then the builder plan's minute.
@@ -92,11 +152,21 @@ public final class MmWindows
     private final java.util.function.Function<String, SlidingCount> newWindow;
     private final java.util.function.Function<String, SlidingCount> newPlan = key -> new SlidingCount(Plans.MINUTE_MS);
     private final LongSupplier clockMs;
+    private final LongToIntFunction shardOf;
     private final Map<String, SlidingCount> windows = new HashMap<>();
     private long lastPruneMs;
 
-    /** @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can). */
+    /** One matching shard: every market's actions count in the same shard window. */
     public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs)
+    {
+        this(limits, plans, clockMs, market -> 0);
+    }
+
+    /**
+     * @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can).
+     * @param shardOf the matching shard of a listed market.
+     */
+    public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs, final LongToIntFunction shardOf)
     {
         this.limits = limits;
         this.maxima = new long[]{limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
@@ -104,6 +174,7 @@ public final class MmWindows
         this.plans = plans;
         this.newWindow = key -> new SlidingCount(limits.windowMs());
         this.clockMs = clockMs;
+        this.shardOf = shardOf;
     }
 
     public Limits limits()
@@ -122,43 +193,50 @@ public final class MmWindows
         return clockMs.getAsLong();
     }
 
-    /**
-     * Admits and charges {@code actions} and {@code cancels} for the account, key, address and market at {@code now},
-     * or refuses naming the first full window, with the time after which every full window has room for the request;
-     * a request larger than a window's whole limit is refused naming that window, with {@link #NEVER}.
-     *
-     * @return null when admitted.
-     */
+    /** {@link #charge(long, String, String, String, Cost)} of {@code actions} on one market and {@code cancels}. */
     public Refusal charge(final long now, final String account, final String apiKeyId, final String address,
         final long market, final long actions, final long cancels)
     {
+        return charge(now, account, apiKeyId, address, cost(market, actions, cancels));
+    }
+
+    /**
+     * Admits and charges the request's cost for the account, key, address, markets and shards at {@code now}, or refuses
+     * naming the first full window, with the time after which every full window has room for the request; a request
+     * larger than a window's whole limit is refused naming that window, with {@link #NEVER}.
+     *
+     * @return null when admitted.
+     */
+    public Refusal charge(final long now, final String account, final String apiKeyId, final String address, final Cost cost)
+    {
         // the keys are made before the lock every lane thread shares
-        final String[] keys = keys(account, apiKeyId, address, market);
-        final String planKey = PLAN + account;
-        final SlidingCount[] counts = new SlidingCount[keys.length];
+        final Charges charges = charges(account, apiKeyId, address, cost);
+        final long actions = cost.actions();
+        final SlidingCount[] counts = new SlidingCount[charges.keys.length];
         synchronized (this)
         {
             prune(now);
             Refusal refusal = null;
             Refusal never = null;
             long fitsInMs = 0;
-            for (int i = 0; i < keys.length; i++)
+            for (int i = 0; i < counts.length; i++)
             {
-                final long cost = i == 1 ? cancels : actions;
-                counts[i] = windows.computeIfAbsent(keys[i], newWindow);
+                final int scope = charges.scopes[i];
+                final long charge = charges.costs[i];
+                counts[i] = windows.computeIfAbsent(charges.keys[i], newWindow);
                 final long used = counts[i].used(now);
-                if (cost > maxima[i])
+                if (charge > maxima[scope])
                 {
-                    never = never != null ? never : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, NEVER);
+                    never = never != null ? never : new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, NEVER);
                 }
-                else if (cost > 0 && used + cost > maxima[i])
+                else if (charge > 0 && used + charge > maxima[scope])
                 {
-                    refusal = refusal != null ? refusal : new Refusal(SCOPES[i], limits.windowMs(), maxima[i], used, 0);
-                    fitsInMs = Math.max(fitsInMs, counts[i].fitsInMs(now, maxima[i], cost));
+                    refusal = refusal != null ? refusal : new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, 0);
+                    fitsInMs = Math.max(fitsInMs, counts[i].fitsInMs(now, maxima[scope], charge));
                 }
             }
             final long perMinute = plans.perMinute(account);
-            final SlidingCount plan = perMinute < 0 ? null : windows.computeIfAbsent(planKey, newPlan);
+            final SlidingCount plan = perMinute < 0 ? null : windows.computeIfAbsent(PLAN + account, newPlan);
             final long planUsed = plan == null ? 0 : plan.used(now);
             if (plan != null && actions > perMinute)
             {
@@ -182,31 +260,40 @@ public final class MmWindows
             {
                 plan.add(now, actions);
             }
-            for (int i = 0; i < keys.length; i++)
+            for (int i = 0; i < counts.length; i++)
             {
-                counts[i].add(now, i == 1 ? cancels : actions);
+                counts[i].add(now, charges.costs[i]);
             }
             return null;
         }
     }
 
-    /** Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue was full). */
-    public synchronized void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address,
+    /** {@link #refund(long, String, String, String, Cost)} of {@code actions} on one market and {@code cancels}. */
+    public void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address,
         final long market, final long actions, final long cancels)
     {
-        final String[] keys = keys(account, apiKeyId, address, market);
-        for (int i = 0; i < keys.length; i++)
+        refund(chargedAtMs, account, apiKeyId, address, cost(market, actions, cancels));
+    }
+
+    /** Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue was full). */
+    public void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address, final Cost cost)
+    {
+        final Charges charges = charges(account, apiKeyId, address, cost);
+        synchronized (this)
         {
-            final SlidingCount window = windows.get(keys[i]);
-            if (window != null)
+            for (int i = 0; i < charges.keys.length; i++)
             {
-                window.takeBack(chargedAtMs, i == 1 ? cancels : actions);
+                final SlidingCount window = windows.get(charges.keys[i]);
+                if (window != null)
+                {
+                    window.takeBack(chargedAtMs, charges.costs[i]);
+                }
             }
-        }
-        final SlidingCount plan = windows.get(PLAN + account);
-        if (plan != null)
-        {
-            plan.takeBack(chargedAtMs, actions);
+            final SlidingCount plan = windows.get(PLAN + account);
+            if (plan != null)
+            {
+                plan.takeBack(chargedAtMs, cost.actions());
+            }
         }
     }
 
@@ -233,11 +320,67 @@ public final class MmWindows
             new Budget(Plans.MINUTE_MS, planUsed, planLeft, plan.oldestLeavesInMs(now)) : second;
     }
 
-    /** The windows a request counts in; the second is the account's cancels, the others count actions. */
-    private static String[] keys(final String account, final String apiKeyId, final String address, final long market)
+    private static Cost cost(final long market, final long actions, final long cancels)
     {
-        return new String[]{"account:" + account, "account-cancels:" + account, "key:" + apiKeyId, "ip:" + address,
-            "market:" + market, "shard:0"};
+        return new Cost().actions(market, actions).cancels(cancels);
+    }
+
+    /** Each window a request counts in ({@code keys}), the index of its scope in {@link #SCOPES} and what it costs there. */
+    private record Charges(String[] keys, int[] scopes, long[] costs)
+    {
+    }
+
+    /**
+     * The windows a request counts in: the account's, its cancels', the key's and the address's, then each market's it
+     * acts on and each of their shards'.
+     */
+    private Charges charges(final String account, final String apiKeyId, final String address, final Cost cost)
+    {
+        final int markets = cost.marketCount;
+        final int[] shards = new int[markets];
+        final long[] shardCosts = new long[markets];
+        int shardCount = 0;
+        for (int m = 0; m < markets; m++)
+        {
+            final int shard = shardOf.applyAsInt(cost.markets[m]);
+            int s = 0;
+            while (s < shardCount && shards[s] != shard)
+            {
+                s++;
+            }
+            shards[s] = shard;
+            shardCosts[s] += cost.actions[m];
+            shardCount = Math.max(shardCount, s + 1);
+        }
+        final int length = 4 + markets + shardCount;
+        final String[] keys = new String[length];
+        final int[] scopes = new int[length];
+        final long[] costs = new long[length];
+        final long actions = cost.actions();
+        keys[0] = "account:" + account;
+        costs[0] = actions;
+        keys[1] = "account-cancels:" + account;
+        scopes[1] = 1;
+        costs[1] = cost.cancels;
+        keys[2] = "key:" + apiKeyId;
+        scopes[2] = 2;
+        costs[2] = actions;
+        keys[3] = "ip:" + address;
+        scopes[3] = 3;
+        costs[3] = actions;
+        for (int m = 0; m < markets; m++)
+        {
+            keys[4 + m] = "market:" + cost.markets[m];
+            scopes[4 + m] = 4;
+            costs[4 + m] = cost.actions[m];
+        }
+        for (int s = 0; s < shardCount; s++)
+        {
+            keys[4 + markets + s] = "shard:" + shards[s];
+            scopes[4 + markets + s] = 5;
+            costs[4 + markets + s] = shardCosts[s];
+        }
+        return new Charges(keys, scopes, costs);
     }
 
     private void prune(final long now)

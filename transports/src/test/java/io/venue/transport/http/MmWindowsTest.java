@@ -93,6 +93,30 @@ class MmWindowsTest
     }
 
     @Test
+    void aRequestsActionsCountInTheWindowsOfTheMarketsAndShardsTheyActOn()
+    {
+        // markets 1 and 3 on shard 1, market 2 on shard 0; three actions a market, four a shard
+        final MmWindows w = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 100, 100, 3, 4), MmWindows.Plans.NONE, now::get,
+            market -> (int)(market % 2));
+        assertNull(w.charge(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2).action(2).cancels(5)));
+        assertNull(w.charge(now.get(), "a", "k", "ip", 2, 1, 0));
+        final MmWindows.Refusal market = w.charge(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2));
+        assertEquals("market", market.scope(), "market 2's window is full");
+        assertEquals(3, market.usedActions());
+        assertNull(w.charge(now.get(), "a", "k", "ip", 1, 2, 0), "market 1 has room");
+        final MmWindows.Refusal shard = w.charge(now.get(), "a", "k", "ip", 3, 2, 0);
+        assertEquals("shard", shard.scope(), "markets 1 and 3 share shard 1's window, which holds 3 of 4");
+        assertEquals(3, shard.usedActions());
+        assertEquals(6, w.budget("a").usedActions(), "the account counts every action on every market, the refused none");
+
+        // a refund gives each market its own share back
+        w.refund(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2).cancels(5));
+        assertNull(w.charge(now.get(), "a", "k", "ip", new MmWindows.Cost().action(2).actions(3, 2)));
+        assertEquals("market", w.charge(now.get(), "a", "k", "ip", 2, 1, 0).scope());
+        assertEquals("shard", w.charge(now.get(), "a", "k", "ip", 3, 1, 0).scope());
+    }
+
+    @Test
     void theWindowSlides()
     {
         for (int i = 0; i < 3; i++)
