@@ -106,13 +106,20 @@ class CancelReplaceTest
     private String replaceBody(final String cancel, final long price, final Secp256k1KeyPair placeSigner,
         final Secp256k1KeyPair cancelSigner)
     {
+        return replaceBody(cancel, SPOT_MARKET, price, placeSigner, cancelSigner);
+    }
+
+    /** As above, the bid on {@code market}. */
+    private String replaceBody(final String cancel, final long market, final long price, final Secp256k1KeyPair placeSigner,
+        final Secp256k1KeyPair cancelSigner)
+    {
         final byte[] hash = new byte[32];
-        new Eip712Order(DEMO_CHAIN_ID, DEMO_CONTRACT).hash(SPOT_MARKET, trader.address(), Eip712Order.YES_BID, price, 10_000, 0,
+        new Eip712Order(DEMO_CHAIN_ID, DEMO_CONTRACT).hash(market, trader.address(), Eip712Order.YES_BID, price, 10_000, 0,
             nonce, hash, 0);
         final String body = new JsonWriter()
             .raw("cancel", new JsonWriter().field("orderId", cancel).field("signature",
                 sign(Eip191.personalHash(CancelByIdText.text(OrderId.of(cancel), trader.address())), cancelSigner)).toJson())
-            .raw("place", new JsonWriter().field("marketId", SPOT_MARKET).field("trader", trader.address().toString())
+            .raw("place", new JsonWriter().field("marketId", market).field("trader", trader.address().toString())
                 .field("side", 0).field("price", price).field("qty", 10_000).field("expiry", 0).field("nonce", nonce)
                 .field("signature", sign(hash, placeSigner)).toJson())
             .toJson();
@@ -267,6 +274,21 @@ class CancelReplaceTest
             "\"maxActionsPerWindow\":2,\"usedActions\":2,\"remainingActions\":0,\"resetInMs\":"), full.body());
         assertTrue(full.headers().firstValue("retry-after").isPresent());
         assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "a refused replace changes nothing");
+    }
+
+    @Test
+    void aReplaceOnAnUnlistedMarketIsRefusedBeforeAnyWindowOrLeg() throws Exception
+    {
+        start("4000");
+        final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final String order = restingBid(47_000 * UNIT);
+        final HttpResponse<String> unlisted = replace(mm, replaceBody(order, 900_000, 47_100 * UNIT, trader, trader));
+        assertEquals(400, unlisted.statusCode(), unlisted.body());
+        assertEquals("place.marketId", field(unlisted.body(), "field"), unlisted.body());
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "the cancel leg did not run");
+        final HttpResponse<String> listed = replace(mm, replaceBody(order, 47_100 * UNIT, trader, trader));
+        assertEquals(200, listed.statusCode(), listed.body());
+        assertEquals("1", field(listed.body(), "usedActions"), "the refused replace charged no window: " + listed.body());
     }
 
     /** Mutated bodies, each with valid machine headers over its own bytes: a clear 4xx or a decided answer, never a 5xx. */

@@ -286,6 +286,39 @@ class CompactOrderEntryTest
     }
 
     @Test
+    void theEdgeThrottleCountsOnlyTheLanesFailedAuthenticationsInBucketsOfTheirOwn() throws Exception
+    {
+        // loopback not exempt: five requests of burst, one a second after
+        start("4000", Map.of("edge.ip.exempt", "192.0.2.1", "edge.ip.rate", "1", "edge.ip.burst", "5"));
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        int throttled = 0;
+        for (int i = 0; i < 8; i++)
+        {
+            throttled += http.post("/api/v1/trading/actions", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)).statusCode() == 429 ? 1 : 0;
+        }
+        assertTrue(throttled >= 3, "the trading route's bucket is spent: " + throttled);
+        // the address's traffic on other routes does not refuse its MM orders
+        final HttpResponse<String> placed = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT)))),
+            Map.of());
+        assertEquals(200, placed.statusCode(), placed.body());
+
+        // failed authentications spend the lane's own bucket; then the address is refused before the checks
+        final SvcRequestSigner unknown = SvcRequestSigner.hmac("spk_" + "0".repeat(16), "sps_" + "0".repeat(64), "spp_" + "0".repeat(32));
+        final List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 8; i++)
+        {
+            statuses.add(send(unknown, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_001 * UNIT)))), Map.of())
+                .statusCode());
+        }
+        assertEquals(401, statuses.get(0), statuses.toString());
+        assertEquals(429, statuses.get(statuses.size() - 1), statuses.toString());
+        final HttpResponse<String> refused = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
+            Map.of());
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertEquals("Too Many Requests! Wait for 1s", refused.body());
+    }
+
+    @Test
     void eachMatchingShardHasItsOwnWindow() throws Exception
     {
         final String plenty = "1000000";

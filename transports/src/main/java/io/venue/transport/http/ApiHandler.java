@@ -554,14 +554,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
             return null;
         }
-        // the MM lane has its own limits (spec 8.2): the trading route's edge throttle counts only failed authentications
-        // here, so an address that keeps failing is refused before the checks and cannot flood the journal
+        // the MM lane has its own limits (spec 8.2): a throttle of the edge's settings counts only its failed
+        // authentications, in buckets of its own, so an address that keeps failing is refused before the checks and cannot
+        // flood the journal, and the address's traffic on other routes never refuses its MM orders
         if (!admitWrite(ctx, slot, false))
         {
             return null;
         }
         final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
-        final EdgeThrottle throttle = context.edgeThrottle;
+        final EdgeThrottle throttle = context.mmAuthThrottle;
         if (throttle != null && throttle.exhausted(remote))
         {
             refuseAtEdge(ctx, slot, remote, throttle, 1);

@@ -102,7 +102,7 @@ final class CompactOrderRoute
             markets[i] = chargedMarket(order, request.market());
             bodies.add(CanonicalJson.signedActionBody(order));
         }
-        final String address = remote.getHostAddress();
+        final String address = MmRoute.ipWindow(remote);
         final long chargedAtMs = context.mmWindows.nowMs();
         final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
             cost(markets, 0));

@@ -37,6 +37,12 @@ public final class EdgeThrottle
         this.nanoClock = nanoClock;
     }
 
+    /** A throttle of the same rate, burst and exempt addresses whose buckets are its own. */
+    public EdgeThrottle sibling()
+    {
+        return new EdgeThrottle(ratePerSecond, burst, exempt, nanoClock);
+    }
+
     /**
      * Takes a token for a request from {@code address}.
      *
@@ -105,8 +111,8 @@ public final class EdgeThrottle
         return elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
     }
 
-    /** The address itself for IPv4, its /64 for IPv6. */
-    private static InetAddress key(final InetAddress address)
+    /** The address itself for IPv4, its /64 for IPv6: what a per-address limit counts by. */
+    static InetAddress key(final InetAddress address)
     {
         final byte[] bytes = address.getAddress();
         if (bytes.length != 16)

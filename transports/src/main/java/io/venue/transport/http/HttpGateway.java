@@ -94,8 +94,11 @@ public final class HttpGateway implements AutoCloseable
             if (context.edgeThrottle != null)
             {
                 // the counts of addresses that stopped sending, once a second
-                workers.next().scheduleAtFixedRate(() -> context.edgeThrottle.flushHeld((address, count) ->
-                    ApiHandler.journalEdge(context, 0, address, count)), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+                workers.next().scheduleAtFixedRate(() ->
+                {
+                    context.edgeThrottle.flushHeld((address, count) -> ApiHandler.journalEdge(context, 0, address, count));
+                    context.mmAuthThrottle.flushHeld((address, count) -> ApiHandler.journalEdge(context, 0, address, count));
+                }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
             }
         }
         catch (final InterruptedException ex)
@@ -186,6 +189,8 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.LongSupplier backlog;
         long busyBacklog;
         EdgeThrottle edgeThrottle;
+        /** The MM lane's count of failed authentications: the edge throttle's settings, buckets of its own. */
+        EdgeThrottle mmAuthThrottle;
         volatile boolean draining;
         PreJournalRefusals refusals;
         OwnerIntents ownerIntents;
@@ -390,6 +395,7 @@ public final class HttpGateway implements AutoCloseable
         public Context edgeThrottle(final EdgeThrottle throttle)
         {
             this.edgeThrottle = throttle;
+            this.mmAuthThrottle = throttle == null ? null : throttle.sibling();
             return this;
         }
 

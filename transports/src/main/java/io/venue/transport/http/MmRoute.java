@@ -72,7 +72,12 @@ final class MmRoute
             return Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + key.key().account() +
                 ", not for the trader " + replace.trader())));
         }
-        final String address = remote.getHostAddress();
+        if (context.marketListed != null && !context.marketListed.test(replace.market()))
+        {
+            // the new order's market carries the per-market window's charge: it must be one the venue lists
+            return Decision.refuse(TokenRoute.badRequest("place.marketId", "market " + replace.market() + " is not listed"));
+        }
+        final String address = ipWindow(remote);
         final long chargedAtMs = context.mmWindows.nowMs();
         final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
             replace.market(), 1, 1);
@@ -81,6 +86,12 @@ final class MmRoute
             return windowFull(context, full, replace.trader(), path);
         }
         return Decision.admit(new Admitted(replace, key.apiKeyId(), address, chargedAtMs));
+    }
+
+    /** The key of the per-address MM window: the address, or its /64 for IPv6, as the edge throttle counts. */
+    static String ipWindow(final java.net.InetAddress remote)
+    {
+        return EdgeThrottle.describe(EdgeThrottle.key(remote));
     }
 
     /** The credential a request of the MM lane authenticated with, or the decision that refuses the request. */
@@ -100,7 +111,7 @@ final class MmRoute
         final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
         if (auth.refusal() != null)
         {
-            final long wait = context.edgeThrottle == null ? 0 : context.edgeThrottle.acquire(remote);
+            final long wait = context.mmAuthThrottle == null ? 0 : context.mmAuthThrottle.acquire(remote);
             return new Authorization(null, new Decision<>(wait, wait > 0 ? null : auth.refusal(), null));
         }
         if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
