@@ -154,7 +154,8 @@ public final class Appliance implements AutoCloseable
         events = Journal.open(data.resolve("journal").resolve("events"));
         executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
         final long journaled = commands.lastSequence();
-        final long epoch = Math.max(1, commands.lastEpoch());
+        // a node promoted and restarted before journaling a command has its epoch only in the promotion's file
+        final long epoch = Math.max(Math.max(1, commands.lastEpoch()), PromotionWatch.promotedEpoch(data));
         final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
             .sizeFor(config.stateLimits());
         final Path snapshots = data.resolve("snapshots");
@@ -170,6 +171,12 @@ public final class Appliance implements AutoCloseable
                 {
                     log.printf("recovered: %,d commands replayed (%,d events matched, %,d appended), last sequence %d%n",
                         replayed, matched, appended, last);
+                }
+
+                public void onUnreadable(final long index, final long sequence)
+                {
+                    log.printf("recovery: the command at journal index %d (sequence %d) is not a record the engine reads: " +
+                        "skipped, as the live engine skips it; check the journal (venue journal dump)%n", index, sequence);
                 }
             });
         state = recovery.state();

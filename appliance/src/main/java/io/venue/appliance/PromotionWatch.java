@@ -67,8 +67,17 @@ final class PromotionWatch implements Agent
         pending.skipTo(follower.lastSequence());
         try
         {
-            Files.writeString(dataDir.resolve(DONE), "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n",
+            // whole and on the disk before the node serves: until it journals a command, the file is what keeps the new
+            // epoch across a restart (promotedEpoch)
+            final Path written = dataDir.resolve(DONE + ".new");
+            Files.writeString(written, "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n",
                 StandardCharsets.US_ASCII);
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(written, java.nio.file.StandardOpenOption.WRITE))
+            {
+                channel.force(true);
+            }
+            Files.move(written, dataDir.resolve(DONE), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Files.deleteIfExists(dataDir.resolve(REQUEST));
         }
         catch (final IOException ex)
@@ -80,6 +89,29 @@ final class PromotionWatch implements Agent
             onPromoted.accept(follower);
         }
         return 1;
+    }
+
+    /**
+     * The epoch this node's last promotion took, from {@value #DONE}, or 0 when it was never promoted: a node promoted
+     * and restarted before it journaled a command finds its epoch here, not in its journal.
+     *
+     * @throws IllegalStateException when the file is not the one a promotion writes (the epoch would be a guess).
+     */
+    static long promotedEpoch(final Path dataDir) throws IOException
+    {
+        final Path file = dataDir.resolve(DONE);
+        if (!Files.exists(file))
+        {
+            return 0;
+        }
+        final String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("epoch (\\d{1,18}) after sequence \\d{1,19}").matcher(text);
+        if (!matcher.matches())
+        {
+            throw new IllegalStateException(file + " should read 'epoch E after sequence S', as a promotion writes it, " +
+                "not '" + text + "': restore it or remove it knowing the node's epoch");
+        }
+        return Long.parseLong(matcher.group(1));
     }
 
     @Override

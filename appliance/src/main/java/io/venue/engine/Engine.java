@@ -160,7 +160,9 @@ public final class Engine implements AutoCloseable
         final int templateId = header.templateId();
         final int blockLength = header.blockLength();
         final int version = header.version();
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
+        // another version's record may not read as this one's (JOURNAL-SCHEMA.md: other versions are refused, never half read)
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || version != MessageHeaderDecoder.SCHEMA_VERSION ||
+            MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
         {
             return false;
         }

@@ -43,6 +43,12 @@ public final class ShardRecovery
         void onStateRebuilt(String reason);
 
         void onReplayed(long commands, long eventsMatched, long eventsAppended, long lastSequence);
+
+        /**
+         * A command record the engine cannot read (a damaged or foreign record: the live engine skips it too, and counts
+         * it), at {@code index} of the command journal; {@code sequence} is -1 when the record is too short to hold one.
+         */
+        void onUnreadable(long index, long sequence);
     }
 
     private final Engine engine;
@@ -142,7 +148,10 @@ public final class ShardRecovery
             {
                 return;
             }
-            engine.onCommand(buffer, offset, length);
+            if (!engine.onCommand(buffer, offset, length))
+            {
+                report.onUnreadable(index, length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1);
+            }
             replayed[0]++;
         }))
         {

@@ -84,6 +84,11 @@ final class CrashingShard
                         System.out.println("REBUILT " + reason.replace('\n', ' '));
                     }
 
+                    public void onUnreadable(final long index, final long sequence)
+                    {
+                        System.out.println("UNREADABLE " + index + " " + sequence);
+                    }
+
                     public void onReplayed(final long replayed, final long matched, final long appended, final long last)
                     {
                         System.out.println("RECOVERED " + replayed + " " + matched + " " + appended + " " + last);

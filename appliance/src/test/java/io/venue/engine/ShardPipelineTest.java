@@ -282,6 +282,11 @@ class ShardPipelineTest
                     throw new AssertionError("the state was usable: " + reason);
                 }
 
+                public void onUnreadable(final long index, final long sequence)
+                {
+                    throw new AssertionError("unreadable command at index " + index);
+                }
+
                 public void onReplayed(final long replayed, final long matched, final long appended, final long lastSequence)
                 {
                     assertEquals(records.size() - stored, replayed, "only the commands after the state");

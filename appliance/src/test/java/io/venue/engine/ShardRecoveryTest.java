@@ -43,6 +43,11 @@ class ShardRecoveryTest
             log.add(reason);
         }
 
+        public void onUnreadable(final long index, final long sequence)
+        {
+            log.add("unreadable " + index + " " + sequence);
+        }
+
         public void onReplayed(final long commands, final long eventsMatched, final long eventsAppended, final long lastSequence)
         {
             replay[0] = commands;
@@ -137,6 +142,32 @@ class ShardRecoveryTest
             recovery.state().close();
         }
         assertArrayEquals(reference.log.bytes(), journal(folder.resolve("events")));
+    }
+
+    @Test
+    void aCommandTheEngineCannotReadIsReportedWithItsIndexAndSequence() throws Exception
+    {
+        final List<byte[]> records = reference().records();
+        // the tenth command as a record of another schema version, which the engine refuses to read
+        final byte[] foreign = records.get(9).clone();
+        new org.agrona.concurrent.UnsafeBuffer(foreign).putShort(6, (short)(io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_VERSION + 1),
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        records.set(9, foreign);
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender commandOut = commands.appender();
+            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            final long[] tenth = {-1};
+            final io.venue.journal.queue.JournalTailer tailer = commands.tailer();
+            for (int i = 0; i < 10; i++)
+            {
+                tailer.read((buffer, offset, length, index) -> tenth[0] = index);
+            }
+            final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
+            recovery.state().close();
+            assertEquals(List.of("unreadable " + tenth[0] + " " + JournalRecords.sequence(new org.agrona.concurrent.UnsafeBuffer(foreign), 0)),
+                log.stream().filter(line -> line.startsWith("unreadable")).toList());
+        }
     }
 
     @Test

@@ -62,6 +62,11 @@ public final class ReplicaNode
                     {
                     }
 
+                    public void onUnreadable(final long index, final long sequence)
+                    {
+                        System.out.println("UNREADABLE " + index + " " + sequence);
+                    }
+
                     public void onReplayed(final long replayed, final long matched, final long appended, final long last)
                     {
                         System.out.println("RECOVERED " + last);

@@ -243,6 +243,11 @@ class SnapshotTest
                     reports.add(reason);
                 }
 
+                public void onUnreadable(final long index, final long sequence)
+                {
+                    reports.add("unreadable command at index " + index);
+                }
+
                 public void onReplayed(final long commands, final long matched, final long appended, final long last)
                 {
                     reports.add("replayed " + commands + " appended " + appended);

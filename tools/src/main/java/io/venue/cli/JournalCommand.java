@@ -206,6 +206,7 @@ final class JournalCommand
                 final boolean[] stopped = {false};
                 final long[] counts = new long[2];
                 final String[] divergence = {null};
+                final long[] unreadable = {0};
                 while (divergence[0] == null && !stopped[0] && commandTailer.read((buffer, offset, length, index) ->
                 {
                     if (divergence[0] != null || stopped[0])
@@ -245,7 +246,13 @@ final class JournalCommand
                         }
                     }
                     producedLength[0] = 0;
-                    engine.onCommand(buffer, offset, length);
+                    if (!engine.onCommand(buffer, offset, length))
+                    {
+                        // the live engine skips such a record too (and counts it): said here, never passed over in silence
+                        unreadable[0]++;
+                        out.println("command index " + index + (length >= JournalRecords.SEQUENCE_OFFSET + 8 ? " (sequence " +
+                            JournalRecords.sequence(buffer, offset) + ")" : "") + " is not a record the engine reads: skipped");
+                    }
                     // with several shards a command's events come when it is settled: each one is compared before the next
                     engine.drain();
                     counts[0]++;
@@ -274,9 +281,16 @@ final class JournalCommand
                 {
                     // to the end of the command journal or the first divergence
                 }
-                if (divergence[0] == null && null == toSequence && eventCursor.next((buffer, offset, length, index) -> { }))
+                if (divergence[0] == null)
                 {
-                    divergence[0] = "the event journal holds more events than the replay produced";
+                    // an event left over is one the replay did not produce, unless it is of a command after --to-sequence
+                    final long[] next = {-1};
+                    if (eventCursor.next((buffer, offset, length, index) -> next[0] = length >= JournalRecords.SEQUENCE_OFFSET + 8 ?
+                        JournalRecords.sequence(buffer, offset) : -1) && (null == toSequence || next[0] < 0 || next[0] <= toSequence))
+                    {
+                        divergence[0] = "the event journal holds more events than the replay produced" +
+                            (null == toSequence ? "" : " (an event of sequence " + next[0] + ", not after " + toSequence + ")");
+                    }
                 }
                 if (divergence[0] != null)
                 {
@@ -286,6 +300,13 @@ final class JournalCommand
                 }
                 out.printf("replayed %d commands%s, %d events identical; state hash %s%n", counts[0],
                     null == state ? "" : " after the snapshot at " + from, counts[1], io.venue.codec.Hex.to0x(engine.stateHash()));
+                if (unreadable[0] > 0)
+                {
+                    out.printf("%d command records the engine cannot read (listed above): the journal is damaged or not this " +
+                        "version's%n", unreadable[0]);
+                    out.flush();
+                    return 1;
+                }
                 if (null != audit)
                 {
                     out.printf("%d signatures verified again; %d records not verified (owner intents keep no signature, " +

@@ -275,6 +275,82 @@ class JournalCommandTest
         assertTrue(refused.out().contains("is damaged"), refused.out());
     }
 
+    /** Every record of a journal, in order. */
+    private static java.util.List<byte[]> records(final Path journal)
+    {
+        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        try (Journal opened = Journal.openReadOnly(journal))
+        {
+            final JournalTailer tailer = opened.tailer();
+            while (tailer.read((buffer, offset, length, index) ->
+            {
+                final byte[] copy = new byte[length];
+                buffer.getBytes(offset, copy);
+                records.add(copy);
+            }))
+            {
+                // to the end
+            }
+        }
+        return records;
+    }
+
+    private static void write(final Path journal, final java.util.List<byte[]> records)
+    {
+        try (Journal opened = Journal.open(journal))
+        {
+            for (final byte[] record : records)
+            {
+                opened.appender().append(new UnsafeBuffer(record), 0, record.length);
+            }
+        }
+    }
+
+    @Test
+    void replaySaysWhichCommandsTheEngineCannotReadAndFails()
+    {
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
+        // Alice's deposit (sequence 4) as a record of another schema version: the live engine skips it too
+        final java.util.List<byte[]> commands = records(dir.resolve("commands"));
+        new UnsafeBuffer(commands.get(3)).putShort(6, (short)(MessageHeaderEncoder.SCHEMA_VERSION + 1), java.nio.ByteOrder.LITTLE_ENDIAN);
+        writeAndRun(new EngineConfig().operator(OPERATOR), commands, dir.resolve("foreign-commands"), dir.resolve("foreign-events"));
+
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("foreign-commands").toString(),
+            dir.resolve("foreign-events").toString(), "--operator", OPERATOR.toString());
+        assertEquals(1, replay.exitCode(), replay.out());
+        assertTrue(replay.out().contains("(sequence 4) is not a record the engine reads: skipped"), replay.out());
+        assertTrue(replay.out().contains("1 command records the engine cannot read"), replay.out());
+    }
+
+    @Test
+    void replayToASequenceFindsEventsOfItsCommandsThatTheReplayDidNotProduce()
+    {
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
+        final java.util.List<byte[]> events = new java.util.ArrayList<>();
+        byte[] lastOfSix = null;
+        for (final byte[] event : records(dir.resolve("events")))
+        {
+            final long sequence = new UnsafeBuffer(event).getLong(MessageHeaderEncoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (sequence == 7 && lastOfSix != null)
+            {
+                events.add(lastOfSix);
+                lastOfSix = null;
+            }
+            events.add(event);
+            lastOfSix = sequence == 6 ? event : lastOfSix;
+        }
+        write(dir.resolve("extra-events"), events);
+
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("extra-events").toString(),
+            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        assertEquals(1, replay.exitCode(), replay.out());
+        assertTrue(replay.out().contains("holds more events than the replay produced (an event of sequence 6, not after 6)"),
+            replay.out());
+        final CliRun untouched = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        assertEquals(0, untouched.exitCode(), "the next command's events are not extra: " + untouched.out());
+    }
+
     @Test
     void replayUnderAnotherConfigurationShowsTheFirstDivergence()
     {

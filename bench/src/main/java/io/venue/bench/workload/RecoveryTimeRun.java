@@ -95,6 +95,11 @@ public final class RecoveryTimeRun
                         log.append(reason).append("; ");
                     }
 
+                    public void onUnreadable(final long index, final long sequence)
+                    {
+                        log.append("unreadable command at index ").append(index).append("; ");
+                    }
+
                     public void onReplayed(final long replayed, final long matched, final long appended, final long last)
                     {
                         log.append(String.format(Locale.ROOT, "replayed %,d commands (%,d events matched, %,d appended) to %,d",
