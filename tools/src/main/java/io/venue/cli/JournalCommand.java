@@ -80,9 +80,23 @@ final class JournalCommand
             try (Journal journal = Journal.openReadOnly(folder))
             {
                 final JournalTailer tailer = journal.tailer();
-                while (tailer.read((buffer, offset, length, index) ->
+                final boolean[] eventsTimed = {false};
+                while (!eventsTimed[0] && tailer.read((buffer, offset, length, index) ->
                 {
-                    if (inRange(buffer, offset, length) && inTime(records, buffer, offset, length))
+                    final io.venue.journal.RecordType type = records.typeOf(buffer, offset, length);
+                    if (type == null)
+                    {
+                        // a record that does not read is shown whatever the filters: a filtered dump never hides damage
+                        line.setLength(0);
+                        out.println(printer.print(buffer, offset, length, line) + " at journal index " + index);
+                        return;
+                    }
+                    if ((fromTime != null || toTime != null) && type.kind() != io.venue.journal.RecordKind.COMMAND)
+                    {
+                        eventsTimed[0] = true;
+                        return;
+                    }
+                    if (inRange(buffer, offset, length) && inTime(buffer, offset))
                     {
                         line.setLength(0);
                         final String text = printer.print(buffer, offset, length, line).toString();
@@ -97,21 +111,23 @@ final class JournalCommand
                 {
                     // to the end of the journal
                 }
+                if (eventsTimed[0])
+                {
+                    out.flush();
+                    spec.commandLine().getErr().println("--from-time and --to-time filter a command journal: events carry no " +
+                        "time (dump the commands with the time filter, then the events by --from-sequence and --to-sequence)");
+                    return 2;
+                }
             }
             out.flush();
             return 0;
         }
 
-        private boolean inTime(final JournalRecords records, final DirectBuffer buffer, final int offset, final int length)
+        private boolean inTime(final DirectBuffer buffer, final int offset)
         {
             if (fromTime == null && toTime == null)
             {
                 return true;
-            }
-            final io.venue.journal.RecordType type = records.typeOf(buffer, offset, length);
-            if (type == null || type.kind() != io.venue.journal.RecordKind.COMMAND)
-            {
-                return false;
             }
             final long time = JournalRecords.timestampMs(buffer, offset);
             return (fromTime == null || time >= fromTime) && (toTime == null || time <= toTime);
@@ -318,24 +334,6 @@ final class JournalCommand
         }
     }
 
-    /** Every record of a journal as (sequence, JSON line), in journal order. */
-    static java.util.List<java.util.Map.Entry<Long, String>> records(final Path folder)
-    {
-        final RecordPrinter printer = new RecordPrinter();
-        final java.util.List<java.util.Map.Entry<Long, String>> all = new java.util.ArrayList<>();
-        try (Journal journal = Journal.openReadOnly(folder))
-        {
-            final JournalTailer tailer = journal.tailer();
-            while (tailer.read((buffer, offset, length, index) -> all.add(java.util.Map.entry(
-                length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1L,
-                printer.print(buffer, offset, length)))))
-            {
-                // to the end
-            }
-        }
-        return all;
-    }
-
     @Command(name = "timeline", mixinStandardHelpOptions = true,
         description = "Every command and event that touched one order, in sequence order (each command before its events).")
     static final class Timeline implements Callable<Integer>
@@ -352,21 +350,83 @@ final class JournalCommand
         @Option(names = "--order", required = true, description = "The order id (0x + 64 hex).")
         String order;
 
+        /**
+         * Two passes, neither holding a journal in memory: the sequences of every record that names the order (its
+         * commands and events: placed, amended, traded, cancelled, by id or client id, one by one or all at once), then
+         * every command of those sequences followed by all of its events (the answer to a cancel names the cancel, not
+         * the order; a cancel by client order id names the client id).
+         */
         @Override
         public Integer call()
         {
             final String id = order.toLowerCase(java.util.Locale.ROOT);
-            final java.util.List<java.util.Map.Entry<Long, String>> lines = new java.util.ArrayList<>();
-            records(commands).stream().filter(r -> r.getValue().contains(id)).forEach(lines::add);
-            final int commandCount = lines.size();
-            records(events).stream().filter(r -> r.getValue().contains(id)).forEach(lines::add);
-            // a stable sort keeps each command ahead of its own events and events in their written order
-            final java.util.List<java.util.Map.Entry<Long, String>> sorted = new java.util.ArrayList<>(lines);
-            sorted.sort(java.util.Map.Entry.comparingByKey());
+            final org.agrona.collections.LongHashSet touched = new org.agrona.collections.LongHashSet();
+            final RecordPrinter printer = new RecordPrinter();
+            final StringBuilder line = new StringBuilder();
+            for (final Path folder : new Path[]{commands, events})
+            {
+                try (Journal journal = Journal.openReadOnly(folder))
+                {
+                    final JournalTailer tailer = journal.tailer();
+                    while (tailer.read((buffer, offset, length, index) ->
+                    {
+                        line.setLength(0);
+                        if (length >= JournalRecords.SEQUENCE_OFFSET + 8 && printer.print(buffer, offset, length, line).indexOf(id) >= 0)
+                        {
+                            touched.add(JournalRecords.sequence(buffer, offset));
+                        }
+                    }))
+                    {
+                        // to the end
+                    }
+                }
+            }
             final PrintWriter out = spec.commandLine().getOut();
-            sorted.forEach(entry -> out.println(entry.getValue()));
+            try (Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
+            {
+                final RecordCursor eventCursor = new RecordCursor(eventJournal.tailer());
+                final ExpandableArrayBuffer event = new ExpandableArrayBuffer(1024);
+                final long[] eventSequence = {Long.MIN_VALUE};
+                final int[] eventLength = {-1};
+                final Runnable nextEvent = () ->
+                {
+                    eventLength[0] = -1;
+                    eventCursor.next((buffer, offset, length, index) ->
+                    {
+                        event.putBytes(0, buffer, offset, length);
+                        eventLength[0] = length;
+                        eventSequence[0] = length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1;
+                    });
+                };
+                nextEvent.run();
+                final JournalTailer commandTailer = commandJournal.tailer();
+                while (commandTailer.read((buffer, offset, length, index) ->
+                {
+                    if (length < JournalRecords.SEQUENCE_OFFSET + 8)
+                    {
+                        return;
+                    }
+                    final long sequence = JournalRecords.sequence(buffer, offset);
+                    final boolean shown = touched.contains(sequence);
+                    if (shown)
+                    {
+                        out.println(printer.print(buffer, offset, length));
+                    }
+                    while (eventLength[0] >= 0 && eventSequence[0] <= sequence)
+                    {
+                        if (shown && eventSequence[0] == sequence)
+                        {
+                            out.println(printer.print(event, 0, eventLength[0]));
+                        }
+                        nextEvent.run();
+                    }
+                }))
+                {
+                    // to the end of the command journal
+                }
+            }
             out.flush();
-            return commandCount == 0 && sorted.isEmpty() ? 1 : 0;
+            return touched.isEmpty() ? 1 : 0;
         }
     }
 
@@ -423,12 +483,14 @@ final class JournalCommand
                     continue;
                 }
                 any = true;
+                // the journal's names (Book: NONE, YES, NO): an outcome market's books are YES and NO, a spot market's NONE
+                final String bookName = which == 1 ? "NO" : view.book(market, 1) != null ? "YES" : "NONE";
                 for (final io.venue.action.Side side : io.venue.action.Side.values())
                 {
                     for (int depth = 0; depth < book.levelCount(side); depth++)
                     {
-                        out.printf("{\"market\":%d,\"book\":%d,\"side\":\"%s\",\"depth\":%d,\"price\":%d,\"qty\":%d,\"orders\":%d}%n",
-                            market, which, side.wire(), depth, book.levelPrice(side, depth), book.levelQty(side, depth),
+                        out.printf("{\"market\":%d,\"book\":\"%s\",\"side\":\"%s\",\"depth\":%d,\"price\":%d,\"qty\":%d,\"orders\":%d}%n",
+                            market, bookName, side.wire(), depth, book.levelPrice(side, depth), book.levelQty(side, depth),
                             book.levelOrderCount(side, depth));
                     }
                 }

@@ -86,10 +86,24 @@ class JournalCommandTest
         final long nonce,
         final Action action)
     {
+        return send(engine, encoder, buffer, commands, sequence, account, nonce, null, action);
+    }
+
+    private static long send(
+        final Engine engine,
+        final ActionCommandEncoder encoder,
+        final ExpandableArrayBuffer buffer,
+        final JournalAppender commands,
+        final long sequence,
+        final Address account,
+        final long nonce,
+        final io.venue.action.ClientOrderId clientOrderId,
+        final Action action)
+    {
         final byte[] digest = new byte[32];
         digest[31] = (byte)sequence;
         final int length = encoder.encode(sequence, 1_763_000_000_000L + sequence, 1,
-            new ActionPayload(account, nonce, null, 1_763_000_000_000L, action), digest, SignerMatch.ACCOUNT_RAW,
+            new ActionPayload(account, nonce, clientOrderId, 1_763_000_000_000L, action), digest, SignerMatch.ACCOUNT_RAW,
             account.toBytes(), new byte[20], buffer, 0);
         commands.append(buffer, 0, length);
         engine.onCommand(buffer, 0, length);
@@ -388,7 +402,7 @@ class JournalCommandTest
         final CliRun before = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "6",
             "--operator", OPERATOR.toString());
         assertEquals(0, before.exitCode(), before.err());
-        assertEquals("{\"market\":7,\"book\":0,\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":5000000,\"orders\":1}",
+        assertEquals("{\"market\":7,\"book\":\"NONE\",\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":5000000,\"orders\":1}",
             before.out().trim());
         final CliRun after = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "7",
             "--operator", OPERATOR.toString());
@@ -400,5 +414,71 @@ class JournalCommandTest
         final CliRun diff = CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events3").toString());
         assertEquals(1, diff.exitCode(), diff.out());
         assertTrue(diff.out().startsWith("journals differ at record 0"), diff.out());
+    }
+
+    @Test
+    void timelineShowsEveryCommandThatTouchedTheOrderWithAllItsEvents()
+    {
+        final io.venue.action.ClientOrderId clientId = io.venue.action.ClientOrderId.of("0x" + "c1".repeat(16));
+        try (Journal commandJournal = Journal.open(dir.resolve("commands")); Journal eventJournal = Journal.open(dir.resolve("events"));
+            Engine engine = new Engine(new EngineConfig().operator(OPERATOR), new JournalEventSink(eventJournal.appender())))
+        {
+            final JournalAppender out = commandJournal.appender();
+            final ActionCommandEncoder encoder = new ActionCommandEncoder();
+            final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(1024);
+            final Action[] operatorActions = {new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"),
+                new CreateSpotMarket(7, 2, 1, 100, 1000, 1000), new Deposit(ALICE, 1, 1_000_000_000)};
+            for (int i = 0; i < operatorActions.length; i++)
+            {
+                send(engine, encoder, buffer, out, i + 1, OPERATOR, i, operatorActions[i]);
+            }
+            send(engine, encoder, buffer, out, 5, ALICE, 0, clientId,
+                new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 5_000_000, null, TimeInForce.GTC, false, false, -1));
+            send(engine, encoder, buffer, out, 6, ALICE, 1, new io.venue.action.CancelByClientOrderId(clientId));
+        }
+        final String aliceOrder = "0x" + "00".repeat(31) + "05";
+        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+            "--order", aliceOrder);
+        assertEquals(0, timeline.exitCode(), timeline.err());
+        final java.util.List<String> types = timeline.out().lines()
+            .map(line -> line.substring(line.indexOf("\"type\":\"") + 8, line.indexOf('"', line.indexOf("\"type\":\"") + 8))).toList();
+        assertEquals("PlaceOrder", types.get(0), timeline.out());
+        final int cancel = types.indexOf("CancelByClientOrderId");
+        assertTrue(cancel > 0, "the cancel names only the client order id, yet it touched the order: " + timeline.out());
+        assertTrue(types.subList(cancel, types.size()).containsAll(java.util.List.of("ActionAccepted", "OrderDone")),
+            "the cancel's events follow it: " + timeline.out());
+        assertTrue(timeline.out().lines().noneMatch(line -> line.contains("\"type\":\"Deposit\"")), "nothing else: " + timeline.out());
+    }
+
+    @Test
+    void aFilteredDumpStillShowsDamageAndATimeFilterRefusesAnEventJournal()
+    {
+        run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
+        final java.util.List<byte[]> commands = records(dir.resolve("commands"));
+        new UnsafeBuffer(commands.get(2)).putShort(4, (short)999, java.nio.ByteOrder.LITTLE_ENDIAN);
+        write(dir.resolve("damaged"), commands);
+        final CliRun alice = CliRun.of("journal", "dump", dir.resolve("damaged").toString(), "--account", ALICE.toString());
+        assertEquals(0, alice.exitCode(), alice.err());
+        assertTrue(alice.out().lines().anyMatch(line -> line.startsWith("{\"error\":\"WRONG_SCHEMA\"") &&
+            line.endsWith(" at journal index " + indexOf(dir.resolve("damaged"), 2))), alice.out());
+
+        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("events").toString(), "--from-time", "1763000000006");
+        assertEquals(2, timed.exitCode(), timed.out());
+        assertTrue(timed.err().contains("events carry no time"), timed.err());
+    }
+
+    /** The journal index of the record at {@code position}. */
+    private static long indexOf(final Path journal, final int position)
+    {
+        final long[] found = {-1};
+        try (Journal opened = Journal.openReadOnly(journal))
+        {
+            final JournalTailer tailer = opened.tailer();
+            for (int i = 0; i <= position; i++)
+            {
+                tailer.read((buffer, offset, length, index) -> found[0] = index);
+            }
+        }
+        return found[0];
     }
 }
