@@ -120,7 +120,8 @@ public final class ShardRecovery
         if (null == restored)
         {
             // a snapshot is forced to disk, the journals are not: after a host crash it may be ahead of either
-            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, eventJournal.lastSequence()), report);
+            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, eventsCover(commandJournal,
+                eventJournal.lastSequence())), report);
             try
             {
                 restored = Engine.open(config, sink, state);
@@ -185,6 +186,37 @@ public final class ShardRecovery
      * shorter journal: the events of every command up to the snapshot must still be there) and loads whole;
      * empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
      */
+    /**
+     * The last command whose events the event journal holds: its last event's command, and after it the commands that
+     * write no events (requests refused before the engine), which a snapshot may be named after.
+     */
+    private static long eventsCover(final Journal commandJournal, final long lastEvent)
+    {
+        final long[] covered = {lastEvent};
+        final boolean[] stop = {false};
+        final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
+        try (JournalTailer tailer = commandJournal.tailer())
+        {
+            tailer.moveAfterSequence(lastEvent);
+            while (!stop[0] && tailer.read((buffer, offset, length, index) ->
+            {
+                if (!stop[0] && length >= JournalRecords.SEQUENCE_OFFSET + 8 &&
+                    header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID)
+                {
+                    covered[0] = JournalRecords.sequence(buffer, offset);
+                }
+                else
+                {
+                    stop[0] = true;
+                }
+            }))
+            {
+                // up to the first command that writes events
+            }
+        }
+        return covered[0];
+    }
+
     private static EngineState fromSnapshot(
         final EngineState.Context context, final Path snapshots, final long lastJournaled, final Report report)
         throws StateUnusableException

@@ -153,6 +153,53 @@ class SnapshotTest
     }
 
     @Test
+    void aSnapshotNamedAfterRefusedRequestsThatWroteNoEventsIsUsed() throws Exception
+    {
+        // random commands, then ten requests refused before the engine, which write no events; a snapshot after them is
+        // past the event journal's last sequence, yet every event up to it is there (with several shards a snapshot
+        // can be taken just after such a request settles)
+        final List<byte[]> records = new ArrayList<>(RandomCommands.generate(43, 600));
+        long sequence = io.venue.journal.JournalRecords.sequence(new UnsafeBuffer(records.get(records.size() - 1)), 0);
+        for (int i = 0; i < 10; i++)
+        {
+            final io.venue.journal.sbe.RequestRejectedEncoder e = new io.venue.journal.sbe.RequestRejectedEncoder()
+                .wrapAndApplyHeader(new UnsafeBuffer(new byte[256]), 0, new io.venue.journal.sbe.MessageHeaderEncoder())
+                .sequence(++sequence).timestampMs(1_763_000_000_000L).epoch(1).connectionId(3).correlationId(4)
+                .reason(io.venue.journal.sbe.RequestRejectReason.values()[0]);
+            e.putAccount(new byte[20], 0, 20).putDigest(new byte[32], 0, 32);
+            e.detail("bad signature");
+            final byte[] record = new byte[io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()];
+            e.buffer().getBytes(0, record);
+            records.add(record);
+        }
+        final Path snapshot;
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events"));
+            io.venue.engine.PersistedEngine persisted = io.venue.engine.PersistedEngine.open(RandomCommands.config(),
+                new io.venue.engine.JournalEventSink(events.appender()), context(folder.resolve("state"))))
+        {
+            final JournalAppender out = commands.appender();
+            for (final byte[] record : records)
+            {
+                out.append(new UnsafeBuffer(record), 0, record.length);
+                persisted.engine().onCommand(new UnsafeBuffer(record), 0, record.length);
+            }
+            persisted.engine().flushEvents();
+            persisted.engine().flushState();
+            snapshot = io.venue.snapshot.SnapshotWriter.write(persisted.state(), folder.resolve("snapshots"));
+        }
+        assertEquals(sequence, SnapshotFiles.sequenceOf(snapshot));
+
+        deleteState();
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final ShardRecovery recovery = recover(commands, events);
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshot.getFileName())), reports.toString());
+            assertEquals("replayed 0 appended 0", reports.get(reports.size() - 1), reports.toString());
+            recovery.state().close();
+        }
+    }
+
+    @Test
     void everyDamagedByteAndEveryCutIsNoticed() throws Exception
     {
         final List<byte[]> records = RandomCommands.generate(37, 600);
