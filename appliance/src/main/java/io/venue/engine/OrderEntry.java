@@ -469,7 +469,8 @@ final class OrderEntry
         {
             return RejectCode.REDUCE_ONLY_VIOLATION;
         }
-        if (atOpenOrderLimit(account, market))
+        // an order that cannot rest (IOC, FOK, a market order) never becomes an open order: the limits do not stop it
+        if (canRest(intent) && atOpenOrderLimit(account, market))
         {
             return RejectCode.OPEN_ORDER_LIMIT;
         }
@@ -767,13 +768,19 @@ final class OrderEntry
         final int collateral = state.markets.quoteAsset(market);
         final int yes = state.markets.baseAssetOfBook(2 * market);
         final int no = state.markets.baseAssetOfBook(2 * market + 1);
-        // supplies stay below 2^62 (ShardState.supply), so the credits below cannot overflow
+        // every supply stays at most 2^62 (ShardState.supply), so no credit below can overflow: a split may not take the
+        // shares' supply past it, nor a merge the collateral's (deposits bound only the collateral's own)
         if (split)
         {
-            if (!ledger.debit(account, collateral, qty))
+            if (ledger.available(account, collateral) < qty)
             {
                 return RejectCode.INSUFFICIENT_BALANCE;
             }
+            if (qty > ShardState.MAX_SUPPLY - state.supply[yes] || qty > ShardState.MAX_SUPPLY - state.supply[no])
+            {
+                return RejectCode.INVALID_QTY;
+            }
+            ledger.debit(account, collateral, qty);
             ledger.credit(account, yes, qty);
             ledger.credit(account, no, qty);
             state.supply[collateral] -= qty;
@@ -784,6 +791,10 @@ final class OrderEntry
         if (ledger.available(account, yes) < qty || ledger.available(account, no) < qty)
         {
             return RejectCode.INSUFFICIENT_BALANCE;
+        }
+        if (qty > ShardState.MAX_SUPPLY - state.supply[collateral])
+        {
+            return RejectCode.INVALID_QTY;
         }
         ledger.debit(account, yes, qty);
         ledger.debit(account, no, qty);
@@ -834,7 +845,12 @@ final class OrderEntry
         return crossShardCredit.admit(checks.available(account, asset), checks.locked(account, asset), marketLocked, amount);
     }
 
-    private boolean atOpenOrderLimit(final int account, final int market)
+    private static boolean canRest(final PlaceIntent intent)
+    {
+        return !intent.isMarket && (intent.timeInForce == TimeInForce.GTC || intent.timeInForce == TimeInForce.POST_ONLY);
+    }
+
+        private boolean atOpenOrderLimit(final int account, final int market)
     {
         return checks.openOrders(account) >= state.config.maxOpenOrdersPerAccount() ||
             checks.openOrders(account, market) >= state.config.maxOpenOrdersPerAccountAndMarket();

@@ -11,6 +11,7 @@ import io.venue.action.Deposit;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.Split;
+import io.venue.action.Withdraw;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.journal.sbe.SignerMatch;
@@ -84,6 +85,43 @@ class EngineLimitsTest
         final int alice = view.account(ALICE.toBytes());
         assertEquals(cap, view.available(alice, view.yesAsset(OUTCOME)));
         assertEquals(cap, view.available(alice, view.noAsset(OUTCOME)));
+    }
+
+    @Test
+    void splitsAndMergesKeepEverySupplyBelowTwoToTheSixtyTwoToo()
+    {
+        final EngineHarness h = listed(new EngineConfig());
+        final long cap = 1L << 62;
+        h.admin(new Deposit(ALICE, USD, cap));
+        line(h.act(ALICE, new Split(OUTCOME, cap)), "PositionChanged");
+        // the collateral's supply is back to zero, so a deposit fits again; the shares' supply is full
+        line(h.admin(new Deposit(ALICE, USD, cap)), "BalanceChanged");
+        final byte[] before = h.engine.stateHash();
+        assertRejected(h.act(ALICE, new Split(OUTCOME, 1)), "INVALID_QTY");
+        assertRejected(h.act(ALICE, new io.venue.action.Merge(OUTCOME, 1)), "INVALID_QTY");
+        final EngineView view = h.engine.view();
+        final int alice = view.account(ALICE.toBytes());
+        assertEquals(cap, view.available(alice, view.asset(USD)), "nothing was taken");
+        assertEquals(cap, view.available(alice, view.yesAsset(OUTCOME)));
+        assertEquals(cap, view.total(view.yesAsset(OUTCOME)));
+        assertEquals(cap, view.total(view.asset(USD)));
+        h.admin(new Withdraw(ALICE, USD, 1));
+        line(h.act(ALICE, new io.venue.action.Merge(OUTCOME, 1)), "PositionChanged");
+    }
+
+    @Test
+    void anOrderThatCannotRestIsNotStoppedByTheOpenOrderLimits()
+    {
+        final EngineHarness h = listed(new EngineConfig().maxOpenOrdersPerAccountAndMarket(2));
+        h.admin(new Deposit(ALICE, USD, 1_000 * UNIT));
+        h.admin(new Deposit(BOB, BTC, 10 * UNIT));
+        line(h.act(ALICE, order(Side.BID, UNIT, UNIT, TimeInForce.GTC)), "OrderRested");
+        line(h.act(ALICE, order(Side.BID, UNIT + 100, UNIT, TimeInForce.GTC)), "OrderRested");
+        line(h.act(BOB, order(Side.ASK, 2 * UNIT, UNIT, TimeInForce.GTC)), "OrderRested");
+        assertRejected(h.act(ALICE, order(Side.BID, UNIT + 200, UNIT, TimeInForce.GTC)), "OPEN_ORDER_LIMIT");
+        assertRejected(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT / 2, TimeInForce.POST_ONLY)), "OPEN_ORDER_LIMIT");
+        line(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT / 2, TimeInForce.IOC)), "Trade");
+        line(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT / 2, TimeInForce.FOK)), "Trade");
     }
 
     @Test
