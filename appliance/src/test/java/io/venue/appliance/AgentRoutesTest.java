@@ -309,6 +309,15 @@ class AgentRoutesTest
         refused(executions(account, "", "spws1.forged.token"), 401, "UNAUTHORIZED");
         refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");
         refused(executions(account, "?cursor=-1", bearer), 400, "BAD_REQUEST");
+        // a query that does not decode is a 400 too, not a dropped connection (HttpClient will not send one: a socket does)
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", java.net.URI.create(appliance.baseUrl()).getPort()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("GET /api/v1/bsl/accounts/" + account + "/executions?cursor=%zz HTTP/1.1\r\nHost: x\r\n" +
+                "Authorization: Bearer " + bearer + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            final String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(raw.startsWith("HTTP/1.1 400") && raw.contains("\"code\":\"BAD_REQUEST\""), raw);
+        }
 
         final HttpResponse<String> page = executions(account, "", bearer);
         ok(page);

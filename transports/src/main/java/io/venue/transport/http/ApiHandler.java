@@ -140,7 +140,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final CompactOrderRoute compact;
     private final PrebatchedLane lane;
     private ScheduledFuture<?> sweep;
-    /** Set once an answer closes the connection: requests already read after it are dropped, not executed. */
+    /**
+     * Set once a request that closes the connection is read (or its answer written): requests read after it are
+     * dropped, never executed, since their answers could not be sent.
+     */
     private boolean closing;
 
     ApiHandler(final Shared shared, final long connectionId)
@@ -169,6 +172,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         slot.submit = request.method().equals(HttpMethod.POST) &&
             (query < 0 ? request.uri() : request.uri().substring(0, query)).equals(SUBMIT);
         slots.add(slot);
+        // this request closes the connection once answered: nothing read after it may run
+        closing |= !slot.keepAlive;
         if (slots.size() >= MAX_SLOTS)
         {
             ctx.channel().config().setAutoRead(false);
@@ -176,6 +181,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (request instanceof BodyLimit.Oversized oversized)
         {
             slot.keepAlive = oversized.keepAlive;
+            closing |= !slot.keepAlive;
             fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
                 shared.context.maxBodyBytes + " bytes"))));
             return;
@@ -183,6 +189,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (!request.decoderResult().isSuccess())
         {
             slot.keepAlive = false;
+            closing = true;
             badRequest(ctx, slot, "the request is not valid HTTP/1.1: " +
                 request.decoderResult().cause().getMessage());
             return;
@@ -423,7 +430,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
             return;
         }
-        final java.util.List<String> cursors = new QueryStringDecoder(request.uri()).parameters().get("cursor");
+        final java.util.List<String> cursors;
+        try
+        {
+            cursors = new QueryStringDecoder(request.uri()).parameters().get("cursor");
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            badRequest(ctx, slot, "the query does not decode: " + ex.getMessage());
+            return;
+        }
         long cursor = 0;
         if (cursors != null)
         {

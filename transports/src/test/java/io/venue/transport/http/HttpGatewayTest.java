@@ -131,6 +131,30 @@ class HttpGatewayTest
     }
 
     @Test
+    void requestsReadAfterAClosingRequestAreNotExecutedWhileAnEarlierAnswerWaits() throws Exception
+    {
+        start(10_000);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            final String submit = "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+            socket.getOutputStream().write((submit + "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
+                submit).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            while (offered.isEmpty())
+            {
+                Thread.onSpinWait();
+            }
+            // all three are read while the first waits for its answer
+            Thread.sleep(200);
+            assertEquals(1, offered.size(), "only the submit before the closing request was offered");
+            pending.onSequenced(offered.poll(), 1);
+            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertEquals(2, text.split("HTTP/1.1 ", -1).length - 1, "two answers, then closed: " + text);
+        }
+    }
+
+    @Test
     void aFullQueueIs503WithRetryAfter() throws Exception
     {
         start(10_000);
