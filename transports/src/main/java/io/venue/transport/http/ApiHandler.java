@@ -182,6 +182,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             slot.keepAlive = oversized.keepAlive;
             closing |= !slot.keepAlive;
+            final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
+            if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
+            {
+                // a write like any other: the edge throttle counts it, so a flood of them cannot fill the journal
+                if (!admitAtEdge(ctx, slot))
+                {
+                    return;
+                }
+                journal(shared.context, connectionId, RequestRejectReason.BODY_TOO_LARGE, "a body over " +
+                    shared.context.maxBodyBytes + " bytes on " + rawPath);
+            }
             fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
                 shared.context.maxBodyBytes + " bytes"))));
             return;

@@ -86,7 +86,7 @@ public final class HttpGateway implements AutoCloseable
                         final long connectionId = shared.connectionIds.incrementAndGet();
                         channel.pipeline()
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
-                            .addLast(new BodyLimit(context, connectionId))
+                            .addLast(new BodyLimit(context))
                             .addLast(new ApiHandler(shared, connectionId));
                     }
                 })
