@@ -2,6 +2,7 @@ package io.venue.transport.http;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.HttpMessage;
@@ -32,6 +33,23 @@ final class BodyLimit extends HttpObjectAggregator
     BodyLimit(final HttpGateway.Context context)
     {
         super(context.maxBodyBytes);
+    }
+
+    /**
+     * Netty would write its own 413 or 417 straight to the socket, ahead of earlier pipelined answers and unjournaled:
+     * a body announced over the limit goes the way of any oversized one (the handler's 413 in its turn), and an
+     * expectation other than 100-continue is ignored, as RFC 9110 allows.
+     */
+    @Override
+    protected Object newContinueResponse(final HttpMessage start, final int maxContentLength, final ChannelPipeline pipeline)
+    {
+        final boolean otherExpectation = start.headers().contains(io.netty.handler.codec.http.HttpHeaderNames.EXPECT) &&
+            !HttpUtil.is100ContinueExpected(start);
+        if (otherExpectation || HttpUtil.getContentLength(start, -1L) > maxContentLength)
+        {
+            return null;
+        }
+        return super.newContinueResponse(start, maxContentLength, pipeline);
     }
 
     @Override

@@ -236,6 +236,36 @@ class HttpGatewayTest
     }
 
     @Test
+    void anExpectationIsAnsweredInItsTurnAndAnnouncedOversizeIsJournaled() throws Exception
+    {
+        start(10_000);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
+                "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n" +
+                "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 600000\r\n" +
+                "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            while (offered.isEmpty())
+            {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(200);
+            pending.onSequenced(offered.poll(), 1);
+            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            final int first = text.indexOf("HTTP/1.1 200");
+            final int second = text.indexOf("HTTP/1.1 200", first + 1);
+            final int third = text.indexOf("HTTP/1.1 413");
+            assertTrue(first == 0 && text.indexOf("{\"ok\":true,\"sequence\":1}") < second && second < third, text);
+        }
+        final StringBuilder journaled = new StringBuilder();
+        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
+            "/api/v1/trading/actions", journaled.toString());
+    }
+
+    @Test
     void aSubmitNobodyAnswersTimesOutWith504AndALateAnswerIsDropped() throws Exception
     {
         start(300);
