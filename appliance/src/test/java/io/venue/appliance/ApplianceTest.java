@@ -599,6 +599,9 @@ class ApplianceTest
         assertTrue(window.startsWith("{\"ok\":true,\"account\":\"" + demo.address() + "\",\"nonceFloor\":1,\"nonceWindow\":256," +
             "\"nextUsableNonce\":3,\"seen\":true,\"asOfSequence\":" + field(afterTwo.body(), "sequence") + "}"), window);
         refused(http.get("/api/v1/trading/accounts/0xABC/nonce"), 400, "BAD_REQUEST");
+        final HttpResponse<String> posted = http.post("/api/v1/trading/accounts/0xABC/nonce", new byte[0]);
+        assertEquals(405, posted.statusCode(), "the method is checked first, as on every route: " + posted.body());
+        assertEquals("GET", posted.headers().firstValue("allow").orElse(null));
 
         appliance.close();
         appliance = null;

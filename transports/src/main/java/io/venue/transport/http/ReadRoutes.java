@@ -71,6 +71,11 @@ final class ReadRoutes
     /** GET /api/v1/trading/accounts/{account}/nonce. */
     FullHttpResponse nonceWindow(final HttpMethod method, final String account)
     {
+        // the method first, as on every other route
+        if (!method.equals(HttpMethod.GET))
+        {
+            return ApiHandler.notAllowed("GET");
+        }
         if (!ApiHandler.ADDRESS.matcher(account).matches())
         {
             return ApiHandler.badRequest("the account is 0x and 40 lowercase hex digits");
