@@ -69,15 +69,7 @@ final class PromotionWatch implements Agent
         {
             // whole and on the disk before the node serves: until it journals a command, the file is what keeps the new
             // epoch across a restart (promotedEpoch)
-            final Path written = dataDir.resolve(DONE + ".new");
-            Files.writeString(written, "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n",
-                StandardCharsets.US_ASCII);
-            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(written, java.nio.file.StandardOpenOption.WRITE))
-            {
-                channel.force(true);
-            }
-            Files.move(written, dataDir.resolve(DONE), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.replace(dataDir.resolve(DONE), "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n");
             Files.deleteIfExists(dataDir.resolve(REQUEST));
         }
         catch (final IOException ex)

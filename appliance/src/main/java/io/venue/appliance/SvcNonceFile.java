@@ -6,11 +6,9 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -102,7 +100,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
         if (made)
         {
-            replace(capacityFile, Long.toString(capacity));
+            DurableFiles.replace(capacityFile, Long.toString(capacity));
         }
     }
 
@@ -143,7 +141,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         if (untilMs > embargoUntilMs)
         {
             embargoUntilMs = untilMs;
-            replace(incompleteMarker, Long.toString(untilMs));
+            DurableFiles.replace(incompleteMarker, Long.toString(untilMs));
         }
     }
 
@@ -179,38 +177,12 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         {
             grown.putAll(entries);
         }
-        force(next);
+        DurableFiles.force(next);
         Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceFolder();
+        DurableFiles.forceFolder(file.getParent());
         map = builder(capacity).createPersistedTo(file.toFile());
         log.printf("the SVC-Nonce file grew from %s to %,d keys (%,d kept)%n", sizedFor < 0 ? "an unrecorded size" :
             String.format("%,d", sizedFor), capacity, entries.size());
-    }
-
-    /** Writes a small file whole or not at all: a temporary file, flushed, moved over it. */
-    private void replace(final Path target, final String content) throws IOException
-    {
-        final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.writeString(temporary, content);
-        force(temporary);
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceFolder();
-    }
-
-    private static void force(final Path path) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
-        {
-            channel.force(true);
-        }
-    }
-
-    private void forceFolder() throws IOException
-    {
-        try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ))
-        {
-            folder.force(true);
-        }
     }
 
     /** A Chronicle Map file starts with its header, which names the map's class. */
@@ -303,7 +275,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
                 try
                 {
                     // 0: the next start sets the time from its own start
-                    replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) : "0");
+                    DurableFiles.replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) : "0");
                 }
                 catch (final IOException unwritable)
                 {
@@ -320,9 +292,9 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         try
         {
             // the entries on the disk before the marker that says they are whole
-            force(file);
+            DurableFiles.force(file);
             Files.createFile(closedMarker);
-            forceFolder();
+            DurableFiles.forceFolder(file.getParent());
         }
         catch (final IOException unwritable)
         {

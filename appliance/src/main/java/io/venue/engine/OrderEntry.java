@@ -850,7 +850,7 @@ final class OrderEntry
         return !intent.isMarket && (intent.timeInForce == TimeInForce.GTC || intent.timeInForce == TimeInForce.POST_ONLY);
     }
 
-        private boolean atOpenOrderLimit(final int account, final int market)
+    private boolean atOpenOrderLimit(final int account, final int market)
     {
         return checks.openOrders(account) >= state.config.maxOpenOrdersPerAccount() ||
             checks.openOrders(account, market) >= state.config.maxOpenOrdersPerAccountAndMarket();

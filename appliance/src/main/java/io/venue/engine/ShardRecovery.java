@@ -151,7 +151,7 @@ public final class ShardRecovery
             }
             if (!engine.onCommand(buffer, offset, length))
             {
-                report.onUnreadable(index, length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1);
+                report.onUnreadable(index, JournalRecords.sequenceOrNone(buffer, offset, length));
             }
             replayed[0]++;
         }))
@@ -181,11 +181,6 @@ public final class ShardRecovery
         return commands;
     }
 
-    /**
-     * A fresh state, loaded from the newest snapshot that is no later than {@code lastJournaled} (the end of the
-     * shorter journal: the events of every command up to the snapshot must still be there) and loads whole;
-     * empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
-     */
     /**
      * The last command whose events the event journal holds: its last event's command, and after it the commands that
      * write no events (requests refused before the engine), which a snapshot may be named after.
@@ -217,6 +212,11 @@ public final class ShardRecovery
         return covered[0];
     }
 
+    /**
+     * A fresh state, loaded from the newest snapshot that is no later than {@code lastJournaled} (the end of the
+     * shorter journal: the events of every command up to the snapshot must still be there) and loads whole;
+     * empty (to be filled by a full replay) when there is none. Every snapshot passed over is reported.
+     */
     private static EngineState fromSnapshot(
         final EngineState.Context context, final Path snapshots, final long lastJournaled, final Report report)
         throws StateUnusableException

@@ -137,6 +137,15 @@ public final class JournalRecords
         return buffer.getLong(offset + SEQUENCE_OFFSET, BYTE_ORDER);
     }
 
+    /**
+     * The {@code sequence} of the record at {@code offset}, read whatever the rest of it holds, or -1 when its
+     * {@code length} bytes are too few to hold one (a damaged record still names its place this way).
+     */
+    public static long sequenceOrNone(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return length >= SEQUENCE_OFFSET + 8 ? sequence(buffer, offset) : -1;
+    }
+
     /** The sequencer's stamped time of the well-formed command at {@code offset}. */
     public static long timestampMs(final DirectBuffer buffer, final int offset)
     {

@@ -301,8 +301,8 @@ final class JournalCommand
                 {
                     // an event left over is one the replay did not produce, unless it is of a command after --to-sequence
                     final long[] next = {-1};
-                    if (eventCursor.next((buffer, offset, length, index) -> next[0] = length >= JournalRecords.SEQUENCE_OFFSET + 8 ?
-                        JournalRecords.sequence(buffer, offset) : -1) && (null == toSequence || next[0] < 0 || next[0] <= toSequence))
+                    if (eventCursor.next((buffer, offset, length, index) -> next[0] = JournalRecords.sequenceOrNone(buffer, offset,
+                        length)) && (null == toSequence || next[0] < 0 || next[0] <= toSequence))
                     {
                         divergence[0] = "the event journal holds more events than the replay produced" +
                             (null == toSequence ? "" : " (an event of sequence " + next[0] + ", not after " + toSequence + ")");
@@ -395,7 +395,7 @@ final class JournalCommand
                     {
                         event.putBytes(0, buffer, offset, length);
                         eventLength[0] = length;
-                        eventSequence[0] = length >= JournalRecords.SEQUENCE_OFFSET + 8 ? JournalRecords.sequence(buffer, offset) : -1;
+                        eventSequence[0] = JournalRecords.sequenceOrNone(buffer, offset, length);
                     });
                 };
                 nextEvent.run();

@@ -165,24 +165,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        final Slot slot = new Slot(HttpUtil.isKeepAlive(request));
+        // whether the connection stays open after this answer: a request that closes it stops whatever is read after it
+        final boolean keepAlive = request instanceof BodyLimit.Oversized oversized ? oversized.keepAlive :
+            request.decoderResult().isSuccess() && HttpUtil.isKeepAlive(request);
+        final Slot slot = new Slot(keepAlive);
         slot.receivedNs = System.nanoTime();
         // until the path is decoded (a 413, a request that is not HTTP), the raw one says whether this is a submit
         final int query = request.uri().indexOf('?');
-        slot.submit = request.method().equals(HttpMethod.POST) &&
-            (query < 0 ? request.uri() : request.uri().substring(0, query)).equals(SUBMIT);
+        final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
+        slot.submit = request.method().equals(HttpMethod.POST) && rawPath.equals(SUBMIT);
         slots.add(slot);
-        // this request closes the connection once answered: nothing read after it may run
-        closing |= !slot.keepAlive;
+        closing |= !keepAlive;
         if (slots.size() >= MAX_SLOTS)
         {
             ctx.channel().config().setAutoRead(false);
         }
-        if (request instanceof BodyLimit.Oversized oversized)
+        if (request instanceof BodyLimit.Oversized)
         {
-            slot.keepAlive = oversized.keepAlive;
-            closing |= !slot.keepAlive;
-            final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
             if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
             {
                 // a write like any other: the edge throttle counts it, so a flood of them cannot fill the journal
@@ -199,8 +198,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!request.decoderResult().isSuccess())
         {
-            slot.keepAlive = false;
-            closing = true;
             badRequest(ctx, slot, "the request is not valid HTTP/1.1: " +
                 request.decoderResult().cause().getMessage());
             return;
@@ -1032,7 +1029,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** One request's place in the connection's answer order. */
     private static final class Slot
     {
-        boolean keepAlive;
+        final boolean keepAlive;
         long deadlineNs;
         /** The 504's message once {@link #deadlineNs} passes; set by whatever makes the slot wait. */
         String timeout;

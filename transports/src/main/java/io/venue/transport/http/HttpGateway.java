@@ -94,10 +94,12 @@ public final class HttpGateway implements AutoCloseable
             if (context.edgeThrottle != null)
             {
                 // the counts of addresses that stopped sending, once a second
+                final java.util.function.ObjLongConsumer<String> journal = (address, count) ->
+                    ApiHandler.journalEdge(context, 0, address, count);
                 workers.next().scheduleAtFixedRate(() ->
                 {
-                    context.edgeThrottle.flushHeld((address, count) -> ApiHandler.journalEdge(context, 0, address, count));
-                    context.mmAuthThrottle.flushHeld((address, count) -> ApiHandler.journalEdge(context, 0, address, count));
+                    context.edgeThrottle.flushHeld(journal);
+                    context.mmAuthThrottle.flushHeld(journal);
                 }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
             }
         }

@@ -55,16 +55,28 @@ class HttpGatewayTest
             .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private void awaitOffered()
+    {
+        while (offered.isEmpty())
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Journals the first request offered as sequence 1 and answers it ok. */
+    private void answerFirstOffered()
+    {
+        pending.onSequenced(offered.poll(), 1);
+        pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+    }
+
     @Test
     void anAnswerReachesItsRequestWithTheLimiterHeaders() throws Exception
     {
         start(10_000);
         final Thread responder = new Thread(() ->
         {
-            while (offered.isEmpty())
-            {
-                Thread.onSpinWait();
-            }
+            awaitOffered();
             pending.onSequenced(offered.poll(), 1);
             pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}", 0, 50, 49, 20));
         });
@@ -89,13 +101,9 @@ class HttpGatewayTest
             // a submit and a read sent together: the read is ready first, but its answer must come second
             socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
                 "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            while (offered.isEmpty())
-            {
-                Thread.onSpinWait();
-            }
+            awaitOffered();
             Thread.sleep(100);
-            pending.onSequenced(offered.poll(), 1);
-            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            answerFirstOffered();
             final java.io.InputStream in = socket.getInputStream();
             final StringBuilder text = new StringBuilder();
             final byte[] chunk = new byte[4096];
@@ -141,15 +149,11 @@ class HttpGatewayTest
             final String submit = "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
             socket.getOutputStream().write((submit + "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
                 submit).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            while (offered.isEmpty())
-            {
-                Thread.onSpinWait();
-            }
+            awaitOffered();
             // all three are read while the first waits for its answer
             Thread.sleep(200);
             assertEquals(1, offered.size(), "only the submit before the closing request was offered");
-            pending.onSequenced(offered.poll(), 1);
-            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            answerFirstOffered();
             final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             assertEquals(2, text.split("HTTP/1.1 ", -1).length - 1, "two answers, then closed: " + text);
         }
@@ -246,13 +250,9 @@ class HttpGatewayTest
                 "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n" +
                 "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 600000\r\n" +
                 "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            while (offered.isEmpty())
-            {
-                Thread.onSpinWait();
-            }
+            awaitOffered();
             Thread.sleep(200);
-            pending.onSequenced(offered.poll(), 1);
-            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+            answerFirstOffered();
             final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             final int first = text.indexOf("HTTP/1.1 200");
             final int second = text.indexOf("HTTP/1.1 200", first + 1);
