@@ -107,6 +107,22 @@ public final class ChildJvm
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines);
+        throw new AssertionError("no " + prefix + " within " + seconds + " s: " + lines + threadDump());
+    }
+
+    /** The child's threads as it hangs (SIGQUIT makes a JVM print them to its output), to explain a timeout. */
+    private String threadDump() throws InterruptedException
+    {
+        try
+        {
+            final int before = lines.size();
+            new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
+            Thread.sleep(2_000);
+            return "\nthe child's threads:\n" + String.join("\n", lines.subList(before, lines.size()));
+        }
+        catch (final IOException ex)
+        {
+            return "\n(no thread dump: " + ex + ")";
+        }
     }
 }

@@ -215,7 +215,7 @@ public final class EngineState implements AutoCloseable
         {
             for (final StoreFile store : StoreFile.values())
             {
-                maps.put(store, openMap(context, store, null));
+                maps.put(store, openMap(context, store, null, false));
             }
         }
         catch (final IOException | RuntimeException ex)
@@ -251,12 +251,16 @@ public final class EngineState implements AutoCloseable
         throws StateUnusableException
     {
         final EnumMap<StoreFile, FixedMap<?, ?>> maps = new EnumMap<>(StoreFile.class);
+        // A process that stopped without closing may have died holding a segment lock (the locks live in the mapped
+        // files), and the next write to that segment would wait for it in vain: such maps are opened by Chronicle's
+        // recovery, which resets every lock. Only this process may have them open (the meta's file lock says so).
+        final boolean stoppedUnclean = !meta.closedCleanly();
         for (final StoreFile store : StoreFile.values())
         {
             final File file = StateFolder.mapFile(context.directory(), store);
             try
             {
-                maps.put(store, openMap(context, store, file));
+                maps.put(store, openMap(context, store, file, stoppedUnclean && file.exists()));
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -276,7 +280,7 @@ public final class EngineState implements AutoCloseable
     }
 
     private static <K extends Flyweight, V extends Flyweight> FixedMap<K, V> openMap(
-        final Context context, final StoreFile store, final File file) throws IOException
+        final Context context, final StoreFile store, final File file, final boolean recover) throws IOException
     {
         final Class<? extends Flyweight>[] classes = flyweightClasses(store);
         final Class<? extends Flyweight> keyClass = classes[0];
@@ -292,7 +296,8 @@ public final class EngineState implements AutoCloseable
             .name(store.mapName())
             .entries(entries)
             .checksumEntries(false);
-        final ChronicleMap<K, V> map = null == file ? builder.create() : builder.createPersistedTo(file);
+        final ChronicleMap<K, V> map = null == file ? builder.create() :
+            recover ? builder.recoverPersistedTo(file, false) : builder.createPersistedTo(file);
         return new FixedMap<>(map, entries);
     }
 
