@@ -44,6 +44,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -152,6 +153,11 @@ public final class Appliance implements AutoCloseable
 
         commands = Journal.open(data.resolve("journal").resolve("commands"));
         events = Journal.open(data.resolve("journal").resolve("events"));
+        for (final Journal journal : List.of(commands, events))
+        {
+            journal.setAside().forEach(file -> log.println("journal: set aside " + file + ", a cycle file a stopped writer " +
+                "made and never gave its header (it holds no record)"));
+        }
         executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
         final long journaled = commands.lastSequence();
         // a node promoted and restarted before journaling a command has its epoch only in the promotion's file

@@ -76,6 +76,8 @@ final class CrashingShard
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final int shards = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+            commands.setAside().forEach(file -> System.out.println("SET ASIDE " + file));
+            events.setAside().forEach(file -> System.out.println("SET ASIDE " + file));
             final ShardRecovery recovery = ShardRecovery.recover(config(shards), stateContext(folder), commands, events,
                 new ShardRecovery.Report()
                 {

@@ -108,11 +108,12 @@ class ShardCrashTest
         return ChildJvm.start(CrashingShard.class, shard.toString(), source.toString(), Integer.toString(shards));
     }
 
-    /** What the shard said about its recovery: the REBUILT and RECOVERED lines. */
+    /** What the shard said about its recovery: the SET ASIDE, REBUILT and RECOVERED lines. */
     private static String report(final ChildJvm child)
     {
         final StringBuilder report = new StringBuilder();
-        child.lines.stream().filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED")).forEach(l -> report.append(l).append("; "));
+        child.lines.stream().filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED") || l.startsWith("SET ASIDE"))
+            .forEach(l -> report.append(l).append("; "));
         return report.toString();
     }
 }

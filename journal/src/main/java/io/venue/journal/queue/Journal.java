@@ -10,6 +10,7 @@ import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day. Each excerpt
@@ -29,25 +30,55 @@ public final class Journal implements AutoCloseable
     /** Where this journal's writer is (one writer per journal); followed by a {@link JournalPretoucher}. */
     private final WriteFront writeFront = new WriteFront();
 
+    /** The writable journal's hold on its folder; null when read only. */
+    private final WriterLock writerLock;
+    private final List<Path> setAside;
+
     private Journal(final Path folder, final boolean readOnly)
     {
-        this(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).readOnly(readOnly), folder);
+        this(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).readOnly(readOnly), folder, readOnly);
     }
 
-    private Journal(final SingleChronicleQueueBuilder builder, final Path folder)
+    private Journal(final SingleChronicleQueueBuilder builder, final Path folder, final boolean readOnly)
     {
         this.folder = folder;
-        this.queue = builder.build();
+        writerLock = readOnly ? null : WriterLock.acquire(folder);
+        try
+        {
+            setAside = null != writerLock && writerLock.first() ? HeaderlessFiles.setAside(folder) : List.of();
+            this.queue = builder.build();
+        }
+        catch (final RuntimeException ex)
+        {
+            if (null != writerLock)
+            {
+                writerLock.close();
+            }
+            throw ex;
+        }
     }
 
     /** For tests of what happens at a roll: a journal rolling every five minutes of {@code clock}. */
     static Journal openRollingEveryFiveMinutes(final Path folder, final net.openhft.chronicle.core.time.TimeProvider clock)
     {
         return new Journal(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FIVE_MINUTELY)
-            .timeProvider(clock), folder);
+            .timeProvider(clock), folder, false);
     }
 
-    /** Opens (creating if needed) the journal in {@code folder} for writing and reading. */
+    /**
+     * The files this open set aside (renamed {@code *.cq4.headerless}): cycle files a writer that died made and never
+     * gave their header, so they hold no record; Chronicle would wait on each and not write that cycle.
+     */
+    public List<Path> setAside()
+    {
+        return setAside;
+    }
+
+    /**
+     * Opens (creating if needed) the journal in {@code folder} for writing and reading.
+     *
+     * @throws IllegalStateException when another process has it open for writing.
+     */
     public static Journal open(final Path folder)
     {
         return new Journal(folder, false);
@@ -141,5 +172,9 @@ public final class Journal implements AutoCloseable
     public void close()
     {
         queue.close();
+        if (null != writerLock)
+        {
+            writerLock.close();
+        }
     }
 }

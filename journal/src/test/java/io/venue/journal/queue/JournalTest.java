@@ -13,6 +13,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -22,6 +23,107 @@ class JournalTest
 {
     @TempDir
     Path folder;
+
+    /**
+     * A writer killed between making a day's file and writing its header leaves a file no excerpt can be in, on which
+     * Chronicle waits for its header on every touch, and refuses to write that day. The next writer sets it aside.
+     */
+    @Test
+    void aDayFileLeftWithoutItsHeaderIsSetAsideAndTheJournalGoesOn() throws Exception
+    {
+        final byte[] record = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        try (Journal journal = Journal.open(folder))
+        {
+            assertTrue(journal.setAside().isEmpty());
+        }
+        final String today = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd").withZone(java.time.ZoneOffset.UTC)
+            .format(java.time.Instant.now()) + "F.cq4";
+        java.nio.file.Files.write(folder.resolve(today), new byte[64 * 1024]);
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(8), () ->
+        {
+            try (Journal journal = Journal.open(folder))
+            {
+                assertEquals(List.of(folder.resolve(today + ".headerless")), journal.setAside());
+                assertEquals(-1, journal.lastIndex());
+                journal.appender().append(new UnsafeBuffer(record), 0, record.length);
+            }
+            try (Journal journal = Journal.openReadOnly(folder); JournalTailer tailer = journal.tailer())
+            {
+                final List<byte[]> read = new ArrayList<>();
+                while (tailer.read((buffer, offset, length, index) ->
+                {
+                    final byte[] copy = new byte[length];
+                    buffer.getBytes(offset, copy);
+                    read.add(copy);
+                }))
+                {
+                    // to the end
+                }
+                assertEquals(1, read.size());
+                assertArrayEquals(record, read.get(0));
+            }
+        });
+        assertTrue(java.nio.file.Files.exists(folder.resolve(today + ".headerless")), "kept for whoever looks into it");
+    }
+
+    @Test
+    void oneProcessWritesAJournal() throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // the surefire JVM's own flags: the Chronicle exports and opens the child needs too
+        for (final String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (argument.startsWith("--add-") || argument.startsWith("-Dchronicle"))
+            {
+                command.add(argument);
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+            Writer.class.getName(), folder.toString()));
+        final Process writer = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try
+        {
+            final java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(writer.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8));
+            String line;
+            while ((line = out.readLine()) != null && !line.equals("OPEN"))
+            {
+                // the child's start-up lines
+            }
+            assertEquals("OPEN", line);
+            final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Journal.open(folder));
+            assertTrue(refused.getMessage().contains("another process writes the journal"), refused.getMessage());
+            try (Journal reader = Journal.openReadOnly(folder))
+            {
+                assertEquals(-1, reader.lastIndex(), "a reader is never refused");
+            }
+        }
+        finally
+        {
+            writer.destroyForcibly();
+            writer.waitFor();
+        }
+        // the lock dies with its process; in one process, a folder may be open twice
+        try (Journal first = Journal.open(folder); Journal second = Journal.open(folder))
+        {
+            assertTrue(first.setAside().isEmpty() && second.setAside().isEmpty());
+        }
+    }
+
+    /** The other process of {@link #oneProcessWritesAJournal}: holds the journal open for writing until killed. */
+    static final class Writer
+    {
+        public static void main(final String[] args) throws Exception
+        {
+            final Journal journal = Journal.open(Path.of(args[0]));
+            System.out.println("OPEN");
+            System.out.flush();
+            Thread.sleep(60_000);
+            journal.close();
+        }
+    }
 
     @Test
     void recordsComeBackByteForByteInOrderAndAfterReopening()
