@@ -78,9 +78,6 @@ public final class Responder implements Agent
     /** The command's record, decoded again only when an answer needs its canonical JSON. */
     private final org.agrona.ExpandableArrayBuffer command = new org.agrona.ExpandableArrayBuffer(1024);
     private int commandLength;
-    /** An answer waiting for the sequencer to name its sequence. */
-    private SubmitResponse held;
-    private long heldSequence;
 
     private final RecordHandler onCommand = this::onCommand;
     private final RecordHandler onEvent = this::onEvent;
@@ -129,16 +126,6 @@ public final class Responder implements Agent
         int work = 0;
         while (work < batchLimit)
         {
-            if (held != null)
-            {
-                if (pending.lastSequenced() < heldSequence)
-                {
-                    break;
-                }
-                pending.complete(heldSequence, held);
-                counters.answered(heldSequence);
-                held = null;
-            }
             if (commandSequence == 0)
             {
                 if (!commands.next(onCommand))
@@ -146,12 +133,18 @@ public final class Responder implements Agent
                     break;
                 }
                 work++;
-                if (commandRefusal != null)
-                {
-                    hold(commandSequence, commandRefusal);
-                    commandSequence = 0;
-                    commandRefusal = null;
-                }
+            }
+            // Nothing of a command is shown (answer, status routes, read models) before it is released: journaled, and
+            // with a synchronous standby held by the standby too, so no read can show what a failover would lose.
+            if (pending.lastSequenced() < commandSequence)
+            {
+                break;
+            }
+            if (commandRefusal != null)
+            {
+                answer(commandSequence, commandRefusal);
+                commandSequence = 0;
+                commandRefusal = null;
                 continue;
             }
             if (!outcomeReady)
@@ -175,7 +168,7 @@ public final class Responder implements Agent
                 {
                     counters.unapplied();
                 }
-                hold(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
+                answer(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
                     .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
                 commandSequence = 0;
                 continue;
@@ -183,14 +176,14 @@ public final class Responder implements Agent
             outcomeReady = false;
             if (outcome.sequence == commandSequence)
             {
-                hold(commandSequence, response());
+                answer(commandSequence, response());
                 commandSequence = 0;
             }
         }
         return work;
     }
 
-    private void hold(final long sequence, final SubmitResponse response)
+    private void answer(final long sequence, final SubmitResponse response)
     {
         if (answerDigest != null && !ZERO_DIGEST.equals(answerDigest))
         {
@@ -199,8 +192,8 @@ public final class Responder implements Agent
         answerDigest = null;
         answerUsedNonce = false;
         answerReplayed = false;
-        held = response;
-        heldSequence = sequence;
+        pending.complete(sequence, response);
+        counters.answered(sequence);
     }
 
     private void onCommand(final DirectBuffer buffer, final int offset, final int length, final long index)
