@@ -165,6 +165,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
+        // every route and signature below reads the origin form; a server must accept the absolute form too (RFC 9112 3.2.2)
+        request.setUri(originForm(request.uri()));
         // whether the connection stays open after this answer: a request that closes it stops whatever is read after it
         final boolean keepAlive = request instanceof BodyLimit.Oversized oversized ? oversized.keepAlive :
             request.decoderResult().isSuccess() && HttpUtil.isKeepAlive(request);
@@ -404,8 +406,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
     {
         final HttpGateway.Context context = shared.context;
-        if (!allowed(ctx, slot, request.method(), HttpMethod.GET))
+        if (!ReadRoutes.isRead(request.method()))
         {
+            fill(ctx, slot, notAllowed(ReadRoutes.READ_METHODS));
             return;
         }
         if (context.executions == null || context.wsTokens == null)
@@ -962,6 +965,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String field, final String message)
     {
         fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
+    }
+
+    /** The path and query of a request target in absolute form ({@code http://host/path?query}); any other as it is. */
+    static String originForm(final String target)
+    {
+        final int authority = target.regionMatches(true, 0, "http://", 0, 7) ? 7 :
+            target.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+        if (authority < 0)
+        {
+            return target;
+        }
+        int end = authority;
+        while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?')
+        {
+            end++;
+        }
+        return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) : "/" + target.substring(end);
     }
 
     static FullHttpResponse notAllowed(final String allowed)

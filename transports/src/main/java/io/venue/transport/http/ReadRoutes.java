@@ -24,18 +24,26 @@ final class ReadRoutes
         this.context = context;
     }
 
-    /** A GET whose body comes from {@code body}; 405 for another method. */
+    /** The methods of a read: HEAD answers as GET does, without the body (Netty's codec leaves it out). */
+    static final String READ_METHODS = "GET, HEAD";
+
+    static boolean isRead(final HttpMethod method)
+    {
+        return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD);
+    }
+
+    /** A GET (or HEAD) whose body comes from {@code body}; 405 for another method. */
     static FullHttpResponse read(final HttpMethod method, final Supplier<String> body)
     {
-        return method.equals(HttpMethod.GET) ? json(new SubmitResponse(200, body.get())) : ApiHandler.notAllowed("GET");
+        return isRead(method) ? json(new SubmitResponse(200, body.get())) : ApiHandler.notAllowed(READ_METHODS);
     }
 
     /** GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action. */
     FullHttpResponse actionStatus(final HttpMethod method, final String digest)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!isRead(method))
         {
-            return ApiHandler.notAllowed("GET");
+            return ApiHandler.notAllowed(READ_METHODS);
         }
         if (!DIGEST.matcher(digest).matches())
         {
@@ -54,9 +62,9 @@ final class ReadRoutes
     /** GET /api/v1/trading/orders/{orderId}. */
     FullHttpResponse orderStatus(final HttpMethod method, final String orderId)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!isRead(method))
         {
-            return ApiHandler.notAllowed("GET");
+            return ApiHandler.notAllowed(READ_METHODS);
         }
         if (!DIGEST.matcher(orderId).matches())
         {
@@ -72,9 +80,9 @@ final class ReadRoutes
     FullHttpResponse nonceWindow(final HttpMethod method, final String account)
     {
         // the method first, as on every other route
-        if (!method.equals(HttpMethod.GET))
+        if (!isRead(method))
         {
-            return ApiHandler.notAllowed("GET");
+            return ApiHandler.notAllowed(READ_METHODS);
         }
         if (!ApiHandler.ADDRESS.matcher(account).matches())
         {
@@ -86,9 +94,9 @@ final class ReadRoutes
     /** No quoting obligations are configured on this venue: a listed market has an empty list, another is 404. */
     FullHttpResponse quoteObligations(final HttpMethod method, final String market)
     {
-        if (!method.equals(HttpMethod.GET))
+        if (!isRead(method))
         {
-            return ApiHandler.notAllowed("GET");
+            return ApiHandler.notAllowed(READ_METHODS);
         }
         final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
         if (marketId < 0 || marketId > 0xFFFF_FFFFL)
@@ -154,9 +162,9 @@ final class ReadRoutes
         {
             return json(new SubmitResponse(404, error("NOT_FOUND", "no route " + ApiHandler.METRICS)));
         }
-        if (!method.equals(HttpMethod.GET))
+        if (!isRead(method))
         {
-            return ApiHandler.notAllowed("GET");
+            return ApiHandler.notAllowed(READ_METHODS);
         }
         return ApiHandler.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters));
     }

@@ -46,7 +46,10 @@ class HttpGatewayTest
     @AfterEach
     void stop()
     {
-        gateway.close();
+        if (gateway != null)
+        {
+            gateway.close();
+        }
     }
 
     private HttpResponse<String> submit() throws Exception
@@ -120,6 +123,53 @@ class HttpGatewayTest
             final int readAnswer = text.lastIndexOf("{}");
             assertTrue(submitAnswer > 0 && readAnswer > submitAnswer, text.toString());
         }
+    }
+
+    @Test
+    void headAnswersAsGetWithoutTheBodyAndTheAbsoluteFormIsItsPath() throws Exception
+    {
+        start(10_000);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("HEAD /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n" +
+                "GET HTTP://127.0.0.1:" + gateway.port() + "/api/v1/public/exchange-info?x=1 HTTP/1.1\r\nHost: x\r\n\r\n" +
+                "HEAD /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\n\r\n" +
+                "POST /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            final String[] answers = text.split("(?=HTTP/1\\.1 )");
+            assertEquals(4, answers.length, text);
+            assertTrue(answers[0].startsWith("HTTP/1.1 200") && answers[0].contains("content-length: 2\r\n") &&
+                answers[0].endsWith("\r\n\r\n"), "HEAD: GET's headers, no body: " + answers[0]);
+            assertTrue(answers[1].startsWith("HTTP/1.1 200") && answers[1].endsWith("\r\n\r\n{}"), answers[1]);
+            assertTrue(answers[2].startsWith("HTTP/1.1 405") && answers[2].contains("allow: POST\r\n"), answers[2]);
+            assertTrue(answers[3].startsWith("HTTP/1.1 405") && answers[3].contains("allow: GET, HEAD\r\n"), answers[3]);
+        }
+    }
+
+    @Test
+    void theOriginFormOfAnyAbsoluteTargetIsItsPathAndQuery()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        final String chars = "abz09-._~%/?=&:@!$'()*+,;";
+        for (int i = 0; i < 10_000; i++)
+        {
+            final StringBuilder rest = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--)
+            {
+                rest.append(chars.charAt(random.nextInt(chars.length())));
+            }
+            final String origin = "/" + rest;
+            assertEquals(origin, ApiHandler.originForm(origin), "an origin form is left as it is");
+            final String host = random.nextBoolean() ? "venue.example:8080" : "127.0.0.1";
+            final String scheme = random.nextBoolean() ? "http://" : "HTTPS://";
+            assertEquals(origin, ApiHandler.originForm(scheme + host + origin));
+            final String query = "?" + rest.toString().replace("/", "").replace("?", "");
+            assertEquals("/" + query, ApiHandler.originForm(scheme + host + query), "an empty path is /");
+        }
+        assertEquals("/", ApiHandler.originForm("http://host"));
+        assertEquals("*", ApiHandler.originForm("*"));
     }
 
     @Test
