@@ -289,10 +289,21 @@ public final class Appliance implements AutoCloseable
                 {
                     try
                     {
+                        // the lane checks credentials, agents and nonce windows in the read models: they hold every command
+                        // followed before the node serves, so a credential the old primary revoked stays revoked here
+                        final long followed = promoted.lastSequence();
+                        while (!await(() -> outcomes.answeredSequence() >= followed, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)))
+                        {
+                            if (frontRunner.isClosed())
+                            {
+                                return;
+                            }
+                            log.printf("promotion: the read models hold sequence %d of %d; serving once they hold it%n",
+                                outcomes.answeredSequence(), followed);
+                        }
                         // the old primary's machine requests are not in this node's SVC-Nonce file: refuse any dated before now
                         svcNonceFile.promoted(System.currentTimeMillis());
-                        // the set-ups were journaled by the old primary and replicated: the read models may still lag them
-                        serve(promoted.epoch(), promoted.lastSequence(), answers, () -> false, false);
+                        serve(promoted.epoch(), followed, answers, () -> false, false);
                         log.println("serving as the primary on " + baseUrl());
                     }
                     catch (final RuntimeException ex)

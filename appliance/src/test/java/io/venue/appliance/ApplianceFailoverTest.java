@@ -114,6 +114,10 @@ class ApplianceFailoverTest
         // the old primary's machine requests are not in the standby's SVC-Nonce file: none dated before the promotion passes
         assertTrue(standby.awaitLine("the SVC-Nonce file may lack nonces", 5).contains("this node was promoted"));
         final VenueHttp toStandby = new VenueHttp(standbyUrl);
+        // it serves once its read models hold every command it followed
+        assertEquals(Long.toString(ORDERS + 3), VenueHttp.field(toStandby.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
+            "nextUsableNonce"));
+        assertEquals("resting", VenueHttp.field(toStandby.get("/api/v1/trading/orders/" + digest).body(), "status"));
         for (int nonce = 1; nonce <= ORDERS + 2; nonce++)
         {
             final HttpResponse<String> again = toStandby.submit(demo, nonce, bid(nonce));

@@ -601,7 +601,7 @@ class ApplianceTest
         refused(http.get("/api/v1/trading/accounts/0xABC/nonce"), 400, "BAD_REQUEST");
         final HttpResponse<String> posted = http.post("/api/v1/trading/accounts/0xABC/nonce", new byte[0]);
         assertEquals(405, posted.statusCode(), "the method is checked first, as on every route: " + posted.body());
-        assertEquals("GET", posted.headers().firstValue("allow").orElse(null));
+        assertEquals("GET, HEAD", posted.headers().firstValue("allow").orElse(null));
 
         appliance.close();
         appliance = null;
