@@ -91,7 +91,7 @@ public final class SignatureAudit
             return Verdict.NO_SIGNATURE;
         }
         final byte[] body = CanonicalJson.signedActionBody(new SignedAction(payload, new Signature65(signature.clone())));
-        verifier.verify(body, 0, body.length, 0, 0, out);
+        verifier.verify(new org.agrona.concurrent.UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLane());
         result.wrap(out, 0);
         if (result.outcome() != VerificationOutcome.VERIFIED)
         {

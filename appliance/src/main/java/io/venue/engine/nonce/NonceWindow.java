@@ -66,8 +66,10 @@ public final class NonceWindow
 
     /**
      * The nonce a client counting upwards should use next: one above the highest consumed nonce in the
-     * window, or the floor when nothing above it is consumed. Always inside the window, because the floor
-     * itself is never consumed.
+     * window, or the floor when nothing above it is consumed. Inside the window, because the floor is never
+     * consumed, with one exception: once the top nonce 2^64-1 is consumed the account's nonces are used up, the
+     * floor stays at 2^64-1 (consumed), and this returns it though it is refused. Reaching that takes every nonce
+     * below 2^64-256 consumed in turn.
      */
     public static long nextUsable(final long[] words, final int base)
     {
