@@ -67,7 +67,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         Files.deleteIfExists(file.resolveSibling("svc-nonces.dat.new"));
         readIncompleteMarker();
         startedWithoutFile = !Files.exists(file);
-        if (!startedWithoutFile && !looksLikeAMap(file))
+        if (!startedWithoutFile && !io.venue.engine.state.ChronicleMapFile.looksLikeAMap(file))
         {
             // Chronicle waits a minute for a file it cannot read to be finished by another process: not for this one
             damaged("not a Chronicle Map file");
@@ -186,17 +186,6 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
     }
 
     /** A Chronicle Map file starts with its header, which names the map's class. */
-    private static boolean looksLikeAMap(final Path file) throws IOException
-    {
-        final byte[] start = new byte[64];
-        try (java.io.InputStream in = Files.newInputStream(file))
-        {
-            final int read = in.readNBytes(start, 0, start.length);
-            return new String(start, 0, read, java.nio.charset.StandardCharsets.ISO_8859_1).contains(
-                "net.openhft.chronicle.map.VanillaChronicleMap");
-        }
-    }
-
     private void damaged(final String why) throws IOException
     {
         log.println("the SVC-Nonce file " + file + " could not be read (" + why + "): started empty");

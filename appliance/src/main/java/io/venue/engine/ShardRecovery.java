@@ -98,18 +98,28 @@ public final class ShardRecovery
             // commands but no state: the folder was lost or is new on an old journal; a snapshot saves replaying all
             report.onStateRebuilt("EMPTY: the state folder holds nothing while the command journal holds commands up to " + lastCommand);
         }
+        else if (check.status().isUsable() && check.appliedSequence() > journalsCover(commandJournal, eventJournal))
+        {
+            // the maps are forced at a clean close, the journals are not: after a host crash the state may hold commands
+            // whose records were lost, effects no journal can account for
+            report.onStateRebuilt("the state holds the commands up to " + check.appliedSequence() + ", the journals only up to " +
+                journalsCover(commandJournal, eventJournal) + " (their tails were lost): not used");
+        }
         else if (check.status().isUsable())
         {
-            state = EngineState.open(stateContext);
             try
             {
+                state = EngineState.open(stateContext);
                 restored = Engine.open(config, sink, state);
             }
             catch (final StateUnusableException ex)
             {
-                // entries that contradict each other: rebuild
-                state.close();
-                state = null;
+                // a map Chronicle refuses, or entries that contradict each other: rebuild
+                if (null != state)
+                {
+                    state.close();
+                    state = null;
+                }
                 report.onStateRebuilt(ex.getMessage());
             }
         }
@@ -120,8 +130,7 @@ public final class ShardRecovery
         if (null == restored)
         {
             // a snapshot is forced to disk, the journals are not: after a host crash it may be ahead of either
-            state = fromSnapshot(stateContext, snapshots, Math.min(lastCommand, eventsCover(commandJournal,
-                eventJournal.lastSequence())), report);
+            state = fromSnapshot(stateContext, snapshots, journalsCover(commandJournal, eventJournal), report);
             try
             {
                 restored = Engine.open(config, sink, state);
@@ -179,6 +188,12 @@ public final class ShardRecovery
     public JournalTailer commands()
     {
         return commands;
+    }
+
+    /** The last command both journals account for: in the command journal, and with its events in the event journal. */
+    private static long journalsCover(final Journal commandJournal, final Journal eventJournal)
+    {
+        return Math.min(commandJournal.lastSequence(), eventsCover(commandJournal, eventJournal.lastSequence()));
     }
 
     /**

@@ -260,6 +260,10 @@ public final class EngineState implements AutoCloseable
             final File file = StateFolder.mapFile(context.directory(), store);
             try
             {
+                if (file.length() > 0 && !ChronicleMapFile.looksLikeAMap(file.toPath()))
+                {
+                    throw new IOException("its header is not a Chronicle Map's");
+                }
                 maps.put(store, openMap(context, store, file, stoppedUnclean && file.exists()));
             }
             catch (final IOException | RuntimeException ex)
