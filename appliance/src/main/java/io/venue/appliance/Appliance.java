@@ -331,6 +331,7 @@ public final class Appliance implements AutoCloseable
             .chainId(context.chainId).verifyingContract(context.verifyingContract).delegates(models.delegates()));
         final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20).wakes(frontBell);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
+            .stampsFrom(commands.lastTimestampMs())
             .pauseWhen(pause).refusals(refusals).wakes(engineBell);
         add(sequencer);
         if (demoVenue != null && setUp)

@@ -86,6 +86,17 @@ public final class Sequencer implements Agent
     }
 
     /**
+     * Stamps no command earlier than {@code lastStampMs}, the time on the journal's last command: the engine's clock
+     * then moves forward across a restart or a promotion too, whatever the host clock did (an NTP step, a standby's
+     * clock behind its primary's).
+     */
+    public Sequencer stampsFrom(final long lastStampMs)
+    {
+        lastStamp = Math.max(lastStamp, lastStampMs);
+        return this;
+    }
+
+    /**
      * Journals what is ready as one excerpt (up to {@code batchLimit} refusals and {@code batchLimit} results), and
      * only then tells the listener about each record: one Chronicle write for all the requests that arrived together.
      */

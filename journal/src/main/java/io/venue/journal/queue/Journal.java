@@ -135,6 +135,14 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
+    /** The time the sequencer stamped on the last command of a command journal; 0 when empty. */
+    public long lastTimestampMs()
+    {
+        final long[] stamp = {0};
+        readLast((buffer, offset, length, index) -> stamp[0] = JournalRecords.timestampMs(buffer, offset));
+        return stamp[0];
+    }
+
     /** The epoch of the last record: the replication epoch that wrote last; 0 when empty. */
     public long lastEpoch()
     {
