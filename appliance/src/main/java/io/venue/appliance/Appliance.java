@@ -276,7 +276,7 @@ public final class Appliance implements AutoCloseable
         }
         else
         {
-            final StandbyFollower follower = new StandbyFollower(commands.appender(), journaled, epoch,
+            final StandbyFollower follower = new StandbyFollower(commands, journaled, epoch,
                 media.aeron().addSubscription(replication.commandChannel(), replication.commandStreamId()),
                 media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication)
                 .wakes(engineBell);

@@ -74,7 +74,9 @@ final class ReplicationReport implements Agent
             final long journaled = sequencer.sequence();
             return "replication: primary epoch " + shipper.epoch() + ", journaled " + journaled + ", shipped " +
                 shipper.shippedSequence() + ", standby holds " + shipper.ackedSequence() + " (lag " +
-                (journaled - shipper.ackedSequence()) + " commands), answers held " + gate.held();
+                (journaled - shipper.ackedSequence()) + " commands), answers held " + gate.held() +
+                (shipper.isStandbyAhead() ? "; THE STANDBY HOLDS COMMANDS THIS JOURNAL DOES NOT: rebuild it (docs/OPERATIONS.md)" : "") +
+                (shipper.isStandbyDiverged() ? "; THE STANDBY'S HISTORY IS NOT THIS JOURNAL'S: rebuild it (docs/OPERATIONS.md)" : "");
         }
         return "replication: standby epoch " + follower.epoch() + ", holds " + follower.lastSequence() + " of the primary's " +
             follower.primarySequence() + " (lag " + Math.max(0, follower.primarySequence() - follower.lastSequence()) + " commands)" +

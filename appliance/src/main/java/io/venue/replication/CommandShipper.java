@@ -51,6 +51,7 @@ public final class CommandShipper implements Agent
     private JournalTailer tailer;
     private boolean blocked;
     private final AtomicBoolean standbyAhead = new AtomicBoolean();
+    private final AtomicBoolean standbyDiverged = new AtomicBoolean();
     private long lastSentNs;
     private volatile long lastHeardNs;
     private volatile long fencedBy;
@@ -102,7 +103,7 @@ public final class CommandShipper implements Agent
         }
         else if (now - lastSentNs >= context.heartbeatIntervalNs())
         {
-            sender.heartbeat(epoch, Role.PRIMARY, shippedSequence.get());
+            sender.heartbeat(epoch, Role.PRIMARY, shippedSequence.get(), 0);
             lastSentNs = now;
             work++;
         }
@@ -150,7 +151,7 @@ public final class CommandShipper implements Agent
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(resendDecoder.epoch()))
                 {
-                    shipAfter(resendDecoder.afterSequence());
+                    shipAfter(resendDecoder.afterSequence(), resendDecoder.lastRecordCrc());
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
@@ -161,7 +162,7 @@ public final class CommandShipper implements Agent
                     if (null == tailer)
                     {
                         // this primary (re)started and the standby, in sequence, does not ask: start where it is
-                        shipAfter(heartbeatDecoder.lastSequence());
+                        shipAfter(heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc());
                     }
                     else if (heartbeatDecoder.epoch() == epoch)
                     {
@@ -177,41 +178,63 @@ public final class CommandShipper implements Agent
         }
     }
 
-    /** Ships from the first command after {@code afterSequence}, unless the standby claims more than this journal holds. */
-    private void shipAfter(final long afterSequence)
+    /**
+     * Ships from the first command after {@code afterSequence}, unless the standby's history is not this journal's: it
+     * claims more than this journal holds, or its record at {@code afterSequence} is not this journal's record there
+     * (the CRC of the record differs). Either is for good: an operator must rebuild that standby.
+     */
+    private void shipAfter(final long afterSequence, final long standbyRecordCrc)
     {
-        if (afterSequence > commands.lastSequence())
+        if (!isStandbyRefused())
         {
             // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
-            // another primary): nothing it says can be trusted as an acknowledgement; an operator must rebuild it
-            standbyAhead.set(true);
-            return;
+            // another primary): nothing it says can be trusted as an acknowledgement
+            standbyAhead.set(afterSequence > commands.lastSequence());
+            // or as many, but others: shipping the rest would append this journal's commands after them
+            standbyDiverged.set(!standbyAhead.get() && commands.recordCrc(afterSequence) != standbyRecordCrc);
         }
-        standbyAhead.set(false);
         if (null != tailer)
         {
             tailer.close();
+            tailer = null;
         }
-        tailer = commands.tailer();
-        tailer.moveAfterSequence(afterSequence);
+        if (!isStandbyRefused())
+        {
+            tailer = commands.tailer();
+            tailer.moveAfterSequence(afterSequence);
+        }
     }
 
     /** Counts an acknowledgement only of what this primary shipped in this epoch. */
     private void acknowledged(final long sequence)
     {
-        if (!standbyAhead.get() && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
+        if (!isStandbyRefused() && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
         {
             ackedSequence.lazySet(sequence);
         }
     }
 
     /**
-     * True when the standby said it holds commands past this primary's journal end: its acknowledgements are
-     * ignored (in SYNC mode no answer is released) until it asks from a point this journal holds.
+     * True when the standby said it holds commands past this primary's journal end: its acknowledgements are ignored
+     * (in SYNC mode no answer is released) and nothing is shipped to it, for as long as this shipper runs.
      */
     public boolean isStandbyAhead()
     {
         return standbyAhead.get();
+    }
+
+    /**
+     * True when the standby's record at the sequence it asked from is not this journal's record there: treated as
+     * {@link #isStandbyAhead()} is.
+     */
+    public boolean isStandbyDiverged()
+    {
+        return standbyDiverged.get();
+    }
+
+    private boolean isStandbyRefused()
+    {
+        return standbyAhead.get() || standbyDiverged.get();
     }
 
     private boolean fenceIfNewer(final long peerEpoch)

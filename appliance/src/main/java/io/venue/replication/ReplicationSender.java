@@ -57,15 +57,15 @@ final class ReplicationSender
         return offer(MessageHeaderEncoder.ENCODED_LENGTH + ReplicaAckEncoder.BLOCK_LENGTH, false);
     }
 
-    void heartbeat(final long epoch, final Role role, final long lastSequence)
+    void heartbeat(final long epoch, final Role role, final long lastSequence, final long lastRecordCrc)
     {
-        heartbeat.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).role(role).lastSequence(lastSequence);
+        heartbeat.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).role(role).lastSequence(lastSequence).lastRecordCrc(lastRecordCrc);
         offer(MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH, false);
     }
 
-    void resendFrom(final long epoch, final long afterSequence)
+    void resendFrom(final long epoch, final long afterSequence, final long lastRecordCrc)
     {
-        resend.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).afterSequence(afterSequence);
+        resend.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).afterSequence(afterSequence).lastRecordCrc(lastRecordCrc);
         offer(MessageHeaderEncoder.ENCODED_LENGTH + ResendFromEncoder.BLOCK_LENGTH, false);
     }
 

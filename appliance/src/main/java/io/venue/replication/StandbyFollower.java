@@ -5,6 +5,8 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.venue.journal.JournalRecords;
+import io.venue.journal.RecordCrc;
+import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.replication.sbe.HeartbeatDecoder;
 import io.venue.replication.sbe.MessageHeaderDecoder;
@@ -44,6 +46,14 @@ public final class StandbyFollower implements Agent
     private final AtomicLong lastSequence = new AtomicLong();
     /** The last sequence staged for this duty cycle's excerpt; equal to lastSequence when nothing is staged. */
     private long stagedThrough;
+    /**
+     * The CRC-32C of the record at lastSequence, and of the last one staged: sent with every heartbeat and request, so the
+     * primary can tell a standby whose history is not its own (it lost its journal's tail, or this node followed
+     * another primary) from one that is only behind.
+     */
+    private long lastRecordCrc;
+    private long stagedCrc;
+    private final RecordCrc recordCrc = new RecordCrc();
     private final AtomicLong primarySequence = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicBoolean promoteRequested = new AtomicBoolean();
@@ -58,19 +68,21 @@ public final class StandbyFollower implements Agent
     private long lastSentNs;
 
     /**
-     * @param journal      the standby's own command journal.
+     * @param journal      the standby's own command journal (this follower is its one writer).
      * @param lastSequence the last sequence already in it (0 when empty).
      * @param epoch        the highest epoch in it (the primary's must be at least this).
      */
     public StandbyFollower(
-        final JournalAppender journal,
+        final Journal journal,
         final long lastSequence,
         final long epoch,
         final Subscription fromPrimary,
         final Publication toPrimary,
         final ReplicationContext context)
     {
-        this.journal = journal;
+        this.journal = journal.appender();
+        this.lastRecordCrc = journal.recordCrc(lastSequence);
+        this.stagedCrc = lastRecordCrc;
         this.fromPrimary = fromPrimary;
         this.sender = new ReplicationSender(toPrimary);
         this.context = context;
@@ -107,7 +119,7 @@ public final class StandbyFollower implements Agent
         {
             if (now - lastSentNs >= context.heartbeatIntervalNs())
             {
-                sender.heartbeat(epoch, Role.PRIMARY, lastSequence.get());
+                sender.heartbeat(epoch, Role.PRIMARY, lastSequence.get(), lastRecordCrc);
                 lastSentNs = now;
                 work++;
             }
@@ -123,14 +135,14 @@ public final class StandbyFollower implements Agent
         if (!inSequence && now - lastResendNs >= context.heartbeatIntervalNs())
         {
             // until the primary ships in order from where this journal ends
-            sender.resendFrom(epoch, lastSequence.get());
+            sender.resendFrom(epoch, lastSequence.get(), lastRecordCrc);
             lastResendNs = now;
             lastSentNs = now;
             work++;
         }
         if (now - lastSentNs >= context.heartbeatIntervalNs())
         {
-            sender.heartbeat(epoch, Role.STANDBY, lastSequence.get());
+            sender.heartbeat(epoch, Role.STANDBY, lastSequence.get(), lastRecordCrc);
             lastSentNs = now;
             work++;
         }
@@ -188,6 +200,7 @@ public final class StandbyFollower implements Agent
         }
         journal.add(buffer, offset, length);
         stagedThrough = sequence;
+        stagedCrc = recordCrc.of(buffer, offset, length);
         if (sequence > primarySequence.get())
         {
             primarySequence.lazySet(sequence);
@@ -217,9 +230,11 @@ public final class StandbyFollower implements Agent
         catch (final Throwable ex)
         {
             stagedThrough = lastSequence.get();
+            stagedCrc = lastRecordCrc;
             inSequence = false;
             throw ex;
         }
+        lastRecordCrc = stagedCrc;
         lastSequence.lazySet(stagedThrough);
         if (engine != null)
         {

@@ -164,7 +164,7 @@ public final class ReplicaNode
         final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
         final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         final JournalAppender out = commands.appender();
-        final StandbyFollower follower = new StandbyFollower(out, last, epoch, fromPrimary, toPrimary, context);
+        final StandbyFollower follower = new StandbyFollower(commands, last, epoch, fromPrimary, toPrimary, context);
         final EngineAgent engine = new EngineAgent(recovery.engine(), recovery.commands(), 256);
         System.out.println("FOLLOWING " + last);
         System.out.flush();

@@ -249,7 +249,7 @@ class ReplicationTest
     }
 
     @Test
-    void aStandbyAheadOfThePrimaryIsFlaggedAndReleasesNoAnswer()
+    void aStandbyAheadOfThePrimaryIsFlaggedForGoodAndReleasesNoAnswer()
     {
         final List<byte[]> records = RandomCommands.generate(19, 300);
         final Journal primaryCommands = journal("primary/commands");
@@ -268,6 +268,46 @@ class ReplicationTest
             follower.doWork();
         }
         assertEquals(0, shipper.ackedSequence(), "nothing the standby says counts");
+
+        // the primary takes other commands under the same sequences, and goes past the standby's end: still refused
+        RandomCommands.generate(23, 600).subList(100, records.size() + 10)
+            .forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        final int[] rounds = {0};
+        runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
+        assertEquals(records.size(), follower.lastSequence(), "nothing shipped after the standby's own, different, commands");
+        assertEquals(0, shipper.ackedSequence());
+        assertTrue(shipper.isStandbyAhead());
+    }
+
+    @Test
+    void aStandbyHoldingCommandsTheNewPrimaryNeverHadIsNotFollowedOn()
+    {
+        // B, promoted to epoch 2 after sequence 95, wrote its own 96..200; A, the old primary restarted as a standby on its
+        // old folder, holds 96..100 of epoch 1, never replicated
+        final List<byte[]> old = RandomCommands.generate(19, 300);
+        final List<byte[]> other = RandomCommands.generate(23, 300);
+        final Journal primaryCommands = journal("b/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        old.subList(0, 95).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        other.subList(95, 200).forEach(r -> primaryOut.append(inEpoch(r, 2), 0, r.length));
+        final Journal standbyCommands = journal("a/commands");
+        final JournalAppender standbyOut = standbyCommands.appender();
+        old.subList(0, 100).forEach(r -> standbyOut.append(new UnsafeBuffer(r), 0, r.length));
+        final CommandShipper shipper = shipper(primaryCommands, 2);
+        final StandbyFollower follower = follower(standbyCommands, standbyCommands.lastSequence(), standbyCommands.lastEpoch());
+        runUntil(shipper::isStandbyDiverged, shipper, follower);
+        final int[] rounds = {0};
+        runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
+        assertEquals(100, follower.lastSequence(), "nothing of epoch 2 appended after A's own 96..100");
+        assertEquals(0, shipper.ackedSequence(), "nothing the standby says counts");
+    }
+
+    /** A copy of the record written in {@code epoch}. */
+    private static UnsafeBuffer inEpoch(final byte[] record, final int epoch)
+    {
+        final UnsafeBuffer copy = new UnsafeBuffer(record.clone());
+        copy.putInt(JournalRecords.EPOCH_OFFSET, epoch, JournalRecords.BYTE_ORDER);
+        return copy;
     }
 
     private static void ship(final ReplicationSender sender, final long epoch, final byte[] record)
@@ -294,7 +334,7 @@ class ReplicationTest
         final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         open.add(fromPrimary);
         open.add(toPrimary);
-        return new StandbyFollower(commands.appender(), lastSequence, epoch, fromPrimary, toPrimary, context);
+        return new StandbyFollower(commands, lastSequence, epoch, fromPrimary, toPrimary, context);
     }
 
     private Journal journal(final String name)

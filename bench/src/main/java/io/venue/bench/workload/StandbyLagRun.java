@@ -81,7 +81,7 @@ public final class StandbyLagRun
             final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
             final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
             final CommandShipper shipper = new CommandShipper(primaryJournal, toStandby, replies, context, 1);
-            final StandbyFollower follower = new StandbyFollower(standbyJournal.appender(), 0, 1, fromPrimary, toPrimary, context);
+            final StandbyFollower follower = new StandbyFollower(standbyJournal, 0, 1, fromPrimary, toPrimary, context);
             final AtomicBoolean running = new AtomicBoolean(true);
             final Thread standby = new Thread(() ->
             {

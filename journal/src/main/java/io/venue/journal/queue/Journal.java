@@ -135,6 +135,37 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
+    /**
+     * The CRC-32C of the record with this sequence ({@link io.venue.journal.RecordCrc}), or 0 when the journal holds none
+     * (as for sequence 0).
+     */
+    public long recordCrc(final long sequence)
+    {
+        if (sequence <= 0)
+        {
+            return 0;
+        }
+        final long[] crc = {0};
+        final boolean[] found = {false};
+        final io.venue.journal.RecordCrc of = new io.venue.journal.RecordCrc();
+        try (JournalTailer tailer = tailer())
+        {
+            tailer.moveAfterSequence(sequence - 1);
+            while (!found[0] && tailer.read((buffer, offset, length, index) ->
+            {
+                if (!found[0] && JournalRecords.sequence(buffer, offset) >= sequence)
+                {
+                    found[0] = true;
+                    crc[0] = JournalRecords.sequence(buffer, offset) == sequence ? of.of(buffer, offset, length) : 0;
+                }
+            }))
+            {
+                // to the record
+            }
+        }
+        return crc[0];
+    }
+
     /** The time the sequencer stamped on the last command of a command journal; 0 when empty. */
     public long lastTimestampMs()
     {
