@@ -91,6 +91,9 @@ public final class ShardRecovery
         final ResumingSink sink = new ResumingSink(eventJournal);
         final StateCheck check = EngineState.check(stateContext);
         final long lastCommand = commandJournal.lastSequence();
+        // a snapshot is forced to disk, and the maps at a clean close, the journals are not: after a host crash either may
+        // be ahead of them
+        final long journalsCover = Math.min(lastCommand, eventsCover(commandJournal, eventJournal.lastSequence()));
         EngineState state = null;
         Engine restored = null;
         if (check.status() == StateStatus.EMPTY && lastCommand > 0 && null != snapshots)
@@ -98,12 +101,12 @@ public final class ShardRecovery
             // commands but no state: the folder was lost or is new on an old journal; a snapshot saves replaying all
             report.onStateRebuilt("EMPTY: the state folder holds nothing while the command journal holds commands up to " + lastCommand);
         }
-        else if (check.status().isUsable() && check.appliedSequence() > journalsCover(commandJournal, eventJournal))
+        else if (check.status().isUsable() && check.appliedSequence() > journalsCover)
         {
             // the maps are forced at a clean close, the journals are not: after a host crash the state may hold commands
             // whose records were lost, effects no journal can account for
             report.onStateRebuilt("the state holds the commands up to " + check.appliedSequence() + ", the journals only up to " +
-                journalsCover(commandJournal, eventJournal) + " (their tails were lost): not used");
+                journalsCover + " (their tails were lost): not used");
         }
         else if (check.status().isUsable())
         {
@@ -129,8 +132,7 @@ public final class ShardRecovery
         }
         if (null == restored)
         {
-            // a snapshot is forced to disk, the journals are not: after a host crash it may be ahead of either
-            state = fromSnapshot(stateContext, snapshots, journalsCover(commandJournal, eventJournal), report);
+            state = fromSnapshot(stateContext, snapshots, journalsCover, report);
             try
             {
                 restored = Engine.open(config, sink, state);
@@ -188,12 +190,6 @@ public final class ShardRecovery
     public JournalTailer commands()
     {
         return commands;
-    }
-
-    /** The last command both journals account for: in the command journal, and with its events in the event journal. */
-    private static long journalsCover(final Journal commandJournal, final Journal eventJournal)
-    {
-        return Math.min(commandJournal.lastSequence(), eventsCover(commandJournal, eventJournal.lastSequence()));
     }
 
     /**

@@ -103,7 +103,8 @@ public final class CommandShipper implements Agent
         }
         else if (now - lastSentNs >= context.heartbeatIntervalNs())
         {
-            sender.heartbeat(epoch, Role.PRIMARY, shippedSequence.get(), 0);
+            // the journal's end, not what was shipped: after a restart, before the standby names its place, that is 0
+            sender.heartbeat(epoch, Role.PRIMARY, commands.lastSequence(), 0);
             lastSentNs = now;
             work++;
         }

@@ -142,7 +142,7 @@ public final class Responder implements Agent
             }
             if (commandRefusal != null)
             {
-                answer(commandSequence, commandRefusal);
+                publish(commandSequence, commandRefusal);
                 commandSequence = 0;
                 commandRefusal = null;
                 continue;
@@ -168,7 +168,7 @@ public final class Responder implements Agent
                 {
                     counters.unapplied();
                 }
-                answer(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
+                publish(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
                     .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
                 commandSequence = 0;
                 continue;
@@ -176,14 +176,15 @@ public final class Responder implements Agent
             outcomeReady = false;
             if (outcome.sequence == commandSequence)
             {
-                answer(commandSequence, response());
+                publish(commandSequence, response());
                 commandSequence = 0;
             }
         }
         return work;
     }
 
-    private void answer(final long sequence, final SubmitResponse response)
+    /** Hands the answer to its request and the status routes, and counts it. */
+    private void publish(final long sequence, final SubmitResponse response)
     {
         if (answerDigest != null && !ZERO_DIGEST.equals(answerDigest))
         {

@@ -280,6 +280,22 @@ class ReplicationTest
     }
 
     @Test
+    void aStandbyInStepWithARestartedPrimaryReportsNoFalseLag()
+    {
+        final List<byte[]> records = RandomCommands.generate(31, 100);
+        final Journal primaryCommands = journal("primary/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        records.forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        final Journal standbyCommands = journal("standby/commands");
+        final JournalAppender standbyOut = standbyCommands.appender();
+        records.forEach(r -> standbyOut.append(new UnsafeBuffer(r), 0, r.length));
+        // a primary just restarted: it has shipped nothing, the standby holds all it journaled
+        final CommandShipper shipper = shipper(primaryCommands, 1);
+        final StandbyFollower follower = follower(standbyCommands, records.size(), 1);
+        runUntil(() -> follower.primarySequence() == records.size(), shipper, follower);
+    }
+
+    @Test
     void aStandbyHoldingCommandsTheNewPrimaryNeverHadIsNotFollowedOn()
     {
         // B, promoted to epoch 2 after sequence 95, wrote its own 96..200; A, the old primary restarted as a standby on its
