@@ -160,6 +160,7 @@ public final class Appliance implements AutoCloseable
         }
         executionHistory = new ExecutionHistory(events, () -> pending.lastSequenced());
         final long journaled = commands.lastSequence();
+        EngineConfigRecord.check(data, config, journaled, log);
         // a node promoted and restarted before journaling a command has its epoch only in the promotion's file
         final long epoch = Math.max(Math.max(1, commands.lastEpoch()), PromotionWatch.promotedEpoch(data));
         final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))

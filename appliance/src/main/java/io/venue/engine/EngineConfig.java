@@ -214,6 +214,31 @@ public final class EngineConfig
     }
 
     /**
+     * Every value here that decides the engine's events, one {@code name=value} line each in a fixed order: what a
+     * journal was written under, since a replay gives its events only under the same values. Threads, idle strategies
+     * and sizing hints ({@link #expectedAccounts}, {@link #indexSeed}) are not among them.
+     */
+    public String describe()
+    {
+        final List<String> sortedOperators = new ArrayList<>();
+        operators.forEach(operator -> sortedOperators.add(operator.toString()));
+        sortedOperators.sort(null);
+        return "operators=" + String.join(",", sortedOperators) + "\n" +
+            "maxLevelsPerSide=" + maxLevelsPerSide + "\n" +
+            "orderCapacityPerBook=" + orderCapacityPerBook + "\n" +
+            "maxMarkets=" + maxMarkets + "\n" +
+            "maxOpenOrdersPerAccount=" + maxOpenOrdersPerAccount + "\n" +
+            "maxOpenOrdersPerAccountAndMarket=" + maxOpenOrdersPerAccountAndMarket + "\n" +
+            "actionRate=" + actionsPerWindow + " per " + actionWindowMs + " ms\n" +
+            "assetCapacity=" + assetCapacity + "\n" +
+            "stateLimits=" + stateLimits + "\n" +
+            "shards=" + shards + "\n" +
+            "groupCommands=" + groupCommands + "\n" +
+            "crossShardCredit=" + (crossShardCreditEnabled ? "haircutPpm " + crossShardHaircutPpm + ", maxAccountLocked " +
+            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch : "off") + "\n";
+    }
+
+    /**
      * Matching shards (default 1, at most {@value #MAX_SHARDS}). With one, a single thread does everything. With
      * several, market number m is matched by shard m mod shards on a thread of its own, while the engine's thread
      * keeps the gate, credit and settlement (docs/ENGINE.md "Several shards").
