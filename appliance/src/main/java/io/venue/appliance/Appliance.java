@@ -75,6 +75,7 @@ public final class Appliance implements AutoCloseable
     private EngineAgent engineAgent;
     private AgentRunner engineRunner;
     private AgentRunner frontRunner;
+    private Responder responder;
     private AgentRunner pretouchRunner;
     private JournalPretoucher pretoucher;
     private volatile HttpGateway gateway;
@@ -218,7 +219,7 @@ public final class Appliance implements AutoCloseable
         eventTail.moveAfterSequence(answersFrom);
         commandTail.handOver();
         eventTail.handOver();
-        final Responder responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
+        responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
         outcomes = responder.counters();
         if (context.compactThreads)
@@ -298,6 +299,12 @@ public final class Appliance implements AutoCloseable
                             if (frontRunner.isClosed())
                             {
                                 return;
+                            }
+                            if (responder.failed() || engineAgent.failure() != null)
+                            {
+                                log.println("promotion: the " + (responder.failed() ? "responder" : "engine") + " has stopped " +
+                                    "(its error is above): the read models will not catch up; serving without them");
+                                break;
                             }
                             log.printf("promotion: the read models hold sequence %d of %d; serving once they hold it%n",
                                 outcomes.answeredSequence(), followed);

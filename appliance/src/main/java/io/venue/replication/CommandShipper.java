@@ -52,6 +52,11 @@ public final class CommandShipper implements Agent
     private boolean blocked;
     private final AtomicBoolean standbyAhead = new AtomicBoolean();
     private final AtomicBoolean standbyDiverged = new AtomicBoolean();
+    /** The claim (sequence, record CRC) the standby was last judged on. */
+    private long refusedAfter = -1;
+    private long refusedCrc = -1;
+    /** The protocol version whose standby messages carry the CRC of the standby's last record. */
+    private static final int CRC_SINCE_VERSION = 2;
     private long lastSentNs;
     private volatile long lastHeardNs;
     private volatile long fencedBy;
@@ -152,7 +157,7 @@ public final class CommandShipper implements Agent
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(resendDecoder.epoch()))
                 {
-                    shipAfter(resendDecoder.afterSequence(), resendDecoder.lastRecordCrc());
+                    shipAfter(resendDecoder.afterSequence(), resendDecoder.lastRecordCrc(), header.version() >= CRC_SINCE_VERSION);
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
@@ -163,7 +168,8 @@ public final class CommandShipper implements Agent
                     if (null == tailer)
                     {
                         // this primary (re)started and the standby, in sequence, does not ask: start where it is
-                        shipAfter(heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc());
+                        shipAfter(heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc(),
+                            header.version() >= CRC_SINCE_VERSION);
                     }
                     else if (heartbeatDecoder.epoch() == epoch)
                     {
@@ -182,18 +188,24 @@ public final class CommandShipper implements Agent
     /**
      * Ships from the first command after {@code afterSequence}, unless the standby's history is not this journal's: it
      * claims more than this journal holds, or its record at {@code afterSequence} is not this journal's record there
-     * (the CRC of the record differs). Either is for good: an operator must rebuild that standby.
+     * (the CRC of the record differs). A refused claim stays refused, however this journal grows; a different claim (the
+     * standby rebuilt on an empty folder asks from 0) is judged afresh.
+     *
+     * @param crcKnown false for a standby of the protocol's first version, which sends no CRC: judged by sequence only.
      */
-    private void shipAfter(final long afterSequence, final long standbyRecordCrc)
+    private void shipAfter(final long afterSequence, final long standbyRecordCrc, final boolean crcKnown)
     {
-        if (!isStandbyRefused())
+        if (isStandbyRefused() && afterSequence == refusedAfter && standbyRecordCrc == refusedCrc)
         {
-            // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
-            // another primary): nothing it says can be trusted as an acknowledgement
-            standbyAhead.set(afterSequence > commands.lastSequence());
-            // or as many, but others: shipping the rest would append this journal's commands after them
-            standbyDiverged.set(!standbyAhead.get() && commands.recordCrc(afterSequence) != standbyRecordCrc);
+            return;
         }
+        // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
+        // another primary): nothing it says can be trusted as an acknowledgement
+        standbyAhead.set(afterSequence > commands.lastSequence());
+        // or as many, but others: shipping the rest would append this journal's commands after them
+        standbyDiverged.set(!standbyAhead.get() && crcKnown && commands.recordCrc(afterSequence) != standbyRecordCrc);
+        refusedAfter = afterSequence;
+        refusedCrc = standbyRecordCrc;
         if (null != tailer)
         {
             tailer.close();
@@ -217,7 +229,7 @@ public final class CommandShipper implements Agent
 
     /**
      * True when the standby said it holds commands past this primary's journal end: its acknowledgements are ignored
-     * (in SYNC mode no answer is released) and nothing is shipped to it, for as long as this shipper runs.
+     * (in SYNC mode no answer is released) and nothing is shipped to it, until it makes another claim (rebuilt).
      */
     public boolean isStandbyAhead()
     {

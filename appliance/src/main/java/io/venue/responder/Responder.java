@@ -46,7 +46,7 @@ public final class Responder implements Agent
     /** Events at or before this sequence were read by the start-up scan into the directory and the nonce windows. */
     private final long scannedThrough;
     private final java.util.function.Consumer<Throwable> onFailure;
-    private Throwable failure;
+    private volatile Throwable failure;
     /** The digest of the action the answer being built is about; null when the body had none. */
     private String answerDigest;
     private boolean answerUsedNonce;
@@ -411,6 +411,12 @@ public final class Responder implements Agent
     }
 
     /** What this responder saw since it started, for the operator's metrics. */
+    /** True once this responder stopped on a journal it could not read (its thread's error says where). */
+    public boolean failed()
+    {
+        return failure != null;
+    }
+
     public OutcomeCounters counters()
     {
         return counters;

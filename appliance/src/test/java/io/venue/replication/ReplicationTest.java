@@ -316,6 +316,11 @@ class ReplicationTest
         runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
         assertEquals(100, follower.lastSequence(), "nothing of epoch 2 appended after A's own 96..100");
         assertEquals(0, shipper.ackedSequence(), "nothing the standby says counts");
+
+        // rebuilt on an empty folder, as OPERATIONS.md says, it asks from 0 and is followed
+        final StandbyFollower rebuilt = follower(journal("a-rebuilt/commands"), 0, 0);
+        runUntil(() -> rebuilt.lastSequence() == 200 && shipper.ackedSequence() == 200, shipper, rebuilt);
+        assertTrue(!shipper.isStandbyDiverged());
     }
 
     /** A copy of the record written in {@code epoch}. */

@@ -210,10 +210,16 @@ public final class Journal implements AutoCloseable
     @Override
     public void close()
     {
-        queue.close();
-        if (null != writerLock)
+        try
         {
-            writerLock.close();
+            queue.close();
+        }
+        finally
+        {
+            if (null != writerLock)
+            {
+                writerLock.close();
+            }
         }
     }
 }

@@ -41,7 +41,16 @@ final class WriterLock implements AutoCloseable
      */
     static WriterLock acquire(final Path folder)
     {
-        final Path key = folder.toAbsolutePath().normalize();
+        final Path key;
+        try
+        {
+            // the real path: the same folder reached through a link is the same lock
+            key = Files.createDirectories(folder).toRealPath();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
         synchronized (HELD)
         {
             final Held held = HELD.get(key);
@@ -52,9 +61,17 @@ final class WriterLock implements AutoCloseable
             }
             try
             {
-                Files.createDirectories(key);
                 final FileChannel channel = FileChannel.open(key.resolve(FILE_NAME), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                final FileLock lock = channel.tryLock();
+                final FileLock lock;
+                try
+                {
+                    lock = channel.tryLock();
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    channel.close();
+                    throw ex;
+                }
                 if (null == lock)
                 {
                     channel.close();
