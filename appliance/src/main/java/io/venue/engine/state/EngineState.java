@@ -300,8 +300,30 @@ public final class EngineState implements AutoCloseable
             .name(store.mapName())
             .entries(entries)
             .checksumEntries(false);
-        final ChronicleMap<K, V> map = null == file ? builder.create() :
-            recover ? builder.recoverPersistedTo(file, false) : builder.createPersistedTo(file);
+        if (null == file)
+        {
+            return new FixedMap<>(builder.create(), entries);
+        }
+        if (!recover)
+        {
+            return new FixedMap<>(builder.createPersistedTo(file), entries);
+        }
+        // what the recovery finds wrong besides held locks (what it is here for) it repairs by dropping entries: then the
+        // maps no longer hold what the journal made. Should Chronicle word its lock finding otherwise, the state is only
+        // rebuilt needlessly.
+        final List<String> damage = new ArrayList<>();
+        final ChronicleMap<K, V> map = builder.recoverPersistedTo(file, false, corruption ->
+        {
+            if (!corruption.message().startsWith("lock of segment"))
+            {
+                damage.add(corruption.message());
+            }
+        });
+        if (!damage.isEmpty())
+        {
+            map.close();
+            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) + ")");
+        }
         return new FixedMap<>(map, entries);
     }
 

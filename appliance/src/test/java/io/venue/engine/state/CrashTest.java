@@ -77,6 +77,26 @@ class CrashTest
         }
     }
 
+    /** Chronicle's recovery repairs what it finds wrong by dropping entries: a state it had to repair is not used. */
+    @Test
+    void aMapTheRecoveryFindsDamagedIsRefused() throws Exception
+    {
+        runChild("between");
+        final Path balances = folder.resolve(StoreFile.BALANCES.fileName());
+        final long length = java.nio.file.Files.size(balances);
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(balances, java.nio.file.StandardOpenOption.WRITE))
+        {
+            final byte[] garbage = new byte[(int)Math.min(1 << 20, length / 2)];
+            java.util.Arrays.fill(garbage, (byte)0x5A);
+            channel.write(java.nio.ByteBuffer.wrap(garbage), length / 4);
+        }
+        assertEquals(StateStatus.CONSISTENT, EngineState.check(context(folder)).status(), "the meta alone cannot tell");
+        final StateUnusableException refused = org.junit.jupiter.api.Assertions.assertThrows(StateUnusableException.class,
+            () -> EngineState.open(context(folder)).close());
+        assertEquals(StateStatus.MAP_FILE_CORRUPT, refused.check().status(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("recovery found it damaged"), refused.getMessage());
+    }
+
     @Test
     void diedWhileApplyingIsRefused() throws Exception
     {
