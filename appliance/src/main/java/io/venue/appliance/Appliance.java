@@ -302,9 +302,11 @@ public final class Appliance implements AutoCloseable
                             }
                             if (responder.failed() || engineAgent.failure() != null)
                             {
+                                // serving now would check requests against read models older than the journal
                                 log.println("promotion: the " + (responder.failed() ? "responder" : "engine") + " has stopped " +
-                                    "(its error is above): the read models will not catch up; serving without them");
-                                break;
+                                    "(its error is above), so the read models will not catch up: this node does not serve. " +
+                                    "Restart it; it keeps its new epoch (the promoted file)");
+                                return;
                             }
                             log.printf("promotion: the read models hold sequence %d of %d; serving once they hold it%n",
                                 outcomes.answeredSequence(), followed);

@@ -233,9 +233,10 @@ public final class EngineConfig
             "assetCapacity=" + assetCapacity + "\n" +
             "stateLimits=" + stateLimits + "\n" +
             "shards=" + shards + "\n" +
-            "groupCommands=" + groupCommands + "\n" +
+            // the admission group and the cross-shard credit act only between shards
+            (shards == 1 ? "" : "groupCommands=" + groupCommands + "\n" +
             "crossShardCredit=" + (crossShardCreditEnabled ? "haircutPpm " + crossShardHaircutPpm + ", maxAccountLocked " +
-            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch : "off") + "\n";
+            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch : "off") + "\n");
     }
 
     /**

@@ -410,13 +410,13 @@ public final class Responder implements Agent
         return Math.max(1, (oneActionMs + 999) / 1000);
     }
 
-    /** What this responder saw since it started, for the operator's metrics. */
     /** True once this responder stopped on a journal it could not read (its thread's error says where). */
     public boolean failed()
     {
         return failure != null;
     }
 
+    /** What this responder saw since it started, for the operator's metrics. */
     public OutcomeCounters counters()
     {
         return counters;

@@ -47,6 +47,17 @@ class EngineConfigRecordTest
     }
 
     @Test
+    void theAdmissionGroupCountsOnlyBetweenShards() throws Exception
+    {
+        EngineConfigRecord.check(data, config(1), 0, log);
+        EngineConfigRecord.check(data, config(1).groupCommands(16), 500, log);
+        EngineConfigRecord.check(data, config(3), 0, log);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> EngineConfigRecord.check(data, config(3).groupCommands(16), 500, log));
+        assertTrue(refused.getMessage().contains("groupCommands was '64', now '16'"), refused.getMessage());
+    }
+
+    @Test
     void anEmptyJournalTakesTheConfigurationItIsStartedWith() throws Exception
     {
         EngineConfigRecord.check(data, config(1), 0, log);
