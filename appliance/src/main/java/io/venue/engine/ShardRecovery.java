@@ -194,7 +194,8 @@ public final class ShardRecovery
 
     /**
      * The last command whose events the event journal holds: its last event's command, and after it the commands that
-     * write no events (requests refused before the engine), which a snapshot may be named after.
+     * write no events (requests refused before the engine, records the engine does not read), which a snapshot or a
+     * state may be named after.
      */
     private static long eventsCover(final Journal commandJournal, final long lastEvent)
     {
@@ -206,8 +207,7 @@ public final class ShardRecovery
             tailer.moveAfterSequence(lastEvent);
             while (!stop[0] && tailer.read((buffer, offset, length, index) ->
             {
-                if (!stop[0] && length >= JournalRecords.SEQUENCE_OFFSET + 8 &&
-                    header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID)
+                if (!stop[0] && length >= JournalRecords.SEQUENCE_OFFSET + 8 && writesNoEvents(header.wrap(buffer, offset)))
                 {
                     covered[0] = JournalRecords.sequence(buffer, offset);
                 }
@@ -221,6 +221,17 @@ public final class ShardRecovery
             }
         }
         return covered[0];
+    }
+
+    /**
+     * A refusal recorded before the engine, or a record of another schema or version, which the engine does not read
+     * (JOURNAL-SCHEMA.md): neither has events.
+     */
+    private static boolean writesNoEvents(final io.venue.journal.sbe.MessageHeaderDecoder header)
+    {
+        return header.templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID ||
+            header.schemaId() != io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_ID ||
+            header.version() != io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_VERSION;
     }
 
     /**

@@ -4,7 +4,13 @@ import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StoreFile;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedEncoder;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,6 +91,60 @@ class StateDamageRecoveryTest
                 l.endsWith("(their tails were lost): not used")), log.toString());
             recovery.state().close();
         }
+    }
+
+    /**
+     * The other side of {@link #aStateAheadOfTheJournalsIsRebuiltFromThem}: after a clean stop whose last commands wrote no
+     * events (refusals, a record of another schema version the engine does not read), the state is used as it is.
+     */
+    @ParameterizedTest
+    @CsvSource({"1,false", "2,false", "1,true"})
+    void aCleanStopEndingInCommandsWithoutEventsKeepsItsState(final int shards, final boolean unreadable) throws Exception
+    {
+        final EngineConfig config = RandomStream.config().operator(EngineHarness.OPERATOR).shards(shards);
+        final EngineHarness h = new EngineHarness(RandomStream.config(), false);
+        new RandomStream(h, 7).setUp().run(400);
+        final List<byte[]> records = new ArrayList<>(h.records());
+        long next = records.size() + 1;
+        if (unreadable)
+        {
+            final UnsafeBuffer other = new UnsafeBuffer(records.get(records.size() - 1).clone());
+            other.putLong(MessageHeaderEncoder.ENCODED_LENGTH, next++, java.nio.ByteOrder.LITTLE_ENDIAN);
+            other.putShort(6, (short)99, java.nio.ByteOrder.LITTLE_ENDIAN); // the header's schema version
+            records.add(other.byteArray());
+        }
+        records.add(refusal(next++));
+        records.add(refusal(next));
+        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        {
+            final JournalAppender out = commands.appender();
+            try (PersistedEngine persisted = PersistedEngine.open(config, new JournalEventSink(events.appender()), context("state")))
+            {
+                for (final byte[] r : records)
+                {
+                    out.append(new UnsafeBuffer(r), 0, r.length);
+                    persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length);
+                }
+                persisted.engine().drain();
+                persisted.engine().flushEvents();
+            }
+            final ShardRecovery recovery = ShardRecovery.recover(config, context("state"), commands, events, report);
+            assertEquals(next, recovery.engine().lastSequence());
+            recovery.state().close();
+        }
+        assertTrue(log.stream().noneMatch(l -> l.contains("not used")), log.toString());
+    }
+
+    private static byte[] refusal(final long sequence)
+    {
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(256);
+        final RequestRejectedEncoder refusal = new RequestRejectedEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .sequence(sequence).timestampMs(1).epoch(1).connectionId(3).correlationId(4).reason(RequestRejectReason.values()[0]);
+        refusal.putAccount(new byte[20], 0, 20).putDigest(new byte[32], 0, 32);
+        refusal.detail("refused before the engine");
+        final byte[] bytes = new byte[MessageHeaderEncoder.ENCODED_LENGTH + refusal.encodedLength()];
+        buffer.getBytes(0, bytes);
+        return bytes;
     }
 
     /** A map file of the right length whose Chronicle header is damaged: rebuilt by replay at once, not after Chronicle's minute. */
