@@ -5,7 +5,6 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.venue.journal.JournalRecords;
-import io.venue.journal.RecordCrc;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.replication.sbe.HeartbeatDecoder;
@@ -47,13 +46,13 @@ public final class StandbyFollower implements Agent
     /** The last sequence staged for this duty cycle's excerpt; equal to lastSequence when nothing is staged. */
     private long stagedThrough;
     /**
-     * The CRC-32C of the record at lastSequence, and of the last one staged: sent with every heartbeat and request, so the
-     * primary can tell a standby whose history is not its own (it lost its journal's tail, or this node followed
-     * another primary) from one that is only behind.
+     * The CRC-32C of the record at {@link #crcSequence}, sent with the standby's heartbeats and requests so that the
+     * primary can tell a standby whose history is not its own (it lost its journal's tail, or this node followed another
+     * primary) from one that is only behind. Read from the journal when one is sent, not per record shipped.
      */
     private long lastRecordCrc;
-    private long stagedCrc;
-    private final RecordCrc recordCrc = new RecordCrc();
+    private long crcSequence = -1;
+    private final Journal commands;
     private final AtomicLong primarySequence = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicBoolean promoteRequested = new AtomicBoolean();
@@ -80,9 +79,8 @@ public final class StandbyFollower implements Agent
         final Publication toPrimary,
         final ReplicationContext context)
     {
+        this.commands = journal;
         this.journal = journal.appender();
-        this.lastRecordCrc = journal.recordCrc(lastSequence);
-        this.stagedCrc = lastRecordCrc;
         this.fromPrimary = fromPrimary;
         this.sender = new ReplicationSender(toPrimary);
         this.context = context;
@@ -119,7 +117,7 @@ public final class StandbyFollower implements Agent
         {
             if (now - lastSentNs >= context.heartbeatIntervalNs())
             {
-                sender.heartbeat(epoch, Role.PRIMARY, lastSequence.get(), lastRecordCrc);
+                sender.heartbeat(epoch, Role.PRIMARY, lastSequence.get(), 0);
                 lastSentNs = now;
                 work++;
             }
@@ -135,14 +133,14 @@ public final class StandbyFollower implements Agent
         if (!inSequence && now - lastResendNs >= context.heartbeatIntervalNs())
         {
             // until the primary ships in order from where this journal ends
-            sender.resendFrom(epoch, lastSequence.get(), lastRecordCrc);
+            sender.resendFrom(epoch, lastSequence.get(), lastRecordCrc());
             lastResendNs = now;
             lastSentNs = now;
             work++;
         }
         if (now - lastSentNs >= context.heartbeatIntervalNs())
         {
-            sender.heartbeat(epoch, Role.STANDBY, lastSequence.get(), lastRecordCrc);
+            sender.heartbeat(epoch, Role.STANDBY, lastSequence.get(), lastRecordCrc());
             lastSentNs = now;
             work++;
         }
@@ -200,7 +198,6 @@ public final class StandbyFollower implements Agent
         }
         journal.add(buffer, offset, length);
         stagedThrough = sequence;
-        stagedCrc = recordCrc.of(buffer, offset, length);
         if (sequence > primarySequence.get())
         {
             primarySequence.lazySet(sequence);
@@ -230,16 +227,26 @@ public final class StandbyFollower implements Agent
         catch (final Throwable ex)
         {
             stagedThrough = lastSequence.get();
-            stagedCrc = lastRecordCrc;
             inSequence = false;
             throw ex;
         }
-        lastRecordCrc = stagedCrc;
         lastSequence.lazySet(stagedThrough);
         if (engine != null)
         {
             engine.ring();
         }
+    }
+
+    /** The CRC of the record at lastSequence, read again only once lastSequence has moved. */
+    private long lastRecordCrc()
+    {
+        final long sequence = lastSequence.get();
+        if (sequence != crcSequence)
+        {
+            lastRecordCrc = commands.recordCrc(sequence);
+            crcSequence = sequence;
+        }
+        return lastRecordCrc;
     }
 
     private void heard(final long primaryEpoch)

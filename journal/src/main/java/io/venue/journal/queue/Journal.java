@@ -135,10 +135,7 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
-    /**
-     * The CRC-32C of the record with this sequence ({@link io.venue.journal.RecordCrc}), or 0 when the journal holds none
-     * (as for sequence 0).
-     */
+    /** The CRC-32C of the record with this sequence (its bytes as journaled), or 0 when the journal holds none (as for 0). */
     public long recordCrc(final long sequence)
     {
         if (sequence <= 0)
@@ -147,16 +144,23 @@ public final class Journal implements AutoCloseable
         }
         final long[] crc = {0};
         final boolean[] found = {false};
-        final io.venue.journal.RecordCrc of = new io.venue.journal.RecordCrc();
         try (JournalTailer tailer = tailer())
         {
             tailer.moveAfterSequence(sequence - 1);
             while (!found[0] && tailer.read((buffer, offset, length, index) ->
             {
-                if (!found[0] && JournalRecords.sequence(buffer, offset) >= sequence)
+                final long recordSequence = JournalRecords.sequence(buffer, offset);
+                if (!found[0] && recordSequence >= sequence)
                 {
                     found[0] = true;
-                    crc[0] = JournalRecords.sequence(buffer, offset) == sequence ? of.of(buffer, offset, length) : 0;
+                    if (recordSequence == sequence)
+                    {
+                        final byte[] bytes = new byte[length];
+                        buffer.getBytes(offset, bytes);
+                        final java.util.zip.CRC32C of = new java.util.zip.CRC32C();
+                        of.update(bytes);
+                        crc[0] = of.getValue();
+                    }
                 }
             }))
             {
