@@ -100,7 +100,6 @@ public final class Appliance implements AutoCloseable
     private io.venue.crypto.Secp256k1KeyPair listingOperator;
     private CredentialSecrets credentialSecrets;
     private ExecutionHistory executionHistory;
-    private io.venue.responder.OutcomeCounters outcomes;
     private SvcNonceFile svcNonceFile;
 
     private Appliance(final ApplianceContext context, final PrintStream log)
@@ -221,7 +220,6 @@ public final class Appliance implements AutoCloseable
         eventTail.handOver();
         responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
-        outcomes = responder.counters();
         if (context.compactThreads)
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores, and
@@ -294,7 +292,8 @@ public final class Appliance implements AutoCloseable
                         // the lane checks credentials, agents and nonce windows in the read models: they hold every command
                         // followed before the node serves, so a credential the old primary revoked stays revoked here
                         final long followed = promoted.lastSequence();
-                        while (!await(() -> outcomes.answeredSequence() >= followed, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)))
+                        while (!await(() -> responder.counters().answeredSequence() >= followed,
+                            System.nanoTime() + TimeUnit.SECONDS.toNanos(5)))
                         {
                             if (frontRunner.isClosed())
                             {
@@ -309,7 +308,7 @@ public final class Appliance implements AutoCloseable
                                 return;
                             }
                             log.printf("promotion: the read models hold sequence %d of %d; serving once they hold it%n",
-                                outcomes.answeredSequence(), followed);
+                                responder.counters().answeredSequence(), followed);
                         }
                         // the old primary's machine requests are not in this node's SVC-Nonce file: refuse any dated before now
                         svcNonceFile.promoted(System.currentTimeMillis());
@@ -531,12 +530,12 @@ public final class Appliance implements AutoCloseable
     {
         final io.venue.transport.http.MetricsText text = new io.venue.transport.http.MetricsText();
         lane.appendTo(text);
-        outcomes.appendTo(text);
+        responder.counters().appendTo(text);
         text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
             "applied by the engine, answered by the responder")
             .sample("venue_sequence", "stage", "journaled", sequencer.sequence())
             .sample("venue_sequence", "stage", "applied", engineAgent.appliedSequence())
-            .sample("venue_sequence", "stage", "answered", outcomes.answeredSequence());
+            .sample("venue_sequence", "stage", "answered", responder.counters().answeredSequence());
         text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
             .sample("venue_pending_requests", pending.waiting());
         text.family("venue_engine_stopped", "gauge", "1 once the engine shard stopped on a defect or an event journal it " +

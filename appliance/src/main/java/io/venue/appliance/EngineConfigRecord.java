@@ -34,9 +34,9 @@ final class EngineConfigRecord
     {
         final Path file = data.resolve(FILE);
         final String now = config.describe();
-        if (journaled > 0 && Files.exists(file))
+        final String recorded = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+        if (journaled > 0 && recorded != null)
         {
-            final String recorded = Files.readString(file, StandardCharsets.UTF_8);
             final List<String> differences = differences(recorded, now);
             if (!differences.isEmpty())
             {
@@ -50,7 +50,7 @@ final class EngineConfigRecord
         {
             log.println("recorded the engine configuration in " + file + " for the journal's next starts (it had none)");
         }
-        if (!Files.exists(file) || !Files.readString(file, StandardCharsets.UTF_8).equals(now))
+        if (!now.equals(recorded))
         {
             DurableFiles.replace(file, now);
         }

@@ -185,7 +185,6 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
             String.format("%,d", sizedFor), capacity, entries.size());
     }
 
-    /** A Chronicle Map file starts with its header, which names the map's class. */
     private void damaged(final String why) throws IOException
     {
         log.println("the SVC-Nonce file " + file + " could not be read (" + why + "): started empty");

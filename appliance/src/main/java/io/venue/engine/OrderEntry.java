@@ -470,7 +470,7 @@ final class OrderEntry
             return RejectCode.REDUCE_ONLY_VIOLATION;
         }
         // an order that cannot rest (IOC, FOK, a market order) never becomes an open order: the limits do not stop it
-        if (canRest(intent) && atOpenOrderLimit(account, market))
+        if (OrderBook.canRest(intent.isMarket, intent.timeInForce) && atOpenOrderLimit(account, market))
         {
             return RejectCode.OPEN_ORDER_LIMIT;
         }
@@ -843,11 +843,6 @@ final class OrderEntry
             }
         }
         return crossShardCredit.admit(checks.available(account, asset), checks.locked(account, asset), marketLocked, amount);
-    }
-
-    private static boolean canRest(final PlaceIntent intent)
-    {
-        return !intent.isMarket && (intent.timeInForce == TimeInForce.GTC || intent.timeInForce == TimeInForce.POST_ONLY);
     }
 
     private boolean atOpenOrderLimit(final int account, final int market)

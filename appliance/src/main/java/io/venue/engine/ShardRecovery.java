@@ -103,8 +103,7 @@ public final class ShardRecovery
         }
         else if (check.status().isUsable() && check.appliedSequence() > journalsCover)
         {
-            // the maps are forced at a clean close, the journals are not: after a host crash the state may hold commands
-            // whose records were lost, effects no journal can account for
+            // effects of commands whose records were lost, which no journal can account for
             report.onStateRebuilt("the state holds the commands up to " + check.appliedSequence() + ", the journals only up to " +
                 journalsCover + " (their tails were lost): not used");
         }

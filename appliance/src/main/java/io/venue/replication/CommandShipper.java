@@ -53,8 +53,8 @@ public final class CommandShipper implements Agent
     private final AtomicBoolean standbyAhead = new AtomicBoolean();
     private final AtomicBoolean standbyDiverged = new AtomicBoolean();
     /** The claim (sequence, record CRC) the standby was last judged on. */
-    private long refusedAfter = -1;
-    private long refusedCrc = -1;
+    private long judgedAfter = -1;
+    private long judgedCrc = -1;
     /** The protocol version whose standby messages carry the CRC of the standby's last record. */
     private static final int CRC_SINCE_VERSION = 2;
     private long lastSentNs;
@@ -195,7 +195,7 @@ public final class CommandShipper implements Agent
      */
     private void shipAfter(final long afterSequence, final long standbyRecordCrc, final boolean crcKnown)
     {
-        if (isStandbyRefused() && afterSequence == refusedAfter && standbyRecordCrc == refusedCrc)
+        if (isStandbyRefused() && afterSequence == judgedAfter && standbyRecordCrc == judgedCrc)
         {
             return;
         }
@@ -204,8 +204,8 @@ public final class CommandShipper implements Agent
         standbyAhead.set(afterSequence > commands.lastSequence());
         // or as many, but others: shipping the rest would append this journal's commands after them
         standbyDiverged.set(!standbyAhead.get() && crcKnown && commands.recordCrc(afterSequence) != standbyRecordCrc);
-        refusedAfter = afterSequence;
-        refusedCrc = standbyRecordCrc;
+        judgedAfter = afterSequence;
+        judgedCrc = standbyRecordCrc;
         if (null != tailer)
         {
             tailer.close();

@@ -129,6 +129,12 @@ public final class OrderBook implements SlotReader
         this.expiries = new ExpiryQueue(pool);
     }
 
+    /** Whether an order may rest in the book: a limit order that is GTC or post-only (IOC, FOK and market orders never do). */
+    public static boolean canRest(final boolean market, final TimeInForce timeInForce)
+    {
+        return !market && (timeInForce == TimeInForce.GTC || timeInForce == TimeInForce.POST_ONLY);
+    }
+
     /**
      * Matches an incoming order and rests what the rules allow (see the class description).
      * <p>
@@ -146,7 +152,7 @@ public final class OrderBook implements SlotReader
             return PlaceResult.INVALID;
         }
         final TimeInForce tif = request.timeInForce();
-        final boolean restable = !request.market() && (tif == TimeInForce.GTC || tif == TimeInForce.POST_ONLY);
+        final boolean restable = canRest(request.market(), tif);
         // A post-only order can only rest: with no free slot it is refused before anything changes. A GTC
         // order still trades; only a remainder that finds no slot is cancelled (BOOK_FULL).
         if (tif == TimeInForce.POST_ONLY && pool.free() == 0)
