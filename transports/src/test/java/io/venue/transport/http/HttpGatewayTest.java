@@ -66,6 +66,22 @@ class HttpGatewayTest
         }
     }
 
+    /** Sends {@code requests} on a new connection and reads every answer until the gateway closes it. */
+    private String exchange(final String requests) throws java.io.IOException
+    {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(requests.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return readToClose(socket);
+        }
+    }
+
+    private static String readToClose(final java.net.Socket socket) throws java.io.IOException
+    {
+        return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     /** Journals the first request offered as sequence 1 and answers it ok. */
     private void answerFirstOffered()
     {
@@ -129,23 +145,17 @@ class HttpGatewayTest
     void headAnswersAsGetWithoutTheBodyAndTheAbsoluteFormIsItsPath() throws Exception
     {
         start(10_000);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
-        {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(("HEAD /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n" +
-                "GET HTTP://127.0.0.1:" + gateway.port() + "/api/v1/public/exchange-info?x=1 HTTP/1.1\r\nHost: x\r\n\r\n" +
-                "HEAD /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\n\r\n" +
-                "POST /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
-            final String[] answers = text.split("(?=HTTP/1\\.1 )");
-            assertEquals(4, answers.length, text);
-            assertTrue(answers[0].startsWith("HTTP/1.1 200") && answers[0].contains("content-length: 2\r\n") &&
-                answers[0].endsWith("\r\n\r\n"), "HEAD: GET's headers, no body: " + answers[0]);
-            assertTrue(answers[1].startsWith("HTTP/1.1 200") && answers[1].endsWith("\r\n\r\n{}"), answers[1]);
-            assertTrue(answers[2].startsWith("HTTP/1.1 405") && answers[2].contains("allow: POST\r\n"), answers[2]);
-            assertTrue(answers[3].startsWith("HTTP/1.1 405") && answers[3].contains("allow: GET, HEAD\r\n"), answers[3]);
-        }
+        final String text = exchange("HEAD /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n" +
+            "GET HTTP://127.0.0.1:" + gateway.port() + "/api/v1/public/exchange-info?x=1 HTTP/1.1\r\nHost: x\r\n\r\n" +
+            "HEAD /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\n\r\n" +
+            "POST /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        final String[] answers = text.split("(?=HTTP/1\\.1 )");
+        assertEquals(4, answers.length, text);
+        assertTrue(answers[0].startsWith("HTTP/1.1 200") && answers[0].contains("content-length: 2\r\n") &&
+            answers[0].endsWith("\r\n\r\n"), "HEAD: GET's headers, no body: " + answers[0]);
+        assertTrue(answers[1].startsWith("HTTP/1.1 200") && answers[1].endsWith("\r\n\r\n{}"), answers[1]);
+        assertTrue(answers[2].startsWith("HTTP/1.1 405") && answers[2].contains("allow: POST\r\n"), answers[2]);
+        assertTrue(answers[3].startsWith("HTTP/1.1 405") && answers[3].contains("allow: GET, HEAD\r\n"), answers[3]);
     }
 
     @Test
@@ -176,15 +186,9 @@ class HttpGatewayTest
     void requestsAfterAClosingAnswerAreNotExecuted() throws Exception
     {
         start(10_000);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
-        {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(("GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
-                "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
-            assertTrue(text.startsWith("HTTP/1.1 200") && text.indexOf("HTTP/1.1", 5) < 0, "one answer, then closed: " + text);
-        }
+        final String text = exchange("GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
+            "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
+        assertTrue(text.startsWith("HTTP/1.1 200") && text.indexOf("HTTP/1.1", 5) < 0, "one answer, then closed: " + text);
         Thread.sleep(100);
         assertTrue(offered.isEmpty(), "the submit after the closing answer was never offered");
     }
@@ -204,7 +208,7 @@ class HttpGatewayTest
             Thread.sleep(200);
             assertEquals(1, offered.size(), "only the submit before the closing request was offered");
             answerFirstOffered();
-            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            final String text = readToClose(socket);
             assertEquals(2, text.split("HTTP/1.1 ", -1).length - 1, "two answers, then closed: " + text);
         }
     }
@@ -268,14 +272,8 @@ class HttpGatewayTest
         {
             for (int i = 0; i < (target.startsWith("POST") ? 10 : 1); i++)
             {
-                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
-                {
-                    socket.setSoTimeout(5_000);
-                    socket.getOutputStream().write((target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\n" +
-                        "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                    final String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
-                    statuses.add(Integer.parseInt(answer.substring(9, 12)));
-                }
+                final String answer = exchange(target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\nConnection: close\r\n\r\n");
+                statuses.add(Integer.parseInt(answer.substring(9, 12)));
             }
         }
         // a burst of 5, then one a second: a slow machine may refill one more while the ten are sent
@@ -303,7 +301,7 @@ class HttpGatewayTest
             awaitOffered();
             Thread.sleep(200);
             answerFirstOffered();
-            final String text = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            final String text = readToClose(socket);
             final int first = text.indexOf("HTTP/1.1 200");
             final int second = text.indexOf("HTTP/1.1 200", first + 1);
             final int third = text.indexOf("HTTP/1.1 413");
