@@ -27,6 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Fencing: a heartbeat or request carrying a higher epoch than this primary's means another node was
  * promoted; the shipper then stops for good and {@link #isFenced()} tells the writer to stop too.
  * <p>
+ * One standby is followed: the one whose claim (where its journal ends) was last accepted, known by the Aeron session
+ * of its messages. Only its acknowledgements and heartbeats count; another process on the reply channel (a diverged
+ * standby still running beside its rebuilt replacement) can neither release answers nor, with a claim that is
+ * refused, stop the shipping to the followed one. An accepted claim from another session (the standby restarted)
+ * is followed instead.
+ * <p>
  * Runs on one thread; other threads read its progress through the atomic getters.
  */
 public final class CommandShipper implements Agent
@@ -55,6 +61,8 @@ public final class CommandShipper implements Agent
     /** The claim (sequence, record CRC) the standby was last judged on. */
     private long judgedAfter = -1;
     private long judgedCrc = -1;
+    /** The Aeron session of the standby being shipped to: meaningful while {@code tailer} is not null. */
+    private int followedSession;
     /** The protocol version whose standby messages carry the CRC of the standby's last record. */
     private static final int CRC_SINCE_VERSION = 2;
     private long lastSentNs;
@@ -141,6 +149,7 @@ public final class CommandShipper implements Agent
             return;
         }
         final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int session = aeronHeader.sessionId();
         lastHeardNs = context.clock().nanoTime();
         switch (header.templateId())
         {
@@ -149,7 +158,7 @@ public final class CommandShipper implements Agent
                 ackDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(ackDecoder.epoch()) && ackDecoder.epoch() == epoch)
                 {
-                    acknowledged(ackDecoder.sequence());
+                    acknowledged(session, ackDecoder.sequence());
                 }
             }
             case ResendFromDecoder.TEMPLATE_ID ->
@@ -157,7 +166,8 @@ public final class CommandShipper implements Agent
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
                 if (!fenceIfNewer(resendDecoder.epoch()))
                 {
-                    shipAfter(resendDecoder.afterSequence(), resendDecoder.lastRecordCrc(), header.version() >= CRC_SINCE_VERSION);
+                    shipAfter(session, resendDecoder.afterSequence(), resendDecoder.lastRecordCrc(),
+                        header.version() >= CRC_SINCE_VERSION);
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
@@ -168,13 +178,13 @@ public final class CommandShipper implements Agent
                     if (null == tailer)
                     {
                         // this primary (re)started and the standby, in sequence, does not ask: start where it is
-                        shipAfter(heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc(),
+                        shipAfter(session, heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc(),
                             header.version() >= CRC_SINCE_VERSION);
                     }
                     else if (heartbeatDecoder.epoch() == epoch)
                     {
                         // a standby's heartbeat says what it holds, as an acknowledgement does
-                        acknowledged(heartbeatDecoder.lastSequence());
+                        acknowledged(session, heartbeatDecoder.lastSequence());
                     }
                 }
             }
@@ -189,11 +199,12 @@ public final class CommandShipper implements Agent
      * Ships from the first command after {@code afterSequence}, unless the standby's history is not this journal's: it
      * claims more than this journal holds, or its record at {@code afterSequence} is not this journal's record there
      * (the CRC of the record differs). A refused claim stays refused, however this journal grows; a different claim (the
-     * standby rebuilt on an empty folder asks from 0) is judged afresh.
+     * standby rebuilt on an empty folder asks from 0) is judged afresh. While one standby is followed, a refused claim
+     * of another session changes nothing.
      *
      * @param crcKnown false for a standby of the protocol's first version, which sends no CRC: judged by sequence only.
      */
-    private void shipAfter(final long afterSequence, final long standbyRecordCrc, final boolean crcKnown)
+    private void shipAfter(final int session, final long afterSequence, final long standbyRecordCrc, final boolean crcKnown)
     {
         if (isStandbyRefused() && afterSequence == judgedAfter && standbyRecordCrc == judgedCrc)
         {
@@ -201,9 +212,15 @@ public final class CommandShipper implements Agent
         }
         // the standby holds commands this primary does not (it lost its journal's tail, or the standby followed
         // another primary): nothing it says can be trusted as an acknowledgement
-        standbyAhead.set(afterSequence > commands.lastSequence());
+        final boolean ahead = afterSequence > commands.lastSequence();
         // or as many, but others: shipping the rest would append this journal's commands after them
-        standbyDiverged.set(!standbyAhead.get() && crcKnown && commands.recordCrc(afterSequence) != standbyRecordCrc);
+        final boolean diverged = !ahead && crcKnown && commands.recordCrc(afterSequence) != standbyRecordCrc;
+        if ((ahead || diverged) && null != tailer && session != followedSession)
+        {
+            return;
+        }
+        standbyAhead.set(ahead);
+        standbyDiverged.set(diverged);
         judgedAfter = afterSequence;
         judgedCrc = standbyRecordCrc;
         if (null != tailer)
@@ -215,13 +232,14 @@ public final class CommandShipper implements Agent
         {
             tailer = commands.tailer();
             tailer.moveAfterSequence(afterSequence);
+            followedSession = session;
         }
     }
 
-    /** Counts an acknowledgement only of what this primary shipped in this epoch. */
-    private void acknowledged(final long sequence)
+    /** Counts an acknowledgement only of what this primary shipped in this epoch, and only from the followed standby. */
+    private void acknowledged(final int session, final long sequence)
     {
-        if (!isStandbyRefused() && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
+        if (null != tailer && session == followedSession && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
         {
             ackedSequence.lazySet(sequence);
         }

@@ -323,6 +323,51 @@ class ReplicationTest
         assertTrue(!shipper.isStandbyDiverged());
     }
 
+    @Test
+    void aDivergedStandbyStillRunningBesideItsRebuiltReplacementCountsForNothing()
+    {
+        // as above, but A keeps running on the same channels while its replacement follows from an empty folder
+        final List<byte[]> old = RandomCommands.generate(19, 300);
+        final List<byte[]> other = RandomCommands.generate(23, 300);
+        final Journal primaryCommands = journal("b/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        old.subList(0, 95).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        other.subList(95, 200).forEach(r -> primaryOut.append(inEpoch(r, 2), 0, r.length));
+        final Journal staleCommands = journal("a/commands");
+        final JournalAppender staleOut = staleCommands.appender();
+        old.subList(0, 100).forEach(r -> staleOut.append(new UnsafeBuffer(r), 0, r.length));
+        final CommandShipper shipper = shipper(primaryCommands, 2);
+        final StandbyFollower stale = follower(staleCommands, staleCommands.lastSequence(), staleCommands.lastEpoch());
+        runUntil(shipper::isStandbyDiverged, shipper, stale);
+
+        final Journal rebuiltCommands = journal("a-rebuilt/commands");
+        final StandbyFollower rebuilt = follower(rebuiltCommands, 0, 0);
+        // the rebuilt standby stalls once it holds its first poll of commands (64 at most)
+        final org.agrona.concurrent.Agent stallingRebuilt = new org.agrona.concurrent.Agent()
+        {
+            public int doWork()
+            {
+                return rebuilt.lastSequence() == 0 ? rebuilt.doWork() : 0;
+            }
+
+            public String roleName()
+            {
+                return "stalling standby";
+            }
+        };
+        runUntil(() -> rebuilt.lastSequence() > 0 && shipper.shippedSequence() == 200, shipper, stallingRebuilt, stale);
+        final long held = rebuilt.lastSequence();
+        assertTrue(held < 100, "the stale standby claims more than the followed one holds");
+        // the stale one goes on heartbeating and acknowledging (it holds 100 or more) and asking again from its end
+        final int[] rounds = {0};
+        runUntil(() -> ++rounds[0] > 40_000, shipper, stale);
+        assertEquals(held, shipper.ackedSequence(), "only the followed standby's acknowledgements release answers");
+        assertFalse(shipper.isStandbyDiverged(), "the followed standby is in step");
+
+        runUntil(() -> rebuilt.lastSequence() == 200 && shipper.ackedSequence() == 200, shipper, rebuilt, stale);
+        assertSameRecords(primaryCommands, rebuiltCommands);
+    }
+
     /** A copy of the record written in {@code epoch}. */
     private static UnsafeBuffer inEpoch(final byte[] record, final int epoch)
     {
