@@ -298,19 +298,9 @@ class ReplicationTest
     @Test
     void aStandbyHoldingCommandsTheNewPrimaryNeverHadIsNotFollowedOn()
     {
-        // B, promoted to epoch 2 after sequence 95, wrote its own 96..200; A, the old primary restarted as a standby on its
-        // old folder, holds 96..100 of epoch 1, never replicated
-        final List<byte[]> old = RandomCommands.generate(19, 300);
-        final List<byte[]> other = RandomCommands.generate(23, 300);
-        final Journal primaryCommands = journal("b/commands");
-        final JournalAppender primaryOut = primaryCommands.appender();
-        old.subList(0, 95).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
-        other.subList(95, 200).forEach(r -> primaryOut.append(inEpoch(r, 2), 0, r.length));
-        final Journal standbyCommands = journal("a/commands");
-        final JournalAppender standbyOut = standbyCommands.appender();
-        old.subList(0, 100).forEach(r -> standbyOut.append(new UnsafeBuffer(r), 0, r.length));
-        final CommandShipper shipper = shipper(primaryCommands, 2);
-        final StandbyFollower follower = follower(standbyCommands, standbyCommands.lastSequence(), standbyCommands.lastEpoch());
+        final DivergedPair pair = divergedPair();
+        final CommandShipper shipper = pair.shipper();
+        final StandbyFollower follower = pair.stale();
         runUntil(shipper::isStandbyDiverged, shipper, follower);
         final int[] rounds = {0};
         runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
@@ -326,18 +316,10 @@ class ReplicationTest
     @Test
     void aDivergedStandbyStillRunningBesideItsRebuiltReplacementCountsForNothing()
     {
-        // as above, but A keeps running on the same channels while its replacement follows from an empty folder
-        final List<byte[]> old = RandomCommands.generate(19, 300);
-        final List<byte[]> other = RandomCommands.generate(23, 300);
-        final Journal primaryCommands = journal("b/commands");
-        final JournalAppender primaryOut = primaryCommands.appender();
-        old.subList(0, 95).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
-        other.subList(95, 200).forEach(r -> primaryOut.append(inEpoch(r, 2), 0, r.length));
-        final Journal staleCommands = journal("a/commands");
-        final JournalAppender staleOut = staleCommands.appender();
-        old.subList(0, 100).forEach(r -> staleOut.append(new UnsafeBuffer(r), 0, r.length));
-        final CommandShipper shipper = shipper(primaryCommands, 2);
-        final StandbyFollower stale = follower(staleCommands, staleCommands.lastSequence(), staleCommands.lastEpoch());
+        // A keeps running on the same channels while its replacement follows from an empty folder
+        final DivergedPair pair = divergedPair();
+        final CommandShipper shipper = pair.shipper();
+        final StandbyFollower stale = pair.stale();
         runUntil(shipper::isStandbyDiverged, shipper, stale);
 
         final Journal rebuiltCommands = journal("a-rebuilt/commands");
@@ -365,7 +347,30 @@ class ReplicationTest
         assertFalse(shipper.isStandbyDiverged(), "the followed standby is in step");
 
         runUntil(() -> rebuilt.lastSequence() == 200 && shipper.ackedSequence() == 200, shipper, rebuilt, stale);
-        assertSameRecords(primaryCommands, rebuiltCommands);
+        assertSameRecords(pair.primaryCommands(), rebuiltCommands);
+    }
+
+    private record DivergedPair(Journal primaryCommands, CommandShipper shipper, StandbyFollower stale)
+    {
+    }
+
+    /**
+     * B, promoted to epoch 2 after sequence 95, wrote its own 96..200 and ships them; A, the old primary restarted as a
+     * standby on its old folder, holds 96..100 of epoch 1, never replicated.
+     */
+    private DivergedPair divergedPair()
+    {
+        final List<byte[]> old = RandomCommands.generate(19, 300);
+        final List<byte[]> other = RandomCommands.generate(23, 300);
+        final Journal primaryCommands = journal("b/commands");
+        final JournalAppender primaryOut = primaryCommands.appender();
+        old.subList(0, 95).forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
+        other.subList(95, 200).forEach(r -> primaryOut.append(inEpoch(r, 2), 0, r.length));
+        final Journal staleCommands = journal("a/commands");
+        final JournalAppender staleOut = staleCommands.appender();
+        old.subList(0, 100).forEach(r -> staleOut.append(new UnsafeBuffer(r), 0, r.length));
+        return new DivergedPair(primaryCommands, shipper(primaryCommands, 2),
+            follower(staleCommands, staleCommands.lastSequence(), staleCommands.lastEpoch()));
     }
 
     /** A copy of the record written in {@code epoch}. */
