@@ -2,7 +2,6 @@ package io.venue.bench.machine;
 
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * How long this machine takes a spinning thread off its core, with none of the appliance running: the floor under
@@ -50,13 +49,12 @@ public final class MachineJitterRun
     private static void run(final int threads, final long seconds, final boolean report) throws InterruptedException
     {
         final Spinner[] spinners = new Spinner[threads];
-        final CountDownLatch ready = new CountDownLatch(threads);
         final long start = System.nanoTime() + 100_000_000L;
         final long end = start + seconds * 1_000_000_000L;
         final Thread[] running = new Thread[threads];
         for (int i = 0; i < threads; i++)
         {
-            spinners[i] = new Spinner(start, end, ready);
+            spinners[i] = new Spinner(start, end);
             running[i] = new Thread(spinners[i], "spinner-" + i);
             running[i].start();
         }
@@ -82,19 +80,17 @@ public final class MachineJitterRun
         int count;
         private final long start;
         private final long end;
-        private final CountDownLatch ready;
 
-        Spinner(final long start, final long end, final CountDownLatch ready)
+        Spinner(final long start, final long end)
         {
             this.start = start;
             this.end = end;
-            this.ready = ready;
         }
 
         @Override
         public void run()
         {
-            ready.countDown();
+            // every thread starts measuring at the same instant, 100 ms after they were made
             long previous = System.nanoTime();
             while (previous < start)
             {
