@@ -29,7 +29,7 @@ public final class ApplianceMain
         {
             System.err.println("venue-appliance: " + ex.getMessage());
             System.err.println("usage: venue-appliance [--config FILE] [--data DIR] [--port N]");
-            System.err.println("       venue-appliance promote --data DIR");
+            System.err.println("       venue-appliance promote --data DIR [--force]");
             System.exit(2);
             return;
         }
@@ -62,25 +62,30 @@ public final class ApplianceMain
 
     /**
      * The operator's promotion: asks the standby running on the data folder to become the primary, and waits for it
-     * to confirm (exit 0) for up to 30 s (exit 1).
+     * to confirm (exit 0) or refuse (exit 1, the reason on stderr) for up to 30 s (exit 1). {@code --force} promotes
+     * even a standby that has not heard a primary since it started (PromotionWatch).
      */
     static int promote(final String[] args) throws Exception
     {
-        if (args.length != 3 || !"--data".equals(args[1]))
+        final boolean force = args.length == 4 && "--force".equals(args[3]);
+        if ((args.length != 3 && !force) || !"--data".equals(args[1]))
         {
-            System.err.println("usage: venue-appliance promote --data DIR");
+            System.err.println("usage: venue-appliance promote --data DIR [--force]");
             return 2;
         }
         final Path data = Path.of(args[2]);
         final Path request = data.resolve(PromotionWatch.REQUEST);
         final Path done = data.resolve(PromotionWatch.DONE);
+        final Path refused = data.resolve(PromotionWatch.REFUSED);
         if (!java.nio.file.Files.isDirectory(data))
         {
             System.err.println("no data folder " + data.toAbsolutePath());
             return 1;
         }
         java.nio.file.Files.deleteIfExists(done);
-        java.nio.file.Files.writeString(request, "requested by the operator\n");
+        java.nio.file.Files.deleteIfExists(refused);
+        java.nio.file.Files.writeString(request, force ? PromotionWatch.FORCE + ", requested by the operator\n" :
+            "requested by the operator\n");
         final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline)
         {
@@ -88,6 +93,11 @@ public final class ApplianceMain
             {
                 System.out.println("promoted: " + java.nio.file.Files.readString(done).trim());
                 return 0;
+            }
+            if (java.nio.file.Files.exists(refused) && !java.nio.file.Files.exists(request))
+            {
+                System.err.println("promotion refused: " + java.nio.file.Files.readString(refused).trim());
+                return 1;
             }
             Thread.sleep(50);
         }

@@ -17,11 +17,18 @@ import java.util.function.Consumer;
  * PostgreSQL standby), looked for every 100 ms. Once the follower has promoted (on the request, or by itself after
  * the primary's silence when configured), the request file is replaced by {@value #DONE} naming the new epoch and
  * the last sequence, and the node starts serving. While following, the commands it appends have no waiting request.
+ * <p>
+ * A standby that has not heard a primary since it started does not know the primary's epoch, so the epoch it would
+ * take (its own plus one) may equal a running primary's, which fencing cannot tell apart. Its promotion is refused,
+ * with the reason in {@value #REFUSED} for the operator's command, unless the request says {@value #FORCE}.
  */
 final class PromotionWatch implements Agent
 {
     static final String REQUEST = "promote";
     static final String DONE = "promoted";
+    static final String REFUSED = "promotion-refused";
+    /** The first word of a request that promotes even a standby that has not heard a primary. */
+    static final String FORCE = "force";
     private static final long CHECK_INTERVAL_NS = 100_000_000L;
 
     private final StandbyFollower follower;
@@ -54,9 +61,17 @@ final class PromotionWatch implements Agent
             if (now - nextCheckNs >= 0)
             {
                 nextCheckNs = now + CHECK_INTERVAL_NS;
-                if (Files.exists(dataDir.resolve(REQUEST)))
+                final Path request = dataDir.resolve(REQUEST);
+                if (Files.exists(request))
                 {
-                    follower.promote();
+                    if (follower.hasHeardPrimary() || forced(request))
+                    {
+                        follower.promote();
+                    }
+                    else
+                    {
+                        refuse(request);
+                    }
                     return 1;
                 }
             }
@@ -81,6 +96,33 @@ final class PromotionWatch implements Agent
             onPromoted.accept(follower);
         }
         return 1;
+    }
+
+    private static boolean forced(final Path request)
+    {
+        try
+        {
+            return Files.readString(request, StandardCharsets.US_ASCII).startsWith(FORCE);
+        }
+        catch (final IOException ex)
+        {
+            return false; // withdrawn as it was read: not forced
+        }
+    }
+
+    private void refuse(final Path request)
+    {
+        try
+        {
+            DurableFiles.replace(dataDir.resolve(REFUSED), "this standby has not heard a primary since it started, so the " +
+                "epoch it would take (" + (follower.epoch() + 1) + ") may be a running primary's own, which fencing cannot " +
+                "tell apart; if the primary is gone for good, promote with --force (docs/OPERATIONS.md)\n");
+            Files.deleteIfExists(request);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /**

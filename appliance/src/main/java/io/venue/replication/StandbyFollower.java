@@ -59,7 +59,8 @@ public final class StandbyFollower implements Agent
     private volatile boolean promoted;
     private volatile long epoch;
     private volatile long lastHeardNs;
-    private boolean heardOnce;
+    /** Read by the operator's promotion on another thread; written once. */
+    private volatile boolean heardOnce;
     private boolean inSequence;
     private boolean unacknowledged;
     private Doorbell engine;
@@ -253,7 +254,19 @@ public final class StandbyFollower implements Agent
     {
         epoch = Math.max(epoch, primaryEpoch);
         lastHeardNs = context.clock().nanoTime();
-        heardOnce = true;
+        if (!heardOnce)
+        {
+            heardOnce = true;
+        }
+    }
+
+    /**
+     * True once a primary was heard since this follower started: only then is its epoch the primary's, and the epoch
+     * its promotion takes sure to be above it.
+     */
+    public boolean hasHeardPrimary()
+    {
+        return heardOnce;
     }
 
     /** Asks the follower to stop following and fence for a new primary; takes effect on its next duty cycle. */

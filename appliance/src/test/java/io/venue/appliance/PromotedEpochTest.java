@@ -10,12 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A standby promoted and restarted before it journaled any command keeps the epoch of its promotion: the old primary,
- * restarted, must meet a higher epoch and be fenced, not a node of its own epoch.
+ * restarted, must meet a higher epoch and be fenced, not a node of its own epoch. A standby that has not heard a primary
+ * does not know the primary's epoch, so the operator's promotion of it is refused unless forced.
  */
 class PromotedEpochTest
 {
@@ -44,5 +46,27 @@ class PromotedEpochTest
         Files.writeString(folder.resolve(PromotionWatch.DONE), "epoch three\n");
         final Exception refused = assertThrows(Exception.class, this::start);
         assertTrue(String.valueOf(refused.getMessage()).contains("should read 'epoch E after sequence S'"), refused.toString());
+    }
+
+    @Test
+    void aStandbyThatHasNotHeardAPrimaryIsPromotedOnlyWhenForced() throws Exception
+    {
+        final Path keys = Files.createDirectories(folder.resolve("standby").resolve("keys"));
+        Files.writeString(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
+        final Path config = Files.writeString(folder.resolve("standby.properties"), "role=standby\ndata.dir=standby\ndemo=true\n" +
+            "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() +
+            "\nreplication.primary.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() + "\n");
+        final Path data = folder.resolve("standby");
+        try (Appliance standby = Appliance.start(ApplianceContext.fromFile(config), new PrintStream(OutputStream.nullOutputStream())))
+        {
+            assertEquals(1, ApplianceMain.promote(new String[] {"promote", "--data", data.toString()}));
+            assertTrue(Files.readString(data.resolve(PromotionWatch.REFUSED)).startsWith("this standby has not heard a primary"));
+            assertFalse(Files.exists(data.resolve(PromotionWatch.DONE)), "not promoted");
+            assertFalse(Files.exists(data.resolve(PromotionWatch.REQUEST)), "the request is answered, not left waiting");
+
+            assertEquals(0, ApplianceMain.promote(new String[] {"promote", "--data", data.toString(), "--force"}));
+            assertTrue(Files.readString(data.resolve(PromotionWatch.DONE)).startsWith("epoch 2 after sequence "));
+            assertFalse(Files.exists(data.resolve(PromotionWatch.REFUSED)), "the last answer is the promotion");
+        }
     }
 }
