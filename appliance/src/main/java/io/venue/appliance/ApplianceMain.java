@@ -84,8 +84,8 @@ public final class ApplianceMain
         }
         java.nio.file.Files.deleteIfExists(done);
         java.nio.file.Files.deleteIfExists(refused);
-        java.nio.file.Files.writeString(request, force ? PromotionWatch.FORCE + ", requested by the operator\n" :
-            "requested by the operator\n");
+        // whole or not at all: the standby reads the request as soon as it exists
+        DurableFiles.replace(request, force ? PromotionWatch.FORCE + ", requested by the operator\n" : "requested by the operator\n");
         final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline)
         {
