@@ -301,7 +301,6 @@ class ReplicationTest
         final DivergedPair pair = divergedPair();
         final CommandShipper shipper = pair.shipper();
         final StandbyFollower follower = pair.stale();
-        runUntil(shipper::isStandbyDiverged, shipper, follower);
         final int[] rounds = {0};
         runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
         assertEquals(100, follower.lastSequence(), "nothing of epoch 2 appended after A's own 96..100");
@@ -320,7 +319,6 @@ class ReplicationTest
         final DivergedPair pair = divergedPair();
         final CommandShipper shipper = pair.shipper();
         final StandbyFollower stale = pair.stale();
-        runUntil(shipper::isStandbyDiverged, shipper, stale);
 
         final Journal rebuiltCommands = journal("a-rebuilt/commands");
         final StandbyFollower rebuilt = follower(rebuiltCommands, 0, 0);
@@ -356,7 +354,7 @@ class ReplicationTest
 
     /**
      * B, promoted to epoch 2 after sequence 95, wrote its own 96..200 and ships them; A, the old primary restarted as a
-     * standby on its old folder, holds 96..100 of epoch 1, never replicated.
+     * standby on its old folder, holds 96..100 of epoch 1, never replicated; returned once B has judged A diverged.
      */
     private DivergedPair divergedPair()
     {
@@ -369,8 +367,10 @@ class ReplicationTest
         final Journal staleCommands = journal("a/commands");
         final JournalAppender staleOut = staleCommands.appender();
         old.subList(0, 100).forEach(r -> staleOut.append(new UnsafeBuffer(r), 0, r.length));
-        return new DivergedPair(primaryCommands, shipper(primaryCommands, 2),
+        final DivergedPair pair = new DivergedPair(primaryCommands, shipper(primaryCommands, 2),
             follower(staleCommands, staleCommands.lastSequence(), staleCommands.lastEpoch()));
+        runUntil(pair.shipper()::isStandbyDiverged, pair.shipper(), pair.stale());
+        return pair;
     }
 
     /** A copy of the record written in {@code epoch}. */

@@ -8,7 +8,7 @@ import java.util.Locale;
  * work would have waited more than T for the thread (work arriving {@code g - T} or more before the end of a gap
  * of length g waits longer than T).
  */
-record GapSummary(long over20us, long over100us, long over1ms, long longestNs, long runNs, long[] thresholdsNs,
+record GapSummary(long over20us, long over100us, long over1ms, long longestNs, long[] thresholdsNs,
     double[] shareDelayedOver)
 {
     static GapSummary of(final long[] gaps, final int count, final long runNs, final long[] thresholdsNs)
@@ -35,7 +35,7 @@ record GapSummary(long over20us, long over100us, long over1ms, long longestNs, l
         {
             shares[t] = (double)delayedNs[t] / runNs;
         }
-        return new GapSummary(over20us, over100us, over1ms, longest, runNs, thresholdsNs.clone(), shares);
+        return new GapSummary(over20us, over100us, over1ms, longest, thresholdsNs.clone(), shares);
     }
 
     String describe()
