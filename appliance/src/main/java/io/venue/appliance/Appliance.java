@@ -22,16 +22,17 @@ import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.auth.CredentialSecrets;
-import io.venue.transport.http.EdgeThrottle;
+import io.venue.entry.EntryCore;
+import io.venue.entry.admission.EdgeThrottle;
 import io.venue.transport.http.OwnerIntents;
-import io.venue.transport.http.TokenSigners;
-import io.venue.transport.http.WsTokens;
+import io.venue.entry.credential.TokenSigners;
+import io.venue.entry.credential.WsTokens;
 import io.venue.tuning.Doorbell;
 import io.venue.tuning.PinnedThreads;
 import io.venue.transport.http.HttpGateway;
-import io.venue.transport.http.PreJournalRefusals;
-import io.venue.transport.http.JsonWriter;
-import io.venue.transport.http.PendingSubmits;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.PendingRequests;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -47,6 +48,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import io.venue.codec.MetricsText;
+import io.venue.entry.mm.MmWindows;
 
 /**
  * One appliance process: the HTTP lane, the verifier pool, the sequencer (single writer of the command
@@ -90,7 +93,7 @@ public final class Appliance implements AutoCloseable
     private ReplicationMedia media;
     private Path data;
     private final java.util.concurrent.CountDownLatch serving = new java.util.concurrent.CountDownLatch(1);
-    private PendingSubmits pending;
+    private PendingRequests pending;
     private ReadModels models;
     /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
     private static final int RECENT = 100_000;
@@ -203,7 +206,7 @@ public final class Appliance implements AutoCloseable
         recovery.commands().handOver();
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
             .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
-        pending = new PendingSubmits(journaled);
+        pending = new PendingRequests(journaled);
         // the listing from the whole event journal; the answers (for the status route) from the last RECENT commands
         try (JournalTailer scan = events.tailer())
         {
@@ -361,33 +364,37 @@ public final class Appliance implements AutoCloseable
             log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", context.listingFile,
                 created, listing.size());
         }
-        gateway = HttpGateway.start(new HttpGateway.Context()
-            .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
+        // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see all traffic
+        final EntryCore entry = new EntryCore(new EntryCore.Context()
+            .submitter(pool::offer).mmSubmitter(pool::offerMm).intentSubmitter(pool::offerIntent)
+            .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
+            .answerTimeoutMs(context.answerTimeoutMs)
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
+            .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
+            .mmWindows(new MmWindows(context.mmLimits(), context.builderPlans(), () -> System.nanoTime() / 1_000_000,
+                this::shardOf))
+            .machineCredentials(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), svcNonceFile)
+            .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
+        gateway = HttpGateway.start(new HttpGateway.Context().entry(entry)
+            .host(context.httpHost).port(context.httpPort)
             .maxBodyBytes(context.httpMaxBodyBytes)
-            .submitter(pool::offer).pending(pending)
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson())
-            .metrics(context.metricsAllowed, this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow()).actionStatus(recentAnswers::find)
+            .metrics(context.metricsAllowed, this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow())
+            .actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
-            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
-            .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
-                System::currentTimeMillis, io.venue.crypto.Secp256k1Recoveries.select()::newRecovery), pool::offerIntent)
+                System::currentTimeMillis, io.venue.crypto.Secp256k1Recoveries.select()::newRecovery))
             .tokenSigners(this::tokenGrant)
-            .machineAuth(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), new WsTokens(credentialSecrets.tokenKey()),
-                context.wsTokenTtlMs)
+            .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs)
             .executions(executionHistory::page)
             .mmOrderEntry(new io.venue.transport.http.CancelReplaceRequests(id ->
             {
                 final io.venue.responder.VenueDirectory.Market market = models.directory().market(id);
                 return market == null ? null : market.kind();
-            }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
-                context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
-            .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
-            .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
-            .svcNonceStore(svcNonceFile)
-            .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
+            }))
+            .compactOrderEntry(context.mmActionTsSkewMs));
         serving.countDown();
     }
 
@@ -528,7 +535,7 @@ public final class Appliance implements AutoCloseable
     /** The operator's metrics: the lane's and the responder's counters, and how far each stage of the pipeline is. */
     private String metricsText(final io.venue.transport.http.LaneCounters lane)
     {
-        final io.venue.transport.http.MetricsText text = new io.venue.transport.http.MetricsText();
+        final io.venue.codec.MetricsText text = new io.venue.codec.MetricsText();
         lane.appendTo(text);
         responder.counters().appendTo(text);
         text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +

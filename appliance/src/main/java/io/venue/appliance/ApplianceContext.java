@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import io.venue.entry.mm.MmWindows;
+import io.venue.entry.credential.WsTokens;
 
 /**
  * Everything one appliance process is configured with. The embedded default (no file) is a demo venue on
@@ -109,8 +111,8 @@ public final class ApplianceContext
     long mmShardActions = 128_000;
     /** How far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
     long mmActionTsSkewMs = 15_000;
-    int mmLowLatencyMaxActions = io.venue.transport.http.HttpGateway.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
-    int mmPrebatchedMaxBatches = io.venue.transport.http.HttpGateway.DEFAULT_PREBATCHED_MAX_BATCHES;
+    int mmLowLatencyMaxActions = io.venue.entry.EntryCore.Context.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
+    int mmPrebatchedMaxBatches = io.venue.entry.EntryCore.Context.DEFAULT_PREBATCHED_MAX_BATCHES;
     /** The HTTP lane's body limit (and the compact routes' ingress.binaryMaxBodyBytes). */
     int httpMaxBodyBytes = 512 * 1024;
     long builderBasicPerMinute = 600;
@@ -283,16 +285,16 @@ public final class ApplianceContext
     }
 
     /** The builder plans as configured. */
-    io.venue.transport.http.MmWindows.Plans builderPlans()
+    io.venue.entry.mm.MmWindows.Plans builderPlans()
     {
-        return new io.venue.transport.http.MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, java.util.Set.copyOf(builderBasic),
+        return new io.venue.entry.mm.MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, java.util.Set.copyOf(builderBasic),
             java.util.Set.copyOf(builderPro));
     }
 
     /** The MM lane's windows as configured. */
-    io.venue.transport.http.MmWindows.Limits mmLimits()
+    io.venue.entry.mm.MmWindows.Limits mmLimits()
     {
-        return new io.venue.transport.http.MmWindows.Limits(mmWindowMs, mmAccountActions, mmAccountCancels, mmKeyActions,
+        return new io.venue.entry.mm.MmWindows.Limits(mmWindowMs, mmAccountActions, mmAccountCancels, mmKeyActions,
             mmIpActions, mmMarketActions, mmShardActions);
     }
 
@@ -587,7 +589,7 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("listing.file and listing.operator.key.file go together");
         }
-        if (wsTokenTtlMs < io.venue.transport.http.WsTokens.MIN_TTL_MS || wsTokenTtlMs > io.venue.transport.http.WsTokens.MAX_TTL_MS)
+        if (wsTokenTtlMs < io.venue.entry.credential.WsTokens.MIN_TTL_MS || wsTokenTtlMs > io.venue.entry.credential.WsTokens.MAX_TTL_MS)
         {
             throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
         }

@@ -1,7 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.action.Action;
-import io.venue.transport.http.SubmitResponse;
+import io.venue.entry.Answer;
 import io.venue.action.Address;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
@@ -77,14 +77,14 @@ final class DemoVenue
         final List<Action> setUp = setUp();
         for (int nonce = (int)Math.min(from, setUp.size()); nonce < setUp.size(); nonce++)
         {
-            final SubmitResponse response = actions.submit(nonce, setUp.get(nonce));
-            if (response.body().contains("\"code\":\"nonce_replayed\""))
+            final Answer response = actions.submit(nonce, setUp.get(nonce));
+            if (response.kind == Answer.Kind.REJECTED && response.code == io.venue.journal.sbe.RejectCode.NONCE_REPLAYED)
             {
                 continue; // journaled already: the count of what is journaled was behind
             }
             if (!OperatorActions.isOk(response))
             {
-                throw new IllegalStateException("demo set-up action " + setUp.get(nonce) + " refused: " + response.body());
+                throw new IllegalStateException("demo set-up action " + setUp.get(nonce) + " refused: " + response);
             }
         }
         return (int)Math.max(0, setUp.size() - from);

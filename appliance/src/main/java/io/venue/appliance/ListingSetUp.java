@@ -5,7 +5,7 @@ import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
 import io.venue.action.CreateSpotMarket;
 import io.venue.responder.VenueDirectory;
-import io.venue.transport.http.SubmitResponse;
+import io.venue.entry.Answer;
 
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -52,10 +52,10 @@ final class ListingSetUp
         int submitted = 0;
         for (final Action action : missing)
         {
-            final SubmitResponse response = actions.submit(nextNonce.getAsLong(), action);
+            final Answer response = actions.submit(nextNonce.getAsLong(), action);
             if (!OperatorActions.isOk(response))
             {
-                throw new IllegalStateException("listing action " + action + " refused: " + response.body());
+                throw new IllegalStateException("listing action " + action + " refused: " + response);
             }
             submitted++;
         }

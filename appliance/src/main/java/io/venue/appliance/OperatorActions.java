@@ -7,8 +7,8 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.signing.ActionSigner;
-import io.venue.transport.http.PendingSubmits;
-import io.venue.transport.http.SubmitResponse;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.Answer;
 import io.venue.verifier.VerifierPool;
 
 import java.util.concurrent.CompletableFuture;
@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
 final class OperatorActions
 {
     private final VerifierPool pool;
-    private final PendingSubmits pending;
+    private final PendingRequests pending;
     private final ActionSigner signer;
     private final Address operator;
 
-    OperatorActions(final VerifierPool pool, final PendingSubmits pending, final long chainId, final Address contract,
+    OperatorActions(final VerifierPool pool, final PendingRequests pending, final long chainId, final Address contract,
         final Secp256k1KeyPair operator)
     {
         this.pool = pool;
@@ -42,11 +42,11 @@ final class OperatorActions
     }
 
     /** Signs and submits {@code action} with {@code nonce}, and waits up to 30 s for the engine's answer. */
-    SubmitResponse submit(final long nonce, final Action action)
+    Answer submit(final long nonce, final Action action)
     {
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator, nonce, null,
             System.currentTimeMillis(), action), PreimageMode.PERSONAL));
-        final CompletableFuture<SubmitResponse> answer = new CompletableFuture<>();
+        final CompletableFuture<Answer> answer = new CompletableFuture<>();
         final long correlation = pending.register(answer::complete);
         while (!pool.offer(0, correlation, body, 0, body.length))
         {
@@ -63,8 +63,8 @@ final class OperatorActions
         }
     }
 
-    static boolean isOk(final SubmitResponse response)
+    static boolean isOk(final Answer response)
     {
-        return response.status() == 200 && response.body().startsWith("{\"ok\":true");
+        return response.accepted();
     }
 }

@@ -1,7 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.replication.StandbyFollower;
-import io.venue.transport.http.PendingSubmits;
+import io.venue.entry.PendingRequests;
 import org.agrona.concurrent.Agent;
 
 import java.io.IOException;
@@ -32,13 +32,13 @@ final class PromotionWatch implements Agent
     private static final long CHECK_INTERVAL_NS = 100_000_000L;
 
     private final StandbyFollower follower;
-    private final PendingSubmits pending;
+    private final PendingRequests pending;
     private final Path dataDir;
     private final Consumer<StandbyFollower> onPromoted;
     private long nextCheckNs;
     private boolean promoted;
 
-    PromotionWatch(final StandbyFollower follower, final PendingSubmits pending, final Path dataDir,
+    PromotionWatch(final StandbyFollower follower, final PendingRequests pending, final Path dataDir,
         final Consumer<StandbyFollower> onPromoted)
     {
         this.follower = follower;

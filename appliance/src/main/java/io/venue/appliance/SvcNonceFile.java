@@ -1,6 +1,6 @@
 package io.venue.appliance;
 
-import io.venue.transport.http.SvcNonceStore;
+import io.venue.entry.credential.SvcNonceStore;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 

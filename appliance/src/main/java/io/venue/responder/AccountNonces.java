@@ -4,7 +4,7 @@ import io.venue.codec.Hex;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.ConcurrentHashMap;

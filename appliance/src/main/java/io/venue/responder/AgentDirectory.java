@@ -6,12 +6,13 @@ import io.venue.journal.sbe.AgentChangedDecoder;
 import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.AgentKind;
 import io.venue.svc.SvcCredential;
-import io.venue.transport.http.ApiKey;
+import io.venue.entry.credential.ApiKey;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import io.venue.entry.credential.TokenSigners;
 
 /**
  * Every agent credential as the event journal tells it (AgentChanged), for the lanes' machine authentication: an
@@ -85,12 +86,12 @@ public final class AgentDirectory
      * The active secp256k1 credential that signs with {@code signer} (0x address) for {@code account}, as its id and
      * scopes; null when there is none (unknown, another account's, revoked or expired).
      */
-    public io.venue.transport.http.TokenSigners.Grant signerFor(final String account, final String signer, final long nowMs)
+    public io.venue.entry.credential.TokenSigners.Grant signerFor(final String account, final String signer, final long nowMs)
     {
         final String credentialId = signers.get(signer);
         final Agent agent = credentialId == null ? null : active(credentials.get(credentialId), nowMs);
         return agent == null || !agent.owner.equals(account) ? null :
-            new io.venue.transport.http.TokenSigners.Grant(credentialId, (agent.scopes & io.venue.auth.Scope.READ.bit()) != 0);
+            new io.venue.entry.credential.TokenSigners.Grant(credentialId, (agent.scopes & io.venue.auth.Scope.READ.bit()) != 0);
     }
 
     /** The credential's agent when both are active at {@code nowMs}; else null. */

@@ -6,7 +6,7 @@ import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.TradeDecoder;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.OrderDoneDecoder;
 import io.venue.journal.sbe.OrderRestedDecoder;
 import io.venue.journal.sbe.TradeDecoder;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 import org.agrona.DirectBuffer;
 
 import java.util.ArrayDeque;

@@ -2,7 +2,7 @@ package io.venue.responder;
 
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
-import io.venue.transport.http.MetricsText;
+import io.venue.codec.MetricsText;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 

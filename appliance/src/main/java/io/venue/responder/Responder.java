@@ -3,6 +3,9 @@ package io.venue.responder;
 import io.venue.action.ActionPayload;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
+import io.venue.entry.Answer;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.RejectCodes;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
@@ -16,28 +19,24 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.TradeDecoder;
 import io.venue.sequencer.ActionCommandDecoder;
-import io.venue.transport.http.JsonWriter;
-import io.venue.transport.http.PendingSubmits;
-import io.venue.transport.http.SubmitResponse;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Answers the waiting requests from the journals, so an answer can only say what is journaled: reads each
  * command (the sequencer's record) and then the engine's events of that command (consecutive records of one
- * excerpt, which may hold other commands' events too), turns them into a
- * {@link SubmitResponse} and hands it to {@link PendingSubmits}. It also keeps the {@link ReadModels} from the
+ * excerpt, which may hold other commands' events too), turns them into a lane-neutral
+ * {@link Answer} and hands it to {@link PendingRequests}; each lane renders it in its own wire form. It also keeps the {@link ReadModels} from the
  * events. Runs on its own thread, after the engine; never touches the engine's state.
  */
 public final class Responder implements Agent
 {
     private final RecordCursor commands;
     private final RecordCursor events;
-    private final PendingSubmits pending;
+    private final PendingRequests pending;
     private final ReadModels models;
     private final int batchLimit;
     private final long rateLimit;
@@ -47,12 +46,9 @@ public final class Responder implements Agent
     private final long scannedThrough;
     private final java.util.function.Consumer<Throwable> onFailure;
     private volatile Throwable failure;
-    /** The digest of the action the answer being built is about; null when the body had none. */
-    private String answerDigest;
-    private boolean answerUsedNonce;
-    private boolean answerReplayed;
-    private static final String ZERO_DIGEST = "0x" + "0".repeat(64);
-    private static final String ZERO_ACCOUNT = "0x" + "0".repeat(40);
+    private static final byte[] ZERO_DIGEST = new byte[32];
+    private static final byte[] ZERO_ACCOUNT = new byte[20];
+    private final Answer.Builder answer = new Answer.Builder();
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
@@ -61,8 +57,6 @@ public final class Responder implements Agent
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
     private final TradeDecoder trade = new TradeDecoder();
     private final ActionCommandDecoder commandDecoder = new ActionCommandDecoder();
-    private final byte[] bytes32 = new byte[32];
-    private final byte[] bytes20 = new byte[20];
 
     private final OutcomeCounters counters = new OutcomeCounters();
     private final AccountLimiters limiters;
@@ -71,7 +65,7 @@ public final class Responder implements Agent
     private long commandSequence;
     /** The stamped time of the command being answered. */
     private long commandTimeMs;
-    private SubmitResponse commandRefusal;
+    private Answer commandRefusal;
     /** The outcome built from the command's events. */
     private final Outcome outcome = new Outcome();
     private boolean outcomeReady;
@@ -83,7 +77,7 @@ public final class Responder implements Agent
     private final RecordHandler onEvent = this::onEvent;
 
     public Responder(
-        final JournalTailer commands, final JournalTailer events, final PendingSubmits pending, final ReadModels models,
+        final JournalTailer commands, final JournalTailer events, final PendingRequests pending, final ReadModels models,
         final int batchLimit, final long rateLimit, final long rateWindowMs, final RecentAnswers recent, final long scannedThrough,
         final java.util.function.Consumer<Throwable> onFailure)
     {
@@ -168,8 +162,7 @@ public final class Responder implements Agent
                 {
                     counters.unapplied();
                 }
-                publish(commandSequence, new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
-                    .field("message", "the engine did not apply this command record").field("sequence", commandSequence).toJson()));
+                publish(commandSequence, answer.unapplied(commandSequence, commandTimeMs).build());
                 commandSequence = 0;
                 continue;
             }
@@ -184,15 +177,12 @@ public final class Responder implements Agent
     }
 
     /** Hands the answer to its request and the status routes, and counts it. */
-    private void publish(final long sequence, final SubmitResponse response)
+    private void publish(final long sequence, final Answer response)
     {
-        if (answerDigest != null && !ZERO_DIGEST.equals(answerDigest))
+        if (response.digest != null && !java.util.Arrays.equals(ZERO_DIGEST, response.digest))
         {
-            recent.record(answerDigest, response, answerUsedNonce, answerReplayed);
+            recent.record(response);
         }
-        answerDigest = null;
-        answerUsedNonce = false;
-        answerReplayed = false;
         pending.complete(sequence, response);
         counters.answered(sequence);
     }
@@ -226,18 +216,18 @@ public final class Responder implements Agent
     }
 
     /** The command's canonical JSON and its recovered signers, for an answer about its signer. */
-    private void writeSigners(final JsonWriter w)
+    private void addSigners()
     {
         final ActionPayload payload = commandDecoder.decode(command, 0, commandLength);
         final ActionEnvelopeDecoder envelope = commandDecoder.envelope();
-        envelope.getRawSigner(bytes20, 0, 20);
-        final String raw = Hex.to0x(bytes20);
-        envelope.getPersonalSigner(bytes20, 0, 20);
-        w.raw("recoveredSigner", new JsonWriter().field("rawMode", raw).field("personalMode", Hex.to0x(bytes20)).toJson())
-            .field("canonicalJson", payload == null ? null : new String(CanonicalJson.toBytes(payload), StandardCharsets.UTF_8));
+        final byte[] raw = new byte[20];
+        envelope.getRawSigner(raw, 0, 20);
+        final byte[] personal = new byte[20];
+        envelope.getPersonalSigner(personal, 0, 20);
+        answer.signers(raw, personal, payload == null ? null : CanonicalJson.toBytes(payload));
     }
 
-    private SubmitResponse refusal(final RequestRejectedDecoder record)
+    private Answer refusal(final RequestRejectedDecoder record)
     {
         final RequestRejectReason reason = record.reason();
         final long sequence = record.sequence();
@@ -245,47 +235,21 @@ public final class Responder implements Agent
         {
             counters.refused(reason);
         }
-        record.getAccount(bytes20, 0, 20);
-        final String account = Hex.to0x(bytes20);
-        record.getDigest(bytes32, 0, 32);
-        final String digest = Hex.to0x(bytes32);
-        answerDigest = digest;
+        final byte[] account = new byte[20];
+        record.getAccount(account, 0, 20);
+        final byte[] digest = new byte[32];
+        record.getDigest(digest, 0, 32);
         final String detail = record.detail();
-        final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name()).field("sequence", sequence);
-        // a bad signature's detail is the canonical JSON of a signed action, or the words of an MM cancel-replace's leg
-        final boolean badActionSignature = reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
-        if (reason == RequestRejectReason.MALFORMED)
-        {
-            final int split = detail.indexOf('\n');
-            w.field("field", split < 0 ? "" : detail.substring(0, split))
-                .field("message", split < 0 ? detail : detail.substring(split + 1));
-        }
-        else if (reason == RequestRejectReason.OWNER_SIGNATURE_INVALID)
-        {
-            w.field("message", detail).field("expectedSigner", account).field("intentDigest", digest);
-        }
-        else if (reason == RequestRejectReason.BAD_SIGNATURE && !badActionSignature)
-        {
-            // an MM cancel-replace: the detail says which leg's signature failed and how
-            w.field("message", detail).field("expectedSigner", account).field("digest", digest);
-        }
-        else if (badActionSignature)
-        {
-            w.field("message", "the signature bytes are not a valid secp256k1 signature")
-                .field("expectedSigner", account).field("digest", digest).field("canonicalJson", detail);
-        }
-        else
-        {
-            w.field("message", detail);
-        }
+        answer.refused(sequence, commandTimeMs, reason, detail).account(account).digest(digest);
         // a signed action refused before the engine, whose account is known: its limiter as it stands, untouched
+        final boolean badActionSignature = reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
         final boolean signedAction = reason == RequestRejectReason.MALFORMED || badActionSignature;
-        if (signedAction && !ZERO_ACCOUNT.equals(account))
+        if (signedAction && !java.util.Arrays.equals(ZERO_ACCOUNT, account))
         {
-            limiters.at(account, commandTimeMs, limiterNow);
-            return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson(), 0, rateLimit, limiterNow[0], limiterNow[1]);
+            limiters.at(Hex.to0x(account), commandTimeMs, limiterNow);
+            answer.rate(rateLimit, limiterNow[0], limiterNow[1]);
         }
-        return new SubmitResponse(RejectCodes.httpStatus(reason), w.toJson());
+        return answer.build();
     }
 
     private void onEvent(final DirectBuffer buffer, final int offset, final int length, final long index)
@@ -302,11 +266,10 @@ public final class Responder implements Agent
             case ActionAcceptedDecoder.TEMPLATE_ID ->
             {
                 accepted.wrapAndApplyHeader(buffer, offset, header);
-                accepted.getDigest(bytes32, 0, 32);
-                outcome.digest = Hex.to0x(bytes32);
+                accepted.getDigest(outcome.digest, 0, 32);
                 outcome.accepted = true;
-                accepted.getAccount(bytes20, 0, 20);
-                outcome.account = Hex.to0x(bytes20);
+                accepted.getAccount(outcome.account, 0, 20);
+                outcome.hasAccount = true;
                 outcome.rateRemaining = accepted.rateRemaining();
                 outcome.rateResetMs = accepted.rateResetMs();
             }
@@ -315,15 +278,14 @@ public final class Responder implements Agent
                 rejected.wrapAndApplyHeader(buffer, offset, header);
                 if (rejected.legIndex() != ActionRejectedDecoder.legIndexNullValue())
                 {
-                    outcome.legRejects.add(new JsonWriter().field("leg", rejected.legIndex())
-                        .field("code", RejectCodes.wire(rejected.code())).toJson());
+                    outcome.legs.add(rejected.legIndex());
+                    outcome.legCodes.add(rejected.code());
                 }
                 else
                 {
-                    rejected.getDigest(bytes32, 0, 32);
-                    outcome.digest = Hex.to0x(bytes32);
-                    rejected.getAccount(bytes20, 0, 20);
-                    outcome.account = Hex.to0x(bytes20);
+                    rejected.getDigest(outcome.digest, 0, 32);
+                    rejected.getAccount(outcome.account, 0, 20);
+                    outcome.hasAccount = true;
                     outcome.code = rejected.code();
                     outcome.nonceFloor = rejected.nonceFloor();
                     outcome.nonceWindow = rejected.nonceWindow();
@@ -335,8 +297,9 @@ public final class Responder implements Agent
             case OrderAcceptedDecoder.TEMPLATE_ID ->
             {
                 orderAccepted.wrapAndApplyHeader(buffer, offset, header);
-                orderAccepted.getOrderId(bytes32, 0, 32);
-                outcome.orderIds.add(JsonWriter.quote(Hex.to0x(bytes32)));
+                final byte[] orderId = new byte[32];
+                orderAccepted.getOrderId(orderId, 0, 32);
+                outcome.orderIds.add(orderId);
             }
             case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
             default ->
@@ -346,68 +309,61 @@ public final class Responder implements Agent
         }
     }
 
-    private SubmitResponse response()
+    private Answer response()
     {
-        answerDigest = outcome.digest;
         // the engine charges and reports the per-account limiter for signed actions only (owner intents and MM
         // commands report a bucket they did not touch)
-        if (outcome.account != null && isSignedAction())
+        final boolean signedAction = isSignedAction();
+        if (outcome.hasAccount && signedAction)
         {
-            limiters.reported(outcome.account, outcome.rateResetMs, commandTimeMs);
+            limiters.reported(Hex.to0x(outcome.account), outcome.rateResetMs, commandTimeMs);
         }
-        answerUsedNonce = outcome.code == null || RejectCodes.usedNonce(outcome.code);
-        answerReplayed = outcome.code == RejectCode.NONCE_REPLAYED;
-        final JsonWriter w = new JsonWriter();
-        if (outcome.code == null)
+        final RejectCode code = outcome.code;
+        if (code == null)
         {
             if (outcome.sequence > scannedThrough)
             {
                 counters.accepted();
             }
-            w.field("ok", true).field("sequence", outcome.sequence).field("digest", outcome.digest);
-            if (outcome.orderIds.size() == 1 && outcome.legRejects.isEmpty())
-            {
-                w.raw("orderId", outcome.orderIds.get(0));
-            }
-            else if (!outcome.orderIds.isEmpty())
-            {
-                w.raw("orderIds", JsonWriter.array(outcome.orderIds));
-            }
-            if (!outcome.legRejects.isEmpty())
-            {
-                w.raw("legRejects", JsonWriter.array(outcome.legRejects));
-            }
-            return new SubmitResponse(200, w.field("trades", outcome.trades).toJson(), 0, rateLimit, outcome.rateRemaining,
-                outcome.rateResetMs);
+            answer.accepted(outcome.sequence, commandTimeMs);
         }
-        final RejectCode code = outcome.code;
-        if (outcome.sequence > scannedThrough)
+        else
         {
-            counters.rejected(code);
+            if (outcome.sequence > scannedThrough)
+            {
+                counters.rejected(code);
+            }
+            answer.rejected(outcome.sequence, commandTimeMs, code)
+                .nonce(outcome.nonceFloor, outcome.nonceWindow, outcome.nextUsableNonce)
+                .retryAfterMs(code == RejectCode.RATE_LIMITED ? rateRetryAfterMs(outcome.rateResetMs) :
+                    code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1000 : 0);
+            if ((code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR) && signedAction)
+            {
+                addSigners();
+            }
         }
-        // the stamped time the engine judged by (agent expiry, the limiter), so a client can compare its own clock
-        w.field("ok", false).field("code", RejectCodes.wire(code)).field("message", RejectCodes.message(code))
-            .field("sequence", outcome.sequence).field("digest", outcome.digest).field("serverTimeMs", commandTimeMs);
-        if (RejectCodes.isNonce(code))
+        answer.digest(outcome.digest.clone()).account(outcome.hasAccount ? outcome.account.clone() : null)
+            .trades(outcome.trades).rate(rateLimit, outcome.rateRemaining, outcome.rateResetMs);
+        if (!outcome.orderIds.isEmpty())
         {
-            w.unsigned("nonceFloor", outcome.nonceFloor).unsigned("nonceWindow", outcome.nonceWindow)
-                .unsigned("nextUsableNonce", outcome.nextUsableNonce);
+            answer.orderIds(outcome.orderIds.toArray(new byte[0][]));
         }
-        if ((code == RejectCode.UNAUTHORIZED_SIGNER || code == RejectCode.NOT_OPERATOR) && isSignedAction())
+        if (!outcome.legs.isEmpty())
         {
-            w.field("expectedSigner", outcome.account);
-            writeSigners(w);
+            final int[] legs = new int[outcome.legs.size()];
+            for (int i = 0; i < legs.length; i++)
+            {
+                legs[i] = outcome.legs.get(i);
+            }
+            answer.legRejects(legs, outcome.legCodes.toArray(new RejectCode[0]));
         }
-        return new SubmitResponse(RejectCodes.httpStatus(code), w.toJson(), code == RejectCode.RATE_LIMITED ?
-            rateRetryAfterSeconds(outcome.rateResetMs) : code == RejectCode.SHARD_BUSY || code == RejectCode.QUEUE_LIMIT ? 1 : 0,
-            rateLimit, outcome.rateRemaining, outcome.rateResetMs);
+        return answer.build();
     }
 
-    /** Whole seconds until the account's bucket holds one action again, at least 1. */
-    private long rateRetryAfterSeconds(final long resetMs)
+    /** How long until the account's bucket holds one action again, at least a second. */
+    private long rateRetryAfterMs(final long resetMs)
     {
-        final long oneActionMs = io.venue.engine.limit.TokenBucket.retryAfterMsFromReset(resetMs, rateLimit, rateWindowMs);
-        return Math.max(1, (oneActionMs + 999) / 1000);
+        return Math.max(1000, io.venue.engine.limit.TokenBucket.retryAfterMsFromReset(resetMs, rateLimit, rateWindowMs));
     }
 
     /** True once this responder stopped on a journal it could not read (its thread's error says where). */
@@ -434,27 +390,30 @@ public final class Responder implements Agent
         long sequence;
         boolean accepted;
         RejectCode code;
-        String digest;
-        String account;
+        final byte[] digest = new byte[32];
+        final byte[] account = new byte[20];
+        boolean hasAccount;
         long nonceFloor;
         long nonceWindow;
         long nextUsableNonce;
         long rateRemaining;
         long rateResetMs;
         int trades;
-        final List<String> orderIds = new ArrayList<>();
-        final List<String> legRejects = new ArrayList<>();
+        final List<byte[]> orderIds = new ArrayList<>();
+        final List<Integer> legs = new ArrayList<>();
+        final List<RejectCode> legCodes = new ArrayList<>();
 
         void clear()
         {
             sequence = 0;
             accepted = false;
             code = null;
-            digest = null;
-            account = null;
+            java.util.Arrays.fill(digest, (byte)0);
+            hasAccount = false;
             trades = 0;
             orderIds.clear();
-            legRejects.clear();
+            legs.clear();
+            legCodes.clear();
         }
     }
 }

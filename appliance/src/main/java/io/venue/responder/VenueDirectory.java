@@ -4,7 +4,7 @@ import io.venue.journal.sbe.AssetCreatedDecoder;
 import io.venue.journal.sbe.MarketCreatedDecoder;
 import io.venue.journal.sbe.MarketStatusChangedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;

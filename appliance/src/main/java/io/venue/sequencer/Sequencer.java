@@ -15,6 +15,7 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import io.venue.entry.PreJournalRefusals;
 
 /**
  * The single writer of the command journal: takes each verification result in the order the pool
@@ -55,8 +56,8 @@ public final class Sequencer implements Agent
     private final boolean[] stagedAccepted;
     private long lastStamp;
     private java.util.function.BooleanSupplier paused = () -> false;
-    private io.venue.transport.http.PreJournalRefusals refusals;
-    private final io.venue.transport.http.PreJournalRefusals.Handler onRefusal = this::onRefusal;
+    private io.venue.entry.PreJournalRefusals refusals;
+    private final io.venue.entry.PreJournalRefusals.Handler onRefusal = this::onRefusal;
     private final byte[] zeros32 = new byte[32];
     private Doorbell engine;
 
@@ -174,7 +175,7 @@ public final class Sequencer implements Agent
     }
 
     /** Also journals the requests a lane refused before verification (the edge throttle), in arrival order. */
-    public Sequencer refusals(final io.venue.transport.http.PreJournalRefusals refusals)
+    public Sequencer refusals(final io.venue.entry.PreJournalRefusals refusals)
     {
         this.refusals = refusals;
         return this;

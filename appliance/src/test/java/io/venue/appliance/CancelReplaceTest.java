@@ -17,7 +17,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.sequencer.SignatureAudit;
 import io.venue.svc.SvcRequestSigner;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -14,7 +14,7 @@ import io.venue.crypto.Eip191;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.signing.ActionSigner;
 import io.venue.svc.SvcRequestSigner;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 
 import java.io.IOException;
 import java.net.URI;

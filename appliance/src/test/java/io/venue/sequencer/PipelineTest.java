@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import io.venue.entry.PendingRequests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -212,8 +213,9 @@ class PipelineTest
         final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
         final List<String> answeredBeforeJournaled = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final io.venue.transport.http.PendingSubmits pending = new io.venue.transport.http.PendingSubmits(0);
-        final ConcurrentHashMap<Long, String> answers = new ConcurrentHashMap<>();
+        final io.venue.entry.PendingRequests pending = new io.venue.entry.PendingRequests(0);
+        final ConcurrentHashMap<Long, io.venue.entry.Answer> answers = new ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger answeredTwice = new java.util.concurrent.atomic.AtomicInteger();
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
@@ -269,7 +271,12 @@ class PipelineTest
                 {
                     final long order = i;
                     final long registered = pending.register(response ->
-                        answers.merge(order, response.body(), (first, second) -> "answered twice: " + first + " / " + second));
+                    {
+                        if (answers.putIfAbsent(order, response) != null)
+                        {
+                            answeredTwice.incrementAndGet();
+                        }
+                    });
                     final boolean bid = i % 2 == 0;
                     submit(pool, 1, registered, bid ? aliceSigner : bobSigner, (bid ? alice : bob).address(), i / 2,
                         new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
@@ -296,13 +303,13 @@ class PipelineTest
                 final java.util.Set<String> digests = new java.util.HashSet<>();
                 for (long order = 0; order < requests; order++)
                 {
-                    final String answer = answers.get(order);
-                    assertTrue(answer != null && answer.startsWith("{\"ok\":true,\"sequence\":" + (setup.length + order + 1) + ","),
-                        order + ": " + answer);
-                    assertTrue(answer.contains("\"trades\":" + order % 2), answer);
-                    assertTrue(digests.add(io.venue.transport.http.JsonReader.read(answer.getBytes(StandardCharsets.UTF_8)) instanceof
-                        java.util.Map<?, ?> map ? String.valueOf(map.get("digest")) : answer), "digests differ: " + answers);
+                    final io.venue.entry.Answer answer = answers.get(order);
+                    assertTrue(answer != null && answer.accepted(), order + ": " + answer);
+                    assertEquals(setup.length + order + 1, answer.sequence, order + ": " + answer);
+                    assertEquals(order % 2, answer.trades, answer.toString());
+                    assertTrue(digests.add(io.venue.codec.Hex.to0x(answer.digest)), "digests differ: " + answers);
                 }
+                assertEquals(0, answeredTwice.get(), "an answer came twice");
             }
             finally
             {

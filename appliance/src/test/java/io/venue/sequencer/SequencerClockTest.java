@@ -2,7 +2,7 @@ package io.venue.sequencer;
 
 import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
-import io.venue.transport.http.PreJournalRefusals;
+import io.venue.entry.PreJournalRefusals;
 import io.venue.verifier.VerifierPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,7 +3,7 @@ package io.venue.cli;
 
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1Recoveries;
-import io.venue.transport.http.JsonWriter;
+import io.venue.codec.JsonWriter;
 import io.venue.verifier.ActionVerifier;
 import io.venue.verifier.VerificationOutcome;
 import io.venue.verifier.VerificationResult;

@@ -3,6 +3,9 @@ package io.venue.svc;
 import io.venue.auth.Credentials;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
 /**
  * What the server holds for one API key, as the credential lookup returns it: the secret and passphrase
  * of an HMAC credential (auth version 2), or the public key of an Ed25519 credential (auth version 3).
@@ -77,6 +80,24 @@ public final class SvcCredential
     public byte[] publicKeyBytes()
     {
         return publicKey == null ? null : publicKey.getEncoded();
+    }
+
+    /**
+     * Whether a session logon's secret and passphrase (a FIX Logon's Password, a TCP login) are this HMAC credential's,
+     * compared in constant time; always false for an Ed25519 credential, whose holder never shows a secret.
+     */
+    public boolean matchesSecret(final String secret, final String passphrase)
+    {
+        if (version != SvcAuthVersion.HMAC_SHA256 || secret == null || passphrase == null)
+        {
+            return false;
+        }
+        final boolean secretMatches = MessageDigest.isEqual(
+            apiSecret.getBytes(StandardCharsets.UTF_8), secret.getBytes(StandardCharsets.UTF_8));
+        final boolean passphraseMatches = MessageDigest.isEqual(
+            this.passphrase.getBytes(StandardCharsets.UTF_8),
+            passphrase.getBytes(StandardCharsets.UTF_8));
+        return secretMatches & passphraseMatches;
     }
 
     String apiSecret()

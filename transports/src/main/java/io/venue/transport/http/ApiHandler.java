@@ -16,6 +16,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.venue.entry.EntryCore;
+import io.venue.entry.EntrySession;
+import io.venue.entry.Refusal;
 import io.venue.journal.sbe.RequestRejectReason;
 
 import java.nio.charset.StandardCharsets;
@@ -24,6 +27,10 @@ import java.util.Date;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.admission.EdgeThrottle;
+import io.venue.entry.credential.SvcNonceStore;
+import io.venue.entry.credential.WsTokens;
 
 /**
  * One connection's requests. Routes by method and path; every answer is JSON with a {@code Date} header, except
@@ -79,36 +86,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     static final String RATE_REMAINING = "X-RateLimit-Remaining";
     static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
 
-    /** What every connection of one gateway shares. */
-    static final class Shared
-    {
-        final HttpGateway.Context context;
-        final AtomicLong connectionIds = new AtomicLong();
-        /** Each API key's highest accepted SVC-Nonce; shared by the I/O threads, so used under its own lock. */
-        final io.venue.svc.SvcNonceTracker svcNonces = new io.venue.svc.SvcNonceTracker();
-        /**
-         * The earliest request time this lane takes: its start (the nonces above hold nothing of an earlier node's
-         * requests, see {@link MachineAuth}), or its start plus the skew when its store may have lost nonces this node
-         * accepted before ({@link SvcNonceStore#complete}).
-         */
-        final long acceptsTimestampsFromMs;
-        /** The gateway's places for pre-batched requests ({@link PrebatchedLane}). */
-        final java.util.concurrent.Semaphore batchPlaces;
-
-        Shared(final HttpGateway.Context context)
-        {
-            this.context = context;
-            this.batchPlaces = new java.util.concurrent.Semaphore(context.prebatchedMaxBatches);
-            final long startedMs = System.currentTimeMillis();
-            if (context.svcNonceStore != null)
-            {
-                context.svcNonceStore.load(svcNonces::tryAccept);
-            }
-            acceptsTimestampsFromMs = context.svcNonceStore == null ? startedMs :
-                context.svcNonceStore.acceptsTimestampsFromMs(startedMs);
-        }
-    }
-
     private static final String SUBMIT_TIMEOUT = "no decision in time; the action may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
         "the same order under a new nonce";
@@ -120,17 +97,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
     private static final long SWEEP_MS = 100;
-    /** What a compact request that is not a batch gives back: it holds no place ({@link PrebatchedLane}). */
+    /** What a compact request that is not a batch gives back: it holds no place in the backlog of batches. */
     private static final Runnable NO_PLACE = () ->
     {
     };
     /** Requests a connection may have unanswered before it stops reading (pipelining must not fill the heap). */
     private static final int MAX_SLOTS = 64;
 
-    private final Shared shared;
-    private final long connectionId;
+    private final HttpGateway.Context context;
+    /** This connection's way into the order-entry core. */
+    private final EntrySession session;
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-    private final MachineAuth machineAuth;
     /** The strict action parser, one per I/O thread (it keeps scratch state). */
     private static final ThreadLocal<io.venue.action.json.SignedActionParser> ADMIN_PARSER =
         ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
@@ -138,7 +115,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
-    private final PrebatchedLane lane;
     private ScheduledFuture<?> sweep;
     /**
      * Set once a request that closes the connection is read (or its answer written): requests read after it are
@@ -146,16 +122,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private boolean closing;
 
-    ApiHandler(final Shared shared, final long connectionId)
+    ApiHandler(final HttpGateway.Context context, final EntrySession session)
     {
-        this.shared = shared;
-        this.connectionId = connectionId;
-        this.machineAuth = new MachineAuth(shared.context, shared.svcNonces, shared.acceptsTimestampsFromMs);
-        this.tokens = new TokenRoute(shared.context, machineAuth);
-        this.reads = new ReadRoutes(shared.context);
-        this.mm = new MmRoute(shared.context, machineAuth);
-        this.compact = new CompactOrderRoute(shared.context, machineAuth);
-        this.lane = new PrebatchedLane(shared.context.lowLatencyMaxActions, shared.batchPlaces);
+        this.context = context;
+        this.session = session;
+        final MachineAuth machineAuth = new MachineAuth(context.entry.credentials());
+        this.tokens = new TokenRoute(context, machineAuth);
+        this.reads = new ReadRoutes(context);
+        this.mm = new MmRoute(context, machineAuth);
+        this.compact = new CompactOrderRoute(context, machineAuth);
     }
 
     @Override
@@ -187,15 +162,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
             {
                 // a write like any other: the edge throttle counts it, so a flood of them cannot fill the journal
-                if (!admitAtEdge(ctx, slot))
+                final Refusal edge = session.admitAtEdge(remote(ctx));
+                if (edge != null)
                 {
+                    fill(ctx, slot, refusal(edge));
                     return;
                 }
-                journal(shared.context, connectionId, RequestRejectReason.BODY_TOO_LARGE, "a body over " +
-                    shared.context.maxBodyBytes + " bytes on " + rawPath);
+                session.journal(RequestRejectReason.BODY_TOO_LARGE, "a body over " + context.maxBodyBytes + " bytes on " +
+                    rawPath);
             }
             fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
-                shared.context.maxBodyBytes + " bytes"))));
+                context.maxBodyBytes + " bytes"))));
             return;
         }
         if (!request.decoderResult().isSuccess())
@@ -229,8 +206,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     fill(ctx, slot, notAllowed("POST"));
                 }
             }
-            case EXCHANGE_INFO -> fill(ctx, slot, ReadRoutes.read(method, shared.context.exchangeInfo));
-            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> fill(ctx, slot, ReadRoutes.read(method, shared.context.connectivity));
+            case EXCHANGE_INFO -> fill(ctx, slot, ReadRoutes.read(method, context.exchangeInfo));
+            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
             case OPENAPI -> fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
@@ -268,7 +245,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     fill(ctx, slot, reads.quoteObligations(method,
                         path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length())));
                 }
-                else if (path.startsWith(ORDERS) && shared.context.orderStatus != null)
+                else if (path.startsWith(ORDERS) && context.orderStatus != null)
                 {
                     fill(ctx, slot, reads.orderStatus(method, path.substring(ORDERS.length())));
                 }
@@ -291,7 +268,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
-        if (admitWrite(ctx, slot))
+        if (admitWrite(ctx, slot, true))
         {
             offerSubmit(ctx, slot, bytes(content));
         }
@@ -300,10 +277,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** Hands an admitted submit body to the verifier pool. */
     private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
     {
-        final boolean prebatched = lane.behind();
-        final long correlation = register(ctx, slot, prebatched, response -> response);
-        offered(ctx, slot, correlation, prebatched,
-            shared.context.submitter.offer(prebatched, connectionId, correlation, body, 0, body.length), SUBMIT_TIMEOUT);
+        offered(ctx, slot, session.submit(body, answer -> answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
+            SUBMIT_TIMEOUT);
     }
 
     /**
@@ -314,7 +289,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void adminAction(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
         // admitted first, like any write: the edge throttle bounds what the parse below costs the I/O thread
-        if (!admitWrite(ctx, slot))
+        if (!admitWrite(ctx, slot, true))
         {
             return;
         }
@@ -322,7 +297,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final io.venue.action.json.ParseResult parsed = ADMIN_PARSER.get().parse(body);
         if (parsed.isOk() && !(parsed.payload().action() instanceof io.venue.action.AdminAction))
         {
-            journal(shared.context, connectionId, RequestRejectReason.MALFORMED, "not an admin action on " + ADMIN_ACTIONS);
+            session.journal(RequestRejectReason.MALFORMED, "not an admin action on " + ADMIN_ACTIONS);
             badRequest(ctx, slot, "action", "not an admin action: trading actions go to " + SUBMIT);
             return;
         }
@@ -343,13 +318,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        final OwnerIntents intents = shared.context.ownerIntents;
+        final OwnerIntents intents = context.ownerIntents;
         if (intents == null)
         {
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
             return;
         }
-        if (!admitWrite(ctx, slot))
+        if (!admitWrite(ctx, slot, true))
         {
             return;
         }
@@ -363,10 +338,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             badRequest(ctx, slot, bad.field(), bad.getMessage());
             return;
         }
-        final boolean prebatched = lane.behind();
-        final long correlation = register(ctx, slot, prebatched, response -> withCredential(response, intent));
-        offered(ctx, slot, correlation, prebatched, shared.context.intentSubmitter.offer(prebatched, connectionId, correlation,
-            intent.owner(), intent.signature(), intent.text(), intent.command(), intent.commandLength()), INTENT_TIMEOUT);
+        offered(ctx, slot, session.submitIntent(intent.owner(), intent.signature(), intent.text(), intent.command(),
+            intent.commandLength(), answer -> answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
+            intent)))), INTENT_TIMEOUT);
     }
 
     /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
@@ -376,13 +350,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        if (shared.context.wsTokens == null)
+        if (context.wsTokens == null)
         {
             fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
             return;
         }
-        if (!admitRequest(ctx, slot))
+        final Refusal refused = session.admitRequest(remote(ctx));
+        if (refused != null)
         {
+            fill(ctx, slot, refusal(refused));
             return;
         }
         answer(ctx, slot, tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
@@ -394,7 +370,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         if (outcome.journalReason() != null)
         {
-            journal(shared.context, connectionId, outcome.journalReason(), outcome.journalDetail());
+            session.journal(outcome.journalReason(), outcome.journalDetail());
         }
         fill(ctx, slot, json(outcome.response()));
     }
@@ -405,8 +381,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
     {
-        final HttpGateway.Context context = shared.context;
-        if (!ReadRoutes.isRead(request.method()))
+                if (!ReadRoutes.isRead(request.method()))
         {
             fill(ctx, slot, notAllowed(ReadRoutes.READ_METHODS));
             return;
@@ -461,7 +436,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             cursor = Long.parseLong(cursors.get(0));
         }
-        await(ctx, slot, "the page was not read within " + context.answerTimeoutMs + " ms; ask again");
+        await(ctx, slot, "the page was not read within " + session.answerTimeoutMs() + " ms; ask again");
         context.executions.apply(account, cursor).whenComplete((page, failure) -> answerLater(ctx, slot, () -> json(
             failure == null ? new SubmitResponse(200, page) :
             failure.getCause() instanceof java.util.concurrent.RejectedExecutionException ||
@@ -477,22 +452,20 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
-        final HttpGateway.Context context = shared.context;
         // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
-        final boolean batch = lane.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
+        final boolean batch = session.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
         // what gives a batch's place back; a request that is not a batch holds none
-        final Runnable freePlace = batch ? lane.admitBatch() : NO_PLACE;
+        final Runnable freePlace = batch ? session.admitBatch() : NO_PLACE;
         if (freePlace == null)
         {
-            // latency could not stay bounded: refused before it is authenticated, charged or verified
-            refuseQueueLimit(ctx, slot, "the pre-batched backlog is full: " + context.prebatchedMaxBatches +
-                " requests of more than " + context.lowLatencyMaxActions + " orders wait", "the pre-batched backlog is full (" +
-                context.prebatchedMaxBatches + " requests of more than " + context.lowLatencyMaxActions + " orders wait for " +
-                "verification); nothing was checked, charged or verified (journaled as refused), retry after the delay or " +
-                "send fewer orders");
+            // latency could not stay bounded: refused (and journaled) before it is authenticated, charged or verified
+            final EntryCore.Context core = context.entry.context();
+            fill(ctx, slot, queueLimit("the pre-batched backlog is full (" + core.prebatchedMaxBatches() + " requests of " +
+                "more than " + core.lowLatencyMaxActions() + " orders wait for verification); nothing was checked, charged " +
+                "or verified (journaled as refused), retry after the delay or send fewer orders"));
             return;
         }
-        final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.mmSubmitter != null,
+        final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.compactOrders,
             remote -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
                 remote));
         if (decision == null)
@@ -501,61 +474,23 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final CompactOrderRoute.Admitted admitted = decision.admitted();
-        final int count = admitted.bodies().size();
-        // behind a pre-batched request of this connection, even a small one waits on that ring to keep the order
-        final boolean prebatched = batch || lane.behind();
-        final SubmitResponse[] answers = new SubmitResponse[count];
-        final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(count);
         // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
         // the responder's that completes the last order
-        final Runnable whenAll = () ->
+        final int taken = session.submitBatch(batch, admitted.bodies(), answers ->
         {
             freePlace.run();
             answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
-        };
-        int taken = 0;
-        while (taken < count)
+        });
+        if (taken < admitted.bodies().size())
         {
-            final int index = taken;
-            final long correlation = context.pending.register(lane.track(prebatched, response ->
-            {
-                answers[index] = response;
-                if (waiting.decrementAndGet() == 0)
-                {
-                    whenAll.run();
-                }
-            }));
-            final byte[] body = admitted.bodies().get(index);
-            if (!context.mmSubmitter.offer(prebatched, connectionId, correlation, body, 0, body.length))
-            {
-                context.pending.forget(correlation);
-                lane.notTaken(prebatched);
-                break;
-            }
-            taken++;
-        }
-        if (taken < count)
-        {
-            // the verifier queue is full: the rest are not offered (their order would break), their charge goes back
+            // the verifier queue is full: the rest were not offered (their order would break), their charge goes back
             compact.refund(admitted, taken);
-            final String detail = "the verifier queue is full: " + (count - taken) + " of " + count + " compact orders not verified";
             if (taken == 0)
             {
                 freePlace.run();
-                refuseQueueLimit(ctx, slot, detail,
-                    "the verifier queue is full; no order was verified (journaled as refused), retry after the delay");
+                fill(ctx, slot, queueLimit(
+                    "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"));
                 return;
-            }
-            journal(context, connectionId, RequestRejectReason.QUEUE_LIMIT, detail);
-            final SubmitResponse notTaken = new SubmitResponse(503, error("QUEUE_LIMIT",
-                "the verifier queue was full: this order was not verified, send it again"), 1);
-            for (int i = taken; i < count; i++)
-            {
-                answers[i] = notTaken;
-            }
-            if (waiting.addAndGet(taken - count) == 0)
-            {
-                whenAll.run();
             }
         }
         // an answer that never comes (a journal write that failed) must not keep a batch's place for good
@@ -571,8 +506,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
         final boolean served, final java.util.function.Function<java.net.InetAddress, MmRoute.Decision<A>> decide)
     {
-        final HttpGateway.Context context = shared.context;
-        if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
+                if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
             return null;
         }
@@ -588,17 +522,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return null;
         }
-        final java.net.InetAddress remote = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
-        final EdgeThrottle throttle = context.mmAuthThrottle;
-        if (throttle != null && throttle.exhausted(remote))
+        final java.net.InetAddress remote = remote(ctx);
+        final Refusal exhausted = session.admitMmAuthentication(remote);
+        if (exhausted != null)
         {
-            refuseAtEdge(ctx, slot, remote, throttle, 1);
+            fill(ctx, slot, refusal(exhausted));
             return null;
         }
         final MmRoute.Decision<A> decision = decide.apply(remote);
         if (decision.edgeWaitSeconds() > 0)
         {
-            refuseAtEdge(ctx, slot, remote, throttle, decision.edgeWaitSeconds());
+            fill(ctx, slot, refusal(session.refuseMmAuthentication(remote, decision.edgeWaitSeconds())));
             return null;
         }
         if (decision.admitted() == null)
@@ -616,8 +550,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      */
     private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
-        final HttpGateway.Context context = shared.context;
-        final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
+                final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
             remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
                 remote));
         if (decision == null)
@@ -625,31 +558,41 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final CancelReplaceRequests.Request replace = decision.admitted().replace();
-        final boolean prebatched = lane.behind();
-        final long correlation = register(ctx, slot, prebatched, response -> mm.withBudget(response, replace.trader()));
-        final boolean taken = context.cancelReplaceSubmitter.offer(prebatched, connectionId, correlation, replace.order(),
-            replace.signatures(), replace.command(), replace.command().length);
-        if (!taken)
+        final Refusal refused = session.submitCancelReplace(replace.order(), replace.signatures(), replace.command(),
+            answer -> answerLater(ctx, slot, () -> json(mm.withBudget(HttpAnswers.render(answer), replace.trader()))));
+        if (refused != null)
         {
             // not taken: the windows give the charge back
             mm.refund(decision.admitted());
         }
-        offered(ctx, slot, correlation, prebatched, taken, SUBMIT_TIMEOUT);
+        offered(ctx, slot, refused, SUBMIT_TIMEOUT);
     }
 
-    /** A 429 of the edge throttle (plain text, spec 7.2), its refusals journaled at most once a second per address. */
-    private void refuseAtEdge(final ChannelHandlerContext ctx, final Slot slot, final java.net.InetAddress address,
-        final EdgeThrottle throttle, final long waitSeconds)
+    /**
+     * The HTTP form of the core's refusal: the edge throttle's is a plain-text 429 (spec 7.2); the others are JSON with
+     * Retry-After.
+     */
+    private static FullHttpResponse refusal(final Refusal refusal)
     {
-        final long toJournal = throttle.refusalsToJournal(address, true);
-        if (toJournal > 0)
+        if (refusal.code() == Refusal.Code.EDGE_RATE_LIMITED)
         {
-            journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
+            final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
+                refusal.message());
+            http.headers().set("x-ratelimit-after", refusal.retryAfterSeconds())
+                .set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
+            return http;
         }
-        final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
-            "Too Many Requests! Wait for " + waitSeconds + "s");
-        http.headers().set("x-ratelimit-after", waitSeconds).set(HttpHeaderNames.RETRY_AFTER, waitSeconds);
-        fill(ctx, slot, http);
+        return json(new SubmitResponse(503, error(refusal.code().name(), refusal.message()), refusal.retryAfterSeconds()));
+    }
+
+    private static FullHttpResponse queueLimit(final String message)
+    {
+        return refusal(new Refusal(Refusal.Code.QUEUE_LIMIT, message, 1));
+    }
+
+    private static java.net.InetAddress remote(final ChannelHandlerContext ctx)
+    {
+        return ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */
@@ -678,117 +621,33 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             response.rateRemaining(), response.rateResetMs());
     }
 
-    /**
-     * What every write passes before it is read: {@link #admitRequest}, then the shard's backlog. A refused request is
-     * answered (and journaled) here.
-     */
-    private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot)
-    {
-        return admitWrite(ctx, slot, true);
-    }
-
-    /** As above; {@code edgeThrottled} false for a lane with limits of its own. */
+    /** What every write passes before it is read (the core's admission); a refused request is answered here. */
     private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot, final boolean edgeThrottled)
     {
-        if (refusedWhileDraining(ctx, slot) || edgeThrottled && !admitAtEdge(ctx, slot))
+        final Refusal refused = session.admitWrite(remote(ctx), edgeThrottled);
+        if (refused != null)
         {
+            fill(ctx, slot, refusal(refused));
             return false;
-        }
-        if (shared.context.backlog != null)
-        {
-            final long backlog = shared.context.backlog.getAsLong();
-            if (backlog > shared.context.busyBacklog)
-            {
-                journal(shared.context, connectionId, RequestRejectReason.SHARD_BUSY, "the shard is " + backlog +
-                    " commands behind the journal");
-                fill(ctx, slot, json(new SubmitResponse(503, error("SHARD_BUSY", "the shard is " + backlog +
-                    " commands behind; this request was not verified (journaled as refused), retry after the delay"), 1)));
-                return false;
-            }
         }
         return true;
     }
 
-    /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */
-    private boolean admitRequest(final ChannelHandlerContext ctx, final Slot slot)
+    /** After the offer to the pool: a refusal (a full queue, journaled) is answered at once, otherwise the wait starts. */
+    private void offered(final ChannelHandlerContext ctx, final Slot slot, final Refusal refused, final String timeout)
     {
-        return !refusedWhileDraining(ctx, slot) && admitAtEdge(ctx, slot);
-    }
-
-    /** Answers 503 SHUTTING_DOWN while the appliance drains. */
-    private boolean refusedWhileDraining(final ChannelHandlerContext ctx, final Slot slot)
-    {
-        if (shared.context.draining)
+        if (refused != null)
         {
-            fill(ctx, slot, json(new SubmitResponse(503, error("SHUTTING_DOWN",
-                "the appliance is stopping; this request was not taken, retry on the next node"), 1)));
-            return true;
-        }
-        return false;
-    }
-
-    /** Takes a token of the edge IP throttle, or answers its plain-text 429; journals the address's held refusals. */
-    private boolean admitAtEdge(final ChannelHandlerContext ctx, final Slot slot)
-    {
-        final EdgeThrottle throttle = shared.context.edgeThrottle;
-        if (throttle == null)
-        {
-            return true;
-        }
-        final java.net.InetAddress address = ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
-        final long waitSeconds = throttle.acquire(address);
-        if (waitSeconds > 0)
-        {
-            refuseAtEdge(ctx, slot, address, throttle, waitSeconds);
-            return false;
-        }
-        final long toJournal = throttle.refusalsToJournal(address, false);
-        if (toJournal > 0)
-        {
-            journalEdge(shared.context, connectionId, EdgeThrottle.describe(address), toJournal);
-        }
-        return true;
-    }
-
-    /**
-     * Registers a request that waits for the engine, about to be offered to the pool (on its pre-batched ring when
-     * {@code prebatched}); {@code answer} shapes the decision on the event loop.
-     */
-    private long register(final ChannelHandlerContext ctx, final Slot slot, final boolean prebatched,
-        final java.util.function.UnaryOperator<SubmitResponse> answer)
-    {
-        // the responder's thread only hands the engine's answer over: it is built (an MM budget takes the windows' lock)
-        // and the slot filled on the event loop
-        return shared.context.pending.register(lane.track(prebatched,
-            response -> answerLater(ctx, slot, () -> json(answer.apply(response)))));
-    }
-
-    /** After the offer to the pool: a full queue is answered at once (and journaled), otherwise the wait starts. */
-    private void offered(final ChannelHandlerContext ctx, final Slot slot, final long correlation, final boolean prebatched,
-        final boolean offered, final String timeout)
-    {
-        if (!offered)
-        {
-            shared.context.pending.forget(correlation);
-            lane.notTaken(prebatched);
-            refuseQueueLimit(ctx, slot, "the verifier queue is full",
-                "the verifier queue is full; this request was not verified (journaled as refused), retry after the delay");
+            fill(ctx, slot, refusal(refused));
             return;
         }
         await(ctx, slot, timeout);
     }
 
-    /** A 503 QUEUE_LIMIT with Retry-After, its refusal journaled first with {@code detail}. */
-    private void refuseQueueLimit(final ChannelHandlerContext ctx, final Slot slot, final String detail, final String message)
-    {
-        journal(shared.context, connectionId, RequestRejectReason.QUEUE_LIMIT, detail);
-        fill(ctx, slot, json(new SubmitResponse(503, error("QUEUE_LIMIT", message), 1)));
-    }
-
     /** The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes. */
     private void await(final ChannelHandlerContext ctx, final Slot slot, final String timeout)
     {
-        slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shared.context.answerTimeoutMs);
+        slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(session.answerTimeoutMs());
         slot.timeout = timeout;
         if (sweep == null)
         {
@@ -839,15 +698,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 head.http.release();
                 continue;
             }
-            shared.context.counters.response(head.http.status().code());
+            context.counters.response(head.http.status().code());
             if (head.submit)
             {
-                shared.context.counters.submitAnswered(System.nanoTime() - head.receivedNs);
+                context.counters.submitAnswered(System.nanoTime() - head.receivedNs);
             }
-            if (head.submit && shared.context.accountRateLimit > 0 && !head.http.headers().contains(RATE_LIMIT))
+            if (head.submit && context.accountRateLimit > 0 && !head.http.headers().contains(RATE_LIMIT))
             {
                 // spec 8.1: every submit answer names the account budget, even one refused before its account was known
-                head.http.headers().set(RATE_LIMIT, shared.context.accountRateLimit);
+                head.http.headers().set(RATE_LIMIT, context.accountRateLimit);
             }
             write(ctx, head.keepAlive, head.http);
             if (!head.keepAlive)
@@ -918,25 +777,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             {
                 slot.http.release();
             }
-        }
-    }
-
-    /** Journals {@code count} edge-throttle refusals of {@code address}. */
-    static void journalEdge(final HttpGateway.Context context, final long connectionId, final String address, final long count)
-    {
-        final EdgeThrottle throttle = context.edgeThrottle;
-        journal(context, connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " + address + " above " +
-            throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " + count + (count == 1 ? " request" : " requests") +
-            " refused");
-    }
-
-    /** Hands a refusal decided here to the sequencer to be journaled, when the gateway has somewhere to send it. */
-    static void journal(final HttpGateway.Context context, final long connectionId, final RequestRejectReason reason,
-        final String detail)
-    {
-        if (context.refusals != null)
-        {
-            context.refusals.offer(connectionId, context.pending.nextCorrelation(), reason.value(), detail);
         }
     }
 

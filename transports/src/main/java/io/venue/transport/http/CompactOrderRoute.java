@@ -6,7 +6,11 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.json.CanonicalJson;
 import io.venue.transport.bsl.CompactOrders;
 
+import io.venue.entry.Answer;
+
 import java.util.List;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.mm.MmWindows;
 
 /**
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
@@ -103,8 +107,8 @@ final class CompactOrderRoute
             bodies.add(CanonicalJson.signedActionBody(order));
         }
         final String address = MmRoute.ipWindow(remote);
-        final long chargedAtMs = context.mmWindows.nowMs();
-        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
+        final long chargedAtMs = context.entry.context().mmWindows().nowMs();
+        final MmWindows.Refusal full = context.entry.context().mmWindows().charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
             cost(markets, 0));
         if (full != null)
         {
@@ -114,10 +118,14 @@ final class CompactOrderRoute
             "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
     }
 
+    /** The result of an order the pool did not take: the verifier queue was full when it came to it. */
+    private static final SubmitResponse NOT_VERIFIED = new SubmitResponse(503, ApiHandler.error("QUEUE_LIMIT",
+        "the verifier queue was full: this order was not verified, send it again"), 1);
+
     /** Gives back the charge of the orders from {@code from} on: the pool did not take them. */
     void refund(final Admitted admitted, final int from)
     {
-        context.mmWindows.refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
+        context.entry.context().mmWindows().refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
             cost(admitted.markets(), from));
     }
 
@@ -125,18 +133,19 @@ final class CompactOrderRoute
      * The one answer of a request whose every order was answered ({@code answers[i]} for order i): 200 with a result per
      * order in detailed mode, or only those not accepted in ack mode, and the account's MM budget.
      */
-    SubmitResponse answer(final Admitted admitted, final SubmitResponse[] answers)
+    SubmitResponse answer(final Admitted admitted, final Answer[] answers)
     {
         final List<String> results = new java.util.ArrayList<>();
         int accepted = 0;
         for (int i = 0; i < answers.length; i++)
         {
-            final boolean ok = answers[i].status() == 200 && answers[i].body().startsWith(ApiHandler.OK_PREFIX);
+            final boolean ok = answers[i] != null && answers[i].accepted();
             accepted += ok ? 1 : 0;
             if (admitted.detailed() || !ok)
             {
-                results.add(new JsonWriter().field("index", i).field("status", answers[i].status())
-                    .raw("answer", answers[i].body()).toJson());
+                final SubmitResponse answer = answers[i] == null ? NOT_VERIFIED : HttpAnswers.render(answers[i]);
+                results.add(new JsonWriter().field("index", i).field("status", answer.status())
+                    .raw("answer", answer.body()).toJson());
             }
         }
         final JsonWriter body = new JsonWriter().field("ok", true).field("resultMode", admitted.detailed() ? "detailed" : "ack")

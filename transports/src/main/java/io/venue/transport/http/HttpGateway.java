@@ -11,50 +11,28 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 
+import io.venue.entry.ConnectionIds;
+import io.venue.entry.EntryCore;
+import io.venue.entry.EntrySession;
+
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
+import io.venue.entry.credential.ApiKey;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.admission.EdgeThrottle;
+import io.venue.entry.mm.MmWindows;
+import io.venue.entry.credential.SvcNonceStore;
+import io.venue.entry.credential.WsTokens;
+import io.venue.entry.credential.TokenSigners;
 
 /**
  * The HTTP lane (Netty): signed actions in, answers after the journal, and the public reads. The I/O threads
  * only decode, register the request and offer its body to the verifier pool; the answer is written by the
- * responder's thread when the engine has decided (see {@link PendingSubmits}).
+ * responder's thread when the engine has decided (see {@link PendingRequests}).
  */
 public final class HttpGateway implements AutoCloseable
 {
-    /**
-     * Offers a request body to verification, on the pool's pre-batched ring when {@code prebatched} (a large MM batch, or
-     * a request behind one on its connection) and on its low-latency ring otherwise; false when that ring is full.
-     */
-    @FunctionalInterface
-    public interface Submitter
-    {
-        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] body, int offset, int length);
-    }
-
-    /** Offers an owner's intent (text, signature, command) to verification; false when the pool's ring is full. */
-    @FunctionalInterface
-    public interface IntentSubmitter
-    {
-        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] owner, byte[] signature, byte[] text,
-            byte[] command, int commandLength);
-    }
-
-    /** Offers an MM cancel-replace (its signed fields, both signatures, the command) to verification; false when full. */
-    @FunctionalInterface
-    public interface CancelReplaceSubmitter
-    {
-        boolean offer(boolean prebatched, long connectionId, long correlationId, io.venue.verifier.CancelReplaceCheck.Order order,
-            byte[] signatures, byte[] command, int commandLength);
-    }
-
-    /** Spec 8.2's {@code actions.lowLatencyMaxActions}: a compact request of more orders is pre-batched. */
-    public static final int DEFAULT_LOW_LATENCY_MAX_ACTIONS = 32;
-    /**
-     * Spec 8.2's {@code backlog.prebatchedMaxBatches} (not shown there): batches waiting at once. Eight batches of 1,000
-     * orders are under a second of work on the project's machine (DECISIONS.md).
-     */
-    public static final int DEFAULT_PREBATCHED_MAX_BATCHES = 8;
-
     /** A private executions page stops after this many executions, or after this many commands read. */
     public static final int EXECUTIONS_PAGE = 100;
     public static final int EXECUTIONS_SCAN = 100_000;
@@ -68,7 +46,7 @@ public final class HttpGateway implements AutoCloseable
     {
         this.context = context;
         // read first (it loads the SVC-Nonce store): a failure leaves no threads behind
-        final ApiHandler.Shared shared = new ApiHandler.Shared(context);
+        final ConnectionIds connectionIds = new ConnectionIds(ConnectionIds.HTTP);
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
         try
@@ -83,25 +61,16 @@ public final class HttpGateway implements AutoCloseable
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
-                        final long connectionId = shared.connectionIds.incrementAndGet();
+                        final EntrySession session = context.entry.open(connectionIds.next());
                         channel.pipeline()
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
                             .addLast(new BodyLimit(context))
-                            .addLast(new ApiHandler(shared, connectionId));
+                            .addLast(new ApiHandler(context, session));
                     }
                 })
                 .bind(context.host, context.port).sync().channel();
-            if (context.edgeThrottle != null)
-            {
-                // the counts of addresses that stopped sending, once a second
-                final java.util.function.ObjLongConsumer<String> journal = (address, count) ->
-                    ApiHandler.journalEdge(context, 0, address, count);
-                workers.next().scheduleAtFixedRate(() ->
-                {
-                    context.edgeThrottle.flushHeld(journal);
-                    context.mmAuthThrottle.flushHeld(journal);
-                }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
-            }
+            // the counts of addresses that stopped sending, once a second
+            workers.next().scheduleAtFixedRate(context.entry::flushEdgeRefusals, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         }
         catch (final InterruptedException ex)
         {
@@ -135,7 +104,7 @@ public final class HttpGateway implements AutoCloseable
      */
     public void drain()
     {
-        context.draining = true;
+        context.entry.drain();
         if (server != null)
         {
             server.close().syncUninterruptibly();
@@ -160,9 +129,6 @@ public final class HttpGateway implements AutoCloseable
         int port = 8080;
         int ioThreads = 1;
         int maxBodyBytes = 512 * 1024;
-        long answerTimeoutMs = 10_000;
-        Submitter submitter;
-        PendingSubmits pending;
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
         /** The trading route's limits and the book and order limits, for GET /api/v1/bsl/limits (a JSON object). */
@@ -175,33 +141,21 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.Function<LaneCounters, String> metrics;
         /** The addresses the metrics route answers; any other gets 404. */
         java.util.Set<java.net.InetAddress> metricsAllowed = java.util.Set.of();
-        java.util.function.Function<String, SubmitResponse> actionStatus;
+        java.util.function.Function<byte[], io.venue.entry.Answer> actionStatus;
         java.util.function.Function<String, String> nonceStatus;
         java.util.function.Function<String, String> orderStatus;
         java.util.function.ToLongFunction<String> orderMarket;
         java.util.function.LongPredicate marketListed;
         CancelReplaceRequests cancelReplaces;
-        CancelReplaceSubmitter cancelReplaceSubmitter;
-        Submitter mmSubmitter;
         long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
-        int lowLatencyMaxActions = DEFAULT_LOW_LATENCY_MAX_ACTIONS;
-        int prebatchedMaxBatches = DEFAULT_PREBATCHED_MAX_BATCHES;
-        SvcNonceStore svcNonceStore;
-        MmWindows mmWindows;
-        java.util.function.LongSupplier backlog;
-        long busyBacklog;
-        EdgeThrottle edgeThrottle;
-        /** The MM lane's count of failed authentications: the edge throttle's settings, buckets of its own. */
-        EdgeThrottle mmAuthThrottle;
-        volatile boolean draining;
-        PreJournalRefusals refusals;
         OwnerIntents ownerIntents;
-        IntentSubmitter intentSubmitter;
-        java.util.function.Function<String, ApiKey> apiKeys;
         TokenSigners tokenSigners;
         WsTokens wsTokens;
         long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
         java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions;
+        EntryCore entry;
+        /** Whether the compact binary order routes are served. */
+        boolean compactOrders;
 
         public Context host(final String host)
         {
@@ -226,25 +180,6 @@ public final class HttpGateway implements AutoCloseable
         public Context maxBodyBytes(final int bytes)
         {
             this.maxBodyBytes = bytes;
-            return this;
-        }
-
-        /** How long a submit waits for its decision before a 504 (default 10 s). */
-        public Context answerTimeoutMs(final long ms)
-        {
-            this.answerTimeoutMs = ms;
-            return this;
-        }
-
-        public Context submitter(final Submitter submitter)
-        {
-            this.submitter = submitter;
-            return this;
-        }
-
-        public Context pending(final PendingSubmits pending)
-        {
-            this.pending = pending;
             return this;
         }
 
@@ -292,20 +227,9 @@ public final class HttpGateway implements AutoCloseable
          * GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action with that digest, or null when it
          * is not among the recent ones.
          */
-        public Context actionStatus(final java.util.function.Function<String, SubmitResponse> actionStatus)
+        public Context actionStatus(final java.util.function.Function<byte[], io.venue.entry.Answer> actionStatus)
         {
             this.actionStatus = actionStatus;
-            return this;
-        }
-
-        /**
-         * Early refusal (503 SHARD_BUSY) while {@code backlog} (commands journaled and not yet applied by the shard) is
-         * above {@code busyBacklog}: a new submit would only wait behind it.
-         */
-        public Context shardBusyAbove(final long busyBacklog, final java.util.function.LongSupplier backlog)
-        {
-            this.busyBacklog = busyBacklog;
-            this.backlog = backlog;
             return this;
         }
 
@@ -320,12 +244,9 @@ public final class HttpGateway implements AutoCloseable
          * The MM lane on HTTP: POST /api/v1/mm/orders/replace (and /cancel-replace) with an institutional agent's SVC-*
          * headers, under {@code windows}, which GET /api/v1/bsl/limits and /api/v1/mm/limits serve. Needs {@link #machineAuth}.
          */
-        public Context mmOrderEntry(final CancelReplaceRequests requests, final CancelReplaceSubmitter submitter,
-            final MmWindows windows)
+        public Context mmOrderEntry(final CancelReplaceRequests requests)
         {
             this.cancelReplaces = requests;
-            this.cancelReplaceSubmitter = submitter;
-            this.mmWindows = windows;
             return this;
         }
 
@@ -334,38 +255,14 @@ public final class HttpGateway implements AutoCloseable
          * order is offered to {@code submitter} as a submit of the MM lane, its ts within {@code actionTsSkewMs} of the
          * clock. Needs {@link #mmOrderEntry} (its windows).
          */
-        public Context compactOrderEntry(final Submitter submitter, final long actionTsSkewMs)
+        public Context compactOrderEntry(final long actionTsSkewMs)
         {
             if (actionTsSkewMs < 1)
             {
                 throw new IllegalArgumentException("the action ts skew must be positive");
             }
-            this.mmSubmitter = submitter;
+            this.compactOrders = true;
             this.mmActionTsSkewMs = actionTsSkewMs;
-            return this;
-        }
-
-        /**
-         * The compact routes' two verifier rings ({@link PrebatchedLane}): a request of more than {@code lowLatencyMaxActions}
-         * orders is a batch, and at most {@code prebatchedMaxBatches} batches may wait at once (default 32 and 8).
-         */
-        public Context prebatched(final int lowLatencyMaxActions, final int prebatchedMaxBatches)
-        {
-            if (lowLatencyMaxActions < 1 || lowLatencyMaxActions > io.venue.transport.bsl.CompactOrders.MAX_ORDERS ||
-                prebatchedMaxBatches < 1)
-            {
-                throw new IllegalArgumentException("lowLatencyMaxActions 1 to " + io.venue.transport.bsl.CompactOrders.MAX_ORDERS +
-                    " and prebatchedMaxBatches at least 1, got " + lowLatencyMaxActions + " and " + prebatchedMaxBatches);
-            }
-            this.lowLatencyMaxActions = lowLatencyMaxActions;
-            this.prebatchedMaxBatches = prebatchedMaxBatches;
-            return this;
-        }
-
-        /** Where each API key's highest accepted SVC-Nonce is kept across restarts (none: in memory only). */
-        public Context svcNonceStore(final SvcNonceStore store)
-        {
-            this.svcNonceStore = store;
             return this;
         }
 
@@ -393,29 +290,10 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** The edge IP throttle of the submit route; its refusals are journaled through {@link #refusals}. */
-        public Context edgeThrottle(final EdgeThrottle throttle)
-        {
-            this.edgeThrottle = throttle;
-            this.mmAuthThrottle = throttle == null ? null : throttle.sibling();
-            return this;
-        }
-
-        /**
-         * Where submits refused before verification go to be journaled (the edge throttle, a body over the limit, a
-         * full verifier queue); without it they are answered and not journaled.
-         */
-        public Context refusals(final PreJournalRefusals refusals)
-        {
-            this.refusals = refusals;
-            return this;
-        }
-
         /** Serves the agent routes (create, rotate, revoke, owner-revoke); without it they answer 404. */
-        public Context ownerIntents(final OwnerIntents intents, final IntentSubmitter submitter)
+        public Context ownerIntents(final OwnerIntents intents)
         {
             this.ownerIntents = intents;
-            this.intentSubmitter = submitter;
             return this;
         }
 
@@ -425,10 +303,8 @@ public final class HttpGateway implements AutoCloseable
          * @param apiKeys       an API key id to its active credential, null when unknown, revoked or expired.
          * @param defaultTtlMs  the TTL of a token whose request names none (clamped to 60-300 s).
          */
-        public Context machineAuth(final java.util.function.Function<String, ApiKey> apiKeys, final WsTokens tokens,
-            final long defaultTtlMs)
+        public Context wsTokens(final WsTokens tokens, final long defaultTtlMs)
         {
-            this.apiKeys = apiKeys;
             this.wsTokens = tokens;
             this.wsTokenTtlMs = defaultTtlMs;
             return this;
@@ -455,32 +331,39 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /** The order-entry core this lane's connections enter by (shared with the node's other lanes). */
+        public Context entry(final EntryCore core)
+        {
+            this.entry = core;
+            return this;
+        }
+
         void validate()
         {
-            if (submitter == null || pending == null || exchangeInfo == null || connectivity == null || actionStatus == null ||
-                nonceStatus == null)
+            if (entry == null || exchangeInfo == null || connectivity == null || actionStatus == null || nonceStatus == null)
             {
-                throw new IllegalStateException("submitter, pending, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
+                throw new IllegalStateException("entry, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
             }
-            if (cancelReplaces != null && apiKeys == null)
+            final EntryCore.Context core = entry.context();
+            if (cancelReplaces != null && (core.cancelReplaceSubmitter() == null || entry.credentials() == null))
             {
-                throw new IllegalStateException("mmOrderEntry needs machineAuth");
+                throw new IllegalStateException("mmOrderEntry needs the core's cancel-replace submitter and machine credentials");
             }
-            if (mmSubmitter != null && (mmWindows == null || apiKeys == null))
+            if (compactOrders && (core.mmSubmitter() == null || core.mmWindows() == null || entry.credentials() == null))
             {
-                throw new IllegalStateException("compactOrderEntry needs mmOrderEntry (its windows) and machineAuth");
+                throw new IllegalStateException("compactOrderEntry needs the core's MM submitter, MM windows and machine credentials");
+            }
+            if (ownerIntents != null && core.intentSubmitter() == null)
+            {
+                throw new IllegalStateException("ownerIntents needs the core's intent submitter");
             }
             if (tokenSigners != null && (ownerIntents == null || wsTokens == null))
             {
-                throw new IllegalStateException("tokenSigners needs ownerIntents and machineAuth");
+                throw new IllegalStateException("tokenSigners needs ownerIntents and wsTokens");
             }
-            if (edgeThrottle != null && refusals == null)
+            if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1)
             {
-                throw new IllegalStateException("the edge throttle needs refusals to journal what it refuses");
-            }
-            if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1 || answerTimeoutMs < 1)
-            {
-                throw new IllegalArgumentException("port 0-65535, ioThreads, maxBodyBytes and answerTimeoutMs positive");
+                throw new IllegalArgumentException("port 0-65535, ioThreads and maxBodyBytes positive");
             }
         }
     }

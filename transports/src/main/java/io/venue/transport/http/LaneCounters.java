@@ -1,6 +1,8 @@
 package io.venue.transport.http;
 
 import java.util.concurrent.atomic.LongAdder;
+import io.venue.codec.MetricsText;
+import io.venue.entry.mm.MmWindows;
 
 /**
  * What the HTTP lane counts for the operator's metrics since it started: answers by status, MM window refusals by the

@@ -1,6 +1,9 @@
 package io.venue.transport.http;
 
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.admission.EdgeThrottle;
+import io.venue.entry.mm.MmWindows;
 
 import static io.venue.transport.http.ApiHandler.error;
 
@@ -78,8 +81,8 @@ final class MmRoute
             return Decision.refuse(TokenRoute.badRequest("place.marketId", "market " + replace.market() + " is not listed"));
         }
         final String address = ipWindow(remote);
-        final long chargedAtMs = context.mmWindows.nowMs();
-        final MmWindows.Refusal full = context.mmWindows.charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
+        final long chargedAtMs = context.entry.context().mmWindows().nowMs();
+        final MmWindows.Refusal full = context.entry.context().mmWindows().charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
             replace.market(), 1, 1);
         if (full != null)
         {
@@ -111,7 +114,7 @@ final class MmRoute
         final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
         if (auth.refusal() != null)
         {
-            final long wait = context.mmAuthThrottle == null ? 0 : context.mmAuthThrottle.acquire(remote);
+            final long wait = context.entry.mmAuthThrottle() == null ? 0 : context.entry.mmAuthThrottle().acquire(remote);
             return new Authorization(null, new Decision<>(wait, wait > 0 ? null : auth.refusal(), null));
         }
         if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
@@ -153,7 +156,7 @@ final class MmRoute
     void refund(final Admitted admitted)
     {
         final CancelReplaceRequests.Request replace = admitted.replace();
-        context.mmWindows.refund(admitted.chargedAtMs(), replace.trader(), admitted.apiKeyId(), admitted.address(),
+        context.entry.context().mmWindows().refund(admitted.chargedAtMs(), replace.trader(), admitted.apiKeyId(), admitted.address(),
             replace.market(), 1, 1);
     }
 
@@ -172,7 +175,7 @@ final class MmRoute
     /** The budget fields every accepted answer of the MM lane carries (spec 8.2). */
     static JsonWriter budget(final HttpGateway.Context context, final String account)
     {
-        final MmWindows.Budget budget = context.mmWindows.budget(account);
+        final MmWindows.Budget budget = context.entry.context().mmWindows().budget(account);
         return new JsonWriter().field("windowMs", budget.windowMs()).field("usedActions", budget.usedActions())
             .field("remainingActions", budget.remainingActions()).field("resetInMs", budget.resetInMs());
     }

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import io.venue.codec.JsonWriter;
 
 /**
  * Reads the bodies of the agent routes (spec 3.3, 5.8) into owner intents: the text the owner wallet signed with

@@ -5,6 +5,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 import java.util.function.Supplier;
+import io.venue.codec.JsonWriter;
+import io.venue.codec.MetricsText;
+import io.venue.entry.mm.MmWindows;
 
 import static io.venue.transport.http.ApiHandler.DIGEST;
 import static io.venue.transport.http.ApiHandler.error;
@@ -49,7 +52,8 @@ final class ReadRoutes
         {
             return ApiHandler.badRequest("the action digest is 0x and 64 lowercase hex digits");
         }
-        final SubmitResponse answer = context.actionStatus.apply(digest);
+        final io.venue.entry.Answer found = context.actionStatus.apply(io.venue.codec.Hex.fromHex(digest.substring(2)));
+        final SubmitResponse answer = found == null ? null : HttpAnswers.render(found);
         if (answer == null)
         {
             return json(new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
@@ -125,21 +129,21 @@ final class ReadRoutes
     /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the limits in force (spec 8.2's envelope, live values). */
     FullHttpResponse limits(final HttpMethod method)
     {
-        final MmWindows windows = context.mmWindows;
+        final MmWindows windows = context.entry.context().mmWindows();
         if (windows == null)
         {
             return json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders")));
         }
         final MmWindows.Limits l = windows.limits();
         // the compact order routes' limits, when they are served (spec 8.2's actions.* and ingress.*)
-        final String actions = context.mmSubmitter == null ? null : new JsonWriter()
+        final String actions = !context.compactOrders ? null : new JsonWriter()
             .field("maxPerBatch", io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
-            .field("lowLatencyMaxActions", context.lowLatencyMaxActions)
+            .field("lowLatencyMaxActions", context.entry.context().lowLatencyMaxActions())
             .field("maxActionTsSkewMs", context.mmActionTsSkewMs).toJson();
-        final String ingress = context.mmSubmitter == null ? null : new JsonWriter()
+        final String ingress = !context.compactOrders ? null : new JsonWriter()
             .field("binaryMaxBodyBytes", context.maxBodyBytes).toJson();
-        final String backlog = context.mmSubmitter == null ? null : new JsonWriter()
-            .field("prebatchedMaxBatches", context.prebatchedMaxBatches).toJson();
+        final String backlog = !context.compactOrders ? null : new JsonWriter()
+            .field("prebatchedMaxBatches", context.entry.context().prebatchedMaxBatches()).toJson();
         return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress, backlog).raw("rateLimits", new JsonWriter()
             .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
             .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())

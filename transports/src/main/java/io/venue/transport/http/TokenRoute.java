@@ -4,6 +4,10 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.svc.SvcHeaders;
 
 import java.util.function.Function;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.WsTokens;
+import io.venue.entry.credential.TokenSigners;
 
 /**
  * POST /api/v1/ws/token (spec 2.5, 5.7), and the check a private read makes of the token it is shown. A token is
@@ -129,7 +133,7 @@ final class TokenRoute
             final TokenSigners.Grant grant = context.tokenSigners == null ? null : context.tokenSigners.grant(claims.account(), signer, now);
             return grant != null && grant.credentialId().isEmpty();
         }
-        final ApiKey key = context.apiKeys.apply(claims.apiKeyId());
+        final ApiKey key = context.entry.credentials().find(claims.apiKeyId());
         return key != null && key.account().equals(claims.account());
     }
 

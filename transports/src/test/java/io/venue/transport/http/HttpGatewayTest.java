@@ -8,19 +8,24 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import io.venue.entry.Answer;
+import io.venue.entry.EntryCore;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.admission.EdgeThrottle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The gateway on loopback with Java's HttpClient, its submitter and answers driven by the test: an answer handed to
- * {@link PendingSubmits} reaches the client with its headers, a full queue is 503, and a submit nobody answers
+ * {@link PendingRequests} reaches the client with its headers, a full queue is 503, and a submit nobody answers
  * gets 504 after the configured time.
  */
 class HttpGatewayTest
 {
     private final ConcurrentLinkedQueue<Long> offered = new ConcurrentLinkedQueue<>();
-    private final PendingSubmits pending = new PendingSubmits(0);
+    private final PendingRequests pending = new PendingRequests(0);
     private final PreJournalRefusals refusals = new PreJournalRefusals(64 * 1024);
     private boolean accepting = true;
     private volatile long backlog;
@@ -30,7 +35,7 @@ class HttpGatewayTest
 
     private void start(final long timeoutMs)
     {
-        gateway = HttpGateway.start(new HttpGateway.Context().port(0).answerTimeoutMs(timeoutMs)
+        final EntryCore entry = new EntryCore(new EntryCore.Context().answerTimeoutMs(timeoutMs)
             .submitter((prebatched, connection, correlation, body, offset, length) ->
             {
                 if (accepting)
@@ -39,8 +44,9 @@ class HttpGatewayTest
                 }
                 return accepting;
             })
-            .pending(pending).exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).nonceStatus(account -> "{}").refusals(refusals)
-            .shardBusyAbove(5, () -> backlog).edgeThrottle(throttle));
+            .pending(pending).refusals(refusals).shardBusyAbove(5, () -> backlog).edgeThrottle(throttle));
+        gateway = HttpGateway.start(new HttpGateway.Context().port(0).entry(entry)
+            .exchangeInfo(() -> "{}").connectivity(() -> "{}").actionStatus(digest -> null).nonceStatus(account -> "{}"));
     }
 
     @AfterEach
@@ -86,7 +92,7 @@ class HttpGatewayTest
     private void answerFirstOffered()
     {
         pending.onSequenced(offered.poll(), 1);
-        pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}"));
+        pending.complete(1, new Answer.Builder().accepted(1, 0).digest(new byte[32]).build());
     }
 
     @Test
@@ -97,13 +103,13 @@ class HttpGatewayTest
         {
             awaitOffered();
             pending.onSequenced(offered.poll(), 1);
-            pending.complete(1, new SubmitResponse(200, "{\"ok\":true,\"sequence\":1}", 0, 50, 49, 20));
+            pending.complete(1, new Answer.Builder().accepted(1, 0).digest(new byte[32]).rate(50, 49, 20).build());
         });
         responder.start();
         final HttpResponse<String> answer = submit();
         responder.join();
         assertEquals(200, answer.statusCode());
-        assertEquals("{\"ok\":true,\"sequence\":1}", answer.body());
+        assertEquals("{\"ok\":true,\"sequence\":1,\"digest\":\"0x" + "0".repeat(64) + "\",\"trades\":0}", answer.body());
         assertEquals("49", answer.headers().firstValue("x-ratelimit-remaining").orElse(null));
         assertEquals("20", answer.headers().firstValue("x-ratelimit-reset-ms").orElse(null));
         assertTrue(answer.headers().firstValue("date").isPresent());
@@ -135,7 +141,7 @@ class HttpGatewayTest
                 }
                 text.append(new String(chunk, 0, read, java.nio.charset.StandardCharsets.US_ASCII));
             }
-            final int submitAnswer = text.indexOf("{\"ok\":true,\"sequence\":1}");
+            final int submitAnswer = text.indexOf("{\"ok\":true,\"sequence\":1,");
             final int readAnswer = text.lastIndexOf("{}");
             assertTrue(submitAnswer > 0 && readAnswer > submitAnswer, text.toString());
         }
@@ -326,7 +332,7 @@ class HttpGatewayTest
         assertTrue(waitedMs >= 300, "not before the deadline: " + waitedMs);
         // the decision arrives late: nothing more is written on the connection, and the entry is gone
         pending.onSequenced(offered.poll(), 1);
-        pending.complete(1, new SubmitResponse(200, "{\"ok\":true}"));
+        pending.complete(1, new Answer.Builder().accepted(1, 0).build());
         assertEquals(0, pending.waiting());
         assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
             HttpResponse.BodyHandlers.ofString()).statusCode(), "the connection still serves");

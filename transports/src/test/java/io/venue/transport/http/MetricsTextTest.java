@@ -1,6 +1,7 @@
 package io.venue.transport.http;
 
 import org.junit.jupiter.api.Test;
+import io.venue.codec.MetricsText;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

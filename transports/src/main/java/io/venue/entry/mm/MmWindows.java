@@ -1,4 +1,6 @@
-package io.venue.transport.http;
+package io.venue.entry.mm;
+
+import io.venue.entry.admission.SlidingCount;
 
 import java.util.HashMap;
 import java.util.Map;

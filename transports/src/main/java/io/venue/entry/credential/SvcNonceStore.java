@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.credential;
 
 /**
  * Where each API key's highest accepted SVC-Nonce outlives the process, so a request accepted before a restart stays

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.admission;
 
 import java.util.Arrays;
 
@@ -8,7 +8,7 @@ import java.util.Arrays;
  * {@code widthMs} plus one bucket. Counting a little long, never short, means no span of {@code widthMs} ever holds
  * more than a limit checked against {@link #used}. Not thread safe (the owner locks).
  */
-final class SlidingCount
+public final class SlidingCount
 {
     static final int BUCKETS_PER_WINDOW = 10;
 
@@ -19,7 +19,7 @@ final class SlidingCount
     private final long[] counts;
     private long newestEpoch = Long.MIN_VALUE;
 
-    SlidingCount(final long widthMs)
+    public SlidingCount(final long widthMs)
     {
         this.widthMs = widthMs;
         this.bucketMs = Math.max(1, (widthMs + BUCKETS_PER_WINDOW - 1) / BUCKETS_PER_WINDOW);
@@ -31,7 +31,7 @@ final class SlidingCount
     }
 
     /** What counts now. */
-    long used(final long nowMs)
+    public long used(final long nowMs)
     {
         final long first = firstLiveEpoch(nowMs);
         long used = 0;
@@ -45,7 +45,7 @@ final class SlidingCount
         return used;
     }
 
-    void add(final long nowMs, final long amount)
+    public void add(final long nowMs, final long amount)
     {
         final long epoch = Math.floorDiv(nowMs, bucketMs);
         final int slot = (int)Math.floorMod(epoch, (long)epochs.length);
@@ -63,7 +63,7 @@ final class SlidingCount
      * another key holder's later charge must keep counting as long as it should). A charge whose bucket has left the
      * ring no longer counts anyway.
      */
-    void takeBack(final long chargedAtMs, final long amount)
+    public void takeBack(final long chargedAtMs, final long amount)
     {
         final long epoch = Math.floorDiv(chargedAtMs, bucketMs);
         final int slot = (int)Math.floorMod(epoch, (long)epochs.length);
@@ -74,7 +74,7 @@ final class SlidingCount
     }
 
     /** How long until {@code cost} more fits under {@code max} ({@code cost} at most {@code max}), 0 if it does now. */
-    long fitsInMs(final long nowMs, final long max, final long cost)
+    public long fitsInMs(final long nowMs, final long max, final long cost)
     {
         long used = used(nowMs);
         final long first = firstLiveEpoch(nowMs);
@@ -94,7 +94,7 @@ final class SlidingCount
     }
 
     /** How long until the oldest action still counted stops counting; 0 when none counts. */
-    long oldestLeavesInMs(final long nowMs)
+    public long oldestLeavesInMs(final long nowMs)
     {
         for (long epoch = firstLiveEpoch(nowMs); epoch <= newestEpoch; epoch++)
         {
@@ -108,7 +108,7 @@ final class SlidingCount
     }
 
     /** True when nothing charged so far counts any more. */
-    boolean idle(final long nowMs)
+    public boolean idle(final long nowMs)
     {
         return newestEpoch < firstLiveEpoch(nowMs);
     }

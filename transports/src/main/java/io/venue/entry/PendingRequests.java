@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,12 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * request that was about to be named. Outcomes of commands nobody waits for (the demo set-up, a closed connection,
  * commands journaled before this process started) are dropped.
  */
-public final class PendingSubmits
+public final class PendingRequests
 {
     /** Receives the answer on the responder's thread; must not block. */
     public interface Reply
     {
-        void send(SubmitResponse response);
+        void send(Answer answer);
     }
 
     private final AtomicLong correlations = new AtomicLong();
@@ -29,7 +29,7 @@ public final class PendingSubmits
     /**
      * @param lastSequence the last sequence already in the command journal when the process starts.
      */
-    public PendingSubmits(final long lastSequence)
+    public PendingRequests(final long lastSequence)
     {
         this.lastSequenced = lastSequence;
     }
@@ -84,14 +84,14 @@ public final class PendingSubmits
     }
 
     /** Answers the request that became {@code sequence}, if one waits. */
-    public void complete(final long sequence, final SubmitResponse response)
+    public void complete(final long sequence, final Answer answer)
     {
         final Reply reply = bySequence.remove(sequence);
         if (reply != null)
         {
             try
             {
-                reply.send(response);
+                reply.send(answer);
             }
             catch (final RuntimeException goneConnection)
             {

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.credential;
 
 /**
  * Who may obtain a private token for an account by signing its {@code WsTokenText} (spec 5.7's "delegated wallet

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry;
 
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.credential;
 
 import org.bouncycastle.crypto.digests.Blake3Digest;
 import org.bouncycastle.crypto.params.Blake3Parameters;

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.codec;
 
 /**
  * Writes one flat-or-nested JSON object into a StringBuilder: the response bodies of the HTTP gateway. Strings

@@ -1,8 +1,9 @@
-package io.venue.transport.http;
+package io.venue.entry;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.venue.entry.PendingRequests;
 
 /**
  * Which of the verifier pool's two rings a connection's requests take (spec 8.2's {@code actions.lowLatencyMaxActions}
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * One per connection, used on its I/O thread; answers count down on the responder's.
  */
-final class PrebatchedLane
+final class PrebatchedOrder
 {
     private final int lowLatencyMaxActions;
     /** The gateway's places for batches. */
@@ -26,7 +27,7 @@ final class PrebatchedLane
     /** This connection's requests (a batch's orders each) on the pre-batched ring, not answered yet. */
     private final AtomicInteger unanswered = new AtomicInteger();
 
-    PrebatchedLane(final int lowLatencyMaxActions, final Semaphore batchPlaces)
+    PrebatchedOrder(final int lowLatencyMaxActions, final Semaphore batchPlaces)
     {
         this.lowLatencyMaxActions = lowLatencyMaxActions;
         this.batchPlaces = batchPlaces;
@@ -68,17 +69,17 @@ final class PrebatchedLane
      * The reply of a request about to be offered, counted until it comes when the request goes on the pre-batched ring;
      * if the pool does not take the request, call {@link #notTaken}.
      */
-    PendingSubmits.Reply track(final boolean prebatched, final PendingSubmits.Reply reply)
+    PendingRequests.Reply track(final boolean prebatched, final PendingRequests.Reply reply)
     {
         if (!prebatched)
         {
             return reply;
         }
         unanswered.incrementAndGet();
-        return response ->
+        return answer ->
         {
             unanswered.decrementAndGet();
-            reply.send(response);
+            reply.send(answer);
         };
     }
 

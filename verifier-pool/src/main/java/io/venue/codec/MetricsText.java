@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.codec;
 
 /**
  * Builds metrics in the Prometheus text exposition format (version 0.0.4): a HELP and TYPE line per family, then its

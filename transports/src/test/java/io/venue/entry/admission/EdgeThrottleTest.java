@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.admission;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.credential;
 
 import io.venue.auth.Scope;
 import io.venue.svc.SvcCredential;

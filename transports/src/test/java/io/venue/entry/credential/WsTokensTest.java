@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.credential;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -1,10 +1,10 @@
-package io.venue.responder;
+package io.venue.entry;
 
 import io.venue.journal.sbe.RejectCode;
-import io.venue.journal.sbe.RequestRejectReason;
 
 /**
- * How a refusal reads on the wire (docs/API.md): the code string a response carries and its HTTP status.
+ * How a refusal reads in every lane (docs/API.md): the code string an answer carries and its one-line message; each
+ * lane maps the codes to its own statuses.
  * The spec's own codes keep the spec's spelling (lower case for the nonce and rate-limit codes); the others are
  * the journal's enum names.
  */
@@ -23,18 +23,6 @@ public final class RejectCodes
         };
     }
 
-    /** 401 and 403 for authorization, 429 and 503 for limits; every other engine refusal is 200 with ok false. */
-    public static int httpStatus(final RejectCode code)
-    {
-        return switch (code)
-        {
-            case UNAUTHORIZED_SIGNER, NOT_OPERATOR -> 401;
-            case SCOPE_DENIED -> 403;
-            case RATE_LIMITED -> 429;
-            case SHARD_BUSY, QUEUE_LIMIT -> 503;
-            default -> 200;
-        };
-    }
 
     /**
      * Whether an action refused with this code had its nonce consumed (the engine gate consumes it after the signer,
@@ -56,19 +44,6 @@ public final class RejectCodes
         return code == RejectCode.NONCE_BELOW_FLOOR || code == RejectCode.NONCE_OUTSIDE_WINDOW || code == RejectCode.NONCE_REPLAYED;
     }
 
-    public static int httpStatus(final RequestRejectReason reason)
-    {
-        return switch (reason)
-        {
-            case MALFORMED -> 400;
-            case BODY_TOO_LARGE -> 413;
-            case BAD_SIGNATURE, TRANSPORT_AUTH_FAILED, OWNER_SIGNATURE_INVALID, TIMESTAMP_SKEW -> 401;
-            case MACHINE_NONCE_REPLAYED -> 409;
-            case EDGE_RATE_LIMITED, LANE_RATE_LIMITED -> 429;
-            case QUEUE_LIMIT, SHARD_BUSY -> 503;
-            default -> 400;
-        };
-    }
 
     /** One line a person can act on. */
     public static String message(final RejectCode code)

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.entry.admission;
 
 import java.net.InetAddress;
 import java.util.Set;
@@ -112,7 +112,7 @@ public final class EdgeThrottle
     }
 
     /** The address itself for IPv4, its /64 for IPv6: what a per-address limit counts by. */
-    static InetAddress key(final InetAddress address)
+    public static InetAddress key(final InetAddress address)
     {
         final byte[] bytes = address.getAddress();
         if (bytes.length != 16)
@@ -190,7 +190,7 @@ public final class EdgeThrottle
     }
 
     /** How an address is named in the journal: itself, or its /64. */
-    static String describe(final InetAddress key)
+    public static String describe(final InetAddress key)
     {
         return key.getAddress().length == 16 ? key.getHostAddress() + "/64" : key.getHostAddress();
     }
