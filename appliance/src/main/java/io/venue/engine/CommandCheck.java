@@ -19,7 +19,7 @@ final class CommandCheck
     private static final boolean[] KILL_SCOPE = table(0, 1, 2);
     private static final boolean[] KEY_KIND = table(0, 1);
     private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
-    private static final boolean[] LANE = table(0, 1);
+    private static final boolean[] LIMIT_CLASS = table(0, 1);
 
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
 
@@ -44,23 +44,23 @@ final class CommandCheck
         return envelope(d.buffer(), d.offset() + PlaceOrderDecoder.envelopeEncodingOffset()) &&
             ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(STP_MODE, d.stpModeRaw()) &&
             ok(TIME_IN_FORCE, d.timeInForceRaw()) && ok(BOOLEAN, d.isMarketRaw()) && ok(BOOLEAN, d.reduceOnlyRaw()) &&
-            ok(LANE, d.laneRaw());
+            ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean cancel(final CancelDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && ok(LANE, d.laneRaw());
+        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean amend(final AmendDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && ok(LANE, d.laneRaw());
+        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean cancelByClientOrderId(final CancelByClientOrderIdDecoder d)
     {
         return envelope(d.buffer(), d.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset()) &&
-            ok(LANE, d.laneRaw());
+            ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean cancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder d)

@@ -160,8 +160,8 @@ public final class Engine implements AutoCloseable
         final int templateId = header.templateId();
         final int blockLength = header.blockLength();
         final int version = header.version();
-        // another version's record may not read as this one's (JOURNAL-SCHEMA.md: other versions are refused, never half read)
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || version != MessageHeaderDecoder.SCHEMA_VERSION ||
+        // a version this build does not read is refused, never half read (JOURNAL-SCHEMA.md, section 9)
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || !io.venue.journal.JournalRecords.readsVersion(version) ||
             MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
         {
             return false;
@@ -213,7 +213,7 @@ public final class Engine implements AutoCloseable
             }
             pipeline.beginBarrier();
         }
-        state.events.command(sequence);
+        state.events.command(sequence, version);
         orderEntry.command(nowMs);
         operator.command(nowMs);
         expire(nowMs);

@@ -8,10 +8,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Encodes the engine's events as SBE records into one reused buffer and hands each to the sink. Every
- * event carries the sequence of the command that caused it and its index within that command.
+ * event carries the sequence of the command that caused it and its index within that command, and is written in the
+ * schema version of that command (a version this build reads, all of them laid out alike: JOURNAL-SCHEMA.md, section 9),
+ * so a replay of an older journal writes the very bytes its run wrote.
  */
 final class Events
 {
+    private static final int VERSION_OFFSET = MessageHeaderEncoder.versionEncodingOffset();
+
     private final EventSink sink;
     private final Accounts accounts;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[512]);
@@ -35,6 +39,8 @@ final class Events
 
     private long sequence;
     private int eventIndex;
+    /** The schema version of the current command, which its events are written in. */
+    private int version = MessageHeaderEncoder.SCHEMA_VERSION;
 
     /**
      * Reads an account's limiter and nonce window for the ActionAccepted and ActionRejected that report them: the
@@ -78,10 +84,11 @@ final class Events
         this.accounts = accounts;
     }
 
-    /** Starts the events of one command. */
-    void command(final long sequence)
+    /** Starts the events of one command, a record of schema {@code version}. */
+    void command(final long sequence, final int version)
     {
         this.sequence = sequence;
+        this.version = version;
         this.eventIndex = 0;
         this.rateAccount = -1;
         this.nonceAccount = -1;
@@ -363,6 +370,7 @@ final class Events
 
     private void emit(final int bodyLength)
     {
+        buffer.putShort(VERSION_OFFSET, (short)version, java.nio.ByteOrder.LITTLE_ENDIAN);
         sink.onEvent(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
     }
 }

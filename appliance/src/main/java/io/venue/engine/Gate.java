@@ -53,8 +53,8 @@ final class Gate implements Events.AccountLimits
     }
 
     /**
-     * As {@link #admit(DirectBuffer, int, int, long)}; {@code accountLimited} false for a command of a lane with limits
-     * of its own (the MM lane), which the per-account action limiter of the trading route does not count.
+     * As {@link #admit(DirectBuffer, int, int, long)}; {@code accountLimited} false for a command of limit class MM (its
+     * windows were charged before the journal), which the per-account action limiter of the trading route does not count.
      */
     int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs, final boolean accountLimited)
     {

@@ -118,7 +118,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = place.buffer();
         final int envelope = place.offset() + PlaceOrderDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, tradingLane(place.lane()));
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, accountLimited(place.limitClass()));
         if (account < 0)
         {
             return;
@@ -152,7 +152,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = cancel.buffer();
         final int envelope = cancel.offset() + CancelDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, tradingLane(cancel.lane()));
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, accountLimited(cancel.limitClass()));
         if (account < 0)
         {
             return;
@@ -171,7 +171,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = cancel.buffer();
         final int envelope = cancel.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, tradingLane(cancel.lane()));
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_CANCEL, nowMs, accountLimited(cancel.limitClass()));
         if (account < 0)
         {
             return;
@@ -191,7 +191,7 @@ final class OrderEntry
     {
         final DirectBuffer buffer = amend.buffer();
         final int envelope = amend.offset() + AmendDecoder.envelopeEncodingOffset();
-        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, tradingLane(amend.lane()));
+        final int account = gate.admit(buffer, envelope, Gate.SCOPE_TRADE, nowMs, accountLimited(amend.limitClass()));
         if (account < 0)
         {
             return;
@@ -204,10 +204,13 @@ final class OrderEntry
         }
     }
 
-    /** Whether the per-account action limiter counts a command of this lane: the MM lane charged its own windows. */
-    static boolean tradingLane(final io.venue.journal.sbe.Lane lane)
+    /**
+     * Whether the per-account action limiter counts a command of this limit class: not one of class MM, whose windows
+     * were charged before the journal.
+     */
+    static boolean accountLimited(final io.venue.journal.sbe.LimitClass limitClass)
     {
-        return lane != io.venue.journal.sbe.Lane.MM;
+        return limitClass != io.venue.journal.sbe.LimitClass.MM;
     }
 
     void onCancelAll(final CancelAllDecoder cancelAll)
@@ -267,7 +270,7 @@ final class OrderEntry
     /**
      * The MM cancel-replace (spec 5.3): the order named is cancelled (leg 0), then the new order placed (leg 1) under
      * the EIP-712 Order hash as its id, as a two-leg batch: a refusal of one leg does not undo the other. The agent
-     * scope is quote (spec 2.6), and the MM lane's own limits count it, not the per-account action limiter.
+     * scope is quote (spec 2.6), and the MM windows count it before the journal, not the per-account action limiter.
      */
     void onCancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder replace)
     {

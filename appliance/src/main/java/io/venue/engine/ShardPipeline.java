@@ -117,6 +117,8 @@ final class ShardPipeline implements AutoCloseable
 
     // the commands in flight, a ring of ENTRIES
     private final long[] sequence = new long[ENTRIES];
+    /** The schema version of each command's record, which its events are written in. */
+    private final int[] recordVersion = new int[ENTRIES];
     private final byte[] kind = new byte[ENTRIES];
     private final int[] shard = new int[ENTRIES];
     private final int[] account = new int[ENTRIES];
@@ -231,6 +233,7 @@ final class ShardPipeline implements AutoCloseable
         final int e = (int)(tail & (ENTRIES - 1));
         current = e;
         sequence[e] = commandSequence;
+        recordVersion[e] = buffer.getShort(offset + MessageHeaderDecoder.versionEncodingOffset(), LE) & 0xFFFF;
         kind[e] = templateId == RequestRejectedDecoder.TEMPLATE_ID ? AUDIT : NOTHING;
         final int copyAt = bytesTail;
         bytes.putBytes(copyAt, buffer, offset, length);
@@ -264,7 +267,7 @@ final class ShardPipeline implements AutoCloseable
         header.wrap(bytes, copyAt);
         final int body = copyAt + MessageHeaderDecoder.ENCODED_LENGTH;
         state.events = staging;
-        staging.command(sequence[e]);
+        staging.command(sequence[e], recordVersion[e]);
         try
         {
             if (templateId == PlaceOrderDecoder.TEMPLATE_ID)
@@ -307,14 +310,14 @@ final class ShardPipeline implements AutoCloseable
 
     private void admitCancel()
     {
-        admitCancel(cancel.offset() + CancelDecoder.envelopeEncodingOffset(), OrderEntry.tradingLane(cancel.lane()),
+        admitCancel(cancel.offset() + CancelDecoder.envelopeEncodingOffset(), OrderEntry.accountLimited(cancel.limitClass()),
             cancel.offset() + CancelDecoder.orderIdEncodingOffset(), false);
     }
 
     private void admitCancelByClientId()
     {
         admitCancel(cancelByClientId.offset() + CancelByClientOrderIdDecoder.envelopeEncodingOffset(),
-            OrderEntry.tradingLane(cancelByClientId.lane()),
+            OrderEntry.accountLimited(cancelByClientId.limitClass()),
             cancelByClientId.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset(), true);
     }
 
@@ -617,7 +620,7 @@ final class ShardPipeline implements AutoCloseable
 
     private void settle(final int e)
     {
-        live.command(sequence[e]);
+        live.command(sequence[e], recordVersion[e]);
         for (int at = stagedAt[e]; at < stagedEnd[e]; )
         {
             final int length = bytes.getInt(at, LE);

@@ -230,7 +230,7 @@ public final class ShardRecovery
     {
         return header.templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID ||
             header.schemaId() != io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_ID ||
-            header.version() != io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_VERSION;
+            !JournalRecords.readsVersion(header.version());
     }
 
     /**

@@ -58,7 +58,7 @@ public final class ActionCommandDecoder
     private final WithdrawDecoder withdraw = new WithdrawDecoder();
     private final SetVaultOwnerDecoder setVaultOwner = new SetVaultOwnerDecoder();
     private ActionEnvelopeDecoder envelope;
-    private boolean mmLane;
+    private boolean mmLimitClass;
 
     /**
      * @return the payload, or null for a record that is not a signed action (owner intents, pre-journal
@@ -78,14 +78,14 @@ public final class ActionCommandDecoder
         final int block = header.blockLength();
         final int version = header.version();
         final Action action;
-        mmLane = false;
+        mmLimitClass = false;
         switch (header.templateId())
         {
             case PlaceOrderDecoder.TEMPLATE_ID ->
             {
                 final PlaceOrderDecoder d = placeOrder.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLane = d.laneRaw() == io.venue.journal.sbe.Lane.MM.value();
+                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
                 action = new SpotPlaceOrder(d.market(), book(d.book()), side(d.side()), d.price(), d.qty(), stp(d.stpMode()),
                     tif(d.timeInForce()), d.isMarket() == BooleanType.TRUE, d.reduceOnly() == BooleanType.TRUE, d.expiresAt());
             }
@@ -93,21 +93,21 @@ public final class ActionCommandDecoder
             {
                 final CancelDecoder d = cancel.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLane = d.laneRaw() == io.venue.journal.sbe.Lane.MM.value();
+                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
                 action = new Cancel(new OrderId(bytes(buffer, d.offset() + CancelDecoder.orderIdEncodingOffset(), 32)));
             }
             case AmendDecoder.TEMPLATE_ID ->
             {
                 final AmendDecoder d = amend.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLane = d.laneRaw() == io.venue.journal.sbe.Lane.MM.value();
+                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
                 action = new Amend(new OrderId(bytes(buffer, d.offset() + AmendDecoder.orderIdEncodingOffset(), 32)), d.price(), d.qty());
             }
             case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
             {
                 final CancelByClientOrderIdDecoder d = cancelByClientOrderId.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLane = d.laneRaw() == io.venue.journal.sbe.Lane.MM.value();
+                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
                 action = new CancelByClientOrderId(new ClientOrderId(
                     bytes(buffer, d.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset(), 16)));
             }
@@ -151,10 +151,13 @@ public final class ActionCommandDecoder
             envelope.nonce(), clientOrderId, envelope.ts(), action);
     }
 
-    /** Whether the record last decoded to a payload is an order of the MM lane's compact routes. */
-    public boolean mmLane()
+    /**
+     * Whether the record last decoded to a payload is an order command of limit class MM (one of the MM/BSL compact
+     * routes, whose windows were charged before the journal).
+     */
+    public boolean mmLimitClass()
     {
-        return mmLane;
+        return mmLimitClass;
     }
 
     /** The envelope of the record last decoded to a payload: digest, signer match, signers, signature. */

@@ -86,9 +86,9 @@ public final class ActionCommandEncoder
 
     /**
      * As above, keeping the request's signature in the envelope so an audit can verify it again
-     * ({@link SignatureAudit}), and with {@code mmLane} marking a place, cancel, amend or cancel by client order id of the
-     * MM lane's compact routes, which the engine's per-account action limiter does not count (their windows were
-     * charged at the lane).
+     * ({@link SignatureAudit}), and with {@code mmLimitClass} journaling a place, cancel, amend or cancel by client order
+     * id as of limit class MM (it came in on the MM/BSL compact routes, whose windows were charged before the journal),
+     * which the engine's per-account action limiter does not count; TRADING otherwise.
      *
      * @param requestSignature r, s, v as the request carried them (65 bytes), or null for none (zeros).
      */
@@ -102,7 +102,7 @@ public final class ActionCommandEncoder
         final byte[] rawSigner,
         final byte[] personalSigner,
         final byte[] requestSignature,
-        final boolean mmLane,
+        final boolean mmLimitClass,
         final MutableDirectBuffer buffer,
         final int offset)
     {
@@ -116,7 +116,7 @@ public final class ActionCommandEncoder
         }
         final Action action = payload.action();
         final int bodyLength;
-        final Lane lane = mmLane ? Lane.MM : Lane.TRADING;
+        final LimitClass limitClass = mmLimitClass ? LimitClass.MM : LimitClass.TRADING;
         if (action instanceof SpotPlaceOrder order)
         {
             final PlaceOrderEncoder e = placeOrder.wrapAndApplyHeader(buffer, offset, header)
@@ -124,7 +124,7 @@ public final class ActionCommandEncoder
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             e.market(order.market()).book(book(order.book())).side(side(order.side())).price(order.price()).qty(order.qty())
                 .stpMode(stp(order.stpMode())).timeInForce(tif(order.timeInForce())).isMarket(bool(order.isMarket()))
-                .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt()).lane(lane);
+                .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt()).limitClass(limitClass);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof Cancel c)
@@ -133,7 +133,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             c.orderId().copyTo(scratch, 0);
-            e.putOrderId(scratch, 0, DIGEST).lane(lane);
+            e.putOrderId(scratch, 0, DIGEST).limitClass(limitClass);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof Amend a)
@@ -142,7 +142,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             a.orderId().copyTo(scratch, 0);
-            e.putOrderId(scratch, 0, DIGEST).price(a.price()).qty(a.qty()).lane(lane);
+            e.putOrderId(scratch, 0, DIGEST).price(a.price()).qty(a.qty()).limitClass(limitClass);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof CancelByClientOrderId c)
@@ -151,7 +151,7 @@ public final class ActionCommandEncoder
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             c.clientOrderId().copyTo(scratch, 0);
-            e.putClientOrderId(scratch, 0, 16).lane(lane);
+            e.putClientOrderId(scratch, 0, 16).limitClass(limitClass);
             bodyLength = e.encodedLength();
         }
         else if (action instanceof CancelAll c)

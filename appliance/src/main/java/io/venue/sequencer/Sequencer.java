@@ -242,7 +242,7 @@ public final class Sequencer implements Agent
                 result.getSignature(signature, 0);
                 recordLength = encoder.encode(next, stamp, epoch, parsed.payload(), digest,
                     SignerMatch.get((short)result.signerMatch().ordinal()), rawSigner, personalSigner, signature,
-                    result.mmLane(), record, 0);
+                    result.mmLimitClass(), record, 0);
                 accepted = true;
             }
         }

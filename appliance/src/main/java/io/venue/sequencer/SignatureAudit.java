@@ -91,7 +91,8 @@ public final class SignatureAudit
             return Verdict.NO_SIGNATURE;
         }
         final byte[] body = CanonicalJson.signedActionBody(new SignedAction(payload, new Signature65(signature.clone())));
-        verifier.verify(new org.agrona.concurrent.UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLane());
+        // an order of limit class MM came in on the MM/BSL compact routes, which the pool verified over the v2 digest only
+        verifier.verify(new org.agrona.concurrent.UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLimitClass());
         result.wrap(out, 0);
         if (result.outcome() != VerificationOutcome.VERIFIED)
         {

@@ -165,10 +165,10 @@ class CompactOrderEntryTest
         // and one order on the trading route
         assertEquals(200, http.submit(trader, nonce++, bid(37_000 * UNIT)).statusCode());
 
-        // the journal names the lane each order came in on
+        // the journal names the limit class each order was charged under
         appliance.close();
         appliance = null;
-        final int[] lanes = new int[2];
+        final int[] limitClasses = new int[2];
         final RecordPrinter printer = new RecordPrinter();
         try (Journal commands = Journal.openReadOnly(folder.resolve("journal").resolve("commands"));
             JournalTailer tailer = commands.tailer())
@@ -176,15 +176,15 @@ class CompactOrderEntryTest
             while (tailer.read((buffer, offset, length, index) ->
             {
                 final String line = printer.print(buffer, offset, length);
-                lanes[0] += line.contains("\"lane\":\"MM\"") ? 1 : 0;
-                lanes[1] += line.contains("\"lane\":\"TRADING\"") ? 1 : 0;
+                limitClasses[0] += line.contains("\"limitClass\":\"MM\"") ? 1 : 0;
+                limitClasses[1] += line.contains("\"limitClass\":\"TRADING\"") ? 1 : 0;
             }))
             {
                 // to the end
             }
         }
-        assertEquals(60 + 3 + 1 + 2, lanes[0], "every verified compact order is journaled as the MM lane's");
-        assertEquals(1, lanes[1], "the trading route's order as the trading lane's");
+        assertEquals(60 + 3 + 1 + 2, limitClasses[0], "every verified compact order is journaled as of limit class MM");
+        assertEquals(1, limitClasses[1], "the trading route's order as of limit class TRADING");
     }
 
     @Test

@@ -99,32 +99,32 @@ final class EngineHarness
     /** Any payload with any verifier result: for nonce, signer and agent tests. */
     List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner)
     {
-        return send(payload, match, rawSigner, personalSigner, io.venue.journal.sbe.Lane.TRADING);
+        return send(payload, match, rawSigner, personalSigner, io.venue.journal.sbe.LimitClass.TRADING);
     }
 
-    /** The account's next action as the MM lane's compact routes journal it. */
-    List<String> actOnMmLane(final Address account, final Action action)
+    /** The account's next action as the MM/BSL compact routes journal it: of limit class MM. */
+    List<String> actInMmLimitClass(final Address account, final Action action)
     {
-        return actOnMmLane(account, null, action);
+        return actInMmLimitClass(account, null, action);
     }
 
-    List<String> actOnMmLane(final Address account, final ClientOrderId clientOrderId, final Action action)
+    List<String> actInMmLimitClass(final Address account, final ClientOrderId clientOrderId, final Action action)
     {
         final long nonce = nonce(account);
         nextNonce.put(account, nonce + 1);
         return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null,
-            io.venue.journal.sbe.Lane.MM);
+            io.venue.journal.sbe.LimitClass.MM);
     }
 
     List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner,
-        final io.venue.journal.sbe.Lane lane)
+        final io.venue.journal.sbe.LimitClass limitClass)
     {
         final byte[] json = CanonicalJson.toBytes(payload);
         lastDigest = new byte[32];
         digest.v2(json, 0, json.length, lastDigest, 0);
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
-            null, lane == io.venue.journal.sbe.Lane.MM, buffer, 0);
+            null, limitClass == io.venue.journal.sbe.LimitClass.MM, buffer, 0);
         return apply(buffer, length);
     }
 

@@ -67,8 +67,8 @@ class EnginePropertyTest
     void invariantsHoldAndReplayIsExact(@ForAll final long seed)
     {
         final SplittableRandom random = new SplittableRandom(seed);
-        // a quarter of the order actions on the MM lane, which the account limiter skips; drawn apart from the rest
-        final SplittableRandom lanes = new SplittableRandom(~seed);
+        // a quarter of the order actions of limit class MM, which the account limiter skips; drawn apart from the rest
+        final SplittableRandom limitClasses = new SplittableRandom(~seed);
         final EngineHarness h = new EngineHarness(config(), true);
         final Address[] accounts = new Address[ACCOUNTS];
         for (int i = 0; i < ACCOUNTS; i++)
@@ -96,9 +96,9 @@ class EnginePropertyTest
             if (kind < 45)
             {
                 final ClientOrderId cloid = random.nextInt(4) == 0 ? new ClientOrderId(bytes(random, 16, 3)) : null;
-                if (lanes.nextInt(4) == 0)
+                if (limitClasses.nextInt(4) == 0)
                 {
-                    h.actOnMmLane(account, cloid, place(random));
+                    h.actInMmLimitClass(account, cloid, place(random));
                 }
                 else
                 {
@@ -109,9 +109,9 @@ class EnginePropertyTest
             else if (kind < 55 && !placed.isEmpty())
             {
                 final Cancel cancel = new Cancel(placed.get(random.nextInt(placed.size())));
-                if (lanes.nextInt(4) == 0)
+                if (limitClasses.nextInt(4) == 0)
                 {
-                    h.actOnMmLane(account, cancel);
+                    h.actInMmLimitClass(account, cancel);
                 }
                 else
                 {

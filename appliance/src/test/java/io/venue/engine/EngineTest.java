@@ -165,32 +165,32 @@ class EngineTest
     }
 
     @Test
-    void ordersOfTheMmLaneAreNotCountedByThePerAccountLimiter()
+    void ordersOfLimitClassMmAreNotCountedByThePerAccountLimiter()
     {
-        // the MM lane charged its own windows before the journal: its places and cancels pass the trading route's limit
+        // the MM windows were charged before the journal: places and cancels of limit class MM pass the trading route's limit
         for (int i = 0; i < 60; i++)
         {
-            final List<String> placed = h.actOnMmLane(ALICE, bid(UNIT, UNIT));
+            final List<String> placed = h.actInMmLimitClass(ALICE, bid(UNIT, UNIT));
             line(placed, "ActionAccepted");
-            line(h.actOnMmLane(ALICE, new Cancel(new OrderId(h.lastDigest))), "ActionAccepted");
+            line(h.actInMmLimitClass(ALICE, new Cancel(new OrderId(h.lastDigest))), "ActionAccepted");
         }
         // and do not use the trading route's budget up either
         line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted", "\"rateRemaining\":49,");
     }
 
     @Test
-    void anUndefinedLaneOrAnOrderCommandOfAnEarlierVersionIsNotRead()
+    void anUndefinedLimitClassOrAnOrderCommandOfVersion3IsNotRead()
     {
         final io.venue.sequencer.ActionCommandEncoder encoder = new io.venue.sequencer.ActionCommandEncoder();
         final org.agrona.ExpandableArrayBuffer record = new org.agrona.ExpandableArrayBuffer(512);
-        final int laneAt = io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH +
-            io.venue.journal.sbe.PlaceOrderEncoder.laneEncodingOffset();
+        final int limitClassAt = io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH +
+            io.venue.journal.sbe.PlaceOrderEncoder.limitClassEncodingOffset();
 
         final int mm = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
             bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, record, 0);
-        record.putByte(laneAt, (byte)2);
+        record.putByte(limitClassAt, (byte)2);
         final long accepted = h.engine.lastSequence();
-        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined lane is not read");
+        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined limit class is not read");
         org.junit.jupiter.api.Assertions.assertEquals(accepted, h.engine.lastSequence(), "and changes nothing");
 
         // a version 3 order command, one byte shorter, is not read either

@@ -56,8 +56,8 @@ final class RandomStream
 
     private final EngineHarness h;
     private final SplittableRandom random;
-    /** Draws the lane of order actions apart from {@link #random}, so the streams' other draws are what they were. */
-    private final SplittableRandom lanes;
+    /** Draws the limit class of order actions apart from {@link #random}, so the streams' other draws are what they were. */
+    private final SplittableRandom limitClasses;
     private final AgentCommands agents;
     private final Address[] accounts = new Address[ACCOUNTS];
     private final Address[] agentSigners = new Address[4];
@@ -70,7 +70,7 @@ final class RandomStream
     {
         this.h = h;
         this.random = new SplittableRandom(seed);
-        this.lanes = new SplittableRandom(~seed);
+        this.limitClasses = new SplittableRandom(~seed);
         this.agents = new AgentCommands(h);
         for (int i = 0; i < ACCOUNTS; i++)
         {
@@ -115,12 +115,12 @@ final class RandomStream
         return this;
     }
 
-    /** An order action on the trading route, or one time in four on the MM lane, which the account limiter skips. */
+    /** An order action of limit class TRADING, or one time in four of class MM, which the account limiter skips. */
     private void order(final Address account, final ClientOrderId cloid, final io.venue.action.Action action)
     {
-        if (lanes.nextInt(4) == 0)
+        if (limitClasses.nextInt(4) == 0)
         {
-            h.actOnMmLane(account, cloid, action);
+            h.actInMmLimitClass(account, cloid, action);
         }
         else
         {

@@ -77,7 +77,7 @@ class ActionCommandDecoderTest
                 envelope.getSignature(signature, 0, 65);
                 final SignerMatch match = envelope.signerMatch();
                 final int length = encoder.encode(JournalRecords.sequence(buffer, 0), JournalRecords.timestampMs(buffer, 0),
-                    JournalRecords.epoch(buffer, 0), payload, digest, match, raw, personal, signature, decoder.mmLane(), again, 0);
+                    JournalRecords.epoch(buffer, 0), payload, digest, match, raw, personal, signature, decoder.mmLimitClass(), again, 0);
                 final byte[] bytes = new byte[length];
                 again.getBytes(0, bytes);
                 assertArrayEquals(record, bytes, () -> "record of " + payload);

@@ -25,13 +25,14 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The signature audit (journal replay --verify-signatures) verifies a command as the pool did: an MM-lane command is
- * checked over the v2 digest only, even when the v1 migration flag accepts v1 on the other lanes.
+ * The signature audit (journal replay --verify-signatures) verifies a command as the pool did: a command of limit class
+ * MM (it came in on the MM routes) is checked over the v2 digest only, even when the v1 migration flag accepts v1 on the
+ * trading route.
  */
 class SignatureAuditTest
 {
     @Test
-    void anMmLaneCommandSignedOverV1PassesTheAuditAsThePoolRecordedIt()
+    void aCommandOfLimitClassMmSignedOverV1PassesTheAuditAsThePoolRecordedIt()
     {
         final long chainId = 8453;
         final Address contract = Address.of("0x" + "5e".repeat(20));

@@ -30,7 +30,15 @@ public final class JournalRecords
 {
     public static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
     public static final int SCHEMA_ID = MessageHeaderDecoder.SCHEMA_ID;
+    /** The version this build writes. */
     public static final int SCHEMA_VERSION = MessageHeaderDecoder.SCHEMA_VERSION;
+    /**
+     * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
+     * {@code LimitClass} and {@code limitClass} and changed no byte: every version 4 record is laid out as the same
+     * record of version 5, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is
+     * laid out as this version's may be read this way.
+     */
+    public static final int OLDEST_READ_VERSION = 4;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -164,6 +172,15 @@ public final class JournalRecords
         return buffer.getInt(offset + EVENT_INDEX_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
     }
 
+    /**
+     * Whether this build reads records of {@code version}: {@link #OLDEST_READ_VERSION} to {@link #SCHEMA_VERSION}.
+     * A record of any other version is refused whole, never half read.
+     */
+    public static boolean readsVersion(final int version)
+    {
+        return version >= OLDEST_READ_VERSION && version <= SCHEMA_VERSION;
+    }
+
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
@@ -215,8 +232,9 @@ public final class JournalRecords
         }
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
-        // order commands name their lane, which a replay of older commands could not know
-        if (version != SCHEMA_VERSION)
+        // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
+        // (Lane to LimitClass), so version 4 records read as version 5 ones
+        if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;
         }

@@ -33,7 +33,7 @@ public final class RecordPrinter
     private static final EnumNames SIDE = EnumNames.of(Side.values(), Side::value);
     private static final EnumNames STP_MODE = EnumNames.of(StpMode.values(), StpMode::value);
     private static final EnumNames TIME_IN_FORCE = EnumNames.of(TimeInForce.values(), TimeInForce::value);
-    private static final EnumNames LANE = EnumNames.of(Lane.values(), Lane::value);
+    private static final EnumNames LIMIT_CLASS = EnumNames.of(LimitClass.values(), LimitClass::value);
     private static final EnumNames KILL_SCOPE = EnumNames.of(KillScope.values(), KillScope::value);
     private static final EnumNames SIGNER_MATCH = EnumNames.of(SignerMatch.values(), SignerMatch::value);
     private static final EnumNames LEG_TYPE = EnumNames.of(LegType.values(), LegType::value);
@@ -159,7 +159,7 @@ public final class RecordPrinter
                 bool("isMarket", d.isMarketRaw());
                 bool("reduceOnly", d.reduceOnlyRaw());
                 nullable("expiresAt", d.expiresAt(), PlaceOrderDecoder.expiresAtNullValue());
-                enumValue("lane", LANE, d.laneRaw());
+                enumValue("limitClass", LIMIT_CLASS, d.limitClassRaw());
             }
             case CANCEL ->
             {
@@ -167,7 +167,7 @@ public final class RecordPrinter
                 commandHeader(d.sequence(), d.timestampMs(), d.epoch());
                 envelope(d.envelope());
                 bytes("orderId", d.getOrderId(scratch, 0, DIGEST));
-                enumValue("lane", LANE, d.laneRaw());
+                enumValue("limitClass", LIMIT_CLASS, d.limitClassRaw());
             }
             case AMEND ->
             {
@@ -177,7 +177,7 @@ public final class RecordPrinter
                 bytes("orderId", d.getOrderId(scratch, 0, DIGEST));
                 u64("price", d.price());
                 u64("qty", d.qty());
-                enumValue("lane", LANE, d.laneRaw());
+                enumValue("limitClass", LIMIT_CLASS, d.limitClassRaw());
             }
             case CANCEL_BY_CLIENT_ORDER_ID ->
             {
@@ -185,7 +185,7 @@ public final class RecordPrinter
                 commandHeader(d.sequence(), d.timestampMs(), d.epoch());
                 envelope(d.envelope());
                 bytes("clientOrderId", d.getClientOrderId(scratch, 0, CLIENT_ORDER_ID));
-                enumValue("lane", LANE, d.laneRaw());
+                enumValue("limitClass", LIMIT_CLASS, d.limitClassRaw());
             }
             case CANCEL_ALL ->
             {

@@ -2,6 +2,7 @@ package io.venue.journal;
 
 import io.venue.journal.sbe.Book;
 import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.LimitClass;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.PlaceOrderEncoder;
@@ -37,7 +38,8 @@ class CommandExampleTest
             .hasClientOrderId(BooleanType.FALSE).putDigest(digest, 0, 32).signerMatch(SignerMatch.ACCOUNT_RAW);
         place.market(7).book(Book.NONE).side(Side.BID).price(1_500_000).qty(2_000_000)
             .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC)
-            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE).expiresAt(PlaceOrderEncoder.expiresAtNullValue());
+            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE).expiresAt(PlaceOrderEncoder.expiresAtNullValue())
+            .limitClass(LimitClass.TRADING);
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + place.encodedLength();
 
         // Engine: check and dispatch on the header, then decode.
@@ -52,6 +54,7 @@ class CommandExampleTest
         assertEquals(Side.BID, order.side());
         assertEquals(2_000_000, order.qty());
         assertEquals(PlaceOrderDecoder.expiresAtNullValue(), order.expiresAt());
+        assertSame(LimitClass.TRADING, order.limitClass());
         final byte[] orderId = new byte[32];
         order.envelope().getDigest(orderId, 0, 32);
         assertEquals(0x11, orderId[0]);

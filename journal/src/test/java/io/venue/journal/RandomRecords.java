@@ -111,12 +111,18 @@ final class RandomRecords
 
     static Map<String, Object> decode(final Message message, final DirectBuffer buffer, final int offset)
     {
+        return decode(message, buffer, offset, JournalRecords.SCHEMA_VERSION);
+    }
+
+    /** As {@link #decode(Message, DirectBuffer, int)}, the decoder acting as of {@code version}. */
+    static Map<String, Object> decode(final Message message, final DirectBuffer buffer, final int offset, final int version)
+    {
         try
         {
             final Class<?> type = Class.forName(PACKAGE + message.name() + "Decoder");
             final Object decoder = type.getConstructor().newInstance();
             call(decoder, "wrap", buffer, offset + MessageHeaderEncoder.ENCODED_LENGTH,
-                type.getField("BLOCK_LENGTH").getInt(null), type.getField("SCHEMA_VERSION").getInt(null));
+                type.getField("BLOCK_LENGTH").getInt(null), version);
             final Map<String, Object> actual = new LinkedHashMap<>();
             actual.put("type", message.name());
             for (final Field field : message.fields())

@@ -6,7 +6,7 @@ import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.Book;
 import io.venue.journal.sbe.CancelEncoder;
 import io.venue.journal.sbe.CreateAssetEncoder;
-import io.venue.journal.sbe.Lane;
+import io.venue.journal.sbe.LimitClass;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.PlaceOrderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
@@ -59,7 +59,7 @@ class RecordPrinterTest
             .signerMatch(SignerMatch.ACCOUNT_RAW);
         order.market(4_294_967_000L).book(Book.NONE).side(Side.BID).price(1_500_000).qty(2_000_000)
             .stpMode(StpMode.NONE).timeInForce(TimeInForce.POST_ONLY)
-            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue()).lane(Lane.MM);
+            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue()).limitClass(LimitClass.MM);
 
         final String zeroAddress = "0x" + "00".repeat(20);
         assertEquals(
@@ -70,7 +70,7 @@ class RecordPrinterTest
             "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) + "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
-            "\"expiresAt\":null,\"lane\":\"MM\"}",
+            "\"expiresAt\":null,\"limitClass\":\"MM\"}",
             printer.print(buffer, 0, JournalRecords.HEADER_LENGTH + order.encodedLength()));
     }
 

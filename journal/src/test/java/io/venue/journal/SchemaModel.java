@@ -49,7 +49,8 @@ final class SchemaModel
     {
     }
 
-    record Field(String name, int id, Type type)
+    /** {@code sinceVersion} 0 when the schema gives none. */
+    record Field(String name, int id, Type type, int sinceVersion)
     {
     }
 
@@ -106,7 +107,13 @@ final class SchemaModel
 
     static SchemaModel load()
     {
-        try (InputStream in = SchemaModel.class.getResourceAsStream(RESOURCE))
+        return load(RESOURCE);
+    }
+
+    /** A schema file on the test class path: the build's own, or an earlier version's kept for comparison. */
+    static SchemaModel load(final String resource)
+    {
+        try (InputStream in = SchemaModel.class.getResourceAsStream(resource))
         {
             final DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
             factory.setNamespaceAware(false);
@@ -115,7 +122,7 @@ final class SchemaModel
         }
         catch (final Exception ex)
         {
-            throw new IllegalStateException("cannot read " + RESOURCE, ex);
+            throw new IllegalStateException("cannot read " + resource, ex);
         }
     }
 
@@ -126,8 +133,9 @@ final class SchemaModel
 
     private Field field(final Element element)
     {
-        return new Field(
-            element.getAttribute("name"), Integer.parseInt(element.getAttribute("id")), type(element.getAttribute("type")));
+        final String since = element.getAttribute("sinceVersion");
+        return new Field(element.getAttribute("name"), Integer.parseInt(element.getAttribute("id")), type(element.getAttribute("type")),
+            since.isEmpty() ? 0 : Integer.parseInt(since));
     }
 
     private Data data(final Element element)
@@ -201,7 +209,7 @@ final class SchemaModel
                     final String memberName = member.getAttribute("name");
                     final Type memberType = member.getTagName().equals("ref") ?
                         type(member.getAttribute("type")) : type(member, memberName);
-                    members.add(new Field(memberName, 0, memberType));
+                    members.add(new Field(memberName, 0, memberType, 0));
                 }
                 return new Composite(name, members);
             }

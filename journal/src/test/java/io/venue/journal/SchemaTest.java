@@ -33,10 +33,11 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("4", SCHEMA.root.getAttribute("version"));
+        assertEquals("5", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(4, JournalRecords.SCHEMA_VERSION);
+        assertEquals(5, JournalRecords.SCHEMA_VERSION);
+        assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
     }
 
     @Test

@@ -81,10 +81,13 @@ public final class VerificationResult
         return RecoveryStatus.values()[buffer.getByte(offset + DETAIL)];
     }
 
-    /** A submit of the MM lane (its windows were charged at the lane); false for the trading route's. */
-    public boolean mmLane()
+    /**
+     * A submit of limit class MM: it came in on the MM routes, whose windows were charged before the pool, and the
+     * per-account action limiter does not count it; false for the trading route's (limit class TRADING).
+     */
+    public boolean mmLimitClass()
     {
-        return !ownerIntent && buffer.getByte(offset + VerificationResultLayout.LANE) == 1;
+        return !ownerIntent && buffer.getByte(offset + VerificationResultLayout.LIMIT_CLASS) == 1;
     }
 
     /** 2 or 1 for parsed bodies, 0 otherwise. */

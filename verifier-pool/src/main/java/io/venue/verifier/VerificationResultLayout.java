@@ -8,7 +8,8 @@ package io.venue.verifier;
  *  16  outcome          int8   VerificationOutcome ordinal
  *  17  detail           int8   SignerMatch, ParseErrorCode or RecoveryStatus ordinal, by outcome
  *  18  digestVersion    int8   2, 1, or 0 when the body did not parse
- *  19  lane             int8   0: a submit of the trading route; 1: of the MM lane (submit results only)
+ *  19  limitClass       int8   the journal's LimitClass: 0 TRADING (a submit of the trading route); 1 MM (of the MM routes,
+ *                             whose windows were charged before the pool) (submit results only)
  *  20  digest           32 bytes
  *  52  rawSigner        20 bytes  raw-mode recovered address, zero if not computed
  *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
@@ -29,7 +30,7 @@ final class VerificationResultLayout
     static final int OUTCOME = 16;
     static final int DETAIL = 17;
     static final int DIGEST_VERSION = 18;
-    static final int LANE = 19;
+    static final int LIMIT_CLASS = 19;
     static final int DIGEST = 20;
     static final int RAW_SIGNER = 52;
     static final int PERSONAL_SIGNER = 72;
@@ -56,7 +57,10 @@ final class VerificationResultLayout
     /** The detail byte of an {@link #INTENT_MSG_TYPE} result: which verifier prepared it. */
     static final int PREPARED_OWNER_INTENT = 0;
     static final int PREPARED_CANCEL_REPLACE = 1;
-    /** Message type of submit requests of the MM lane: verified as {@link #REQUEST_MSG_TYPE}, their results marked by {@link #LANE}. */
+    /**
+     * Message type of submit requests of the MM routes: verified as {@link #REQUEST_MSG_TYPE} but over the v2 digest only,
+     * their results of limit class MM ({@link #LIMIT_CLASS}).
+     */
     static final int MM_REQUEST_MSG_TYPE = 4;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;

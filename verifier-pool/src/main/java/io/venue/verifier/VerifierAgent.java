@@ -111,9 +111,10 @@ final class VerifierAgent implements Agent
         }
         else
         {
-            final boolean mmLane = msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE;
-            pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch, mmLane);
-            scratch.putByte(VerificationResultLayout.LANE, (byte)(mmLane ? 1 : 0));
+            // a submit of the MM routes: verified over the v2 digest only, and of limit class MM
+            final boolean mmRoutes = msgTypeId == VerificationResultLayout.MM_REQUEST_MSG_TYPE;
+            pendingLength = verifier.verify(buffer, body, bodyLength, connectionId, correlationId, scratch, mmRoutes);
+            scratch.putByte(VerificationResultLayout.LIMIT_CLASS, (byte)(mmRoutes ? 1 : 0));
             pendingType = RESULT_MSG_TYPE;
         }
         // consume the request either way; a result that does not fit now is held and stops the batch

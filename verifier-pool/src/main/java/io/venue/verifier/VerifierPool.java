@@ -134,8 +134,8 @@ public final class VerifierPool implements AutoCloseable
 
     /**
      * As {@link #offer(boolean, long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but with
-     * the v2 digest only, and its result says so ({@link VerificationResult#mmLane()}), so the command carries the lane
-     * whose limits it passed.
+     * the v2 digest only, and its result is of limit class MM ({@link VerificationResult#mmLimitClass()}), so the command
+     * carries the class of limits it passed (the MM windows).
      */
     public boolean offerMm(final boolean prebatched, final long connectionId, final long correlationId, final byte[] body,
         final int offset, final int length)

@@ -1,0 +1,188 @@
+package io.venue.journal;
+
+import io.venue.journal.SchemaModel.ByteArray;
+import io.venue.journal.SchemaModel.CharArray;
+import io.venue.journal.SchemaModel.Composite;
+import io.venue.journal.SchemaModel.EnumType;
+import io.venue.journal.SchemaModel.Field;
+import io.venue.journal.SchemaModel.Message;
+import io.venue.journal.SchemaModel.Primitive;
+import io.venue.journal.SchemaModel.SetType;
+import io.venue.journal.SchemaModel.Type;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.LimitClass;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Version 5 renamed version 4's enum {@code Lane} and its fields {@code lane} to {@code LimitClass} and {@code limitClass}
+ * and changed no byte (JOURNAL-SCHEMA.md, section 9). Version 4's schema file, kept in the test resources as it was
+ * released ({@code sbe/venue-journal-v4.xml}), lays out every record as version 5's does; a record whose header says
+ * version 4 is read, decoded and printed as the same record of version 5.
+ */
+class VersionFourRecordsTest
+{
+    private static final SchemaModel V5 = SchemaModel.load();
+    private static final SchemaModel V4 = SchemaModel.load("/sbe/venue-journal-v4.xml");
+    /** Everything version 5 renamed; nothing else may differ, names included. */
+    private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
+    private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
+
+    private final JournalRecords records = new JournalRecords();
+    private final RecordPrinter printer = new RecordPrinter();
+
+    @Test
+    void versionFiveOnlyRenamesVersionFour()
+    {
+        assertEquals("4", V4.root.getAttribute("version"));
+        assertEquals("5", V5.root.getAttribute("version"));
+        for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
+        {
+            assertEquals(V4.root.getAttribute(attribute), V5.root.getAttribute(attribute), attribute);
+        }
+        assertEquals(V4.messages.size(), V5.messages.size());
+        int renamed = 0;
+        for (int i = 0; i < V4.messages.size(); i++)
+        {
+            final Message old = V4.messages.get(i);
+            final Message now = V5.messages.get(i);
+            assertEquals(old.name(), now.name());
+            assertEquals(old.id(), now.id(), old.name());
+            assertEquals(old.fields().size(), now.fields().size(), old.name());
+            for (int f = 0; f < old.fields().size(); f++)
+            {
+                renamed += sameLayout(old.name(), old.fields().get(f), now.fields().get(f));
+            }
+            assertEquals(old.groups().size(), now.groups().size(), old.name());
+            for (int g = 0; g < old.groups().size(); g++)
+            {
+                assertEquals(old.groups().get(g).name(), now.groups().get(g).name(), old.name());
+                assertEquals(old.groups().get(g).id(), now.groups().get(g).id(), old.name());
+                final List<Field> oldFields = old.groups().get(g).fields();
+                final List<Field> newFields = now.groups().get(g).fields();
+                assertEquals(oldFields.size(), newFields.size(), old.name());
+                for (int f = 0; f < oldFields.size(); f++)
+                {
+                    renamed += sameLayout(old.name(), oldFields.get(f), newFields.get(f));
+                }
+            }
+            assertEquals(old.data(), now.data(), old.name());
+        }
+        assertEquals(4, renamed, "lane of PlaceOrder, Cancel, Amend and CancelByClientOrderId");
+    }
+
+    @Test
+    void theLimitClassIsWhereVersionFourKeptTheLane()
+    {
+        // the last byte of each block, as the version 4 table of JOURNAL-SCHEMA.md gives the blocks: 246, 244, 260, 228
+        assertEquals(245, PlaceOrderDecoder.limitClassEncodingOffset());
+        assertEquals(243, CancelDecoder.limitClassEncodingOffset());
+        assertEquals(259, AmendDecoder.limitClassEncodingOffset());
+        assertEquals(227, CancelByClientOrderIdDecoder.limitClassEncodingOffset());
+        assertEquals(List.of(246, 244, 260, 228), List.of(PlaceOrderDecoder.BLOCK_LENGTH, CancelDecoder.BLOCK_LENGTH,
+            AmendDecoder.BLOCK_LENGTH, CancelByClientOrderIdDecoder.BLOCK_LENGTH));
+        assertEquals(List.of(15, 6, 8, 6), List.of(PlaceOrderDecoder.limitClassId(), CancelDecoder.limitClassId(),
+            AmendDecoder.limitClassId(), CancelByClientOrderIdDecoder.limitClassId()));
+        assertEquals(List.of(4, 4, 4, 4), List.of(PlaceOrderDecoder.limitClassSinceVersion(), CancelDecoder.limitClassSinceVersion(),
+            AmendDecoder.limitClassSinceVersion(), CancelByClientOrderIdDecoder.limitClassSinceVersion()));
+        assertEquals(Map.of("TRADING", (short)0, "MM", (short)1), java.util.Arrays.stream(LimitClass.values())
+            .filter(v -> v != LimitClass.NULL_VAL).collect(Collectors.toMap(Enum::name, LimitClass::value)));
+    }
+
+    @Property(tries = 50)
+    void aVersionFourRecordReadsDecodesAndPrintsAsTheSameRecordOfVersionFive(@ForAll final long seed)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 16]);
+        final RandomRecords random = new RandomRecords(seed, 6);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder();
+        for (final Message message : V5.messages)
+        {
+            final Map<String, Object> written = random.encode(message, buffer, 0);
+            final int length = random.encodedLength();
+            final String asVersion5 = printer.print(buffer, 0, length);
+
+            header.wrap(buffer, 0).version(4);
+            assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), message.name());
+            assertEquals(4, records.version());
+            assertEquals(length, records.encodedLength(), message.name());
+            assertEquals(written.toString(), RandomRecords.decode(message, buffer, 0, 4).toString(), message.name());
+            assertEquals(asVersion5, printer.print(buffer, 0, length), message.name());
+        }
+    }
+
+    /** Asserts the two fields are laid out alike and named alike but for a rename; returns 1 for a renamed field. */
+    private static int sameLayout(final String message, final Field old, final Field now)
+    {
+        final String where = message + "." + old.name();
+        assertEquals(RENAMED_FIELDS.getOrDefault(old.name(), old.name()), now.name(), where);
+        assertEquals(old.id(), now.id(), where);
+        assertEquals(old.sinceVersion(), now.sinceVersion(), where);
+        assertEquals(RENAMED_TYPES.getOrDefault(typeName(old.type()), typeName(old.type())), typeName(now.type()), where);
+        assertEquals(layout(old.type()), layout(now.type()), where);
+        return old.name().equals(now.name()) ? 0 : 1;
+    }
+
+    private static String typeName(final Type type)
+    {
+        if (type instanceof Primitive p)
+        {
+            return p.primitiveType();
+        }
+        if (type instanceof EnumType e)
+        {
+            return e.name();
+        }
+        if (type instanceof SetType s)
+        {
+            return s.name();
+        }
+        if (type instanceof ByteArray b)
+        {
+            return b.name();
+        }
+        if (type instanceof CharArray c)
+        {
+            return c.name();
+        }
+        return ((Composite)type).name();
+    }
+
+    /** What a type puts on the wire, without its name: encoding, length, values, and a composite's members in order. */
+    private static String layout(final Type type)
+    {
+        if (type instanceof Primitive p)
+        {
+            return p.toString();
+        }
+        if (type instanceof EnumType e)
+        {
+            return "enum " + e.encodingType() + " " + e.values();
+        }
+        if (type instanceof SetType s)
+        {
+            return "set " + s.choicesByBit();
+        }
+        if (type instanceof ByteArray b)
+        {
+            return "bytes " + b.length();
+        }
+        if (type instanceof CharArray c)
+        {
+            return "chars " + c.length();
+        }
+        return ((Composite)type).members().stream().map(m -> m.name() + ":" + layout(m.type()))
+            .collect(Collectors.joining(",", "{", "}"));
+    }
+}
