@@ -22,6 +22,7 @@ final class AmendSteps
     private long newReservation;
     private long oldReserved;
     private long oldRemaining;
+    private long filledBefore;
     private boolean withClientId;
     private long clientHi;
     private long clientLo;
@@ -32,14 +33,27 @@ final class AmendSteps
         this.settlement = settlement;
     }
 
-    /** The amend of the order at {@code handle}, whose reservation becomes {@code newReservation} of {@code reserveAsset}. */
-    void begin(final int account, final int handle, final int reserveAsset, final long newReservation)
+    /**
+     * The amend of the order at {@code handle}, whose reservation becomes {@code newReservation} of {@code reserveAsset}.
+     * {@code before} reads the order's slot as it is before the amend's book calls.
+     */
+    void begin(
+        final int account, final int handle, final int reserveAsset, final long newReservation, final SlotReader before,
+        final int slot)
     {
         this.account = account;
         this.handle = handle;
         this.reserveAsset = reserveAsset;
         this.newReservation = newReservation;
         this.oldReserved = state.orders.reserved(handle);
+        // the id keeps what it filled if it enters again: its events and its slot count every fill of its life
+        this.filledBefore = before.originalQtyOf(slot) - before.remainingOf(slot);
+    }
+
+    /** What the order filled before this amend: its book place, when it enters again, counts it in its size. */
+    long filledBefore()
+    {
+        return filledBefore;
     }
 
     /**
@@ -74,7 +88,7 @@ final class AmendSteps
         relock();
         // its client order id stays where it is: the moved order keeps its index entries
         return settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, false, 0, 0,
-            false, envelopeBuffer, envelope, -1).keepingHandle();
+            false, envelopeBuffer, envelope, -1).keepingHandle().reentering(filledBefore);
     }
 
     /** The order leaves the book to enter it again: it is forgotten, with what re-entering needs kept. {@code before} reads its slot. */
@@ -119,7 +133,7 @@ final class AmendSteps
     {
         relock();
         return settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, withClientId, clientHi,
-            clientLo, false, envelopeBuffer, envelope, -1);
+            clientLo, false, envelopeBuffer, envelope, -1).reentering(filledBefore);
     }
 
     /** The order that left was refused on entering again ({@code refusal}, or null if it entered): it is reported cancelled. */

@@ -183,6 +183,7 @@ final class Events
         emit(actionRejected.encodedLength());
     }
 
+    /** {@code qty} is the order's size, {@code remaining} what enters matching: less by what an amended order filled before. */
     void orderAccepted(
         final DirectBuffer orderId,
         final int orderIdOffset,
@@ -191,12 +192,13 @@ final class Events
         final Book book,
         final Side side,
         final long price,
-        final long qty)
+        final long qty,
+        final long remaining)
     {
         orderAccepted.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderAccepted.putOrderId(orderId, orderIdOffset, 32);
         accounts.addressInto(account, buffer, orderAccepted.offset() + OrderAcceptedEncoder.accountEncodingOffset());
-        orderAccepted.market(market).book(book).side(side).price(price).qty(qty).remaining(qty);
+        orderAccepted.market(market).book(book).side(side).price(price).qty(qty).remaining(remaining);
         emit(orderAccepted.encodedLength());
     }
 

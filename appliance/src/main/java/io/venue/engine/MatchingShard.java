@@ -293,6 +293,7 @@ final class MatchingShard implements Agent, MessageHandler
             .side(side)
             .price(price)
             .qty(qty)
+            .filledBefore(orderBook.filledOf(slot))
             .timeInForce(orderBook.timeInForceOf(slot))
             .stpMode(orderBook.stpModeOf(slot))
             .market(false)

@@ -519,12 +519,13 @@ final class OrderEntry
         {
             return forwardTo.forwardPlace(account, book, reserveAsset, reservation, intent);
         }
-        return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex);
+        return enter(account, book, reserveAsset, reservation, acceptAction, envelopeBuffer, envelope, legIndex, 0);
     }
 
     /**
      * Locks the reservation of {@link #intent}, already validated, and hands it to the book. An amend that
-     * re-enters its order comes here directly: its checks were made against the order it replaces.
+     * re-enters its order comes here directly: its checks were made against the order it replaces, and
+     * {@code filledBefore} is what the order filled before (0 for a new order), which it keeps.
      */
     private RejectCode enter(
         final int account,
@@ -534,7 +535,8 @@ final class OrderEntry
         final boolean acceptAction,
         final DirectBuffer envelopeBuffer,
         final int envelope,
-        final int legIndex)
+        final int legIndex,
+        final long filledBefore)
     {
         if (!state.ledger.lock(account, reserveAsset, reservation))
         {
@@ -542,13 +544,15 @@ final class OrderEntry
         }
 
         settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, reservation,
-            intent.withClientId, intent.clientHi, intent.clientLo, acceptAction, envelopeBuffer, envelope, legIndex);
+            intent.withClientId, intent.clientHi, intent.clientLo, acceptAction, envelopeBuffer, envelope, legIndex)
+            .reentering(filledBefore);
         request.reset()
             .orderId(intent.idBuffer, intent.idOffset)
             .accountIndex(account)
             .side(intent.side)
             .price(intent.price)
             .qty(intent.qty)
+            .filledBefore(filledBefore)
             .timeInForce(intent.timeInForce)
             .stpMode(intent.stpMode)
             .market(intent.isMarket)
@@ -606,7 +610,7 @@ final class OrderEntry
             return RejectCode.INVALID_QTY;
         }
         settlement.forBook(book);
-        amendSteps.begin(account, handle, reserveAsset, newReservation);
+        amendSteps.begin(account, handle, reserveAsset, newReservation, orderBook, slot);
         if (price == orderBook.priceOf(slot) && qty <= orderBook.remainingOf(slot))
         {
             // a smaller quantity at the same price keeps its place in the queue
@@ -660,8 +664,8 @@ final class OrderEntry
         orderBook.remove(slot, settlement);
         amendSteps.release();
         // the old order is gone; a refusal of the new one (e.g. post-only would now cross) is reported as its cancel
-        amendSteps.reentered(enter(account, book, reserveAsset, newReservation, false, envelopeBuffer, envelope, -1),
-            legIdBuffer, 0, intent.marketId);
+        amendSteps.reentered(enter(account, book, reserveAsset, newReservation, false, envelopeBuffer, envelope, -1,
+            amendSteps.filledBefore()), legIdBuffer, 0, intent.marketId);
         return null;
     }
 

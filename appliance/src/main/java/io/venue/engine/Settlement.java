@@ -46,6 +46,8 @@ final class Settlement implements MatchListener
     private long takerClientLo;
     private long takerPrice;
     private long takerQty;
+    /** What the taker's id filled before it entered again (an amend), 0 for a new order: part of its size, not of its quantity. */
+    private long takerFilledBefore;
 
     /** The taker is an order moved within its book: it keeps its handle, so resting updates its entry. */
     private boolean takerKeepsHandle;
@@ -120,6 +122,7 @@ final class Settlement implements MatchListener
         this.takerSide = side;
         this.takerPrice = price;
         this.takerQty = qty;
+        this.takerFilledBefore = 0;
         this.takerIdBuffer = idBuffer;
         this.takerIdOffset = idOffset;
         this.takerReserved = reserved;
@@ -144,6 +147,16 @@ final class Settlement implements MatchListener
         return this;
     }
 
+    /**
+     * Marks the taker set up by {@link #forTaker} as an order an amend enters again, which filled {@code filledBefore}
+     * before: its acceptance reports that in its size, as the book counts it ({@code PlaceRequest.filledBefore}).
+     */
+    Settlement reentering(final long filledBefore)
+    {
+        this.takerFilledBefore = filledBefore;
+        return this;
+    }
+
     /** The reject the book decided for the last taker before any fill (post-only, STP reject), or null. */
     RejectCode lateReject()
     {
@@ -163,7 +176,7 @@ final class Settlement implements MatchListener
             state.events.actionAccepted(envelopeBuffer, envelopeOffset);
         }
         state.events.orderAccepted(takerIdBuffer, takerIdOffset, takerAccount, marketId, bookCode,
-            Events.side(takerSide), takerPrice, takerQty);
+            Events.side(takerSide), takerPrice, takerFilledBefore + takerQty, takerQty);
         balance(takerAccount, takerSide == Side.BID ? quoteAsset : baseAsset);
     }
 

@@ -736,7 +736,7 @@ final class ShardPipeline implements AutoCloseable
                     // the slot's copy is the order before the amend's book calls
                     amendSlot = Orders.slotOf(value);
                     live.actionAccepted(bytes, envelopeAt[e]);
-                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e]);
+                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e], replayed, amendSlot);
                     if (type == ShardTicket.MARK_AMEND_REENTER)
                     {
                         amendSteps.leave(replayed, amendSlot, book[e] >>> 1);

@@ -24,7 +24,11 @@ public final class OrderStatuses
 {
     public static final int FINISHED_KEPT = 100_000;
 
-    /** One order; amounts in micro-units. {@code status}: accepted, resting, or how it finished (filled, cancelled, ...). */
+    /**
+     * One order; amounts in micro-units. {@code qty} is its size, what it filled plus {@code remaining}, so {@code qty -
+     * remaining} counts every fill of its id, also across an amend that took it out and entered it again.
+     * {@code status}: accepted, resting, or how it finished (filled, cancelled, ...).
+     */
     public record View(String orderId, String account, long market, String book, String side, long price, long qty,
         long remaining, String status, long sequence)
     {
@@ -89,8 +93,14 @@ public final class OrderStatuses
                 accepted.wrapAndApplyHeader(buffer, offset, header);
                 accepted.getOrderId(id, 0, 32);
                 accepted.getAccount(address, 0, 20);
-                orders.put(Hex.to0x(id), new View(Hex.to0x(id), Hex.to0x(address), accepted.market(), accepted.book().name(),
-                    side(accepted.side()), accepted.price(), accepted.qty(), accepted.remaining(), "accepted", accepted.sequence()));
+                final String orderId = Hex.to0x(id);
+                final View before = orders.get(orderId);
+                // an open order accepted again is one an amend took out and entered again: what it filled stays filled
+                // (the event's qty says so too; journals of builds before it said only the new quantity)
+                final long qty = before != null && before.isOpen() ?
+                    before.qty() - before.remaining() + accepted.remaining() : accepted.qty();
+                orders.put(orderId, new View(orderId, Hex.to0x(address), accepted.market(), accepted.book().name(),
+                    side(accepted.side()), accepted.price(), qty, accepted.remaining(), "accepted", accepted.sequence()));
             }
             case OrderRestedDecoder.TEMPLATE_ID ->
             {

@@ -216,6 +216,52 @@ class ApplianceTest
         refused(http.get("/api/v1/trading/orders/0xzz"), 400, "BAD_REQUEST");
     }
 
+    /**
+     * An order amended both ways, keeping its place (less quantity) and leaving the book to enter again (a new price),
+     * counts every fill of its id in {@code filled}, also after a restart rebuilt the statuses from the journal.
+     */
+    @Test
+    void anAmendedOrdersFilledCountsEveryFillOfItsIdAlsoAfterARestart() throws Exception
+    {
+        final Secp256k1KeyPair trader = fundedTrader();
+        final long lower = 49_000 * UNIT;
+        final HttpResponse<String> bid = http.submit(demo, 1, order(Side.BID, PRICE, 10 * QTY, TimeInForce.GTC));
+        ok(bid);
+        final OrderId id = OrderId.of(field(bid.body(), "orderId"));
+        final String path = "/api/v1/trading/orders/" + id;
+        ok(http.submit(trader, 0, order(Side.ASK, PRICE, 2 * QTY, TimeInForce.GTC)));
+        assertOrder(path, 10, 8, "resting");
+
+        ok(http.submit(demo, 2, new Amend(id, PRICE, 5 * QTY)));
+        assertOrder(path, 7, 5, "resting");
+        ok(http.submit(trader, 1, order(Side.ASK, PRICE, QTY, TimeInForce.GTC)));
+        assertOrder(path, 7, 4, "resting");
+
+        final HttpResponse<String> moved = http.submit(demo, 3, new Amend(id, lower, 6 * QTY));
+        ok(moved);
+        assertEquals(id.toString(), field(moved.body(), "orderId"), "the order entered again under its id");
+        assertOrder(path, 9, 6, "resting");
+        ok(http.submit(trader, 2, order(Side.ASK, lower, 2 * QTY, TimeInForce.GTC)));
+        assertOrder(path, 9, 4, "resting");
+
+        appliance.close();
+        open();
+        assertOrder(path, 9, 4, "resting");
+        ok(http.submit(trader, 3, order(Side.ASK, lower, 4 * QTY, TimeInForce.GTC)));
+        assertOrder(path, 9, 0, "filled");
+    }
+
+    /** The order's size, remaining and filled quantity (in lots of {@link #QTY}) and status, as its status route says. */
+    private void assertOrder(final String path, final long size, final long remaining, final String status) throws Exception
+    {
+        final HttpResponse<String> order = http.get(path);
+        assertEquals(200, order.statusCode(), order.body());
+        assertEquals(Long.toString(size * QTY), field(order.body(), "qty"), order.body());
+        assertEquals(Long.toString(remaining * QTY), field(order.body(), "remaining"), order.body());
+        assertEquals(Long.toString((size - remaining) * QTY), field(order.body(), "filled"), order.body());
+        assertEquals(status, field(order.body(), "status"), order.body());
+    }
+
     @Test
     void theOperatorsRouteTakesOnlyAdminActions() throws Exception
     {

@@ -8,6 +8,7 @@ import io.venue.journal.sbe.BookDeltaDecoder;
 import io.venue.journal.sbe.MarketCreatedDecoder;
 import io.venue.journal.sbe.MarketKind;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.OrderDoneDecoder;
 import io.venue.journal.sbe.OrderRestedDecoder;
@@ -30,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 /**
  * Rebuilds every balance, position, open order and book level from the event stream alone, knowing nothing of
  * the commands or the engine, and checks them against an engine's state: the proof that the events say everything
- * that happened (ENGINE.md, "Events").
+ * that happened (ENGINE.md, "Events"). Each order's fills are summed from its trades over the id's whole life (an
+ * amend that takes it out and enters it again keeps the id), and every event that states a size must say as much.
  */
 final class EventFold
 {
@@ -42,7 +44,7 @@ final class EventFold
     {
     }
 
-    private record Order(String account, long market, int book, boolean bid, long price, long remaining)
+    private record Order(String account, long market, int book, boolean bid, long price, long remaining, long filled)
     {
     }
 
@@ -51,6 +53,7 @@ final class EventFold
     }
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
     private final OrderRestedDecoder rested = new OrderRestedDecoder();
     private final TradeDecoder trade = new TradeDecoder();
     private final OrderDoneDecoder done = new OrderDoneDecoder();
@@ -64,6 +67,8 @@ final class EventFold
     private final Map<String, Balance> balances = new HashMap<>();
     private final Map<String, Position> positions = new HashMap<>();
     private final Map<String, Order> orders = new HashMap<>();
+    /** Every trade's quantity by order id, maker or taker, until the order is done. */
+    private final Map<String, Long> fills = new HashMap<>();
     private final Map<String, Level> levels = new HashMap<>();
     private final Set<Long> assets = new HashSet<>();
     private final Set<Long> outcomeMarkets = new HashSet<>();
@@ -90,21 +95,30 @@ final class EventFold
         final int version = header.version();
         switch (header.templateId())
         {
+            case OrderAcceptedDecoder.TEMPLATE_ID ->
+            {
+                accepted.wrap(buffer, body, block, version);
+                final String id = hex(buffer, body + OrderAcceptedDecoder.orderIdEncodingOffset(), 32);
+                assertEquals(filled(id), accepted.qty() - accepted.remaining(), "OrderAccepted's size less its quantity: " + id);
+            }
             case OrderRestedDecoder.TEMPLATE_ID ->
             {
                 rested.wrap(buffer, body, block, version);
-                orders.put(hex(buffer, body + OrderRestedDecoder.orderIdEncodingOffset(), 32), new Order(
-                    hex(buffer, body + OrderRestedDecoder.accountEncodingOffset(), 20), rested.market(), which(rested.book()),
-                    rested.side() == Side.BID, rested.price(), rested.remaining()));
+                final String id = hex(buffer, body + OrderRestedDecoder.orderIdEncodingOffset(), 32);
+                assertEquals(filled(id), rested.qty() - rested.remaining(), "OrderRested's size less its remaining: " + id);
+                orders.put(id, new Order(hex(buffer, body + OrderRestedDecoder.accountEncodingOffset(), 20), rested.market(),
+                    which(rested.book()), rested.side() == Side.BID, rested.price(), rested.remaining(), filled(id)));
             }
             case TradeDecoder.TEMPLATE_ID ->
             {
                 trade.wrap(buffer, body, block, version);
                 final String maker = hex(buffer, body + TradeDecoder.makerOrderIdEncodingOffset(), 32);
+                fills.merge(maker, trade.qty(), Long::sum);
+                fills.merge(hex(buffer, body + TradeDecoder.takerOrderIdEncodingOffset(), 32), trade.qty(), Long::sum);
                 final Order order = orders.get(maker);
                 assertNotNull(order, "a trade's maker must have rested: " + maker);
                 orders.put(maker, new Order(order.account(), order.market(), order.book(), order.bid(), order.price(),
-                    trade.makerRemaining()));
+                    trade.makerRemaining(), filled(maker)));
             }
             case OrderAmendedDecoder.TEMPLATE_ID ->
             {
@@ -112,11 +126,16 @@ final class EventFold
                 final String id = hex(buffer, body + OrderAmendedDecoder.orderIdEncodingOffset(), 32);
                 final Order order = orders.get(id);
                 assertNotNull(order, "an amended order must have rested: " + id);
+                assertEquals(filled(id), amended.qty() - amended.remaining(), "OrderAmended's size less its remaining: " + id);
                 orders.put(id, new Order(order.account(), order.market(), order.book(), order.bid(), amended.price(),
-                    amended.remaining()));
+                    amended.remaining(), filled(id)));
             }
             case OrderDoneDecoder.TEMPLATE_ID ->
-                orders.remove(hex(buffer, body + OrderDoneDecoder.orderIdEncodingOffset(), 32));
+            {
+                final String id = hex(buffer, body + OrderDoneDecoder.orderIdEncodingOffset(), 32);
+                orders.remove(id);
+                fills.remove(id);
+            }
             case BalanceChangedDecoder.TEMPLATE_ID ->
             {
                 balance.wrap(buffer, body, block, version);
@@ -200,7 +219,7 @@ final class EventFold
             {
                 book.orderIdInto(slot, id, 0);
                 open.put(HexFormat.of().formatHex(id), new Order(HexFormat.of().formatHex(view.addressOf(book.accountOf(slot))),
-                    market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot)));
+                    market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot), book.filledOf(slot)));
             }
         });
         assertEquals(open, orders, "the open orders");
@@ -242,6 +261,11 @@ final class EventFold
                 }
             }
         }
+    }
+
+    private long filled(final String id)
+    {
+        return fills.getOrDefault(id, 0L);
     }
 
     private static int which(final Book book)

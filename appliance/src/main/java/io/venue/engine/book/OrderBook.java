@@ -139,7 +139,8 @@ public final class OrderBook implements SlotReader
      * Matches an incoming order and rests what the rules allow (see the class description).
      * <p>
      * INVALID when: side or time in force is null, account index is negative, price or qty is not positive,
-     * {@code market} with POST_ONLY, expiresAt below -1, or the sequence is below the last accepted one.
+     * filledBefore is negative, {@code market} with POST_ONLY, expiresAt below -1, or the sequence is below the last
+     * accepted one. The taker's {@code onTakerDone} counts this place's fills only ({@code filledQty + remainingQty = qty}).
      *
      * @param request  the order; only read, reusable as soon as this returns.
      * @param listener receives trades, makers done, level changes and the taker's end.
@@ -286,9 +287,10 @@ public final class OrderBook implements SlotReader
     }
 
     /**
-     * Rests a {@link #lift lifted} order again as a new order of {@code qty} at {@code newPrice} with
+     * Rests a {@link #lift lifted} order again with {@code qty} remaining at {@code newPrice} with
      * {@code newSequence}, at the back of its level: {@link MatchListener#onTakerRested}, then
-     * {@link MatchListener#onLevelChanged}. Only for a price {@link #restsWithoutMatching} accepted.
+     * {@link MatchListener#onLevelChanged}. What it filled stays filled, as {@link #place} with
+     * {@link PlaceRequest#filledBefore} keeps it. Only for a price {@link #restsWithoutMatching} accepted.
      */
     public void restAgain(
         final int slot, final long newPrice, final long qty, final long newSequence, final MatchListener listener)
@@ -360,7 +362,8 @@ public final class OrderBook implements SlotReader
     /**
      * Puts a stored resting order back at the end of its price level, with no matching and no callback: for
      * rebuilding a book at start-up. Call in priority order (ascending sequence), so each level's queue comes
-     * back in the order it had. {@code request.qty()} is the order's original quantity.
+     * back in the order it had. {@code request.qty()} is the order's size as stored (its fills included), with
+     * {@code filledBefore} left at 0.
      *
      * @return the slot, or {@link #NULL_SLOT} (book unchanged) when the request is invalid, {@code remaining}
      * is not in 1..qty, the pool or the side's levels are full, or the order would cross the other side.
@@ -555,7 +558,10 @@ public final class OrderBook implements SlotReader
         return pool.price(slot);
     }
 
-    /** @return the order's size: the placed quantity, lowered by any reduceQty. */
+    /**
+     * @return the order's size: the placed quantity (with what its id filled before, {@link PlaceRequest#filledBefore},
+     * or before {@link #restAgain}), lowered by any reduceQty; so {@link #filledOf} is every fill of the id.
+     */
     @Override
     public long originalQtyOf(final int slot)
     {
@@ -632,6 +638,7 @@ public final class OrderBook implements SlotReader
             request.accountIndex() >= 0 &&
             request.price() > 0 &&
             request.qty() > 0 &&
+            request.filledBefore() >= 0 &&
             !(request.market() && tif == TimeInForce.POST_ONLY) &&
             request.expiresAt() >= NO_EXPIRY &&
             request.sequence() >= lastSequence;

@@ -119,7 +119,7 @@ final class OrderPool
         final StpMode stp = request.stpMode();
         stpMode[slot] = null == stp ? NO_STP : (byte)stp.ordinal();
         price[slot] = request.price();
-        originalQty[slot] = request.qty();
+        originalQty[slot] = request.filledBefore() + request.qty();
         remainingQty[slot] = remaining;
         expiresAt[slot] = request.expiresAt();
         sequence[slot] = request.sequence();
@@ -130,13 +130,13 @@ final class OrderPool
     }
 
     /**
-     * Gives a live slot a new price, quantity and sequence, as a new order in the same slot: the filled quantity
-     * starts again from 0. Unlinked first by the caller, relinked after.
+     * Gives a live slot a new price, remaining quantity and sequence, as the same order entering again: what it
+     * filled stays filled (its size becomes filled + qty). Unlinked first by the caller, relinked after.
      */
     void renew(final int slot, final long newPrice, final long qty, final long newSequence)
     {
         price[slot] = newPrice;
-        originalQty[slot] = qty;
+        originalQty[slot] += qty - remainingQty[slot];
         remainingQty[slot] = qty;
         sequence[slot] = newSequence;
     }

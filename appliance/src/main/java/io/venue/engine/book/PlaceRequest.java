@@ -31,6 +31,7 @@ public final class PlaceRequest
     private Side side;
     private long price;
     private long qty;
+    private long filledBefore;
     private TimeInForce timeInForce;
     private StpMode stpMode;
     private boolean market;
@@ -58,6 +59,7 @@ public final class PlaceRequest
         side = null;
         price = 0;
         qty = 0;
+        filledBefore = 0;
         timeInForce = null;
         stpMode = null;
         market = false;
@@ -177,6 +179,22 @@ public final class PlaceRequest
     public PlaceRequest qty(final long qty)
     {
         this.qty = qty;
+        return this;
+    }
+
+    /**
+     * @return what the order's id filled before this place: 0 for a new order; for an order an amend takes out and
+     * enters again, its fills so far. Only its resting size ({@link OrderBook#originalQtyOf}) counts it, so
+     * {@link OrderBook#filledOf} holds every fill of the id; matching uses {@link #qty()} alone.
+     */
+    public long filledBefore()
+    {
+        return filledBefore;
+    }
+
+    public PlaceRequest filledBefore(final long filledBefore)
+    {
+        this.filledBefore = filledBefore;
         return this;
     }
 

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An amend that moves a resting order to a price where it rests at once may use {@link OrderBook#lift} and
  * {@link OrderBook#restAgain} instead of {@link OrderBook#remove} and {@link OrderBook#place}. The two ways must
- * not be told apart: the same callbacks, slots, levels, queues, sequences and expiries.
+ * not be told apart: the same callbacks, slots, levels, queues, sizes (what the order filled kept), sequences and
+ * expiries.
  */
 class OrderBookMoveTest
 {
@@ -185,10 +186,13 @@ class OrderBookMoveTest
             final Side side = generalBook.sideOf(slot);
             final int account = generalBook.accountOf(slot);
             final long expiresAt = generalBook.expiresAtOf(slot);
+            final long filled = generalBook.filledOf(slot);
             general.clear();
             moved.clear();
             assertTrue(generalBook.remove(slot, general));
-            assertEquals(PlaceResult.RESTED, generalBook.place(fill(id, account, side, newPrice, step.qty(), expiresAt, seq), general));
+            // the engine places the order again with what it filled, which restAgain keeps
+            assertEquals(PlaceResult.RESTED, generalBook.place(fill(id, account, side, newPrice, step.qty(), expiresAt, seq)
+                .filledBefore(filled), general));
             assertEquals(slot, general.restedSlot, "the pool hands back the slot it freed last");
             movedBook.lift(slot, moved);
             movedBook.restAgain(slot, newPrice, step.qty(), seq, moved);

@@ -148,7 +148,7 @@ class OrderBookPropertyTest
             {
                 final long expiresAt = place.expiry() < 0 ? OrderBook.NO_EXPIRY : now + place.expiry();
                 place(nextId++, place.account(), place.side(), BASE_PRICE + place.tick() * TICK, place.qty(),
-                    place.tif(), place.stp(), place.market(), expiresAt);
+                    place.tif(), place.stp(), place.market(), expiresAt, 0);
             }
             else if (op instanceof Cancel cancel)
             {
@@ -184,6 +184,7 @@ class OrderBookPropertyTest
                     final int account = book.accountOf(slot);
                     final Side side = book.sideOf(slot);
                     final long remaining = book.remainingOf(slot);
+                    final long filled = book.filledOf(slot);
                     checker.forget(slot);
                     assertTrue(book.remove(slot, checker));
                     slots.remove(id);
@@ -191,8 +192,9 @@ class OrderBookPropertyTest
                     {
                         assertTrue(model.remove(id));
                     }
+                    // as the engine does: the same id enters again with what it filled
                     place(id, account, side, BASE_PRICE + amend.tick() * TICK, remaining, TimeInForce.GTC, null,
-                        false, OrderBook.NO_EXPIRY);
+                        false, OrderBook.NO_EXPIRY, filled);
                 }
             }
             else if (op instanceof Advance advance)
@@ -225,10 +227,11 @@ class OrderBookPropertyTest
 
         private void place(
             final long id, final int account, final Side side, final long price, final long qty,
-            final TimeInForce tif, final StpMode stp, final boolean market, final long expiresAt)
+            final TimeInForce tif, final StpMode stp, final boolean market, final long expiresAt, final long filledBefore)
         {
             request.reset()
                 .orderId(0, 0, 0, id)
+                .filledBefore(filledBefore)
                 .accountIndex(account)
                 .side(side)
                 .price(price)
@@ -397,11 +400,11 @@ class OrderBookPropertyTest
             orderEvents.add("R#" + book.orderIdWord(slot, 3) + " left=" + book.remainingOf(slot));
             takerEnds++;
             assertTrue(book.isLive(slot));
-            assertEquals(taker.qty(), book.originalQtyOf(slot));
-            assertEquals(takerFilled, book.filledOf(slot));
+            assertEquals(taker.filledBefore() + taker.qty(), book.originalQtyOf(slot));
+            assertEquals(taker.filledBefore() + takerFilled, book.filledOf(slot));
             assertEquals(taker.price(), book.priceOf(slot));
             assertEquals(taker.sequence(), book.sequenceOf(slot));
-            live.put(slot, new Tracked(taker.orderIdWord(3), taker.qty(), takerFilled));
+            live.put(slot, new Tracked(taker.orderIdWord(3), taker.filledBefore() + taker.qty(), taker.filledBefore() + takerFilled));
         }
 
         @Override

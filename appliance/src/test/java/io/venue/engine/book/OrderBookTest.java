@@ -282,6 +282,32 @@ class OrderBookTest
         }
 
         @Test
+        void anOrderEnteringAgainKeepsWhatItFilledBothWays()
+        {
+            // #1 filled 3 of 10, then moved in its slot with 4 remaining: its size is 3 + 4
+            tester.gtc(1, B, Side.ASK, 100, 10);
+            tester.place(2, A, Side.BID, 100, 3, TimeInForce.IOC, null);
+            final int slot = tester.slotOf(1);
+            assertTrue(book.restsWithoutMatching(slot, 101));
+            book.lift(slot, events);
+            book.restAgain(slot, 101, 4, tester.sequence++, events);
+            assertEquals(4, book.remainingOf(slot));
+            assertEquals(7, book.originalQtyOf(slot));
+            assertEquals(3, book.filledOf(slot));
+
+            // then taken out and placed again with what it filled, trading 2 of its 5 on the way in
+            tester.gtc(3, A, Side.BID, 99, 2);
+            final long filled = book.filledOf(slot);
+            assertTrue(tester.remove(1));
+            tester.place(tester.request(1, B, Side.ASK, 99, 5, TimeInForce.GTC, null).filledBefore(filled));
+            assertEquals(List.of("T#3 a1>a2 99x2 left=0"), events.trades());
+            final int again = tester.slotOf(1);
+            assertEquals(3, book.remainingOf(again));
+            assertEquals(8, book.originalQtyOf(again));
+            assertEquals(5, book.filledOf(again));
+        }
+
+        @Test
         void reduceQtyRefusesOutOfRangeValues()
         {
             tester.gtc(1, B, Side.ASK, 100, 10);
@@ -795,6 +821,7 @@ class OrderBookTest
             assertInvalid(tester.request(2, A, Side.BID, 100, 0, TimeInForce.GTC, null));
             assertInvalid(tester.request(2, A, Side.BID, 100, -1, TimeInForce.GTC, null));
             assertInvalid(tester.request(2, A, Side.BID, 100, 1, TimeInForce.GTC, null).expiresAt(-2));
+            assertInvalid(tester.request(2, A, Side.BID, 100, 1, TimeInForce.GTC, null).filledBefore(-1));
             assertInvalid(tester.request(2, A, Side.BID, 100, 1, TimeInForce.GTC, null).sequence(0));
             assertInvalid(new PlaceRequest());
             assertEquals(before, tester.snapshot());
