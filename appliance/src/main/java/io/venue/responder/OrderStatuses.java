@@ -1,13 +1,13 @@
 package io.venue.responder;
 
 import io.venue.codec.Hex;
+import io.venue.codec.JsonWriter;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.OrderDoneDecoder;
 import io.venue.journal.sbe.OrderRestedDecoder;
 import io.venue.journal.sbe.TradeDecoder;
-import io.venue.codec.JsonWriter;
 import org.agrona.DirectBuffer;
 
 import java.util.ArrayDeque;

@@ -1,36 +1,61 @@
 package io.venue.transport.http;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DateFormatter;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.venue.codec.JsonWriter;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.Refusal;
+import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Date;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import io.venue.codec.JsonWriter;
-import io.venue.entry.admission.EdgeThrottle;
-import io.venue.entry.credential.SvcNonceStore;
-import io.venue.entry.credential.WsTokens;
+
+import static io.venue.transport.http.HttpResponses.OK_PREFIX;
+import static io.venue.transport.http.HttpResponses.error;
+import static io.venue.transport.http.HttpResponses.json;
+import static io.venue.transport.http.HttpResponses.notAllowed;
+import static io.venue.transport.http.HttpResponses.queueLimit;
+import static io.venue.transport.http.HttpResponses.refusal;
+import static io.venue.transport.http.HttpResponses.response;
+import static io.venue.transport.http.Routes.ACCOUNTS;
+import static io.venue.transport.http.Routes.ADDRESS;
+import static io.venue.transport.http.Routes.ADMIN_ACTIONS;
+import static io.venue.transport.http.Routes.AGENTS;
+import static io.venue.transport.http.Routes.AGENTS_CREATE;
+import static io.venue.transport.http.Routes.AGENTS_REVOKE;
+import static io.venue.transport.http.Routes.BSL_ACCOUNTS;
+import static io.venue.transport.http.Routes.BSL_CONNECTIVITY;
+import static io.venue.transport.http.Routes.BSL_EXECUTIONS;
+import static io.venue.transport.http.Routes.BSL_LIMITS;
+import static io.venue.transport.http.Routes.BSL_MARKETS;
+import static io.venue.transport.http.Routes.BSL_ORDERS_COMPACT;
+import static io.venue.transport.http.Routes.BSL_SESSIONS;
+import static io.venue.transport.http.Routes.EXCHANGE_INFO;
+import static io.venue.transport.http.Routes.EXECUTIONS;
+import static io.venue.transport.http.Routes.FIX_CONNECTIVITY;
+import static io.venue.transport.http.Routes.METRICS;
+import static io.venue.transport.http.Routes.MM_BATCH_BIN;
+import static io.venue.transport.http.Routes.MM_CANCEL_REPLACE;
+import static io.venue.transport.http.Routes.MM_LIMITS;
+import static io.venue.transport.http.Routes.MM_REPLACE;
+import static io.venue.transport.http.Routes.NONCE;
+import static io.venue.transport.http.Routes.OPENAPI;
+import static io.venue.transport.http.Routes.ORDERS;
+import static io.venue.transport.http.Routes.ORDER_ENTRY_BINARY;
+import static io.venue.transport.http.Routes.OWNER_REVOKE;
+import static io.venue.transport.http.Routes.QUOTE_OBLIGATIONS;
+import static io.venue.transport.http.Routes.ROTATE;
+import static io.venue.transport.http.Routes.SUBMIT;
+import static io.venue.transport.http.Routes.WS_TOKEN;
+import static io.venue.transport.http.Routes.originForm;
 
 /**
  * One connection's requests. Routes by method and path; every answer is JSON with a {@code Date} header, except
@@ -43,48 +68,6 @@ import io.venue.entry.credential.WsTokens;
  */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 {
-    static final String SUBMIT = "/api/v1/trading/actions";
-    static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
-    static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
-    static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
-    static final String OPENAPI = "/api/v1/public/openapi.json";
-    static final String ACCOUNTS = "/api/v1/trading/accounts/";
-    static final String NONCE = "/nonce";
-    static final String ORDERS = "/api/v1/trading/orders/";
-    static final String AGENTS = "/api/agents/";
-    static final String AGENTS_CREATE = AGENTS + "create";
-    static final String AGENTS_REVOKE = AGENTS + "revoke";
-    static final String ROTATE = "/rotate";
-    static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
-    static final String WS_TOKEN = "/api/v1/ws/token";
-    static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
-    static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
-    static final String METRICS = "/api/v1/admin/metrics";
-    static final String MM_REPLACE = "/api/v1/mm/orders/replace";
-    static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
-    /** The compact binary order routes (spec 4): the beta alias, the direct compatibility route and the canonical one. */
-    static final String ORDER_ENTRY_BINARY = "/api/order-entry/binary";
-    static final String MM_BATCH_BIN = "/api/v1/mm/orders/batch.bin";
-    static final String BSL_ORDERS_COMPACT = "/api/v1/bsl/orders/compact";
-    static final String BSL_LIMITS = "/api/v1/bsl/limits";
-    static final String MM_LIMITS = "/api/v1/mm/limits";
-    static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
-    static final String BSL_MARKETS = "/api/v1/bsl/markets/";
-    static final String QUOTE_OBLIGATIONS = "/quote-obligations";
-    static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
-    static final String EXECUTIONS = "/executions";
-    static final String OK_PREFIX = "{\"ok\":true";
-    /** Every route served, for the OpenAPI document's test. */
-    static final java.util.List<String> ROUTES = java.util.List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
-        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
-        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
-        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
-        BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS);
-    static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("0x[0-9a-f]{64}");
-    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("0x[0-9a-f]{40}");
-    static final String RATE_LIMIT = "X-RateLimit-Limit";
-    static final String RATE_REMAINING = "X-RateLimit-Remaining";
-    static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
 
     private static final String SUBMIT_TIMEOUT = "no decision in time; the action may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
@@ -95,19 +78,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         "/api/v1/trading/actions/{digest} with the EIP-191 hash of the text. A credential is returned only in the answer: " +
         "if a create or rotation was applied, revoke that credential and rotate (or create) again";
 
-    /** How often a connection with submits waiting looks for ones past their deadline (the timeout's precision). */
-    private static final long SWEEP_MS = 100;
     /** What a compact request that is not a batch gives back: it holds no place in the backlog of batches. */
     private static final Runnable NO_PLACE = () ->
     {
     };
-    /** Requests a connection may have unanswered before it stops reading (pipelining must not fill the heap). */
-    private static final int MAX_SLOTS = 64;
 
     private final HttpGateway.Context context;
     /** This connection's way into the order-entry core. */
     private final EntrySession session;
-    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private final OrderedAnswers answers;
     /** The strict action parser, one per I/O thread (it keeps scratch state). */
     private static final ThreadLocal<io.venue.action.json.SignedActionParser> ADMIN_PARSER =
         ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
@@ -115,17 +94,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
-    private ScheduledFuture<?> sweep;
-    /**
-     * Set once a request that closes the connection is read (or its answer written): requests read after it are
-     * dropped, never executed, since their answers could not be sent.
-     */
-    private boolean closing;
 
     ApiHandler(final HttpGateway.Context context, final EntrySession session)
     {
         this.context = context;
         this.session = session;
+        this.answers = new OrderedAnswers(context, session.answerTimeoutMs());
         final MachineAuth machineAuth = new MachineAuth(context.entry.credentials());
         this.tokens = new TokenRoute(context, machineAuth);
         this.reads = new ReadRoutes(context);
@@ -136,7 +110,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     @Override
     protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
     {
-        if (closing)
+        if (answers.closing())
         {
             return;
         }
@@ -145,18 +119,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         // whether the connection stays open after this answer: a request that closes it stops whatever is read after it
         final boolean keepAlive = request instanceof BodyLimit.Oversized oversized ? oversized.keepAlive :
             request.decoderResult().isSuccess() && HttpUtil.isKeepAlive(request);
-        final Slot slot = new Slot(keepAlive);
-        slot.receivedNs = System.nanoTime();
+        final OrderedAnswers.Slot slot = answers.open(ctx, keepAlive);
         // until the path is decoded (a 413, a request that is not HTTP), the raw one says whether this is a submit
         final int query = request.uri().indexOf('?');
         final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
         slot.submit = request.method().equals(HttpMethod.POST) && rawPath.equals(SUBMIT);
-        slots.add(slot);
-        closing |= !keepAlive;
-        if (slots.size() >= MAX_SLOTS)
-        {
-            ctx.channel().config().setAutoRead(false);
-        }
         if (request instanceof BodyLimit.Oversized)
         {
             if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
@@ -165,13 +132,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 final Refusal edge = session.admitAtEdge(remote(ctx));
                 if (edge != null)
                 {
-                    fill(ctx, slot, refusal(edge));
+                    answers.fill(ctx, slot, refusal(edge));
                     return;
                 }
                 session.journal(RequestRejectReason.BODY_TOO_LARGE, "a body over " + context.maxBodyBytes + " bytes on " +
                     rawPath);
             }
-            fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
+            answers.fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
                 context.maxBodyBytes + " bytes"))));
             return;
         }
@@ -203,12 +170,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
                 else
                 {
-                    fill(ctx, slot, notAllowed("POST"));
+                    answers.fill(ctx, slot, notAllowed("POST"));
                 }
             }
-            case EXCHANGE_INFO -> fill(ctx, slot, ReadRoutes.read(method, context.exchangeInfo));
-            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
-            case OPENAPI -> fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
+            case EXCHANGE_INFO -> answers.fill(ctx, slot, ReadRoutes.read(method, context.exchangeInfo));
+            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> answers.fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
+            case OPENAPI -> answers.fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
@@ -222,17 +189,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     adminAction(ctx, slot, request.content());
                 }
             }
-            case BSL_LIMITS, MM_LIMITS -> fill(ctx, slot, reads.limits(method));
-            case METRICS -> fill(ctx, slot, reads.metrics(method,
+            case BSL_LIMITS, MM_LIMITS -> answers.fill(ctx, slot, reads.limits(method));
+            case METRICS -> answers.fill(ctx, slot, reads.metrics(method,
                 ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
-            case BSL_EXECUTIONS -> fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
-            case BSL_SESSIONS -> fill(ctx, slot, ReadRoutes.read(method,
+            case BSL_EXECUTIONS -> answers.fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
+            case BSL_SESSIONS -> answers.fill(ctx, slot, ReadRoutes.read(method,
                 () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson()));
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
                 {
-                    fill(ctx, slot, reads.actionStatus(method, path.substring(SUBMIT.length() + 1)));
+                    answers.fill(ctx, slot, reads.actionStatus(method, path.substring(SUBMIT.length() + 1)));
                 }
                 else if (path.startsWith(AGENTS) && path.endsWith(ROTATE) && path.length() > AGENTS.length() + ROTATE.length())
                 {
@@ -242,12 +209,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 else if (path.startsWith(BSL_MARKETS) && path.endsWith(QUOTE_OBLIGATIONS) &&
                     path.length() > BSL_MARKETS.length() + QUOTE_OBLIGATIONS.length())
                 {
-                    fill(ctx, slot, reads.quoteObligations(method,
+                    answers.fill(ctx, slot, reads.quoteObligations(method,
                         path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length())));
                 }
                 else if (path.startsWith(ORDERS) && context.orderStatus != null)
                 {
-                    fill(ctx, slot, reads.orderStatus(method, path.substring(ORDERS.length())));
+                    answers.fill(ctx, slot, reads.orderStatus(method, path.substring(ORDERS.length())));
                 }
                 else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS) &&
                     path.length() > BSL_ACCOUNTS.length() + EXECUTIONS.length())
@@ -256,17 +223,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
                 else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE) && path.length() > ACCOUNTS.length() + NONCE.length())
                 {
-                    fill(ctx, slot, reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
+                    answers.fill(ctx, slot, reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
                 }
                 else
                 {
-                    fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + path))));
+                    answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + path))));
                 }
             }
         }
     }
 
-    private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
+    private void submit(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final ByteBuf content)
     {
         if (admitWrite(ctx, slot, true))
         {
@@ -275,9 +242,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Hands an admitted submit body to the verifier pool. */
-    private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
+    private void offerSubmit(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final byte[] body)
     {
-        offered(ctx, slot, session.submit(body, answer -> answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
+        offered(ctx, slot, session.submit(body, answer -> answers.answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
             SUBMIT_TIMEOUT);
     }
 
@@ -286,7 +253,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * operator key, DESIGN.md section 6), refused here unless it carries an admin action, so an operator's tooling
      * cannot send a trade by mistake; the engine still checks the signer is an operator (NOT_OPERATOR).
      */
-    private void adminAction(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
+    private void adminAction(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final ByteBuf content)
     {
         // admitted first, like any write: the edge throttle bounds what the parse below costs the I/O thread
         if (!admitWrite(ctx, slot, true))
@@ -311,7 +278,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * credential is added to the engine's accepted answer, so it is returned once, and only if it was applied.
      */
     private void ownerIntent(
-        final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
+        final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
         final String agentId, final ByteBuf content)
     {
         if (!allowed(ctx, slot, method, HttpMethod.POST))
@@ -321,7 +288,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final OwnerIntents intents = context.ownerIntents;
         if (intents == null)
         {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
             return;
         }
         if (!admitWrite(ctx, slot, true))
@@ -339,12 +306,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         offered(ctx, slot, session.submitIntent(intent.owner(), intent.signature(), intent.text(), intent.command(),
-            intent.commandLength(), answer -> answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
+            intent.commandLength(), answer -> answers.answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
             intent)))), INTENT_TIMEOUT);
     }
 
     /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
-    private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void wsToken(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
     {
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
@@ -352,13 +319,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (context.wsTokens == null)
         {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway issues no tokens"))));
             return;
         }
         final Refusal refused = session.admitRequest(remote(ctx));
         if (refused != null)
         {
-            fill(ctx, slot, refusal(refused));
+            answers.fill(ctx, slot, refusal(refused));
             return;
         }
         answer(ctx, slot, tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
@@ -366,29 +333,29 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Answers an outcome decided in the lane, journaling it first when it names a reason. */
-    private void answer(final ChannelHandlerContext ctx, final Slot slot, final TokenRoute.Outcome outcome)
+    private void answer(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final TokenRoute.Outcome outcome)
     {
         if (outcome.journalReason() != null)
         {
             session.journal(outcome.journalReason(), outcome.journalDetail());
         }
-        fill(ctx, slot, json(outcome.response()));
+        answers.fill(ctx, slot, json(outcome.response()));
     }
 
     /**
      * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a private read (spec 4.3: 401 without a token). The
      * bearer token must be valid, its credential still active and its account the one in the path.
      */
-    private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
+    private void executions(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String account)
     {
                 if (!ReadRoutes.isRead(request.method()))
         {
-            fill(ctx, slot, notAllowed(ReadRoutes.READ_METHODS));
+            answers.fill(ctx, slot, notAllowed(ReadRoutes.READ_METHODS));
             return;
         }
         if (context.executions == null || context.wsTokens == null)
         {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
             return;
         }
         final String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
@@ -403,7 +370,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 "the token is malformed, expired, or its credential was revoked: obtain a new one"),
                 new JsonWriter().field("serverTimeMs", now))));
             http.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
-            fill(ctx, slot, http);
+            answers.fill(ctx, slot, http);
             return;
         }
         if (!ADDRESS.matcher(account).matches())
@@ -413,7 +380,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!account.equals(claims.account()))
         {
-            fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
+            answers.fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
             return;
         }
         final java.util.List<String> cursors;
@@ -436,8 +403,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             cursor = Long.parseLong(cursors.get(0));
         }
-        await(ctx, slot, "the page was not read within " + session.answerTimeoutMs() + " ms; ask again");
-        context.executions.apply(account, cursor).whenComplete((page, failure) -> answerLater(ctx, slot, () -> json(
+        answers.await(ctx, slot, "the page was not read within " + session.answerTimeoutMs() + " ms; ask again");
+        context.executions.apply(account, cursor).whenComplete((page, failure) -> answers.answerLater(ctx, slot, () -> json(
             failure == null ? new SubmitResponse(200, page) :
             failure.getCause() instanceof java.util.concurrent.RejectedExecutionException ||
                 failure instanceof java.util.concurrent.RejectedExecutionException ?
@@ -450,7 +417,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * to the pool as the MM lane's; the request is answered once the engine has answered every order taken. The orders
      * go in body order on this connection, so they are journaled in that order.
      */
-    private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void compactOrders(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
     {
         // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
         final boolean batch = session.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
@@ -460,7 +427,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             // latency could not stay bounded: refused (and journaled) before it is authenticated, charged or verified
             final EntryCore.Context core = context.entry.context();
-            fill(ctx, slot, queueLimit("the pre-batched backlog is full (" + core.prebatchedMaxBatches() + " requests of " +
+            answers.fill(ctx, slot, queueLimit("the pre-batched backlog is full (" + core.prebatchedMaxBatches() + " requests of " +
                 "more than " + core.lowLatencyMaxActions() + " orders wait for verification); nothing was checked, charged " +
                 "or verified (journaled as refused), retry after the delay or send fewer orders"));
             return;
@@ -476,10 +443,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final CompactOrderRoute.Admitted admitted = decision.admitted();
         // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
         // the responder's that completes the last order
-        final int taken = session.submitBatch(batch, admitted.bodies(), answers ->
+        final int taken = session.submitBatch(batch, admitted.bodies(), results ->
         {
             freePlace.run();
-            answerLater(ctx, slot, () -> json(compact.answer(admitted, answers)));
+            answers.answerLater(ctx, slot, () -> json(compact.answer(admitted, results)));
         });
         if (taken < admitted.bodies().size())
         {
@@ -488,14 +455,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             if (taken == 0)
             {
                 freePlace.run();
-                fill(ctx, slot, queueLimit(
+                answers.fill(ctx, slot, queueLimit(
                     "the verifier queue is full; no order was verified (journaled as refused), retry after the delay"));
                 return;
             }
         }
         // an answer that never comes (a journal write that failed) must not keep a batch's place for good
         slot.onTimeout = freePlace;
-        await(ctx, slot, COMPACT_TIMEOUT);
+        answers.await(ctx, slot, COMPACT_TIMEOUT);
     }
 
     /**
@@ -503,7 +470,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * admission and the edge throttle's count of failed authentications; then {@code decide}. Answers and returns null
      * unless the request is admitted.
      */
-    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request,
         final boolean served, final java.util.function.Function<java.net.InetAddress, MmRoute.Decision<A>> decide)
     {
                 if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
@@ -512,7 +479,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!served)
         {
-            fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
             return null;
         }
         // the MM lane has its own limits (spec 8.2): a throttle of the edge's settings counts only its failed
@@ -526,13 +493,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final Refusal exhausted = session.admitMmAuthentication(remote);
         if (exhausted != null)
         {
-            fill(ctx, slot, refusal(exhausted));
+            answers.fill(ctx, slot, refusal(exhausted));
             return null;
         }
         final MmRoute.Decision<A> decision = decide.apply(remote);
         if (decision.edgeWaitSeconds() > 0)
         {
-            fill(ctx, slot, refusal(session.refuseMmAuthentication(remote, decision.edgeWaitSeconds())));
+            answers.fill(ctx, slot, refusal(session.refuseMmAuthentication(remote, decision.edgeWaitSeconds())));
             return null;
         }
         if (decision.admitted() == null)
@@ -548,7 +515,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
      * account's budget (usedActions, remainingActions, resetInMs).
      */
-    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void cancelReplace(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
     {
                 final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
             remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
@@ -559,35 +526,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         final CancelReplaceRequests.Request replace = decision.admitted().replace();
         final Refusal refused = session.submitCancelReplace(replace.order(), replace.signatures(), replace.command(),
-            answer -> answerLater(ctx, slot, () -> json(mm.withBudget(HttpAnswers.render(answer), replace.trader()))));
+            answer -> answers.answerLater(ctx, slot, () -> json(mm.withBudget(HttpAnswers.render(answer), replace.trader()))));
         if (refused != null)
         {
             // not taken: the windows give the charge back
             mm.refund(decision.admitted());
         }
         offered(ctx, slot, refused, SUBMIT_TIMEOUT);
-    }
-
-    /**
-     * The HTTP form of the core's refusal: the edge throttle's is a plain-text 429 (spec 7.2); the others are JSON with
-     * Retry-After.
-     */
-    private static FullHttpResponse refusal(final Refusal refusal)
-    {
-        if (refusal.code() == Refusal.Code.EDGE_RATE_LIMITED)
-        {
-            final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
-                refusal.message());
-            http.headers().set("x-ratelimit-after", refusal.retryAfterSeconds())
-                .set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
-            return http;
-        }
-        return json(new SubmitResponse(503, error(refusal.code().name(), refusal.message()), refusal.retryAfterSeconds()));
-    }
-
-    private static FullHttpResponse queueLimit(final String message)
-    {
-        return refusal(new Refusal(Refusal.Code.QUEUE_LIMIT, message, 1));
     }
 
     private static java.net.InetAddress remote(final ChannelHandlerContext ctx)
@@ -622,54 +567,26 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** What every write passes before it is read (the core's admission); a refused request is answered here. */
-    private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot, final boolean edgeThrottled)
+    private boolean admitWrite(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final boolean edgeThrottled)
     {
         final Refusal refused = session.admitWrite(remote(ctx), edgeThrottled);
         if (refused != null)
         {
-            fill(ctx, slot, refusal(refused));
+            answers.fill(ctx, slot, refusal(refused));
             return false;
         }
         return true;
     }
 
     /** After the offer to the pool: a refusal (a full queue, journaled) is answered at once, otherwise the wait starts. */
-    private void offered(final ChannelHandlerContext ctx, final Slot slot, final Refusal refused, final String timeout)
+    private void offered(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final Refusal refused, final String timeout)
     {
         if (refused != null)
         {
-            fill(ctx, slot, refusal(refused));
+            answers.fill(ctx, slot, refusal(refused));
             return;
         }
-        await(ctx, slot, timeout);
-    }
-
-    /** The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes. */
-    private void await(final ChannelHandlerContext ctx, final Slot slot, final String timeout)
-    {
-        slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(session.answerTimeoutMs());
-        slot.timeout = timeout;
-        if (sweep == null)
-        {
-            sweep = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /**
-     * Fills the slot, from any thread, with a response made on the event loop (not on the thread that completes the
-     * request: the responder's, or the executions reader's); nothing is made when the I/O threads are gone.
-     */
-    private void answerLater(
-        final ChannelHandlerContext ctx, final Slot slot, final java.util.function.Supplier<FullHttpResponse> http)
-    {
-        try
-        {
-            ctx.executor().execute(() -> fill(ctx, slot, http.get()));
-        }
-        catch (final java.util.concurrent.RejectedExecutionException stopped)
-        {
-            // the I/O threads are shut down: nobody to answer
-        }
+        answers.await(ctx, slot, timeout);
     }
 
     private static byte[] bytes(final ByteBuf content)
@@ -679,204 +596,33 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return body;
     }
 
-    /** Gives a slot its answer (the first one wins: a late decision after a 504 is dropped) and writes what is ready. */
-    private void fill(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
-    {
-        if (slot.http != null || slot.written)
-        {
-            http.release();
-            return;
-        }
-        slot.http = http;
-        Slot head;
-        while ((head = slots.peek()) != null && head.http != null)
-        {
-            slots.poll();
-            head.written = true;
-            if (!ctx.channel().isActive())
-            {
-                head.http.release();
-                continue;
-            }
-            context.counters.response(head.http.status().code());
-            if (head.submit)
-            {
-                context.counters.submitAnswered(System.nanoTime() - head.receivedNs);
-            }
-            if (head.submit && context.accountRateLimit > 0 && !head.http.headers().contains(RATE_LIMIT))
-            {
-                // spec 8.1: every submit answer names the account budget, even one refused before its account was known
-                head.http.headers().set(RATE_LIMIT, context.accountRateLimit);
-            }
-            write(ctx, head.keepAlive, head.http);
-            if (!head.keepAlive)
-            {
-                closing = true;
-                ctx.channel().config().setAutoRead(false);
-                discardRest();
-                return;
-            }
-        }
-        if (slots.size() < MAX_SLOTS / 2 && !ctx.channel().config().isAutoRead())
-        {
-            ctx.channel().config().setAutoRead(true);
-        }
-    }
-
-    /**
-     * Answers 504 for submits past their deadline. Deadlines grow in arrival order, so the first unanswered slot not
-     * yet due ends the walk. The timer stops once nothing waits and starts again with the next submit.
-     */
-    private void sweep(final ChannelHandlerContext ctx)
-    {
-        final long now = System.nanoTime();
-        boolean waiting = false;
-        for (final Slot slot : slots.toArray(new Slot[0]))
-        {
-            if (slot.http != null)
-            {
-                continue;
-            }
-            if (now - slot.deadlineNs < 0)
-            {
-                waiting = true;
-                break;
-            }
-            if (slot.onTimeout != null)
-            {
-                slot.onTimeout.run();
-            }
-            fill(ctx, slot, json(new SubmitResponse(504, error("TIMEOUT", slot.timeout))));
-        }
-        if (!waiting && sweep != null)
-        {
-            sweep.cancel(false);
-            sweep = null;
-        }
-    }
-
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
-        if (sweep != null)
-        {
-            sweep.cancel(false);
-            sweep = null;
-        }
-        discardRest();
+        answers.close();
         super.channelInactive(ctx);
     }
 
-    private void discardRest()
-    {
-        Slot slot;
-        while ((slot = slots.poll()) != null)
-        {
-            slot.written = true;
-            if (slot.http != null)
-            {
-                slot.http.release();
-            }
-        }
-    }
-
     /** True when the request uses {@code expected}; otherwise answers 405 with Allow. */
-    private boolean allowed(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final HttpMethod expected)
+    private boolean allowed(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final HttpMethod method, final HttpMethod expected)
     {
         if (method.equals(expected))
         {
             return true;
         }
-        fill(ctx, slot, notAllowed(expected.name()));
+        answers.fill(ctx, slot, notAllowed(expected.name()));
         return false;
     }
 
-    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String message)
+    private void badRequest(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final String message)
     {
-        fill(ctx, slot, badRequest(message));
-    }
-
-    static FullHttpResponse badRequest(final String message)
-    {
-        return json(new SubmitResponse(400, error("BAD_REQUEST", message)));
+        answers.fill(ctx, slot, HttpResponses.badRequest(message));
     }
 
     /** A 400 naming the field; with the server's time, which a time-related refusal needs. */
-    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String field, final String message)
+    private void badRequest(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final String field, final String message)
     {
-        fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
-    }
-
-    /** The path and query of a request target in absolute form ({@code http://host/path?query}); any other as it is. */
-    static String originForm(final String target)
-    {
-        final int authority = target.regionMatches(true, 0, "http://", 0, 7) ? 7 :
-            target.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
-        if (authority < 0)
-        {
-            return target;
-        }
-        int end = authority;
-        while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?')
-        {
-            end++;
-        }
-        return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) : "/" + target.substring(end);
-    }
-
-    static FullHttpResponse notAllowed(final String allowed)
-    {
-        final FullHttpResponse http = json(new SubmitResponse(405, error("METHOD_NOT_ALLOWED", "use " + allowed)));
-        http.headers().set(HttpHeaderNames.ALLOW, allowed);
-        return http;
-    }
-
-    static String error(final String code, final String message)
-    {
-        return new JsonWriter().field("ok", false).field("code", code).field("message", message).toJson();
-    }
-
-    /** A JSON answer with the limiter headers (when it has them) and Retry-After (only with 429 and 503). */
-    static FullHttpResponse json(final SubmitResponse response)
-    {
-        final FullHttpResponse http = response(HttpResponseStatus.valueOf(response.status()), HttpHeaderValues.APPLICATION_JSON,
-            response.body());
-        if (response.rateLimit() >= 0)
-        {
-            http.headers().set(RATE_LIMIT, response.rateLimit()).set(RATE_REMAINING, response.rateRemaining())
-                .set(RATE_RESET_MS, response.rateResetMs());
-        }
-        if (response.retryAfterSeconds() > 0 && (response.status() == 429 || response.status() == 503))
-        {
-            http.headers().set(HttpHeaderNames.RETRY_AFTER, response.retryAfterSeconds());
-        }
-        return http;
-    }
-
-    /** A response with its body, length and the server's time (the Date header every answer carries). */
-    static FullHttpResponse response(final HttpResponseStatus status, final CharSequence contentType, final String body)
-    {
-        final ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
-        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-        http.headers()
-            .set(HttpHeaderNames.CONTENT_TYPE, contentType)
-            .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
-            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
-        return http;
-    }
-
-    /** Writes on the event loop; closes the connection after it when the client did not ask to keep it. */
-    private static void write(final ChannelHandlerContext ctx, final boolean keepAlive, final FullHttpResponse http)
-    {
-        http.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-        if (keepAlive)
-        {
-            ctx.writeAndFlush(http);
-        }
-        else
-        {
-            ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
-        }
+        answers.fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
     }
 
     @Override
@@ -884,27 +630,5 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     {
         // a reset connection or a protocol error on one connection: close it, the others go on
         ctx.close();
-    }
-
-    /** One request's place in the connection's answer order. */
-    private static final class Slot
-    {
-        final boolean keepAlive;
-        long deadlineNs;
-        /** The 504's message once {@link #deadlineNs} passes; set by whatever makes the slot wait. */
-        String timeout;
-        /** Run when {@link #deadlineNs} passes before the answer (null: nothing to do). */
-        Runnable onTimeout;
-        FullHttpResponse http;
-        boolean written;
-        /** A request to the submit route, whose every answer carries X-RateLimit-Limit. */
-        boolean submit;
-        /** When the whole request was read ({@link System#nanoTime()}). */
-        long receivedNs;
-
-        Slot(final boolean keepAlive)
-        {
-            this.keepAlive = keepAlive;
-        }
     }
 }

@@ -2,8 +2,8 @@ package io.venue.transport.http;
 
 import io.venue.action.Address;
 import io.venue.journal.sbe.ActionEnvelopeEncoder;
-import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.CancelReplaceEncoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.Side;
@@ -12,7 +12,6 @@ import io.venue.journal.sbe.TimeInForce;
 import io.venue.verifier.CancelReplaceCheck;
 import org.agrona.ExpandableArrayBuffer;
 
-import java.util.Map;
 import java.util.function.LongFunction;
 
 /**
@@ -58,7 +57,7 @@ public final class CancelReplaceRequests
         final OwnerIntents.Fields place = fields.object("place");
         place.allow("marketId", "trader", "side", "price", "qty", "expiry", "nonce", "signature");
         final String orderIdText = cancel.string("orderId");
-        if (!ApiHandler.DIGEST.matcher(orderIdText).matches())
+        if (!Routes.DIGEST.matcher(orderIdText).matches())
         {
             throw new OwnerIntents.BadIntent("cancel.orderId", "an order id is 0x and 64 lowercase hex digits");
         }

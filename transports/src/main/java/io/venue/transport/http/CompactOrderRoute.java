@@ -4,13 +4,12 @@ import io.venue.action.Amend;
 import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.json.CanonicalJson;
+import io.venue.codec.JsonWriter;
+import io.venue.entry.Answer;
+import io.venue.entry.mm.MmWindows;
 import io.venue.transport.bsl.CompactOrders;
 
-import io.venue.entry.Answer;
-
 import java.util.List;
-import io.venue.codec.JsonWriter;
-import io.venue.entry.mm.MmWindows;
 
 /**
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
@@ -119,7 +118,7 @@ final class CompactOrderRoute
     }
 
     /** The result of an order the pool did not take: the verifier queue was full when it came to it. */
-    private static final SubmitResponse NOT_VERIFIED = new SubmitResponse(503, ApiHandler.error("QUEUE_LIMIT",
+    private static final SubmitResponse NOT_VERIFIED = new SubmitResponse(503, HttpResponses.error("QUEUE_LIMIT",
         "the verifier queue was full: this order was not verified, send it again"), 1);
 
     /** Gives back the charge of the orders from {@code from} on: the pool did not take them. */

@@ -1,11 +1,11 @@
 package io.venue.transport.http;
 
-import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.MmWindows;
+import io.venue.journal.sbe.RequestRejectReason;
 
-import static io.venue.transport.http.ApiHandler.error;
+import static io.venue.transport.http.HttpResponses.error;
 
 /**
  * POST /api/v1/mm/orders/replace (and /cancel-replace), up to the pool (spec 5.3, 5.4, 8.2): the machine headers of an

@@ -8,10 +8,11 @@ import io.venue.auth.AgentRevocationText;
 import io.venue.auth.AgentRotationText;
 import io.venue.auth.CredentialSecrets;
 import io.venue.auth.Credentials;
-import io.venue.auth.OwnerSignedText;
 import io.venue.auth.OwnerRevokeText;
+import io.venue.auth.OwnerSignedText;
 import io.venue.auth.Scope;
 import io.venue.codec.Hex;
+import io.venue.codec.JsonWriter;
 import io.venue.crypto.Eip191;
 import io.venue.journal.sbe.AgentCreateEncoder;
 import io.venue.journal.sbe.AgentKeyKind;
@@ -32,7 +33,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
-import io.venue.codec.JsonWriter;
 
 /**
  * Reads the bodies of the agent routes (spec 3.3, 5.8) into owner intents: the text the owner wallet signed with
@@ -56,7 +56,7 @@ public final class OwnerIntents
     /** An issue time further than this from the server's clock is refused: the machine headers' skew (spec 8.5). */
     public static final long MAX_ISSUED_SKEW_MS = io.venue.svc.SvcVerifier.MAX_SKEW_MS;
 
-    private static final Pattern ADDRESS = ApiHandler.ADDRESS;
+    private static final Pattern ADDRESS = Routes.ADDRESS;
     private static final Pattern SIGNATURE = Pattern.compile("0x[0-9a-f]{130}");
     private static final Pattern ACCOUNT_ID = Pattern.compile("0x[0-9a-f]{64}");
     private static final Pattern ED25519 = Pattern.compile(Pattern.quote(AgentKey.ED25519_PREFIX) + "[0-9a-f]{64}");

@@ -3,15 +3,15 @@ package io.venue.transport.http;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-
-import java.util.function.Supplier;
 import io.venue.codec.JsonWriter;
 import io.venue.codec.MetricsText;
 import io.venue.entry.mm.MmWindows;
 
-import static io.venue.transport.http.ApiHandler.DIGEST;
-import static io.venue.transport.http.ApiHandler.error;
-import static io.venue.transport.http.ApiHandler.json;
+import java.util.function.Supplier;
+
+import static io.venue.transport.http.HttpResponses.error;
+import static io.venue.transport.http.HttpResponses.json;
+import static io.venue.transport.http.Routes.DIGEST;
 
 /**
  * The routes that only read what the node knows (docs/API.md): what happened to an action, an order's status, an
@@ -38,7 +38,7 @@ final class ReadRoutes
     /** A GET (or HEAD) whose body comes from {@code body}; 405 for another method. */
     static FullHttpResponse read(final HttpMethod method, final Supplier<String> body)
     {
-        return isRead(method) ? json(new SubmitResponse(200, body.get())) : ApiHandler.notAllowed(READ_METHODS);
+        return isRead(method) ? json(new SubmitResponse(200, body.get())) : HttpResponses.notAllowed(READ_METHODS);
     }
 
     /** GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action. */
@@ -46,11 +46,11 @@ final class ReadRoutes
     {
         if (!isRead(method))
         {
-            return ApiHandler.notAllowed(READ_METHODS);
+            return HttpResponses.notAllowed(READ_METHODS);
         }
         if (!DIGEST.matcher(digest).matches())
         {
-            return ApiHandler.badRequest("the action digest is 0x and 64 lowercase hex digits");
+            return HttpResponses.badRequest("the action digest is 0x and 64 lowercase hex digits");
         }
         final io.venue.entry.Answer found = context.actionStatus.apply(io.venue.codec.Hex.fromHex(digest.substring(2)));
         final SubmitResponse answer = found == null ? null : HttpAnswers.render(found);
@@ -68,11 +68,11 @@ final class ReadRoutes
     {
         if (!isRead(method))
         {
-            return ApiHandler.notAllowed(READ_METHODS);
+            return HttpResponses.notAllowed(READ_METHODS);
         }
         if (!DIGEST.matcher(orderId).matches())
         {
-            return ApiHandler.badRequest("an order id is 0x and 64 lowercase hex digits");
+            return HttpResponses.badRequest("an order id is 0x and 64 lowercase hex digits");
         }
         final String status = context.orderStatus.apply(orderId);
         return json(status != null ? new SubmitResponse(200, status) : new SubmitResponse(404, error("UNKNOWN_ORDER",
@@ -86,11 +86,11 @@ final class ReadRoutes
         // the method first, as on every other route
         if (!isRead(method))
         {
-            return ApiHandler.notAllowed(READ_METHODS);
+            return HttpResponses.notAllowed(READ_METHODS);
         }
-        if (!ApiHandler.ADDRESS.matcher(account).matches())
+        if (!Routes.ADDRESS.matcher(account).matches())
         {
-            return ApiHandler.badRequest("the account is 0x and 40 lowercase hex digits");
+            return HttpResponses.badRequest("the account is 0x and 40 lowercase hex digits");
         }
         return read(method, () -> context.nonceStatus.apply(account));
     }
@@ -100,12 +100,12 @@ final class ReadRoutes
     {
         if (!isRead(method))
         {
-            return ApiHandler.notAllowed(READ_METHODS);
+            return HttpResponses.notAllowed(READ_METHODS);
         }
         final long marketId = market.matches("0|[1-9][0-9]{0,9}") ? Long.parseLong(market) : -1;
         if (marketId < 0 || marketId > 0xFFFF_FFFFL)
         {
-            return ApiHandler.badRequest("a market id is an integer from 0 to 4294967295");
+            return HttpResponses.badRequest("a market id is an integer from 0 to 4294967295");
         }
         if (context.marketListed == null || !context.marketListed.test(marketId))
         {
@@ -119,8 +119,8 @@ final class ReadRoutes
     static String executionStreams()
     {
         return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(java.util.List.of(new JsonWriter()
-            .field("name", "account-executions").field("route", ApiHandler.BSL_ACCOUNTS + "{account}" + ApiHandler.EXECUTIONS)
-            .field("auth", "Authorization: Bearer <token from POST " + ApiHandler.WS_TOKEN + ">")
+            .field("name", "account-executions").field("route", Routes.BSL_ACCOUNTS + "{account}" + Routes.EXECUTIONS)
+            .field("auth", "Authorization: Bearer <token from POST " + Routes.WS_TOKEN + ">")
             .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
             .field("replay", "from the first command the venue journaled").field("pageExecutions", HttpGateway.EXECUTIONS_PAGE)
             .field("pageCommandsScanned", HttpGateway.EXECUTIONS_SCAN).toJson()))).toJson();
@@ -164,13 +164,13 @@ final class ReadRoutes
     {
         if (context.metrics == null || !context.metricsAllowed.contains(remote))
         {
-            return json(new SubmitResponse(404, error("NOT_FOUND", "no route " + ApiHandler.METRICS)));
+            return json(new SubmitResponse(404, error("NOT_FOUND", "no route " + Routes.METRICS)));
         }
         if (!isRead(method))
         {
-            return ApiHandler.notAllowed(READ_METHODS);
+            return HttpResponses.notAllowed(READ_METHODS);
         }
-        return ApiHandler.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters));
+        return HttpResponses.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters));
     }
 
 }

@@ -1,13 +1,13 @@
 package io.venue.transport.http;
 
+import io.venue.codec.JsonWriter;
+import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.TokenSigners;
+import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.svc.SvcHeaders;
 
 import java.util.function.Function;
-import io.venue.codec.JsonWriter;
-import io.venue.entry.credential.ApiKey;
-import io.venue.entry.credential.WsTokens;
-import io.venue.entry.credential.TokenSigners;
 
 /**
  * POST /api/v1/ws/token (spec 2.5, 5.7), and the check a private read makes of the token it is shown. A token is
@@ -59,7 +59,7 @@ final class TokenRoute
         }
         if (!auth.key().holds(io.venue.auth.Scope.READ))
         {
-            return Outcome.answer(new SubmitResponse(403, ApiHandler.error("SCOPE_DENIED",
+            return Outcome.answer(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED",
                 "the credential's agent does not hold the read scope")));
         }
         long ttlMs = 0;
@@ -106,14 +106,14 @@ final class TokenRoute
         }
         if (!grant.readScope())
         {
-            return Outcome.answer(new SubmitResponse(403, ApiHandler.error("SCOPE_DENIED", "the signing agent does not hold the read scope")));
+            return Outcome.answer(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED", "the signing agent does not hold the read scope")));
         }
         final String used = context.ownerIntents.useOnce(request);
         if (used != null)
         {
             return Outcome.answer("used".equals(used) ?
                 badRequest("nonce", "this signed text already obtained a token: sign a new one with another nonce") :
-                new SubmitResponse(503, ApiHandler.error("BUSY", "too many token texts in the last minute; retry after the delay"), 1));
+                new SubmitResponse(503, HttpResponses.error("BUSY", "too many token texts in the last minute; retry after the delay"), 1));
         }
         // the token names what must still hold when it is used: the agent credential, or the wallet that signed
         return Outcome.answer(token(request.account(), grant.credentialId().isEmpty() ? WALLET + request.signer() :

@@ -1,5 +1,10 @@
 package io.venue.transport.http;
 
+import io.venue.entry.Answer;
+import io.venue.entry.EntryCore;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.admission.EdgeThrottle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -8,11 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import io.venue.entry.Answer;
-import io.venue.entry.EntryCore;
-import io.venue.entry.PendingRequests;
-import io.venue.entry.PreJournalRefusals;
-import io.venue.entry.admission.EdgeThrottle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -177,15 +177,15 @@ class HttpGatewayTest
                 rest.append(chars.charAt(random.nextInt(chars.length())));
             }
             final String origin = "/" + rest;
-            assertEquals(origin, ApiHandler.originForm(origin), "an origin form is left as it is");
+            assertEquals(origin, Routes.originForm(origin), "an origin form is left as it is");
             final String host = random.nextBoolean() ? "venue.example:8080" : "127.0.0.1";
             final String scheme = random.nextBoolean() ? "http://" : "HTTPS://";
-            assertEquals(origin, ApiHandler.originForm(scheme + host + origin));
+            assertEquals(origin, Routes.originForm(scheme + host + origin));
             final String query = "?" + rest.toString().replace("/", "").replace("?", "");
-            assertEquals("/" + query, ApiHandler.originForm(scheme + host + query), "an empty path is /");
+            assertEquals("/" + query, Routes.originForm(scheme + host + query), "an empty path is /");
         }
-        assertEquals("/", ApiHandler.originForm("http://host"));
-        assertEquals("*", ApiHandler.originForm("*"));
+        assertEquals("/", Routes.originForm("http://host"));
+        assertEquals("*", Routes.originForm("*"));
     }
 
     @Test

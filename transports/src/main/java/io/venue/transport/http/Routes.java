@@ -1,0 +1,68 @@
+package io.venue.transport.http;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** The HTTP lane's routes (docs/API.md) and the forms their path parameters take. */
+final class Routes
+{
+    private Routes()
+    {
+    }
+
+    static final String SUBMIT = "/api/v1/trading/actions";
+    static final String EXCHANGE_INFO = "/api/v1/public/exchange-info";
+    static final String BSL_CONNECTIVITY = "/api/v1/bsl/connectivity";
+    static final String FIX_CONNECTIVITY = "/api/v1/fix/connectivity";
+    static final String OPENAPI = "/api/v1/public/openapi.json";
+    static final String ACCOUNTS = "/api/v1/trading/accounts/";
+    static final String NONCE = "/nonce";
+    static final String ORDERS = "/api/v1/trading/orders/";
+    static final String AGENTS = "/api/agents/";
+    static final String AGENTS_CREATE = AGENTS + "create";
+    static final String AGENTS_REVOKE = AGENTS + "revoke";
+    static final String ROTATE = "/rotate";
+    static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
+    static final String WS_TOKEN = "/api/v1/ws/token";
+    static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
+    static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
+    static final String METRICS = "/api/v1/admin/metrics";
+    static final String MM_REPLACE = "/api/v1/mm/orders/replace";
+    static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
+    /** The compact binary order routes (spec 4): the beta alias, the direct compatibility route and the canonical one. */
+    static final String ORDER_ENTRY_BINARY = "/api/order-entry/binary";
+    static final String MM_BATCH_BIN = "/api/v1/mm/orders/batch.bin";
+    static final String BSL_ORDERS_COMPACT = "/api/v1/bsl/orders/compact";
+    static final String BSL_LIMITS = "/api/v1/bsl/limits";
+    static final String MM_LIMITS = "/api/v1/mm/limits";
+    static final String BSL_SESSIONS = "/api/v1/bsl/sessions";
+    static final String BSL_MARKETS = "/api/v1/bsl/markets/";
+    static final String QUOTE_OBLIGATIONS = "/quote-obligations";
+    static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
+    static final String EXECUTIONS = "/executions";
+    /** Every route served, for the OpenAPI document's test. */
+    static final List<String> ROUTES = List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
+        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
+        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
+        BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
+        BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS);
+    static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
+    static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
+
+    /** The path and query of a request target in absolute form ({@code http://host/path?query}); any other as it is. */
+    static String originForm(final String target)
+    {
+        final int authority = target.regionMatches(true, 0, "http://", 0, 7) ? 7 :
+            target.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+        if (authority < 0)
+        {
+            return target;
+        }
+        int end = authority;
+        while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?')
+        {
+            end++;
+        }
+        return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) : "/" + target.substring(end);
+    }
+}
