@@ -67,7 +67,8 @@ class RecordPrinterTest
             "\"envelope\":{\"account\":\"0x" + "ab".repeat(20) + "\",\"nonce\":18446744073709551615," +
             "\"ts\":1763000000000,\"hasClientOrderId\":false,\"clientOrderId\":\"0x" + "00".repeat(16) + "\"," +
             "\"digest\":\"0x" + "00".repeat(31) + "01\",\"signerMatch\":\"ACCOUNT_RAW\"," +
-            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) + "\"}," +
+            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) +
+            "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
             "\"expiresAt\":null,\"lane\":\"MM\"}",

@@ -1,5 +1,7 @@
 package io.venue.cli;
 
+import io.venue.transport.http.JsonWriter;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,7 @@ final class PrettyJson
         }
         else if (value instanceof String text)
         {
-            out.append(io.venue.transport.http.JsonWriter.quote(text));
+            out.append(JsonWriter.quote(text));
         }
         else if (value instanceof Number || value instanceof Boolean)
         {

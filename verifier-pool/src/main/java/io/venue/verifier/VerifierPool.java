@@ -201,7 +201,8 @@ public final class VerifierPool implements AutoCloseable
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
+        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND +
+            commandLength);
         if (index <= 0)
         {
             return false;
@@ -416,7 +417,7 @@ public final class VerifierPool implements AutoCloseable
         /** The agents and vault owners known so far (default none): a raw-mode signature by one costs one recovery. */
         public Context delegates(final DelegateSigners delegates)
         {
-            this.delegates = java.util.Objects.requireNonNull(delegates, "delegates");
+            this.delegates = Objects.requireNonNull(delegates, "delegates");
             return this;
         }
 

@@ -322,7 +322,8 @@ public final class EngineState implements AutoCloseable
         if (!damage.isEmpty())
         {
             map.close();
-            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) + ")");
+            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) +
+                ")");
         }
         return new FixedMap<>(map, entries);
     }
@@ -373,7 +374,8 @@ public final class EngineState implements AutoCloseable
     }
 
     /** Writes one entry from its raw bytes (inserting or overwriting): loading a snapshot into empty maps. */
-    public void putEntry(final StoreFile store, final DirectBuffer key, final int keyOffset, final DirectBuffer value, final int valueOffset)
+    public void putEntry(final StoreFile store, final DirectBuffer key, final int keyOffset, final DirectBuffer value,
+        final int valueOffset)
     {
         final Flyweight[] flyweights = newFlyweights(store);
         flyweights[0].bytesStore(Flyweight.scratch(store.keySize()), 0, store.keySize());
@@ -388,7 +390,8 @@ public final class EngineState implements AutoCloseable
         final FlyweightClasses classes = flyweightClasses(store);
         try
         {
-            return new Flyweight[]{classes.key().getDeclaredConstructor().newInstance(), classes.value().getDeclaredConstructor().newInstance()};
+            return new Flyweight[]{
+                classes.key().getDeclaredConstructor().newInstance(), classes.value().getDeclaredConstructor().newInstance()};
         }
         catch (final ReflectiveOperationException ex)
         {
