@@ -15,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -46,6 +48,8 @@ import static io.venue.verifier.VerificationResultLayout.TEXT;
  */
 public final class VerifierPool implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(VerifierPool.class);
+
     private final Context context;
     private final RingBuffer[] requestRings;
     private final RingBuffer[] prebatchedRings;
@@ -82,8 +86,13 @@ public final class VerifierPool implements AutoCloseable
                 new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
                 context.resultsDoorbell);
             agents[i] = agent;
-            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), Throwable::printStackTrace, null, agent);
+            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError, null, agent);
         }
+    }
+
+    private static void onAgentError(final Throwable error)
+    {
+        LOG.error("verifier thread error", error);
     }
 
     /** Validates the context and starts the verifier threads. */

@@ -7,6 +7,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
@@ -137,9 +138,10 @@ public final class JournalPretoucher implements Agent
         private long aheadBytes = 32L << 20;
         private int pagesPerDutyCycle = 256;
         private boolean populateWriterMappings = true;
-        private ErrorHandler errorHandler = Throwable::printStackTrace;
+        private ErrorHandler errorHandler =
+            error -> LoggerFactory.getLogger(JournalPretoucher.class).warn("journal pretouching", error);
 
-        /** Where a file it gives up on is reported (once per file); standard error by default. */
+        /** Where a file it gives up on is reported (once per file); a warning in the log by default. */
         public Context errorHandler(final ErrorHandler handler)
         {
             errorHandler = Objects.requireNonNull(handler, "errorHandler");
