@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jar="$root/bench/target/benchmarks.jar"
 if [ ! -f "$jar" ] || [ -n "${REBUILD:-}" ]; then
-  (cd "$root" && mvn -B -q -pl bench -am package -DskipTests)
+  (cd "$root" && ./mvnw -B -q -pl bench -am package -DskipTests)
 fi
 flags="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
 # shellcheck disable=SC2086

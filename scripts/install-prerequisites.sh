@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the build needs on a fresh Debian machine: a full JDK 17 (Chronicle Map compiles
-# classes at run time, so a JRE is not enough) and Maven. Does nothing when both are present.
+# Installs what the build needs on a fresh Debian machine: a full JDK 17 (Chronicle Map compiles classes at run
+# time, so a JRE is not enough). Maven is not installed: ./mvnw brings the version the build pins
+# (.mvn/wrapper/maven-wrapper.properties) from Maven Central on first use, into ~/.m2/wrapper. Does nothing when a
+# JDK 17 is present.
 set -euo pipefail
-need=()
-command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
-command -v mvn >/dev/null || need+=(maven)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing: ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+if javac -version 2>&1 | grep -q '^javac 17\.'; then
+  exit 0
+fi
+echo "installing: openjdk-17-jdk-headless"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless
+if ! javac -version 2>&1 | grep -q '^javac 17\.'; then
+  echo "JDK 17 installed, but 'javac' on the PATH is another version: set JAVA_HOME=/usr/lib/jvm/java-17-openjdk-$(dpkg --print-architecture)" >&2
 fi

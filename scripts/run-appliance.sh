@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Starts the appliance. With no arguments: the embedded demo venue on http://127.0.0.1:8080, data under ./data.
 # Arguments go to the appliance: [--config FILE] [--data DIR] [--port N] (docs/OPERATIONS.md).
-# Installs the JDK and Maven when missing and builds the appliance and the CLI on first use (REBUILD=1 forces it).
+# Installs the JDK when missing and builds the appliance and the CLI with ./mvnw on first use (REBUILD=1 forces it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jar="$root/appliance/target/venue-appliance.jar"
 cli="$root/tools/target/venue-cli.jar"
 if [ ! -f "$jar" ] || [ ! -f "$cli" ] || [ -n "${REBUILD:-}" ]; then
-  command -v mvn >/dev/null && command -v javac >/dev/null || "$root/scripts/install-prerequisites.sh"
-  (cd "$root" && mvn -B -q -pl appliance,tools -am package -DskipTests)
+  command -v javac >/dev/null || "$root/scripts/install-prerequisites.sh"
+  (cd "$root" && ./mvnw -B -q -pl appliance,tools -am package -DskipTests)
 fi
 flags="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
 # the collector: the file's choice unless VENUE_JVM_RUN_FLAGS is set (empty: the JVM's default)

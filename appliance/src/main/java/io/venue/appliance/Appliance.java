@@ -1,11 +1,20 @@
 package io.venue.appliance;
 
 import io.venue.action.Address;
+import io.venue.auth.CredentialSecrets;
+import io.venue.codec.JsonWriter;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EngineConfig;
 import io.venue.engine.ShardRecovery;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
+import io.venue.entry.EntryCore;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.admission.EdgeThrottle;
+import io.venue.entry.credential.TokenSigners;
+import io.venue.entry.credential.WsTokens;
+import io.venue.entry.mm.MmWindows;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalPretoucher;
 import io.venue.journal.queue.JournalTailer;
@@ -21,35 +30,25 @@ import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
-import io.venue.auth.CredentialSecrets;
-import io.venue.entry.EntryCore;
-import io.venue.entry.admission.EdgeThrottle;
+import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.OwnerIntents;
-import io.venue.entry.credential.TokenSigners;
-import io.venue.entry.credential.WsTokens;
 import io.venue.tuning.Doorbell;
 import io.venue.tuning.PinnedThreads;
-import io.venue.transport.http.HttpGateway;
-import io.venue.entry.PreJournalRefusals;
-import io.venue.codec.JsonWriter;
-import io.venue.entry.PendingRequests;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.DynamicCompositeAgent;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.security.SecureRandom;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import io.venue.codec.MetricsText;
-import io.venue.entry.mm.MmWindows;
 
 /**
  * One appliance process: the HTTP lane, the verifier pool, the sequencer (single writer of the command

@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import io.venue.entry.mm.MmWindows;
-import io.venue.entry.credential.WsTokens;
 
 /**
  * Everything one appliance process is configured with. The embedded default (no file) is a demo venue on

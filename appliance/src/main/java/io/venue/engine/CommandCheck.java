@@ -1,6 +1,19 @@
 package io.venue.engine;
 
-import io.venue.journal.sbe.*;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.AgentCreateDecoder;
+import io.venue.journal.sbe.AgentRevokeDecoder;
+import io.venue.journal.sbe.AgentRotateDecoder;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.BatchDecoder;
+import io.venue.journal.sbe.CancelAllDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
+import org.agrona.DirectBuffer;
 
 /**
  * Refuses a command record whose enum fields hold values the schema does not define, before anything is
@@ -33,7 +46,7 @@ final class CommandCheck
     }
 
     /** True if the signed action's envelope at {@code offset} is readable. */
-    boolean envelope(final org.agrona.DirectBuffer buffer, final int offset)
+    boolean envelope(final DirectBuffer buffer, final int offset)
     {
         envelope.wrap(buffer, offset);
         return ok(BOOLEAN, envelope.hasClientOrderIdRaw()) && ok(SIGNER_MATCH, envelope.signerMatchRaw());
@@ -63,9 +76,9 @@ final class CommandCheck
             ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
-    boolean cancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder d)
+    boolean cancelReplace(final CancelReplaceDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset()) &&
+        return envelope(d.buffer(), d.offset() + CancelReplaceDecoder.envelopeEncodingOffset()) &&
             ok(BOOK, d.bookRaw()) && ok(SIDE, d.sideRaw()) && ok(TIME_IN_FORCE, d.timeInForceRaw());
     }
 

@@ -4,10 +4,36 @@ import io.venue.engine.book.OrderBook;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateLimits;
 import io.venue.engine.state.StateMeta;
-import io.venue.engine.state.StoreFile;
 import io.venue.engine.state.StateUnusableException;
-import io.venue.journal.sbe.*;
+import io.venue.engine.state.StoreFile;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.sbe.AgentCreateDecoder;
+import io.venue.journal.sbe.AgentRevokeDecoder;
+import io.venue.journal.sbe.AgentRotateDecoder;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.BatchDecoder;
+import io.venue.journal.sbe.CancelAllDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.CreateAssetDecoder;
+import io.venue.journal.sbe.CreateOutcomeMarketDecoder;
+import io.venue.journal.sbe.CreateSpotMarketDecoder;
+import io.venue.journal.sbe.DepositDecoder;
+import io.venue.journal.sbe.HaltMarketDecoder;
+import io.venue.journal.sbe.MergeDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OwnerRevokeDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.ResumeMarketDecoder;
+import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
+import io.venue.journal.sbe.SplitDecoder;
+import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * The deterministic matching engine of one shard: its only input is the command journal's records, its
@@ -161,7 +187,7 @@ public final class Engine implements AutoCloseable
         final int blockLength = header.blockLength();
         final int version = header.version();
         // a version this build does not read is refused, never half read (JOURNAL-SCHEMA.md, section 9)
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || !io.venue.journal.JournalRecords.readsVersion(version) ||
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || !JournalRecords.readsVersion(version) ||
             MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
         {
             return false;
@@ -172,8 +198,8 @@ public final class Engine implements AutoCloseable
         {
             return false;
         }
-        final long sequence = buffer.getLong(body, java.nio.ByteOrder.LITTLE_ENDIAN);
-        final long nowMs = buffer.getLong(body + 8, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final long sequence = buffer.getLong(body, ByteOrder.LITTLE_ENDIAN);
+        final long nowMs = buffer.getLong(body + 8, ByteOrder.LITTLE_ENDIAN);
         if (templateId == RequestRejectedDecoder.TEMPLATE_ID)
         {
             if (null != mirror)
@@ -451,7 +477,8 @@ public final class Engine implements AutoCloseable
             case CreateSpotMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 createSpotMarket.wrap(buffer, body, blockLength, version).offset() + CreateSpotMarketDecoder.envelopeEncodingOffset());
             case CreateOutcomeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                createOutcomeMarket.wrap(buffer, body, blockLength, version).offset() + CreateOutcomeMarketDecoder.envelopeEncodingOffset());
+                createOutcomeMarket.wrap(buffer, body, blockLength, version).offset() +
+                CreateOutcomeMarketDecoder.envelopeEncodingOffset());
             case HaltMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 haltMarket.wrap(buffer, body, blockLength, version).offset() + HaltMarketDecoder.envelopeEncodingOffset());
             case ResumeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
@@ -515,8 +542,8 @@ public final class Engine implements AutoCloseable
         {
             return false;
         }
-        final int legBlock = buffer.getShort(groupHeader, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-        final int legs = buffer.getShort(groupHeader + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final int legBlock = buffer.getShort(groupHeader, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final int legs = buffer.getShort(groupHeader + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
         return legs <= 1_000 && legBlock >= BatchDecoder.LegsDecoder.sbeBlockLength() &&
             (long)groupHeader + 4 + (long)legs * legBlock <= end;
     }

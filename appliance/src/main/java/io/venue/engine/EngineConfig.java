@@ -3,9 +3,16 @@ package io.venue.engine;
 import io.venue.action.Address;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.state.StateLimits;
+import io.venue.tuning.Doorbell;
+import io.venue.tuning.DoorbellIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The engine's rules and sizes. Part of what makes replay deterministic: the same commands under the
@@ -33,7 +40,7 @@ public final class EngineConfig
     private long crossShardMaxMarketLocked = Long.MAX_VALUE;
     private boolean crossShardKillSwitch;
     /** The default shard threads: unpinned daemon threads named {@code matching-shard-N}. */
-    public static final java.util.function.IntFunction<java.util.concurrent.ThreadFactory> UNPINNED_SHARD_THREADS =
+    public static final IntFunction<ThreadFactory> UNPINNED_SHARD_THREADS =
         shard -> runnable ->
         {
             final Thread thread = new Thread(runnable, "matching-shard-" + shard);
@@ -41,10 +48,10 @@ public final class EngineConfig
             return thread;
         };
     /** The default wait of an idle shard: a short spin, then parked until rung, 1 ms at most. */
-    public static final java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> PARKED_SHARD_IDLE =
-        bell -> new io.venue.tuning.DoorbellIdleStrategy(bell, 1_000, 1_000_000);
-    private java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads = UNPINNED_SHARD_THREADS;
-    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle = PARKED_SHARD_IDLE;
+    public static final Function<Doorbell, IdleStrategy> PARKED_SHARD_IDLE =
+        bell -> new DoorbellIdleStrategy(bell, 1_000, 1_000_000);
+    private IntFunction<ThreadFactory> shardThreads = UNPINNED_SHARD_THREADS;
+    private Function<Doorbell, IdleStrategy> shardIdle = PARKED_SHARD_IDLE;
 
     /** An operator key: the only signer admin actions are accepted from. */
     public EngineConfig operator(final Address operator)
@@ -236,7 +243,8 @@ public final class EngineConfig
             // the admission group and the cross-shard credit act only between shards
             (shards == 1 ? "" : "groupCommands=" + groupCommands + "\n" +
             "crossShardCredit=" + (crossShardCreditEnabled ? "haircutPpm " + crossShardHaircutPpm + ", maxAccountLocked " +
-            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch : "off") + "\n");
+            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch :
+            "off") + "\n");
     }
 
     /**
@@ -289,20 +297,20 @@ public final class EngineConfig
      * until rung, 1 ms at most). Neither changes any output.
      */
     public EngineConfig shardThreads(
-        final java.util.function.IntFunction<java.util.concurrent.ThreadFactory> threads,
-        final java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idle)
+        final IntFunction<ThreadFactory> threads,
+        final Function<Doorbell, IdleStrategy> idle)
     {
-        this.shardThreads = java.util.Objects.requireNonNull(threads);
-        this.shardIdle = java.util.Objects.requireNonNull(idle);
+        this.shardThreads = Objects.requireNonNull(threads);
+        this.shardIdle = Objects.requireNonNull(idle);
         return this;
     }
 
-    java.util.function.IntFunction<java.util.concurrent.ThreadFactory> shardThreads()
+    IntFunction<ThreadFactory> shardThreads()
     {
         return shardThreads;
     }
 
-    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> shardIdle()
+    Function<Doorbell, IdleStrategy> shardIdle()
     {
         return shardIdle;
     }

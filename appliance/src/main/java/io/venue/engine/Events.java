@@ -2,9 +2,34 @@ package io.venue.engine;
 
 import io.venue.engine.account.Accounts;
 import io.venue.engine.book.SlotReader;
-import io.venue.journal.sbe.*;
+import io.venue.journal.sbe.ActionAcceptedEncoder;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.ActionRejectedEncoder;
+import io.venue.journal.sbe.AgentChangedEncoder;
+import io.venue.journal.sbe.AssetCreatedEncoder;
+import io.venue.journal.sbe.BalanceChangedEncoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BookDeltaEncoder;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.KillSwitchChangedEncoder;
+import io.venue.journal.sbe.MarketCreatedEncoder;
+import io.venue.journal.sbe.MarketStatus;
+import io.venue.journal.sbe.MarketStatusChangedEncoder;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.OrderAcceptedEncoder;
+import io.venue.journal.sbe.OrderAmendedEncoder;
+import io.venue.journal.sbe.OrderDoneEncoder;
+import io.venue.journal.sbe.OrderDoneReason;
+import io.venue.journal.sbe.OrderRestedEncoder;
+import io.venue.journal.sbe.PositionChangedEncoder;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.TradeEncoder;
+import io.venue.journal.sbe.VaultOwnerChangedEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * Encodes the engine's events as SBE records into one reused buffer and hands each to the sink. Every
@@ -144,12 +169,13 @@ final class Events
     void actionAccepted(final DirectBuffer envelope, final int envelopeOffset)
     {
         actionAccepted(envelope, envelopeOffset + ActionEnvelopeDecoder.accountEncodingOffset(),
-            envelope.getLong(envelopeOffset + ActionEnvelopeDecoder.nonceEncodingOffset(), java.nio.ByteOrder.LITTLE_ENDIAN),
+            envelope.getLong(envelopeOffset + ActionEnvelopeDecoder.nonceEncodingOffset(), ByteOrder.LITTLE_ENDIAN),
             envelope, envelopeOffset + ActionEnvelopeDecoder.digestEncodingOffset());
     }
 
     void actionAccepted(
-        final DirectBuffer accountBuffer, final int accountOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
+        final DirectBuffer accountBuffer, final int accountOffset, final long nonce, final DirectBuffer digestBuffer,
+        final int digestOffset)
     {
         actionAccepted.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         actionAccepted.putAccount(accountBuffer, accountOffset, 20);
@@ -247,7 +273,8 @@ final class Events
 
     /** An incoming order done without resting. */
     void orderDone(
-        final DirectBuffer orderId, final int orderIdOffset, final int account, final long market, final OrderDoneReason reason, final long remaining)
+        final DirectBuffer orderId, final int orderIdOffset, final int account, final long market, final OrderDoneReason reason,
+        final long remaining)
     {
         orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderDone.putOrderId(orderId, orderIdOffset, 32);
@@ -365,14 +392,14 @@ final class Events
         return buffer;
     }
 
-    static Side side(final io.venue.action.Side side)
+    static Side side(final io.venue.action.Side side) // FQN-CLASH: the action's Side (Side here is the codec's)
     {
-        return side == io.venue.action.Side.BID ? Side.BID : Side.ASK;
+        return side == io.venue.action.Side.BID ? Side.BID : Side.ASK; // FQN-CLASH: the action's Side (Side here is the codec's)
     }
 
     private void emit(final int bodyLength)
     {
-        buffer.putShort(VERSION_OFFSET, (short)version, java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(VERSION_OFFSET, (short)version, ByteOrder.LITTLE_ENDIAN);
         sink.onEvent(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
     }
 }

@@ -9,6 +9,8 @@ import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.SignerMatch;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The checks every signed action passes before any book is touched, in this order:
  * <ol>
@@ -145,7 +147,7 @@ final class Gate implements Events.AccountLimits
     void rejectLeg(final DirectBuffer buffer, final int offset, final int account, final RejectCode code, final int legIndex)
     {
         reject(buffer, offset + ActionEnvelopeDecoder.accountEncodingOffset(),
-            buffer.getLong(offset + ActionEnvelopeDecoder.nonceEncodingOffset(), java.nio.ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(offset + ActionEnvelopeDecoder.nonceEncodingOffset(), ByteOrder.LITTLE_ENDIAN),
             buffer, offset + ActionEnvelopeDecoder.digestEncodingOffset(), account, code, legIndex);
     }
 

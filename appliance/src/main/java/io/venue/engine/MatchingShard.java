@@ -22,6 +22,7 @@ import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * One matching shard: on a thread of its own, it takes the places, cancels and amends the credit stage admitted for
@@ -320,10 +321,10 @@ final class MatchingShard implements Agent, MessageHandler
         if (book >= changedInView.length)
         {
             final int capacity = Math.max(book + 1, changedInView.length * 2);
-            changedInView = java.util.Arrays.copyOf(changedInView, capacity);
-            slotHasClientId = java.util.Arrays.copyOf(slotHasClientId, capacity);
-            slotClientHi = java.util.Arrays.copyOf(slotClientHi, capacity);
-            slotClientLo = java.util.Arrays.copyOf(slotClientLo, capacity);
+            changedInView = Arrays.copyOf(changedInView, capacity);
+            slotHasClientId = Arrays.copyOf(slotHasClientId, capacity);
+            slotClientHi = Arrays.copyOf(slotClientHi, capacity);
+            slotClientLo = Arrays.copyOf(slotClientLo, capacity);
         }
         if (changedInView[book] == null)
         {
@@ -472,7 +473,8 @@ final class MatchingShard implements Agent, MessageHandler
 
         @Override
         public void onTrade(
-            final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
+            final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty,
+            final long makerRemainingAfter)
         {
             tape.onTrade(makerSlot, makerAccount, takerAccount, price, qty, makerRemainingAfter);
             changed(book, makerSlot);

@@ -97,6 +97,7 @@ final class Operator
         state.addBook(2 * market);
         state.events.actionAccepted(buffer, envelope);
         final MarketCreatedEncoder created = state.events.marketCreated();
+        // FQN-CLASH: the codec's MarketKind (MarketKind here is the engine's)
         created.market(create.market()).kind(io.venue.journal.sbe.MarketKind.SPOT).baseAsset(create.baseAsset())
             .quoteAsset(create.quoteAsset()).collateralAsset(0).tickSize(create.tickSize()).lotSize(create.lotSize())
             .minQty(create.minQty());
@@ -136,6 +137,7 @@ final class Operator
         state.addBook(2 * market + 1);
         state.events.actionAccepted(buffer, envelope);
         final MarketCreatedEncoder created = state.events.marketCreated();
+        // FQN-CLASH: the codec's MarketKind (MarketKind here is the engine's)
         created.market(create.market()).kind(io.venue.journal.sbe.MarketKind.OUTCOME).baseAsset(0).quoteAsset(0)
             .collateralAsset(create.collateralAsset()).tickSize(create.tickSize()).lotSize(create.lotSize())
             .minQty(create.minQty());

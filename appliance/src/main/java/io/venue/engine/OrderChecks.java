@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
 
 /**
@@ -78,6 +79,6 @@ interface OrderChecks
     /** The book of a handle, or MISSING for MISSING. */
     static int book(final int handle)
     {
-        return handle == io.venue.engine.index.FixedKeyIndex.MISSING ? handle : Orders.bookOf(handle);
+        return handle == FixedKeyIndex.MISSING ? handle : Orders.bookOf(handle);
     }
 }

@@ -17,8 +17,11 @@ import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.CancelAllDecoder;
 import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
 import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
 import io.venue.journal.sbe.LegType;
+import io.venue.journal.sbe.LimitClass;
 import io.venue.journal.sbe.MergeDecoder;
+import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.SplitDecoder;
@@ -126,10 +129,12 @@ final class OrderEntry
         final ActionEnvelopeDecoder env = place.envelope();
         intent.marketId = place.market();
         intent.book = place.book();
+        // FQN-CLASH: the codec's enum (the action's is imported)
         intent.side = place.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(place.side());
         intent.price = place.price();
         intent.qty = place.qty();
         intent.stpMode = PlaceIntent.stpMode(place.stpMode());
+        // FQN-CLASH: the codec's enum (the action's is imported)
         intent.timeInForce = place.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
             null : PlaceIntent.timeInForce(place.timeInForce());
         intent.isMarket = place.isMarket() == BooleanType.TRUE;
@@ -208,9 +213,9 @@ final class OrderEntry
      * Whether the per-account action limiter counts a command of this limit class: not one of class MM, whose windows
      * were charged before the journal.
      */
-    static boolean accountLimited(final io.venue.journal.sbe.LimitClass limitClass)
+    static boolean accountLimited(final LimitClass limitClass)
     {
-        return limitClass != io.venue.journal.sbe.LimitClass.MM;
+        return limitClass != LimitClass.MM;
     }
 
     void onCancelAll(final CancelAllDecoder cancelAll)
@@ -272,10 +277,10 @@ final class OrderEntry
      * the EIP-712 Order hash as its id, as a two-leg batch: a refusal of one leg does not undo the other. The agent
      * scope is quote (spec 2.6), and the MM windows count it before the journal, not the per-account action limiter.
      */
-    void onCancelReplace(final io.venue.journal.sbe.CancelReplaceDecoder replace)
+    void onCancelReplace(final CancelReplaceDecoder replace)
     {
         final DirectBuffer buffer = replace.buffer();
-        final int envelope = replace.offset() + io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset();
+        final int envelope = replace.offset() + CancelReplaceDecoder.envelopeEncodingOffset();
         final int account = gate.admit(buffer, envelope, Gate.SCOPE_QUOTE, nowMs, false);
         if (account < 0)
         {
@@ -283,7 +288,7 @@ final class OrderEntry
         }
         state.events.actionAccepted(buffer, envelope);
         final int handle = ownOrder(account, buffer,
-            replace.offset() + io.venue.journal.sbe.CancelReplaceDecoder.cancelOrderIdEncodingOffset());
+            replace.offset() + CancelReplaceDecoder.cancelOrderIdEncodingOffset());
         if (handle < 0)
         {
             gate.rejectLeg(buffer, envelope, account, RejectCode.UNKNOWN_ORDER, 0);
@@ -301,10 +306,12 @@ final class OrderEntry
         }
         intent.marketId = replace.market();
         intent.book = replace.book();
+        // FQN-CLASH: the codec's enum (the action's is imported)
         intent.side = replace.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(replace.side());
         intent.price = replace.price();
         intent.qty = replace.qty();
         intent.stpMode = null;
+        // FQN-CLASH: the codec's enum (the action's is imported)
         intent.timeInForce = replace.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
             null : PlaceIntent.timeInForce(replace.timeInForce());
         intent.isMarket = false;
@@ -381,10 +388,12 @@ final class OrderEntry
             {
                 intent.marketId = leg.market();
                 intent.book = leg.book();
+                // FQN-CLASH: the codec's enum (the action's is imported)
                 intent.side = leg.side() == io.venue.journal.sbe.Side.NULL_VAL ? null : PlaceIntent.side(leg.side());
                 intent.price = leg.price();
                 intent.qty = leg.qty();
                 intent.stpMode = PlaceIntent.stpMode(leg.stpMode());
+                // FQN-CLASH: the codec's enum (the action's is imported)
                 intent.timeInForce = leg.timeInForce() == io.venue.journal.sbe.TimeInForce.NULL_VAL ?
                     null : PlaceIntent.timeInForce(leg.timeInForce());
                 intent.isMarket = leg.isMarket() == BooleanType.TRUE;
@@ -500,7 +509,7 @@ final class OrderEntry
                 false, 0, 0, acceptAction, envelopeBuffer, envelope, legIndex);
             settlement.flushAccept();
             state.events.orderDone(intent.idBuffer, intent.idOffset, account, intent.marketId,
-                io.venue.journal.sbe.OrderDoneReason.EXPIRED, intent.qty);
+                OrderDoneReason.EXPIRED, intent.qty);
             return null;
         }
         // what a fill pays out lands in cells opened now, so no fill ever makes a record beyond the limits

@@ -81,7 +81,7 @@ final class Orders
             boolean withClientId, long clientHi, long clientLo);
 
         /** Before a registered order's reservation changes or it is forgotten: its side and reservation until now. */
-        default void reservationChanging(int handle, boolean isBid, long reserved)
+        default void reservationChanging(final int handle, final boolean isBid, final long reserved)
         {
         }
     }

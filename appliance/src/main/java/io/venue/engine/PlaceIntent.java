@@ -28,12 +28,12 @@ final class PlaceIntent
     long clientHi;
     long clientLo;
 
-    static Side side(final io.venue.journal.sbe.Side side)
+    static Side side(final io.venue.journal.sbe.Side side) // FQN-CLASH: the codec's enum (the action's is imported)
     {
-        return side == io.venue.journal.sbe.Side.BID ? Side.BID : Side.ASK;
+        return side == io.venue.journal.sbe.Side.BID ? Side.BID : Side.ASK; // FQN-CLASH: the codec's enum (the action's is imported)
     }
 
-    static StpMode stpMode(final io.venue.journal.sbe.StpMode stpMode)
+    static StpMode stpMode(final io.venue.journal.sbe.StpMode stpMode) // FQN-CLASH: the codec's enum (the action's is imported)
     {
         return switch (stpMode)
         {
@@ -45,6 +45,7 @@ final class PlaceIntent
         };
     }
 
+    // FQN-CLASH: the codec's enum (the action's is imported)
     static TimeInForce timeInForce(final io.venue.journal.sbe.TimeInForce timeInForce)
     {
         return switch (timeInForce)

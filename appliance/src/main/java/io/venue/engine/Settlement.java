@@ -182,7 +182,8 @@ final class Settlement implements MatchListener
 
     @Override
     public void onTrade(
-        final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
+        final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty,
+        final long makerRemainingAfter)
     {
         flushAccept();
         // every amount moved here already exists and each asset's supply is below 2^62, so no credit fails

@@ -7,7 +7,6 @@ import io.venue.engine.book.PlaceResult;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.nonce.NonceWindow;
-import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.AmendDecoder;
 import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
 import io.venue.journal.sbe.CancelDecoder;
@@ -16,6 +15,7 @@ import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -94,7 +94,7 @@ final class ShardPipeline implements AutoCloseable
     private final OneToOneRingBuffer[] outbound;
     private final AgentRunner[] runners;
     /** Rung after each ticket, so a parked shard wakes at once. */
-    private final io.venue.tuning.Doorbell[] bells;
+    private final Doorbell[] bells;
     /** Waiting for a shard's answer, which takes microseconds: spin, then yield (a park would take tens of them). */
     private final IdleStrategy waiting = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 1_000, 1_000);
     private final MatchTape.Replayed replayed = new MatchTape.Replayed();
@@ -178,10 +178,10 @@ final class ShardPipeline implements AutoCloseable
         inbound = new OneToOneRingBuffer[count];
         outbound = new OneToOneRingBuffer[count];
         runners = new AgentRunner[count];
-        bells = new io.venue.tuning.Doorbell[count];
+        bells = new Doorbell[count];
         for (int i = 0; i < count; i++)
         {
-            bells[i] = new io.venue.tuning.Doorbell();
+            bells[i] = new Doorbell();
             inbound[i] = ring(INBOUND_BYTES);
             outbound[i] = ring(OUTBOUND_BYTES);
             shards[i] = new MatchingShard(i, state, inbound[i], outbound[i], new BackoffIdleStrategy(100, 10, 1_000, 100_000));

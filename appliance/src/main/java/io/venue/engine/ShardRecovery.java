@@ -10,6 +10,8 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.snapshot.SnapshotDamagedException;
 import io.venue.snapshot.SnapshotFiles;
 import io.venue.snapshot.SnapshotReader;
@@ -200,7 +202,7 @@ public final class ShardRecovery
     {
         final long[] covered = {lastEvent};
         final boolean[] stop = {false};
-        final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
         try (JournalTailer tailer = commandJournal.tailer())
         {
             tailer.moveAfterSequence(lastEvent);
@@ -226,10 +228,10 @@ public final class ShardRecovery
      * A refusal recorded before the engine, or a record of another schema or version, which the engine does not read
      * (JOURNAL-SCHEMA.md): neither has events.
      */
-    private static boolean writesNoEvents(final io.venue.journal.sbe.MessageHeaderDecoder header)
+    private static boolean writesNoEvents(final MessageHeaderDecoder header)
     {
-        return header.templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID ||
-            header.schemaId() != io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_ID ||
+        return header.templateId() == RequestRejectedDecoder.TEMPLATE_ID ||
+            header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
             !JournalRecords.readsVersion(header.version());
     }
 
@@ -364,7 +366,8 @@ public final class ShardRecovery
                 {
                     // a command's events are written whole: a journal that ends inside them is not one this engine wrote
                     throw new IllegalStateException("the event journal ends inside the events of the command of sequence " +
-                        JournalRecords.sequence(buffer, offset) + "; the replay goes on with: " + new RecordPrinter().print(buffer, offset, length));
+                        JournalRecords.sequence(buffer, offset) + "; the replay goes on with: " +
+                        new RecordPrinter().print(buffer, offset, length));
                 }
                 caughtUp = true;
             }

@@ -13,6 +13,7 @@ import io.venue.engine.nonce.NonceWindow;
 import io.venue.engine.risk.Ledger;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.state.StateLimits;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -86,7 +87,7 @@ final class ShardState
     }
 
     /** The account number of an address, numbering it (and sizing its tables) if new. */
-    int addAccount(final org.agrona.DirectBuffer buffer, final int offset)
+    int addAccount(final DirectBuffer buffer, final int offset)
     {
         final int known = accounts.count();
         final int account = accounts.findOrAdd(buffer, offset);
@@ -134,7 +135,7 @@ final class ShardState
         }
     }
 
-    boolean isOperator(final org.agrona.DirectBuffer buffer, final int offset)
+    boolean isOperator(final DirectBuffer buffer, final int offset)
     {
         AddressKeys.load(buffer, offset, operatorKey);
         return operators.get(operatorKey, 0) != FixedKeyIndex.MISSING;

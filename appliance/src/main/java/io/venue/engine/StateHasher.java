@@ -1,7 +1,9 @@
 package io.venue.engine;
 
+import io.venue.action.Side;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.nonce.NonceWindow;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Digests a shard's whole state in a fixed order: accounts with their nonce windows, rate buckets, kill
@@ -11,7 +13,7 @@ import io.venue.engine.nonce.NonceWindow;
 final class StateHasher
 {
     private final StateDigest digest = new StateDigest();
-    private final org.agrona.concurrent.UnsafeBuffer address = new org.agrona.concurrent.UnsafeBuffer(new byte[20]);
+    private final UnsafeBuffer address = new UnsafeBuffer(new byte[20]);
 
     byte[] hash(final ShardState state)
     {
@@ -51,8 +53,8 @@ final class StateHasher
                 final OrderBook orderBook = state.books[book];
                 if (orderBook != null)
                 {
-                    hashBook(state, book, orderBook, io.venue.action.Side.BID);
-                    hashBook(state, book, orderBook, io.venue.action.Side.ASK);
+                    hashBook(state, book, orderBook, Side.BID);
+                    hashBook(state, book, orderBook, Side.ASK);
                 }
             }
         }
@@ -61,7 +63,7 @@ final class StateHasher
         return digest.digest();
     }
 
-    private void hashBook(final ShardState state, final int book, final OrderBook orderBook, final io.venue.action.Side side)
+    private void hashBook(final ShardState state, final int book, final OrderBook orderBook, final Side side)
     {
         digest.putInt(orderBook.levelCount(side));
         for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)

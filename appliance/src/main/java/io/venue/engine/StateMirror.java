@@ -4,6 +4,7 @@ import io.venue.action.StpMode;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.index.DirtySet;
 import io.venue.engine.index.FixedKeyIndex;
+import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.state.Agent;
 import io.venue.engine.state.AssetRecord;
@@ -17,6 +18,7 @@ import io.venue.engine.state.Position;
 import io.venue.engine.state.StateMeta;
 import io.venue.journal.sbe.AgentState;
 import io.venue.journal.sbe.Book;
+import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -68,7 +70,7 @@ final class StateMirror
     private long[] accountEntries = new long[0];
     private long[] cellEntries = new long[0];
     /** An order handle to its place in the arrays below: the entry's address, and the order's id as four longs. */
-    private final org.agrona.collections.Int2IntHashMap orderEntryIndex = new org.agrona.collections.Int2IntHashMap(-1);
+    private final Int2IntHashMap orderEntryIndex = new Int2IntHashMap(-1);
     private long[] orderEntryAddress = new long[64];
     private long[] orderEntryIds = new long[4 * 64];
 
@@ -200,6 +202,7 @@ final class StateMirror
         for (int i = 0, n = accounts.size(); i < n; i++)
         {
             final int account = accounts.get(i);
+            // FQN-CLASH: the nonce window's layout (NonceWindow here is the stored flyweight)
             final int base = io.venue.engine.nonce.NonceWindow.WORDS * account;
             final long[] words = state.nonceWords;
             if (account >= accountEntries.length)
@@ -225,8 +228,8 @@ final class StateMirror
                 .account(account)
                 .flags(state.accountKilled[account] ? NonceWindow.KILLED : 0)
                 .vaultOwner(state.vaultOwner[account])
-                .rateDeficit(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account])
-                .rateUpdatedMs(state.rateWords[io.venue.engine.limit.TokenBucket.WORDS * account + 1]);
+                .rateDeficit(state.rateWords[TokenBucket.WORDS * account])
+                .rateUpdatedMs(state.rateWords[TokenBucket.WORDS * account + 1]);
         }
     }
 
@@ -406,7 +409,8 @@ final class StateMirror
         record.account(address, 0)
             .market((int)state.markets.id(m))
             .expiresAt(expiresAt == OrderBook.NO_EXPIRY ? 0 : expiresAt)
-            .book((byte)(state.markets.kind(m) == MarketKind.SPOT ? Book.NONE.value() : (book & 1) == 0 ? Book.YES.value() : Book.NO.value()))
+            .book((byte)(state.markets.kind(m) == MarketKind.SPOT ? Book.NONE.value() :
+                (book & 1) == 0 ? Book.YES.value() : Book.NO.value()))
             .side((byte)orderBook.sideOf(slot).ordinal())
             .timeInForce((byte)orderBook.timeInForceOf(slot).ordinal())
             .stp((byte)(null == stp ? -1 : stp.ordinal()));

@@ -10,6 +10,7 @@ import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.market.Assets;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.market.Markets;
+import io.venue.engine.state.AccountIdKey;
 import io.venue.engine.state.Agent;
 import io.venue.engine.state.AssetRecord;
 import io.venue.engine.state.Credential;
@@ -81,6 +82,7 @@ final class StateRestore
     {
         final int count = count(stored.nonceWindows().size(), "nonce windows");
         final byte[][] addresses = new byte[count][];
+        // FQN-CLASH: the nonce window's layout (NonceWindow here is the stored flyweight)
         final long[] nonce = new long[io.venue.engine.nonce.NonceWindow.WORDS * count];
         final long[] rate = new long[TokenBucket.WORDS * count];
         final boolean[] killed = new boolean[count];
@@ -95,6 +97,7 @@ final class StateRestore
             }
             addresses[account] = new byte[20];
             key.getAddress(addresses[account], 0);
+            // FQN-CLASH: the nonce window's layout (NonceWindow here is the stored flyweight)
             final int base = io.venue.engine.nonce.NonceWindow.WORDS * account;
             nonce[base] = window.floor();
             for (int i = 0; i < NonceWindow.WORD_COUNT; i++)
@@ -306,7 +309,7 @@ final class StateRestore
         }
     }
 
-    private int account(final io.venue.engine.state.AccountIdKey key)
+    private int account(final AccountIdKey key)
     {
         key.getAccount(address, 0);
         return state.accounts.find(address, 0);

@@ -91,7 +91,10 @@ public final class StandbyFollower implements Agent
         this.lastResendNs = context.clock().nanoTime() - context.heartbeatIntervalNs();
     }
 
-    /** Rings {@code engine} (the bell of the thread that tails this node's command journal) after each excerpt of shipped records appended. */
+    /**
+     * Rings {@code engine} (the bell of the thread that tails this node's command journal) after each excerpt of shipped
+     * records appended.
+     */
     public StandbyFollower wakes(final Doorbell engine)
     {
         this.engine = engine;

@@ -2,17 +2,16 @@ package io.venue.responder;
 
 import io.venue.auth.CredentialSecrets;
 import io.venue.codec.Hex;
+import io.venue.entry.credential.ApiKey;
 import io.venue.journal.sbe.AgentChangedDecoder;
 import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.AgentKind;
 import io.venue.svc.SvcCredential;
-import io.venue.entry.credential.ApiKey;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import io.venue.entry.credential.TokenSigners;
 
 /**
  * Every agent credential as the event journal tells it (AgentChanged), for the lanes' machine authentication: an

@@ -5,7 +5,6 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
 import io.venue.entry.Answer;
 import io.venue.entry.PendingRequests;
-import io.venue.entry.RejectCodes;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;

@@ -3,11 +3,11 @@ package io.venue.sequencer;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.journal.queue.JournalAppender;
-import io.venue.tuning.Doorbell;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
 import io.venue.journal.sbe.SignerMatch;
+import io.venue.tuning.Doorbell;
 import io.venue.verifier.VerificationOutcome;
 import io.venue.verifier.VerificationResult;
 import io.venue.verifier.VerificationResultHandler;
@@ -15,7 +15,6 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
-import io.venue.entry.PreJournalRefusals;
 
 /**
  * The single writer of the command journal: takes each verification result in the order the pool

@@ -57,7 +57,8 @@ public final class SnapshotReader
             head.wrapAndApplyHeader(record, 0, header);
             if (head.stateFormat() != StateMeta.FORMAT_VERSION)
             {
-                throw new SnapshotDamagedException(file, "state format " + head.stateFormat() + ", this build reads " + StateMeta.FORMAT_VERSION);
+                throw new SnapshotDamagedException(file, "state format " + head.stateFormat() + ", this build reads " +
+                    StateMeta.FORMAT_VERSION);
             }
             // the record buffer is reused for every later record: take the header's fields now
             final long sequence = head.sequence();
@@ -124,7 +125,8 @@ public final class SnapshotReader
     }
 
     /** Reads the next framed record into {@code record}; returns its length. */
-    private static int next(final DataInputStream in, final UnsafeBuffer record, final Path file) throws IOException, SnapshotDamagedException
+    private static int next(final DataInputStream in, final UnsafeBuffer record, final Path file) throws IOException,
+        SnapshotDamagedException
     {
         final int length;
         try

@@ -14,9 +14,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
@@ -88,13 +90,13 @@ public final class SnapshotWriter
         {
             throw ex.getCause();
         }
-        try (var channel = java.nio.channels.FileChannel.open(partial, java.nio.file.StandardOpenOption.WRITE))
+        try (var channel = FileChannel.open(partial, StandardOpenOption.WRITE))
         {
             channel.force(true);
         }
         Files.move(partial, finished, StandardCopyOption.ATOMIC_MOVE);
         // the new name must reach the disk before an older snapshot is pruned
-        try (var folder = java.nio.channels.FileChannel.open(directory, java.nio.file.StandardOpenOption.READ))
+        try (var folder = FileChannel.open(directory, StandardOpenOption.READ))
         {
             folder.force(true);
         }

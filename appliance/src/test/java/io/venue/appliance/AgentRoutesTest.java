@@ -1,5 +1,7 @@
 package io.venue.appliance;
 
+import io.venue.action.Address;
+import io.venue.action.SetVaultOwner;
 import io.venue.action.Side;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
@@ -12,13 +14,16 @@ import io.venue.auth.AgentRotationText;
 import io.venue.auth.OwnerRevokeText;
 import io.venue.auth.OwnerSignedText;
 import io.venue.auth.Scope;
+import io.venue.auth.WsTokenText;
 import io.venue.codec.Hex;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.codec.JsonWriter;
+import io.venue.svc.SvcRequestSigner;
 import io.venue.transport.http.OwnerIntents;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,11 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
@@ -93,7 +102,7 @@ class AgentRoutesTest
         {
             authorization.field("accountIdHex", accountIdHex);
         }
-        final List<String> scopeNames = new java.util.ArrayList<>();
+        final List<String> scopeNames = new ArrayList<>();
         for (final Scope scope : scopes)
         {
             scopeNames.add(JsonWriter.quote(scope.wire()));
@@ -198,7 +207,7 @@ class AgentRoutesTest
     @Test
     void ed25519AgentGetsAKeyIdAndNoSecret() throws Exception
     {
-        final byte[] publicKey = new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom())
+        final byte[] publicKey = new Ed25519PrivateKeyParameters(new SecureRandom())
             .generatePublicKey().getEncoded();
         final HttpResponse<String> created = create(AgentKey.ed25519(publicKey), Scope.READ);
         ok(created);
@@ -246,19 +255,19 @@ class AgentRoutesTest
     }
 
     /** POST /api/v1/ws/token with SVC-* headers from {@code signer}. */
-    private HttpResponse<String> token(final io.venue.svc.SvcRequestSigner signer, final long svcNonce, final long timestampMs,
+    private HttpResponse<String> token(final SvcRequestSigner signer, final long svcNonce, final long timestampMs,
         final String body) throws Exception
     {
         final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
-            java.net.URI.create(appliance.baseUrl() + "/api/v1/ws/token")).POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(bytes));
+        final HttpRequest.Builder request = HttpRequest.newBuilder(
+            URI.create(appliance.baseUrl() + "/api/v1/ws/token")).POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
         signer.sign(svcNonce, timestampMs, "POST", "/api/v1/ws/token", null, bytes.length == 0 ? null : bytes).forEach(request::header);
         return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> executions(final String account, final String query, final String token) throws Exception
     {
-        final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
             appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions" + query)).GET();
         if (token != null)
         {
@@ -273,7 +282,7 @@ class AgentRoutesTest
         final HttpResponse<String> created = create(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
             Scope.TRADE, Scope.READ);
         ok(created);
-        final io.venue.svc.SvcRequestSigner signer = io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
+        final SvcRequestSigner signer = SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
             field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
 
         final long now = System.currentTimeMillis();
@@ -288,7 +297,7 @@ class AgentRoutesTest
 
         refused(token(signer, 1, now, "{\"ttlMs\":1000}"), 409, "NONCE_REPLAYED");
         refused(token(signer, 2, now - 60_000, ""), 401, "SKEW");
-        refused(token(io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
+        refused(token(SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
             "spp_" + "0".repeat(32)), 2, now, ""), 401, "BAD_PASSPHRASE");
         // neither refusal used nonce 2 up: only a request that passes every check takes its nonce
         final HttpResponse<String> defaults = token(signer, 2, now, "");
@@ -310,7 +319,7 @@ class AgentRoutesTest
         refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");
         refused(executions(account, "?cursor=-1", bearer), 400, "BAD_REQUEST");
         // a query that does not decode is a 400 too, not a dropped connection (HttpClient will not send one: a socket does)
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", java.net.URI.create(appliance.baseUrl()).getPort()))
+        try (Socket socket = new Socket("127.0.0.1", URI.create(appliance.baseUrl()).getPort()))
         {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(("GET /api/v1/bsl/accounts/" + account + "/executions?cursor=%zz HTTP/1.1\r\nHost: x\r\n" +
@@ -339,21 +348,21 @@ class AgentRoutesTest
     @Test
     void ed25519CredentialSignsVersionThreeAndNeedsTheReadScope() throws Exception
     {
-        final org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters reader =
-            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom());
+        final Ed25519PrivateKeyParameters reader =
+            new Ed25519PrivateKeyParameters(new SecureRandom());
         final HttpResponse<String> created = create(AgentKey.ed25519(reader.generatePublicKey().getEncoded()), Scope.READ);
         ok(created);
         final long now = System.currentTimeMillis();
-        ok(token(io.venue.svc.SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"), reader.getEncoded()), 7, now, ""));
-        refused(token(io.venue.svc.SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"),
-            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom()).getEncoded()), 8, now, ""),
+        ok(token(SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"), reader.getEncoded()), 7, now, ""));
+        refused(token(SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"),
+            new Ed25519PrivateKeyParameters(new SecureRandom()).getEncoded()), 8, now, ""),
             401, "BAD_SIGNATURE");
 
-        final org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters trader =
-            new org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters(new SecureRandom());
+        final Ed25519PrivateKeyParameters trader =
+            new Ed25519PrivateKeyParameters(new SecureRandom());
         final HttpResponse<String> tradeOnly = create(AgentKey.ed25519(trader.generatePublicKey().getEncoded()), Scope.TRADE);
         ok(tradeOnly);
-        refused(token(io.venue.svc.SvcRequestSigner.ed25519(field(tradeOnly.body(), "apiKeyId"), trader.getEncoded()), 1, now, ""),
+        refused(token(SvcRequestSigner.ed25519(field(tradeOnly.body(), "apiKeyId"), trader.getEncoded()), 1, now, ""),
             403, "SCOPE_DENIED");
     }
 
@@ -363,10 +372,10 @@ class AgentRoutesTest
         return walletToken(wallet, owner.address(), tokenNonce, issuedAtMs);
     }
 
-    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final io.venue.action.Address account,
+    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final Address account,
         final long tokenNonce, final long issuedAtMs) throws Exception
     {
-        final io.venue.auth.WsTokenText text = io.venue.auth.WsTokenText.builder().owner(account).nonce(tokenNonce)
+        final WsTokenText text = WsTokenText.builder().owner(account).nonce(tokenNonce)
             .issuedAtMs(issuedAtMs).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         return post("/api/v1/ws/token", new JsonWriter().field("account", account.toString()).field("nonce", tokenNonce)
             .field("issuedAtMs", issuedAtMs).field("signature", sign(wallet, text)).toJson());
@@ -379,20 +388,20 @@ class AgentRoutesTest
         final Secp256k1KeyPair operator = VenueHttp.key(appliance.operatorKeyFile());
         final Secp256k1KeyPair vaultOwner = Secp256k1KeyPair.generate(new SecureRandom());
         final String account = owner.address().toString();
-        ok(http.operator(operator, 6, new io.venue.action.SetVaultOwner(owner.address(), vaultOwner.address())));
+        ok(http.operator(operator, 6, new SetVaultOwner(owner.address(), vaultOwner.address())));
         assertTrue(appliance.delegates().signsFor(owner.address().toBytes(), vaultOwner.address().toBytes()),
             "a vault owner is a delegate signer of its vault");
         assertFalse(appliance.delegates().signsFor(vaultOwner.address().toBytes(), owner.address().toBytes()));
         final HttpResponse<String> owned = walletToken(vaultOwner, 1, System.currentTimeMillis());
         ok(owned);
         ok(executions(account, "", field(owned.body(), "token")));
-        ok(http.operator(operator, 7, new io.venue.action.SetVaultOwner(owner.address(), null)));
+        ok(http.operator(operator, 7, new SetVaultOwner(owner.address(), null)));
         refused(executions(account, "", field(owned.body(), "token")), 401, "UNAUTHORIZED");
 
         // a read agent of the demo account signs for it, not for another account
         final Secp256k1KeyPair reader = Secp256k1KeyPair.generate(new SecureRandom());
         ok(create(AgentKey.secp256k1(reader.address()), Scope.READ));
-        final io.venue.action.Address other = Secp256k1KeyPair.generate(new SecureRandom()).address();
+        final Address other = Secp256k1KeyPair.generate(new SecureRandom()).address();
         refused(walletToken(reader, other, 2, System.currentTimeMillis()), 401, "UNAUTHORIZED_SIGNER");
         ok(walletToken(reader, owner.address(), 3, System.currentTimeMillis()));
     }
@@ -474,7 +483,7 @@ class AgentRoutesTest
         final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());
         final HttpResponse<String> created = create(AgentKey.secp256k1(agent.address()), Scope.TRADE, Scope.READ);
         ok(created);
-        final io.venue.svc.SvcRequestSigner signer = io.venue.svc.SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
+        final SvcRequestSigner signer = SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
             field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
         final long beforeRestart = System.currentTimeMillis();
         ok(token(signer, 1, beforeRestart, ""));
@@ -505,7 +514,7 @@ class AgentRoutesTest
         final HttpResponse<String> aheadOfClock = token(signer, 4, System.currentTimeMillis() + 25_000, "");
         ok(aheadOfClock);
         appliance.close();
-        java.nio.file.Files.delete(folder.resolve("lane").resolve("svc-nonces.dat"));
+        Files.delete(folder.resolve("lane").resolve("svc-nonces.dat"));
         final long restartedAt = System.currentTimeMillis();
         appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));

@@ -1,10 +1,13 @@
 package io.venue.appliance;
 
+import io.venue.engine.EngineConfig;
+import io.venue.replication.ReplicationContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,8 +39,10 @@ class ApplianceContextTest
             "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
             "mm.cross.shard.credit.enabled=true", "mm.cross.shard.credit.haircut.ppm=50000", "mm.cross.shard.credit.max.account.locked=7",
             "mm.cross.shard.credit.max.market.locked=9", "mm.cross.shard.credit.kill.switch=true",
-            "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20", "limits.open.orders.account.market=10",
-            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500", "limits.resting.orders=900",
+            "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20",
+            "limits.open.orders.account.market=10",
+            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500",
+            "limits.resting.orders=900",
             "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000", "mm.low.latency.max.actions=16", "mm.prebatched.max.batches=3"));
         assertEquals(folder.resolve("node1"), c.dataDir);
         assertEquals("127.0.0.2", c.httpHost);
@@ -51,7 +56,7 @@ class ApplianceContextTest
         assertEquals(3, c.snapshotsKept);
         assertEquals(2000, c.answerTimeoutMs);
         assertEquals(ApplianceContext.Role.STANDBY, c.role);
-        assertEquals(io.venue.replication.ReplicationContext.Mode.ASYNC, c.replicationMode);
+        assertEquals(ReplicationContext.Mode.ASYNC, c.replicationMode);
         assertTrue(c.replicated());
         assertEquals(700, c.primaryTimeoutMs);
         assertTrue(c.autoPromote);
@@ -70,7 +75,7 @@ class ApplianceContextTest
         assertEquals(2, c.coreVerifiers.length);
         assertFalse(c.journalPretouch);
         assertEquals(1, c.corePretouch);
-        final io.venue.engine.EngineConfig engine = c.engineConfig();
+        final EngineConfig engine = c.engineConfig();
         assertEquals(100, engine.actionsPerWindow());
         assertEquals(500, engine.actionWindowMs());
         assertEquals(20, engine.maxOpenOrdersPerAccount());
@@ -146,7 +151,7 @@ class ApplianceContextTest
         assertRefused("limits.account.actions=0", "every limits.* value must be positive");
         assertRefused("limits.account.actions=4611686018427387904\nlimits.account.window.ms=4", "below 2^63");
         final String account = "0x" + "ab".repeat(20);
-        assertRefused("mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(java.util.Locale.ROOT).replace("0X", "0x"),
+        assertRefused("mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(Locale.ROOT).replace("0X", "0x"),
             "mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan");
     }
 

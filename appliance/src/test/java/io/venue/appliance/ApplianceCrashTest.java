@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,7 +65,7 @@ class ApplianceCrashTest
             final Semaphore inFlight = new Semaphore(32);
             // killed after a random number of answers (not a fixed time: a cold JVM on a loaded machine answers slowly)
             final int killAfter = random.nextInt(100, 400);
-            final java.util.concurrent.atomic.AtomicInteger answersThisRun = new java.util.concurrent.atomic.AtomicInteger();
+            final AtomicInteger answersThisRun = new AtomicInteger();
             final long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (answersThisRun.get() < killAfter && System.nanoTime() < giveUpAt)
             {

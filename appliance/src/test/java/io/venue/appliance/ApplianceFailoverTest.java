@@ -22,7 +22,9 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -56,7 +58,8 @@ class ApplianceFailoverTest
         final Path primaryData = folder.resolve("primary");
         final Path standbyData = folder.resolve("standby");
         final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
-            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort + "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\nreplication.report.ms=200\n";
+            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort +
+            "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\nreplication.report.ms=200\n";
         final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n");
         final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
             "http.port=" + freeTcpPort() + "\n");
@@ -133,7 +136,7 @@ class ApplianceFailoverTest
         assertTrue(primaryEvents.size() >= ORDERS + 7, "set-up and orders: " + primaryEvents.size());
         for (int i = 0; i < primaryEvents.size(); i++)
         {
-            assertTrue(java.util.Arrays.equals(primaryEvents.get(i), standbyEvents.get(i)), "event " + i + " differs");
+            assertTrue(Arrays.equals(primaryEvents.get(i), standbyEvents.get(i)), "event " + i + " differs");
         }
 
         // the old primary comes back on its old folder: it hears epoch 2 and refuses to write
@@ -160,7 +163,7 @@ class ApplianceFailoverTest
         // the credential key is 32 random bytes too: a standby refuses to start without its primary's
         for (final String key : List.of("operator.key", "demo-account.key", "credentials.key"))
         {
-            final String hex = io.venue.codec.Hex.to0x(Secp256k1KeyPair.generate(new java.security.SecureRandom()).privateKey());
+            final String hex = Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey());
             for (final Path data : dataDirs)
             {
                 Files.createDirectories(data.resolve("keys"));
@@ -169,7 +172,7 @@ class ApplianceFailoverTest
         }
     }
 
-    private static void signal(final io.venue.testing.ChildJvm child, final String signal) throws Exception
+    private static void signal(final ChildJvm child, final String signal) throws Exception
     {
         assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(child.process.pid())).start().waitFor());
     }

@@ -40,7 +40,8 @@ class ApplianceProcessTest
         final String firstUrl = url;
         // the banner goes on after the serving line: read to its last line before looking through it
         child.awaitLine("Ctrl-C stops it cleanly", 30);
-        assertTrue(child.lines.stream().anyMatch(l -> l.contains("--submit " + firstUrl)), "the banner gives a copy-paste order: " + child.lines);
+        assertTrue(child.lines.stream().anyMatch(l -> l.contains("--submit " + firstUrl)), "the banner gives a copy-paste order: " +
+            child.lines);
 
         final Secp256k1KeyPair demo = VenueHttp.key(data.resolve("keys").resolve("demo-account.key"));
         final SpotPlaceOrder bid = new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT, 10_000, null,

@@ -1,6 +1,5 @@
 package io.venue.appliance;
 
-import io.venue.action.Address;
 import io.venue.action.Amend;
 import io.venue.action.Batch;
 import io.venue.action.Book;
@@ -15,6 +14,11 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedDecoder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,9 +28,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static io.venue.appliance.DemoVenue.BTC;
 import static io.venue.appliance.DemoVenue.OUTCOME_MARKET;
@@ -278,22 +286,22 @@ class ApplianceTest
         ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
         appliance.close();
         appliance = null;
-        assertEquals(java.util.List.of("MALFORMED: not an admin action on /api/v1/admin/actions"),
-            requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.MALFORMED), "the trade on the operator's route is journaled");
+        assertEquals(List.of("MALFORMED: not an admin action on /api/v1/admin/actions"),
+            requestRejections(folder, RequestRejectReason.MALFORMED), "the trade on the operator's route is journaled");
     }
 
     /** The refusals with {@code reason} in the command journal under {@code dataDir}, as "REASON: detail". */
-    static java.util.List<String> requestRejections(final Path dataDir, final io.venue.journal.sbe.RequestRejectReason reason)
+    static List<String> requestRejections(final Path dataDir, final RequestRejectReason reason)
     {
-        final java.util.List<String> found = new java.util.ArrayList<>();
-        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.openReadOnly(
-            dataDir.resolve("journal").resolve("commands")); io.venue.journal.queue.JournalTailer tailer = commands.tailer())
+        final List<String> found = new ArrayList<>();
+        try (Journal commands = Journal.openReadOnly(
+            dataDir.resolve("journal").resolve("commands")); JournalTailer tailer = commands.tailer())
         {
-            final io.venue.journal.sbe.RequestRejectedDecoder decoder = new io.venue.journal.sbe.RequestRejectedDecoder();
-            final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
+            final RequestRejectedDecoder decoder = new RequestRejectedDecoder();
+            final MessageHeaderDecoder header = new MessageHeaderDecoder();
             while (tailer.read((buffer, offset, length, index) ->
             {
-                if (header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.RequestRejectedDecoder.TEMPLATE_ID &&
+                if (header.wrap(buffer, offset).templateId() == RequestRejectedDecoder.TEMPLATE_ID &&
                     decoder.wrapAndApplyHeader(buffer, offset, header).reason() == reason)
                 {
                     found.add(reason + ": " + decoder.detail());
@@ -396,7 +404,7 @@ class ApplianceTest
         assertEquals(0, metric(text, "venue_mm_window_refusals_total{scope=\"account\"}"), text);
         // a refusal is answered once journaled; the engine reads past it on its own thread, so it may not have yet
         String settled = text;
-        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (metric(settled, "venue_sequence{stage=\"applied\"}") < metric(settled, "venue_sequence{stage=\"journaled\"}") &&
             System.nanoTime() < deadline)
         {
@@ -413,7 +421,7 @@ class ApplianceTest
         assertEquals(timed, metric(settled, "venue_http_submit_latency_us_bucket{le=\"+Inf\"}"));
         assertTrue(text.contains("# TYPE venue_engine_decisions_total counter\n"), text);
         // the journals' pages ahead of their writers are faulted in by the pretoucher, which has given up on nothing
-        final long pretouchDeadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        final long pretouchDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (metric(settled, "venue_journal_pretouched_pages_total") == 0 && System.nanoTime() < pretouchDeadline)
         {
             Thread.sleep(10);
@@ -471,7 +479,7 @@ class ApplianceTest
         final HttpResponse<String> resting = http.submit(demo, 2, order(Side.BID, 49_000 * UNIT, QTY, TimeInForce.GTC));
         ok(resting);
         ok(http.submit(demo, 3, new Split(OUTCOME_MARKET, 5 * UNIT)));
-        final HttpResponse<String> yes = http.submit(demo, 4, new SpotPlaceOrder(OUTCOME_MARKET, io.venue.action.Book.YES,
+        final HttpResponse<String> yes = http.submit(demo, 4, new SpotPlaceOrder(OUTCOME_MARKET, Book.YES,
             Side.ASK, 600_000, UNIT, null, TimeInForce.GTC, false, false, -1));
         ok(yes);
 
@@ -531,7 +539,8 @@ class ApplianceTest
         assertEquals("2", limited.headers().firstValue("x-ratelimit-limit").orElse(null));
         // 2 actions per 60,000 ms: one action refills 30,000 ms after the first was taken, less what has passed since
         final long retryAfter = Long.parseLong(limited.headers().firstValue("retry-after").orElseThrow());
-        assertTrue(retryAfter <= 30 && retryAfter >= 30 - (elapsed + 999) / 1000, "Retry-After " + retryAfter + " after " + elapsed + " ms");
+        assertTrue(retryAfter <= 30 && retryAfter >= 30 - (elapsed + 999) / 1000, "Retry-After " + retryAfter + " after " + elapsed +
+            " ms");
     }
 
     @Test
@@ -568,17 +577,17 @@ class ApplianceTest
     {
         appliance.close();
         final Path throttled = folder.resolve("throttled");
-        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0), new PrintStream(logBytes, true,
-            StandardCharsets.UTF_8));
+        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0),
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
         // all 30 at once: sent one after another, their round trips on a loaded machine let the bucket refill meanwhile
-        final java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.ArrayList<>();
+        final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < 30; i++)
         {
             sent.add(http.postAsync("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII)));
         }
         int limited = 0;
-        for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> request : sent)
+        for (final CompletableFuture<HttpResponse<String>> request : sent)
         {
             final HttpResponse<String> answer = request.get();
             if (answer.statusCode() == 429)
@@ -603,7 +612,7 @@ class ApplianceTest
         appliance.close();
         appliance = null;
         final long[] edgeRecords = {0, 0};
-        for (final String record : requestRejections(throttled, io.venue.journal.sbe.RequestRejectReason.EDGE_RATE_LIMITED))
+        for (final String record : requestRejections(throttled, RequestRejectReason.EDGE_RATE_LIMITED))
         {
             edgeRecords[0]++;
             assertTrue(record.startsWith("EDGE_RATE_LIMITED: edge throttle: 127.0.0.1 above 10/s (burst 20): "), record);
@@ -660,9 +669,9 @@ class ApplianceTest
     {
         appliance.close();
         final Path cut = folder.resolve("cut");
-        java.nio.file.Files.createDirectories(cut.resolve("keys"));
-        java.nio.file.Files.copy(folder.resolve("keys").resolve("operator.key"), cut.resolve("keys").resolve("operator.key"));
-        java.nio.file.Files.copy(folder.resolve("keys").resolve("demo-account.key"), cut.resolve("keys").resolve("demo-account.key"));
+        Files.createDirectories(cut.resolve("keys"));
+        Files.copy(folder.resolve("keys").resolve("operator.key"), cut.resolve("keys").resolve("operator.key"));
+        Files.copy(folder.resolve("keys").resolve("demo-account.key"), cut.resolve("keys").resolve("demo-account.key"));
         // as if the first start had died after two of the six set-up actions
         appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0).demo(false).operator(operator.address()),
             new PrintStream(logBytes, true, StandardCharsets.UTF_8));
@@ -672,7 +681,8 @@ class ApplianceTest
         appliance.close();
         logBytes.reset();
 
-        appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0), new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0),
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
         assertTrue(log().contains("demo venue set up: 4 operator actions journaled"), log());
         final String info = http.get("/api/v1/public/exchange-info").body();

@@ -15,9 +15,14 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.SignatureAudit;
 import io.venue.svc.SvcRequestSigner;
 import io.venue.codec.JsonWriter;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,9 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Random;
 
 import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
 import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
@@ -129,7 +138,7 @@ class CancelReplaceTest
 
     private HttpResponse<String> replace(final SvcRequestSigner signer, final String body) throws Exception
     {
-        return http.svcPost(signer, ++svcNonce, ROUTE, body.getBytes(StandardCharsets.UTF_8), java.util.Map.of());
+        return http.svcPost(signer, ++svcNonce, ROUTE, body.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
     @Test
@@ -198,8 +207,8 @@ class CancelReplaceTest
                 final SignatureAudit.Verdict verdict = audit.check(buffer, offset, length);
                 assertTrue(verdict != SignatureAudit.Verdict.FAILED, audit.failure());
                 if (verdict == SignatureAudit.Verdict.VERIFIED &&
-                    (buffer.getShort(offset + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
-                        io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID)
+                    (buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
+                        CancelReplaceDecoder.TEMPLATE_ID)
                 {
                     counts[0]++;
                 }
@@ -217,15 +226,15 @@ class CancelReplaceTest
             final boolean[] checked = {false};
             while (tailer.read((buffer, offset, length, index) ->
             {
-                if ((buffer.getShort(offset + 2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
-                    io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID && !checked[0])
+                if ((buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF) ==
+                    CancelReplaceDecoder.TEMPLATE_ID && !checked[0])
                 {
-                    final org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length]);
+                    final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
                     copy.putBytes(0, buffer, offset, length);
-                    final int match = io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH +
-                        io.venue.journal.sbe.CancelReplaceDecoder.envelopeEncodingOffset() +
-                        io.venue.journal.sbe.ActionEnvelopeDecoder.signerMatchEncodingOffset();
-                    copy.putByte(match, (byte)io.venue.journal.sbe.SignerMatch.OTHER.value());
+                    final int match = MessageHeaderDecoder.ENCODED_LENGTH +
+                        CancelReplaceDecoder.envelopeEncodingOffset() +
+                        ActionEnvelopeDecoder.signerMatchEncodingOffset();
+                    copy.putByte(match, (byte)SignerMatch.OTHER.value());
                     assertEquals(SignatureAudit.Verdict.FAILED, audit.check(copy, 0, length));
                     checked[0] = true;
                 }
@@ -241,9 +250,9 @@ class CancelReplaceTest
     void aBuilderPlanLimitsTheTraderPerMinute() throws Exception
     {
         final Path keyFile = folder.resolve("keys").resolve("demo-account.key");
-        java.nio.file.Files.createDirectories(keyFile.getParent());
+        Files.createDirectories(keyFile.getParent());
         final Secp256k1KeyPair demo = Secp256k1KeyPair.generate(new SecureRandom());
-        java.nio.file.Files.writeString(keyFile, Hex.to0x(demo.privateKey()) + "\n");
+        Files.writeString(keyFile, Hex.to0x(demo.privateKey()) + "\n");
         start("4000", demo.address().toString());
         final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final String order = restingBid(47_000 * UNIT);
@@ -298,7 +307,7 @@ class CancelReplaceTest
         start("100000");
         final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final String valid = replaceBody(restingBid(46_000 * UNIT), 46_100 * UNIT, trader, trader);
-        final java.util.Random random = new java.util.Random(20261122L);
+        final Random random = new Random(20261122L);
         for (int i = 0; i < 150; i++)
         {
             final byte[] body = valid.getBytes(StandardCharsets.UTF_8);

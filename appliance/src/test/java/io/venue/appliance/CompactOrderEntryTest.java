@@ -2,7 +2,11 @@ package io.venue.appliance;
 
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
+import io.venue.action.Amend;
+import io.venue.action.Book;
 import io.venue.action.Cancel;
+import io.venue.action.CancelByClientOrderId;
+import io.venue.action.ClientOrderId;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SignedAction;
@@ -10,11 +14,13 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
+import io.venue.codec.Hex;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.signing.ActionSigner;
 import io.venue.svc.SvcRequestSigner;
 import io.venue.transport.bsl.CompactOrders;
@@ -22,14 +28,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
 import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
@@ -100,7 +114,7 @@ class CompactOrderEntryTest
     /** A bid for one YES share of the outcome market at {@code cents} hundredths of a unit. */
     private static SpotPlaceOrder yesBid(final long cents)
     {
-        return new SpotPlaceOrder(OUTCOME_MARKET, io.venue.action.Book.YES, Side.BID, cents * 10_000, UNIT, null, TimeInForce.GTC,
+        return new SpotPlaceOrder(OUTCOME_MARKET, Book.YES, Side.BID, cents * 10_000, UNIT, null, TimeInForce.GTC,
             false, false, -1);
     }
 
@@ -153,10 +167,10 @@ class CompactOrderEntryTest
             List.of(order(bid(38_000 * UNIT)))), Map.of()).statusCode());
 
         // an amend moves the second bid; a cancel by a client order id nobody used finds nothing
-        final String secondId = io.venue.codec.Hex.to0x(signer.digestV2(bids.get(1).payload()));
+        final String secondId = Hex.to0x(signer.digestV2(bids.get(1).payload()));
         final HttpResponse<String> amended = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(
-            order(new io.venue.action.Amend(OrderId.of(secondId), 40_500 * UNIT, 10_000)),
-            order(new io.venue.action.CancelByClientOrderId(io.venue.action.ClientOrderId.of("0x" + "c1".repeat(16)))))), Map.of());
+            order(new Amend(OrderId.of(secondId), 40_500 * UNIT, 10_000)),
+            order(new CancelByClientOrderId(ClientOrderId.of("0x" + "c1".repeat(16)))))), Map.of());
         assertTrue(amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":1,\"refused\":1,"),
             amended.body());
         assertTrue(amended.body().contains("{\"index\":1,\"status\":200,"), amended.body());
@@ -200,7 +214,7 @@ class CompactOrderEntryTest
             "SCOPE_DENIED");
         assertRefused(send(mm, ROUTE, one, Map.of("x-bsl-result-mode", "verbose")), 400, "BAD_REQUEST");
         assertRefused(send(mm, ROUTE, one, Map.of("x-service-response-mode", "minimal")), 400, "BAD_REQUEST");
-        final HttpResponse<String> cut = send(mm, ROUTE, java.util.Arrays.copyOf(one, one.length - 1), Map.of());
+        final HttpResponse<String> cut = send(mm, ROUTE, Arrays.copyOf(one, one.length - 1), Map.of());
         assertRefused(cut, 400, "BAD_REQUEST");
         assertEquals("body", field(cut.body(), "field"), cut.body());
 
@@ -231,7 +245,7 @@ class CompactOrderEntryTest
 
         // a market the venue does not list is refused before any window is charged
         final HttpResponse<String> unlisted = send(mm, ROUTE, CompactOrders.encode(999_999,
-            List.of(order(new io.venue.action.CancelByClientOrderId(io.venue.action.ClientOrderId.of("0x" + "c2".repeat(16)))))),
+            List.of(order(new CancelByClientOrderId(ClientOrderId.of("0x" + "c2".repeat(16)))))),
             Map.of());
         assertRefused(unlisted, 400, "BAD_REQUEST");
         assertEquals("market", field(unlisted.body(), "field"), unlisted.body());
@@ -261,18 +275,18 @@ class CompactOrderEntryTest
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final SignedAction yes = order(yesBid(50));
         assertEquals(200, send(mm, ROUTE, CompactOrders.encode(OUTCOME_MARKET, List.of(yes)), Map.of()).statusCode());
-        final OrderId yesId = OrderId.of(io.venue.codec.Hex.to0x(signer.digestV2(yes.payload())));
+        final OrderId yesId = OrderId.of(Hex.to0x(signer.digestV2(yes.payload())));
 
         // amends of the outcome order sent in requests on the spot market: the outcome market's window counts them
         for (int price = 51; price <= 52; price++)
         {
             final HttpResponse<String> amended = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET,
-                List.of(order(new io.venue.action.Amend(yesId, price * 10_000L, UNIT)))), Map.of());
+                List.of(order(new Amend(yesId, price * 10_000L, UNIT)))), Map.of());
             assertTrue(amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":1,\"accepted\":1,"),
                 amended.body());
         }
         final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET,
-            List.of(order(new io.venue.action.Amend(yesId, 53 * 10_000L, UNIT)))), Map.of());
+            List.of(order(new Amend(yesId, 53 * 10_000L, UNIT)))), Map.of());
         assertEquals(429, full.statusCode(), full.body());
         assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"market max_actions_per_window\""), full.body());
         assertEquals("3", field(full.body(), "usedActions"), "the place and two amends of the outcome market: " + full.body());
@@ -294,7 +308,7 @@ class CompactOrderEntryTest
         int throttled = 0;
         for (int i = 0; i < 8; i++)
         {
-            throttled += http.post("/api/v1/trading/actions", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)).statusCode() == 429 ? 1 : 0;
+            throttled += http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.UTF_8)).statusCode() == 429 ? 1 : 0;
         }
         assertTrue(throttled >= 3, "the trading route's bucket is spent: " + throttled);
         // the address's traffic on other routes does not refuse its MM orders
@@ -354,16 +368,16 @@ class CompactOrderEntryTest
             keys.add(http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE));
         }
         // one signed order, repeated: every copy is verified in full, and the engine refuses the replays
-        final byte[] body = CompactOrders.encode(SPOT_MARKET, java.util.Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
-        final List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+        final byte[] body = CompactOrders.encode(SPOT_MARKET, Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
+        final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (final SvcRequestSigner key : keys)
         {
             sent.add(http.svcPostAsync(key, 1, ROUTE, body, Map.of("x-bsl-result-mode", "detailed")));
         }
         int partial = 0;
         long notVerified = 0;
-        final java.util.regex.Pattern result = java.util.regex.Pattern.compile("\\{\"index\":(\\d+),\"status\":(\\d+),");
-        for (final java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : sent)
+        final Pattern result = Pattern.compile("\\{\"index\":(\\d+),\"status\":(\\d+),");
+        for (final CompletableFuture<HttpResponse<String>> answer : sent)
         {
             final HttpResponse<String> response = answer.get();
             if (response.statusCode() == 503)
@@ -375,7 +389,7 @@ class CompactOrderEntryTest
             }
             assertEquals(200, response.statusCode(), response.body());
             // the orders are offered in body order: those taken were decided by the engine, the rest refused, none after
-            final java.util.regex.Matcher each = result.matcher(response.body());
+            final Matcher each = result.matcher(response.body());
             int taken = -1;
             int index = 0;
             while (each.find())
@@ -406,7 +420,7 @@ class CompactOrderEntryTest
         appliance = null;
         // each request cut short is journaled once, with the count of its orders not verified
         long journaled = 0;
-        for (final String record : ApplianceTest.requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT))
+        for (final String record : ApplianceTest.requestRejections(folder, RequestRejectReason.QUEUE_LIMIT))
         {
             journaled += Long.parseLong(record.replaceAll(".*: (\\d+) of 1000 compact orders not verified$", "$1"));
         }
@@ -428,8 +442,8 @@ class CompactOrderEntryTest
             keys.add(http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE));
         }
         // one signed order, repeated: every copy is verified in full (tens of milliseconds a batch), the engine refuses replays
-        final byte[] batch = CompactOrders.encode(SPOT_MARKET, java.util.Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
-        final List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+        final byte[] batch = CompactOrders.encode(SPOT_MARKET, Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
+        final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < batches; i++)
         {
             sent.add(http.svcPostAsync(keys.get(i), 1, ROUTE, batch, Map.of()));
@@ -472,7 +486,7 @@ class CompactOrderEntryTest
         assertEquals(Long.toString(charged), field(again.body(), "usedActions"), again.body());
         appliance.close();
         appliance = null;
-        final List<String> journaled = ApplianceTest.requestRejections(folder, io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT);
+        final List<String> journaled = ApplianceTest.requestRejections(folder, RequestRejectReason.QUEUE_LIMIT);
         assertEquals(refused, journaled.size(), journaled::toString);
         assertTrue(journaled.get(0).endsWith("the pre-batched backlog is full: 1 requests of more than 4 orders wait"),
             journaled::toString);
@@ -491,15 +505,15 @@ class CompactOrderEntryTest
         }
         final byte[] first = CompactOrders.encode(SPOT_MARKET, bids);
         final byte[] second = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(39_000 * UNIT))));
-        final java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        final ByteArrayOutputStream requests = new ByteArrayOutputStream();
         requests.write(rawPost(mm, ++svcNonce, first, false));
         requests.write(rawPost(mm, ++svcNonce, second, true));
         final String answers;
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", appliance.httpPort()))
+        try (Socket socket = new Socket("127.0.0.1", appliance.httpPort()))
         {
             socket.setSoTimeout(30_000);
             socket.getOutputStream().write(requests.toByteArray());
-            answers = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
         final int split = answers.indexOf("HTTP/1.1 ", 1);
         assertTrue(split > 0, answers);
@@ -507,7 +521,7 @@ class CompactOrderEntryTest
         final List<Long> laterSequences = sequences(answers.substring(split));
         assertEquals(40, batchSequences.size(), answers);
         assertEquals(1, laterSequences.size(), answers);
-        assertTrue(laterSequences.get(0) > java.util.Collections.max(batchSequences),
+        assertTrue(laterSequences.get(0) > Collections.max(batchSequences),
             "the later request was journaled before the batch sent ahead of it: " + laterSequences + " " + batchSequences);
     }
 
@@ -524,8 +538,8 @@ class CompactOrderEntryTest
             head.append("Connection: close\r\n");
         }
         head.append("\r\n");
-        final byte[] start = head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-        final byte[] whole = java.util.Arrays.copyOf(start, start.length + body.length);
+        final byte[] start = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        final byte[] whole = Arrays.copyOf(start, start.length + body.length);
         System.arraycopy(body, 0, whole, start.length, body.length);
         return whole;
     }
@@ -534,7 +548,7 @@ class CompactOrderEntryTest
     private static List<Long> sequences(final String answer)
     {
         final List<Long> found = new ArrayList<>();
-        final java.util.regex.Matcher each = java.util.regex.Pattern.compile("\"ok\":true,\"sequence\":(\\d+)").matcher(answer);
+        final Matcher each = Pattern.compile("\"ok\":true,\"sequence\":(\\d+)").matcher(answer);
         while (each.find())
         {
             found.add(Long.parseLong(each.group(1)));

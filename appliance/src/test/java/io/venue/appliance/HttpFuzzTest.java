@@ -1,10 +1,24 @@
 package io.venue.appliance;
 
+import io.venue.action.ActionPayload;
+import io.venue.action.Cancel;
+import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
+import io.venue.auth.AgentKind;
+import io.venue.auth.OwnerRevokeText;
+import io.venue.auth.Scope;
+import io.venue.auth.WsTokenText;
+import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Signer;
+import io.venue.signing.ActionSigner;
+import io.venue.svc.SvcRequestSigner;
+import io.venue.transport.bsl.CompactOrders;
+import io.venue.transport.http.OwnerIntents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,12 +29,17 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,7 +65,8 @@ class HttpFuzzTest
     @BeforeEach
     void start() throws Exception
     {
-        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"), new PrintStream(OutputStream.nullOutputStream()));
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());
         demo = VenueHttp.key(appliance.demoAccountKeyFile());
     }
@@ -106,8 +126,8 @@ class HttpFuzzTest
             {
                 continue;
             }
-            final HttpResponse<String> answer = http.client.send(java.net.http.HttpRequest.newBuilder(uri)
-                .method(i % 2 == 0 ? "GET" : "DELETE", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+            final HttpResponse<String> answer = http.client.send(HttpRequest.newBuilder(uri)
+                .method(i % 2 == 0 ? "GET" : "DELETE", HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
             assertTrue(answer.statusCode() == 404 || answer.statusCode() == 405 || answer.statusCode() == 200,
                 answer.statusCode() + " for " + path);
@@ -125,23 +145,23 @@ class HttpFuzzTest
     void mutatedOwnerIntentsAndTokenRequestsAreRefusedCleanly() throws Exception
     {
         final Random random = new Random(SEED + 7);
-        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new java.security.SecureRandom());
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
         final long now = System.currentTimeMillis();
-        final io.venue.auth.OwnerRevokeText revoke = io.venue.auth.OwnerRevokeText.builder().owner(stranger.address()).nonce(5)
+        final OwnerRevokeText revoke = OwnerRevokeText.builder().owner(stranger.address()).nonce(5)
             .issuedAtMs(now).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
-        final String signature = io.venue.codec.Hex.to0x(new io.venue.crypto.Secp256k1Signer(stranger)
-            .sign(io.venue.crypto.Eip191.personalHash(revoke.text()), PreimageMode.RAW));
+        final String signature = Hex.to0x(new Secp256k1Signer(stranger)
+            .sign(Eip191.personalHash(revoke.text()), PreimageMode.RAW));
         final String intent = "{\"userWalletAddress\":\"" + stranger.address() + "\",\"agent\":\"" + stranger.address() +
             "\",\"agentKind\":\"api\",\"scopes\":[\"trade\"],\"policy\":\"\",\"nonce\":5,\"issuedAtMs\":" + now +
             ",\"expiresAtMs\":" + (now + 1000) + ",\"newAgent\":\"" + stranger.address() + "\",\"agentId\":\"spk_0123456789abcdef\"," +
             "\"authorization\":{\"signature\":\"" + signature + "\"},\"signature\":\"" + signature + "\"}";
-        Thread.sleep(io.venue.transport.http.OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
+        Thread.sleep(OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
         final long issued = System.currentTimeMillis();
-        final io.venue.auth.WsTokenText tokenText = io.venue.auth.WsTokenText.builder().owner(stranger.address()).nonce(5)
+        final WsTokenText tokenText = WsTokenText.builder().owner(stranger.address()).nonce(5)
             .issuedAtMs(issued).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final String token = "{\"account\":\"" + stranger.address() + "\",\"nonce\":5,\"issuedAtMs\":" + issued +
-            ",\"signature\":\"" + io.venue.codec.Hex.to0x(new io.venue.crypto.Secp256k1Signer(stranger)
-            .sign(io.venue.crypto.Eip191.personalHash(tokenText.text()), PreimageMode.RAW)) + "\",\"ttlMs\":60000}";
+            ",\"signature\":\"" + Hex.to0x(new Secp256k1Signer(stranger)
+            .sign(Eip191.personalHash(tokenText.text()), PreimageMode.RAW)) + "\",\"ttlMs\":60000}";
         // the body as signed obtains a token, once
         assertEquals(200, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
         assertEquals(400, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
@@ -154,7 +174,8 @@ class HttpFuzzTest
             final byte[] body = i % 5 == 4 ? randomBytes(random, random.nextInt(300)) : mutate(valid, random);
             final HttpResponse<String> answer = http.post(route, body);
             final String context = route + " case " + i + " (seed " + (SEED + 7) + "): " + new String(body, StandardCharsets.ISO_8859_1);
-            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " + context);
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " +
+                context);
             assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
         }
         stillServingAndUntouched();
@@ -169,18 +190,18 @@ class HttpFuzzTest
     void mutatedCompactOrdersAreRefusedCleanly() throws Exception
     {
         final Random random = new Random(SEED + 13);
-        final io.venue.svc.SvcRequestSigner mm = http.agentCredential(demo, 5, io.venue.auth.AgentKind.INSTITUTIONAL,
-            io.venue.auth.Scope.QUOTE);
-        final io.venue.signing.ActionSigner signer = new io.venue.signing.ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
+        final SvcRequestSigner mm = http.agentCredential(demo, 5, AgentKind.INSTITUTIONAL,
+            Scope.QUOTE);
+        final ActionSigner signer = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
             ApplianceContext.DEMO_CONTRACT, demo);
         long svcNonce = 0;
         for (int i = 0; i < 150; i++)
         {
             final long now = System.currentTimeMillis();
-            final byte[] valid = io.venue.transport.bsl.CompactOrders.encode(DemoVenue.SPOT_MARKET, List.of(
-                signer.sign(new io.venue.action.ActionPayload(demo.address(), 2, null, now, bid()), PreimageMode.RAW),
-                signer.sign(new io.venue.action.ActionPayload(demo.address(), 3, null, now,
-                    new io.venue.action.Cancel(new io.venue.action.OrderId(new byte[32]))), PreimageMode.RAW)));
+            final byte[] valid = CompactOrders.encode(DemoVenue.SPOT_MARKET, List.of(
+                signer.sign(new ActionPayload(demo.address(), 2, null, now, bid()), PreimageMode.RAW),
+                signer.sign(new ActionPayload(demo.address(), 3, null, now,
+                    new Cancel(new OrderId(new byte[32]))), PreimageMode.RAW)));
             final byte[] body;
             if (i % 5 == 4)
             {
@@ -199,9 +220,10 @@ class HttpFuzzTest
             {
                 body = mutate(valid, random);
             }
-            final HttpResponse<String> answer = http.svcPost(mm, ++svcNonce, "/api/v1/bsl/orders/compact", body, java.util.Map.of());
-            final String context = "case " + i + " (seed " + (SEED + 13) + "): " + io.venue.codec.Hex.to0x(body);
-            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " + context);
+            final HttpResponse<String> answer = http.svcPost(mm, ++svcNonce, "/api/v1/bsl/orders/compact", body, Map.of());
+            final String context = "case " + i + " (seed " + (SEED + 13) + "): " + Hex.to0x(body);
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " +
+                context);
             assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
         }
         stillServingAndUntouched();
@@ -218,8 +240,8 @@ class HttpFuzzTest
             "0x" + "ab".repeat(64), "0x", " 2", "", "\u00e9", "9".repeat(40)};
         for (int i = 0; i < 200; i++)
         {
-            final java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(URI.create(http.baseUrl +
-                "/api/v1/ws/token")).POST(java.net.http.HttpRequest.BodyPublishers.ofString(i % 3 == 0 ? "" : "{\"ttlMs\":60000}"));
+            final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUrl +
+                "/api/v1/ws/token")).POST(HttpRequest.BodyPublishers.ofString(i % 3 == 0 ? "" : "{\"ttlMs\":60000}"));
             final StringBuilder context = new StringBuilder("case " + i + ":");
             for (final String name : names)
             {
@@ -255,8 +277,8 @@ class HttpFuzzTest
         {
             for (final String method : List.of("GET", "POST"))
             {
-                final HttpResponse<String> answer = http.client.send(java.net.http.HttpRequest.newBuilder(URI.create(http.baseUrl + path))
-                    .method(method, java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+                final HttpResponse<String> answer = http.client.send(HttpRequest.newBuilder(URI.create(http.baseUrl + path))
+                    .method(method, HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
                 assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500, answer.statusCode() + " " + method + " " + path);
                 assertTrue(answer.body().startsWith("{\"ok\":false"), answer.body() + " for " + method + " " + path);
             }
@@ -280,7 +302,8 @@ class HttpFuzzTest
         for (int i = 0; i < 120; i++)
         {
             final byte[] request = i < heads.length ? heads[i].getBytes(StandardCharsets.ISO_8859_1) : i % 2 == 0 ?
-                randomBytes(random, 1 + random.nextInt(300)) : mutate(heads[random.nextInt(heads.length)].getBytes(StandardCharsets.ISO_8859_1), random);
+                randomBytes(random, 1 + random.nextInt(300)) :
+                mutate(heads[random.nextInt(heads.length)].getBytes(StandardCharsets.ISO_8859_1), random);
             final String answer = exchange(request);
             assertTrue(answer.isEmpty() || answer.startsWith("HTTP/1.1 "), "case " + i + ": " + answer);
             if (answer.startsWith("HTTP/1.1 5"))
@@ -315,7 +338,7 @@ class HttpFuzzTest
             {
                 // a partial request the server still waits on: it answered nothing, which is fine
             }
-            catch (final java.net.SocketException reset)
+            catch (final SocketException reset)
             {
                 // the server closed a connection that sent garbage
             }
@@ -360,7 +383,7 @@ class HttpFuzzTest
                     bytes[at] = b;
                 }
             }
-            case 1 -> bytes = java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
+            case 1 -> bytes = Arrays.copyOf(bytes, random.nextInt(bytes.length));
             default ->
             {
                 final int from = random.nextInt(bytes.length);

@@ -1,6 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.journal.queue.Journal;
+import io.venue.testing.RecordFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,10 +55,12 @@ class PromotedEpochTest
         final Path keys = Files.createDirectories(folder.resolve("standby").resolve("keys"));
         Files.writeString(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
         final Path config = Files.writeString(folder.resolve("standby.properties"), "role=standby\ndata.dir=standby\ndemo=true\n" +
-            "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() +
-            "\nreplication.primary.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() + "\n");
+            "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() +
+            "\nreplication.primary.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() + "\n");
         final Path data = folder.resolve("standby");
-        try (Appliance standby = Appliance.start(ApplianceContext.fromFile(config), new PrintStream(OutputStream.nullOutputStream())))
+        // the standby runs while the promote command talks to it through its data folder
+        final Appliance standby = Appliance.start(ApplianceContext.fromFile(config), new PrintStream(OutputStream.nullOutputStream()));
+        try (standby)
         {
             assertEquals(1, ApplianceMain.promote(new String[] {"promote", "--data", data.toString()}));
             assertTrue(Files.readString(data.resolve(PromotionWatch.REFUSED)).startsWith("this standby has not heard a primary"));

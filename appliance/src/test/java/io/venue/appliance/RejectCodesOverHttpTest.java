@@ -13,9 +13,11 @@ import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
+import io.venue.auth.AgentAuthorizationText;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
+import io.venue.auth.Scope;
 import io.venue.codec.Hex;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
@@ -188,8 +190,8 @@ class RejectCodesOverHttpTest
     private HttpResponse<String> createAgent(
         final Secp256k1KeyPair owner, final long nonce, final Secp256k1KeyPair agent, final long now) throws Exception
     {
-        final io.venue.auth.AgentAuthorizationText text = io.venue.auth.AgentAuthorizationText.builder().owner(owner.address())
-            .agent(AgentKey.secp256k1(agent.address())).kind(AgentKind.API).scopes(io.venue.auth.Scope.TRADE).policy("")
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address())
+            .agent(AgentKey.secp256k1(agent.address())).kind(AgentKind.API).scopes(Scope.TRADE).policy("")
             .nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
             .verifyingContract(DEMO_CONTRACT).build();
         return http.post("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.address().toString())

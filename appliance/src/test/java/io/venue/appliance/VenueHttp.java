@@ -2,6 +2,7 @@ package io.venue.appliance;
 
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
+import io.venue.action.Address;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
 import io.venue.crypto.PreimageMode;
@@ -15,6 +16,7 @@ import io.venue.crypto.Secp256k1Signer;
 import io.venue.signing.ActionSigner;
 import io.venue.svc.SvcRequestSigner;
 import io.venue.codec.JsonWriter;
+import io.venue.testing.ChildJvm;
 
 import java.io.IOException;
 import java.net.URI;
@@ -26,6 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /** A client of the appliance's HTTP lane for tests: Java's HttpClient, real signatures. */
 final class VenueHttp
@@ -39,7 +43,7 @@ final class VenueHttp
     }
 
     /** The base URL an appliance started as a child process prints once it serves. */
-    static String servingUrl(final io.venue.testing.ChildJvm child) throws InterruptedException
+    static String servingUrl(final ChildJvm child) throws InterruptedException
     {
         return child.awaitLine("venue appliance serving on ", 60).substring("venue appliance serving on ".length());
     }
@@ -50,7 +54,7 @@ final class VenueHttp
     }
 
     /** The signed body of {@code action} for {@code account}, signed by {@code signer}. */
-    static byte[] body(final Secp256k1KeyPair signer, final io.venue.action.Address account, final long nonce, final Action action,
+    static byte[] body(final Secp256k1KeyPair signer, final Address account, final long nonce, final Action action,
         final PreimageMode mode)
     {
         final ActionSigner s = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID, ApplianceContext.DEMO_CONTRACT, signer);
@@ -74,7 +78,7 @@ final class VenueHttp
     }
 
     /** As {@link #post}, without waiting for the answer: for requests that must reach the appliance together. */
-    java.util.concurrent.CompletableFuture<HttpResponse<String>> postAsync(final String path, final byte[] body)
+    CompletableFuture<HttpResponse<String>> postAsync(final String path, final byte[] body)
     {
         return client.sendAsync(postRequest(path, body), HttpResponse.BodyHandlers.ofString());
     }
@@ -116,20 +120,20 @@ final class VenueHttp
 
     /** POST with the SVC-* headers of {@code signer} over the route and body, and {@code headers}. */
     HttpResponse<String> svcPost(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
-        final java.util.Map<String, String> headers) throws Exception
+        final Map<String, String> headers) throws Exception
     {
         return client.send(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
     }
 
     /** As {@link #svcPost}, without waiting for the answer. */
-    java.util.concurrent.CompletableFuture<HttpResponse<String>> svcPostAsync(final SvcRequestSigner signer, final long svcNonce,
-        final String route, final byte[] body, final java.util.Map<String, String> headers)
+    CompletableFuture<HttpResponse<String>> svcPostAsync(final SvcRequestSigner signer, final long svcNonce,
+        final String route, final byte[] body, final Map<String, String> headers)
     {
         return client.sendAsync(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpRequest svcPostRequest(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
-        final java.util.Map<String, String> headers)
+        final Map<String, String> headers)
     {
         final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + route)).timeout(Duration.ofSeconds(30))
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));

@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.action.Action;
 import io.venue.action.Address;
 import io.venue.action.Amend;
 import io.venue.action.CreateAsset;
@@ -11,6 +12,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateLimits;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
@@ -75,7 +77,7 @@ class AmendFillsTest
     void filledCountsEveryFillOfTheIdAcrossAmendsRestartsAndReplays(final int shards) throws Exception
     {
         config = new EngineConfig().shards(shards).groupCommands(1)
-            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+            .stateLimits(StateLimits.forAccounts(1_000, 10_000));
         stored = EngineState.open(stateContext());
         h = new EngineHarness(config, true, stored);
         events = Journal.open(folder.resolve("events"));
@@ -207,7 +209,7 @@ class AmendFillsTest
     private static int slotOf(final OrderBook book, final byte[] id)
     {
         final byte[] slotId = new byte[32];
-        for (final io.venue.action.Side side : io.venue.action.Side.values())
+        for (final Side side : Side.values())
         {
             for (int depth = 0; depth < book.levelCount(side); depth++)
             {
@@ -225,7 +227,7 @@ class AmendFillsTest
     }
 
     /** Sends the action and journals its events. */
-    private List<String> act(final Address account, final io.venue.action.Action action)
+    private List<String> act(final Address account, final Action action)
     {
         final List<String> lines = h.act(account, action);
         journalEvents();

@@ -43,7 +43,8 @@ final class CrashingShard
     }
 
     /** Appends the commands as one excerpt, acknowledges them, then applies them and has their events written. */
-    private static void journalAndApply(final List<byte[]> batch, final JournalAppender commandOut, final Engine engine, final UnsafeBuffer view)
+    private static void journalAndApply(final List<byte[]> batch, final JournalAppender commandOut, final Engine engine,
+        final UnsafeBuffer view)
     {
         for (final byte[] record : batch)
         {

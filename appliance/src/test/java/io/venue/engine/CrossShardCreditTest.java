@@ -16,6 +16,7 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.util.List;
 
 import static io.venue.engine.EngineTest.ALICE;
@@ -71,8 +72,8 @@ class CrossShardCreditTest
     void theHaircutIsRoundedUpExactly(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) final long available,
         @ForAll @LongRange(min = 0, max = 1_000_000) final long ppm)
     {
-        final java.math.BigInteger[] division = java.math.BigInteger.valueOf(available).multiply(java.math.BigInteger.valueOf(ppm))
-            .divideAndRemainder(java.math.BigInteger.valueOf(1_000_000));
+        final BigInteger[] division = BigInteger.valueOf(available).multiply(BigInteger.valueOf(ppm))
+            .divideAndRemainder(BigInteger.valueOf(1_000_000));
         final long expected = division[0].longValueExact() + (division[1].signum() == 0 ? 0 : 1);
         assertEquals(expected, CrossShardCredit.haircut(available, ppm));
     }

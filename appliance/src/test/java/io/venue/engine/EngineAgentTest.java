@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.CancelAll;
@@ -8,6 +9,7 @@ import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
 import io.venue.action.Split;
 import io.venue.journal.sbe.SignerMatch;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +44,7 @@ class EngineAgentTest
         h.admin(new Deposit(ALICE, 1, 1_000 * EngineTest.UNIT));
     }
 
-    private List<String> asAgent(final Address signer, final io.venue.action.Action action, final SignerMatch match)
+    private List<String> asAgent(final Address signer, final Action action, final SignerMatch match)
     {
         // the verifier reports the agent key in raw or personal mode; try both placements
         return match == SignerMatch.OTHER ?
@@ -55,7 +57,7 @@ class EngineAgentTest
     {
         final long accounts = h.engine.view().accountCount();
         assertRejected(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "ACCOUNT_NOT_FUNDED");
-        org.junit.jupiter.api.Assertions.assertEquals(accounts, h.engine.view().accountCount(), "no account was made for it");
+        Assertions.assertEquals(accounts, h.engine.view().accountCount(), "no account was made for it");
         // once the venue holds something for it, the same key can be an agent of it
         h.admin(new Deposit(EngineTest.BOB, 1, 1));
         line(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "AgentChanged", "\"state\":\"ACTIVE\"");

@@ -6,10 +6,16 @@ import io.venue.action.Address;
 import io.venue.action.ClientOrderId;
 import io.venue.action.json.CanonicalJson;
 import io.venue.crypto.ActionDigest;
+import io.venue.engine.state.EngineState;
+import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.sbe.LimitClass;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +56,8 @@ final class EngineHarness
      * A harness whose engine writes through to (and first rebuilds from) a stored state: see
      * {@link Engine#open}. Sequences continue after the stored one.
      */
-    EngineHarness(final EngineConfig config, final boolean keepLines, final io.venue.engine.state.EngineState stored)
-        throws io.venue.engine.state.StateUnusableException
+    EngineHarness(final EngineConfig config, final boolean keepLines, final EngineState stored)
+        throws StateUnusableException
     {
         log = new EventLog(keepLines);
         engine = Engine.open(config.operator(OPERATOR), log, stored);
@@ -99,7 +105,7 @@ final class EngineHarness
     /** Any payload with any verifier result: for nonce, signer and agent tests. */
     List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner)
     {
-        return send(payload, match, rawSigner, personalSigner, io.venue.journal.sbe.LimitClass.TRADING);
+        return send(payload, match, rawSigner, personalSigner, LimitClass.TRADING);
     }
 
     /** The account's next action as the MM/BSL compact routes journal it: of limit class MM. */
@@ -113,23 +119,23 @@ final class EngineHarness
         final long nonce = nonce(account);
         nextNonce.put(account, nonce + 1);
         return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null,
-            io.venue.journal.sbe.LimitClass.MM);
+            LimitClass.MM);
     }
 
     List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner,
-        final io.venue.journal.sbe.LimitClass limitClass)
+        final LimitClass limitClass)
     {
         final byte[] json = CanonicalJson.toBytes(payload);
         lastDigest = new byte[32];
         digest.v2(json, 0, json.length, lastDigest, 0);
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
-            null, limitClass == io.venue.journal.sbe.LimitClass.MM, buffer, 0);
+            null, limitClass == LimitClass.MM, buffer, 0);
         return apply(buffer, length);
     }
 
     /** Applies a command record already encoded into {@code source[0, length)}. */
-    List<String> apply(final org.agrona.DirectBuffer source, final int length)
+    List<String> apply(final DirectBuffer source, final int length)
     {
         commands.putInt(commandsLength, length);
         commands.putBytes(commandsLength + 4, source, 0, length);
@@ -177,9 +183,9 @@ final class EngineHarness
     }
 
     /** The command records sent so far (since the last drain), one array each. */
-    java.util.List<byte[]> records()
+    List<byte[]> records()
     {
-        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        final List<byte[]> records = new ArrayList<>();
         int position = 0;
         while (position < commandsLength)
         {
@@ -193,7 +199,7 @@ final class EngineHarness
     }
 
     /** Appends the commands sent since the last drain to a journal and forgets them. */
-    void drainCommandsTo(final io.venue.journal.queue.JournalAppender journal)
+    void drainCommandsTo(final JournalAppender journal)
     {
         int position = 0;
         while (position < commandsLength)

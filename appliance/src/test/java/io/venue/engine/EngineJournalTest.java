@@ -1,13 +1,20 @@
 package io.venue.engine;
 
+import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.tuning.PinnedThreads;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,7 +75,7 @@ class EngineJournalTest
             final int[] commandsEnded = {0};
             final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new EventSink()
             {
-                public void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+                public void onEvent(final DirectBuffer buffer, final int offset, final int length)
                 {
                     if (commandsEnded[0] == 99)
                     {
@@ -89,7 +96,7 @@ class EngineJournalTest
                 }
             });
             final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 1_000);
-            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, agent::doWork);
+            Assertions.assertThrows(IllegalStateException.class, agent::doWork);
             assertEquals("a defect", agent.failure().getMessage());
             assertEquals(0, agent.doWork(), "a stopped shard applies nothing more");
             assertEquals(0, agent.appliedSequence(), "and says it applied nothing of the batch");
@@ -108,9 +115,9 @@ class EngineJournalTest
             final JournalAppender out = events.appender();
             final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new JournalEventSink(out));
             final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
-            final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
-                new org.agrona.concurrent.BackoffIdleStrategy(10, 10, 1_000, 100_000), Throwable::printStackTrace, null, agent);
-            org.agrona.concurrent.AgentRunner.startOnThread(runner, io.venue.tuning.PinnedThreads.factory("engine-shard-0",
+            final AgentRunner runner = new AgentRunner(
+                new BackoffIdleStrategy(10, 10, 1_000, 100_000), Throwable::printStackTrace, null, agent);
+            AgentRunner.startOnThread(runner, PinnedThreads.factory("engine-shard-0",
                 Runtime.getRuntime().availableProcessors() - 1));
             try
             {
@@ -122,7 +129,7 @@ class EngineJournalTest
                 {
                     final int length = h.commands.getInt(position);
                     in.append(h.commands, position + 4, length);
-                    lastSequence = io.venue.journal.JournalRecords.sequence(h.commands, position + 4);
+                    lastSequence = JournalRecords.sequence(h.commands, position + 4);
                     position += 4 + length;
                 }
                 final long deadline = System.nanoTime() + 30_000_000_000L;
@@ -180,6 +187,6 @@ class EngineJournalTest
                 // until the end
             }
         }
-        return java.util.Arrays.copyOf(all.byteArray(), length[0]);
+        return Arrays.copyOf(all.byteArray(), length[0]);
     }
 }

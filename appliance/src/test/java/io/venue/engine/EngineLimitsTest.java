@@ -8,6 +8,7 @@ import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
+import io.venue.action.Merge;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.Split;
@@ -98,7 +99,7 @@ class EngineLimitsTest
         line(h.admin(new Deposit(ALICE, USD, cap)), "BalanceChanged");
         final byte[] before = h.engine.stateHash();
         assertRejected(h.act(ALICE, new Split(OUTCOME, 1)), "INVALID_QTY");
-        assertRejected(h.act(ALICE, new io.venue.action.Merge(OUTCOME, 1)), "INVALID_QTY");
+        assertRejected(h.act(ALICE, new Merge(OUTCOME, 1)), "INVALID_QTY");
         final EngineView view = h.engine.view();
         final int alice = view.account(ALICE.toBytes());
         assertEquals(cap, view.available(alice, view.asset(USD)), "nothing was taken");
@@ -106,7 +107,7 @@ class EngineLimitsTest
         assertEquals(cap, view.total(view.yesAsset(OUTCOME)));
         assertEquals(cap, view.total(view.asset(USD)));
         h.admin(new Withdraw(ALICE, USD, 1));
-        line(h.act(ALICE, new io.venue.action.Merge(OUTCOME, 1)), "PositionChanged");
+        line(h.act(ALICE, new Merge(OUTCOME, 1)), "PositionChanged");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.venue.engine;
 
-import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.Amend;
@@ -31,12 +30,14 @@ import io.venue.engine.book.OrderBook;
 import io.venue.journal.sbe.SignerMatch;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import org.junit.jupiter.api.Assertions;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -187,11 +188,11 @@ class EnginePropertyTest
         }
 
         // the stream must have exercised the engine, not only bounced off the gate
-        final java.util.function.Function<String, Long> count =
+        final Function<String, Long> count =
             type -> h.log.lines().stream().filter(l -> l.contains("\"type\":\"" + type + "\"")).count();
-        org.junit.jupiter.api.Assertions.assertTrue(count.apply("Trade") > 5, "trades: " + count.apply("Trade"));
-        org.junit.jupiter.api.Assertions.assertTrue(count.apply("OrderRested") > 20, "rested: " + count.apply("OrderRested"));
-        org.junit.jupiter.api.Assertions.assertTrue(count.apply("ActionRejected") > 20);
+        Assertions.assertTrue(count.apply("Trade") > 5, "trades: " + count.apply("Trade"));
+        Assertions.assertTrue(count.apply("OrderRested") > 20, "rested: " + count.apply("OrderRested"));
+        Assertions.assertTrue(count.apply("ActionRejected") > 20);
 
         final Engine[] replayed = new Engine[1];
         final byte[] events = EngineHarness.replay(config(), h.commands, h.commandsLength(), replayed);
@@ -201,7 +202,8 @@ class EnginePropertyTest
         assertArrayEquals(h.engine.stateHash(), replayed[0].stateHash(), "replay must give the same state");
     }
 
-    private static void deposit(final EngineHarness h, final Map<Long, Long> expected, final Address account, final long asset, final long amount)
+    private static void deposit(final EngineHarness h, final Map<Long, Long> expected, final Address account, final long asset,
+        final long amount)
     {
         if (accepted(h.admin(new Deposit(account, asset, amount))))
         {

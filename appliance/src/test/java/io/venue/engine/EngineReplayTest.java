@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import org.agrona.MutableDirectBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -45,7 +46,7 @@ class EngineReplayTest
         final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), (buffer, offset, length) ->
         {
             scribbled.onEvent(buffer, offset, length);
-            final org.agrona.MutableDirectBuffer scratch = (org.agrona.MutableDirectBuffer)buffer;
+            final MutableDirectBuffer scratch = (MutableDirectBuffer)buffer;
             scratch.setMemory(0, scratch.capacity(), (byte)0xA5);
         });
         int position = 0;

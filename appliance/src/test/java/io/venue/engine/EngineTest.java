@@ -26,10 +26,17 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
 import io.venue.action.Withdraw;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.PlaceOrderEncoder;
 import io.venue.journal.sbe.SignerMatch;
+import io.venue.sequencer.ActionCommandEncoder;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -181,24 +188,24 @@ class EngineTest
     @Test
     void anUndefinedLimitClassOrAnOrderCommandOfVersion3IsNotRead()
     {
-        final io.venue.sequencer.ActionCommandEncoder encoder = new io.venue.sequencer.ActionCommandEncoder();
-        final org.agrona.ExpandableArrayBuffer record = new org.agrona.ExpandableArrayBuffer(512);
-        final int limitClassAt = io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH +
-            io.venue.journal.sbe.PlaceOrderEncoder.limitClassEncodingOffset();
+        final ActionCommandEncoder encoder = new ActionCommandEncoder();
+        final ExpandableArrayBuffer record = new ExpandableArrayBuffer(512);
+        final int limitClassAt = MessageHeaderEncoder.ENCODED_LENGTH +
+            PlaceOrderEncoder.limitClassEncodingOffset();
 
         final int mm = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
             bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, record, 0);
         record.putByte(limitClassAt, (byte)2);
         final long accepted = h.engine.lastSequence();
-        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined limit class is not read");
-        org.junit.jupiter.api.Assertions.assertEquals(accepted, h.engine.lastSequence(), "and changes nothing");
+        Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined limit class is not read");
+        Assertions.assertEquals(accepted, h.engine.lastSequence(), "and changes nothing");
 
         // a version 3 order command, one byte shorter, is not read either
         final int length = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
             bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
-        new io.venue.journal.sbe.MessageHeaderEncoder().wrap(record, 0).version(3)
-            .blockLength(io.venue.journal.sbe.PlaceOrderEncoder.BLOCK_LENGTH - 1);
-        org.junit.jupiter.api.Assertions.assertFalse(h.engine.onCommand(record, 0, length - 1));
+        new MessageHeaderEncoder().wrap(record, 0).version(3)
+            .blockLength(PlaceOrderEncoder.BLOCK_LENGTH - 1);
+        Assertions.assertFalse(h.engine.onCommand(record, 0, length - 1));
         // the same command as this version writes it is
         encoder.encode(h.lastSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now, bid(UNIT, UNIT)),
             new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
@@ -230,7 +237,7 @@ class EngineTest
         assertRejected(h.act(ALICE, bid(UNIT, 2_000_000 * UNIT)), "RISK_CREDIT_LIMIT");
         assertRejected(h.act(ALICE, ask(UNIT, 101 * UNIT)), "RISK_CREDIT_LIMIT");
         assertEquals(0, locked(ALICE, USD));
-        assertFalse(java.util.Arrays.equals(before, h.engine.stateHash()), "only the nonces moved");
+        assertFalse(Arrays.equals(before, h.engine.stateHash()), "only the nonces moved");
     }
 
     @Test
@@ -516,7 +523,8 @@ class EngineTest
     @Test
     void openOrderLimitsPerAccountAndPerMarket()
     {
-        final EngineHarness small = new EngineHarness(new EngineConfig().maxOpenOrdersPerAccountAndMarket(2).maxOpenOrdersPerAccount(3), true);
+        final EngineHarness small = new EngineHarness(new EngineConfig().maxOpenOrdersPerAccountAndMarket(2).maxOpenOrdersPerAccount(3),
+            true);
         small.admin(new CreateAsset(USD, "USD"));
         small.admin(new CreateAsset(BTC, "BTC"));
         small.admin(new CreateSpotMarket(SPOT, BTC, USD, 100, 1000, 1000));
@@ -547,7 +555,7 @@ class EngineTest
     void recordsThatAreNotCommandsAreIgnoredWhole()
     {
         final byte[] before = h.engine.stateHash();
-        final org.agrona.concurrent.UnsafeBuffer junk = new org.agrona.concurrent.UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer junk = new UnsafeBuffer(new byte[64]);
         assertFalse(h.engine.onCommand(junk, 0, 4));
         assertFalse(h.engine.onCommand(junk, 0, 64));
         junk.putShort(2, (short)100); // an event's template id

@@ -208,17 +208,21 @@ final class EventFold
         forEachResting(view, new Resting()
         {
             @Override
+            // FQN-CLASH: the action's Side (Side here is the codec's)
             public void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int depth)
             {
+                // FQN-CLASH: the action's Side (Side here is the codec's)
                 bookLevels.put(levelKey(market, which, side == io.venue.action.Side.BID, book.levelPrice(side, depth)),
                     new Level(book.levelQty(side, depth), book.levelOrderCount(side, depth)));
             }
 
             @Override
+            // FQN-CLASH: the action's Side (Side here is the codec's)
             public void order(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int slot)
             {
                 book.orderIdInto(slot, id, 0);
                 open.put(HexFormat.of().formatHex(id), new Order(HexFormat.of().formatHex(view.addressOf(book.accountOf(slot))),
+                    // FQN-CLASH: the action's Side (Side here is the codec's)
                     market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot), book.filledOf(slot)));
             }
         });
@@ -229,10 +233,12 @@ final class EventFold
     /** Visits every book's levels, best first, and each level's orders in time priority. */
     interface Resting
     {
-        default void level(long market, int which, OrderBook book, io.venue.action.Side side, int depth)
+        // FQN-CLASH: the action's Side (Side here is the codec's)
+        default void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int depth)
         {
         }
 
+        // FQN-CLASH: the action's Side (Side here is the codec's)
         void order(long market, int which, OrderBook book, io.venue.action.Side side, int slot);
     }
 
@@ -248,6 +254,7 @@ final class EventFold
                 {
                     continue;
                 }
+                // FQN-CLASH: the action's Side (Side here is the codec's)
                 for (final io.venue.action.Side side : io.venue.action.Side.values())
                 {
                     for (int depth = 0; depth < book.levelCount(side); depth++)

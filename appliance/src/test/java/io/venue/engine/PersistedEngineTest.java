@@ -1,10 +1,12 @@
 package io.venue.engine;
 
+import io.venue.engine.state.Credential;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateCheck;
 import io.venue.engine.state.StateStatus;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.engine.state.StoreFile;
+import io.venue.journal.queue.Journal;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -79,15 +81,16 @@ class PersistedEngineTest
         persisted.close();
         assertTrue(mostOpen > 0, "books were rebuilt with orders in them");
 
-        try (PersistedEngine last = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()))
+        try (PersistedEngine last = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
+            context()))
         {
             assertArrayEquals(continuous.stateHash(), last.engine().stateHash());
             assertTrue(last.state().agents().size() > 0 && last.state().credentials().size() > 1, "agents were stored");
-            final io.venue.engine.state.Credential credential = new io.venue.engine.state.Credential();
+            final Credential credential = new Credential();
             int signing = 0;
             for (int c = 0; c < last.state().credentials().size(); c++)
             {
-                signing += (last.state().credentials().find(c, credential).flags() & io.venue.engine.state.Credential.SIGNS);
+                signing += (last.state().credentials().find(c, credential).flags() & Credential.SIGNS);
             }
             assertTrue(signing > 0 && signing < last.state().credentials().size(), "signing and Ed25519 credentials");
             assertTrue(last.state().positions().size() > 0, "outcome positions were stored");
@@ -124,7 +127,8 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 5).setUp().run(300);
         final Records records = new Records(source.commands, source.commandsLength());
-        final PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context());
+        final PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
+            context());
         records.apply(persisted.engine(), 0, records.count());
         persisted.engine().flushState();
         // the process dies between beginApply and commitApplied of the next write
@@ -153,7 +157,8 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 9).setUp().run(200);
         final Records records = new Records(source.commands, source.commandsLength());
-        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()))
+        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
+            context()))
         {
             records.apply(persisted.engine(), 0, records.count());
         }
@@ -185,7 +190,8 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 3).setUp().run(50);
         final Records records = new Records(source.commands, source.commandsLength());
-        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()))
+        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
+            context()))
         {
             records.apply(persisted.engine(), 0, records.count());
             final byte[] before = persisted.engine().stateHash();
@@ -200,7 +206,7 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 5).setUp().run(300);
         final Records records = new Records(source.commands, source.commandsLength());
-        try (io.venue.journal.queue.Journal events = io.venue.journal.queue.Journal.open(folder.resolve("events"));
+        try (Journal events = Journal.open(folder.resolve("events"));
             PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
                 JournalEventSink.heldUntilFlush(events.appender()), context()))
         {

@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.Amend;
@@ -27,13 +28,17 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
 import io.venue.action.Withdraw;
+import io.venue.engine.state.StateLimits;
 import io.venue.journal.sbe.AgentKeyKind;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelReplaceEncoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
 import io.venue.journal.sbe.SignerMatch;
 import org.agrona.ExpandableArrayBuffer;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -87,7 +92,7 @@ final class RandomStream
         return new EngineConfig().maxLevelsPerSide(6).orderCapacityPerBook(64).maxOpenOrdersPerAccountAndMarket(12)
             .actionRate(30, 1000).expectedAccounts(4)
             // the state folders of the persisted tests are sized for these
-            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+            .stateLimits(StateLimits.forAccounts(1_000, 10_000));
     }
 
     /** Lists the assets and markets and funds the accounts. */
@@ -116,7 +121,7 @@ final class RandomStream
     }
 
     /** An order action of limit class TRADING, or one time in four of class MM, which the account limiter skips. */
-    private void order(final Address account, final ClientOrderId cloid, final io.venue.action.Action action)
+    private void order(final Address account, final ClientOrderId cloid, final Action action)
     {
         if (limitClasses.nextInt(4) == 0)
         {
@@ -296,20 +301,22 @@ final class RandomStream
     private void cancelReplace(final Address account)
     {
         final SpotPlaceOrder place = place();
-        final io.venue.journal.sbe.CancelReplaceEncoder e = new io.venue.journal.sbe.CancelReplaceEncoder()
+        final CancelReplaceEncoder e = new CancelReplaceEncoder()
             .wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(h.nextSequence()).timestampMs(h.now).epoch(1);
         // the EIP-712 hash the pool would have put here: unique per replace
         final byte[] orderId = new byte[32];
         orderId[0] = 0x7C;
-        java.nio.ByteBuffer.wrap(orderId, 24, 8).putLong(++cancelReplaces);
+        ByteBuffer.wrap(orderId, 24, 8).putLong(++cancelReplaces);
         e.envelope().putAccount(account.toBytes(), 0, 20).nonce(h.takeNonce(account)).ts(0)
-            .hasClientOrderId(io.venue.journal.sbe.BooleanType.FALSE).putDigest(orderId, 0, 32)
-            .signerMatch(io.venue.journal.sbe.SignerMatch.ACCOUNT_RAW).putRawSigner(account.toBytes(), 0, 20);
+            .hasClientOrderId(BooleanType.FALSE).putDigest(orderId, 0, 32)
+            .signerMatch(SignerMatch.ACCOUNT_RAW).putRawSigner(account.toBytes(), 0, 20);
         e.putCancelOrderId(anyPlaced().toBytes(), 0, 32).market(place.market())
-            .book(place.book() == null ? io.venue.journal.sbe.Book.NONE :
+            .book(place.book() == null ? io.venue.journal.sbe.Book.NONE : // FQN-CLASH: the codec's enums (the action's are imported)
                 place.book() == Book.YES ? io.venue.journal.sbe.Book.YES : io.venue.journal.sbe.Book.NO)
+            // FQN-CLASH: the codec's enums (the action's are imported)
             .side(place.side() == Side.BID ? io.venue.journal.sbe.Side.BID : io.venue.journal.sbe.Side.ASK)
             .price(place.price()).qty(place.qty())
+            // FQN-CLASH: the codec's enums (the action's are imported)
             .timeInForce(random.nextBoolean() ? io.venue.journal.sbe.TimeInForce.GTC : io.venue.journal.sbe.TimeInForce.POST_ONLY)
             .expiry(random.nextInt(4) == 0 ? (EngineHarness.T0 + random.nextInt(200_000)) / 1000 : 0);
         h.apply(record, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());

@@ -5,11 +5,14 @@ import io.venue.action.Amend;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
+import io.venue.action.HaltMarket;
 import io.venue.action.OrderId;
+import io.venue.action.ResumeMarket;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -143,9 +146,9 @@ class ShardAmendTest
         assertRejected(recorder.act(ALICE, new Amend(new OrderId(new byte[32]), PRICE, UNIT)), "UNKNOWN_ORDER");
         assertRejected(recorder.act(ALICE, new Amend(bid, 104 * UNIT + 1, 7 * UNIT)), "INVALID_PRICE");
         assertRejected(recorder.act(ALICE, new Amend(bid, 104 * UNIT, 30 * UNIT)), "RISK_CREDIT_LIMIT");
-        recorder.admin(new io.venue.action.HaltMarket(BTC_USD));
+        recorder.admin(new HaltMarket(BTC_USD));
         assertRejected(recorder.act(ALICE, new Amend(bid, 103 * UNIT, 7 * UNIT)), "MARKET_HALTED");
-        recorder.admin(new io.venue.action.ResumeMarket(BTC_USD));
+        recorder.admin(new ResumeMarket(BTC_USD));
         line(recorder.act(ALICE, new Amend(bid, 103 * UNIT, 8 * UNIT)), "OrderRested", "\"price\":103000000");
         return recorder.records();
     }
@@ -156,10 +159,10 @@ class ShardAmendTest
         final List<byte[]> records = everyWayOfAnAmend();
         final ShardPipelineTest.Run single = ShardPipelineTest.run(config(1, 1), records, 0, 0);
         final ShardPipelineTest.Run sharded = ShardPipelineTest.run(config(2, 1), records, 0, 0);
-        org.junit.jupiter.api.Assertions.assertArrayEquals(single.events(), sharded.events());
+        Assertions.assertArrayEquals(single.events(), sharded.events());
         // and in one view, with drains at other points, the same events again (and every lock covered: run checks it)
         final ShardPipelineTest.Run grouped = ShardPipelineTest.run(config(2, 1_000), records, 0, 0);
-        org.junit.jupiter.api.Assertions.assertArrayEquals(grouped.events(), ShardPipelineTest.run(config(2, 1_000), records, 5, 2).events());
+        Assertions.assertArrayEquals(grouped.events(), ShardPipelineTest.run(config(2, 1_000), records, 5, 2).events());
     }
 
     private static EngineConfig config(final int shards, final int group)

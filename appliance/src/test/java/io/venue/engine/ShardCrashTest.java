@@ -3,10 +3,12 @@ package io.venue.engine;
 import io.venue.codec.Hex;
 import io.venue.testing.ChildJvm;
 import io.venue.testing.RecordFiles;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +64,7 @@ class ShardCrashTest
         final byte[] referenceHash;
         try (Engine engine = new Engine(CrashingShard.config(shards), reference))
         {
-            records.forEach(r -> engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.forEach(r -> engine.onCommand(new UnsafeBuffer(r), 0, r.length));
             referenceHash = engine.stateHash();
         }
 
@@ -103,7 +105,7 @@ class ShardCrashTest
             "the event journal holds exactly the uninterrupted run's events: " + recoveries);
     }
 
-    private static ChildJvm start(final Path shard, final Path source, final int shards) throws java.io.IOException
+    private static ChildJvm start(final Path shard, final Path source, final int shards) throws IOException
     {
         return ChildJvm.start(CrashingShard.class, shard.toString(), source.toString(), Integer.toString(shards));
     }

@@ -1,14 +1,33 @@
 package io.venue.engine;
 
+import io.venue.action.CreateAsset;
+import io.venue.action.CreateSpotMarket;
+import io.venue.action.Deposit;
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.engine.state.StateLimits;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.queue.Journal;
+import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.TradeDecoder;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.venue.engine.state.EngineState;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -107,7 +126,7 @@ class ShardPipelineTest
         final Run seldom = run(config, records, ~seed, 40);
         if (credit)
         {
-            assertTrue(count(steady.events(), io.venue.journal.sbe.ActionRejectedDecoder.TEMPLATE_ID) > 0);
+            assertTrue(count(steady.events(), ActionRejectedDecoder.TEMPLATE_ID) > 0);
         }
         assertArrayEquals(steady.events(), often.events(), "events with drains at other points: " + what);
         assertArrayEquals(steady.events(), seldom.events(), "events with drains at other points: " + what);
@@ -130,7 +149,7 @@ class ShardPipelineTest
         final Run single = run(config(true, 1, 1), records, 0, 0);
         final Run sharded = run(config(true, 3, 1), records, 3, 5);
         assertTrue(count(single.events(), TradeDecoder.TEMPLATE_ID) > 500);
-        final int kept = count(single.events(), io.venue.journal.sbe.OrderAmendedDecoder.TEMPLATE_ID);
+        final int kept = count(single.events(), OrderAmendedDecoder.TEMPLATE_ID);
         assertTrue(kept > 5, "amends that kept their priority: " + kept);
         assertArrayEquals(single.events(), sharded.events());
     }
@@ -185,24 +204,24 @@ class ShardPipelineTest
     void proceedsCountFromTheNextGroupAndARestartKeepsTheRule() throws Exception
     {
         final EngineHarness h = new EngineHarness(new EngineConfig(), false);
-        h.admin(new io.venue.action.CreateAsset(1, "USD"));
-        h.admin(new io.venue.action.CreateAsset(2, "BTC"));
-        h.admin(new io.venue.action.CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
-        h.admin(new io.venue.action.Deposit(EngineTest.ALICE, 1, 1_000_000_000));
-        h.admin(new io.venue.action.Deposit(EngineTest.BOB, 2, 1_000_000));
-        h.act(EngineTest.BOB, spot(io.venue.action.Side.ASK, 1_000_000));
-        h.act(EngineTest.ALICE, spot(io.venue.action.Side.BID, 1_000_000));
+        h.admin(new CreateAsset(1, "USD"));
+        h.admin(new CreateAsset(2, "BTC"));
+        h.admin(new CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new Deposit(EngineTest.ALICE, 1, 1_000_000_000));
+        h.admin(new Deposit(EngineTest.BOB, 2, 1_000_000));
+        h.act(EngineTest.BOB, spot(Side.ASK, 1_000_000));
+        h.act(EngineTest.ALICE, spot(Side.BID, 1_000_000));
         final int fill = h.records().size();
-        h.act(EngineTest.BOB, spot(io.venue.action.Side.BID, 500_000));
+        h.act(EngineTest.BOB, spot(Side.BID, 500_000));
         final byte[] bobsBid = h.lastDigest;
-        h.admin(new io.venue.action.Deposit(EngineTest.STRANGER, 1, 1));
-        h.act(EngineTest.BOB, spot(io.venue.action.Side.BID, 500_000));
+        h.admin(new Deposit(EngineTest.STRANGER, 1, 1));
+        h.act(EngineTest.BOB, spot(Side.BID, 500_000));
         final byte[] bobsSecondBid = h.lastDigest;
         final List<byte[]> records = h.records();
         assertTrue(h.engine.view().isOpen(bobsBid), "one shard: the proceeds are there at once");
 
         final EngineConfig config = new EngineConfig().shards(2).groupCommands(1_000_000).operator(EngineHarness.OPERATOR)
-            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+            .stateLimits(StateLimits.forAccounts(1_000, 10_000));
         try (Engine sharded = new Engine(config, (buffer, offset, length) -> { }))
         {
             apply(sharded, records, 0, records.size());
@@ -225,10 +244,10 @@ class ShardPipelineTest
         }
     }
 
-    private static io.venue.action.SpotPlaceOrder spot(final io.venue.action.Side side, final long qty)
+    private static SpotPlaceOrder spot(final Side side, final long qty)
     {
-        return new io.venue.action.SpotPlaceOrder(7, null, side, 1_000_000, qty, null, io.venue.action.TimeInForce.GTC, false, false,
-            io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+        return new SpotPlaceOrder(7, null, side, 1_000_000, qty, null, TimeInForce.GTC, false, false,
+            SpotPlaceOrder.NO_EXPIRY);
     }
 
     @Test
@@ -240,12 +259,12 @@ class ShardPipelineTest
         final EngineState.Context context = stateContext("state", 50);
         final int stateAt = 1_000;
         final int crashedAt = 1_400;
-        try (io.venue.journal.queue.Journal commands = io.venue.journal.queue.Journal.open(folder.resolve("commands"));
-            io.venue.journal.queue.Journal events = io.venue.journal.queue.Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
-            final io.venue.journal.queue.JournalAppender commandOut = commands.appender();
+            final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
-            final io.venue.journal.queue.JournalAppender eventOut = events.appender();
+            final JournalAppender eventOut = events.appender();
             final long stored;
             try (PersistedEngine persisted = PersistedEngine.open(config, JournalEventSink.heldUntilFlush(eventOut), context))
             {
@@ -257,9 +276,9 @@ class ShardPipelineTest
             // then the process journals the events of more commands and dies without writing its state again
             try (Engine crashed = new Engine(config, new EventSink()
             {
-                public void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+                public void onEvent(final DirectBuffer buffer, final int offset, final int length)
                 {
-                    final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                    final long sequence = JournalRecords.sequence(buffer, offset);
                     if (sequence > stateAt && sequence < crashedAt)
                     {
                         eventOut.add(buffer, offset, length);
@@ -305,14 +324,14 @@ class ShardPipelineTest
     void aShardExpiresItsBooksOrdersAtItsOwnCommands()
     {
         final EngineHarness h = new EngineHarness(new EngineConfig().shards(2), true);
-        h.admin(new io.venue.action.CreateAsset(1, "USD"));
-        h.admin(new io.venue.action.CreateAsset(2, "BTC"));
-        h.admin(new io.venue.action.CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
-        h.admin(new io.venue.action.CreateSpotMarket(8, 2, 1, 1_000, 1_000, 1_000));
-        h.admin(new io.venue.action.Deposit(EngineTest.ALICE, 1, 1_000_000_000));
-        h.admin(new io.venue.action.Deposit(EngineTest.BOB, 1, 1_000_000_000));
-        h.act(EngineTest.ALICE, new io.venue.action.SpotPlaceOrder(7, null, io.venue.action.Side.BID, 1_000_000, 1_000_000, null,
-            io.venue.action.TimeInForce.GTC, false, false, h.now + 100));
+        h.admin(new CreateAsset(1, "USD"));
+        h.admin(new CreateAsset(2, "BTC"));
+        h.admin(new CreateSpotMarket(7, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new CreateSpotMarket(8, 2, 1, 1_000, 1_000, 1_000));
+        h.admin(new Deposit(EngineTest.ALICE, 1, 1_000_000_000));
+        h.admin(new Deposit(EngineTest.BOB, 1, 1_000_000_000));
+        h.act(EngineTest.ALICE, new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 1_000_000, null,
+            TimeInForce.GTC, false, false, h.now + 100));
         h.now += 200;
         final List<String> otherShard = h.act(EngineTest.BOB, spotIn(8));
         assertTrue(otherShard.stream().noneMatch(l -> l.contains("\"reason\":\"EXPIRED\"")), String.join("\n", otherShard));
@@ -321,10 +340,10 @@ class ShardPipelineTest
         h.engine.close();
     }
 
-    private static io.venue.action.SpotPlaceOrder spotIn(final long market)
+    private static SpotPlaceOrder spotIn(final long market)
     {
-        return new io.venue.action.SpotPlaceOrder(market, null, io.venue.action.Side.BID, 900_000, 1_000_000, null,
-            io.venue.action.TimeInForce.GTC, false, false, io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+        return new SpotPlaceOrder(market, null, Side.BID, 900_000, 1_000_000, null,
+            TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
     }
 
     /** A defect while matching (here: a ticket for a book that does not exist) marks that command and stops the shard. */
@@ -332,23 +351,23 @@ class ShardPipelineTest
     void aShardThatFailsMarksItsCommandAndStops()
     {
         final ShardState state = new ShardState(new EngineConfig().shards(2), (buffer, offset, length) -> { });
-        final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer inbound = ring();
-        final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer outbound = ring();
-        final MatchingShard shard = new MatchingShard(0, state, inbound, outbound, new org.agrona.concurrent.BusySpinIdleStrategy());
+        final OneToOneRingBuffer inbound = ring();
+        final OneToOneRingBuffer outbound = ring();
+        final MatchingShard shard = new MatchingShard(0, state, inbound, outbound, new BusySpinIdleStrategy());
         final UnsafeBuffer ticket = new UnsafeBuffer(new byte[ShardTicket.LENGTH]);
         ticket.putInt(ShardTicket.BOOK, 0, ByteOrder.LITTLE_ENDIAN);
         assertTrue(inbound.write(ShardTicket.PLACE, ticket, 0, ShardTicket.LENGTH));
-        org.junit.jupiter.api.Assertions.assertThrows(org.agrona.concurrent.AgentTerminationException.class, shard::doWork);
+        Assertions.assertThrows(AgentTerminationException.class, shard::doWork);
         assertTrue(shard.failure() instanceof NullPointerException, String.valueOf(shard.failure()));
         final int[] type = {0};
         assertEquals(1, outbound.read((msgType, buffer, index, length) -> type[0] = msgType));
         assertEquals(ShardTicket.TAPE_FAILED, type[0], "the engine learns which command failed");
     }
 
-    private static org.agrona.concurrent.ringbuffer.OneToOneRingBuffer ring()
+    private static OneToOneRingBuffer ring()
     {
-        return new org.agrona.concurrent.ringbuffer.OneToOneRingBuffer(new UnsafeBuffer(
-            java.nio.ByteBuffer.allocateDirect((1 << 16) + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH)));
+        return new OneToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect((1 << 16) + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
     /** Applies records {@code from} (inclusive) to {@code to} (exclusive). */
@@ -363,7 +382,7 @@ class ShardPipelineTest
     /** The trading stream's configuration with three shards in groups of 16, and a state sized for it. */
     private static EngineConfig persistedConfig()
     {
-        return config(true, 3, 16).stateLimits(io.venue.engine.state.StateLimits.forAccounts(1_000, 10_000));
+        return config(true, 3, 16).stateLimits(StateLimits.forAccounts(1_000, 10_000));
     }
 
     private EngineState.Context stateContext(final String name, final int commandsPerFlush)

@@ -2,6 +2,7 @@ package io.venue.engine;
 
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StoreFile;
+import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
@@ -17,7 +18,11 @@ import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -82,7 +87,7 @@ class ShardRecoveryTest
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
-            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
 
             // a clean run up to STATE_AT, the state on disk
             final JournalAppender eventOut = events.appender();
@@ -135,7 +140,7 @@ class ShardRecoveryTest
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
-            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             final Engine lost = new Engine(config(), new JournalEventSink(eventOut));
             for (final byte[] record : records)
@@ -157,22 +162,22 @@ class ShardRecoveryTest
         final List<byte[]> records = reference().records();
         // the tenth command as a record of another schema version, which the engine refuses to read
         final byte[] foreign = records.get(9).clone();
-        new org.agrona.concurrent.UnsafeBuffer(foreign).putShort(6, (short)(io.venue.journal.sbe.MessageHeaderDecoder.SCHEMA_VERSION + 1),
-            java.nio.ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(foreign).putShort(6, (short)(MessageHeaderDecoder.SCHEMA_VERSION + 1),
+            ByteOrder.LITTLE_ENDIAN);
         records.set(9, foreign);
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
-            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final long[] tenth = {-1};
-            final io.venue.journal.queue.JournalTailer tailer = commands.tailer();
+            final JournalTailer tailer = commands.tailer();
             for (int i = 0; i < 10; i++)
             {
                 tailer.read((buffer, offset, length, index) -> tenth[0] = index);
             }
             final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
             recovery.state().close();
-            assertEquals(List.of("unreadable " + tenth[0] + " " + JournalRecords.sequence(new org.agrona.concurrent.UnsafeBuffer(foreign), 0)),
+            assertEquals(List.of("unreadable " + tenth[0] + " " + JournalRecords.sequence(new UnsafeBuffer(foreign), 0)),
                 log.stream().filter(line -> line.startsWith("unreadable")).toList());
         }
     }
@@ -185,7 +190,7 @@ class ShardRecoveryTest
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
-            records.forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             // a run under another operator key wrote different events for the same commands
             final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB), new JournalEventSink(eventOut));
@@ -208,7 +213,7 @@ class ShardRecoveryTest
         {
             // the host kept the events of every command but lost the command journal's last 100 records
             final JournalAppender commandOut = commands.appender();
-            records.subList(0, records.size() - 100).forEach(r -> commandOut.append(new org.agrona.concurrent.UnsafeBuffer(r), 0, r.length));
+            records.subList(0, records.size() - 100).forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             final Engine all = new Engine(config(), new JournalEventSink(eventOut));
             for (final byte[] record : records)
@@ -279,8 +284,8 @@ class ShardRecoveryTest
         if (unreadable)
         {
             final UnsafeBuffer other = new UnsafeBuffer(records.get(records.size() - 1).clone());
-            other.putLong(MessageHeaderEncoder.ENCODED_LENGTH, next++, java.nio.ByteOrder.LITTLE_ENDIAN);
-            other.putShort(6, (short)99, java.nio.ByteOrder.LITTLE_ENDIAN); // the header's schema version
+            other.putLong(MessageHeaderEncoder.ENCODED_LENGTH, next++, ByteOrder.LITTLE_ENDIAN);
+            other.putShort(6, (short)99, ByteOrder.LITTLE_ENDIAN); // the header's schema version
             records.add(other.byteArray());
         }
         records.add(refusal(next++));
@@ -337,9 +342,9 @@ class ShardRecoveryTest
             }
             // damage the start of one map file in place, keeping its length (a bad sector, a stray write)
             final Path balances = folder.resolve("state").resolve(StoreFile.BALANCES.fileName());
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(balances, java.nio.file.StandardOpenOption.WRITE))
+            try (FileChannel ch = FileChannel.open(balances, StandardOpenOption.WRITE))
             {
-                ch.write(java.nio.ByteBuffer.wrap(new byte[256]), 0);
+                ch.write(ByteBuffer.wrap(new byte[256]), 0);
             }
             final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
             assertArrayEquals(h.engine.stateHash(), recovery.engine().stateHash());
@@ -350,7 +355,7 @@ class ShardRecoveryTest
 
     private static void apply(final Engine engine, final byte[] record)
     {
-        engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(record), 0, record.length);
+        engine.onCommand(new UnsafeBuffer(record), 0, record.length);
     }
 
     static byte[] journal(final Path eventsFolder)

@@ -10,6 +10,8 @@ import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.testing.ChildJvm;
 import io.venue.testing.RecordFiles;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -117,7 +120,7 @@ class FailoverTest
         final Engine engine = new Engine(RandomCommands.config(), (buffer, offset, length) -> { });
         for (final byte[] record : records)
         {
-            engine.onCommand(new org.agrona.concurrent.UnsafeBuffer(record), 0, record.length);
+            engine.onCommand(new UnsafeBuffer(record), 0, record.length);
         }
         return engine.stateHash();
     }
@@ -146,7 +149,7 @@ class FailoverTest
                 }
                 final boolean[] same = {false};
                 final boolean present = right.next((buffer, offset, length, index) ->
-                    same[0] = java.util.Arrays.equals(current[0], copy(buffer, offset, length)));
+                    same[0] = Arrays.equals(current[0], copy(buffer, offset, length)));
                 if (!present || !same[0])
                 {
                     return position;
@@ -158,7 +161,7 @@ class FailoverTest
         }
     }
 
-    private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] bytes = new byte[length];
         buffer.getBytes(offset, bytes);
@@ -174,7 +177,8 @@ class FailoverTest
         }
     }
 
-    private static ChildJvm node(final String role, final Path nodeFolder, final Path source, final String commandPort, final String replyPort)
+    private static ChildJvm node(final String role, final Path nodeFolder, final Path source, final String commandPort,
+        final String replyPort)
         throws IOException
     {
         return ChildJvm.start(ReplicaNode.class, role, nodeFolder.toString(), source.toString(), commandPort, replyPort);

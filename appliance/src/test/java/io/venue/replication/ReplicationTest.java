@@ -12,6 +12,8 @@ import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.sequencer.SequencerListener;
 import io.venue.testing.RecordFiles;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -323,7 +325,7 @@ class ReplicationTest
         final Journal rebuiltCommands = journal("a-rebuilt/commands");
         final StandbyFollower rebuilt = follower(rebuiltCommands, 0, 0);
         // the rebuilt standby stalls once it holds its first poll of commands (64 at most)
-        final org.agrona.concurrent.Agent stallingRebuilt = new org.agrona.concurrent.Agent()
+        final Agent stallingRebuilt = new Agent()
         {
             public int doWork()
             {
@@ -416,13 +418,13 @@ class ReplicationTest
     }
 
     /** Runs the agents (moving the manual clock a microsecond each round) until the condition holds, or 20 s pass. */
-    private void runUntil(final BooleanSupplier condition, final org.agrona.concurrent.Agent... agents)
+    private void runUntil(final BooleanSupplier condition, final Agent... agents)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean())
         {
             assertTrue(System.nanoTime() < deadline, "timed out");
-            for (final org.agrona.concurrent.Agent agent : agents)
+            for (final Agent agent : agents)
             {
                 try
                 {
@@ -477,7 +479,7 @@ class ReplicationTest
     }
 
     /** A clock the test moves, so timeouts are decided by the test, not by the machine's speed. */
-    private static final class ManualClock implements org.agrona.concurrent.NanoClock
+    private static final class ManualClock implements NanoClock
     {
         private volatile long now = 1_000_000_000L;
 

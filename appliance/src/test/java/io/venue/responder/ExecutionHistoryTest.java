@@ -1,5 +1,6 @@
 package io.venue.responder;
 
+import io.venue.codec.Hex;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.sbe.Book;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -100,12 +102,12 @@ class ExecutionHistoryTest
     private static byte[] filled(final int value)
     {
         final byte[] bytes = new byte[20];
-        java.util.Arrays.fill(bytes, (byte)value);
+        Arrays.fill(bytes, (byte)value);
         return bytes;
     }
 
     private static String hex(final byte[] bytes)
     {
-        return io.venue.codec.Hex.to0x(bytes);
+        return Hex.to0x(bytes);
     }
 }

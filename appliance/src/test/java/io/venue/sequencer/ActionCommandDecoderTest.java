@@ -10,8 +10,11 @@ import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.SignerMatch;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,11 +34,11 @@ class ActionCommandDecoderTest
     void aRecordCutShortIsRefusedAndTheAuditCallsItAFailure()
     {
         final byte[] record = RandomCommands.generate(4, 10).get(3);
-        final UnsafeBuffer cut = new UnsafeBuffer(java.util.Arrays.copyOf(record, record.length - 7));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        final UnsafeBuffer cut = new UnsafeBuffer(Arrays.copyOf(record, record.length - 7));
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> new ActionCommandDecoder().decode(cut, 0, cut.capacity()));
         final SignatureAudit audit = new SignatureAudit(8453, Address.of("0x" + "5e".repeat(20)), false);
-        org.junit.jupiter.api.Assertions.assertEquals(SignatureAudit.Verdict.FAILED, audit.check(cut, 0, cut.capacity()));
+        Assertions.assertEquals(SignatureAudit.Verdict.FAILED, audit.check(cut, 0, cut.capacity()));
         assertTrue(audit.failure().contains("unreadable"), audit.failure());
     }
 
@@ -54,13 +57,14 @@ class ActionCommandDecoderTest
         // the random stream sends cancels by client order id only inside batches: one on its own
         final ExpandableArrayBuffer single = new ExpandableArrayBuffer(512);
         final int singleLength = encoder.encode(1, 1, 1, new ActionPayload(Address.of("0x" + "a1".repeat(20)), 3,
-            ClientOrderId.of("0x" + "0c".repeat(16)), 1_763_000_000_000L, new CancelByClientOrderId(ClientOrderId.of("0x" + "7e".repeat(16)))),
+            ClientOrderId.of("0x" + "0c".repeat(16)), 1_763_000_000_000L,
+            new CancelByClientOrderId(ClientOrderId.of("0x" + "7e".repeat(16)))),
             new byte[32], SignerMatch.ACCOUNT_PERSONAL, new byte[20], new byte[20], new byte[65], true, single, 0);
         final byte[] singleRecord = new byte[singleLength];
         single.getBytes(0, singleRecord);
         for (final long seed : new long[]{1, 2, 3})
         {
-            final List<byte[]> records = new java.util.ArrayList<>(RandomCommands.generate(seed, 4_000));
+            final List<byte[]> records = new ArrayList<>(RandomCommands.generate(seed, 4_000));
             records.add(singleRecord);
             for (final byte[] record : records)
             {

@@ -3,6 +3,8 @@ package io.venue.sequencer;
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.Batch;
+import io.venue.action.BatchLeg;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
@@ -10,36 +12,52 @@ import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.action.json.CanonicalJson;
+import io.venue.codec.Hex;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.engine.Engine;
-import io.venue.engine.JournalEventSink;
 import io.venue.engine.EngineAgent;
 import io.venue.engine.EngineConfig;
+import io.venue.engine.JournalEventSink;
+import io.venue.entry.Answer;
+import io.venue.entry.PendingRequests;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.responder.ReadModels;
+import io.venue.responder.RecentAnswers;
+import io.venue.responder.Responder;
 import io.venue.signing.ActionSigner;
 import io.venue.verifier.VerifierPool;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
-import io.venue.journal.sbe.ActionEnvelopeDecoder;
-import io.venue.journal.sbe.MessageHeaderDecoder;
-import io.venue.journal.sbe.PlaceOrderDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import io.venue.entry.PendingRequests;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -60,7 +78,7 @@ class PipelineTest
     Path folder;
 
     private final ConcurrentLinkedQueue<long[]> acks = new ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean paused = new AtomicBoolean();
     private final ConcurrentHashMap<Long, Boolean> outcomes = new ConcurrentHashMap<>();
 
     @Test
@@ -79,8 +97,8 @@ class PipelineTest
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)
-                .delegates((account, signer) -> java.util.Arrays.equals(account, bobAddress) &&
-                    java.util.Arrays.equals(signer, carolAddress))))
+                .delegates((account, signer) -> Arrays.equals(account, bobAddress) &&
+                    Arrays.equals(signer, carolAddress))))
         {
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
             {
@@ -184,7 +202,7 @@ class PipelineTest
             {
                 verified++;
             }
-            if (placed == null && new UnsafeBuffer(record).getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) == PlaceOrderDecoder.TEMPLATE_ID)
+            if (placed == null && new UnsafeBuffer(record).getShort(2, ByteOrder.LITTLE_ENDIAN) == PlaceOrderDecoder.TEMPLATE_ID)
             {
                 placed = record;
             }
@@ -195,7 +213,7 @@ class PipelineTest
 
         final byte[] repriced = placed.clone();
         new UnsafeBuffer(repriced).putLong(MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.priceEncodingOffset(), 2 * UNIT,
-            java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteOrder.LITTLE_ENDIAN);
         assertEquals(SignatureAudit.Verdict.FAILED, audit.check(new UnsafeBuffer(repriced), 0, repriced.length));
         assertTrue(audit.failure().contains("another digest"), audit.failure());
 
@@ -212,10 +230,10 @@ class PipelineTest
         final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair bob = Secp256k1KeyPair.generate(new SecureRandom());
-        final List<String> answeredBeforeJournaled = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final io.venue.entry.PendingRequests pending = new io.venue.entry.PendingRequests(0);
-        final ConcurrentHashMap<Long, io.venue.entry.Answer> answers = new ConcurrentHashMap<>();
-        final java.util.concurrent.atomic.AtomicInteger answeredTwice = new java.util.concurrent.atomic.AtomicInteger();
+        final List<String> answeredBeforeJournaled = new CopyOnWriteArrayList<>();
+        final PendingRequests pending = new PendingRequests(0);
+        final ConcurrentHashMap<Long, Answer> answers = new ConcurrentHashMap<>();
+        final AtomicInteger answeredTwice = new AtomicInteger();
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
@@ -245,8 +263,8 @@ class PipelineTest
             final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
             final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);
             // the responder reads each command and its events from the journals, which hold several commands an excerpt
-            final io.venue.responder.Responder responder = new io.venue.responder.Responder(commands.tailer(), events.tailer(), pending,
-                new io.venue.responder.ReadModels(100), 64, 50, 1_000, new io.venue.responder.RecentAnswers(100), 0, Throwable::printStackTrace);
+            final Responder responder = new Responder(commands.tailer(), events.tailer(), pending,
+                new ReadModels(100), 64, 50, 1_000, new RecentAnswers(100), 0, Throwable::printStackTrace);
             final AgentRunner responderRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, responder);
             AgentRunner.startOnThread(sequencerRunner);
             AgentRunner.startOnThread(engineRunner);
@@ -300,14 +318,14 @@ class PipelineTest
                     Thread.sleep(1);
                 }
                 // each answer is its own command's: its sequence, its trades and its own digest
-                final java.util.Set<String> digests = new java.util.HashSet<>();
+                final Set<String> digests = new HashSet<>();
                 for (long order = 0; order < requests; order++)
                 {
-                    final io.venue.entry.Answer answer = answers.get(order);
+                    final Answer answer = answers.get(order);
                     assertTrue(answer != null && answer.accepted(), order + ": " + answer);
                     assertEquals(setup.length + order + 1, answer.sequence, order + ": " + answer);
                     assertEquals(order % 2, answer.trades, answer.toString());
-                    assertTrue(digests.add(io.venue.codec.Hex.to0x(answer.digest)), "digests differ: " + answers);
+                    assertTrue(digests.add(Hex.to0x(answer.digest)), "digests differ: " + answers);
                 }
                 assertEquals(0, answeredTwice.get(), "an answer came twice");
             }
@@ -318,10 +336,10 @@ class PipelineTest
                 responderRunner.close();
             }
             // five set-up commands an excerpt each, then the twelve orders in one
-            assertEquals(java.util.Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(commands));
+            assertEquals(Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(commands));
             // the engine applied them in one duty cycle: the events of the twelve (several each) in one excerpt (it may
             // have applied set-up commands together too, when it woke after several were journaled)
-            final java.util.Map<Long, Long> eventExcerpts = excerptSizes(events);
+            final Map<Long, Long> eventExcerpts = excerptSizes(events);
             assertEquals(12L, eventExcerpts.get((long)eventExcerpts.size()), eventExcerpts.toString());
             assertEquals(17L, eventExcerpts.values().stream().mapToLong(Long::longValue).sum(), eventExcerpts.toString());
         }
@@ -354,14 +372,14 @@ class PipelineTest
                 // six batches of 1,000 legs verified while the sequencer waits: more than 256 KiB of commands in one cycle
                 paused.set(true);
                 final ActionSigner signer = new ActionSigner(CHAIN_ID, CONTRACT, trader);
-                final List<io.venue.action.BatchLeg> legs = new ArrayList<>();
+                final List<BatchLeg> legs = new ArrayList<>();
                 for (int leg = 0; leg < 1_000; leg++)
                 {
                     legs.add(new SpotPlaceOrder(7, null, Side.BID, UNIT + leg, UNIT, null, TimeInForce.GTC, false, false, -1));
                 }
                 for (int i = 0; i < requests; i++)
                 {
-                    submit(pool, 1, i + 1, signer, trader.address(), i, new io.venue.action.Batch(legs));
+                    submit(pool, 1, i + 1, signer, trader.address(), i, new Batch(legs));
                     Thread.sleep(50);
                 }
                 // each takes a few milliseconds to verify: all six wait in the pool by then
@@ -376,9 +394,9 @@ class PipelineTest
             {
                 sequencerRunner.close();
             }
-            final java.util.Map<Long, Long> sizes = excerptSizes(commands);
+            final Map<Long, Long> sizes = excerptSizes(commands);
             // a command is about 83 KB: the fourth takes the excerpt past 256 KiB, the last two go out in the next
-            assertEquals(java.util.Map.of(1L, 4L, 2L, 2L), sizes, "one duty cycle's six commands as two excerpts");
+            assertEquals(Map.of(1L, 4L, 2L, 2L), sizes, "one duty cycle's six commands as two excerpts");
             final long[] largest = {0};
             try (JournalTailer tailer = commands.tailer())
             {
@@ -393,20 +411,20 @@ class PipelineTest
     }
 
     /** For each excerpt (numbered from 1), how many distinct sequences its records carry. */
-    private static java.util.Map<Long, Long> excerptSizes(final Journal journal)
+    private static Map<Long, Long> excerptSizes(final Journal journal)
     {
-        final java.util.Map<Long, java.util.Set<Long>> sequences = new java.util.TreeMap<>();
+        final Map<Long, Set<Long>> sequences = new TreeMap<>();
         try (JournalTailer tailer = journal.tailer())
         {
             while (tailer.read((buffer, offset, length, index) ->
-                sequences.computeIfAbsent(index, i -> new java.util.TreeSet<>()).add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+                sequences.computeIfAbsent(index, i -> new TreeSet<>()).add(JournalRecords.sequence(buffer, offset))))
             {
                 // to the end
             }
         }
-        final java.util.Map<Long, Long> sizes = new java.util.TreeMap<>();
+        final Map<Long, Long> sizes = new TreeMap<>();
         long number = 0;
-        for (final java.util.Set<Long> excerpt : sequences.values())
+        for (final Set<Long> excerpt : sequences.values())
         {
             sizes.put(++number, (long)excerpt.size());
         }

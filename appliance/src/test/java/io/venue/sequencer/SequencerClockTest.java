@@ -1,9 +1,12 @@
 package io.venue.sequencer;
 
+import io.venue.action.Address;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.entry.PreJournalRefusals;
 import io.venue.verifier.VerifierPool;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +33,8 @@ class SequencerClockTest
             public void onRejected(final long c, final long k, final long s, final long i) { }
         };
         try (Journal commands = Journal.open(folder.resolve("commands"));
-            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(8453).verifyingContract(io.venue.action.Address.of("0x" + "5e".repeat(20)))))
+            VerifierPool pool = VerifierPool.start(
+                new VerifierPool.Context().threads(1).chainId(8453).verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             // first run: one record stamped at 2,000,000
             final PreJournalRefusals first = new PreJournalRefusals(1 << 16);
@@ -53,9 +57,9 @@ class SequencerClockTest
         }
     }
 
-    private static org.agrona.DirectBuffer lastRecord(final Journal journal)
+    private static DirectBuffer lastRecord(final Journal journal)
     {
-        final org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[4096]);
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[4096]);
         journal.readLast((buffer, offset, length, index) -> copy.putBytes(0, buffer, offset, length));
         return copy;
     }

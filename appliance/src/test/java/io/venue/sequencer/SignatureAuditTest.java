@@ -51,6 +51,7 @@ class SignatureAuditTest
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
         pool.verify(new UnsafeBuffer(body), 0, body.length, 0, 0, out, true);
         final VerificationResult result = new VerificationResult().wrap(out, 0);
+        // FQN-CLASH: the verifier's SignerMatch (SignerMatch here is the codec's)
         assertEquals(io.venue.verifier.SignerMatch.OTHER, result.signerMatch(), "the pool does not try v1 on the MM lane");
 
         final byte[] digest = new byte[32];

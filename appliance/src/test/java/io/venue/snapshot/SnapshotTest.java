@@ -2,20 +2,28 @@ package io.venue.snapshot;
 
 import io.venue.engine.Engine;
 import io.venue.engine.EngineAgent;
+import io.venue.engine.JournalEventSink;
 import io.venue.engine.PersistedEngine;
 import io.venue.engine.RandomCommands;
 import io.venue.engine.ShardRecovery;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -97,11 +105,11 @@ class SnapshotTest
         try (Journal events = Journal.open(folder.resolve("events")); Journal cut = Journal.open(folder.resolve("events-cut")))
         {
             final JournalAppender out = cut.appender();
-            final io.venue.journal.queue.JournalTailer tailer = events.tailer();
+            final JournalTailer tailer = events.tailer();
             final boolean[] past = {false};
             while (!past[0] && tailer.read((buffer, offset, length, index) ->
             {
-                if (io.venue.journal.JournalRecords.sequence(buffer, offset) > keptThrough)
+                if (JournalRecords.sequence(buffer, offset) > keptThrough)
                 {
                     past[0] = true;
                     return;
@@ -135,10 +143,10 @@ class SnapshotTest
 
     private static byte[] eventBytes(final Path journal)
     {
-        final java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        final ByteArrayOutputStream all = new ByteArrayOutputStream();
         try (Journal events = Journal.openReadOnly(journal))
         {
-            final io.venue.journal.queue.JournalTailer tailer = events.tailer();
+            final JournalTailer tailer = events.tailer();
             while (tailer.read((buffer, offset, length, index) ->
             {
                 final byte[] record = new byte[length];
@@ -159,23 +167,23 @@ class SnapshotTest
         // past the event journal's last sequence, yet every event up to it is there (with several shards a snapshot
         // can be taken just after such a request settles)
         final List<byte[]> records = new ArrayList<>(RandomCommands.generate(43, 600));
-        long sequence = io.venue.journal.JournalRecords.sequence(new UnsafeBuffer(records.get(records.size() - 1)), 0);
+        long sequence = JournalRecords.sequence(new UnsafeBuffer(records.get(records.size() - 1)), 0);
         for (int i = 0; i < 10; i++)
         {
-            final io.venue.journal.sbe.RequestRejectedEncoder e = new io.venue.journal.sbe.RequestRejectedEncoder()
-                .wrapAndApplyHeader(new UnsafeBuffer(new byte[256]), 0, new io.venue.journal.sbe.MessageHeaderEncoder())
+            final RequestRejectedEncoder e = new RequestRejectedEncoder()
+                .wrapAndApplyHeader(new UnsafeBuffer(new byte[256]), 0, new MessageHeaderEncoder())
                 .sequence(++sequence).timestampMs(1_763_000_000_000L).epoch(1).connectionId(3).correlationId(4)
-                .reason(io.venue.journal.sbe.RequestRejectReason.values()[0]);
+                .reason(RequestRejectReason.values()[0]);
             e.putAccount(new byte[20], 0, 20).putDigest(new byte[32], 0, 32);
             e.detail("bad signature");
-            final byte[] record = new byte[io.venue.journal.sbe.MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()];
+            final byte[] record = new byte[MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()];
             e.buffer().getBytes(0, record);
             records.add(record);
         }
         final Path snapshot;
         try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events"));
-            io.venue.engine.PersistedEngine persisted = io.venue.engine.PersistedEngine.open(RandomCommands.config(),
-                new io.venue.engine.JournalEventSink(events.appender()), context(folder.resolve("state"))))
+            PersistedEngine persisted = PersistedEngine.open(RandomCommands.config(),
+                new JournalEventSink(events.appender()), context(folder.resolve("state"))))
         {
             final JournalAppender out = commands.appender();
             for (final byte[] record : records)
@@ -185,7 +193,7 @@ class SnapshotTest
             }
             persisted.engine().flushEvents();
             persisted.engine().flushState();
-            snapshot = io.venue.snapshot.SnapshotWriter.write(persisted.state(), folder.resolve("snapshots"));
+            snapshot = SnapshotWriter.write(persisted.state(), folder.resolve("snapshots"));
         }
         assertEquals(sequence, SnapshotFiles.sequenceOf(snapshot));
 
@@ -234,7 +242,7 @@ class SnapshotTest
             final byte[] bytes;
             if (trial % 3 == 0)
             {
-                bytes = java.util.Arrays.copyOf(good, random.nextInt(good.length));
+                bytes = Arrays.copyOf(good, random.nextInt(good.length));
             }
             else
             {

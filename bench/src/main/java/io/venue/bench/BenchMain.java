@@ -6,6 +6,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
+import java.util.stream.Stream;
+
 /**
  * Runs JMH with the usual JMH command line, adding the appliance's JVM flags and its production flags
  * (tuning/jvm-flags.properties: Agrona's bounds checks off) to every forked benchmark JVM.
@@ -21,7 +23,7 @@ public final class BenchMain
         final CommandLineOptions commandLine = new CommandLineOptions(args);
         final Options options = new OptionsBuilder()
             .parent(commandLine)
-            .jvmArgsAppend(java.util.stream.Stream.concat(JvmFlags.flags().stream(), JvmFlags.productionFlags().stream())
+            .jvmArgsAppend(Stream.concat(JvmFlags.flags().stream(), JvmFlags.productionFlags().stream())
                 .toArray(String[]::new))
             .build();
         new Runner(options).run();

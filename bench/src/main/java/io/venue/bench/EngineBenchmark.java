@@ -1,5 +1,6 @@
 package io.venue.bench;
 
+import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.Amend;
@@ -106,8 +107,10 @@ public class EngineBenchmark
         // a standing book of 200 levels each side so matching and inserts work in a realistic depth
         for (int i = 1; i <= 200; i++)
         {
-            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.BID, UNIT - 100 * i - 10_000, UNIT, null, TimeInForce.GTC, false, false, -1));
-            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.ASK, UNIT + 100 * i + 10_000, UNIT, null, TimeInForce.GTC, false, false, -1));
+            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.BID, UNIT - 100 * i - 10_000, UNIT, null, TimeInForce.GTC, false,
+                false, -1));
+            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.ASK, UNIT + 100 * i + 10_000, UNIT, null, TimeInForce.GTC, false,
+                false, -1));
         }
         restBid = encode(MAKER, new SpotPlaceOrder(7, null, Side.BID, UNIT - 5_000, UNIT, null, TimeInForce.GTC, false, false, -1));
         cancelBid = encode(MAKER, new Cancel(new OrderId(new byte[32])));
@@ -174,7 +177,7 @@ public class EngineBenchmark
         return engine.onCommand(command.buffer, 0, command.length);
     }
 
-    private Command encode(final Address account, final io.venue.action.Action action)
+    private Command encode(final Address account, final Action action)
     {
         final Command command = new Command();
         command.length = encoder.encode(0, now, 1, new ActionPayload(account, 0, null, now, action), new byte[32],
@@ -182,12 +185,12 @@ public class EngineBenchmark
         return command;
     }
 
-    private void apply(final Address account, final long commandNonce, final io.venue.action.Action action)
+    private void apply(final Address account, final long commandNonce, final Action action)
     {
         apply(account, commandNonce, action, nextDigest());
     }
 
-    private void apply(final Address account, final long commandNonce, final io.venue.action.Action action, final byte[] digest)
+    private void apply(final Address account, final long commandNonce, final Action action, final byte[] digest)
     {
         final int length = encoder.encode(0, ++now, 1, new ActionPayload(account, commandNonce, null, now, action), digest,
             SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], setup, 0);

@@ -1,6 +1,7 @@
 package io.venue.bench;
 
 import net.openhft.chronicle.bytes.MappedBytes;
+import org.agrona.BufferUtil;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,6 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,10 +56,10 @@ public class JournalCopyBenchmark
         file = File.createTempFile("journal-copy", ".bin", folder);
         mapped = MappedBytes.mappedBytes(file, REGION + (1 << 20));
         heap = new byte[batchBytes];
-        new java.util.Random(7).nextBytes(heap);
+        new Random(7).nextBytes(heap);
         direct = ByteBuffer.allocateDirect(batchBytes);
         direct.put(heap).flip();
-        directAddress = org.agrona.BufferUtil.address(direct);
+        directAddress = BufferUtil.address(direct);
         for (long at = 0; at < REGION; at += batchBytes)
         {
             mapped.writePosition(at);

@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * SVC-* machine request authentication: HMAC-SHA256 (version 2) and Ed25519 (version 3) over the signed
@@ -49,8 +50,8 @@ public class MachineAuthBenchmark
     private byte[] edSignature;
     private Ed25519PublicKeyParameters publicKey;
     private Map<String, String> headers;
-    private java.util.function.Function<String, String> headerLookup;
-    private java.util.function.Function<String, SvcCredential> credentials;
+    private Function<String, String> headerLookup;
+    private Function<String, SvcCredential> credentials;
 
     @Setup
     public void setUp()

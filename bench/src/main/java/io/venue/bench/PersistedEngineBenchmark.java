@@ -1,5 +1,6 @@
 package io.venue.bench;
 
+import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.Cancel;
@@ -125,9 +126,9 @@ public class PersistedEngineBenchmark
         final ActionCommandEncoder encoder = new ActionCommandEncoder();
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[1024]);
         long operatorNonce = 0;
-        final var setup = new io.venue.action.Action[]{
+        final var setup = new Action[]{
             new CreateAsset(USD, "USD"), new CreateAsset(BTC, "BTC"), new CreateSpotMarket(SPOT, BTC, USD, TICK, 1_000, 1_000)};
-        for (final io.venue.action.Action action : setup)
+        for (final Action action : setup)
         {
             apply(encoder, scratch, new ActionPayload(OPERATOR, operatorNonce++, null, now, action), OPERATOR);
         }
@@ -193,11 +194,13 @@ public class PersistedEngineBenchmark
                 PlaceOrderDecoder.envelopeEncodingOffset(), a);
             orderId(buffer, envelope + ActionEnvelopeDecoder.digestEncodingOffset(), op, a);
             buffer.putByte(HEADER + PlaceOrderDecoder.sideEncodingOffset(),
+                // FQN-CLASH: the codec's enums (the action's are imported)
                 (byte)(bid ? io.venue.journal.sbe.Side.BID : io.venue.journal.sbe.Side.ASK).value());
             buffer.putLong(HEADER + PlaceOrderDecoder.priceEncodingOffset(),
                 bid ? MID - 3 * TICK + ticks * TICK : MID + 3 * TICK - ticks * TICK, ByteOrder.LITTLE_ENDIAN);
             buffer.putLong(HEADER + PlaceOrderDecoder.qtyEncodingOffset(), 1_000 * (1 + (r >>> 40) % 10), ByteOrder.LITTLE_ENDIAN);
             buffer.putByte(HEADER + PlaceOrderDecoder.timeInForceEncodingOffset(),
+                // FQN-CLASH: the codec's enums (the action's are imported)
                 (byte)(ioc ? io.venue.journal.sbe.TimeInForce.IOC : io.venue.journal.sbe.TimeInForce.GTC).value());
             if (!ioc)
             {

@@ -1,8 +1,10 @@
 package io.venue.bench;
 
 import io.venue.crypto.Keccak256;
+import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.crypto.Secp256k1Recovery;
+import io.venue.crypto.Secp256k1Signer;
 import io.venue.verifier.ActionVerifier;
 import org.agrona.ExpandableArrayBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,6 +19,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,15 +60,15 @@ public class RecoveryBenchmark
         verifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16);
         bodies = Fixtures.signedBodies(BODIES);
         agentBodies = Fixtures.signedBodies(BODIES, Fixtures.AGENT);
-        personalBodies = Fixtures.signedBodies(BODIES, Fixtures.KEY, io.venue.crypto.PreimageMode.PERSONAL);
+        personalBodies = Fixtures.signedBodies(BODIES, Fixtures.KEY, PreimageMode.PERSONAL);
         final byte[] agent = Fixtures.AGENT.address().toBytes();
         final byte[] principal = Fixtures.KEY.address().toBytes();
         knowingVerifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 1 << 16,
-            (account, signer) -> java.util.Arrays.equals(account, principal) && java.util.Arrays.equals(signer, agent));
+            (account, signer) -> Arrays.equals(account, principal) && Arrays.equals(signer, agent));
         // a real signature over a real digest, for the bare recovery benchmark
         verifier.verify(bodies[0], 0, bodies[0].length, 0, 0, out);
         out.getBytes(20, hash);
-        final io.venue.crypto.Secp256k1Signer signer = new io.venue.crypto.Secp256k1Signer(Fixtures.KEY);
+        final Secp256k1Signer signer = new Secp256k1Signer(Fixtures.KEY);
         System.arraycopy(signer.sign(hash), 0, signature, 0, 65);
     }
 

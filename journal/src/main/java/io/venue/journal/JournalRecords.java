@@ -1,7 +1,9 @@
 package io.venue.journal;
 
+import io.venue.journal.sbe.AgentCreateDecoder;
 import io.venue.journal.sbe.GroupSizeEncodingDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OwnerRevokeDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -184,8 +186,8 @@ public final class JournalRecords
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
-        return templateId >= io.venue.journal.sbe.AgentCreateDecoder.TEMPLATE_ID &&
-            templateId <= io.venue.journal.sbe.OwnerRevokeDecoder.TEMPLATE_ID;
+        return templateId >= AgentCreateDecoder.TEMPLATE_ID &&
+            templateId <= OwnerRevokeDecoder.TEMPLATE_ID;
     }
 
     /** True when the two ranges hold the same bytes: how a replay is compared with what was recorded. */

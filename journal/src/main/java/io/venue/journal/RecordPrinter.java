@@ -1,6 +1,62 @@
 package io.venue.journal;
 
-import io.venue.journal.sbe.*;
+import io.venue.journal.sbe.ActionAcceptedDecoder;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.ActionRejectedDecoder;
+import io.venue.journal.sbe.AgentChangedDecoder;
+import io.venue.journal.sbe.AgentCreateDecoder;
+import io.venue.journal.sbe.AgentKeyKind;
+import io.venue.journal.sbe.AgentKind;
+import io.venue.journal.sbe.AgentRevokeDecoder;
+import io.venue.journal.sbe.AgentRotateDecoder;
+import io.venue.journal.sbe.AgentState;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.AssetCreatedDecoder;
+import io.venue.journal.sbe.BalanceChangedDecoder;
+import io.venue.journal.sbe.BatchDecoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BookDeltaDecoder;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelAllDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.CreateAssetDecoder;
+import io.venue.journal.sbe.CreateOutcomeMarketDecoder;
+import io.venue.journal.sbe.CreateSpotMarketDecoder;
+import io.venue.journal.sbe.DepositDecoder;
+import io.venue.journal.sbe.HaltMarketDecoder;
+import io.venue.journal.sbe.KillScope;
+import io.venue.journal.sbe.KillSwitchChangedDecoder;
+import io.venue.journal.sbe.LegType;
+import io.venue.journal.sbe.LimitClass;
+import io.venue.journal.sbe.MarketCreatedDecoder;
+import io.venue.journal.sbe.MarketKind;
+import io.venue.journal.sbe.MarketStatus;
+import io.venue.journal.sbe.MarketStatusChangedDecoder;
+import io.venue.journal.sbe.MergeDecoder;
+import io.venue.journal.sbe.OrderAcceptedDecoder;
+import io.venue.journal.sbe.OrderAmendedDecoder;
+import io.venue.journal.sbe.OrderDoneDecoder;
+import io.venue.journal.sbe.OrderDoneReason;
+import io.venue.journal.sbe.OrderRestedDecoder;
+import io.venue.journal.sbe.OwnerRevokeDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.journal.sbe.PositionChangedDecoder;
+import io.venue.journal.sbe.RejectCode;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.ResumeMarketDecoder;
+import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.SignerMatch;
+import io.venue.journal.sbe.SplitDecoder;
+import io.venue.journal.sbe.StpMode;
+import io.venue.journal.sbe.TimeInForce;
+import io.venue.journal.sbe.TradeDecoder;
+import io.venue.journal.sbe.VaultOwnerChangedDecoder;
+import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -62,7 +118,7 @@ public final class RecordPrinter
     private byte[] scratch = new byte[64];
 
     private final PlaceOrderDecoder placeOrder = new PlaceOrderDecoder();
-    private final io.venue.journal.sbe.CancelReplaceDecoder cancelReplace = new io.venue.journal.sbe.CancelReplaceDecoder();
+    private final CancelReplaceDecoder cancelReplace = new CancelReplaceDecoder();
     private final CancelDecoder cancel = new CancelDecoder();
     private final AmendDecoder amend = new AmendDecoder();
     private final CancelByClientOrderIdDecoder cancelByClientOrderId = new CancelByClientOrderIdDecoder();
@@ -214,7 +270,7 @@ public final class RecordPrinter
             }
             case CANCEL_REPLACE ->
             {
-                final io.venue.journal.sbe.CancelReplaceDecoder d = cancelReplace.wrap(buffer, offset, blockLength, version);
+                final CancelReplaceDecoder d = cancelReplace.wrap(buffer, offset, blockLength, version);
                 commandHeader(d.sequence(), d.timestampMs(), d.epoch());
                 envelope(d.envelope());
                 bytes("cancelOrderId", d.getCancelOrderId(scratch, 0, DIGEST));

@@ -14,6 +14,7 @@ import io.venue.journal.sbe.BookDeltaDecoder;
 import io.venue.journal.sbe.CancelDecoder;
 import io.venue.journal.sbe.CancelAllDecoder;
 import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
 import io.venue.journal.sbe.CreateAssetDecoder;
 import io.venue.journal.sbe.CreateOutcomeMarketDecoder;
 import io.venue.journal.sbe.CreateSpotMarketDecoder;
@@ -61,8 +62,8 @@ public enum RecordType
         BatchDecoder.TEMPLATE_ID, BatchDecoder.BLOCK_LENGTH, BatchDecoder.LegsDecoder.sbeBlockLength(), 0),
     SPLIT(COMMAND, "Split", SplitDecoder.TEMPLATE_ID, SplitDecoder.BLOCK_LENGTH),
     MERGE(COMMAND, "Merge", MergeDecoder.TEMPLATE_ID, MergeDecoder.BLOCK_LENGTH),
-    CANCEL_REPLACE(COMMAND, "CancelReplace", io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID,
-        io.venue.journal.sbe.CancelReplaceDecoder.BLOCK_LENGTH),
+    CANCEL_REPLACE(COMMAND, "CancelReplace", CancelReplaceDecoder.TEMPLATE_ID,
+        CancelReplaceDecoder.BLOCK_LENGTH),
     CREATE_ASSET(COMMAND, "CreateAsset", CreateAssetDecoder.TEMPLATE_ID, CreateAssetDecoder.BLOCK_LENGTH),
     CREATE_SPOT_MARKET(
         COMMAND, "CreateSpotMarket",

@@ -91,7 +91,8 @@ class JournalRecordsTest
         header.schemaId(1).version(0);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length));
         header.version(1);
-        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 1 records have no signature in the envelope");
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length),
+            "version 1 records have no signature in the envelope");
         header.version(2);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 2 events lack the limiter fields");
         header.version(3);

@@ -2,8 +2,8 @@ package io.venue.journal;
 
 import io.venue.journal.SchemaModel.Message;
 import io.venue.journal.sbe.AgentChangedEncoder;
-import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.CancelEncoder;
 import io.venue.journal.sbe.CreateAssetEncoder;
 import io.venue.journal.sbe.LimitClass;
@@ -59,7 +59,8 @@ class RecordPrinterTest
             .signerMatch(SignerMatch.ACCOUNT_RAW);
         order.market(4_294_967_000L).book(Book.NONE).side(Side.BID).price(1_500_000).qty(2_000_000)
             .stpMode(StpMode.NONE).timeInForce(TimeInForce.POST_ONLY)
-            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue()).limitClass(LimitClass.MM);
+            .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.TRUE).expiresAt(PlaceOrderEncoder.expiresAtNullValue())
+            .limitClass(LimitClass.MM);
 
         final String zeroAddress = "0x" + "00".repeat(20);
         assertEquals(
@@ -67,7 +68,8 @@ class RecordPrinterTest
             "\"envelope\":{\"account\":\"0x" + "ab".repeat(20) + "\",\"nonce\":18446744073709551615," +
             "\"ts\":1763000000000,\"hasClientOrderId\":false,\"clientOrderId\":\"0x" + "00".repeat(16) + "\"," +
             "\"digest\":\"0x" + "00".repeat(31) + "01\",\"signerMatch\":\"ACCOUNT_RAW\"," +
-            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) + "\"}," +
+            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) +
+            "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
             "\"expiresAt\":null,\"limitClass\":\"MM\"}",

@@ -20,6 +20,7 @@ import net.jqwik.api.Property;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -97,7 +98,7 @@ class VersionFourRecordsTest
             AmendDecoder.limitClassId(), CancelByClientOrderIdDecoder.limitClassId()));
         assertEquals(List.of(4, 4, 4, 4), List.of(PlaceOrderDecoder.limitClassSinceVersion(), CancelDecoder.limitClassSinceVersion(),
             AmendDecoder.limitClassSinceVersion(), CancelByClientOrderIdDecoder.limitClassSinceVersion()));
-        assertEquals(Map.of("TRADING", (short)0, "MM", (short)1), java.util.Arrays.stream(LimitClass.values())
+        assertEquals(Map.of("TRADING", (short)0, "MM", (short)1), Arrays.stream(LimitClass.values())
             .filter(v -> v != LimitClass.NULL_VAL).collect(Collectors.toMap(Enum::name, LimitClass::value)));
     }
 

@@ -15,6 +15,7 @@ import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.codec.JsonWriter;
+import io.venue.transport.http.OwnerIntents;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -126,12 +127,13 @@ final class AgentCommand
             {
                 throw new IllegalArgumentException("--kind is api, institutional, browser or mobile");
             }
-            final long lifetimeMs = days != null ? (long)(days * AgentKind.DAY_MS) : Math.min(30 * AgentKind.DAY_MS, agentKind.maxLifetimeMs());
+            final long lifetimeMs = days != null ? (long)(days * AgentKind.DAY_MS) :
+                Math.min(30 * AgentKind.DAY_MS, agentKind.maxLifetimeMs());
             final long expiresAtMs = issuedAtMs + lifetimeMs;
             final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address()).agent(agentKey(agent))
                 .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();
-            return new String[]{"/api/agents/create", io.venue.transport.http.OwnerIntents.createBody(text, sign(key, text))};
+            return new String[]{"/api/agents/create", OwnerIntents.createBody(text, sign(key, text))};
         }
     }
 

@@ -1,12 +1,17 @@
 package io.venue.cli;
 
-import io.venue.action.Address;
+import io.venue.action.Side;
+import io.venue.codec.Hex;
 import io.venue.engine.Engine;
 import io.venue.engine.EngineConfig;
+import io.venue.engine.EngineView;
 import io.venue.engine.EventSink;
+import io.venue.engine.book.OrderBook;
 import io.venue.engine.state.EngineState;
 import io.venue.journal.JournalRecords;
+import io.venue.journal.RecordKind;
 import io.venue.journal.RecordPrinter;
+import io.venue.journal.RecordType;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
@@ -15,6 +20,7 @@ import io.venue.snapshot.SnapshotDamagedException;
 import io.venue.snapshot.SnapshotReader;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.LongHashSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -24,8 +30,9 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 
 /**
  * Reading journals for incident analysis: print them, re-run the engine over a command journal and
@@ -75,15 +82,15 @@ final class JournalCommand
             final JournalRecords records = new JournalRecords();
             final PrintWriter out = spec.commandLine().getOut();
             final StringBuilder line = new StringBuilder();
-            final java.util.regex.Pattern marketField = market == null ? null :
-                java.util.regex.Pattern.compile("\"market\":" + market + "[,}]");
+            final Pattern marketField = market == null ? null :
+                Pattern.compile("\"market\":" + market + "[,}]");
             try (Journal journal = Journal.openReadOnly(folder))
             {
                 final JournalTailer tailer = journal.tailer();
                 final boolean[] eventsTimed = {false};
                 while (!eventsTimed[0] && tailer.read((buffer, offset, length, index) ->
                 {
-                    final io.venue.journal.RecordType type = records.typeOf(buffer, offset, length);
+                    final RecordType type = records.typeOf(buffer, offset, length);
                     if (type == null)
                     {
                         // a record that does not read is shown whatever the filters: a filtered dump never hides damage
@@ -91,7 +98,7 @@ final class JournalCommand
                         out.println(printer.print(buffer, offset, length, line) + " at journal index " + index);
                         return;
                     }
-                    if ((fromTime != null || toTime != null) && type.kind() != io.venue.journal.RecordKind.COMMAND)
+                    if ((fromTime != null || toTime != null) && type.kind() != RecordKind.COMMAND)
                     {
                         eventsTimed[0] = true;
                         return;
@@ -100,8 +107,8 @@ final class JournalCommand
                     {
                         line.setLength(0);
                         final String text = printer.print(buffer, offset, length, line).toString();
-                        if ((account == null || text.contains(account.toLowerCase(java.util.Locale.ROOT))) &&
-                            (order == null || text.contains(order.toLowerCase(java.util.Locale.ROOT))) &&
+                        if ((account == null || text.contains(account.toLowerCase(Locale.ROOT))) &&
+                            (order == null || text.contains(order.toLowerCase(Locale.ROOT))) &&
                             (marketField == null || marketField.matcher(text).find()))
                         {
                             out.println(text);
@@ -186,7 +193,8 @@ final class JournalCommand
         @Override
         public Integer call() throws Exception
         {
-            final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) : null;
+            final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) :
+                null;
             final long[] signatures = new long[2];
             final EngineConfig config = engineOptions.config();
             final PrintWriter out = spec.commandLine().getOut();
@@ -212,7 +220,8 @@ final class JournalCommand
                 return 2;
             }
             final Engine engine = null == state ? new Engine(config, sink) : Engine.open(config, sink, state);
-            try (engine; state; Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
+            try (engine; state; Journal commandJournal = Journal.openReadOnly(commands);
+                Journal eventJournal = Journal.openReadOnly(events))
             {
                 final JournalTailer commandTailer = commandJournal.tailer();
                 final JournalTailer eventTailer = eventJournal.tailer();
@@ -279,7 +288,8 @@ final class JournalCommand
                         final int at = position + 4;
                         final boolean present = eventCursor.next((recorded, recordedOffset, recordedLength, eventIndex) ->
                         {
-                            if (recordedLength != eventLength || !JournalRecords.sameBytes(produced, at, recorded, recordedOffset, eventLength))
+                            if (recordedLength != eventLength || !JournalRecords.sameBytes(produced, at, recorded, recordedOffset,
+                                eventLength))
                             {
                                 divergence[0] = "first divergence at command index " + index + ", event journal index " + eventIndex +
                                     "\n  recorded: " + new RecordPrinter().print(recorded, recordedOffset, recordedLength) +
@@ -315,7 +325,7 @@ final class JournalCommand
                     return 1;
                 }
                 out.printf("replayed %d commands%s, %d events identical; state hash %s%n", counts[0],
-                    null == state ? "" : " after the snapshot at " + from, counts[1], io.venue.codec.Hex.to0x(engine.stateHash()));
+                    null == state ? "" : " after the snapshot at " + from, counts[1], Hex.to0x(engine.stateHash()));
                 if (unreadable[0] > 0)
                 {
                     out.printf("%d command records the engine cannot read (listed above): the journal is damaged or not this " +
@@ -326,7 +336,8 @@ final class JournalCommand
                 if (null != audit)
                 {
                     out.printf("%d signatures verified again; %d records not verified (owner intents keep no signature, " +
-                        "refused requests are not actions%s)%n", signatures[0], signatures[1], allowUnsigned ? ", unsigned commands allowed" : "");
+                        "refused requests are not actions%s)%n", signatures[0], signatures[1],
+                        allowUnsigned ? ", unsigned commands allowed" : "");
                 }
                 out.flush();
                 return 0;
@@ -359,8 +370,8 @@ final class JournalCommand
         @Override
         public Integer call()
         {
-            final String id = order.toLowerCase(java.util.Locale.ROOT);
-            final org.agrona.collections.LongHashSet touched = new org.agrona.collections.LongHashSet();
+            final String id = order.toLowerCase(Locale.ROOT);
+            final LongHashSet touched = new LongHashSet();
             final RecordPrinter printer = new RecordPrinter();
             final StringBuilder line = new StringBuilder();
             for (final Path folder : new Path[]{commands, events})
@@ -471,13 +482,13 @@ final class JournalCommand
                 }
             }
             final PrintWriter out = spec.commandLine().getOut();
-            final io.venue.engine.EngineView view = engine.view();
+            final EngineView view = engine.view();
             // settled by view(): the shards' threads, if any, have nothing more to do
             engine.close();
             boolean any = false;
             for (int which = 0; which < 2; which++)
             {
-                final io.venue.engine.book.OrderBook book = view.book(market, which);
+                final OrderBook book = view.book(market, which);
                 if (book == null)
                 {
                     continue;
@@ -485,7 +496,7 @@ final class JournalCommand
                 any = true;
                 // the journal's names (Book: NONE, YES, NO): an outcome market's books are YES and NO, a spot market's NONE
                 final String bookName = which == 1 ? "NO" : view.book(market, 1) != null ? "YES" : "NONE";
-                for (final io.venue.action.Side side : io.venue.action.Side.values())
+                for (final Side side : Side.values())
                 {
                     for (int depth = 0; depth < book.levelCount(side); depth++)
                     {
@@ -541,7 +552,8 @@ final class JournalCommand
                     {
                         if (copyLength[0] != length || !JournalRecords.sameBytes(copy, 0, buffer, offset, length))
                         {
-                            difference[0] = "first:  " + (copyLength[0] < 0 ? "(ended)" : new RecordPrinter().print(copy, 0, copyLength[0])) +
+                            difference[0] = "first:  " +
+                                (copyLength[0] < 0 ? "(ended)" : new RecordPrinter().print(copy, 0, copyLength[0])) +
                                 "\nsecond: " + new RecordPrinter().print(buffer, offset, length);
                         }
                     });

@@ -6,6 +6,7 @@ import io.venue.loadgen.HttpLoadClient;
 import io.venue.loadgen.LoadAccounts;
 import io.venue.loadgen.LoadRun;
 import io.venue.loadgen.PercentilePlot;
+import io.venue.transport.bsl.CompactOrders;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,8 +31,8 @@ import java.util.concurrent.Executors;
  * closed-loop throughput ceiling; prints a table, writes JSON and a percentile plot.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Load generator: funds fresh traders through the operator, pre-signs their actions, then submits them "
-        + "at fixed rates (open loop, latency from the intended send time) and, with --ceiling, as fast as answers come.")
+    description = "Load generator: funds fresh traders through the operator, pre-signs their actions, then submits them " +
+        "at fixed rates (open loop, latency from the intended send time) and, with --ceiling, as fast as answers come.")
 final class LoadgenCommand implements Callable<Integer>
 {
     private static final String COMPACT_ROUTE = "/api/v1/bsl/orders/compact";
@@ -62,7 +63,8 @@ final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--ceiling", defaultValue = "0", description = "Also run closed loop with this many requests in flight (0: no).")
     int ceiling;
 
-    @Option(names = "--ceiling-actions", defaultValue = "100000", description = "Actions the ceiling run sends (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--ceiling-actions", defaultValue = "100000",
+        description = "Actions the ceiling run sends (default: ${DEFAULT-VALUE}).")
     int ceilingActions;
 
     @Option(names = "--accounts", description = "Traders (default: enough for the highest rate at 40 actions/s each, at least 50).")
@@ -71,18 +73,20 @@ final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--market", defaultValue = "1", description = "Spot market to bid in (default: ${DEFAULT-VALUE}).")
     long market;
 
-    @Option(names = "--quote-asset", defaultValue = "1", description = "The market's quote asset, deposited to each trader (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--quote-asset", defaultValue = "1",
+        description = "The market's quote asset, deposited to each trader (default: ${DEFAULT-VALUE}).")
     long quoteAsset;
 
     @Option(names = "--sign-threads", defaultValue = "2", description = "Threads that pre-sign (default: ${DEFAULT-VALUE}).")
     int signThreads;
 
-    @Option(names = "--connections", defaultValue = "64", description = "Keep-alive connections; each trader uses one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--connections", defaultValue = "64",
+        description = "Keep-alive connections; each trader uses one (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--compact", defaultValue = "0", description = "Send compact binary requests of this many orders (an even "
-        + "number, 2 to 1000) on the MM lane, each trader through an institutional agent it makes; rates count orders "
-        + "(default: 0, JSON submits on the trading route).")
+    @Option(names = "--compact", defaultValue = "0", description = "Send compact binary requests of this many orders (an even " +
+        "number, 2 to 1000) on the MM lane, each trader through an institutional agent it makes; rates count orders " +
+        "(default: 0, JSON submits on the trading route).")
     int compact;
 
     @Option(names = "--out", description = "Write the results as JSON here.")
@@ -100,7 +104,7 @@ final class LoadgenCommand implements Callable<Integer>
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections positive");
         }
-        if (compact != 0 && (compact < 2 || compact > io.venue.transport.bsl.CompactOrders.MAX_ORDERS || compact % 2 != 0 ||
+        if (compact != 0 && (compact < 2 || compact > CompactOrders.MAX_ORDERS || compact % 2 != 0 ||
             rates.stream().anyMatch(r -> r % compact != 0)))
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),

@@ -1,9 +1,16 @@
 package io.venue.cli;
 
+import io.venue.action.Action;
+import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.Amend;
 import io.venue.action.Book;
+import io.venue.action.Cancel;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
+import io.venue.action.SignedAction;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
 import io.venue.codec.Hex;
 import io.venue.crypto.CancelByIdText;
 import io.venue.crypto.Eip191;
@@ -12,6 +19,8 @@ import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.codec.JsonWriter;
+import io.venue.signing.ActionSigner;
+import io.venue.transport.bsl.CompactOrders;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +28,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -52,7 +66,7 @@ final class MmCommand
         @Mixin
         DeploymentOptions deployment;
 
-        Secp256k1KeyPair signingKey() throws java.io.IOException
+        Secp256k1KeyPair signingKey() throws IOException
         {
             return Secp256k1KeyPair.fromPrivateKey(key.privateKey());
         }
@@ -63,9 +77,9 @@ final class MmCommand
         }
 
         /** POSTs {@code body} to {@code route} with the machine headers over it and {@code more}; prints the answer. */
-        java.net.http.HttpResponse<String> send(final String route, final byte[] body, final Map<String, String> more)
+        HttpResponse<String> send(final String route, final byte[] body, final Map<String, String> more)
         {
-            final Map<String, String> headers = new java.util.HashMap<>(machine.headers("POST", route, body));
+            final Map<String, String> headers = new HashMap<>(machine.headers("POST", route, body));
             headers.putAll(more);
             return Submit.send(url, route, body, headers, spec.commandLine().getOut(), spec.commandLine().getErr());
         }
@@ -133,7 +147,7 @@ final class MmCommand
                 body.field("timeInForce", timeInForce);
             }
             spec.commandLine().getErr().println("new order id (EIP-712 Order hash): " + Hex.to0x(orderHash));
-            final java.net.http.HttpResponse<String> answer = send(ROUTE, body.toJson().getBytes(StandardCharsets.UTF_8), Map.of());
+            final HttpResponse<String> answer = send(ROUTE, body.toJson().getBytes(StandardCharsets.UTF_8), Map.of());
             return Submit.accepted(answer) ? 0 : 1;
         }
     }
@@ -162,38 +176,38 @@ final class MmCommand
 
         @picocli.CommandLine.Parameters(arity = "1..*", paramLabel = "ORDER", description = "In body order: " +
             "place:Bid|Ask:PRICE:QTY[:gtc|ioc|fok|post_only], cancel:ORDER_ID, amend:ORDER_ID:PRICE:QTY.")
-        java.util.List<String> orders;
+        List<String> orders;
 
         @Override
         public Integer call() throws Exception
         {
-            final io.venue.signing.ActionSigner signer = new io.venue.signing.ActionSigner(deployment.chainId,
+            final ActionSigner signer = new ActionSigner(deployment.chainId,
                 deployment.contractAddress(), signingKey());
             final Address account = account(signer.address());
             long next = WireValues.u64(nonce);
-            final java.util.List<io.venue.action.SignedAction> signed = new java.util.ArrayList<>();
+            final List<SignedAction> signed = new ArrayList<>();
             for (final String order : orders)
             {
-                final io.venue.action.ActionPayload payload = new io.venue.action.ActionPayload(account, next++, null,
+                final ActionPayload payload = new ActionPayload(account, next++, null,
                     System.currentTimeMillis(), action(order));
                 signed.add(signer.sign(payload, PreimageMode.RAW));
-                if (payload.action() instanceof io.venue.action.SpotPlaceOrder)
+                if (payload.action() instanceof SpotPlaceOrder)
                 {
                     spec.commandLine().getErr().println("order id of " + order + ": " + Hex.to0x(signer.digestV2(payload)));
                 }
             }
-            final Map<String, String> headers = new java.util.HashMap<>(Map.of("Content-Type", "application/octet-stream"));
+            final Map<String, String> headers = new HashMap<>(Map.of("Content-Type", "application/octet-stream"));
             if (resultMode != null)
             {
                 headers.put("x-bsl-result-mode", resultMode);
             }
-            final java.net.http.HttpResponse<String> answer = send(ROUTE,
-                io.venue.transport.bsl.CompactOrders.encode(market, signed), headers);
+            final HttpResponse<String> answer = send(ROUTE,
+                CompactOrders.encode(market, signed), headers);
             // 0 only when every order was accepted
             return answer != null && answer.statusCode() == 200 && answer.body().contains("\"refused\":0,") ? 0 : 1;
         }
 
-        private io.venue.action.Action action(final String order)
+        private Action action(final String order)
         {
             final String[] parts = order.split(":", -1);
             try
@@ -203,22 +217,22 @@ final class MmCommand
                     case "place":
                         if (parts.length == 4 || parts.length == 5)
                         {
-                            return new io.venue.action.SpotPlaceOrder(market, book == null ? null : WireValues.parse(Book.class, book),
+                            return new SpotPlaceOrder(market, book == null ? null : WireValues.parse(Book.class, book),
                                 WireValues.parse(Side.class, parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]), null,
-                                parts.length == 5 ? WireValues.parse(io.venue.action.TimeInForce.class, parts[4]) :
-                                    io.venue.action.TimeInForce.GTC, false, false, io.venue.action.SpotPlaceOrder.NO_EXPIRY);
+                                parts.length == 5 ? WireValues.parse(TimeInForce.class, parts[4]) :
+                                    TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
                         }
                         break;
                     case "cancel":
                         if (parts.length == 2)
                         {
-                            return new io.venue.action.Cancel(OrderId.of(parts[1]));
+                            return new Cancel(OrderId.of(parts[1]));
                         }
                         break;
                     case "amend":
                         if (parts.length == 4)
                         {
-                            return new io.venue.action.Amend(OrderId.of(parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]));
+                            return new Amend(OrderId.of(parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]));
                         }
                         break;
                     default:

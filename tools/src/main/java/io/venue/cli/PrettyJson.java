@@ -1,9 +1,11 @@
 package io.venue.cli;
 
+
+import io.venue.codec.JsonWriter;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.venue.codec.JsonWriter;
 
 /**
  * Writes ordered maps, lists, strings, numbers and embedded raw JSON as indented JSON, for files people
@@ -44,7 +46,7 @@ final class PrettyJson
         }
         else if (value instanceof String text)
         {
-            out.append(io.venue.codec.JsonWriter.quote(text));
+            out.append(JsonWriter.quote(text));
         }
         else if (value instanceof Number || value instanceof Boolean)
         {

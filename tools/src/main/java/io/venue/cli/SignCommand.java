@@ -2,6 +2,7 @@ package io.venue.cli;
 
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
+import io.venue.action.Address;
 import io.venue.action.Amend;
 import io.venue.action.Batch;
 import io.venue.action.Book;
@@ -69,7 +70,7 @@ final class SignCommand
                 "answer; exit 0 only when it says ok.")
         String submitUrl;
 
-        abstract ActionPayload payload(io.venue.action.Address keyAddress) throws Exception;
+        abstract ActionPayload payload(Address keyAddress) throws Exception;
 
         @Override
         public Integer call() throws Exception
@@ -102,7 +103,7 @@ final class SignCommand
             return submitUrl == null ? 0 : Submit.post(submitUrl, CanonicalJson.signedActionBody(signed), out, err);
         }
 
-        ActionPayload payload(final io.venue.action.Address keyAddress, final Action action)
+        ActionPayload payload(final Address keyAddress, final Action action)
         {
             return new ActionPayload(signing.accountOr(keyAddress), signing.nonceValue(), signing.clientOrderIdValue(),
                 signing.tsValue(), action);
@@ -143,7 +144,7 @@ final class SignCommand
         Long expiresAt;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, new SpotPlaceOrder(market, WireValues.parse(Book.class, book),
                 WireValues.parse(Side.class, side), WireValues.u64(price), WireValues.u64(qty),
@@ -159,7 +160,7 @@ final class SignCommand
         String orderId;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, new Cancel(OrderId.of(orderId)));
         }
@@ -178,7 +179,7 @@ final class SignCommand
         String qty;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, new Amend(OrderId.of(orderId), WireValues.u64(price), WireValues.u64(qty)));
         }
@@ -191,7 +192,7 @@ final class SignCommand
         Long market;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, new CancelAll(market == null ? CancelAll.ALL_MARKETS : market));
         }
@@ -204,7 +205,7 @@ final class SignCommand
         String target;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, new CancelByClientOrderId(ClientOrderId.of(target)));
         }
@@ -222,7 +223,7 @@ final class SignCommand
         abstract Action action(long market, long qty);
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress)
+        ActionPayload payload(final Address keyAddress)
         {
             return payload(keyAddress, action(market, WireValues.u64(qty)));
         }
@@ -249,14 +250,15 @@ final class SignCommand
     }
 
     @Command(name = "payload", mixinStandardHelpOptions = true,
-        description = "Sign a payload written as JSON (any variant, e.g. Batch or an admin action); --nonce and the other header options are ignored.")
+        description = "Sign a payload written as JSON (any variant, e.g. Batch or an admin action); " +
+            "--nonce and the other header options are ignored.")
     static final class PayloadFile extends SignAction
     {
         @Parameters(index = "0", description = "File holding the ActionPayload JSON, or - for standard input.")
         String file;
 
         @Override
-        ActionPayload payload(final io.venue.action.Address keyAddress) throws Exception
+        ActionPayload payload(final Address keyAddress) throws Exception
         {
             final byte[] json = "-".equals(file) ? System.in.readAllBytes() : Files.readAllBytes(Path.of(file));
             final ParseResult result = new SignedActionParser().parsePayload(json);

@@ -1,5 +1,6 @@
 package io.venue.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -7,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /** Sends a signed body to POST /api/v1/trading/actions (or another route) and prints the appliance's answer. */
 final class Submit
@@ -26,11 +28,11 @@ final class Submit
     /** The same, to another route of the appliance. */
     static int post(final String baseUrl, final String route, final byte[] body, final PrintWriter out, final PrintWriter err)
     {
-        return post(baseUrl, route, body, java.util.Map.of(), out, err);
+        return post(baseUrl, route, body, Map.of(), out, err);
     }
 
     /** The same, with extra request headers (the SVC-* machine headers; a Content-Type among them replaces JSON's). */
-    static int post(final String baseUrl, final String route, final byte[] body, final java.util.Map<String, String> headers,
+    static int post(final String baseUrl, final String route, final byte[] body, final Map<String, String> headers,
         final PrintWriter out, final PrintWriter err)
     {
         return accepted(send(baseUrl, route, body, headers, out, err)) ? 0 : 1;
@@ -44,7 +46,7 @@ final class Submit
 
     /** Sends and prints as {@link #post}; returns the answer, or null when the appliance could not be reached. */
     static HttpResponse<String> send(final String baseUrl, final String route, final byte[] body,
-        final java.util.Map<String, String> headers, final PrintWriter out, final PrintWriter err)
+        final Map<String, String> headers, final PrintWriter out, final PrintWriter err)
     {
         final String url = baseUrl.replaceAll("/+$", "") + route;
         try
@@ -64,7 +66,7 @@ final class Submit
             out.flush();
             return response;
         }
-        catch (final java.io.IOException | IllegalArgumentException ex)
+        catch (final IOException | IllegalArgumentException ex)
         {
             err.println("could not submit to " + url + ": " + ex);
             err.flush();

@@ -1,5 +1,6 @@
 package io.venue.cli;
 
+import io.venue.action.Address;
 import io.venue.auth.WsTokenText;
 import io.venue.codec.Hex;
 import io.venue.crypto.Eip191;
@@ -76,8 +77,8 @@ final class TokenCommand implements Callable<Integer>
                 spec.commandLine().getErr());
         }
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(mode.wallet.key.privateKey());
-        final io.venue.action.Address account = mode.wallet.account == null ? key.address() :
-            io.venue.action.Address.of(mode.wallet.account);
+        final Address account = mode.wallet.account == null ? key.address() :
+            Address.of(mode.wallet.account);
         final long nonce = WireValues.u64(mode.wallet.nonce);
         final WsTokenText text = WsTokenText.builder().owner(account).nonce(nonce).issuedAtMs(now).chainId(deployment.chainId)
             .verifyingContract(deployment.contractAddress()).build();

@@ -3,6 +3,8 @@ package io.venue.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.PrintWriter;
+
 /**
  * The command-line client of the venue: keys, signed actions, machine request headers and the reference
  * vectors.
@@ -35,11 +37,11 @@ public final class VenueCli
     /** Runs a command line and returns the exit code; tests call this directly. */
     public static int run(final String... args)
     {
-        return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
     /** Runs a command line writing to the given streams. */
-    public static int run(final java.io.PrintWriter out, final java.io.PrintWriter err, final String... args)
+    public static int run(final PrintWriter out, final PrintWriter err, final String... args)
     {
         return new CommandLine(new VenueCli())
             .setOut(out)

@@ -1,12 +1,13 @@
 package io.venue.cli;
 
-
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.codec.JsonWriter;
 import io.venue.verifier.ActionVerifier;
+import io.venue.verifier.SignerMatch;
 import io.venue.verifier.VerificationOutcome;
 import io.venue.verifier.VerificationResult;
+import org.agrona.ExpandableArrayBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Runs the server's own verifier over a SignedAction body and prints what it computed: the canonical
@@ -44,7 +46,7 @@ final class VerifyCommand implements Callable<Integer>
         final byte[] body = "-".equals(file) ? System.in.readAllBytes() : Files.readAllBytes(Path.of(file));
         final ActionVerifier verifier = new ActionVerifier(deployment.chainId, deployment.contractAddress(),
             Secp256k1Recoveries.select().newRecovery(), acceptV1, Math.max(body.length, 1));
-        final org.agrona.ExpandableArrayBuffer out = new org.agrona.ExpandableArrayBuffer();
+        final ExpandableArrayBuffer out = new ExpandableArrayBuffer();
         verifier.verify(body, 0, body.length, 0, 0, out);
         final VerificationResult result = new VerificationResult().wrap(out, 0);
         spec.commandLine().getOut().println(toJson(result));
@@ -73,7 +75,7 @@ final class VerifyCommand implements Callable<Integer>
                 .field("digest", digest(result))
                 .field("account", address(result::getAccount))
                 .field("rawSigner", address(result::getRawSigner))
-                .field("personalSigner", result.signerMatch() == io.venue.verifier.SignerMatch.ACCOUNT_RAW ?
+                .field("personalSigner", result.signerMatch() == SignerMatch.ACCOUNT_RAW ?
                     null : address(result::getPersonalSigner))
                 .raw("canonicalJson", result.text());
         }
@@ -87,7 +89,7 @@ final class VerifyCommand implements Callable<Integer>
         return Hex.to0x(digest);
     }
 
-    private static String address(final java.util.function.ObjIntConsumer<byte[]> getter)
+    private static String address(final ObjIntConsumer<byte[]> getter)
     {
         final byte[] address = new byte[20];
         getter.accept(address, 0);

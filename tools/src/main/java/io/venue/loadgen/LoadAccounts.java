@@ -6,21 +6,35 @@ import io.venue.action.Cancel;
 import io.venue.action.Deposit;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
+import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.action.json.CanonicalJson;
+import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.AgentKey;
+import io.venue.auth.AgentKind;
+import io.venue.auth.Scope;
 import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Signer;
 import io.venue.signing.ActionSigner;
+import io.venue.svc.SvcRequestSigner;
+import io.venue.transport.bsl.CompactOrders;
+import io.venue.transport.http.JsonReader;
+import io.venue.transport.http.OwnerIntents;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,7 +61,7 @@ public final class LoadAccounts
     private final long[] nextNonce;
     private final OrderId[] lastOrder;
     /** Each trader's institutional agent credential, for the compact lane ({@link #createAgents}). */
-    private io.venue.svc.SvcRequestSigner[] agents;
+    private SvcRequestSigner[] agents;
     private long[] svcNonce;
 
     public LoadAccounts(final int count, final long chainId, final Address contract, final long market, final long quoteAsset)
@@ -115,19 +129,19 @@ public final class LoadAccounts
      */
     public void createAgents(final HttpClient client, final String baseUrl) throws Exception
     {
-        agents = new io.venue.svc.SvcRequestSigner[keys.length];
+        agents = new SvcRequestSigner[keys.length];
         svcNonce = new long[keys.length];
         for (int i = 0; i < keys.length; i++)
         {
             final long now = System.currentTimeMillis();
-            final io.venue.auth.AgentAuthorizationText text = io.venue.auth.AgentAuthorizationText.builder()
-                .owner(keys[i].address()).agent(io.venue.auth.AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom())
-                    .address())).kind(io.venue.auth.AgentKind.INSTITUTIONAL).scopes(io.venue.auth.Scope.QUOTE).policy("")
-                .nonce(nextNonce[i]++).issuedAtMs(now).expiresAtMs(now + io.venue.auth.AgentKind.DAY_MS).chainId(chainId)
+            final AgentAuthorizationText text = AgentAuthorizationText.builder()
+                .owner(keys[i].address()).agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom())
+                    .address())).kind(AgentKind.INSTITUTIONAL).scopes(Scope.QUOTE).policy("")
+                .nonce(nextNonce[i]++).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(chainId)
                 .verifyingContract(contract).build();
-            final String signature = Hex.to0x(new io.venue.crypto.Secp256k1Signer(keys[i])
-                .sign(io.venue.crypto.Eip191.personalHash(text.text()), PreimageMode.RAW));
-            final String body = io.venue.transport.http.OwnerIntents.createBody(text, signature);
+            final String signature = Hex.to0x(new Secp256k1Signer(keys[i])
+                .sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
+            final String body = OwnerIntents.createBody(text, signature);
             final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/agents/create"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -135,17 +149,17 @@ public final class LoadAccounts
             {
                 throw new IllegalStateException("agent of trader " + i + " refused (HTTP " + answer.statusCode() + "): " + answer.body());
             }
-            final java.util.Map<?, ?> created = (java.util.Map<?, ?>)io.venue.transport.http.JsonReader.read(
-                answer.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            agents[i] = io.venue.svc.SvcRequestSigner.hmac((String)created.get("apiKeyId"), (String)created.get("apiSecret"),
+            final Map<?, ?> created = (Map<?, ?>)JsonReader.read(
+                answer.body().getBytes(StandardCharsets.UTF_8));
+            agents[i] = SvcRequestSigner.hmac((String)created.get("apiKeyId"), (String)created.get("apiSecret"),
                 (String)created.get("apiPassphrase"));
         }
     }
 
     /** The SVC-* headers of trader {@code trader}'s next compact request (call in the order the requests are sent). */
-    public java.util.Map<String, String> svcHeaders(final int trader, final String route, final byte[] body)
+    public Map<String, String> svcHeaders(final int trader, final String route, final byte[] body)
     {
-        final java.util.Map<String, String> headers = new java.util.HashMap<>(
+        final Map<String, String> headers = new HashMap<>(
             agents[trader].sign(++svcNonce[trader], System.currentTimeMillis(), "POST", route, null, body));
         headers.put("Content-Type", "application/octet-stream");
         return headers;
@@ -177,12 +191,12 @@ public final class LoadAccounts
         return signEach(count, threads, (a, signer, random, i) ->
         {
             final long ts = firstMs + (long)(i * 1_000 / requestsPerSecond);
-            final List<io.venue.action.SignedAction> signed = new ArrayList<>(orders);
+            final List<SignedAction> signed = new ArrayList<>(orders);
             for (int o = 0; o < orders; o++)
             {
                 signed.add(signer.sign(next(a, signer, random, ts), PreimageMode.RAW));
             }
-            return io.venue.transport.bsl.CompactOrders.encode(market, signed);
+            return CompactOrders.encode(market, signed);
         });
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 
 /**
  * One measured run against the submit route, with pre-signed bodies. Open loop at a fixed rate: request i is due
@@ -36,12 +37,12 @@ public final class LoadRun
 
     private final HttpLoadClient client;
     private final int accounts;
-    private final java.util.function.BiFunction<Integer, byte[], java.util.Map<String, String>> headers;
+    private final BiFunction<Integer, byte[], Map<String, String>> headers;
 
     /** @param accounts the traders the bodies rotate over: body i is trader i mod accounts's, on its own connection. */
     public LoadRun(final HttpLoadClient client, final int accounts)
     {
-        this(client, accounts, (trader, body) -> java.util.Map.of());
+        this(client, accounts, (trader, body) -> Map.of());
     }
 
     /**
@@ -49,7 +50,7 @@ public final class LoadRun
      *                compact lane's SVC-* headers, whose nonce must grow in the order the trader's requests arrive).
      */
     public LoadRun(final HttpLoadClient client, final int accounts,
-        final java.util.function.BiFunction<Integer, byte[], java.util.Map<String, String>> headers)
+        final BiFunction<Integer, byte[], Map<String, String>> headers)
     {
         this.client = client;
         this.accounts = accounts;

@@ -34,7 +34,8 @@ public final class PercentilePlot
     {
     }
 
-    public static void write(final List<String> labels, final List<Histogram> histograms, final String title, final Path file) throws IOException
+    public static void write(final List<String> labels, final List<Histogram> histograms, final String title,
+        final Path file) throws IOException
     {
         final BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         final Graphics2D g = image.createGraphics();

@@ -2,7 +2,9 @@ package io.venue.cli;
 
 import io.venue.appliance.Appliance;
 import io.venue.appliance.ApplianceContext;
+import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.transport.http.OwnerIntents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 
@@ -45,11 +52,11 @@ class AgentCommandTest
 
     private int executions(final String token) throws Exception
     {
-        final String account = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(io.venue.codec.Hex.fromHex(
-            java.nio.file.Files.readString(Path.of(ownerKey)).trim())).address().toString();
-        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        final String account = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(
+            Files.readString(Path.of(ownerKey)).trim())).address().toString();
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
             appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions")).header("Authorization", "Bearer " + token)
-            .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode();
+            .build(), HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
     @Test
@@ -81,7 +88,7 @@ class AgentCommandTest
         assertEquals(1, replayed.exitCode());
         assertTrue(replayed.err().contains("HTTP 409"), replayed.err());
 
-        Thread.sleep(io.venue.transport.http.OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
+        Thread.sleep(OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
         final CliRun wallet = CliRun.of("token", "--url", appliance.baseUrl(), "--key-file", ownerKey, "--nonce", "77",
             "--ttl-ms", "90000");
         assertEquals(0, wallet.exitCode(), wallet.err() + wallet.out());

@@ -2,6 +2,8 @@ package io.venue.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One run of the command-line tool with its exit code and both output streams.
@@ -19,7 +21,7 @@ record CliRun(int exitCode, String out, String err)
     /** A string field of the JSON the run printed on standard output, or null. */
     String outField(final String name)
     {
-        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(out);
+        final Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(out);
         return m.find() ? m.group(1) : null;
     }
 }

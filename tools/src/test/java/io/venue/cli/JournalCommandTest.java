@@ -3,12 +3,15 @@ package io.venue.cli;
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.CancelByClientOrderId;
+import io.venue.action.ClientOrderId;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
+import io.venue.appliance.ApplianceContext;
 import io.venue.engine.Engine;
 import io.venue.engine.JournalEventSink;
 import io.venue.engine.EngineConfig;
@@ -34,7 +37,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,7 +105,7 @@ class JournalCommandTest
         final long sequence,
         final Address account,
         final long nonce,
-        final io.venue.action.ClientOrderId clientOrderId,
+        final ClientOrderId clientOrderId,
         final Action action)
     {
         final byte[] digest = new byte[32];
@@ -144,10 +152,10 @@ class JournalCommandTest
     void replayReadsTheRunsConfigurationFile() throws Exception
     {
         // a haircut that leaves Alice's bid out of reach: only an engine under the same settings decides the same
-        final Path file = java.nio.file.Files.writeString(dir.resolve("venue.properties"), String.join("\n",
+        final Path file = Files.writeString(dir.resolve("venue.properties"), String.join("\n",
             "operators=" + OPERATOR, "engine.shards=2", "engine.group.commands=2", "mm.cross.shard.credit.enabled=true",
             "mm.cross.shard.credit.haircut.ppm=999999"));
-        run(io.venue.appliance.ApplianceContext.fromFile(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
+        run(ApplianceContext.fromFile(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
         assertTrue(dump.out().contains("CROSS_SHARD_CREDIT_HAIRCUT"), dump.out());
 
@@ -163,15 +171,15 @@ class JournalCommandTest
     @Test
     void replayVerifiesEverySignatureAgainAndFindsAChangedRecord()
     {
-        final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new java.security.SecureRandom());
-        final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new java.security.SecureRandom());
+        final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
+        final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Address operator = operatorKey.address();
         final ActionVerifier verifier = new ActionVerifier(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT),
             Secp256k1Recoveries.select().newRecovery(), false, 1 << 16);
         final ActionCommandEncoder encoder = new ActionCommandEncoder();
         final ExpandableArrayBuffer record = new ExpandableArrayBuffer(1024);
         final ExpandableArrayBuffer result = new ExpandableArrayBuffer(4096);
-        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        final List<byte[]> records = new ArrayList<>();
         final Action[] actions = {new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
             new Deposit(alice.address(), 1, 1_000_000_000),
             new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 5_000_000, null, TimeInForce.GTC, false, false, -1)};
@@ -179,7 +187,8 @@ class JournalCommandTest
         {
             final boolean byAlice = i == actions.length - 1;
             final Secp256k1KeyPair key = byAlice ? alice : operatorKey;
-            final byte[] body = CanonicalJson.signedActionBody(new ActionSigner(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT), key)
+            final byte[] body = CanonicalJson.signedActionBody(
+                new ActionSigner(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT), key)
                 .sign(new ActionPayload(key.address(), byAlice ? 0 : i, null, 1_763_000_000_000L, actions[i]),
                     byAlice ? PreimageMode.PERSONAL : PreimageMode.RAW));
             verifier.verify(body, 0, body.length, 0, 0, result);
@@ -218,7 +227,7 @@ class JournalCommandTest
         // the same journal with the order's price changed after it was signed (and its events replayed from it)
         final byte[] changed = records.get(4).clone();
         new UnsafeBuffer(changed).putLong(MessageHeaderEncoder.ENCODED_LENGTH + PlaceOrderEncoder.priceEncodingOffset(), 2_000_000,
-            java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteOrder.LITTLE_ENDIAN);
         records.set(4, changed);
         writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("changed-commands"), dir.resolve("changed-events"));
         final CliRun trusted = CliRun.of("journal", "replay", dir.resolve("changed-commands").toString(),
@@ -231,7 +240,7 @@ class JournalCommandTest
         assertTrue(audited.out().contains("(sequence 5)") && audited.out().contains("another digest"), audited.out());
     }
 
-    private static void writeAndRun(final EngineConfig config, final java.util.List<byte[]> records, final Path commands, final Path events)
+    private static void writeAndRun(final EngineConfig config, final List<byte[]> records, final Path commands, final Path events)
     {
         try (Journal commandJournal = Journal.open(commands); Journal eventJournal = Journal.open(events))
         {
@@ -270,7 +279,8 @@ class JournalCommandTest
         assertTrue(fromSnapshot.out().startsWith("replayed 2 commands after the snapshot at 5,"), fromSnapshot.out());
         final CliRun whole = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
             "--operator", OPERATOR.toString());
-        assertEquals(whole.out().substring(whole.out().indexOf("state hash")), fromSnapshot.out().substring(fromSnapshot.out().indexOf("state hash")),
+        assertEquals(whole.out().substring(whole.out().indexOf("state hash")),
+            fromSnapshot.out().substring(fromSnapshot.out().indexOf("state hash")),
             "the same final state either way");
 
         final CliRun partial = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
@@ -278,11 +288,11 @@ class JournalCommandTest
         assertEquals(0, partial.exitCode(), partial.out());
         assertTrue(partial.out().startsWith("replayed 6 commands,"), partial.out());
 
-        final byte[] bytes = java.nio.file.Files.readAllBytes(snapshot);
+        final byte[] bytes = Files.readAllBytes(snapshot);
         bytes[bytes.length - 3] ^= 1;
         final Path damaged = dir.resolve("damaged").resolve(snapshot.getFileName());
-        java.nio.file.Files.createDirectories(damaged.getParent());
-        java.nio.file.Files.write(damaged, bytes);
+        Files.createDirectories(damaged.getParent());
+        Files.write(damaged, bytes);
         final CliRun refused = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
             "--operator", OPERATOR.toString(), "--snapshot", damaged.toString());
         assertEquals(2, refused.exitCode(), refused.out());
@@ -290,9 +300,9 @@ class JournalCommandTest
     }
 
     /** Every record of a journal, in order. */
-    private static java.util.List<byte[]> records(final Path journal)
+    private static List<byte[]> records(final Path journal)
     {
-        final java.util.List<byte[]> records = new java.util.ArrayList<>();
+        final List<byte[]> records = new ArrayList<>();
         try (Journal opened = Journal.openReadOnly(journal))
         {
             final JournalTailer tailer = opened.tailer();
@@ -309,7 +319,7 @@ class JournalCommandTest
         return records;
     }
 
-    private static void write(final Path journal, final java.util.List<byte[]> records)
+    private static void write(final Path journal, final List<byte[]> records)
     {
         try (Journal opened = Journal.open(journal))
         {
@@ -325,8 +335,8 @@ class JournalCommandTest
     {
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
         // Alice's deposit (sequence 4) as a record of another schema version: the live engine skips it too
-        final java.util.List<byte[]> commands = records(dir.resolve("commands"));
-        new UnsafeBuffer(commands.get(3)).putShort(6, (short)(MessageHeaderEncoder.SCHEMA_VERSION + 1), java.nio.ByteOrder.LITTLE_ENDIAN);
+        final List<byte[]> commands = records(dir.resolve("commands"));
+        new UnsafeBuffer(commands.get(3)).putShort(6, (short)(MessageHeaderEncoder.SCHEMA_VERSION + 1), ByteOrder.LITTLE_ENDIAN);
         writeAndRun(new EngineConfig().operator(OPERATOR), commands, dir.resolve("foreign-commands"), dir.resolve("foreign-events"));
 
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("foreign-commands").toString(),
@@ -340,11 +350,11 @@ class JournalCommandTest
     void replayToASequenceFindsEventsOfItsCommandsThatTheReplayDidNotProduce()
     {
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
-        final java.util.List<byte[]> events = new java.util.ArrayList<>();
+        final List<byte[]> events = new ArrayList<>();
         byte[] lastOfSix = null;
         for (final byte[] event : records(dir.resolve("events")))
         {
-            final long sequence = new UnsafeBuffer(event).getLong(MessageHeaderEncoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final long sequence = new UnsafeBuffer(event).getLong(MessageHeaderEncoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
             if (sequence == 7 && lastOfSix != null)
             {
                 events.add(lastOfSix);
@@ -394,7 +404,7 @@ class JournalCommandTest
         final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
             "--order", aliceOrder);
         assertEquals(0, timeline.exitCode(), timeline.err());
-        final java.util.List<String> lines = timeline.out().lines().toList();
+        final List<String> lines = timeline.out().lines().toList();
         assertTrue(lines.get(0).contains("\"type\":\"PlaceOrder\""), timeline.out());
         assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"OrderRested\"")), timeline.out());
         assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"Trade\"")), timeline.out());
@@ -419,7 +429,7 @@ class JournalCommandTest
     @Test
     void timelineShowsEveryCommandThatTouchedTheOrderWithAllItsEvents()
     {
-        final io.venue.action.ClientOrderId clientId = io.venue.action.ClientOrderId.of("0x" + "c1".repeat(16));
+        final ClientOrderId clientId = ClientOrderId.of("0x" + "c1".repeat(16));
         try (Journal commandJournal = Journal.open(dir.resolve("commands")); Journal eventJournal = Journal.open(dir.resolve("events"));
             Engine engine = new Engine(new EngineConfig().operator(OPERATOR), new JournalEventSink(eventJournal.appender())))
         {
@@ -434,18 +444,18 @@ class JournalCommandTest
             }
             send(engine, encoder, buffer, out, 5, ALICE, 0, clientId,
                 new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 5_000_000, null, TimeInForce.GTC, false, false, -1));
-            send(engine, encoder, buffer, out, 6, ALICE, 1, new io.venue.action.CancelByClientOrderId(clientId));
+            send(engine, encoder, buffer, out, 6, ALICE, 1, new CancelByClientOrderId(clientId));
         }
         final String aliceOrder = "0x" + "00".repeat(31) + "05";
         final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
             "--order", aliceOrder);
         assertEquals(0, timeline.exitCode(), timeline.err());
-        final java.util.List<String> types = timeline.out().lines()
+        final List<String> types = timeline.out().lines()
             .map(line -> line.substring(line.indexOf("\"type\":\"") + 8, line.indexOf('"', line.indexOf("\"type\":\"") + 8))).toList();
         assertEquals("PlaceOrder", types.get(0), timeline.out());
         final int cancel = types.indexOf("CancelByClientOrderId");
         assertTrue(cancel > 0, "the cancel names only the client order id, yet it touched the order: " + timeline.out());
-        assertTrue(types.subList(cancel, types.size()).containsAll(java.util.List.of("ActionAccepted", "OrderDone")),
+        assertTrue(types.subList(cancel, types.size()).containsAll(List.of("ActionAccepted", "OrderDone")),
             "the cancel's events follow it: " + timeline.out());
         assertTrue(timeline.out().lines().noneMatch(line -> line.contains("\"type\":\"Deposit\"")), "nothing else: " + timeline.out());
     }
@@ -454,8 +464,8 @@ class JournalCommandTest
     void aFilteredDumpStillShowsDamageAndATimeFilterRefusesAnEventJournal()
     {
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
-        final java.util.List<byte[]> commands = records(dir.resolve("commands"));
-        new UnsafeBuffer(commands.get(2)).putShort(4, (short)999, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final List<byte[]> commands = records(dir.resolve("commands"));
+        new UnsafeBuffer(commands.get(2)).putShort(4, (short)999, ByteOrder.LITTLE_ENDIAN);
         write(dir.resolve("damaged"), commands);
         final CliRun alice = CliRun.of("journal", "dump", dir.resolve("damaged").toString(), "--account", ALICE.toString());
         assertEquals(0, alice.exitCode(), alice.err());

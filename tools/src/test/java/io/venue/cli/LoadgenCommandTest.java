@@ -24,7 +24,8 @@ class LoadgenCommandTest
     @Test
     void fundsSignsSendsAndReports() throws Exception
     {
-        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0).edgeExempt("127.0.0.1"),
+        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0)
+            .edgeExempt("127.0.0.1"),
             new PrintStream(OutputStream.nullOutputStream())))
         {
             final Path json = folder.resolve("results.json");
@@ -48,7 +49,8 @@ class LoadgenCommandTest
     @Test
     void sendsCompactRequestsThroughInstitutionalAgents() throws Exception
     {
-        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0).edgeExempt("127.0.0.1"),
+        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0)
+            .edgeExempt("127.0.0.1"),
             new PrintStream(OutputStream.nullOutputStream())))
         {
             final Path json = folder.resolve("compact.json");

@@ -108,9 +108,11 @@ class ReferenceVectorsIndependentTest
         final JsonNode vector = vector("eip712-order.json");
         final JsonNode order = vector.get("order");
         final JsonNode domain = vector.get("domain");
-        final String typedData = "{\"types\":{\"EIP712Domain\":[{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"version\",\"type\":\"string\"}," +
+        final String typedData = "{\"types\":{\"EIP712Domain\":[" +
+            "{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"version\",\"type\":\"string\"}," +
             "{\"name\":\"chainId\",\"type\":\"uint256\"},{\"name\":\"verifyingContract\",\"type\":\"address\"}]," +
-            "\"Order\":[{\"name\":\"marketId\",\"type\":\"uint256\"},{\"name\":\"trader\",\"type\":\"address\"},{\"name\":\"side\",\"type\":\"uint8\"}," +
+            "\"Order\":[{\"name\":\"marketId\",\"type\":\"uint256\"},{\"name\":\"trader\",\"type\":\"address\"}," +
+            "{\"name\":\"side\",\"type\":\"uint8\"}," +
             "{\"name\":\"price\",\"type\":\"uint256\"},{\"name\":\"qty\",\"type\":\"uint256\"},{\"name\":\"expiry\",\"type\":\"uint64\"}," +
             "{\"name\":\"nonce\",\"type\":\"uint64\"}]},\"primaryType\":\"Order\",\"domain\":" + domain + ",\"message\":" + order + "}";
         final StructuredDataEncoder encoder = new StructuredDataEncoder(typedData);

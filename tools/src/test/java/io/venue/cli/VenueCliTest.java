@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +38,7 @@ class VenueCliTest
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(Files.readString(keyFile).trim()));
         assertEquals(key.address().toString(), printed.get("address").asText());
         assertEquals(printed.get("privateKey").asText(), Files.readString(keyFile).trim());
-        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
     }
 
     @Test

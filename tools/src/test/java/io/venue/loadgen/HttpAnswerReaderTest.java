@@ -115,14 +115,16 @@ class HttpAnswerReaderTest
     void anAnswerWithNoBodyNeedsNoLengthAndAPartialOneWaits() throws IOException
     {
         final HttpAnswerReader reader = new HttpAnswerReader();
-        final byte[] wire = "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nab".getBytes(StandardCharsets.US_ASCII);
+        final byte[] wire =
+            "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nab".getBytes(StandardCharsets.US_ASCII);
         reader.append(wire, 0, wire.length);
         final List<Integer> statuses = new ArrayList<>();
         assertEquals(1, reader.drain((status, body, offset, length) -> statuses.add(status)));
         assertEquals(List.of(204), statuses);
         reader.append("cd".getBytes(StandardCharsets.US_ASCII), 0, 2);
         final String[] body = new String[1];
-        assertEquals(1, reader.drain((status, bytes, offset, length) -> body[0] = new String(bytes, offset, length, StandardCharsets.US_ASCII)));
+        assertEquals(1, reader.drain(
+            (status, bytes, offset, length) -> body[0] = new String(bytes, offset, length, StandardCharsets.US_ASCII)));
         assertEquals("abcd", body[0]);
     }
 

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -152,7 +153,7 @@ class HttpLoadClientTest
         {
             return in.read() < 0;
         }
-        catch (final java.net.SocketTimeoutException quiet)
+        catch (final SocketTimeoutException quiet)
         {
             return true;
         }

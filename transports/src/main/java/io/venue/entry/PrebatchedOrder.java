@@ -3,7 +3,6 @@ package io.venue.entry;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.venue.entry.PendingRequests;
 
 /**
  * Which of the verifier pool's two rings a connection's requests take (spec 8.2's {@code actions.lowLatencyMaxActions}

@@ -1,6 +1,8 @@
 package io.venue.tuning;
 
 import net.openhft.affinity.Affinity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.BitSet;
 import java.util.concurrent.ThreadFactory;
@@ -12,13 +14,15 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class PinnedThreads
 {
+    private static final Logger LOG = LoggerFactory.getLogger(PinnedThreads.class);
+
     private PinnedThreads()
     {
     }
 
     /**
      * A factory of daemon threads named {@code name} that pin themselves to {@code cpu} before running.
-     * If the operating system refuses the binding, the thread runs unpinned and says so once on stderr.
+     * If the operating system refuses the binding, the thread runs unpinned and says so once (a warning in the log).
      */
     public static ThreadFactory factory(final String name, final int cpu)
     {
@@ -48,14 +52,13 @@ public final class PinnedThreads
             final boolean pinned = mask.equals(Affinity.getAffinity());
             if (!pinned)
             {
-                System.err.println("could not pin " + Thread.currentThread().getName() + " to cpu " + cpu + ": the system kept " +
-                    Affinity.getAffinity());
+                LOG.warn("could not pin {} to cpu {}: the system kept {}", Thread.currentThread().getName(), cpu, Affinity.getAffinity());
             }
             return pinned;
         }
         catch (final RuntimeException | LinkageError ex)
         {
-            System.err.println("could not pin " + Thread.currentThread().getName() + " to cpu " + cpu + ": " + ex);
+            LOG.warn("could not pin {} to cpu {}: {}", Thread.currentThread().getName(), cpu, ex.toString());
             return false;
         }
     }

@@ -3,7 +3,9 @@ package io.venue.tuning;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -42,7 +44,8 @@ class DoorbellIdleStrategyTest
     }
 
     /** Hits the ball when its count has this side's parity, rings the other side, until both sides hit {@code rounds} times. */
-    private static void play(final AtomicLong ball, final int parity, final int rounds, final DoorbellIdleStrategy idle, final Doorbell other)
+    private static void play(final AtomicLong ball, final int parity, final int rounds, final DoorbellIdleStrategy idle,
+        final Doorbell other)
     {
         int hits = 0;
         while (hits < rounds)
@@ -67,13 +70,13 @@ class DoorbellIdleStrategyTest
     {
         final int producers = 4;
         final int each = 2_000;
-        final java.util.concurrent.atomic.AtomicInteger published = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicInteger published = new AtomicInteger();
         final Doorbell bell = new Doorbell();
         for (int p = 0; p < producers; p++)
         {
             final Thread producer = new Thread(() ->
             {
-                final java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+                final ThreadLocalRandom random = ThreadLocalRandom.current();
                 for (int i = 0; i < each; i++)
                 {
                     LockSupport.parkNanos(random.nextLong(1_000, 50_000));

@@ -1,5 +1,7 @@
 package io.venue.auth;
 
+import io.venue.action.Address;
+
 /**
  * The text a wallet signs with EIP-191 to obtain a private WebSocket token without machine credentials (spec 5.7:
  * "SVC-* headers or a delegated wallet signature"): the account itself, its vault owner, or a secp256k1 agent of
@@ -24,7 +26,7 @@ public final class WsTokenText extends OwnerSignedText
     }
 
     /** The account the token reads for (the builder's owner field). */
-    public io.venue.action.Address account()
+    public Address account()
     {
         return owner();
     }

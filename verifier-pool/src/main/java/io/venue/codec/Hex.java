@@ -1,11 +1,13 @@
 package io.venue.codec;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Lowercase hex, the only hex form the venue signs or accepts.
  */
 public final class Hex
 {
-    private static final byte[] DIGITS = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private Hex()
     {
@@ -28,7 +30,7 @@ public final class Hex
     {
         final byte[] out = new byte[bytes.length * 2];
         encode(bytes, 0, bytes.length, out, 0);
-        return new String(out, java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(out, StandardCharsets.US_ASCII);
     }
 
     public static String to0x(final byte[] bytes)

@@ -1,6 +1,8 @@
 package io.venue.crypto;
 
 import io.venue.codec.Hex;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -31,7 +33,7 @@ public final class Secp256k1Recoveries
         "1c");
     static final byte[] SELF_TEST_ADDRESS = Hex.fromHex("0x7e5f4552091a69125d5dfcb7b8c2659029395bdf");
 
-    private static final System.Logger LOGGER = System.getLogger(Secp256k1Recoveries.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Secp256k1Recoveries.class);
 
     private final boolean nativeChosen;
     private final String reason;
@@ -89,7 +91,7 @@ public final class Secp256k1Recoveries
                     PROPERTY + " must be " + AUTO + ", " + NATIVE + " or " + BOUNCYCASTLE + ", got: " + mode);
         }
 
-        LOGGER.log(System.Logger.Level.INFO, "secp256k1 recovery: {0} ({1})", choice.name(), choice.reason);
+        LOG.info("secp256k1 recovery: {} ({})", choice.name(), choice.reason);
         return choice;
     }
 

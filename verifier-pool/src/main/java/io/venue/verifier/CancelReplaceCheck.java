@@ -2,12 +2,15 @@ package io.venue.verifier;
 
 import io.venue.action.Address;
 import io.venue.action.OrderId;
+import io.venue.codec.Hex;
 import io.venue.crypto.CancelByIdText;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.Eip712Order;
+import io.venue.crypto.Keccak256;
 import io.venue.crypto.RecoveryStatus;
 import io.venue.crypto.Secp256k1Recovery;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -29,7 +32,7 @@ public final class CancelReplaceCheck
     private final byte[] placeSigner = new byte[20];
     private final byte[] cancelSigner = new byte[20];
     private final byte[] cancelHash = new byte[32];
-    private final io.venue.crypto.Keccak256 keccak = new io.venue.crypto.Keccak256();
+    private final Keccak256 keccak = new Keccak256();
 
     public CancelReplaceCheck(final long chainId, final Address verifyingContract, final Secp256k1Recovery recovery)
     {
@@ -55,7 +58,7 @@ public final class CancelReplaceCheck
             return "the place leg's signature is not a valid secp256k1 signature";
         }
         final byte[] text = CancelByIdText.text(new OrderId(order.cancelOrderId()), trader)
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            .getBytes(StandardCharsets.UTF_8);
         Eip191.personalHash(keccak, text, 0, text.length, cancelHash, 0);
         if (recovery.recover(cancelHash, 0, cancelSignature, 0, cancelSigner, 0) != RecoveryStatus.OK)
         {
@@ -63,8 +66,8 @@ public final class CancelReplaceCheck
         }
         if (!Arrays.equals(placeSigner, cancelSigner))
         {
-            return "the place leg is signed by " + io.venue.codec.Hex.to0x(placeSigner) + " and the cancel leg by " +
-                io.venue.codec.Hex.to0x(cancelSigner) + ": both legs need the same signer";
+            return "the place leg is signed by " + Hex.to0x(placeSigner) + " and the cancel leg by " +
+                Hex.to0x(cancelSigner) + ": both legs need the same signer";
         }
         return null;
     }

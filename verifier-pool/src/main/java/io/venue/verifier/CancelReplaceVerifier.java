@@ -5,8 +5,16 @@ import io.venue.crypto.Secp256k1Recovery;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.util.Arrays;
 
-import static io.venue.verifier.VerificationResultLayout.*;
+import static io.venue.verifier.VerificationResultLayout.ADDRESS_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.CONNECTION_ID;
+import static io.venue.verifier.VerificationResultLayout.CORRELATION_ID;
+import static io.venue.verifier.VerificationResultLayout.DIGEST_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.PREPARED_CANCEL_REPLACE;
+import static io.venue.verifier.VerificationResultLayout.SIGNATURE_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.TEXT;
+import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
  * Verifies an MM cancel-replace in the pool ({@link CancelReplaceCheck}) and hands on the command the lane prepared,
@@ -63,7 +71,7 @@ final class CancelReplaceVerifier
         out.putLong(CORRELATION_ID, correlationId);
         if (length < COMMAND)
         {
-            java.util.Arrays.fill(trader, (byte)0);
+            Arrays.fill(trader, (byte)0);
             return refuse(out, VerificationOutcome.MALFORMED, "cancel-replace request layout: too short", NO_HASH);
         }
         request.getBytes(offset + TRADER, trader);

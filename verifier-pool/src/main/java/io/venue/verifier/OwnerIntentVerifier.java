@@ -10,7 +10,13 @@ import org.agrona.MutableDirectBuffer;
 
 import java.util.Arrays;
 
-import static io.venue.verifier.VerificationResultLayout.*;
+import static io.venue.verifier.VerificationResultLayout.ADDRESS_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.CONNECTION_ID;
+import static io.venue.verifier.VerificationResultLayout.CORRELATION_ID;
+import static io.venue.verifier.VerificationResultLayout.DIGEST_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.SIGNATURE_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.TEXT;
+import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
  * Verifies an owner wallet's EIP-191 intent (agent create, rotate, revoke, owner-revoke; spec 5.8): the signature

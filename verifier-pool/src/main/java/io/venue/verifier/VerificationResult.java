@@ -6,7 +6,22 @@ import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
 
-import static io.venue.verifier.VerificationResultLayout.*;
+import static io.venue.verifier.VerificationResultLayout.ACCOUNT;
+import static io.venue.verifier.VerificationResultLayout.ADDRESS_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.CONNECTION_ID;
+import static io.venue.verifier.VerificationResultLayout.CORRELATION_ID;
+import static io.venue.verifier.VerificationResultLayout.DETAIL;
+import static io.venue.verifier.VerificationResultLayout.DIGEST;
+import static io.venue.verifier.VerificationResultLayout.DIGEST_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.DIGEST_VERSION;
+import static io.venue.verifier.VerificationResultLayout.OUTCOME;
+import static io.venue.verifier.VerificationResultLayout.PERSONAL_SIGNER;
+import static io.venue.verifier.VerificationResultLayout.PREPARED_CANCEL_REPLACE;
+import static io.venue.verifier.VerificationResultLayout.RAW_SIGNER;
+import static io.venue.verifier.VerificationResultLayout.SIGNATURE;
+import static io.venue.verifier.VerificationResultLayout.SIGNATURE_LENGTH;
+import static io.venue.verifier.VerificationResultLayout.TEXT;
+import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
  * A read-only flyweight over one result in the result ring. Valid only inside the handler call that

@@ -1,5 +1,9 @@
 package io.venue.verifier;
 
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+
 /**
  * Byte layout of a verification result in the result ring (little-endian).
  * <pre>
@@ -78,7 +82,7 @@ final class VerificationResultLayout
      * Writes the fixed part of a result that carries a prepared command ({@link #INTENT_MSG_TYPE}): {@code preparedBy}
      * in DETAIL; a null signer is written as zeros.
      */
-    static void writePrepared(final org.agrona.MutableDirectBuffer out, final VerificationOutcome outcome, final int preparedBy,
+    static void writePrepared(final MutableDirectBuffer out, final VerificationOutcome outcome, final int preparedBy,
         final byte[] hash, final byte[] rawSigner, final byte[] personalSigner, final byte[] account, final byte[] signature)
     {
         out.putByte(OUTCOME, (byte)outcome.ordinal());
@@ -94,15 +98,15 @@ final class VerificationResultLayout
     }
 
     /** Writes a refusal's reason in words as the result's text; returns the result's length. */
-    static int writeReason(final org.agrona.MutableDirectBuffer out, final String reason)
+    static int writeReason(final MutableDirectBuffer out, final String reason)
     {
-        final byte[] bytes = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
         out.putInt(TEXT_LENGTH, bytes.length);
         out.putBytes(TEXT, bytes);
         return TEXT + bytes.length;
     }
 
-    private static void putOrZero(final org.agrona.MutableDirectBuffer out, final int at, final byte[] address)
+    private static void putOrZero(final MutableDirectBuffer out, final int at, final byte[] address)
     {
         if (address == null)
         {

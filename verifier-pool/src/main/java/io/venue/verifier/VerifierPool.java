@@ -15,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -46,6 +48,8 @@ import static io.venue.verifier.VerificationResultLayout.TEXT;
  */
 public final class VerifierPool implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(VerifierPool.class);
+
     private final Context context;
     private final RingBuffer[] requestRings;
     private final RingBuffer[] prebatchedRings;
@@ -82,8 +86,13 @@ public final class VerifierPool implements AutoCloseable
                 new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
                 context.resultsDoorbell);
             agents[i] = agent;
-            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), Throwable::printStackTrace, null, agent);
+            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError, null, agent);
         }
+    }
+
+    private static void onAgentError(final Throwable error)
+    {
+        LOG.error("verifier thread error", error);
     }
 
     /** Validates the context and starts the verifier threads. */
@@ -201,7 +210,8 @@ public final class VerifierPool implements AutoCloseable
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND + commandLength);
+        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND +
+            commandLength);
         if (index <= 0)
         {
             return false;
@@ -416,7 +426,7 @@ public final class VerifierPool implements AutoCloseable
         /** The agents and vault owners known so far (default none): a raw-mode signature by one costs one recovery. */
         public Context delegates(final DelegateSigners delegates)
         {
-            this.delegates = java.util.Objects.requireNonNull(delegates, "delegates");
+            this.delegates = Objects.requireNonNull(delegates, "delegates");
             return this;
         }
 

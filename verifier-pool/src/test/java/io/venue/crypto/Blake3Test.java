@@ -35,6 +35,7 @@ class Blake3Test
         blake3.update(input, 0, input.length);
         blake3.digest(ours, 0);
 
+        // FQN-CLASH: the reference library's Blake3 (Blake3 here is ours)
         final io.github.rctcwyvrn.blake3.Blake3 reference = io.github.rctcwyvrn.blake3.Blake3.newInstance();
         reference.update(input);
 

@@ -1,5 +1,6 @@
 package io.venue.crypto;
 
+import io.venue.codec.Hex;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -23,7 +24,7 @@ class Keccak256Test
 
         assertEquals(
             "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
-            io.venue.codec.Hex.toHex(out));
+            Hex.toHex(out));
     }
 
     @Property(tries = 200)

@@ -9,6 +9,7 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -81,7 +82,7 @@ class SvcHeadersTest
         assertEquals(7, headers.nonce());
         assertEquals(1_700_000_000_000L, headers.timestampMs());
         assertEquals(PASSPHRASE, headers.passphrase());
-        assertArrayEquals(java.util.HexFormat.of().parseHex("ab".repeat(32)), headers.signature());
+        assertArrayEquals(HexFormat.of().parseHex("ab".repeat(32)), headers.signature());
         assertNull(headers.errorField());
         assertNull(headers.errorMessage());
     }

@@ -6,6 +6,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -237,15 +238,15 @@ class SvcVerifierTest
     void credentialsAreCheckedOnceAtConstruction()
     {
         assertEquals("SvcCredential{spk_5f2b8c1d9e7a4630, version 2}", HMAC_CREDENTIAL.toString());
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> SvcCredential.hmac(EXAMPLE_KEY, "sps_short", EXAMPLE_PASSPHRASE));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> SvcCredential.hmac(EXAMPLE_KEY, SvcHmacV2Test.SECRET, "spp_x"));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> SvcCredential.ed25519("spk_x", SvcEd25519V3.publicKey(ED25519_SEED)));
         final byte[] notOnCurve = new byte[32];
         notOnCurve[0] = 2;
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> SvcCredential.ed25519(EXAMPLE_KEY, notOnCurve));
     }
 

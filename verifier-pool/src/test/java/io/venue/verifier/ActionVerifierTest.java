@@ -2,23 +2,36 @@ package io.venue.verifier;
 
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.json.BodyMutator;
 import io.venue.action.json.CanonicalJson;
 import io.venue.action.json.ParseErrorCode;
+import io.venue.action.json.SignedActionParser;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.RecoveryStatus;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.crypto.Secp256k1Recovery;
 import io.venue.crypto.Secp256k1Signer;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.agrona.ExpandableArrayBuffer;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.math.ec.ECPoint;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
-import static io.venue.verifier.SignedActions.*;
+import static io.venue.verifier.SignedActions.CHAIN_ID;
+import static io.venue.verifier.SignedActions.CONTRACT;
+import static io.venue.verifier.SignedActions.bid;
+import static io.venue.verifier.SignedActions.body;
+import static io.venue.verifier.SignedActions.signedBody;
+import static io.venue.verifier.SignedActions.v1Digest;
+import static io.venue.verifier.SignedActions.v2Digest;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,9 +73,9 @@ class ActionVerifierTest
     }
 
     /** The real recovery, counting its calls. */
-    private static final class CountingRecovery implements io.venue.crypto.Secp256k1Recovery
+    private static final class CountingRecovery implements Secp256k1Recovery
     {
-        private final io.venue.crypto.Secp256k1Recovery recovery = Secp256k1Recoveries.select().newRecovery();
+        private final Secp256k1Recovery recovery = Secp256k1Recoveries.select().newRecovery();
         int calls;
 
         @Override
@@ -195,15 +208,15 @@ class ActionVerifierTest
     void aRawModePointAtInfinityIsNotABadSignatureWhenPersonalModeRecovers()
     {
         final ActionPayload payload = bid(KEY.address(), 9);
-        final org.bouncycastle.asn1.x9.X9ECParameters curve = org.bouncycastle.crypto.ec.CustomNamedCurves.getByName("secp256k1");
-        final java.math.BigInteger n = curve.getN();
-        final java.math.BigInteger e = new java.math.BigInteger(1, v2Digest(payload));
+        final X9ECParameters curve = CustomNamedCurves.getByName("secp256k1");
+        final BigInteger n = curve.getN();
+        final BigInteger e = new BigInteger(1, v2Digest(payload));
         byte[] signature = null;
         for (int k = 2; signature == null; k++)
         {
-            final org.bouncycastle.math.ec.ECPoint r = curve.getG().multiply(java.math.BigInteger.valueOf(k)).normalize();
-            final java.math.BigInteger x = r.getAffineXCoord().toBigInteger();
-            final java.math.BigInteger s = e.multiply(java.math.BigInteger.valueOf(k).modInverse(n)).mod(n);
+            final ECPoint r = curve.getG().multiply(BigInteger.valueOf(k)).normalize();
+            final BigInteger x = r.getAffineXCoord().toBigInteger();
+            final BigInteger s = e.multiply(BigInteger.valueOf(k).modInverse(n)).mod(n);
             if (x.compareTo(n) < 0 && s.signum() > 0 && s.compareTo(n.shiftRight(1)) <= 0)
             {
                 signature = new byte[65];
@@ -235,7 +248,7 @@ class ActionVerifierTest
         assertArrayEquals(personal, found);
     }
 
-    private static byte[] fixed32(final java.math.BigInteger value)
+    private static byte[] fixed32(final BigInteger value)
     {
         final byte[] bytes = value.toByteArray();
         final byte[] out = new byte[32];
@@ -255,7 +268,7 @@ class ActionVerifierTest
         final byte[] signature = new byte[65];
         r.getSignature(signature, 0);
         final byte[] sent = new byte[65];
-        new io.venue.action.json.SignedActionParser().parse(body, 0, body.length).signedAction().signature().copyTo(sent, 0);
+        new SignedActionParser().parse(body, 0, body.length).signedAction().signature().copyTo(sent, 0);
         assertArrayEquals(sent, signature);
         assertEquals(SignerMatch.ACCOUNT_RAW, r.signerMatch());
         assertEquals(2, r.digestVersion());
@@ -333,7 +346,7 @@ class ActionVerifierTest
     {
         final SplittableRandom random = new SplittableRandom(seed);
         final byte[] body = signedBody(KEY, bid(KEY.address(), random.nextInt(1_000_000)), PreimageMode.RAW);
-        final byte[] mutated = io.venue.action.json.BodyMutator.mutate(body, 1 + random.nextInt(3), random);
+        final byte[] mutated = BodyMutator.mutate(body, 1 + random.nextInt(3), random);
         final VerificationResult r = verify(verifier(false), mutated);
         assertTrue(r.outcome() != null);
     }

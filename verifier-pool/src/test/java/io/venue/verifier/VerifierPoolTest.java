@@ -2,7 +2,9 @@ package io.venue.verifier;
 
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.tuning.DoorbellIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import java.security.SecureRandom;
@@ -13,8 +15,14 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
-import static io.venue.verifier.SignedActions.*;
+import static io.venue.verifier.SignedActions.CHAIN_ID;
+import static io.venue.verifier.SignedActions.CONTRACT;
+import static io.venue.verifier.SignedActions.bid;
+import static io.venue.verifier.SignedActions.body;
+import static io.venue.verifier.SignedActions.signedBody;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,7 +123,7 @@ class VerifierPoolTest
     {
         // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time; the
         // request ring holds more than the result ring, so the verifier stops on a result that does not fit
-        fillThenDrain(context(1).idleStrategy(doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, 0,
+        fillThenDrain(context(1).idleStrategy(doorbell -> new DoorbellIdleStrategy(doorbell, 0,
             TimeUnit.HOURS.toNanos(1))), 256 * 1024);
     }
 
@@ -147,7 +155,7 @@ class VerifierPoolTest
             assertTrue(refused > 0, "a full pool must refuse");
             assertTrue(accepted > 100, "accepted " + accepted);
             // let the verifier reach its park, holding a result that does not fit
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
 
             final int[] received = {0};
             final long[] nextCorrelation = {0};
@@ -232,7 +240,7 @@ class VerifierPoolTest
      * The correlation ids of the {@code results} results, in the order one verifier (batch limit 64) produced them, of what
      * {@code offers} queued before its thread started, so that its duty cycles see the rings filled.
      */
-    private static List<Long> verifyQueued(final int results, final java.util.function.Consumer<VerifierPool> offers)
+    private static List<Long> verifyQueued(final int results, final Consumer<VerifierPool> offers)
     {
         final CountDownLatch queued = new CountDownLatch(1);
         final VerifierPool.Context context = context(1).batchLimit(64).threadFactory(runnable -> new Thread(() ->
@@ -277,7 +285,7 @@ class VerifierPoolTest
     @Test
     void contextRefusesRingsTooSmallForTheBodyLimit()
     {
-        final IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        final IllegalArgumentException ex = Assertions.assertThrows(IllegalArgumentException.class,
             () -> VerifierPool.start(context(1).maxBodyBytes(1 << 20).requestRingBytes(64 * 1024)));
         assertTrue(ex.getMessage().contains("requestRingBytes"), ex.getMessage());
     }

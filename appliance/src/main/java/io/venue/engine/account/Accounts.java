@@ -2,6 +2,7 @@ package io.venue.engine.account;
 
 import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 import java.util.Arrays;
 
@@ -56,7 +57,7 @@ public final class Accounts
     }
 
     /** Writes the address of an account number into {@code buffer} at {@code offset}. */
-    public void addressInto(final int account, final org.agrona.MutableDirectBuffer buffer, final int offset)
+    public void addressInto(final int account, final MutableDirectBuffer buffer, final int offset)
     {
         AddressKeys.store(addresses, account * KEY_LONGS, buffer, offset);
     }

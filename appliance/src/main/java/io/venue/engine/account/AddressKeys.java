@@ -1,6 +1,7 @@
 package io.venue.engine.account;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -17,7 +18,7 @@ public final class AddressKeys
     }
 
     /** Writes the address held in {@code key[base, base + 3)} back as 20 bytes. */
-    public static void store(final long[] key, final int base, final org.agrona.MutableDirectBuffer buffer, final int offset)
+    public static void store(final long[] key, final int base, final MutableDirectBuffer buffer, final int offset)
     {
         buffer.putLong(offset, key[base], ByteOrder.BIG_ENDIAN);
         buffer.putLong(offset + 8, key[base + 1], ByteOrder.BIG_ENDIAN);

@@ -1,8 +1,12 @@
 package io.venue.engine.agent;
 
+import io.venue.auth.AgentRotationText;
+import io.venue.engine.StateDigest;
+import io.venue.engine.account.AddressKeys;
 import io.venue.engine.index.DirtySet;
 import io.venue.engine.index.FixedKeyIndex;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;
@@ -32,7 +36,7 @@ public final class Agents
     /** Agents one owner may hold unrevoked: an owner cannot fill the venue's agent capacity alone. */
     public static final int MAX_AGENTS_PER_OWNER = 64;
 
-    public static final long ROTATION_OVERLAP_MS = io.venue.auth.AgentRotationText.OVERLAP_MS;
+    public static final long ROTATION_OVERLAP_MS = AgentRotationText.OVERLAP_MS;
     private static final long FOREVER = Long.MAX_VALUE;
     private static final int ADDRESS_LONGS = 3;
 
@@ -306,9 +310,9 @@ public final class Agents
     }
 
     /** Writes a signing credential's 20-byte signer address into {@code buffer} at {@code offset}. */
-    public void signerInto(final int credential, final org.agrona.MutableDirectBuffer buffer, final int offset)
+    public void signerInto(final int credential, final MutableDirectBuffer buffer, final int offset)
     {
-        io.venue.engine.account.AddressKeys.store(credentialSigners, credential * ADDRESS_LONGS, buffer, offset);
+        AddressKeys.store(credentialSigners, credential * ADDRESS_LONGS, buffer, offset);
     }
 
     /** Re-creates an agent as it was stored: start-up only, in agent-number order. Returns its number. */
@@ -348,7 +352,7 @@ public final class Agents
     }
 
     /** Feeds every agent and credential, in creation order, to a state digest. */
-    public void hashInto(final io.venue.engine.StateDigest digest)
+    public void hashInto(final StateDigest digest)
     {
         digest.putInt(agentCount);
         for (int agent = 0; agent < agentCount; agent++)
@@ -426,7 +430,7 @@ public final class Agents
 
     private void loadKey(final DirectBuffer buffer, final int offset)
     {
-        io.venue.engine.account.AddressKeys.load(buffer, offset, key);
+        AddressKeys.load(buffer, offset, key);
     }
 
     private void ensureAgents(final int needed)

@@ -90,7 +90,8 @@ public final class MatchTape implements MatchListener
 
     @Override
     public void onTrade(
-        final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty, final long makerRemainingAfter)
+        final int makerSlot, final int makerAccount, final int takerAccount, final long price, final long qty,
+        final long makerRemainingAfter)
     {
         buffer.putByte(length, TRADE);
         buffer.putInt(length + 1, makerSlot, LE);

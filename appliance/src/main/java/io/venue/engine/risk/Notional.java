@@ -1,5 +1,7 @@
 package io.venue.engine.risk;
 
+import io.venue.action.Side;
+
 /**
  * The quote amount of a price and a quantity, both in micro-units: {@code price × qty / 1e6}, computed in
  * 128 bits so large orders cannot overflow silently.
@@ -29,9 +31,9 @@ public final class Notional
      * What an order of {@code qty} at {@code price} locks: a bid the quote amount, rounded up ({@link #reserve}), an
      * ask its quantity. {@link #TOO_LARGE} when a bid's amount does not fit.
      */
-    public static long ofOrder(final io.venue.action.Side side, final long price, final long qty)
+    public static long ofOrder(final Side side, final long price, final long qty)
     {
-        return side == io.venue.action.Side.BID ? reserve(price, qty) : qty;
+        return side == Side.BID ? reserve(price, qty) : qty;
     }
 
     public static long reserve(final long price, final long qty)

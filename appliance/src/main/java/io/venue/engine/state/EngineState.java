@@ -286,9 +286,9 @@ public final class EngineState implements AutoCloseable
     private static <K extends Flyweight, V extends Flyweight> FixedMap<K, V> openMap(
         final Context context, final StoreFile store, final File file, final boolean recover) throws IOException
     {
-        final Class<? extends Flyweight>[] classes = flyweightClasses(store);
-        final Class<? extends Flyweight> keyClass = classes[0];
-        final Class<? extends Flyweight> valueClass = classes[1];
+        final FlyweightClasses classes = flyweightClasses(store);
+        final Class<? extends Flyweight> keyClass = classes.key();
+        final Class<? extends Flyweight> valueClass = classes.value();
         @SuppressWarnings("unchecked")
         final Class<K> k = (Class<K>)keyClass;
         @SuppressWarnings("unchecked")
@@ -322,24 +322,29 @@ public final class EngineState implements AutoCloseable
         if (!damage.isEmpty())
         {
             map.close();
-            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) + ")");
+            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) +
+                ")");
         }
         return new FixedMap<>(map, entries);
     }
 
     /** The key and value flyweight classes of a store. */
-    @SuppressWarnings("unchecked")
-    private static Class<? extends Flyweight>[] flyweightClasses(final StoreFile store)
+    private static FlyweightClasses flyweightClasses(final StoreFile store)
     {
         return switch (store)
         {
-            case NONCE_WINDOWS -> new Class[]{AddressKey.class, NonceWindow.class};
-            case BALANCES -> new Class[]{AccountIdKey.class, Balance.class};
-            case POSITIONS -> new Class[]{AccountIdKey.class, Position.class};
-            case OPEN_ORDERS -> new Class[]{OrderIdKey.class, OpenOrder.class};
-            case AGENTS, CREDENTIALS, ASSETS, MARKETS -> new Class[]{NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
-                store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class : MarketRecord.class};
+            case NONCE_WINDOWS -> new FlyweightClasses(AddressKey.class, NonceWindow.class);
+            case BALANCES -> new FlyweightClasses(AccountIdKey.class, Balance.class);
+            case POSITIONS -> new FlyweightClasses(AccountIdKey.class, Position.class);
+            case OPEN_ORDERS -> new FlyweightClasses(OrderIdKey.class, OpenOrder.class);
+            case AGENTS, CREDENTIALS, ASSETS, MARKETS -> new FlyweightClasses(NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
+                store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class : MarketRecord.class);
         };
+    }
+
+    /** A store's key and value flyweight classes. */
+    private record FlyweightClasses(Class<? extends Flyweight> key, Class<? extends Flyweight> value)
+    {
     }
 
     /** Receives one store entry as raw bytes: the key's, then the value's, each at offset 0 of its buffer. */
@@ -369,7 +374,8 @@ public final class EngineState implements AutoCloseable
     }
 
     /** Writes one entry from its raw bytes (inserting or overwriting): loading a snapshot into empty maps. */
-    public void putEntry(final StoreFile store, final DirectBuffer key, final int keyOffset, final DirectBuffer value, final int valueOffset)
+    public void putEntry(final StoreFile store, final DirectBuffer key, final int keyOffset, final DirectBuffer value,
+        final int valueOffset)
     {
         final Flyweight[] flyweights = newFlyweights(store);
         flyweights[0].bytesStore(Flyweight.scratch(store.keySize()), 0, store.keySize());
@@ -381,10 +387,11 @@ public final class EngineState implements AutoCloseable
 
     private static Flyweight[] newFlyweights(final StoreFile store)
     {
-        final Class<? extends Flyweight>[] classes = flyweightClasses(store);
+        final FlyweightClasses classes = flyweightClasses(store);
         try
         {
-            return new Flyweight[]{classes[0].getDeclaredConstructor().newInstance(), classes[1].getDeclaredConstructor().newInstance()};
+            return new Flyweight[]{
+                classes.key().getDeclaredConstructor().newInstance(), classes.value().getDeclaredConstructor().newInstance()};
         }
         catch (final ReflectiveOperationException ex)
         {

@@ -1,5 +1,7 @@
 package io.venue.engine.state;
 
+import java.util.Locale;
+
 /**
  * The maps of the engine state: their file names in the state folder, their record layouts and their slot
  * in {@link StateMeta}. Renaming a file or changing a size is a format change: bump
@@ -52,6 +54,6 @@ public enum StoreFile
     /** The map's name inside its file header. */
     String mapName()
     {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -3,7 +3,19 @@ package io.venue.engine.agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import static io.venue.engine.agent.Agents.*;
+import static io.venue.engine.agent.Agents.AGENT_EXISTS;
+import static io.venue.engine.agent.Agents.EXPIRED;
+import static io.venue.engine.agent.Agents.MAX_AGENTS_PER_OWNER;
+import static io.venue.engine.agent.Agents.NOT_OWNER;
+import static io.venue.engine.agent.Agents.OK;
+import static io.venue.engine.agent.Agents.REVOKED;
+import static io.venue.engine.agent.Agents.ROTATION_OVERLAP_MS;
+import static io.venue.engine.agent.Agents.SCOPE_DENIED;
+import static io.venue.engine.agent.Agents.SIGNER_IN_USE;
+import static io.venue.engine.agent.Agents.TOO_MANY_AGENTS;
+import static io.venue.engine.agent.Agents.UNKNOWN_AGENT;
+import static io.venue.engine.agent.Agents.UNKNOWN_SIGNER;
+import static io.venue.engine.agent.Agents.WRONG_ACCOUNT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**

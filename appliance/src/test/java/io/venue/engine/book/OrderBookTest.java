@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -121,7 +122,7 @@ class OrderBookTest
 
             final byte[] copy = new byte[40];
             book.orderIdInto(slot, copy, 8);
-            assertArrayEquals(id, java.util.Arrays.copyOfRange(copy, 8, 40));
+            assertArrayEquals(id, Arrays.copyOfRange(copy, 8, 40));
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[36]);
             book.orderIdInto(slot, buffer, 4);
             final byte[] fromBuffer = new byte[32];

@@ -6,6 +6,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Assertions;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -105,7 +106,8 @@ class PriceLevelsTest
                         levels.insertAt(index, price);
                         model.put(price, new ArrayDeque<>());
                     }
-                    final int slot = pool.allocate(request.reset().side(side).price(price).qty(1 + random.nextInt(100)).timeInForce(TimeInForce.GTC),
+                    final int slot = pool.allocate(request.reset().side(side).price(price).qty(1 + random.nextInt(100))
+                        .timeInForce(TimeInForce.GTC),
                         1 + random.nextInt(100));
                     levels.append(index, slot);
                     model.get(price).add(slot);
@@ -115,7 +117,7 @@ class PriceLevelsTest
             if (model.size() == levels.capacity())
             {
                 final int levelsBefore = levels.size();
-                org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> levels.insertAt(0, 1_000));
+                Assertions.assertThrows(IllegalStateException.class, () -> levels.insertAt(0, 1_000));
                 assertEquals(levelsBefore, levels.size(), "a refused insert changes nothing");
                 assertSameAsModel(levels, pool, model, side);
             }

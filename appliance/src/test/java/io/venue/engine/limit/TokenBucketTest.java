@@ -4,9 +4,12 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,7 +31,7 @@ class TokenBucketTest
         }
         final long[] before = words.clone();
         assertFalse(TokenBucket.tryAcquire(words, 0, t, CAPACITY, WINDOW));
-        org.junit.jupiter.api.Assertions.assertArrayEquals(before, words, "a refusal writes nothing");
+        Assertions.assertArrayEquals(before, words, "a refusal writes nothing");
         assertEquals(0, TokenBucket.remaining(words, 0, t, CAPACITY, WINDOW));
         assertEquals(20, TokenBucket.retryAfterMs(words, 0, t, CAPACITY, WINDOW), "one action refills in 1000/50 ms");
         assertEquals(1000, TokenBucket.resetMs(words, 0, t, CAPACITY));
@@ -55,7 +58,7 @@ class TokenBucketTest
     {
         final long[] state = new long[TokenBucket.WORDS];
         final ArrayDeque<Long> accepted = new ArrayDeque<>();
-        final java.util.Random random = new java.util.Random(steps * 31L + maxGap);
+        final Random random = new Random(steps * 31L + maxGap);
         long now = 1_000_000;
         for (int i = 0; i < steps * 5; i++)
         {
@@ -85,8 +88,8 @@ class TokenBucketTest
         final long lastMs = 1_000;
         final long[] words = {deficit, lastMs};
         final long nowMs = lastMs + elapsed;
-        final java.math.BigInteger refill = java.math.BigInteger.valueOf(Math.max(0, elapsed)).multiply(java.math.BigInteger.valueOf(capacity));
-        final long current = elapsed <= 0 ? deficit : java.math.BigInteger.valueOf(deficit).subtract(refill).max(java.math.BigInteger.ZERO).longValueExact();
+        final BigInteger refill = BigInteger.valueOf(Math.max(0, elapsed)).multiply(BigInteger.valueOf(capacity));
+        final long current = elapsed <= 0 ? deficit : BigInteger.valueOf(deficit).subtract(refill).max(BigInteger.ZERO).longValueExact();
         assertEquals((capacity * windowMs - current) / windowMs, TokenBucket.remaining(words, 0, nowMs, capacity, windowMs));
         assertEquals((current + capacity - 1) / capacity, TokenBucket.resetMs(words, 0, nowMs, capacity));
     }

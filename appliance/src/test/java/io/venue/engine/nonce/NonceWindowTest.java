@@ -10,7 +10,14 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.TreeSet;
 
-import static io.venue.engine.nonce.NonceWindow.*;
+import static io.venue.engine.nonce.NonceWindow.ACCEPTED;
+import static io.venue.engine.nonce.NonceWindow.BELOW_FLOOR;
+import static io.venue.engine.nonce.NonceWindow.OUTSIDE_WINDOW;
+import static io.venue.engine.nonce.NonceWindow.REPLAYED;
+import static io.venue.engine.nonce.NonceWindow.WORDS;
+import static io.venue.engine.nonce.NonceWindow.floor;
+import static io.venue.engine.nonce.NonceWindow.nextUsable;
+import static io.venue.engine.nonce.NonceWindow.tryConsume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**

@@ -6,6 +6,7 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,7 +62,7 @@ class NotionalTest
     void aBidsReservationCoversItsFills(@ForAll @LongRange(min = 1, max = 10_000_000_000L) final long limit,
         @ForAll @LongRange(min = 1, max = 1_000_000_000L) final long qty, @ForAll final long seed)
     {
-        final java.util.Random random = new java.util.Random(seed);
+        final Random random = new Random(seed);
         long reserved = Notional.reserve(limit, qty);
         long left = qty;
         while (left > 0)

@@ -1,13 +1,19 @@
 package io.venue.engine.state;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -83,15 +89,15 @@ class CrashTest
     {
         runChild("between");
         final Path balances = folder.resolve(StoreFile.BALANCES.fileName());
-        final long length = java.nio.file.Files.size(balances);
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(balances, java.nio.file.StandardOpenOption.WRITE))
+        final long length = Files.size(balances);
+        try (FileChannel channel = FileChannel.open(balances, StandardOpenOption.WRITE))
         {
             final byte[] garbage = new byte[(int)Math.min(1 << 20, length / 2)];
-            java.util.Arrays.fill(garbage, (byte)0x5A);
-            channel.write(java.nio.ByteBuffer.wrap(garbage), length / 4);
+            Arrays.fill(garbage, (byte)0x5A);
+            channel.write(ByteBuffer.wrap(garbage), length / 4);
         }
         assertEquals(StateStatus.CONSISTENT, EngineState.check(context(folder)).status(), "the meta alone cannot tell");
-        final StateUnusableException refused = org.junit.jupiter.api.Assertions.assertThrows(StateUnusableException.class,
+        final StateUnusableException refused = Assertions.assertThrows(StateUnusableException.class,
             () -> EngineState.open(context(folder)).close());
         assertEquals(StateStatus.MAP_FILE_CORRUPT, refused.check().status(), refused.getMessage());
         assertTrue(refused.getMessage().contains("recovery found it damaged"), refused.getMessage());

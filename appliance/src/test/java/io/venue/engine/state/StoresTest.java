@@ -7,6 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import static io.venue.engine.state.TestBytes.address;
 import static io.venue.engine.state.TestBytes.inBuffer;
@@ -207,7 +208,7 @@ class StoresTest
         assertSame(read, store.find(7, read));
         final byte[] bytes = new byte[32];
         read.getOwner(bytes, 3);
-        assertArrayEquals(owner, java.util.Arrays.copyOfRange(bytes, 3, 23));
+        assertArrayEquals(owner, Arrays.copyOfRange(bytes, 3, 23));
         assertTrue(read.ownerEquals(inBuffer(owner, 1), 1));
         assertEquals(0x0102030405060708L, read.agentId());
         assertEquals((byte)0x85, read.scopes());

@@ -1,14 +1,17 @@
 package io.venue.bench.workload;
 
 import io.venue.engine.Engine;
+import io.venue.engine.EngineConfig;
 import io.venue.engine.EventSink;
 import io.venue.engine.PersistedEngine;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,12 +153,12 @@ public final class EngineLoadRun
      * The workload's configuration, with {@code -Dvenue.bench.shards=N} matching shards (default 1), whose threads
      * busy-spin with {@code -Dvenue.bench.shardSpin=true} (else the engine's default, parked until rung).
      */
-    private static io.venue.engine.EngineConfig config()
+    private static EngineConfig config()
     {
-        final io.venue.engine.EngineConfig config = ExchangeCoreWorkload.config().shards(Integer.getInteger("venue.bench.shards", 1));
+        final EngineConfig config = ExchangeCoreWorkload.config().shards(Integer.getInteger("venue.bench.shards", 1));
         if (Boolean.getBoolean("venue.bench.shardSpin"))
         {
-            config.shardThreads(io.venue.engine.EngineConfig.UNPINNED_SHARD_THREADS, bell -> new org.agrona.concurrent.BusySpinIdleStrategy());
+            config.shardThreads(EngineConfig.UNPINNED_SHARD_THREADS, bell -> new BusySpinIdleStrategy());
         }
         return config;
     }
@@ -196,7 +199,7 @@ public final class EngineLoadRun
             }
             catch (final IOException ex)
             {
-                throw new java.io.UncheckedIOException(ex);
+                throw new UncheckedIOException(ex);
             }
         }
     }

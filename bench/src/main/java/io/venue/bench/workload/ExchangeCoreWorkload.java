@@ -14,13 +14,16 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.engine.Engine;
 import io.venue.engine.EngineConfig;
+import io.venue.engine.EngineView;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -123,7 +126,7 @@ public final class ExchangeCoreWorkload
     public String mix()
     {
         final double total = mix[0] + mix[1] + mix[2] + mix[3] + mix[4];
-        return String.format(java.util.Locale.ROOT, "GTC %.1f%%, IOC %.1f%%, amend price %.1f%%, cancel %.1f%%, reduce %.1f%%",
+        return String.format(Locale.ROOT, "GTC %.1f%%, IOC %.1f%%, amend price %.1f%%, cancel %.1f%%, reduce %.1f%%",
             100 * mix[0] / total, 100 * mix[1] / total, 100 * mix[2] / total, 100 * mix[3] / total, 100 * mix[4] / total);
     }
 
@@ -280,7 +283,7 @@ public final class ExchangeCoreWorkload
             {
                 return;
             }
-            final io.venue.engine.EngineView view = reference.view();
+            final EngineView view = reference.view();
             for (int i = open.size() - 1; i >= 0; i--)
             {
                 if (!view.isOpen(open.get(i).toBytes()))
@@ -309,7 +312,7 @@ public final class ExchangeCoreWorkload
             final ActionPayload payload = new ActionPayload(account, nonces[nonceSlot]++, null, now, action);
             // a unique digest per command stands in for the v2 digest: the engine only uses it as an id
             final long id = ++digestCounter;
-            java.util.Arrays.fill(digest, (byte)0);
+            Arrays.fill(digest, (byte)0);
             for (int i = 0; i < 8; i++)
             {
                 digest[24 + i] = (byte)(id >>> (56 - 8 * i));

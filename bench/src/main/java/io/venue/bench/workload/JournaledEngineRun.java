@@ -72,7 +72,8 @@ public final class JournaledEngineRun
         };
         populateWriterMappings = "pretouch".equals(pretouching);
         commandsPerExcerpt = args.length > 5 ? Integer.parseInt(args[5]) : 64;
-        System.out.println(commandsPerExcerpt + " commands to a command excerpt; the events of the commands applied together as one excerpt");
+        System.out.println(commandsPerExcerpt +
+            " commands to a command excerpt; the events of the commands applied together as one excerpt");
         System.out.println(!pretouch ? "journals not pretouched" : populateWriterMappings ?
             "journals pretouched ahead of their writers, in the writers' own mappings where the kernel can" :
             "journals pretouched ahead of their writers through the pretoucher's own mapping only");

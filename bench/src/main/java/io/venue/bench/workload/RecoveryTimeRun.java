@@ -10,6 +10,7 @@ import io.venue.journal.queue.JournalAppender;
 import io.venue.snapshot.SnapshotWriter;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -60,13 +61,14 @@ public final class RecoveryTimeRun
                         }
                         catch (final IOException ex)
                         {
-                            throw new java.io.UncheckedIOException(ex);
+                            throw new UncheckedIOException(ex);
                         }
                     }
                 });
             }
             System.out.printf(Locale.ROOT, "journaled and applied %,d commands in %.1f s; %,d MiB of journals%n", applied[0],
-                (System.nanoTime() - writeStart) / 1e9, (BenchFiles.size(folder.resolve("commands")) + BenchFiles.size(folder.resolve("events"))) >> 20);
+                (System.nanoTime() - writeStart) / 1e9,
+                (BenchFiles.size(folder.resolve("commands")) + BenchFiles.size(folder.resolve("events"))) >> 20);
 
             recover(folder, context, folder.resolve("snapshots"), "state intact");
             BenchFiles.delete(folder.resolve("state"));
@@ -85,7 +87,8 @@ public final class RecoveryTimeRun
     {
         final long start = System.nanoTime();
         final StringBuilder log = new StringBuilder();
-        try (Journal commandJournal = Journal.open(folder.resolve("commands")); Journal eventJournal = Journal.open(folder.resolve("events")))
+        try (Journal commandJournal = Journal.open(folder.resolve("commands"));
+            Journal eventJournal = Journal.open(folder.resolve("events")))
         {
             final ShardRecovery recovery = ShardRecovery.recover(ExchangeCoreWorkload.config(), context, snapshots, commandJournal,
                 eventJournal, new ShardRecovery.Report()

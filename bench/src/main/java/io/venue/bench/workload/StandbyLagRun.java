@@ -15,6 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -139,7 +140,8 @@ public final class StandbyLagRun
         if (report)
         {
             System.out.printf(Locale.ROOT,
-                "rate %,d/s: synchronous answer delay p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us; standby lag at most %,d commands%n",
+                "rate %,d/s: synchronous answer delay p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us; " +
+                "standby lag at most %,d commands%n",
                 rate, histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
                 histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3, maxLag);
             System.out.printf(Locale.ROOT, "  the primary thread off its core (gaps over 50 us in a loop that never blocks): %,d times, " +
@@ -212,7 +214,7 @@ public final class StandbyLagRun
 
     private static int freePort() throws IOException
     {
-        try (DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
         {
             return socket.getLocalPort();
         }

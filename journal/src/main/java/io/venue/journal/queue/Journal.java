@@ -1,6 +1,7 @@
 package io.venue.journal.queue;
 
 import io.venue.journal.JournalRecords;
+import net.openhft.chronicle.core.time.TimeProvider;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -11,6 +12,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
  * One journal — the commands or the events — as a Chronicle Queue in a folder, one file per day. Each excerpt
@@ -59,7 +61,7 @@ public final class Journal implements AutoCloseable
     }
 
     /** For tests of what happens at a roll: a journal rolling every five minutes of {@code clock}. */
-    static Journal openRollingEveryFiveMinutes(final Path folder, final net.openhft.chronicle.core.time.TimeProvider clock)
+    static Journal openRollingEveryFiveMinutes(final Path folder, final TimeProvider clock)
     {
         return new Journal(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FIVE_MINUTELY)
             .timeProvider(clock), folder, false);
@@ -157,7 +159,7 @@ public final class Journal implements AutoCloseable
                     {
                         final byte[] bytes = new byte[length];
                         buffer.getBytes(offset, bytes);
-                        final java.util.zip.CRC32C of = new java.util.zip.CRC32C();
+                        final CRC32C of = new CRC32C();
                         of.update(bytes);
                         crc[0] = of.getValue();
                     }

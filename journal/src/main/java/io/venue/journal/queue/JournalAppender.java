@@ -5,7 +5,9 @@ import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 
+import java.io.File;
 import java.nio.ByteOrder;
+import java.util.function.Supplier;
 
 /**
  * Appends records: the single writer of a journal. Not thread safe.
@@ -33,7 +35,7 @@ public final class JournalAppender
     private int stagedRecords;
 
     private final WriteFront front;
-    private final java.util.function.Supplier<java.io.File> currentFile;
+    private final Supplier<File> currentFile;
 
     JournalAppender(final ExcerptAppender appender, final WriteFront front)
     {

@@ -3,9 +3,11 @@ package io.venue.journal.queue;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.core.OS;
 import net.openhft.chronicle.core.io.ReferenceOwner;
+import org.agrona.ErrorHandler;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Faults in the pages a journal's writer is about to fill, on a thread of its own, so that the writer (the
@@ -135,12 +138,13 @@ public final class JournalPretoucher implements Agent
         private long aheadBytes = 32L << 20;
         private int pagesPerDutyCycle = 256;
         private boolean populateWriterMappings = true;
-        private org.agrona.ErrorHandler errorHandler = Throwable::printStackTrace;
+        private ErrorHandler errorHandler =
+            error -> LoggerFactory.getLogger(JournalPretoucher.class).warn("journal pretouching", error);
 
-        /** Where a file it gives up on is reported (once per file); standard error by default. */
-        public Context errorHandler(final org.agrona.ErrorHandler handler)
+        /** Where a file it gives up on is reported (once per file); a warning in the log by default. */
+        public Context errorHandler(final ErrorHandler handler)
         {
-            errorHandler = java.util.Objects.requireNonNull(handler, "errorHandler");
+            errorHandler = Objects.requireNonNull(handler, "errorHandler");
             return this;
         }
 

@@ -288,9 +288,11 @@ public final class JournalTailer implements AutoCloseable
 
     private static final long NOT_PRESENT = Long.MIN_VALUE;
     private final long[] probed = new long[1];
-    private final RecordHandler probe = (buffer, offset, length, index) -> probed[0] = JournalRecords.sequence(buffer, offset + Journal.FRAME_HEADER);
+    private final RecordHandler probe = (buffer, offset, length, index) ->
+        probed[0] = JournalRecords.sequence(buffer, offset + Journal.FRAME_HEADER);
     private final RecordHandler lastOfExcerpt = (buffer, offset, length, index) ->
-        Journal.forEachRecord(buffer, offset, length, index, (record, at, recordLength, i) -> probed[0] = JournalRecords.sequence(record, at));
+        Journal.forEachRecord(buffer, offset, length, index,
+            (record, at, recordLength, i) -> probed[0] = JournalRecords.sequence(record, at));
     private static final long NOTHING_TO_SKIP = Long.MIN_VALUE;
     private static final long NO_RESUME = Long.MIN_VALUE;
     /** Set when a read stopped inside an excerpt (a damaged frame, a handler that threw): where to go on in it. */

@@ -1,5 +1,7 @@
 package io.venue.journal.queue;
 
+import io.venue.journal.JournalRecords;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.nio.ByteOrder;
@@ -48,10 +50,10 @@ public final class RecordCursor
     public boolean nextInExcerptHasSequence(final long sequence)
     {
         return position < excerptLength &&
-            io.venue.journal.JournalRecords.sequence(excerpt, position + Journal.FRAME_HEADER) == sequence;
+            JournalRecords.sequence(excerpt, position + Journal.FRAME_HEADER) == sequence;
     }
 
-    private void copy(final org.agrona.DirectBuffer buffer, final int offset, final int length, final long excerptIndex)
+    private void copy(final DirectBuffer buffer, final int offset, final int length, final long excerptIndex)
     {
         excerpt.putBytes(0, buffer, offset, length);
         excerptLength = length;

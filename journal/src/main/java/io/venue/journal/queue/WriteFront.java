@@ -6,6 +6,7 @@ import net.openhft.chronicle.bytes.MappedBytesStore;
 import java.io.File;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Supplier;
 
 /**
  * Where a journal's writer is: the queue file of its current cycle, the byte position after its last excerpt, and
@@ -38,7 +39,7 @@ final class WriteFront
     private long position;
 
     /** By the writer, after each excerpt: {@code currentFile} is asked only when the cycle changed (a roll). */
-    void publish(final int writerCycle, final java.util.function.Supplier<File> currentFile, final long writePosition)
+    void publish(final int writerCycle, final Supplier<File> currentFile, final long writePosition)
     {
         if (writerCycle != cycle)
         {

@@ -1,10 +1,12 @@
 package io.venue.journal.queue;
 
+import io.venue.journal.JournalRecords;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,8 +15,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -176,7 +180,7 @@ class JournalBatchTest
         {
             final List<Long> handed = new ArrayList<>();
             final RecordHandler collect = (buffer, offset, length, index) ->
-                handed.add(io.venue.journal.JournalRecords.sequence(buffer, offset));
+                handed.add(JournalRecords.sequence(buffer, offset));
             final JournalTailer tailer = journal.tailer();
             assertEquals(damagedAt, assertThrows(JournalDamagedException.class, () -> tailer.read(collect)).index());
             assertEquals(List.of(1L, 2L, 3L, 4L), handed, "the records before the damage, once");
@@ -190,7 +194,7 @@ class JournalBatchTest
             final RuntimeException failure = new IllegalStateException("the handler failed");
             assertThrows(IllegalStateException.class, () -> other.read((buffer, offset, length, index) ->
             {
-                final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                final long sequence = JournalRecords.sequence(buffer, offset);
                 if (sequence == 3 && failOnce[0])
                 {
                     failOnce[0] = false;
@@ -278,7 +282,7 @@ class JournalBatchTest
         {
             final JournalTailer tailer = journal.tailer();
             final List<byte[]> handed = new ArrayList<>();
-            final java.util.Set<Integer> failedOnce = new java.util.HashSet<>();
+            final Set<Integer> failedOnce = new HashSet<>();
             int damagesSeen = 0;
             while (true)
             {
@@ -325,11 +329,11 @@ class JournalBatchTest
             final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
             for (long sequence = 1; sequence <= 5; sequence++)
             {
-                record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                record.putLong(JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
                 appender.add(record, 0, record.capacity());
             }
             appender.commit();
-            record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, 6, ByteOrder.LITTLE_ENDIAN);
+            record.putLong(JournalRecords.SEQUENCE_OFFSET, 6, ByteOrder.LITTLE_ENDIAN);
             appender.append(record, 0, record.capacity());
 
             final JournalTailer tailer = journal.tailer();
@@ -337,7 +341,7 @@ class JournalBatchTest
             final long[] stopAt = {3};
             final RecordHandler upTo = (buffer, offset, length, index) ->
             {
-                final long sequence = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                final long sequence = JournalRecords.sequence(buffer, offset);
                 if (sequence == stopAt[0])
                 {
                     tailer.stopHere();
@@ -368,7 +372,8 @@ class JournalBatchTest
             int position = 0;
             while (position + 4 < length && random.nextInt(4) != 0)
             {
-                final int recordLength = random.nextInt(3) == 0 ? random.nextInt(50) - 5 : 1 + random.nextInt(Math.max(1, length - position - 4));
+                final int recordLength = random.nextInt(3) == 0 ? random.nextInt(50) - 5 :
+                    1 + random.nextInt(Math.max(1, length - position - 4));
                 excerpt.putInt(position, recordLength, ByteOrder.LITTLE_ENDIAN);
                 position += 4 + Math.max(0, recordLength);
             }
@@ -412,7 +417,7 @@ class JournalBatchTest
                 }
                 for (int r = 0; r < 1 + sequence % 3; r++)
                 {
-                    record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                    record.putLong(JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
                     appender.add(record, 0, record.capacity());
                 }
                 appender.commit();
@@ -423,7 +428,7 @@ class JournalBatchTest
                 tailer.moveAfterSequence(after);
                 final long[] next = {-1};
                 final boolean present = tailer.read((buffer, offset, length, index) ->
-                    next[0] = buffer.getLong(offset + io.venue.journal.JournalRecords.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN));
+                    next[0] = buffer.getLong(offset + JournalRecords.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN));
                 long expected = Math.max(1, after + 1);
                 if (expected % 7 == 0)
                 {
@@ -460,7 +465,7 @@ class JournalBatchTest
                     sequence += 1 + (random.nextInt(5) == 0 ? 1 : 0);
                     for (int r = random.nextInt(3); r > 0; r--)
                     {
-                        record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                        record.putLong(JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
                         appender.add(record, 0, record.capacity());
                         sequences.add(sequence);
                     }
@@ -474,7 +479,7 @@ class JournalBatchTest
                 final List<Long> expected = sequences.stream().filter(s -> s > bound).toList();
                 tailer.moveAfterSequence(after);
                 final List<Long> read = new ArrayList<>();
-                while (tailer.read((buffer, offset, length, index) -> read.add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+                while (tailer.read((buffer, offset, length, index) -> read.add(JournalRecords.sequence(buffer, offset))))
                 {
                     // to the end
                 }
@@ -484,7 +489,7 @@ class JournalBatchTest
                 cursorTailer.moveAfterSequence(after);
                 final RecordCursor cursor = new RecordCursor(cursorTailer);
                 final List<Long> cursorRead = new ArrayList<>();
-                while (cursor.next((buffer, offset, length, index) -> cursorRead.add(io.venue.journal.JournalRecords.sequence(buffer, offset))))
+                while (cursor.next((buffer, offset, length, index) -> cursorRead.add(JournalRecords.sequence(buffer, offset))))
                 {
                     // to the end
                 }
@@ -497,7 +502,7 @@ class JournalBatchTest
             {
                 if (first[0] < 0)
                 {
-                    first[0] = io.venue.journal.JournalRecords.sequence(buffer, offset);
+                    first[0] = JournalRecords.sequence(buffer, offset);
                 }
             };
             boolean landedInside = false;
@@ -524,17 +529,17 @@ class JournalBatchTest
             final UnsafeBuffer record = new UnsafeBuffer(new byte[24]);
             for (final long sequence : new long[]{1, 1, 2, 3, 3, 3})
             {
-                record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+                record.putLong(JournalRecords.SEQUENCE_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
                 appender.add(record, 0, record.capacity());
             }
             appender.commit();
-            record.putLong(io.venue.journal.JournalRecords.SEQUENCE_OFFSET, 3, ByteOrder.LITTLE_ENDIAN);
+            record.putLong(JournalRecords.SEQUENCE_OFFSET, 3, ByteOrder.LITTLE_ENDIAN);
             appender.append(record, 0, record.capacity());
 
             final RecordCursor cursor = new RecordCursor(journal.tailer());
             final List<Integer> groups = new ArrayList<>();
             final long[] sequence = {0};
-            final RecordHandler read = (buffer, offset, length, index) -> sequence[0] = io.venue.journal.JournalRecords.sequence(buffer, offset);
+            final RecordHandler read = (buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset);
             while (cursor.next(read))
             {
                 int size = 1;
@@ -550,7 +555,7 @@ class JournalBatchTest
         }
     }
 
-    private static byte[] copy(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
     {
         final byte[] copy = new byte[length];
         buffer.getBytes(offset, copy);

@@ -1,6 +1,7 @@
 package io.venue.journal.queue;
 
 import net.openhft.chronicle.core.time.SetTimeProvider;
+import net.openhft.posix.internal.noop.NoOpPosixAPI;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -8,6 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,7 +151,7 @@ class JournalPretoucherTest
         assertTrue(reported.get(0).getMessage().contains("gone.cq4"), reported.get(0).getMessage());
 
         final File next = folder.resolve("next.cq4").toFile();
-        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(next, "rw"))
+        try (RandomAccessFile file = new RandomAccessFile(next, "rw"))
         {
             file.setLength(1 << 20);
         }
@@ -164,7 +170,7 @@ class JournalPretoucherTest
     @Test
     void theWriterTakesFarFewerFaultsWhenThePretoucherPopulatesItsOwnMapping() throws Exception
     {
-        assumeTrue(java.nio.file.Files.exists(Path.of("/proc/thread-self/stat")), "per-thread fault counts are Linux's");
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "per-thread fault counts are Linux's");
         final JournalPretoucher populating = new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(16 << 20));
         assumeTrue(populating.populatesWriterMappings(), "this kernel cannot populate another thread's mapping (Linux 5.14+)");
         final long touchedElsewhere = writerFaultsOverPages(folder.resolve("own-mapping"),
@@ -180,11 +186,14 @@ class JournalPretoucherTest
     @Test
     void aLibraryThatOnlyPretendsToCallTheKernelIsNotTakenForOne()
     {
-        assertFalse(WriterPages.supports(new net.openhft.posix.internal.noop.NoOpPosixAPI("a test")));
+        assertFalse(WriterPages.supports(new NoOpPosixAPI("a test")));
         assertFalse(WriterPages.supports(null));
     }
 
-    /** Writes one excerpt, waits until the pretoucher has done the 16 MiB ahead, then counts this thread's minor faults over {@code pages} more. */
+    /**
+     * Writes one excerpt, waits until the pretoucher has done the 16 MiB ahead, then counts this thread's minor faults over
+     * {@code pages} more.
+     */
     private static long writerFaultsOverPages(final Path folder, final JournalPretoucher pretoucher, final int pages) throws Exception
     {
         try (Journal journal = Journal.open(folder))
@@ -213,9 +222,9 @@ class JournalPretoucherTest
     }
 
     /** Field 10 of /proc/thread-self/stat, counted after the command name's closing parenthesis. */
-    private static long minorFaultsOfThisThread() throws java.io.IOException
+    private static long minorFaultsOfThisThread() throws IOException
     {
-        final String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
+        final String stat = Files.readString(Path.of("/proc/thread-self/stat"));
         return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
     }
 
@@ -247,11 +256,11 @@ class JournalPretoucherTest
     }
 
     /** The bytes the writer has not reached, which the pretoucher touched, are still all zero. */
-    private static void assertZeroAfter(final File file, final long position, final int length) throws java.io.IOException
+    private static void assertZeroAfter(final File file, final long position, final int length) throws IOException
     {
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file.toPath()))
+        try (FileChannel channel = FileChannel.open(file.toPath()))
         {
-            final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(length);
+            final ByteBuffer bytes = ByteBuffer.allocate(length);
             channel.read(bytes, position);
             bytes.flip();
             assertTrue(bytes.remaining() > 4096, "the file reaches past the writer: " + bytes.remaining());

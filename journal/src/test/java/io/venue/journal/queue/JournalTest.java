@@ -1,11 +1,21 @@
 package io.venue.journal.queue;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,10 +46,10 @@ class JournalTest
         {
             assertTrue(journal.setAside().isEmpty());
         }
-        final String today = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd").withZone(java.time.ZoneOffset.UTC)
-            .format(java.time.Instant.now()) + "F.cq4";
-        java.nio.file.Files.write(folder.resolve(today), new byte[64 * 1024]);
-        assertTimeoutPreemptively(java.time.Duration.ofSeconds(8), () ->
+        final String today = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.UTC)
+            .format(Instant.now()) + "F.cq4";
+        Files.write(folder.resolve(today), new byte[64 * 1024]);
+        assertTimeoutPreemptively(Duration.ofSeconds(8), () ->
         {
             try (Journal journal = Journal.open(folder))
             {
@@ -63,7 +73,7 @@ class JournalTest
                 assertArrayEquals(record, read.get(0));
             }
         });
-        assertTrue(java.nio.file.Files.exists(folder.resolve(today + ".headerless")), "kept for whoever looks into it");
+        assertTrue(Files.exists(folder.resolve(today + ".headerless")), "kept for whoever looks into it");
     }
 
     @Test
@@ -72,7 +82,7 @@ class JournalTest
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // the surefire JVM's own flags: the Chronicle exports and opens the child needs too
-        for (final String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
             if (argument.startsWith("--add-") || argument.startsWith("-Dchronicle"))
             {
@@ -84,15 +94,15 @@ class JournalTest
         final Process writer = new ProcessBuilder(command).redirectErrorStream(true).start();
         try
         {
-            final java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(writer.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8));
+            final BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(),
+                StandardCharsets.UTF_8));
             String line;
             while ((line = out.readLine()) != null && !line.equals("OPEN"))
             {
                 // the child's start-up lines
             }
             assertEquals("OPEN", line);
-            final IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+            final IllegalStateException refused = Assertions.assertThrows(IllegalStateException.class,
                 () -> Journal.open(folder));
             assertTrue(refused.getMessage().contains("another process writes the journal"), refused.getMessage());
             try (Journal reader = Journal.openReadOnly(folder))

@@ -16,8 +16,6 @@ import io.venue.entry.Refusal;
 import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
 
-import java.util.Date;
-
 import static io.venue.transport.http.HttpResponses.OK_PREFIX;
 import static io.venue.transport.http.HttpResponses.error;
 import static io.venue.transport.http.HttpResponses.json;

@@ -10,21 +10,15 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.credential.TokenSigners;
+import io.venue.entry.credential.WsTokens;
 
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
-import io.venue.entry.credential.ApiKey;
-import io.venue.entry.PendingRequests;
-import io.venue.entry.PreJournalRefusals;
-import io.venue.entry.admission.EdgeThrottle;
-import io.venue.entry.mm.MmWindows;
-import io.venue.entry.credential.SvcNonceStore;
-import io.venue.entry.credential.WsTokens;
-import io.venue.entry.credential.TokenSigners;
 
 /**
  * The HTTP lane (Netty): signed actions in, answers after the journal, and the public reads. The I/O threads

@@ -288,7 +288,7 @@ class HttpGatewayTest
         assertEquals(10 - passed, statuses.subList(0, 10).stream().filter(status -> status == 429).count(), statuses.toString());
         assertEquals(413, statuses.get(10), "a read over the limit is refused too: " + statuses);
         final java.util.List<Integer> reasons = new java.util.ArrayList<>();
-        refusals.poll((connection, correlation, reason, detail) -> reasons.add((int)reason), 100);
+        refusals.poll((connection, correlation, reason, detail) -> reasons.add(reason), 100);
         assertEquals(passed, reasons.stream().filter(reason -> reason == io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value())
             .count(), "only the oversized submits the throttle let through are journaled as such: " + reasons);
     }

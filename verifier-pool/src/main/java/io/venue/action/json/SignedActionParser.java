@@ -6,12 +6,14 @@ import io.venue.action.BatchLeg;
 import io.venue.action.ClientOrderId;
 import io.venue.action.Fields;
 import io.venue.action.OrderId;
+import io.venue.action.Signature65;
 import io.venue.action.SignedAction;
 import io.venue.action.WireEnum;
 import io.venue.codec.Hex;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -296,7 +298,7 @@ public final class SignedActionParser
     {
         expectValueStart('[', "an array of 65 integers 0-255");
         pos++;
-        final byte[] bytes = new byte[io.venue.action.Signature65.LENGTH];
+        final byte[] bytes = new byte[Signature65.LENGTH];
         int count = 0;
         skipWhitespace();
         if (peek() == ']')
@@ -313,7 +315,8 @@ public final class SignedActionParser
             final long value = readUnsignedOr(ParseErrorCode.INVALID_SIGNATURE_BYTES, "an integer 0-255");
             if (value > 255)
             {
-                throw reject(ParseErrorCode.INVALID_SIGNATURE_BYTES, "element " + count + " is " + Long.toUnsignedString(value) + ", above 255");
+                throw reject(ParseErrorCode.INVALID_SIGNATURE_BYTES, "element " + count + " is " + Long.toUnsignedString(value) +
+                    ", above 255");
             }
             if (count == bytes.length)
             {
@@ -568,7 +571,7 @@ public final class SignedActionParser
     private boolean matches(final byte[] expected, final int offset, final int length)
     {
         return stringLength == length &&
-            java.util.Arrays.equals(in, stringStart, stringStart + length, expected, offset, offset + length);
+            Arrays.equals(in, stringStart, stringStart + length, expected, offset, offset + length);
     }
 
     private void expectValueStart(final char open, final String expected)

@@ -12,12 +12,14 @@ import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
+import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,19 +88,19 @@ class CanonicalJsonTest
         for (final ActionPayload payload : pair)
         {
             final int length = encoder.encode(payload);
-            final byte[] reused = java.util.Arrays.copyOf(encoder.writer().buffer(), length);
+            final byte[] reused = Arrays.copyOf(encoder.writer().buffer(), length);
             assertArrayEquals(CanonicalJson.toBytes(payload), reused);
         }
     }
 
-    @net.jqwik.api.Provide
-    net.jqwik.api.Arbitrary<SignedAction> signedActions()
+    @Provide
+    Arbitrary<SignedAction> signedActions()
     {
         return ActionArbitraries.signedActions();
     }
 
-    @net.jqwik.api.Provide
-    net.jqwik.api.Arbitrary<ActionPayload[]> payloadPairs()
+    @Provide
+    Arbitrary<ActionPayload[]> payloadPairs()
     {
         return ActionArbitraries.payloads().array(ActionPayload[].class).ofSize(3);
     }

@@ -1,13 +1,14 @@
 package io.venue.action.json;
 
 import io.venue.action.ActionArbitraries;
-import io.venue.action.SignedAction;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,6 +60,6 @@ class SignedActionParserFuzzTest
     {
         final Arbitrary<byte[]> bodies = ActionArbitraries.signedActions().map(CanonicalJson::signedActionBody);
         return Combinators.combine(bodies, Arbitraries.integers().between(1, 4), Arbitraries.longs())
-            .as((body, rounds, seed) -> BodyMutator.mutate(body, rounds, new java.util.SplittableRandom(seed)));
+            .as((body, rounds, seed) -> BodyMutator.mutate(body, rounds, new SplittableRandom(seed)));
     }
 }

@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,7 +63,8 @@ class SignedActionParserTest
     {
         final ParseResult ordered = parse(body(PLACE));
         assertTrue(ordered.isOk(), ordered::toString);
-        final String shuffled = " {\n \"signature\" : {\"bytes\":" + SIG_BYTES + ", \"scheme\":\"EcdsaSecp256k1\"},\t\"payload\":{\"action\":" +
+        final String shuffled = " {\n \"signature\" : {\"bytes\":" + SIG_BYTES + ", \"scheme\":\"EcdsaSecp256k1\"}," +
+            "\t\"payload\":{\"action\":" +
             "{\"SpotPlaceOrder\":{\"expires_at\":null,\"reduce_only\":false,\"is_market\":false,\"time_in_force\":\"gtc\"," +
             "\"stp_mode\":null,\"qty\":5,\"price\":100,\"side\":\"Bid\",\"market\":1}},\"ts\":2,\"nonce_reservation_id\":null," +
             "\"nonce\":1,\"account\":\"" + ACCOUNT + "\"}}\r\n";
@@ -75,6 +78,7 @@ class SignedActionParserTest
     }
 
     @ParameterizedTest(name = "{0}")
+    // CHECKSTYLE.OFF: LineLength - a table of cases, one case a line
     @CsvSource(delimiter = '|', value = {
         "unknown top field        | \"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"extra\":1,\"action\":{\"Cancel\":{\"order_id\":\"0x" + "00000000000000000000000000000000000000000000000000000000000000aa\"}} | UNKNOWN_FIELD | payload.extra",
         "missing nonce            | \"account\":\"" + ACCOUNT + "\",\"nonce_reservation_id\":null,\"ts\":2,\"action\":{\"CancelAll\":{\"market\":null}} | MISSING_FIELD | payload.nonce",
@@ -103,6 +107,7 @@ class SignedActionParserTest
         "empty batch              | \"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"action\":{\"Batch\":{\"legs\":[]}} | INVALID_VALUE | payload.action.Batch.legs",
         "leg error path           | \"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"action\":{\"Batch\":{\"legs\":[{\"CancelAll\":{\"market\":1}}]}} | UNKNOWN_ACTION | payload.action.Batch.legs[0].CancelAll",
     })
+    // CHECKSTYLE.ON: LineLength
     void refusesPayloadProblemsNamingTheField(final String name, final String fields, final ParseErrorCode code, final String field)
     {
         assertRejected(payload(fields), code, field);
@@ -126,7 +131,7 @@ class SignedActionParserTest
         final String place;
         if (PLACE.contains(key))
         {
-            place = PLACE.replaceFirst(java.util.regex.Pattern.quote(key) + "[^,}]*", java.util.regex.Matcher.quoteReplacement(replacement));
+            place = PLACE.replaceFirst(Pattern.quote(key) + "[^,}]*", Matcher.quoteReplacement(replacement));
         }
         else
         {
@@ -136,6 +141,7 @@ class SignedActionParserTest
     }
 
     @ParameterizedTest(name = "{0}")
+    // CHECKSTYLE.OFF: LineLength - a table of cases, one case a line
     @CsvSource(delimiter = '|', value = {
         "64 bytes          | [" + "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1" + "] | INVALID_SIGNATURE_BYTES",
         "empty             | []                                  | INVALID_SIGNATURE_BYTES",
@@ -144,6 +150,7 @@ class SignedActionParserTest
         "string element    | [\"1\"]                             | INVALID_SIGNATURE_BYTES",
         "hex string        | \"0x00\"                            | INVALID_TYPE",
     })
+    // CHECKSTYLE.ON: LineLength
     void refusesSignatureArraysThatAreNot65Bytes(final String name, final String bytes, final ParseErrorCode code)
     {
         final String text = body(PLACE).replace(SIG_BYTES, bytes);
@@ -153,7 +160,8 @@ class SignedActionParserTest
     @Test
     void refuses66SignatureBytes()
     {
-        assertRejected(body(PLACE).replace(SIG_BYTES, SIG_BYTES.replace("[", "[1,")), ParseErrorCode.INVALID_SIGNATURE_BYTES, "signature.bytes");
+        assertRejected(body(PLACE).replace(SIG_BYTES, SIG_BYTES.replace("[", "[1,")), ParseErrorCode.INVALID_SIGNATURE_BYTES,
+            "signature.bytes");
     }
 
     @Test
@@ -170,7 +178,8 @@ class SignedActionParserTest
         assertRejected(body(PLACE).substring(0, 40), ParseErrorCode.MALFORMED_JSON, "payload.account");
         assertRejected("[]", ParseErrorCode.INVALID_TYPE, "");
         assertEquals(ParseErrorCode.INVALID_BODY_SIZE, parser.parse(new byte[0]).code());
-        assertEquals(ParseErrorCode.INVALID_BODY_SIZE, new SignedActionParser(10).parse(body(PLACE).getBytes(StandardCharsets.UTF_8)).code());
+        assertEquals(ParseErrorCode.INVALID_BODY_SIZE,
+            new SignedActionParser(10).parse(body(PLACE).getBytes(StandardCharsets.UTF_8)).code());
         assertRejected(body(PLACE).replace("\"is_market\":false", "\"is_market\":fals"), ParseErrorCode.MALFORMED_JSON,
             "payload.action.SpotPlaceOrder.is_market");
     }
