@@ -58,6 +58,11 @@ final class VerificationResultLayout
     static final int PREPARED_CANCEL_REPLACE = 1;
     /** Message type of submit requests of the MM lane: verified as {@link #REQUEST_MSG_TYPE}, their results marked by {@link #LANE}. */
     static final int MM_REQUEST_MSG_TYPE = 4;
+    /**
+     * Message type of typed orders of the MM lane ({@link io.venue.action.typed.TypedOrder}: a binary lane's order as
+     * decoded, no JSON): verified to the same result as an {@link #MM_REQUEST_MSG_TYPE} request of the same action.
+     */
+    static final int TYPED_MM_REQUEST_MSG_TYPE = 5;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
     /**

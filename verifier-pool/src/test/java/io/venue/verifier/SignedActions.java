@@ -56,4 +56,28 @@ final class SignedActions
     {
         return body(payload, new Secp256k1Signer(key).sign(v2Digest(payload), mode));
     }
+
+    /**
+     * An order of one of the four kinds a typed order carries, its fields drawn from {@code random}, of {@code key}'s
+     * account, signed by it in raw mode.
+     */
+    static SignedAction randomOrder(final java.util.Random random, final Secp256k1KeyPair key, final long nonce)
+    {
+        final byte[] id = new byte[32];
+        random.nextBytes(id);
+        final io.venue.action.Action action = switch (random.nextInt(4))
+        {
+            case 0 -> new SpotPlaceOrder(random.nextInt(1 << 20), random.nextBoolean() ? null : io.venue.action.Book.NO,
+                random.nextBoolean() ? Side.BID : Side.ASK, random.nextLong(), random.nextLong(),
+                random.nextBoolean() ? null : io.venue.action.StpMode.REJECT, TimeInForce.values()[random.nextInt(4)],
+                random.nextBoolean(), random.nextBoolean(), random.nextBoolean() ? SpotPlaceOrder.NO_EXPIRY : random.nextLong() >>> 1);
+            case 1 -> new io.venue.action.Cancel(new io.venue.action.OrderId(id));
+            case 2 -> new io.venue.action.Amend(new io.venue.action.OrderId(id), random.nextLong(), random.nextLong());
+            default -> new io.venue.action.CancelByClientOrderId(new io.venue.action.ClientOrderId(java.util.Arrays.copyOf(id, 16)));
+        };
+        final ActionPayload payload = new ActionPayload(key.address(), nonce,
+            random.nextBoolean() ? null : new io.venue.action.ClientOrderId(java.util.Arrays.copyOfRange(id, 16, 32)),
+            1_763_000_000_000L + nonce, action);
+        return new SignedAction(payload, new Signature65(new Secp256k1Signer(key).sign(v2Digest(payload), PreimageMode.RAW)));
+    }
 }
