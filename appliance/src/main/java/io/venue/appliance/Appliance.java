@@ -384,7 +384,7 @@ public final class Appliance implements AutoCloseable
                 return market == null ? null : market.kind();
             }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
-            .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
+            .compactOrderEntry(pool::offerTypedMm, context.mmActionTsSkewMs)
             .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
             .svcNonceStore(svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));

@@ -525,8 +525,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     whenAll.run();
                 }
             }));
-            final byte[] body = admitted.bodies().get(index);
-            if (!context.mmSubmitter.offer(prebatched, connectionId, correlation, body, 0, body.length))
+            final io.venue.transport.bsl.CompactOrders.Request orders = admitted.bodies();
+            if (!context.mmSubmitter.offerTyped(prebatched, connectionId, correlation, orders.buffer(), orders.offset(index),
+                orders.market()))
             {
                 context.pending.forget(correlation);
                 lane.notTaken(prebatched);

@@ -31,6 +31,20 @@ public final class HttpGateway implements AutoCloseable
         boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] body, int offset, int length);
     }
 
+    /**
+     * Offers one order of a binary lane to verification as the typed action it is, with no JSON: its bytes in the typed
+     * order's layout ({@link io.venue.action.typed.TypedOrder}: the action, then its signature),
+     * {@code order[offset, offset + TypedOrder.ORDER_LENGTH)}, and the market of a place; on the pool's pre-batched ring
+     * when {@code prebatched}; false when that ring is full. The compact routes' orders are the MM lane's
+     * ({@code VerifierPool::offerTypedMm}).
+     */
+    @FunctionalInterface
+    public interface TypedSubmitter
+    {
+        boolean offerTyped(boolean prebatched, long connectionId, long correlationId, org.agrona.DirectBuffer order, int offset,
+            long market);
+    }
+
     /** Offers an owner's intent (text, signature, command) to verification; false when the pool's ring is full. */
     @FunctionalInterface
     public interface IntentSubmitter
@@ -182,7 +196,7 @@ public final class HttpGateway implements AutoCloseable
         java.util.function.LongPredicate marketListed;
         CancelReplaceRequests cancelReplaces;
         CancelReplaceSubmitter cancelReplaceSubmitter;
-        Submitter mmSubmitter;
+        TypedSubmitter mmSubmitter;
         long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
         int lowLatencyMaxActions = DEFAULT_LOW_LATENCY_MAX_ACTIONS;
         int prebatchedMaxBatches = DEFAULT_PREBATCHED_MAX_BATCHES;
@@ -331,10 +345,10 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The compact binary order routes of the MM lane (POST /api/v1/bsl/orders/compact and its two aliases): each
-         * order is offered to {@code submitter} as a submit of the MM lane, its ts within {@code actionTsSkewMs} of the
-         * clock. Needs {@link #mmOrderEntry} (its windows).
+         * order is offered to {@code submitter} typed, as it is in the body, to be verified as a submit of the MM lane, its
+         * ts within {@code actionTsSkewMs} of the clock. Needs {@link #mmOrderEntry} (its windows).
          */
-        public Context compactOrderEntry(final Submitter submitter, final long actionTsSkewMs)
+        public Context compactOrderEntry(final TypedSubmitter submitter, final long actionTsSkewMs)
         {
             if (actionTsSkewMs < 1)
             {
