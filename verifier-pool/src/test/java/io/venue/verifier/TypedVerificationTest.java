@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * outcome and refusal, byte for byte, whoever signed it and however (the account, a delegate, a stranger; raw or
  * personal mode; v2 or v1; a bad signature), and refused the same way where JSON can spell the same bad value. Two
  * verifiers run side by side, one given the JSON bodies, one the typed orders, so the state they keep (the accounts
- * matched in personal mode) evolves alike; a refused typed order changes none of it.
+ * matched in personal mode) evolves alike. Any bytes: {@link TypedVerifierFuzzTest}.
  */
 class TypedVerificationTest
 {
@@ -72,11 +72,11 @@ class TypedVerificationTest
         return Secp256k1KeyPair.fromPrivateKey(key);
     }
 
-    private static final Secp256k1Recoveries RECOVERIES = Secp256k1Recoveries.select();
+    static final Secp256k1Recoveries RECOVERIES = Secp256k1Recoveries.select();
     /** The trader's order signed in personal mode, which teaches a verifier that mode for the trader. */
-    private static final SignedAction PERSONAL_PROBE = personalProbe();
+    static final SignedAction PERSONAL_PROBE = personalProbe();
 
-    private static ActionVerifier verifier()
+    static ActionVerifier verifier()
     {
         return new ActionVerifier(CHAIN_ID, CONTRACT, RECOVERIES.newRecovery(), true, 4096, DELEGATES);
     }
@@ -89,7 +89,7 @@ class TypedVerificationTest
     }
 
     /** A pair of verifiers in step: {@code json} is given bodies, {@code typed} records of the same orders. */
-    private static final class Pair
+    static final class Pair
     {
         final ActionVerifier json = verifier();
         final ActionVerifier typed = verifier();
@@ -266,65 +266,6 @@ class TypedVerificationTest
             Arrays.copyOfRange(bytes(out, TEXT), 18, VerificationResultLayout.TEXT_LENGTH));
     }
 
-    /**
-     * Any bytes of any length: one result, never an exception; an order when the model takes it (then the JSON route's
-     * result for that action), MALFORMED otherwise; and the refusals leave the verifier as it was: afterwards it treats an
-     * account it never matched in personal mode as a fresh verifier does.
-     */
-    @Property(tries = 1000)
-    void anyBytesGiveOneCleanResultAndChangeNothing(@ForAll("signedOrders") @Size(min = 1, max = 1) final List<Sent> sent,
-        @ForAll final long seed, @ForAll @IntRange(min = 0, max = 16) final int changes)
-    {
-        final Random random = new Random(seed);
-        final int length = random.nextInt(4) == 0 ? random.nextInt(TypedOrder.LENGTH + 64) : TypedOrder.LENGTH;
-        final UnsafeBuffer record = new UnsafeBuffer(new byte[TypedOrder.LENGTH + 64]);
-        if (changes == 16)
-        {
-            for (int i = 0; i < record.capacity(); i++)
-            {
-                record.putByte(i, (byte)random.nextInt(256));
-            }
-        }
-        else
-        {
-            TypedOrder.encode(sent.get(0).order(), record, 0);
-            for (int i = 0; i < changes; i++)
-            {
-                record.putByte(random.nextInt(TypedOrder.LENGTH), (byte)random.nextInt(256));
-            }
-        }
-        final Pair pair = new Pair();
-        final long market = TypedOrder.market(record, 0);
-        if (length == TypedOrder.LENGTH && TypedOrder.check(record, 0, market) == null)
-        {
-            // an order (the trader's own, signed in personal mode, may teach both verifiers that mode: they stay in step)
-            final SignedAction decoded = TypedOrder.toSignedAction(record, 0, market);
-            pair.same(CanonicalJson.signedActionBody(decoded), record, length, true, decoded.toString());
-            return;
-        }
-        final int resultLength = pair.typed.verifyTyped(record, 0, length, 1, 2, pair.typedOut, true);
-        final VerificationResult result = new VerificationResult().wrap(pair.typedOut, 0);
-        assertEquals(VerificationOutcome.MALFORMED, result.outcome());
-        assertEquals(TEXT + result.textLength(), resultLength);
-        assertEquals(1, result.connectionId());
-        assertEquals(2, result.correlationId());
-        // the trader's personal-mode order: recovered raw first by a verifier that has not matched the trader in
-        // personal mode, so its raw candidate is not zero, as a fresh verifier's and as the JSON verifier's, which was
-        // given nothing
-        final SignedAction signed = PERSONAL_PROBE;
-        final byte[] afterFuzz = pair.same(signed, true);
-        final ExpandableArrayBuffer freshOut = new ExpandableArrayBuffer(1024);
-        final UnsafeBuffer probeRecord = record(signed);
-        final int freshLength = verifier().verifyTyped(probeRecord, 0, TypedOrder.LENGTH, 3, pair.correlation, freshOut, true);
-        assertArrayEquals(bytes(freshOut, freshLength), afterFuzz, "the verifier's state changed");
-        // and the probe sees that state: matched once in personal mode, the trader's next order is recovered in that mode
-        // alone, its raw candidate left zero
-        final int raw = VerificationResultLayout.RAW_SIGNER;
-        assertTrue(!Arrays.equals(new byte[20], Arrays.copyOfRange(afterFuzz, raw, raw + 20)));
-        final byte[] learned = pair.same(signed, true);
-        assertArrayEquals(new byte[20], Arrays.copyOfRange(learned, raw, raw + 20));
-    }
-
     // ---------------------------------------------------------------------------------------------------------------
 
     static UnsafeBuffer record(final SignedAction order)
@@ -334,7 +275,7 @@ class TypedVerificationTest
         return record;
     }
 
-    private static byte[] bytes(final MutableDirectBuffer buffer, final int length)
+    static byte[] bytes(final MutableDirectBuffer buffer, final int length)
     {
         final byte[] bytes = new byte[length];
         buffer.getBytes(0, bytes);
