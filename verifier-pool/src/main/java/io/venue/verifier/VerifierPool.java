@@ -145,7 +145,7 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
-     * Queues one order of a binary lane as the typed action it is, for the MM lane: no JSON is written or parsed. The
+     * Queues one order of a binary lane as the typed action it is, for the MM lane: no JSON body is built or parsed. The
      * record on the ring is the order's compact bytes, {@code order[offset, offset + TypedOrder.ORDER_LENGTH)} in the
      * layout of {@link TypedOrder} (the typed action, then its signature at {@link TypedOrder#SIGNATURE}), copied once,
      * and {@code market} after them. The verifier derives the canonical JSON and the v2 digest from those fields; the

@@ -9,7 +9,7 @@ import java.util.List;
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
  * machine headers holding quote, the result and response modes, the body ({@link CompactOrders}), the account the
  * credential acts for, every order's timestamp, and the MM windows. Each admitted order goes to the verifier pool as
- * the typed order it is (its bytes in the body, {@link TypedOrder}: no JSON), marked as the MM lane's; the engine's
+ * the typed order it is (its bytes in the body, {@link TypedOrder}: no JSON submit), marked as the MM lane's; the engine's
  * answers come back as one response
  * ({@link #answer}). One instance per connection (its {@link MachineAuth} is).
  */
