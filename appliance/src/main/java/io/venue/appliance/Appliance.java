@@ -365,7 +365,7 @@ public final class Appliance implements AutoCloseable
         }
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see all traffic
         final EntryCore entry = new EntryCore(new EntryCore.Context()
-            .submitter(pool::offer).mmSubmitter(pool::offerMm).intentSubmitter(pool::offerIntent)
+            .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
             .answerTimeoutMs(context.answerTimeoutMs)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))

@@ -359,9 +359,10 @@ class CompactOrderEntryTest
         // the pre-batched backlog's bound lifted: this is the ring's own limit
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
             "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000"));
-        // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise):
-        // far more than the verifier's queue holds (8 MiB, about 17,000 submits) and than it verifies meanwhile
-        final int requests = 30;
+        // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise;
+        // an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed orders of 240
+        // bytes on the ring) and than it verifies meanwhile
+        final int requests = 60;
         final List<SvcRequestSigner> keys = new ArrayList<>();
         for (int i = 0; i < requests; i++)
         {

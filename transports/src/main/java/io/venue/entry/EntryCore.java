@@ -129,7 +129,7 @@ public final class EntryCore
         public static final int MAX_BATCH_ORDERS = 1_000;
 
         private VerifierOffers.Body submitter;
-        private VerifierOffers.Body mmSubmitter;
+        private VerifierOffers.Typed mmSubmitter;
         private VerifierOffers.Intent intentSubmitter;
         private VerifierOffers.CancelReplace cancelReplaceSubmitter;
         private PendingRequests pending;
@@ -152,8 +152,8 @@ public final class EntryCore
             return this;
         }
 
-        /** Signed actions of the MM limit class (compact orders). */
-        public Context mmSubmitter(final VerifierOffers.Body submitter)
+        /** Typed orders of a binary lane (compact orders), as the MM limit class. */
+        public Context mmSubmitter(final VerifierOffers.Typed submitter)
         {
             this.mmSubmitter = submitter;
             return this;
@@ -251,7 +251,7 @@ public final class EntryCore
             return submitter;
         }
 
-        public VerifierOffers.Body mmSubmitter()
+        public VerifierOffers.Typed mmSubmitter()
         {
             return mmSubmitter;
         }

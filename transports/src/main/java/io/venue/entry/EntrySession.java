@@ -5,7 +5,6 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.verifier.CancelReplaceCheck;
 
 import java.net.InetAddress;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -162,16 +161,16 @@ public final class EntrySession
     }
 
     /**
-     * Offers a request's orders (signed actions of the MM limit class) in their order, on the pre-batched ring when
+     * Offers a request's typed orders (signed actions of the MM limit class) in their order, on the pre-batched ring when
      * {@code batch} or when this connection has a request there. Stops at the first the pool does not take: the rest are
      * not offered (their order would break), journaled as refused together, and answered null in {@code onAll}'s array.
      * {@code onAll} runs once every offered order is answered (on the responder's thread) or at once when none was taken.
      *
      * @return how many orders the pool took.
      */
-    public int submitBatch(final boolean batch, final List<byte[]> bodies, final Consumer<Answer[]> onAll)
+    public int submitBatch(final boolean batch, final TypedOrders orders, final Consumer<Answer[]> onAll)
     {
-        final int count = bodies.size();
+        final int count = orders.size();
         final boolean prebatched = batch || order.behind();
         final Answer[] answers = new Answer[count];
         final AtomicInteger waiting = new AtomicInteger(count);
@@ -187,8 +186,8 @@ public final class EntrySession
                     onAll.accept(answers);
                 }
             }));
-            final byte[] body = bodies.get(index);
-            if (!context.mmSubmitter().offer(prebatched, connectionId, correlation, body, 0, body.length))
+            if (!context.mmSubmitter().offerTyped(prebatched, connectionId, correlation, orders.buffer(), orders.offset(index),
+                orders.market()))
             {
                 context.pending().forget(correlation);
                 order.notTaken(prebatched);

@@ -1,6 +1,7 @@
 package io.venue.entry;
 
 import io.venue.verifier.CancelReplaceCheck;
+import org.agrona.DirectBuffer;
 
 /**
  * How a lane hands a request to the verifier pool: on its pre-batched ring when {@code prebatched} (a large batch, or a
@@ -18,6 +19,18 @@ public final class VerifierOffers
     public interface Body
     {
         boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] body, int offset, int length);
+    }
+
+    /**
+     * One order of a binary lane as the typed action it is, with no JSON: its bytes in the typed order's layout
+     * ({@code io.venue.action.typed.TypedOrder}: the action, then its signature) at {@code order[offset]}, and the market
+     * of a place. The verifier derives the canonical JSON and the digest from it, byte for byte the JSON route's.
+     */
+    @FunctionalInterface
+    public interface Typed
+    {
+        boolean offerTyped(boolean prebatched, long connectionId, long correlationId, DirectBuffer order, int offset,
+            long market);
     }
 
     /** An owner's intent: the text the owner signed, the signature and the command that applies it. */

@@ -3,6 +3,8 @@ package io.venue.entry;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.MmWindows;
 import io.venue.journal.sbe.RequestRejectReason;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -54,6 +56,37 @@ class EntrySessionTest
         offers.add(new Offer(prebatched, connectionId, correlationId, length));
         return true;
     };
+
+    private final VerifierOffers.Typed typedPool = (prebatched, connectionId, correlationId, order, offset, market) ->
+        pool.offer(prebatched, connectionId, correlationId, null, offset, 1);
+
+    /** {@code count} typed orders of one request (their bytes do not matter to the core: the verifier reads them). */
+    private static TypedOrders orders(final int count)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[count * 8]);
+        return new TypedOrders()
+        {
+            public int size()
+            {
+                return count;
+            }
+
+            public DirectBuffer buffer()
+            {
+                return buffer;
+            }
+
+            public int offset(final int index)
+            {
+                return index * 8;
+            }
+
+            public long market()
+            {
+                return 7;
+            }
+        };
+    }
 
     private EntryCore core(final EdgeThrottle throttle)
     {
@@ -160,7 +193,7 @@ class EntrySessionTest
     @Test
     void aBatchTakesTheBacklogsPlaceAndGoesOnThePrebatchedRingWithTheRequestsBehindIt()
     {
-        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(pool).pending(pending)
+        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
             .refusals(refusals).prebatched(2, 1).mmWindows(windows()).machineCredentials(id -> null, null));
         final EntrySession session = core.open(ids.next());
         assertFalse(session.isBatch(2));
@@ -171,7 +204,7 @@ class EntrySessionTest
         assertEquals(List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the pre-batched backlog is full: 1 requests of more " +
             "than 2 orders wait"), journaled());
         final AtomicReference<Answer[]> all = new AtomicReference<>();
-        assertEquals(3, session.submitBatch(true, List.of(new byte[1], new byte[2], new byte[3]), all::set));
+        assertEquals(3, session.submitBatch(true, orders(3), all::set));
         assertTrue(offers.stream().allMatch(Offer::prebatched));
         // a small request of the same connection waits behind the batch on its ring, so the two keep their order
         assertNull(session.submit(new byte[4], answer -> { }));
@@ -194,12 +227,12 @@ class EntrySessionTest
     @Test
     void aBatchThePoolTakesInPartIsAnsweredWithTheRestNotVerified()
     {
-        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(pool).pending(pending)
+        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
             .refusals(refusals).mmWindows(windows()).machineCredentials(id -> null, null));
         final EntrySession session = core.open(ids.next());
         room = 2;
         final AtomicReference<Answer[]> all = new AtomicReference<>();
-        assertEquals(2, session.submitBatch(false, List.of(new byte[1], new byte[1], new byte[1], new byte[1]), all::set));
+        assertEquals(2, session.submitBatch(false, orders(4), all::set));
         assertEquals(List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the verifier queue is full: 2 of 4 compact orders not " +
             "verified"), journaled());
         assertEquals(2, pending.waiting(), "the two not taken wait for nothing");
@@ -212,7 +245,7 @@ class EntrySessionTest
         // none taken: no answer at all, the lane refuses the whole request
         room = 0;
         final AtomicReference<Answer[]> none = new AtomicReference<>();
-        assertEquals(0, session.submitBatch(false, List.of(new byte[1]), none::set));
+        assertEquals(0, session.submitBatch(false, orders(1), none::set));
         assertNull(none.get());
         assertEquals(0, pending.waiting());
     }
@@ -228,7 +261,7 @@ class EntrySessionTest
                 .edgeThrottle(new EdgeThrottle(1, 1, Set.of(), clockNs::get))));
         assertTrue(edgeWithoutJournal.getMessage().contains("refusals"), edgeWithoutJournal.getMessage());
         final IllegalStateException mmWithoutWindows = assertThrows(IllegalStateException.class,
-            () -> new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(pool).pending(pending)));
+            () -> new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)));
         assertTrue(mmWithoutWindows.getMessage().contains("MM windows"), mmWithoutWindows.getMessage());
         final EntryCore.Context context = new EntryCore.Context().submitter(pool).pending(pending);
         assertSame(context, new EntryCore(context).context());

@@ -3,8 +3,11 @@ package io.venue.verifier;
 import io.venue.action.Address;
 import io.venue.action.SignedAction;
 import io.venue.action.json.CanonicalJson;
+import io.venue.action.json.CanonicalJsonWriter;
+import io.venue.action.json.ParseErrorCode;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
+import io.venue.action.typed.TypedOrder;
 import io.venue.crypto.ActionDigest;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.Keccak256;
@@ -34,7 +37,8 @@ import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
- * then personal mode (and v1 when the migration flag is on), and writes the result record. Made with the delegates
+ * then personal mode (and v1 when the migration flag is on), and writes the result record; or one typed order of a
+ * binary lane ({@link #verifyTyped}), whose canonical JSON is written from its fields instead of parsed. Made with the delegates
  * it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual order. One instance
  * per verifier thread; it shares only the delegates it reads.
  */
@@ -163,7 +167,53 @@ public final class ActionVerifier
         action.signature().copyTo(signature, 0);
         action.payload().account().copyTo(account, 0);
         final int jsonLength = canonical.encode(action.payload());
-        final byte[] json = canonical.writer().buffer();
+        return verifyCanonical(out, v2Only, canonical.writer().buffer(), jsonLength);
+    }
+
+    /**
+     * Verifies a typed order ({@link TypedOrder}: {@code src[offset, offset + length)} is a whole record) and writes the
+     * result record at {@code out[0..)}: the canonical JSON is derived from the record's fields instead of parsed, and
+     * from there on it is {@link #verify}'s path, so the record is the one {@link #verify} writes for the same action's JSON
+     * body. A record the action model refuses, or of another length, is MALFORMED with the JSON route's code and field
+     * path (and its message, where JSON can spell the value); nothing of this verifier's state changes for it.
+     *
+     * @param v2Only as for {@link #verify(DirectBuffer, int, int, long, long, MutableDirectBuffer, boolean)}.
+     * @return the length of the result record.
+     */
+    public int verifyTyped(
+        final DirectBuffer src,
+        final int offset,
+        final int length,
+        final long connectionId,
+        final long correlationId,
+        final MutableDirectBuffer out,
+        final boolean v2Only)
+    {
+        out.putLong(CONNECTION_ID, connectionId);
+        out.putLong(CORRELATION_ID, correlationId);
+        if (length != TypedOrder.LENGTH)
+        {
+            return malformed(out, ParseErrorCode.INVALID_BODY_SIZE, "", "a typed order is " + TypedOrder.LENGTH + " bytes, got " + length);
+        }
+        final long market = TypedOrder.market(src, offset);
+        final TypedOrder.Fault fault = TypedOrder.check(src, offset, market);
+        if (fault != null)
+        {
+            return malformed(out, fault.code(), fault.path(), fault.message(src, offset));
+        }
+        src.getBytes(offset + TypedOrder.SIGNATURE, signature, 0, SIGNATURE_LENGTH);
+        src.getBytes(offset + TypedOrder.ACCOUNT, account, 0, ADDRESS_LENGTH);
+        final CanonicalJsonWriter writer = canonical.writer().reset();
+        TypedOrder.writePayload(src, offset, market, writer);
+        return verifyCanonical(out, v2Only, writer.buffer(), writer.length());
+    }
+
+    /**
+     * From the canonical JSON on: the v2 digest, the recoveries and the result record, given the request's
+     * {@link #signature} and {@link #account}.
+     */
+    private int verifyCanonical(final MutableDirectBuffer out, final boolean v2Only, final byte[] json, final int jsonLength)
+    {
         digest.v2(json, 0, jsonLength, v2Hash, 0);
 
         Arrays.fill(rawSigner, (byte)0);
@@ -289,12 +339,17 @@ public final class ActionVerifier
 
     private int malformed(final ParseResult parsed, final MutableDirectBuffer out)
     {
+        return malformed(out, parsed.code(), parsed.field(), parsed.message());
+    }
+
+    private static int malformed(final MutableDirectBuffer out, final ParseErrorCode code, final String field, final String message)
+    {
         out.putByte(OUTCOME, (byte)VerificationOutcome.MALFORMED.ordinal());
-        out.putByte(DETAIL, (byte)parsed.code().ordinal());
+        out.putByte(DETAIL, (byte)code.ordinal());
         out.putByte(DIGEST_VERSION, (byte)0);
         out.putByte(DIGEST_VERSION + 1, (byte)0);
         out.setMemory(DIGEST, TEXT_LENGTH - DIGEST, (byte)0);
-        final byte[] text = (parsed.field() + "\n" + parsed.message()).getBytes(StandardCharsets.UTF_8);
+        final byte[] text = (field + "\n" + message).getBytes(StandardCharsets.UTF_8);
         out.putInt(TEXT_LENGTH, text.length);
         out.putBytes(TEXT, text);
         return TEXT + text.length;

@@ -66,6 +66,11 @@ final class VerificationResultLayout
      * their results of limit class MM ({@link #LIMIT_CLASS}).
      */
     static final int MM_REQUEST_MSG_TYPE = 4;
+    /**
+     * Message type of typed orders of the MM lane ({@link io.venue.action.typed.TypedOrder}: a binary lane's order as
+     * decoded, no JSON): verified to the same result as an {@link #MM_REQUEST_MSG_TYPE} request of the same action.
+     */
+    static final int TYPED_MM_REQUEST_MSG_TYPE = 5;
     /** Request header: connectionId, correlationId; the body follows. */
     static final int REQUEST_HEADER_LENGTH = 16;
     /**

@@ -11,6 +11,7 @@ import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.RESULT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.TYPED_MM_REQUEST_MSG_TYPE;
 
 /**
  * One verifier thread's duty cycle: take requests from its own rings in order, verify each, publish the
@@ -108,6 +109,13 @@ final class VerifierAgent implements Agent
         {
             pendingLength = cancelReplaces.verify(buffer, body, bodyLength, connectionId, correlationId, scratch);
             pendingType = INTENT_MSG_TYPE;
+        }
+        else if (msgTypeId == TYPED_MM_REQUEST_MSG_TYPE)
+        {
+            // a binary lane's order as it decoded it: the same result as its JSON submit of limit class MM
+            pendingLength = verifier.verifyTyped(buffer, body, bodyLength, connectionId, correlationId, scratch, true);
+            scratch.putByte(VerificationResultLayout.LIMIT_CLASS, (byte)1);
+            pendingType = RESULT_MSG_TYPE;
         }
         else
         {

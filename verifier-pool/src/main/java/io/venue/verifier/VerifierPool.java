@@ -1,6 +1,7 @@
 package io.venue.verifier;
 
 import io.venue.action.Address;
+import io.venue.action.typed.TypedOrder;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.crypto.Secp256k1Recovery;
 import io.venue.tuning.Doorbell;
@@ -20,15 +21,16 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
+import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_HEADER_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.REQUEST_MSG_TYPE;
-import static io.venue.verifier.VerificationResultLayout.INTENT_MSG_TYPE;
-import static io.venue.verifier.VerificationResultLayout.CANCEL_REPLACE_MSG_TYPE;
 import static io.venue.verifier.VerificationResultLayout.TEXT;
 
 /**
@@ -150,6 +152,38 @@ public final class VerifierPool implements AutoCloseable
         final int offset, final int length)
     {
         return offer(prebatched, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
+    }
+
+    /**
+     * Queues one order of a binary lane as the typed action it is, for the MM lane: no JSON body is built or parsed. The
+     * record on the ring is the order's compact bytes, {@code order[offset, offset + TypedOrder.ORDER_LENGTH)} in the
+     * layout of {@link TypedOrder} (the typed action, then its signature at {@link TypedOrder#SIGNATURE}), copied once,
+     * and {@code market} after them. The verifier derives the canonical JSON and the v2 digest from those fields; the
+     * result is the one {@link #offerMm} gives for the same action's JSON body (v2 only, marked as the MM lane), so the
+     * sequencer journals the same command. A record the action model refuses gets a MALFORMED result naming the field
+     * as the JSON route does. Same ordering, pre-batching and refusal rules as {@link #offerMm}: a connection's typed
+     * and JSON requests on one ring are verified in the order offered.
+     *
+     * @param market the market of a place (the request's, a u32); ignored for the other kinds.
+     * @return false if the connection's verifier ring is full: nothing was queued.
+     */
+    public boolean offerTypedMm(final boolean prebatched, final long connectionId, final long correlationId,
+        final DirectBuffer order, final int offset, final long market)
+    {
+        final int verifier = verifierIndex(connectionId);
+        final RingBuffer ring = ring(prebatched, verifier);
+        final int index = claim(prebatched, verifier, VerificationResultLayout.TYPED_MM_REQUEST_MSG_TYPE, connectionId,
+            correlationId, TypedOrder.LENGTH);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final int body = index + REQUEST_HEADER_LENGTH;
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putBytes(body, order, offset, TypedOrder.ORDER_LENGTH);
+        buffer.putLong(body + TypedOrder.MARKET, market, ByteOrder.LITTLE_ENDIAN);
+        commit(prebatched, verifier, index);
+        return true;
     }
 
     private boolean offer(final boolean prebatched, final int msgType, final long connectionId, final long correlationId,

@@ -6,18 +6,19 @@ import io.venue.action.Address;
 import io.venue.action.Amend;
 import io.venue.action.Cancel;
 import io.venue.action.CancelByClientOrderId;
-import io.venue.action.ClientOrderId;
 import io.venue.action.Fields;
 import io.venue.action.OrderId;
-import io.venue.action.Signature65;
 import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
+import io.venue.action.typed.TypedOrder;
 import io.venue.bsl.sbe.BooleanType;
 import io.venue.bsl.sbe.CompactOrdersDecoder;
 import io.venue.bsl.sbe.CompactOrdersEncoder;
 import io.venue.bsl.sbe.MessageHeaderDecoder;
 import io.venue.bsl.sbe.MessageHeaderEncoder;
 import io.venue.bsl.sbe.OrderKind;
+import io.venue.entry.TypedOrders;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
@@ -25,18 +26,54 @@ import java.util.List;
 
 /**
  * The compact binary body of the MM/BSL order-entry routes (schema {@code venue-bsl.xml}): 1 to 1,000 signed orders,
- * each the fields of one signed action of the trading route, so the lane rebuilds the very action the client signed
- * (docs/SIGNING.md) and verifies it as a JSON submit would be. Decoding is strict: the header, the group's sizes and
- * the body's exact length are checked before any order is read, and every enum value must be one the schema defines.
- * Fields an order's kind does not use are ignored. Stateless and thread safe.
+ * each the fields of one signed action of the trading route, so the verifier derives the very action the client signed
+ * (docs/SIGNING.md). Decoding is strict: the header, the group's sizes and the body's exact length are checked before any
+ * order is read, and every order must be one the action model takes (every enum value one the schema defines). Fields
+ * an order's kind does not use are ignored. A decoded {@link Request} is a view over the body, not a copy: each order's
+ * bytes are already a typed order of the verifier pool ({@link TypedOrder}, whose layout is the schema's order group:
+ * checked when this class loads), which the lane offers as they are. Stateless and thread safe.
  */
 public final class CompactOrders
 {
     /** The most orders one request may carry (the spec's maxPerBatch). */
     public static final int MAX_ORDERS = Fields.MAX_BATCH_LEGS;
     private static final int ORDER_LENGTH = CompactOrdersDecoder.OrdersDecoder.sbeBlockLength();
+    /** The header, the request's block and the group's header: where the first order starts. */
     private static final int FIXED_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH + CompactOrdersDecoder.BLOCK_LENGTH +
         CompactOrdersDecoder.OrdersDecoder.sbeHeaderSize();
+
+    static
+    {
+        // the lane offers an order's bytes as they arrived: the schema's order must be the pool's typed order, field by field
+        final int[][] offsets = {
+            {ORDER_LENGTH, TypedOrder.ORDER_LENGTH},
+            {CompactOrdersDecoder.OrdersDecoder.kindEncodingOffset(), TypedOrder.KIND},
+            {CompactOrdersDecoder.OrdersDecoder.accountEncodingOffset(), TypedOrder.ACCOUNT},
+            {CompactOrdersDecoder.OrdersDecoder.nonceEncodingOffset(), TypedOrder.NONCE},
+            {CompactOrdersDecoder.OrdersDecoder.tsEncodingOffset(), TypedOrder.TS},
+            {CompactOrdersDecoder.OrdersDecoder.hasClientOrderIdEncodingOffset(), TypedOrder.HAS_CLIENT_ORDER_ID},
+            {CompactOrdersDecoder.OrdersDecoder.clientOrderIdEncodingOffset(), TypedOrder.CLIENT_ORDER_ID},
+            {CompactOrdersDecoder.OrdersDecoder.bookEncodingOffset(), TypedOrder.BOOK},
+            {CompactOrdersDecoder.OrdersDecoder.sideEncodingOffset(), TypedOrder.SIDE},
+            {CompactOrdersDecoder.OrdersDecoder.priceEncodingOffset(), TypedOrder.PRICE},
+            {CompactOrdersDecoder.OrdersDecoder.qtyEncodingOffset(), TypedOrder.QTY},
+            {CompactOrdersDecoder.OrdersDecoder.stpModeEncodingOffset(), TypedOrder.STP_MODE},
+            {CompactOrdersDecoder.OrdersDecoder.timeInForceEncodingOffset(), TypedOrder.TIME_IN_FORCE},
+            {CompactOrdersDecoder.OrdersDecoder.isMarketEncodingOffset(), TypedOrder.IS_MARKET},
+            {CompactOrdersDecoder.OrdersDecoder.reduceOnlyEncodingOffset(), TypedOrder.REDUCE_ONLY},
+            {CompactOrdersDecoder.OrdersDecoder.expiresAtEncodingOffset(), TypedOrder.EXPIRES_AT},
+            {CompactOrdersDecoder.OrdersDecoder.orderIdEncodingOffset(), TypedOrder.ORDER_ID},
+            {CompactOrdersDecoder.OrdersDecoder.cancelClientOrderIdEncodingOffset(), TypedOrder.CANCEL_CLIENT_ORDER_ID},
+            {CompactOrdersDecoder.OrdersDecoder.signatureEncodingOffset(), TypedOrder.SIGNATURE}};
+        for (int i = 0; i < offsets.length; i++)
+        {
+            if (offsets[i][0] != offsets[i][1])
+            {
+                throw new IllegalStateException("venue-bsl.xml's order and TypedOrder differ at entry " + i + ": " +
+                    offsets[i][0] + " against " + offsets[i][1]);
+            }
+        }
+    }
 
     /** A body refused: {@code field} names where (header, orders, orders[i].name), the message why. */
     public static final class Malformed extends Exception
@@ -55,9 +92,110 @@ public final class CompactOrders
         }
     }
 
-    /** A decoded request: the market its places are on, and its orders in the order they are to be applied. */
-    public record Request(long market, List<SignedAction> orders)
+    /**
+     * A decoded request: the market its places are on, and its orders in the order they are to be applied, read in place
+     * from the body (which must not change while the request is in use). Order i's bytes are a {@link TypedOrder}'s
+     * compact part at {@link #buffer()}{@code [offset(i), offset(i) + TypedOrder.ORDER_LENGTH)}.
+     */
+    public static final class Request implements TypedOrders
     {
+        private final UnsafeBuffer buffer;
+        private final long market;
+        private final int size;
+
+        private Request(final UnsafeBuffer buffer, final long market, final int size)
+        {
+            this.buffer = buffer;
+            this.market = market;
+            this.size = size;
+        }
+
+        /** The market of the request's places (a u32). */
+        @Override
+        public long market()
+        {
+            return market;
+        }
+
+        /** How many orders it holds. */
+        @Override
+        public int size()
+        {
+            return size;
+        }
+
+        /** The body. */
+        @Override
+        public DirectBuffer buffer()
+        {
+            return buffer;
+        }
+
+        /** Where order {@code index} starts in {@link #buffer()}. */
+        @Override
+        public int offset(final int index)
+        {
+            return FIXED_LENGTH + index * ORDER_LENGTH;
+        }
+
+        /** Order {@code index}'s kind: {@link TypedOrder#PLACE}, {@code CANCEL}, {@code AMEND} or {@code CANCEL_BY_CLIENT_ORDER_ID}. */
+        public int kind(final int index)
+        {
+            return TypedOrder.kind(buffer, offset(index));
+        }
+
+        /** Order {@code index}'s ts, Unix ms. */
+        public long ts(final int index)
+        {
+            return TypedOrder.ts(buffer, offset(index));
+        }
+
+        /** Whether order {@code index} is of {@code account} (20 bytes); allocates nothing. */
+        public boolean isOf(final int index, final byte[] account)
+        {
+            final int at = offset(index) + TypedOrder.ACCOUNT;
+            for (int i = 0; i < Address.LENGTH; i++)
+            {
+                if (buffer.getByte(at + i) != account[i])
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Order {@code index}'s account (allocates). */
+        public Address account(final int index)
+        {
+            final byte[] account = new byte[Address.LENGTH];
+            buffer.getBytes(offset(index) + TypedOrder.ACCOUNT, account);
+            return new Address(account);
+        }
+
+        /** The order id a cancel or an amend names (allocates). */
+        public OrderId orderId(final int index)
+        {
+            final byte[] id = new byte[OrderId.LENGTH];
+            buffer.getBytes(offset(index) + TypedOrder.ORDER_ID, id);
+            return new OrderId(id);
+        }
+
+        /** Order {@code index} as the signed action it carries (allocates; tools and tests). */
+        public SignedAction order(final int index)
+        {
+            return TypedOrder.toSignedAction(buffer, offset(index), market);
+        }
+
+        /** Every order as the signed action it carries, in body order (allocates; tools and tests). */
+        public List<SignedAction> orders()
+        {
+            final List<SignedAction> orders = new ArrayList<>(size);
+            for (int i = 0; i < size; i++)
+            {
+                orders.add(order(i));
+            }
+            return orders;
+        }
     }
 
     private CompactOrders()
@@ -77,6 +215,7 @@ public final class CompactOrders
         return orders <= 0 || orders % ORDER_LENGTH != 0 ? 0 : orders / ORDER_LENGTH;
     }
 
+    /** Checks {@code body} whole and returns a view of its orders (the body is not copied: keep it unchanged). */
     public static Request decode(final byte[] body) throws Malformed
     {
         if (body.length < FIXED_LENGTH)
@@ -110,15 +249,17 @@ public final class CompactOrders
         {
             throw new Malformed("body", count + " orders make a body of " + length(count) + " bytes, not " + body.length);
         }
-        final CompactOrdersDecoder request = new CompactOrdersDecoder().wrapAndApplyHeader(buffer, 0, header);
-        final long market = request.market();
-        final List<SignedAction> orders = new ArrayList<>(count);
-        int index = 0;
-        for (final CompactOrdersDecoder.OrdersDecoder order : request.orders())
+        final long market = new CompactOrdersDecoder().wrapAndApplyHeader(buffer, 0, header).market();
+        final Request request = new Request(buffer, market, count);
+        for (int i = 0; i < count; i++)
         {
-            orders.add(order(order, market, index++));
+            final TypedOrder.Fault fault = TypedOrder.check(buffer, request.offset(i), market);
+            if (fault != null)
+            {
+                throw refusal(fault, buffer, request.offset(i), i);
+            }
         }
-        return new Request(market, orders);
+        return request;
     }
 
     /** Where a refusal points: {@code orders[i].name}, or {@code orders[i]} for no name; made only when refusing. */
@@ -127,105 +268,22 @@ public final class CompactOrders
         return "orders[" + index + "]" + (name == null ? "" : "." + name);
     }
 
-    private static SignedAction order(final CompactOrdersDecoder.OrdersDecoder order, final long market, final int at)
-        throws Malformed
+    /** The lane's words for what the action model refuses in order {@code index} (at {@code at}). */
+    private static Malformed refusal(final TypedOrder.Fault fault, final DirectBuffer buffer, final int at, final int index)
     {
-        final OrderKind kind = valid(order.kindRaw(), OrderKind::get, OrderKind.NULL_VAL, at, "kind");
-        final byte[] account = new byte[Address.LENGTH];
-        order.getAccount(account, 0, Address.LENGTH);
-        final boolean withClientId = flag(order.hasClientOrderIdRaw(), at, "hasClientOrderId");
-        final byte[] clientId = withClientId ? new byte[16] : null;
-        if (withClientId)
+        final int raw = buffer.getByte(at + fault.offset()) & 0xFF;
+        return switch (fault)
         {
-            order.getClientOrderId(clientId, 0, 16);
-        }
-        final byte[] signature = new byte[65];
-        order.getSignature(signature, 0, 65);
-        try
-        {
-            final Action action = switch (kind)
-            {
-                case PLACE -> place(order, market, at);
-                case CANCEL -> new Cancel(new OrderId(orderId(order)));
-                case AMEND -> new Amend(new OrderId(orderId(order)), order.price(), order.qty());
-                case CANCEL_BY_CLIENT_ORDER_ID ->
-                {
-                    final byte[] target = new byte[16];
-                    order.getCancelClientOrderId(target, 0, 16);
-                    yield new CancelByClientOrderId(new ClientOrderId(target));
-                }
-                default -> throw new Malformed(field(at, "kind"), "unknown kind");
-            };
-            final ActionPayload payload = new ActionPayload(new Address(account), order.nonce(),
-                withClientId ? new ClientOrderId(clientId) : null, order.ts(), action);
-            return new SignedAction(payload, new Signature65(signature));
-        }
-        catch (final IllegalArgumentException invalid)
-        {
-            // the action model's own rules (ranges, ts) refuse it: the message names the field
-            throw new Malformed(field(at, null), invalid.getMessage());
-        }
-    }
-
-    private static SpotPlaceOrder place(final CompactOrdersDecoder.OrdersDecoder order, final long market, final int at)
-        throws Malformed
-    {
-        final io.venue.bsl.sbe.Book book = valid(order.bookRaw(), io.venue.bsl.sbe.Book::get, io.venue.bsl.sbe.Book.NULL_VAL,
-            at, "book");
-        final io.venue.bsl.sbe.Side side = valid(order.sideRaw(), io.venue.bsl.sbe.Side::get, io.venue.bsl.sbe.Side.NULL_VAL,
-            at, "side");
-        final io.venue.bsl.sbe.StpMode stp = valid(order.stpModeRaw(), io.venue.bsl.sbe.StpMode::get,
-            io.venue.bsl.sbe.StpMode.NULL_VAL, at, "stpMode");
-        final io.venue.bsl.sbe.TimeInForce tif = valid(order.timeInForceRaw(), io.venue.bsl.sbe.TimeInForce::get,
-            io.venue.bsl.sbe.TimeInForce.NULL_VAL, at, "timeInForce");
-        final boolean isMarket = flag(order.isMarketRaw(), at, "isMarket");
-        final boolean reduceOnly = flag(order.reduceOnlyRaw(), at, "reduceOnly");
-        final long expiresAt = order.expiresAt();
-        if (expiresAt < SpotPlaceOrder.NO_EXPIRY)
-        {
-            throw new Malformed(field(at, "expiresAt"), "Unix ms, or -1 for none");
-        }
-        // the schema's names are the action model's, with NONE for an omitted book or stp mode
-        return new SpotPlaceOrder(market, book == io.venue.bsl.sbe.Book.NONE ? null : io.venue.action.Book.valueOf(book.name()),
-            io.venue.action.Side.valueOf(side.name()), order.price(), order.qty(),
-            stp == io.venue.bsl.sbe.StpMode.NONE ? null : io.venue.action.StpMode.valueOf(stp.name()),
-            io.venue.action.TimeInForce.valueOf(tif.name()), isMarket, reduceOnly, expiresAt);
-    }
-
-    private static byte[] orderId(final CompactOrdersDecoder.OrdersDecoder order)
-    {
-        final byte[] id = new byte[32];
-        order.getOrderId(id, 0, 32);
-        return id;
-    }
-
-    private static boolean flag(final short raw, final int at, final String name) throws Malformed
-    {
-        if (raw != 0 && raw != 1)
-        {
-            throw new Malformed(field(at, name), "a flag is 0 or 1, not " + raw);
-        }
-        return raw == 1;
-    }
-
-    /** An enum value the schema defines: SBE's {@code get} maps the null value to {@code nullValue} and throws on others. */
-    private static <E extends Enum<E>> E valid(final short raw, final java.util.function.Function<Short, E> get, final E nullValue,
-        final int at, final String name) throws Malformed
-    {
-        E value;
-        try
-        {
-            value = get.apply(raw);
-        }
-        catch (final IllegalArgumentException unknown)
-        {
-            value = nullValue;
-        }
-        if (value == nullValue)
-        {
-            throw new Malformed(field(at, name), raw + " is not a value of the schema");
-        }
-        return value;
+            case KIND_VALUE, BOOK_VALUE, SIDE_VALUE, STP_MODE_VALUE, TIME_IN_FORCE_VALUE ->
+                new Malformed(field(index, fault.compactField()), raw + " is not a value of the schema");
+            case CLIENT_ORDER_ID_FLAG, IS_MARKET_FLAG, REDUCE_ONLY_FLAG ->
+                new Malformed(field(index, fault.compactField()), "a flag is 0 or 1, not " + raw);
+            case EXPIRES_AT_RANGE -> new Malformed(field(index, fault.compactField()), "Unix ms, or -1 for none");
+            // the action model's own rule, in its words
+            case TS_RANGE -> new Malformed(field(index, null), "ts must be Unix milliseconds in [0, 2^63-1]");
+            // a uint32 in the body: never out of range
+            case MARKET_RANGE -> new Malformed("market", "must be a u32");
+        };
     }
 
     /**

@@ -1,9 +1,6 @@
 package io.venue.transport.http;
 
-import io.venue.action.Amend;
-import io.venue.action.SignedAction;
-import io.venue.action.SpotPlaceOrder;
-import io.venue.action.json.CanonicalJson;
+import io.venue.action.typed.TypedOrder;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.Answer;
 import io.venue.entry.mm.MmWindows;
@@ -15,7 +12,8 @@ import java.util.List;
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
  * machine headers holding quote, the result and response modes, the body ({@link CompactOrders}), the account the
  * credential acts for, every order's timestamp, and the MM windows. Each admitted order goes to the verifier pool as
- * the signed action it is, marked as the MM lane's; the engine's answers come back as one response
+ * the typed order it is (its bytes in the body, {@link TypedOrder}: no JSON submit), marked as the MM lane's; the engine's
+ * answers come back as one response
  * ({@link #answer}). One instance per connection (its {@link MachineAuth} is).
  */
 final class CompactOrderRoute
@@ -29,11 +27,11 @@ final class CompactOrderRoute
     private static final long CANCEL = -1;
 
     /**
-     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders' JSON submits in
-     * order; {@code markets[i]} is the market whose window order i was charged to as an action, or {@link #CANCEL}, to
-     * refund what the pool does not take.
+     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders, typed, in order (a
+     * view over the request's body, each offered as it is); {@code markets[i]} is the market whose window order i was
+     * charged to as an action, or {@link #CANCEL}, to refund what the pool does not take.
      */
-    record Admitted(String account, List<byte[]> bodies, long[] markets, boolean detailed, String apiKeyId,
+    record Admitted(String account, CompactOrders.Request bodies, long[] markets, boolean detailed, String apiKeyId,
         String address, long chargedAtMs)
     {
     }
@@ -81,29 +79,25 @@ final class CompactOrderRoute
                 " is not listed"));
         }
         final String account = authorization.key().key().account();
-        final io.venue.action.Address accountAddress = io.venue.action.Address.of(account);
+        final byte[] accountBytes = io.venue.action.Address.of(account).toBytes();
         final long now = System.currentTimeMillis();
-        final List<SignedAction> orders = request.orders();
-        final long[] markets = new long[orders.size()];
-        final List<byte[]> bodies = new java.util.ArrayList<>(orders.size());
-        for (int i = 0; i < orders.size(); i++)
+        final long[] markets = new long[request.size()];
+        for (int i = 0; i < request.size(); i++)
         {
-            final SignedAction order = orders.get(i);
-            if (!order.payload().account().equals(accountAddress))
+            if (!request.isOf(i, accountBytes))
             {
                 return MmRoute.Decision.refuse(new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
                     .field("field", "orders[" + i + "].account").field("message", "the credential acts for " + account +
-                        ", not for " + order.payload().account()).toJson()));
+                        ", not for " + request.account(i)).toJson()));
             }
-            final long ts = order.payload().ts();
+            final long ts = request.ts(i);
             final long skew = context.mmActionTsSkewMs;
             if (ts < now - skew || ts > now + skew)
             {
                 return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " + skew +
                     " ms of the server's clock (" + now + ")"));
             }
-            markets[i] = chargedMarket(order, request.market());
-            bodies.add(CanonicalJson.signedActionBody(order));
+            markets[i] = chargedMarket(request, i);
         }
         final String address = MmRoute.ipWindow(remote);
         final long chargedAtMs = context.entry.context().mmWindows().nowMs();
@@ -113,7 +107,7 @@ final class CompactOrderRoute
         {
             return MmRoute.windowFull(context, full, account, path);
         }
-        return MmRoute.Decision.admit(new Admitted(account, bodies, markets,
+        return MmRoute.Decision.admit(new Admitted(account, request, markets,
             "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
     }
 
@@ -158,16 +152,17 @@ final class CompactOrderRoute
      * and count in their own scope): a place's is the request's; an amend's is its order's, when the node knows the
      * order, else the request's (an order not yet journaled, or gone, which the engine will refuse).
      */
-    private long chargedMarket(final SignedAction order, final long requestMarket)
+    private long chargedMarket(final CompactOrders.Request request, final int index)
     {
-        if (order.payload().action() instanceof SpotPlaceOrder)
+        final int kind = request.kind(index);
+        if (kind == TypedOrder.PLACE)
         {
-            return requestMarket;
+            return request.market();
         }
-        if (order.payload().action() instanceof Amend amend)
+        if (kind == TypedOrder.AMEND)
         {
-            final long known = context.orderMarket == null ? -1 : context.orderMarket.applyAsLong(amend.orderId().toString());
-            return known < 0 ? requestMarket : known;
+            final long known = context.orderMarket == null ? -1 : context.orderMarket.applyAsLong(request.orderId(index).toString());
+            return known < 0 ? request.market() : known;
         }
         return CANCEL;
     }

@@ -246,8 +246,8 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The compact binary order routes of the MM lane (POST /api/v1/bsl/orders/compact and its two aliases): each
-         * order is offered to {@code submitter} as a submit of the MM lane, its ts within {@code actionTsSkewMs} of the
-         * clock. Needs {@link #mmOrderEntry} (its windows).
+         * order is offered to {@code submitter} typed, as it is in the body, to be verified as a submit of the MM lane, its
+         * ts within {@code actionTsSkewMs} of the clock. Needs {@link #mmOrderEntry} (its windows).
          */
         public Context compactOrderEntry(final long actionTsSkewMs)
         {

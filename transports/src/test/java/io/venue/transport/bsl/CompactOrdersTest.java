@@ -17,6 +17,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
 import io.venue.action.json.CanonicalJson;
+import io.venue.action.typed.TypedOrder;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -25,6 +26,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,6 +59,41 @@ class CompactOrdersTest
         {
             assertArrayEquals(CanonicalJson.signedActionBody(orders.get(i)), CanonicalJson.signedActionBody(request.orders().get(i)),
                 "order " + i);
+        }
+    }
+
+    /**
+     * The lane offers each order's bytes as they stand in the body: they are the pool's typed order of that action (the
+     * bytes {@link TypedOrder#encode} writes), and the request's typed reads are the action's fields.
+     */
+    @Property(tries = 300)
+    void eachOrdersBytesAreTheTypedOrderOfItsAction(@ForAll("orders") @Size(min = 1, max = 40) final List<SignedAction> orders)
+        throws Exception
+    {
+        final CompactOrders.Request request = CompactOrders.decode(CompactOrders.encode(MARKET, orders));
+        assertEquals(orders.size(), request.size());
+        for (int i = 0; i < orders.size(); i++)
+        {
+            final SignedAction order = orders.get(i);
+            final UnsafeBuffer typed = new UnsafeBuffer(new byte[TypedOrder.LENGTH]);
+            TypedOrder.encode(order, typed, 0);
+            final byte[] expected = new byte[TypedOrder.ORDER_LENGTH];
+            typed.getBytes(0, expected);
+            final byte[] asSent = new byte[TypedOrder.ORDER_LENGTH];
+            request.buffer().getBytes(request.offset(i), asSent);
+            assertArrayEquals(expected, asSent, "order " + i);
+            assertEquals(order, request.order(i));
+            assertEquals(order.payload().ts(), request.ts(i));
+            assertTrue(request.isOf(i, order.payload().account().toBytes()));
+            assertEquals(false, request.isOf(i, new byte[20]) && !order.payload().account().equals(new Address(new byte[20])));
+            assertEquals(order.payload().account(), request.account(i));
+            final Action action = order.payload().action();
+            assertEquals(action instanceof SpotPlaceOrder ? TypedOrder.PLACE : action instanceof Cancel ? TypedOrder.CANCEL :
+                action instanceof Amend ? TypedOrder.AMEND : TypedOrder.CANCEL_BY_CLIENT_ORDER_ID, request.kind(i));
+            if (action instanceof Amend amend)
+            {
+                assertEquals(amend.orderId(), request.orderId(i));
+            }
         }
     }
 
@@ -115,6 +153,36 @@ class CompactOrdersTest
         final CompactOrders.Malformed kind = refusal(badKind);
         assertEquals("orders[0].kind", kind.field());
         assertTrue(kind.getMessage().contains("9"), kind.getMessage());
+    }
+
+    @Test
+    void refusesWhatTheActionModelRefusesInTheLanesWords()
+    {
+        final byte[] place = CompactOrders.encode(MARKET, List.of(signed(new Cancel(new OrderId(new byte[32])), null),
+            signed(new SpotPlaceOrder(MARKET, null, Side.BID, 1, 1, null, TimeInForce.GTC, false, false, -1), null)));
+        final int second = 16 + TypedOrder.ORDER_LENGTH;
+        final Object[][] cases = {
+            {TypedOrder.BOOK, 3, "orders[1].book", "3 is not a value of the schema"},
+            {TypedOrder.SIDE, 2, "orders[1].side", "2 is not a value of the schema"},
+            {TypedOrder.STP_MODE, 5, "orders[1].stpMode", "5 is not a value of the schema"},
+            {TypedOrder.TIME_IN_FORCE, 4, "orders[1].timeInForce", "4 is not a value of the schema"},
+            {TypedOrder.IS_MARKET, 2, "orders[1].isMarket", "a flag is 0 or 1, not 2"},
+            {TypedOrder.REDUCE_ONLY, 7, "orders[1].reduceOnly", "a flag is 0 or 1, not 7"},
+            {TypedOrder.HAS_CLIENT_ORDER_ID, 2, "orders[1].hasClientOrderId", "a flag is 0 or 1, not 2"},
+            {TypedOrder.EXPIRES_AT, 0xFE, "orders[1].expiresAt", "Unix ms, or -1 for none"},
+            {TypedOrder.TS + 7, 0x80, "orders[1]", "ts must be Unix milliseconds in [0, 2^63-1]"}};
+        for (final Object[] c : cases)
+        {
+            final byte[] body = place.clone();
+            body[second + (int)c[0]] = (byte)(int)c[1];
+            final CompactOrders.Malformed refused = refusal(body);
+            assertEquals(c[2], refused.field());
+            assertEquals(c[3], refused.getMessage());
+        }
+        // the first order is a cancel: what only a place uses is not read
+        final byte[] cancel = place.clone();
+        cancel[16 + TypedOrder.SIDE] = 9;
+        assertDoesNotThrow(() -> CompactOrders.decode(cancel));
     }
 
     @Test

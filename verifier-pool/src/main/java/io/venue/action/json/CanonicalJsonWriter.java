@@ -3,6 +3,7 @@ package io.venue.action.json;
 import io.venue.action.Action;
 import io.venue.action.FixedBytes;
 import io.venue.action.WireEnum;
+import org.agrona.DirectBuffer;
 
 import java.util.Arrays;
 
@@ -14,6 +15,7 @@ import java.util.Arrays;
 public final class CanonicalJsonWriter
 {
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     /** The longest u64, 18446744073709551615, has 20 digits. */
@@ -102,9 +104,20 @@ public final class CanonicalJsonWriter
     /** Writes an externally tagged action: {"Tag":{fields}}. */
     public CanonicalJsonWriter action(final Action action)
     {
+        beginAction(action.tag());
+        action.writeFields(this);
+        return endAction();
+    }
+
+    /**
+     * Opens an externally tagged action (an object holding the tag's key and the opened object of its fields), for a writer
+     * of its fields that has no {@link Action} (a typed order read from a ring, {@link io.venue.action.typed.TypedOrder});
+     * the fields follow, then {@link #endAction()}.
+     */
+    public CanonicalJsonWriter beginAction(final String tag)
+    {
         beginObject();
         separate();
-        final String tag = action.tag();
         final int length = tag.length();
         ensure(length + 3);
         buffer[position++] = '"';
@@ -115,8 +128,12 @@ public final class CanonicalJsonWriter
         buffer[position++] = '"';
         buffer[position++] = ':';
         needComma = false;
-        beginObject();
-        action.writeFields(this);
+        return beginObject();
+    }
+
+    /** Closes the two objects {@link #beginAction} opened. */
+    public CanonicalJsonWriter endAction()
+    {
         endObject();
         return endObject();
     }
@@ -178,6 +195,28 @@ public final class CanonicalJsonWriter
         ensure(4 + 2 * value.length());
         buffer[position++] = '"';
         position = value.write0x(buffer, position);
+        buffer[position++] = '"';
+        needComma = true;
+        return this;
+    }
+
+    /**
+     * As {@link #fixedBytes(FixedBytes)} for {@code length} bytes read from {@code src} at {@code offset}: {@code "0x"} and
+     * their lowercase hex, in quotes.
+     */
+    public CanonicalJsonWriter fixedBytes(final DirectBuffer src, final int offset, final int length)
+    {
+        separate();
+        ensure(4 + 2 * length);
+        buffer[position++] = '"';
+        buffer[position++] = '0';
+        buffer[position++] = 'x';
+        for (int i = 0; i < length; i++)
+        {
+            final int b = src.getByte(offset + i) & 0xFF;
+            buffer[position++] = HEX[b >>> 4];
+            buffer[position++] = HEX[b & 0xF];
+        }
         buffer[position++] = '"';
         needComma = true;
         return this;
