@@ -887,9 +887,9 @@ class RejectCodeWalkTest extends ScenarioSupport
             {
                 venue.close();
             }
-            catch (final Exception ex)
+            catch (final java.io.IOException ex)
             {
-                throw new IllegalStateException(ex);
+                throw new java.io.UncheckedIOException(ex);
             }
         }, "stopping-venue");
         stopping.start();

@@ -109,41 +109,43 @@ public final class Venue implements AutoCloseable
         "limits.levels.per.side", "64");
 
     final Appliance appliance;
-    final Path data;
-    final Map<String, String> settings;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     final Trader operator;
+    private final Path data;
     private final AtomicLong nextMarket = new AtomicLong(3); // the demo lists markets 1 and 2
-    private final boolean ownsFolder;
 
-    private Venue(final Appliance appliance, final Path data, final Map<String, String> settings, final boolean ownsFolder)
-        throws Exception
+    private Venue(final Appliance appliance, final Path data) throws Exception
     {
         this.appliance = appliance;
         this.data = data;
-        this.settings = settings;
-        this.ownsFolder = ownsFolder;
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(
             Files.readString(appliance.operatorKeyFile(), StandardCharsets.US_ASCII).trim()));
         // operator actions are signed in EIP-191 personal mode (DESIGN.md section 6), from the operator's next nonce
         operator = Trader.of(key, nonceWindow(key.address()).nextUsable(), PreimageMode.PERSONAL);
     }
 
-    /** A venue of this profile in a new temporary folder, deleted when it closes. */
+    /**
+     * The demo venue with this profile's settings (over {@link #COMMON}), loopback exempt from the edge throttle unless
+     * the profile says otherwise, in a new temporary folder deleted when it closes.
+     */
     static Venue start(final Profile profile) throws Exception
     {
-        return start(Files.createTempDirectory("venue-" + profile.name().toLowerCase(java.util.Locale.ROOT) + "-"),
-            profile.settings, true);
-    }
-
-    /** A venue on {@code folder} (a new one, or one an earlier venue left) with these settings over the common ones. */
-    static Venue start(final Path folder, final Map<String, String> settings, final boolean ownsFolder) throws Exception
-    {
-        final Map<String, String> all = new LinkedHashMap<>(COMMON);
-        all.putAll(settings);
+        final Path folder = Files.createTempDirectory("venue-" + profile.name().toLowerCase(java.util.Locale.ROOT) + "-");
+        final Map<String, String> settings = new LinkedHashMap<>(COMMON);
+        settings.putAll(profile.settings);
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
-        all.forEach((key, value) -> context.set(key, value, folder));
-        return new Venue(Appliance.start(context, new PrintStream(OutputStream.nullOutputStream())), folder, all, ownsFolder);
+        settings.forEach((key, value) -> context.set(key, value, folder));
+        final Appliance appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        try
+        {
+            return new Venue(appliance, folder);
+        }
+        catch (final Exception | AssertionError ex)
+        {
+            appliance.close();
+            deleteTree(folder);
+            throw ex;
+        }
     }
 
     String baseUrl()
@@ -421,13 +423,10 @@ public final class Venue implements AutoCloseable
     }
 
     @Override
-    public void close() throws Exception
+    public void close() throws java.io.IOException
     {
         appliance.close();
-        if (ownsFolder)
-        {
-            deleteTree(data);
-        }
+        deleteTree(data);
     }
 
     static void deleteTree(final Path root) throws java.io.IOException
