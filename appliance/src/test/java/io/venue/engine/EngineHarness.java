@@ -34,6 +34,8 @@ final class EngineHarness
     private long sequence;
     long now = T0;
     byte[] lastDigest;
+    /** The schema version the commands are journaled in: this build's, or an older one it reads (JOURNAL-SCHEMA.md, section 9). */
+    int version = io.venue.journal.JournalRecords.SCHEMA_VERSION;
 
     EngineHarness(final EngineConfig config, final boolean keepLines)
     {
@@ -125,6 +127,10 @@ final class EngineHarness
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
             null, limitClass == io.venue.journal.sbe.LimitClass.MM, buffer, 0);
+        if (version != io.venue.journal.JournalRecords.SCHEMA_VERSION)
+        {
+            new io.venue.journal.sbe.MessageHeaderEncoder().wrap(buffer, 0).version(version);
+        }
         return apply(buffer, length);
     }
 
