@@ -35,22 +35,27 @@ final class AmendSteps
 
     /**
      * The amend of the order at {@code handle}, whose reservation becomes {@code newReservation} of {@code reserveAsset}.
-     * {@code before} reads the order's slot as it is before the amend's book calls.
+     * {@code before} reads the order's slot as it is before the amend's book calls. {@code keepsFilled}: the amend's
+     * command is of a journal version that keeps what the order filled when it enters again
+     * ({@code JournalRecords.keepsFilledOnReentry}); an older one enters it as its build did, its filled quantity from 0.
      */
     void begin(
         final int account, final int handle, final int reserveAsset, final long newReservation, final SlotReader before,
-        final int slot)
+        final int slot, final boolean keepsFilled)
     {
         this.account = account;
         this.handle = handle;
         this.reserveAsset = reserveAsset;
         this.newReservation = newReservation;
         this.oldReserved = state.orders.reserved(handle);
-        // the id keeps what it filled if it enters again: its events and its slot count every fill of its life
-        this.filledBefore = before.originalQtyOf(slot) - before.remainingOf(slot);
+        // the id keeps what it filled if it enters again: its events and its slot count every fill the book holds for it
+        this.filledBefore = keepsFilled ? before.originalQtyOf(slot) - before.remainingOf(slot) : 0;
     }
 
-    /** What the order filled before this amend: its book place, when it enters again, counts it in its size. */
+    /**
+     * What the order keeps of its fills if this amend enters it again, which its book place (or restAgain) counts in its
+     * size: what it filled before, or 0 for an amend of an older version.
+     */
     long filledBefore()
     {
         return filledBefore;

@@ -240,7 +240,7 @@ public final class Engine implements AutoCloseable
             pipeline.beginBarrier();
         }
         state.events.command(sequence, version);
-        orderEntry.command(nowMs);
+        orderEntry.command(nowMs, version);
         operator.command(nowMs);
         expire(nowMs);
         // the decoders were wrapped by readable(); only the batch is wrapped again to rewind its legs

@@ -273,13 +273,15 @@ final class MatchingShard implements Agent, MessageHandler
             return;
         }
         final long priority = ticket.getLong(at + ShardTicket.PRIORITY, LE);
+        // what the order keeps of its fills if it enters again: all of them, or none for an amend of an older version
+        final long filledBefore = ticket.getByte(at + ShardTicket.KEEPS_FILLED) != 0 ? orderBook.filledOf(slot) : 0;
         if (orderBook.restsWithoutMatching(slot, price))
         {
             tape.mark(ShardTicket.MARK_AMEND_MOVE, handle, slot);
             orderBook.lift(slot, listening);
             tape.mark(ShardTicket.MARK_AMEND_REST, 0);
             // the order keeps its slot and so its index entries
-            orderBook.restAgain(slot, price, qty, priority, listening.taking(ticket, at, false, 0, 0));
+            orderBook.restAgain(slot, price, qty, filledBefore, priority, listening.taking(ticket, at, false, 0, 0));
             return;
         }
         // a new price that may match: out of the book, and in again as a new place with the same id
@@ -294,7 +296,7 @@ final class MatchingShard implements Agent, MessageHandler
             .side(side)
             .price(price)
             .qty(qty)
-            .filledBefore(orderBook.filledOf(slot))
+            .filledBefore(filledBefore)
             .timeInForce(orderBook.timeInForceOf(slot))
             .stpMode(orderBook.stpModeOf(slot))
             .market(false)

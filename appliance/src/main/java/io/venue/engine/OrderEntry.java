@@ -9,6 +9,7 @@ import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.market.Markets;
 import io.venue.engine.risk.Notional;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.AmendDecoder;
 import io.venue.journal.sbe.BatchDecoder;
@@ -57,6 +58,8 @@ final class OrderEntry
     private final AmendSteps amendSteps;
 
     private long nowMs;
+    /** Whether the command's journal version keeps an amended order's fills when it enters again (JournalRecords). */
+    private boolean keepsFilled = true;
     /**
      * Set by a pipeline's credit stage while it admits a place ({@link ShardPipeline}): the checks read its group
      * view, and an admitted order is handed to the pipeline instead of the book.
@@ -77,9 +80,11 @@ final class OrderEntry
         this.checks = live;
     }
 
-    void command(final long nowMs)
+    /** Starts a command stamped {@code nowMs}, a record of schema {@code version}. */
+    void command(final long nowMs, final int version)
     {
         this.nowMs = nowMs;
+        this.keepsFilled = JournalRecords.keepsFilledOnReentry(version);
     }
 
     /** Admits {@code place} for a pipeline's matching shard: see {@link #forwardTo}. */
@@ -534,7 +539,8 @@ final class OrderEntry
     /**
      * Locks the reservation of {@link #intent}, already validated, and hands it to the book. An amend that
      * re-enters its order comes here directly: its checks were made against the order it replaces, and
-     * {@code filledBefore} is what the order filled before (0 for a new order), which it keeps.
+     * {@code filledBefore} is what the order filled before, which it keeps (0 for a new order, and for an amend of
+     * journal version 4 or 5: {@link AmendSteps#begin}).
      */
     private RejectCode enter(
         final int account,
@@ -619,7 +625,7 @@ final class OrderEntry
             return RejectCode.INVALID_QTY;
         }
         settlement.forBook(book);
-        amendSteps.begin(account, handle, reserveAsset, newReservation, orderBook, slot);
+        amendSteps.begin(account, handle, reserveAsset, newReservation, orderBook, slot, keepsFilled);
         if (price == orderBook.priceOf(slot) && qty <= orderBook.remainingOf(slot))
         {
             // a smaller quantity at the same price keeps its place in the queue
@@ -649,7 +655,7 @@ final class OrderEntry
         {
             // nothing to match or prune: move it in its slot, with the events and state of the general way below
             orderBook.lift(slot, settlement);
-            orderBook.restAgain(slot, price, qty, ++state.priority,
+            orderBook.restAgain(slot, price, qty, amendSteps.filledBefore(), ++state.priority,
                 amendSteps.moved(book, side, price, qty, idBuffer, idOffset, envelopeBuffer, envelope));
             return null;
         }

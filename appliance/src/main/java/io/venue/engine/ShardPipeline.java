@@ -7,6 +7,7 @@ import io.venue.engine.book.PlaceResult;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.nonce.NonceWindow;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.AmendDecoder;
 import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
 import io.venue.journal.sbe.CancelDecoder;
@@ -274,7 +275,7 @@ final class ShardPipeline implements AutoCloseable
             {
                 placeOrder.wrap(bytes, body, header.blockLength(), header.version());
                 envelopeAt[e] = placeOrder.offset() + PlaceOrderDecoder.envelopeEncodingOffset();
-                orderEntry.command(nowMs);
+                orderEntry.command(nowMs, recordVersion[e]);
                 orderEntry.admitPlace(placeOrder, this);
             }
             else if (templateId == CancelDecoder.TEMPLATE_ID)
@@ -286,7 +287,7 @@ final class ShardPipeline implements AutoCloseable
             {
                 amend.wrap(bytes, body, header.blockLength(), header.version());
                 envelopeAt[e] = amend.offset() + AmendDecoder.envelopeEncodingOffset();
-                orderEntry.command(nowMs);
+                orderEntry.command(nowMs, recordVersion[e]);
                 orderEntry.admitAmend(amend, this);
             }
             else
@@ -418,6 +419,7 @@ final class ShardPipeline implements AutoCloseable
         ticket.putLong(ShardTicket.HEADROOM, headroom, LE);
         ticket.putInt(ShardTicket.EARLY_REFUSAL, early == null ? ShardTicket.NO_REFUSAL : early.value(), LE);
         ticket.putInt(ShardTicket.CREDIT_REFUSAL, credit == null ? ShardTicket.NO_REFUSAL : credit.value(), LE);
+        ticket.putByte(ShardTicket.KEEPS_FILLED, (byte)(keepsFilled(e) ? 1 : 0));
         keepTicket(e, ShardTicket.AMEND);
         return null;
     }
@@ -676,6 +678,12 @@ final class ShardPipeline implements AutoCloseable
         return SIDES[side[e]];
     }
 
+    /** Whether entry {@code e}'s command, an amend, keeps the order's fills if it enters it again (its record's version). */
+    private boolean keepsFilled(final int e)
+    {
+        return JournalRecords.keepsFilledOnReentry(recordVersion[e]);
+    }
+
     /** Replays one command's tape parts through {@link Settlement}, acting on the shard's marks. */
     private final class TapeSettler implements MessageHandler, MatchTape.Marks
     {
@@ -736,7 +744,7 @@ final class ShardPipeline implements AutoCloseable
                     // the slot's copy is the order before the amend's book calls
                     amendSlot = Orders.slotOf(value);
                     live.actionAccepted(bytes, envelopeAt[e]);
-                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e], replayed, amendSlot);
+                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e], replayed, amendSlot, keepsFilled(e));
                     if (type == ShardTicket.MARK_AMEND_REENTER)
                     {
                         amendSteps.leave(replayed, amendSlot, book[e] >>> 1);

@@ -41,6 +41,11 @@ final class ShardTicket
     static final int LENGTH = 112;
     // an amend: PRICE, QTY and PRIORITY as a place's, then what admission decided (the order's new reservation,
     // the credit it held for the amend, and the codes of its refusals, NO_REFUSAL when none)
+    /**
+     * 1 when the amend's command keeps what the order filled if it enters the book again (its journal version:
+     * {@code JournalRecords.keepsFilledOnReentry}), 0 when it starts it again from 0 as older builds did.
+     */
+    static final int KEEPS_FILLED = 56;
     static final int NEW_RESERVATION = 96;
     static final int HEADROOM = 104;
     /** A refusal that comes before the book's checks: halted or killed market, invalid price or quantity. */

@@ -95,8 +95,9 @@ public final class OrderStatuses
                 accepted.getAccount(address, 0, 20);
                 final String orderId = Hex.to0x(id);
                 final View before = orders.get(orderId);
-                // an open order accepted again is one an amend took out and entered again: what it filled stays filled
-                // (the event's qty says so too; journals of builds before it said only the new quantity)
+                // an open order accepted again is one an amend took out and entered again: what it filled stays filled.
+                // The event's qty counts it only for an amend of version 6 or later, and then only the fills the engine's
+                // book held (not those before an older amend's re-entry): carried here, it is right for every journal
                 final long qty = before != null && before.isOpen() ?
                     before.qty() - before.remaining() + accepted.remaining() : accepted.qty();
                 orders.put(orderId, new View(orderId, Hex.to0x(address), accepted.market(), accepted.book().name(),
@@ -133,8 +134,11 @@ public final class OrderStatuses
                 final View view = orders.get(Hex.to0x(id));
                 if (view != null)
                 {
+                    // an amend that keeps the order's place fills nothing: what it filled stays, carried as for a
+                    // re-entry, since the event's qty of an order an older amend entered again counts only later fills
                     orders.put(view.orderId(), new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
-                        amended.price(), amended.qty(), amended.remaining(), view.status(), amended.sequence()));
+                        amended.price(), view.qty() - view.remaining() + amended.remaining(), amended.remaining(), view.status(),
+                        amended.sequence()));
                 }
             }
             case OrderDoneDecoder.TEMPLATE_ID ->

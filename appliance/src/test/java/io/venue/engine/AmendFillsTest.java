@@ -20,7 +20,7 @@ import io.venue.responder.ReadModels;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteOrder;
@@ -45,6 +45,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * After each step the engine's events, its book, and the order status read model fed those events through a
  * Chronicle journal all count every fill of the id; so do an engine restarted from its stored state, a replay of the
  * commands, and a read model rebuilt from the journal.
+ * <p>
+ * The same commands as records of journal version 5 (JOURNAL-SCHEMA.md, section 9): each amend that enters the order
+ * again starts its size in the events and the book from the new quantity, as the builds of version 4 and 5 did, so a
+ * replay of their journals writes the events they wrote; the read model still counts every fill of the id.
  */
 class AmendFillsTest
 {
@@ -72,14 +76,19 @@ class AmendFillsTest
     /** As {@link EventLog#bytes}: each event after its length. */
     private final ByteArrayOutputStream eventBytes = new ByteArrayOutputStream();
 
-    @ParameterizedTest(name = "shards={0}")
-    @ValueSource(ints = {1, 2})
-    void filledCountsEveryFillOfTheIdAcrossAmendsRestartsAndReplays(final int shards) throws Exception
+    /** The version of the commands: this build's, or 5, whose amends start an order's size again when it re-enters. */
+    private int version;
+
+    @ParameterizedTest(name = "shards={0}, journal version {1}")
+    @CsvSource({"1, 6", "2, 6", "1, 5", "2, 5"})
+    void filledCountsEveryFillOfTheIdAcrossAmendsRestartsAndReplays(final int shards, final int version) throws Exception
     {
+        this.version = version;
         config = new EngineConfig().shards(shards).groupCommands(1)
             .stateLimits(StateLimits.forAccounts(1_000, 10_000));
         stored = EngineState.open(stateContext());
         h = new EngineHarness(config, true, stored);
+        h.version = version;
         events = Journal.open(folder.resolve("events"));
         appender = events.appender();
         tailer = events.tailer();
@@ -107,42 +116,43 @@ class AmendFillsTest
         final OrderId id = new OrderId(h.lastDigest);
         final String hex = id.toString();
         act(BOB, ask(100, 2));
-        expect(id, 10, 8, "resting");
+        expect(id, 10, 10, 8, "resting");
 
         // less quantity at the same price keeps its place: the size drops with it, the 2 filled stay filled
         line(act(ALICE, new Amend(id, 100 * UNIT, 5 * UNIT)), "OrderAmended", "\"priorityKept\":true", "\"qty\":7000000",
             "\"remaining\":5000000");
-        expect(id, 7, 5, "resting");
+        expect(id, 7, 7, 5, "resting");
         act(BOB, ask(100, 1));
-        expect(id, 7, 4, "resting");
+        expect(id, 7, 7, 4, "resting");
 
-        // a new price nothing reaches: moved in its slot, entering again with the 3 it filled
+        // a new price nothing reaches: moved in its slot, entering again with the 3 it filled (version 5: none)
         List<String> lines = act(ALICE, new Amend(id, 99 * UNIT, 6 * UNIT));
-        line(lines, "OrderAccepted", hex, "\"qty\":9000000", "\"remaining\":6000000");
-        line(lines, "OrderRested", hex, "\"qty\":9000000", "\"remaining\":6000000");
-        expect(id, 9, 6, "resting");
+        line(lines, "OrderAccepted", hex, qty(9, 6), "\"remaining\":6000000");
+        line(lines, "OrderRested", hex, qty(9, 6), "\"remaining\":6000000");
+        expect(id, 9, size(9, 6), 6, "resting");
         act(BOB, ask(99, 2));
-        expect(id, 9, 4, "resting");
+        expect(id, 9, size(9, 6), 4, "resting");
 
         // more quantity at the same price loses the place too
         lines = act(ALICE, new Amend(id, 99 * UNIT, 8 * UNIT));
-        line(lines, "OrderAccepted", hex, "\"qty\":13000000", "\"remaining\":8000000");
-        expect(id, 13, 8, "resting");
+        line(lines, "OrderAccepted", hex, qty(13, 8), "\"remaining\":8000000");
+        expect(id, 13, size(13, 8), 8, "resting");
 
         // a price the other side reaches: out of the book and placed again, trading as a taker
         act(BOB, ask(101, 3));
         lines = act(ALICE, new Amend(id, 101 * UNIT, 6 * UNIT));
-        line(lines, "OrderAccepted", hex, "\"qty\":11000000", "\"remaining\":6000000");
+        line(lines, "OrderAccepted", hex, qty(11, 6), "\"remaining\":6000000");
         line(lines, "Trade", "\"qty\":3000000");
-        line(lines, "OrderRested", hex, "\"qty\":11000000", "\"remaining\":3000000");
-        expect(id, 11, 3, "resting");
+        line(lines, "OrderRested", hex, qty(11, 6), "\"remaining\":3000000");
+        expect(id, 11, size(11, 6), 3, "resting");
 
         restart();
-        expect(id, 11, 3, "resting");
-        line(act(ALICE, new Amend(id, 101 * UNIT, 2 * UNIT)), "OrderAmended", "\"qty\":10000000", "\"remaining\":2000000");
-        expect(id, 10, 2, "resting");
+        expect(id, 11, size(11, 6), 3, "resting");
+        // a place kept: the size drops with the quantity, from what the book holds (version 5: the 3 filled since it re-entered)
+        line(act(ALICE, new Amend(id, 101 * UNIT, 2 * UNIT)), "OrderAmended", qty(10, 5), "\"remaining\":2000000");
+        expect(id, 10, size(10, 5), 2, "resting");
         line(act(BOB, ask(101, 2)), "OrderDone", hex, "\"reason\":\"FILLED\"");
-        expect(id, 10, 0, "filled");
+        expect(id, 10, size(10, 5), 0, "filled");
         EventFold.of(eventBytes.toByteArray()).check(h.engine.view());
         commands.addAll(h.records());
 
@@ -168,11 +178,22 @@ class AmendFillsTest
         assertEquals(models.orders().json(hex), rebuilt.orders().json(hex));
     }
 
+    /** The order's size in an event, in BTC: as this build's commands make it, or as version 5 commands do. */
+    private String qty(final long keepingFills, final long version5)
+    {
+        return "\"qty\":" + size(keepingFills, version5) * UNIT;
+    }
+
+    private long size(final long keepingFills, final long version5)
+    {
+        return version >= 6 ? keepingFills : version5;
+    }
+
     /**
      * Checks the order's size, remaining and filled quantity (the size less the remaining) and status, in BTC: in the
-     * read model, and while it is open in the engine's book.
+     * read model (which counts every fill of the id), and while it is open in the engine's book ({@code bookSize}).
      */
-    private void expect(final OrderId id, final long size, final long remaining, final String status)
+    private void expect(final OrderId id, final long size, final long bookSize, final long remaining, final String status)
     {
         models.scan(tailer);
         final String json = models.orders().json(id.toString());
@@ -189,9 +210,9 @@ class AmendFillsTest
             return;
         }
         assertNotEquals(OrderBook.NULL_SLOT, slot);
-        assertEquals(size * UNIT, book.originalQtyOf(slot), "the book's size");
+        assertEquals(bookSize * UNIT, book.originalQtyOf(slot), "the book's size");
         assertEquals(remaining * UNIT, book.remainingOf(slot));
-        assertEquals((size - remaining) * UNIT, book.filledOf(slot), "the book's filled");
+        assertEquals((bookSize - remaining) * UNIT, book.filledOf(slot), "the book's filled");
     }
 
     /** qty, remaining and filled, in the order the JSON gives them. */
@@ -264,6 +285,7 @@ class AmendFillsTest
             }
         }
         restarted.now = h.now;
+        restarted.version = version;
         h = restarted;
         journaled = 0;
     }

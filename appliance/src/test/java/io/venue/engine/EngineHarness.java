@@ -8,8 +8,10 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.crypto.ActionDigest;
 import io.venue.engine.state.EngineState;
 import io.venue.engine.state.StateUnusableException;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.sbe.LimitClass;
+import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.DirectBuffer;
@@ -40,6 +42,8 @@ final class EngineHarness
     private long sequence;
     long now = T0;
     byte[] lastDigest;
+    /** The schema version the commands are journaled in: this build's, or an older one it reads (JOURNAL-SCHEMA.md, section 9). */
+    int version = JournalRecords.SCHEMA_VERSION;
 
     EngineHarness(final EngineConfig config, final boolean keepLines)
     {
@@ -131,6 +135,10 @@ final class EngineHarness
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
             rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
             null, limitClass == LimitClass.MM, buffer, 0);
+        if (version != JournalRecords.SCHEMA_VERSION)
+        {
+            new MessageHeaderEncoder().wrap(buffer, 0).version(version);
+        }
         return apply(buffer, length);
     }
 

@@ -32,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * Rebuilds every balance, position, open order and book level from the event stream alone, knowing nothing of
  * the commands or the engine, and checks them against an engine's state: the proof that the events say everything
  * that happened (ENGINE.md, "Events"). Each order's fills are summed from its trades over the id's whole life (an
- * amend that takes it out and enters it again keeps the id), and every event that states a size must say as much.
+ * amend that takes it out and enters it again keeps the id), and every event that states a size must say as much;
+ * except that an {@code OrderAccepted} of journal version 4 or 5 (the version of the command that caused it) starts
+ * the sum again from 0, as the amends of those versions entered an order again (JOURNAL-SCHEMA.md, section 9).
  */
 final class EventFold
 {
@@ -67,7 +69,10 @@ final class EventFold
     private final Map<String, Balance> balances = new HashMap<>();
     private final Map<String, Position> positions = new HashMap<>();
     private final Map<String, Order> orders = new HashMap<>();
-    /** Every trade's quantity by order id, maker or taker, until the order is done. */
+    /**
+     * Every trade's quantity by order id, maker or taker, until the order is done, or since its last OrderAccepted of
+     * a version before 6.
+     */
     private final Map<String, Long> fills = new HashMap<>();
     private final Map<String, Level> levels = new HashMap<>();
     private final Set<Long> assets = new HashSet<>();
@@ -99,6 +104,12 @@ final class EventFold
             {
                 accepted.wrap(buffer, body, block, version);
                 final String id = hex(buffer, body + OrderAcceptedDecoder.orderIdEncodingOffset(), 32);
+                if (version < 6)
+                {
+                    // an amend of version 4 or 5 entered the order again as a new size: what it filled before is not in it
+                    // (the version told here, not by the engine's JournalRecords.keepsFilledOnReentry, which is under test)
+                    fills.remove(id);
+                }
                 assertEquals(filled(id), accepted.qty() - accepted.remaining(), "OrderAccepted's size less its quantity: " + id);
             }
             case OrderRestedDecoder.TEMPLATE_ID ->

@@ -63,10 +63,18 @@ final class RandomStream
     private final SplittableRandom random;
     /** Draws the limit class of order actions apart from {@link #random}, so the streams' other draws are what they were. */
     private final SplittableRandom limitClasses;
+    /**
+     * Draws, apart from {@link #random}, which amends are of a recent order by its owner (half of them): some of those
+     * rest after a part fill, so an amend that takes one out of the book and enters it again (what journal version 6
+     * changed) happens now and then ({@link AmendStream} makes many).
+     */
+    private final SplittableRandom ownAmends;
     private final AgentCommands agents;
     private final Address[] accounts = new Address[ACCOUNTS];
     private final Address[] agentSigners = new Address[4];
     private final List<OrderId> placed = new ArrayList<>();
+    /** Who placed each of {@link #placed}. */
+    private final List<Address> placedBy = new ArrayList<>();
     private final ExpandableArrayBuffer record = new ExpandableArrayBuffer(256);
     private int newcomers;
     private long credentialIds = 100;
@@ -76,6 +84,7 @@ final class RandomStream
         this.h = h;
         this.random = new SplittableRandom(seed);
         this.limitClasses = new SplittableRandom(~seed);
+        this.ownAmends = new SplittableRandom(seed * 31 + 17);
         this.agents = new AgentCommands(h);
         for (int i = 0; i < ACCOUNTS; i++)
         {
@@ -142,7 +151,7 @@ final class RandomStream
         {
             final ClientOrderId cloid = random.nextInt(4) == 0 ? new ClientOrderId(bytes(16, 3)) : null;
             order(account, cloid, place());
-            placed.add(new OrderId(h.lastDigest));
+            placed(account, new OrderId(h.lastDigest));
         }
         else if (kind < 48 && !placed.isEmpty())
         {
@@ -150,7 +159,19 @@ final class RandomStream
         }
         else if (kind < 55 && !placed.isEmpty())
         {
-            order(account, null, new Amend(anyPlaced(), price(SPOT), lots()));
+            final OrderId drawn = anyPlaced();
+            final long price = price(SPOT);
+            final long qty = lots();
+            if (ownAmends.nextBoolean())
+            {
+                // one of the last orders placed, amended by its owner
+                final int recent = placed.size() - 1 - ownAmends.nextInt(Math.min(placed.size(), 8));
+                order(placedBy.get(recent), null, new Amend(placed.get(recent), price, qty));
+            }
+            else
+            {
+                order(account, null, new Amend(drawn, price, qty));
+            }
         }
         else if (kind < 59)
         {
@@ -227,7 +248,7 @@ final class RandomStream
                 agentSigners[random.nextInt(agentSigners.length)], null);
             if (action instanceof SpotPlaceOrder)
             {
-                placed.add(new OrderId(h.lastDigest));
+                placed(owner, new OrderId(h.lastDigest));
             }
         }
         else if (kind < 88)
@@ -236,7 +257,7 @@ final class RandomStream
             final Address newcomer = Address.of(String.format("0x%040x", 0x7000 + newcomers++));
             h.admin(new Deposit(newcomer, USD, 50 * UNIT));
             h.act(newcomer, place());
-            placed.add(new OrderId(h.lastDigest));
+            placed(newcomer, new OrderId(h.lastDigest));
         }
         else if (kind < 89)
         {
@@ -320,7 +341,13 @@ final class RandomStream
             .timeInForce(random.nextBoolean() ? io.venue.journal.sbe.TimeInForce.GTC : io.venue.journal.sbe.TimeInForce.POST_ONLY)
             .expiry(random.nextInt(4) == 0 ? (EngineHarness.T0 + random.nextInt(200_000)) / 1000 : 0);
         h.apply(record, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
-        placed.add(new OrderId(orderId));
+        placed(account, new OrderId(orderId));
+    }
+
+    private void placed(final Address by, final OrderId id)
+    {
+        placed.add(id);
+        placedBy.add(by);
     }
 
     private OrderId anyPlaced()

@@ -50,7 +50,7 @@ class ShardPipelineTest
     Path folder;
 
     /** The records of a {@link RandomStream} (every kind of command) or, with {@code trading}, of a {@link TradingStream}. */
-    private static List<byte[]> stream(final long seed, final int steps, final boolean trading)
+    static List<byte[]> stream(final long seed, final int steps, final boolean trading)
     {
         final EngineHarness h = new EngineHarness(trading ? TradingStream.config() : RandomStream.config(), false);
         if (trading)

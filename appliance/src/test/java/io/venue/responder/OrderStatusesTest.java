@@ -2,9 +2,11 @@ package io.venue.responder;
 
 import io.venue.codec.Hex;
 import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.OrderAcceptedEncoder;
+import io.venue.journal.sbe.OrderAmendedEncoder;
 import io.venue.journal.sbe.OrderDoneEncoder;
 import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.OrderRestedEncoder;
@@ -20,8 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The order status read model on the events of an order an amend took out and entered again (same id): what it filled
- * before stays filled, whether the re-entry's {@code OrderAccepted} states it in its size (as the engine writes it) or
- * gives only the new quantity (as journals written before it did).
+ * before stays filled, whether the re-entry's {@code OrderAccepted} states it in its size (as the engine writes it for an
+ * amend of journal version 6) or gives only the new quantity (as it writes it for an amend of version 4 or 5, and as
+ * their builds did), also across a later amend that keeps the order's place, whose {@code OrderAmended} states the size
+ * the book holds.
  */
 class OrderStatusesTest
 {
@@ -53,6 +57,35 @@ class OrderStatusesTest
         makerTrade(1, 0);
         done(OrderDoneReason.FILLED, 0);
         assertStatus(7, 0, "filled");
+    }
+
+    @ParameterizedTest(name = "sizeInTheEvent={0}")
+    @ValueSource(booleans = {true, false})
+    void anOrderEnteredAgainThenAmendedInPlaceKeepsWhatItFilled(final boolean sizeInTheEvent)
+    {
+        accepted(10, 10);
+        rested(10, 10);
+        makerTrade(2, 8);
+
+        // the amend: 5 at a new price, entering again, then 1 filled; then an amend down to 3 that keeps its place, whose
+        // OrderAmended states the book's size: 7 less 1 when the re-entry kept the 2 (version 6), else 5 less 1
+        accepted(sizeInTheEvent ? 7 : 5, 5);
+        rested(sizeInTheEvent ? 7 : 5, 5);
+        makerTrade(1, 4);
+        assertStatus(7, 4, "resting");
+        amended(sizeInTheEvent ? 6 : 4, 3);
+        assertStatus(6, 3, "resting");
+        makerTrade(3, 0);
+        done(OrderDoneReason.FILLED, 0);
+        assertStatus(6, 0, "filled");
+    }
+
+    private void amended(final long qty, final long remaining)
+    {
+        final OrderAmendedEncoder event = new OrderAmendedEncoder().wrapAndApplyHeader(buffer, 0, headerOut)
+            .sequence(++sequence).eventIndex(1).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1).price(100)
+            .qty(qty).remaining(remaining).priorityKept(BooleanType.TRUE);
+        apply(event.encodedLength());
     }
 
     private void assertStatus(final long qty, final long remaining, final String status)

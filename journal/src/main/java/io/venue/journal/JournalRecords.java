@@ -36,11 +36,21 @@ public final class JournalRecords
     public static final int SCHEMA_VERSION = MessageHeaderDecoder.SCHEMA_VERSION;
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
-     * {@code LimitClass} and {@code limitClass} and changed no byte: every version 4 record is laid out as the same
-     * record of version 5, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is
-     * laid out as this version's may be read this way.
+     * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not the
+     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}): every version 4 and 5 record is laid out as the same record of
+     * version 6, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as
+     * this version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
+    /**
+     * The first version whose amends keep what an order filled when they take it out of the book and enter it again (a
+     * new price or more quantity): the engine applies an {@code Amend} (or a batch's amend leg) of this version or later
+     * with the order's fills counted in its size, so {@code qty} of the {@code OrderAccepted}, {@code OrderRested} and
+     * {@code OrderAmended} it causes, less {@code remaining}, is what the id filled before and since. An amend of an
+     * older version enters the order again as its own build did, its size the new quantity alone, so a replay of an
+     * older journal writes the events its run wrote (JOURNAL-SCHEMA.md, section 9).
+     */
+    public static final int FILLED_KEPT_ON_REENTRY_VERSION = 6;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -183,6 +193,16 @@ public final class JournalRecords
         return version >= OLDEST_READ_VERSION && version <= SCHEMA_VERSION;
     }
 
+    /**
+     * Whether an amend command of {@code version} keeps the order's filled quantity when it enters the order again
+     * ({@link #FILLED_KEPT_ON_REENTRY_VERSION}); and so whether the order events of such a command count it in
+     * {@code qty}.
+     */
+    public static boolean keepsFilledOnReentry(final int version)
+    {
+        return version >= FILLED_KEPT_ON_REENTRY_VERSION;
+    }
+
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
@@ -235,7 +255,8 @@ public final class JournalRecords
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
         // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
-        // (Lane to LimitClass), so version 4 records read as version 5 ones
+        // (Lane to LimitClass) and version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION), so version
+        // 4 and 5 records read as version 6 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;

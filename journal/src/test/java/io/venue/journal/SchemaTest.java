@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,11 +34,15 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("5", SCHEMA.root.getAttribute("version"));
+        assertEquals("6", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(5, JournalRecords.SCHEMA_VERSION);
+        assertEquals(6, JournalRecords.SCHEMA_VERSION);
         assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
+        assertEquals(6, JournalRecords.FILLED_KEPT_ON_REENTRY_VERSION);
+        assertFalse(JournalRecords.keepsFilledOnReentry(4));
+        assertFalse(JournalRecords.keepsFilledOnReentry(5));
+        assertTrue(JournalRecords.keepsFilledOnReentry(6));
     }
 
     @Test

@@ -29,15 +29,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Version 5 renamed version 4's enum {@code Lane} and its fields {@code lane} to {@code LimitClass} and {@code limitClass}
- * and changed no byte (JOURNAL-SCHEMA.md, section 9). Version 4's schema file, kept in the test resources as it was
- * released ({@code sbe/venue-journal-v4.xml}), lays out every record as version 5's does; a record whose header says
- * version 4 is read, decoded and printed as the same record of version 5.
+ * and changed no byte, and version 6 changed what some values mean (an amend that enters a partly filled order again
+ * keeps what it filled), not names or layout (JOURNAL-SCHEMA.md, section 9). Version 4's schema file, kept in the test
+ * resources as it was released ({@code sbe/venue-journal-v4.xml}), lays out every record as this build's (version 6)
+ * does; a record whose header says version 4 or 5 is read, decoded and printed as the same record of version 6.
  */
 class VersionFourRecordsTest
 {
-    private static final SchemaModel V5 = SchemaModel.load();
+    /** This build's schema, version 6. */
+    private static final SchemaModel NOW = SchemaModel.load();
     private static final SchemaModel V4 = SchemaModel.load("/sbe/venue-journal-v4.xml");
-    /** Everything version 5 renamed; nothing else may differ, names included. */
+    /** Everything version 5 renamed (version 6 renamed nothing); nothing else may differ, names included. */
     private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
     private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
 
@@ -45,20 +47,20 @@ class VersionFourRecordsTest
     private final RecordPrinter printer = new RecordPrinter();
 
     @Test
-    void versionFiveOnlyRenamesVersionFour()
+    void versionsFiveAndSixOnlyRenameVersionFour()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("5", V5.root.getAttribute("version"));
+        assertEquals("6", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
-            assertEquals(V4.root.getAttribute(attribute), V5.root.getAttribute(attribute), attribute);
+            assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);
         }
-        assertEquals(V4.messages.size(), V5.messages.size());
+        assertEquals(V4.messages.size(), NOW.messages.size());
         int renamed = 0;
         for (int i = 0; i < V4.messages.size(); i++)
         {
             final Message old = V4.messages.get(i);
-            final Message now = V5.messages.get(i);
+            final Message now = NOW.messages.get(i);
             assertEquals(old.name(), now.name());
             assertEquals(old.id(), now.id(), old.name());
             assertEquals(old.fields().size(), now.fields().size(), old.name());
@@ -103,23 +105,26 @@ class VersionFourRecordsTest
     }
 
     @Property(tries = 50)
-    void aVersionFourRecordReadsDecodesAndPrintsAsTheSameRecordOfVersionFive(@ForAll final long seed)
+    void aVersionFourOrFiveRecordReadsDecodesAndPrintsAsTheSameRecordOfVersionSix(@ForAll final long seed)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1 << 16]);
         final RandomRecords random = new RandomRecords(seed, 6);
         final MessageHeaderEncoder header = new MessageHeaderEncoder();
-        for (final Message message : V5.messages)
+        for (final Message message : NOW.messages)
         {
             final Map<String, Object> written = random.encode(message, buffer, 0);
             final int length = random.encodedLength();
-            final String asVersion5 = printer.print(buffer, 0, length);
+            final String asVersion6 = printer.print(buffer, 0, length);
 
-            header.wrap(buffer, 0).version(4);
-            assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), message.name());
-            assertEquals(4, records.version());
-            assertEquals(length, records.encodedLength(), message.name());
-            assertEquals(written.toString(), RandomRecords.decode(message, buffer, 0, 4).toString(), message.name());
-            assertEquals(asVersion5, printer.print(buffer, 0, length), message.name());
+            for (final int version : new int[] {4, 5})
+            {
+                header.wrap(buffer, 0).version(version);
+                assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), message.name());
+                assertEquals(version, records.version());
+                assertEquals(length, records.encodedLength(), message.name());
+                assertEquals(written.toString(), RandomRecords.decode(message, buffer, 0, version).toString(), message.name());
+                assertEquals(asVersion6, printer.print(buffer, 0, length), message.name());
+            }
         }
     }
 

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A journal written under schema version 4 (before version 5 renamed {@code Lane} to {@code LimitClass}), kept in the test
  * resources as the version 4 build wrote it ({@code journal-v4/README.md}): this build dumps it as that build did but for
  * the key {@code limitClass} in place of {@code lane}, replays it to the very event bytes and state that run recorded, and
- * carries on such a journal with version 5 records.
+ * carries on such a journal with records of its own version (6).
  */
 class JournalVersionFourTest
 {
@@ -88,7 +88,7 @@ class JournalVersionFourTest
     }
 
     @Test
-    void thisBuildCarriesOnAVersionFourJournalWithVersionFiveRecords() throws IOException
+    void thisBuildCarriesOnAVersionFourJournalWithRecordsOfItsOwnVersion() throws IOException
     {
         final List<byte[]> commands = new ArrayList<>(records("commands.hex"));
         final ActionCommandEncoder encoder = new ActionCommandEncoder();
@@ -101,7 +101,7 @@ class JournalVersionFourTest
             digest, SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, buffer, 0);
         final byte[] next = new byte[length];
         buffer.getBytes(0, next);
-        assertEquals(5, new UnsafeBuffer(next).getShort(6, JournalRecords.BYTE_ORDER));
+        assertEquals(JournalRecords.SCHEMA_VERSION, new UnsafeBuffer(next).getShort(6, JournalRecords.BYTE_ORDER));
         commands.add(next);
 
         // this build's engine runs the whole journal, as a primary does after the upgrade
@@ -124,7 +124,8 @@ class JournalVersionFourTest
         assertTrue(events.size() > recorded.size());
         for (final byte[] event : events.subList(recorded.size(), events.size()))
         {
-            assertEquals(5, new UnsafeBuffer(event).getShort(6, JournalRecords.BYTE_ORDER), "the new command's events");
+            assertEquals(JournalRecords.SCHEMA_VERSION, new UnsafeBuffer(event).getShort(6, JournalRecords.BYTE_ORDER),
+                "the new command's events");
         }
 
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),

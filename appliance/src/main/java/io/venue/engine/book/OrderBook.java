@@ -289,16 +289,19 @@ public final class OrderBook implements SlotReader
     /**
      * Rests a {@link #lift lifted} order again with {@code qty} remaining at {@code newPrice} with
      * {@code newSequence}, at the back of its level: {@link MatchListener#onTakerRested}, then
-     * {@link MatchListener#onLevelChanged}. What it filled stays filled, as {@link #place} with
-     * {@link PlaceRequest#filledBefore} keeps it. Only for a price {@link #restsWithoutMatching} accepted.
+     * {@link MatchListener#onLevelChanged}. Its size becomes {@code filledBefore + qty}, as {@link #place} with
+     * {@link PlaceRequest#filledBefore} makes it: the engine passes what the order filled ({@link #filledOf}) to keep it,
+     * or 0 for an amend of a journal version that started the order's filled quantity again (JOURNAL-SCHEMA.md, section
+     * 9). Only for a price {@link #restsWithoutMatching} accepted.
      */
     public void restAgain(
-        final int slot, final long newPrice, final long qty, final long newSequence, final MatchListener listener)
+        final int slot, final long newPrice, final long qty, final long filledBefore, final long newSequence,
+        final MatchListener listener)
     {
         final PriceLevels same = levelsOf(slot);
         lastSequence = newSequence;
         largestQty = Math.max(largestQty, qty);
-        pool.renew(slot, newPrice, qty, newSequence);
+        pool.renew(slot, newPrice, filledBefore + qty, qty, newSequence);
         int index = same.indexOf(newPrice);
         if (index < 0)
         {
@@ -559,8 +562,9 @@ public final class OrderBook implements SlotReader
     }
 
     /**
-     * @return the order's size: the placed quantity (with what its id filled before, {@link PlaceRequest#filledBefore},
-     * or before {@link #restAgain}), lowered by any reduceQty; so {@link #filledOf} is every fill of the id.
+     * @return the order's size: the quantity of its last {@link #place} or {@link #restAgain} plus the
+     * {@code filledBefore} given with it (what its id filled before, or 0), lowered by any reduceQty since; so
+     * {@link #filledOf} is every fill of the id since a place or restAgain that counted none before.
      */
     @Override
     public long originalQtyOf(final int slot)

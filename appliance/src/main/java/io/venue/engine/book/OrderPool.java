@@ -130,13 +130,13 @@ final class OrderPool
     }
 
     /**
-     * Gives a live slot a new price, remaining quantity and sequence, as the same order entering again: what it
-     * filled stays filled (its size becomes filled + qty). Unlinked first by the caller, relinked after.
+     * Gives a live slot a new price, size, remaining quantity and sequence, as the same order entering again (its size
+     * is what it filled and keeps, plus {@code qty}). Unlinked first by the caller, relinked after.
      */
-    void renew(final int slot, final long newPrice, final long qty, final long newSequence)
+    void renew(final int slot, final long newPrice, final long size, final long qty, final long newSequence)
     {
         price[slot] = newPrice;
-        originalQty[slot] += qty - remainingQty[slot];
+        originalQty[slot] = size;
         remainingQty[slot] = qty;
         sequence[slot] = newSequence;
     }

@@ -32,8 +32,11 @@ class OrderBookMoveTest
     private static final long BASE_PRICE = 1_000;
     private static final long TICK = 10;
 
-    /** A step: place a GTC order, or move the n-th resting order (by id) to a new price and quantity. */
-    record Step(boolean move, int pick, boolean bid, int ticks, long qty, int account, boolean expires)
+    /**
+     * A step: place a GTC order, or move the n-th resting order (by id) to a new price and quantity, keeping what it
+     * filled or (as the engine does for an amend of journal version 4 or 5) starting it again from 0.
+     */
+    record Step(boolean move, int pick, boolean bid, int ticks, long qty, int account, boolean expires, boolean keepsFilled)
     {
     }
 
@@ -95,7 +98,8 @@ class OrderBookMoveTest
             Arbitraries.integers().between(-8, 8),
             Arbitraries.longs().between(1, 20),
             Arbitraries.integers().between(0, 3),
-            Arbitraries.integers().between(0, 3).map(n -> n == 0))
+            Arbitraries.integers().between(0, 3).map(n -> n == 0),
+            Arbitraries.of(true, false))
             .as(Step::new);
         return step.list().ofMinSize(1).ofMaxSize(120);
     }
@@ -186,16 +190,16 @@ class OrderBookMoveTest
             final Side side = generalBook.sideOf(slot);
             final int account = generalBook.accountOf(slot);
             final long expiresAt = generalBook.expiresAtOf(slot);
-            final long filled = generalBook.filledOf(slot);
+            final long filled = step.keepsFilled() ? generalBook.filledOf(slot) : 0;
             general.clear();
             moved.clear();
             assertTrue(generalBook.remove(slot, general));
-            // the engine places the order again with what it filled, which restAgain keeps
+            // the engine places the order again with what it filled (or 0), which restAgain counts alike
             assertEquals(PlaceResult.RESTED, generalBook.place(fill(id, account, side, newPrice, step.qty(), expiresAt, seq)
                 .filledBefore(filled), general));
             assertEquals(slot, general.restedSlot, "the pool hands back the slot it freed last");
             movedBook.lift(slot, moved);
-            movedBook.restAgain(slot, newPrice, step.qty(), seq, moved);
+            movedBook.restAgain(slot, newPrice, step.qty(), filled, seq, moved);
         }
 
         private PlaceRequest fill(

@@ -184,7 +184,9 @@ class OrderBookPropertyTest
                     final int account = book.accountOf(slot);
                     final Side side = book.sideOf(slot);
                     final long remaining = book.remainingOf(slot);
-                    final long filled = book.filledOf(slot);
+                    // as the engine does: the same id enters again with what it filled, or, for an amend of journal
+                    // version 4 or 5, with nothing filled before
+                    final long filled = Math.floorMod(amend.pick(), 3) == 0 ? 0 : book.filledOf(slot);
                     checker.forget(slot);
                     assertTrue(book.remove(slot, checker));
                     slots.remove(id);
@@ -192,7 +194,6 @@ class OrderBookPropertyTest
                     {
                         assertTrue(model.remove(id));
                     }
-                    // as the engine does: the same id enters again with what it filled
                     place(id, account, side, BASE_PRICE + amend.tick() * TICK, remaining, TimeInForce.GTC, null,
                         false, OrderBook.NO_EXPIRY, filled);
                 }

@@ -291,7 +291,7 @@ class OrderBookTest
             final int slot = tester.slotOf(1);
             assertTrue(book.restsWithoutMatching(slot, 101));
             book.lift(slot, events);
-            book.restAgain(slot, 101, 4, tester.sequence++, events);
+            book.restAgain(slot, 101, 4, book.filledOf(slot), tester.sequence++, events);
             assertEquals(4, book.remainingOf(slot));
             assertEquals(7, book.originalQtyOf(slot));
             assertEquals(3, book.filledOf(slot));
@@ -306,6 +306,28 @@ class OrderBookTest
             assertEquals(3, book.remainingOf(again));
             assertEquals(8, book.originalQtyOf(again));
             assertEquals(5, book.filledOf(again));
+        }
+
+        @Test
+        void anOrderEnteringAgainWithNothingFilledBeforeStartsItsFilledAgainBothWays()
+        {
+            // as the engine enters an order for an amend of journal version 4 or 5: its size is the new quantity alone
+            tester.gtc(1, B, Side.ASK, 100, 10);
+            tester.place(2, A, Side.BID, 100, 3, TimeInForce.IOC, null);
+            final int slot = tester.slotOf(1);
+            book.lift(slot, events);
+            book.restAgain(slot, 101, 4, 0, tester.sequence++, events);
+            assertEquals(4, book.remainingOf(slot));
+            assertEquals(4, book.originalQtyOf(slot));
+            assertEquals(0, book.filledOf(slot));
+
+            tester.gtc(3, A, Side.BID, 99, 2);
+            assertTrue(tester.remove(1));
+            tester.place(tester.request(1, B, Side.ASK, 99, 5, TimeInForce.GTC, null));
+            final int again = tester.slotOf(1);
+            assertEquals(3, book.remainingOf(again));
+            assertEquals(5, book.originalQtyOf(again));
+            assertEquals(2, book.filledOf(again));
         }
 
         @Test
