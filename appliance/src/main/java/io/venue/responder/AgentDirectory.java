@@ -1,14 +1,20 @@
 package io.venue.responder;
 
 import io.venue.auth.CredentialSecrets;
+import io.venue.auth.Credentials;
+import io.venue.auth.Scope;
 import io.venue.codec.Hex;
 import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.TokenSigners;
 import io.venue.journal.sbe.AgentChangedDecoder;
 import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.AgentKind;
+import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.svc.SvcCredential;
+import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,12 +91,12 @@ public final class AgentDirectory
      * The active secp256k1 credential that signs with {@code signer} (0x address) for {@code account}, as its id and
      * scopes; null when there is none (unknown, another account's, revoked or expired).
      */
-    public io.venue.entry.credential.TokenSigners.Grant signerFor(final String account, final String signer, final long nowMs)
+    public TokenSigners.Grant signerFor(final String account, final String signer, final long nowMs)
     {
         final String credentialId = signers.get(signer);
         final Agent agent = credentialId == null ? null : active(credentials.get(credentialId), nowMs);
         return agent == null || !agent.owner.equals(account) ? null :
-            new io.venue.entry.credential.TokenSigners.Grant(credentialId, (agent.scopes & io.venue.auth.Scope.READ.bit()) != 0);
+            new TokenSigners.Grant(credentialId, (agent.scopes & Scope.READ.bit()) != 0);
     }
 
     /** The credential's agent when both are active at {@code nowMs}; else null. */
@@ -105,7 +111,7 @@ public final class AgentDirectory
     }
 
     /** Applies an AgentChanged event; others are ignored. {@code header} is wrapped at {@code offset}. */
-    void onEvent(final org.agrona.DirectBuffer buffer, final int offset, final io.venue.journal.sbe.MessageHeaderDecoder header)
+    void onEvent(final DirectBuffer buffer, final int offset, final MessageHeaderDecoder header)
     {
         if (header.templateId() != AgentChangedDecoder.TEMPLATE_ID)
         {
@@ -171,13 +177,13 @@ public final class AgentDirectory
             null;
         if (ed25519 == null)
         {
-            signers.put(Hex.to0x(java.util.Arrays.copyOf(key, 20)), credentialId);
+            signers.put(Hex.to0x(Arrays.copyOf(key, 20)), credentialId);
         }
         return new Credential(agentId, ed25519, validUntilMs, false);
     }
 
     private static String keyId(final byte[] bytes)
     {
-        return io.venue.auth.Credentials.API_KEY_ID_PREFIX + Hex.toHex(bytes);
+        return Credentials.API_KEY_ID_PREFIX + Hex.toHex(bytes);
     }
 }

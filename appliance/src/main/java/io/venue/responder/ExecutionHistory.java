@@ -1,17 +1,26 @@
 package io.venue.responder;
 
 import io.venue.codec.Hex;
+import io.venue.codec.JsonWriter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
-import io.venue.codec.JsonWriter;
+import io.venue.transport.http.HttpGateway;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * An account's executions read from the event journal in pages, for GET /api/v1/bsl/accounts/{account}/executions.
@@ -23,16 +32,16 @@ import java.util.concurrent.ExecutorService;
  */
 public final class ExecutionHistory implements AutoCloseable
 {
-    public static final int PAGE = io.venue.transport.http.HttpGateway.EXECUTIONS_PAGE;
-    public static final int SCAN_LIMIT = io.venue.transport.http.HttpGateway.EXECUTIONS_SCAN;
+    public static final int PAGE = HttpGateway.EXECUTIONS_PAGE;
+    public static final int SCAN_LIMIT = HttpGateway.EXECUTIONS_SCAN;
 
     /** Pages that may wait for the reading thread; more are refused (503) rather than queued without bound. */
     public static final int WAITING_PAGES = 16;
 
     private final Journal events;
-    private final java.util.function.LongSupplier released;
-    private final ExecutorService thread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, java.util.concurrent.TimeUnit.SECONDS,
-        new java.util.concurrent.ArrayBlockingQueue<>(WAITING_PAGES), r ->
+    private final LongSupplier released;
+    private final ExecutorService thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(WAITING_PAGES), r ->
         {
             final Thread t = new Thread(r, "private-reads");
             t.setDaemon(true);
@@ -48,7 +57,7 @@ public final class ExecutionHistory implements AutoCloseable
      * @param released the last command whose answers may go out (with a synchronous standby, the last one it holds):
      *                 a page never shows what a failover could still lose.
      */
-    public ExecutionHistory(final Journal events, final java.util.function.LongSupplier released)
+    public ExecutionHistory(final Journal events, final LongSupplier released)
     {
         this.events = events;
         this.released = released;
@@ -61,7 +70,7 @@ public final class ExecutionHistory implements AutoCloseable
         {
             return CompletableFuture.supplyAsync(() -> read(account, cursor), thread);
         }
-        catch (final java.util.concurrent.RejectedExecutionException busy)
+        catch (final RejectedExecutionException busy)
         {
             return CompletableFuture.failedFuture(busy);
         }
@@ -84,7 +93,7 @@ public final class ExecutionHistory implements AutoCloseable
         final RecordHandler onRecord = (buffer, offset, length, index) ->
         {
             header.wrap(buffer, offset);
-            final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
             if (sequence > limit)
             {
                 beyond[0] = true;
@@ -109,9 +118,9 @@ public final class ExecutionHistory implements AutoCloseable
             }
             trade.wrapAndApplyHeader(buffer, offset, header);
             trade.getMakerAccount(address, 0, 20);
-            final boolean maker = java.util.Arrays.equals(address, wanted);
+            final boolean maker = Arrays.equals(address, wanted);
             trade.getTakerAccount(address, 0, 20);
-            final boolean taker = java.util.Arrays.equals(address, wanted);
+            final boolean taker = Arrays.equals(address, wanted);
             if (maker)
             {
                 executions.add(execution(true));
@@ -145,7 +154,7 @@ public final class ExecutionHistory implements AutoCloseable
         {
             trade.getTakerOrderId(orderId, 0, 32);
         }
-        final boolean takerBuys = trade.takerSide() == io.venue.journal.sbe.Side.BID;
+        final boolean takerBuys = trade.takerSide() == Side.BID;
         return new JsonWriter().field("sequence", trade.sequence()).field("eventIndex", trade.eventIndex())
             .field("market", trade.market()).field("book", trade.book().name()).field("orderId", Hex.to0x(orderId))
             .field("role", maker ? "maker" : "taker").field("side", maker == takerBuys ? "Ask" : "Bid")
@@ -166,7 +175,7 @@ public final class ExecutionHistory implements AutoCloseable
         thread.shutdown();
         try
         {
-            thread.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            thread.awaitTermination(5, TimeUnit.SECONDS);
         }
         catch (final InterruptedException ex)
         {

@@ -7,6 +7,7 @@ import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.OrderDoneDecoder;
 import io.venue.journal.sbe.OrderRestedDecoder;
+import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
 import org.agrona.DirectBuffer;
 
@@ -174,8 +175,8 @@ public final class OrderStatuses
         return true;
     }
 
-    private static String side(final io.venue.journal.sbe.Side side)
+    private static String side(final Side side)
     {
-        return side == io.venue.journal.sbe.Side.BID ? "Bid" : "Ask";
+        return side == Side.BID ? "Bid" : "Ask";
     }
 }

@@ -1,8 +1,10 @@
 package io.venue.responder;
 
+import io.venue.codec.Hex;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.verifier.DelegateSigners;
 import org.agrona.DirectBuffer;
 
 /**
@@ -82,12 +84,12 @@ public final class ReadModels
      * For the verifier threads: whether the signer is the account's vault owner or signs for it with an active secp256k1
      * agent credential, as the events told so far (a signature by one costs one recovery; the gate still decides).
      */
-    public io.venue.verifier.DelegateSigners delegates()
+    public DelegateSigners delegates()
     {
         return (account, signer) ->
         {
-            final String accountAddress = io.venue.codec.Hex.to0x(account);
-            final String signerAddress = io.venue.codec.Hex.to0x(signer);
+            final String accountAddress = Hex.to0x(account);
+            final String signerAddress = Hex.to0x(signer);
             return signerAddress.equals(vaultOwners.ownerOf(accountAddress)) ||
                 agents.signerFor(accountAddress, signerAddress, System.currentTimeMillis()) != null;
         };

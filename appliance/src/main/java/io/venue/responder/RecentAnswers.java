@@ -1,6 +1,7 @@
 package io.venue.responder;
 
 import io.venue.entry.Answer;
+import io.venue.journal.sbe.RejectCode;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,7 +34,7 @@ public final class RecentAnswers
         if (existing != null)
         {
             final boolean replayed = answer.kind == Answer.Kind.REJECTED &&
-                answer.code == io.venue.journal.sbe.RejectCode.NONCE_REPLAYED;
+                answer.code == RejectCode.NONCE_REPLAYED;
             if (!existing.usedNonce() && !replayed)
             {
                 byDigest.put(digest, answer);

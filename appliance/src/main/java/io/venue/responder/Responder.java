@@ -3,14 +3,17 @@ package io.venue.responder;
 import io.venue.action.ActionPayload;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
+import io.venue.engine.limit.TokenBucket;
 import io.venue.entry.Answer;
 import io.venue.entry.PendingRequests;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
+import io.venue.journal.sbe.CancelReplaceDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.RejectCode;
@@ -19,16 +22,20 @@ import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.TradeDecoder;
 import io.venue.sequencer.ActionCommandDecoder;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Answers the waiting requests from the journals, so an answer can only say what is journaled: reads each
  * command (the sequencer's record) and then the engine's events of that command (consecutive records of one
- * excerpt, which may hold other commands' events too), turns them into a lane-neutral
- * {@link Answer} and hands it to {@link PendingRequests}; each lane renders it in its own wire form. It also keeps the {@link ReadModels} from the
+ * excerpt, which may hold other commands' events too), turns them into a lane-neutral {@link Answer} and hands it to
+ * {@link PendingRequests}; each lane renders it in its own wire form. It also keeps the {@link ReadModels} from the
  * events. Runs on its own thread, after the engine; never touches the engine's state.
  */
 public final class Responder implements Agent
@@ -43,7 +50,7 @@ public final class Responder implements Agent
     private final RecentAnswers recent;
     /** Events at or before this sequence were read by the start-up scan into the directory and the nonce windows. */
     private final long scannedThrough;
-    private final java.util.function.Consumer<Throwable> onFailure;
+    private final Consumer<Throwable> onFailure;
     private volatile Throwable failure;
     private static final byte[] ZERO_DIGEST = new byte[32];
     private static final byte[] ZERO_ACCOUNT = new byte[20];
@@ -69,7 +76,7 @@ public final class Responder implements Agent
     private final Outcome outcome = new Outcome();
     private boolean outcomeReady;
     /** The command's record, decoded again only when an answer needs its canonical JSON. */
-    private final org.agrona.ExpandableArrayBuffer command = new org.agrona.ExpandableArrayBuffer(1024);
+    private final ExpandableArrayBuffer command = new ExpandableArrayBuffer(1024);
     private int commandLength;
 
     private final RecordHandler onCommand = this::onCommand;
@@ -78,7 +85,7 @@ public final class Responder implements Agent
     public Responder(
         final JournalTailer commands, final JournalTailer events, final PendingRequests pending, final ReadModels models,
         final int batchLimit, final long rateLimit, final long rateWindowMs, final RecentAnswers recent, final long scannedThrough,
-        final java.util.function.Consumer<Throwable> onFailure)
+        final Consumer<Throwable> onFailure)
     {
         this.rateWindowMs = rateWindowMs;
         this.limiters = new AccountLimiters(rateLimit, rateWindowMs);
@@ -178,7 +185,7 @@ public final class Responder implements Agent
     /** Hands the answer to its request and the status routes, and counts it. */
     private void publish(final long sequence, final Answer response)
     {
-        if (response.digest != null && !java.util.Arrays.equals(ZERO_DIGEST, response.digest))
+        if (response.digest != null && !Arrays.equals(ZERO_DIGEST, response.digest))
         {
             recent.record(response);
         }
@@ -189,10 +196,10 @@ public final class Responder implements Agent
     private void onCommand(final DirectBuffer buffer, final int offset, final int length, final long index)
     {
         header.wrap(buffer, offset);
-        final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final long sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
         commandSequence = sequence;
         // every command record starts with its sequence, then the time the sequencer stamped
-        commandTimeMs = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + 8, java.nio.ByteOrder.LITTLE_ENDIAN);
+        commandTimeMs = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH + 8, ByteOrder.LITTLE_ENDIAN);
         if (header.templateId() == RequestRejectedDecoder.TEMPLATE_ID)
         {
             requestRejected.wrapAndApplyHeader(buffer, offset, header);
@@ -209,9 +216,9 @@ public final class Responder implements Agent
      */
     private boolean isSignedAction()
     {
-        final int templateId = command.getShort(2, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-        return !io.venue.journal.JournalRecords.isOwnerIntent(templateId) &&
-            templateId != io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID;
+        final int templateId = command.getShort(2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return !JournalRecords.isOwnerIntent(templateId) &&
+            templateId != CancelReplaceDecoder.TEMPLATE_ID;
     }
 
     /** The command's canonical JSON and its recovered signers, for an answer about its signer. */
@@ -243,7 +250,7 @@ public final class Responder implements Agent
         // a signed action refused before the engine, whose account is known: its limiter as it stands, untouched
         final boolean badActionSignature = reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
         final boolean signedAction = reason == RequestRejectReason.MALFORMED || badActionSignature;
-        if (signedAction && !java.util.Arrays.equals(ZERO_ACCOUNT, account))
+        if (signedAction && !Arrays.equals(ZERO_ACCOUNT, account))
         {
             limiters.at(Hex.to0x(account), commandTimeMs, limiterNow);
             answer.rate(rateLimit, limiterNow[0], limiterNow[1]);
@@ -254,7 +261,7 @@ public final class Responder implements Agent
     private void onEvent(final DirectBuffer buffer, final int offset, final int length, final long index)
     {
         header.wrap(buffer, offset);
-        outcome.sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        outcome.sequence = buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
         final boolean unread = outcome.sequence > scannedThrough;
         if (unread)
         {
@@ -362,7 +369,7 @@ public final class Responder implements Agent
     /** How long until the account's bucket holds one action again, at least a second. */
     private long rateRetryAfterMs(final long resetMs)
     {
-        return Math.max(1000, io.venue.engine.limit.TokenBucket.retryAfterMsFromReset(resetMs, rateLimit, rateWindowMs));
+        return Math.max(1000, TokenBucket.retryAfterMsFromReset(resetMs, rateLimit, rateWindowMs));
     }
 
     /** True once this responder stopped on a journal it could not read (its thread's error says where). */
@@ -407,7 +414,7 @@ public final class Responder implements Agent
             sequence = 0;
             accepted = false;
             code = null;
-            java.util.Arrays.fill(digest, (byte)0);
+            Arrays.fill(digest, (byte)0);
             hasAccount = false;
             trades = 0;
             orderIds.clear();

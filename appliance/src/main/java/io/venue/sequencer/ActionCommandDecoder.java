@@ -23,13 +23,38 @@ import io.venue.action.SetVaultOwner;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
-import io.venue.journal.sbe.*;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordError;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
+import io.venue.journal.sbe.AmendDecoder;
+import io.venue.journal.sbe.BatchDecoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelAllDecoder;
+import io.venue.journal.sbe.CancelByClientOrderIdDecoder;
+import io.venue.journal.sbe.CancelDecoder;
+import io.venue.journal.sbe.CreateAssetDecoder;
+import io.venue.journal.sbe.CreateOutcomeMarketDecoder;
+import io.venue.journal.sbe.CreateSpotMarketDecoder;
+import io.venue.journal.sbe.DepositDecoder;
+import io.venue.journal.sbe.HaltMarketDecoder;
+import io.venue.journal.sbe.MergeDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.PlaceOrderDecoder;
+import io.venue.journal.sbe.ResumeMarketDecoder;
+import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetVaultOwnerDecoder;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.SplitDecoder;
+import io.venue.journal.sbe.StpMode;
+import io.venue.journal.sbe.TimeInForce;
+import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
+import io.venue.action.KillScope;
+import io.venue.journal.sbe.LimitClass;
 
 /**
  * The inverse of {@link ActionCommandEncoder}: the signed action a command record was made from, rebuilt
@@ -85,7 +110,7 @@ public final class ActionCommandDecoder
             {
                 final PlaceOrderDecoder d = placeOrder.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
+                mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
                 action = new SpotPlaceOrder(d.market(), book(d.book()), side(d.side()), d.price(), d.qty(), stp(d.stpMode()),
                     tif(d.timeInForce()), d.isMarket() == BooleanType.TRUE, d.reduceOnly() == BooleanType.TRUE, d.expiresAt());
             }
@@ -93,21 +118,21 @@ public final class ActionCommandDecoder
             {
                 final CancelDecoder d = cancel.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
+                mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
                 action = new Cancel(new OrderId(bytes(buffer, d.offset() + CancelDecoder.orderIdEncodingOffset(), 32)));
             }
             case AmendDecoder.TEMPLATE_ID ->
             {
                 final AmendDecoder d = amend.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
+                mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
                 action = new Amend(new OrderId(bytes(buffer, d.offset() + AmendDecoder.orderIdEncodingOffset(), 32)), d.price(), d.qty());
             }
             case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
             {
                 final CancelByClientOrderIdDecoder d = cancelByClientOrderId.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                mmLimitClass = d.limitClassRaw() == io.venue.journal.sbe.LimitClass.MM.value();
+                mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
                 action = new CancelByClientOrderId(new ClientOrderId(
                     bytes(buffer, d.offset() + CancelByClientOrderIdDecoder.clientOrderIdEncodingOffset(), 16)));
             }
@@ -204,36 +229,39 @@ public final class ActionCommandDecoder
             {
                 final SetKillSwitchDecoder d = setKillSwitch.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                final io.venue.action.KillScope scope = switch (d.scope())
+                final KillScope scope = switch (d.scope())
                 {
-                    case ACCOUNT -> io.venue.action.KillScope.ACCOUNT;
-                    case MARKET -> io.venue.action.KillScope.MARKET;
-                    case VENUE -> io.venue.action.KillScope.VENUE;
+                    case ACCOUNT -> KillScope.ACCOUNT;
+                    case MARKET -> KillScope.MARKET;
+                    case VENUE -> KillScope.VENUE;
                     default -> throw new IllegalArgumentException("kill scope " + d.scope());
                 };
-                final Address account = scope == io.venue.action.KillScope.ACCOUNT ?
+                final Address account = scope == KillScope.ACCOUNT ?
                     new Address(bytes(buffer, d.offset() + SetKillSwitchDecoder.accountEncodingOffset(), 20)) : null;
-                return new SetKillSwitch(scope, account, scope == io.venue.action.KillScope.MARKET ? d.market() : SetKillSwitch.NO_MARKET,
+                return new SetKillSwitch(scope, account, scope == KillScope.MARKET ? d.market() : SetKillSwitch.NO_MARKET,
                     d.active() == BooleanType.TRUE);
             }
             case DepositDecoder.TEMPLATE_ID:
             {
                 final DepositDecoder d = deposit.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new Deposit(new Address(bytes(buffer, d.offset() + DepositDecoder.accountEncodingOffset(), 20)), d.asset(), d.amount());
+                return new Deposit(new Address(bytes(buffer, d.offset() + DepositDecoder.accountEncodingOffset(), 20)), d.asset(),
+                    d.amount());
             }
             case WithdrawDecoder.TEMPLATE_ID:
             {
                 final WithdrawDecoder d = withdraw.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new Withdraw(new Address(bytes(buffer, d.offset() + WithdrawDecoder.accountEncodingOffset(), 20)), d.asset(), d.amount());
+                return new Withdraw(new Address(bytes(buffer, d.offset() + WithdrawDecoder.accountEncodingOffset(), 20)), d.asset(),
+                    d.amount());
             }
             case SetVaultOwnerDecoder.TEMPLATE_ID:
             {
                 final SetVaultOwnerDecoder d = setVaultOwner.wrap(buffer, body, block, version);
                 envelope = d.envelope();
                 return new SetVaultOwner(new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.accountEncodingOffset(), 20)),
-                    d.hasOwner() == BooleanType.TRUE ? new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.ownerEncodingOffset(), 20)) : null);
+                    d.hasOwner() == BooleanType.TRUE ?
+                        new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.ownerEncodingOffset(), 20)) : null);
             }
             default:
                 return null;
@@ -281,48 +309,64 @@ public final class ActionCommandDecoder
     }
 
     /** A record's book in the action model: null for NONE; an undefined value throws IllegalArgumentException. */
+    // FQN-CLASH: the action model's Book (Book here is the codec's)
     static io.venue.action.Book book(final Book book)
     {
         return switch (book)
         {
             case NONE -> null;
+            // FQN-CLASH: the action model's Book (Book here is the codec's)
             case YES -> io.venue.action.Book.YES;
+            // FQN-CLASH: the action model's Book (Book here is the codec's)
             case NO -> io.venue.action.Book.NO;
             default -> throw new IllegalArgumentException("book " + book);
         };
     }
 
     /** A record's side in the action model; an undefined value throws IllegalArgumentException. */
+    // FQN-CLASH: the action model's Side (Side here is the codec's)
     static io.venue.action.Side side(final Side side)
     {
         return switch (side)
         {
+            // FQN-CLASH: the action model's Side (Side here is the codec's)
             case BID -> io.venue.action.Side.BID;
+            // FQN-CLASH: the action model's Side (Side here is the codec's)
             case ASK -> io.venue.action.Side.ASK;
             default -> throw new IllegalArgumentException("side " + side);
         };
     }
 
+    // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
     private static io.venue.action.StpMode stp(final StpMode stp)
     {
         return switch (stp)
         {
             case NONE -> null;
+            // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
             case CANCEL_MAKER -> io.venue.action.StpMode.CANCEL_MAKER;
+            // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
             case CANCEL_TAKER -> io.venue.action.StpMode.CANCEL_TAKER;
+            // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
             case REJECT -> io.venue.action.StpMode.REJECT;
+            // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
             case SKIP_SELF -> io.venue.action.StpMode.SKIP_SELF;
             default -> throw new IllegalArgumentException("stp mode " + stp);
         };
     }
 
+    // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
     private static io.venue.action.TimeInForce tif(final TimeInForce tif)
     {
         return switch (tif)
         {
+            // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
             case GTC -> io.venue.action.TimeInForce.GTC;
+            // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
             case IOC -> io.venue.action.TimeInForce.IOC;
+            // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
             case FOK -> io.venue.action.TimeInForce.FOK;
+            // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
             case POST_ONLY -> io.venue.action.TimeInForce.POST_ONLY;
             default -> throw new IllegalArgumentException("time in force " + tif);
         };

@@ -21,8 +21,36 @@ import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.Withdraw;
 import io.venue.crypto.OrderIds;
-import io.venue.journal.sbe.*;
+import io.venue.journal.sbe.ActionEnvelopeEncoder;
+import io.venue.journal.sbe.AmendEncoder;
+import io.venue.journal.sbe.BatchEncoder;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelAllEncoder;
+import io.venue.journal.sbe.CancelByClientOrderIdEncoder;
+import io.venue.journal.sbe.CancelEncoder;
+import io.venue.journal.sbe.CreateAssetEncoder;
+import io.venue.journal.sbe.CreateOutcomeMarketEncoder;
+import io.venue.journal.sbe.CreateSpotMarketEncoder;
+import io.venue.journal.sbe.DepositEncoder;
+import io.venue.journal.sbe.HaltMarketEncoder;
+import io.venue.journal.sbe.KillScope;
+import io.venue.journal.sbe.LegType;
+import io.venue.journal.sbe.LimitClass;
+import io.venue.journal.sbe.MergeEncoder;
+import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.PlaceOrderEncoder;
+import io.venue.journal.sbe.ResumeMarketEncoder;
+import io.venue.journal.sbe.SetKillSwitchEncoder;
+import io.venue.journal.sbe.SetVaultOwnerEncoder;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.SignerMatch;
+import io.venue.journal.sbe.SplitEncoder;
+import io.venue.journal.sbe.StpMode;
+import io.venue.journal.sbe.TimeInForce;
+import io.venue.journal.sbe.WithdrawEncoder;
 import org.agrona.MutableDirectBuffer;
+import java.util.Arrays;
 
 /**
  * Turns a verified signed action into its journal command: the payload's fields, the stamped sequence
@@ -108,7 +136,7 @@ public final class ActionCommandEncoder
     {
         if (null == requestSignature)
         {
-            java.util.Arrays.fill(signature, (byte)0);
+            Arrays.fill(signature, (byte)0);
         }
         else
         {
@@ -212,7 +240,7 @@ public final class ActionCommandEncoder
         {
             final BatchLeg leg = b.legs().get(i);
             legs.next();
-            java.util.Arrays.fill(scratch, (byte)0);
+            Arrays.fill(scratch, (byte)0);
             legs.putClientOrderId(scratch, 0, 16).market(0).book(Book.NONE).side(Side.BID).price(0).qty(0)
                 .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC).isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE)
                 .expiresAt(BatchEncoder.LegsEncoder.expiresAtNullValue());
@@ -236,7 +264,7 @@ public final class ActionCommandEncoder
             }
             else if (leg instanceof CancelByClientOrderId c)
             {
-                java.util.Arrays.fill(scratch, (byte)0);
+                Arrays.fill(scratch, (byte)0);
                 legs.legType(LegType.CANCEL_BY_CLIENT_ORDER_ID).putOrderId(scratch, 0, DIGEST);
                 c.clientOrderId().copyTo(scratch, 0);
                 legs.putClientOrderId(scratch, 0, 16);
@@ -305,7 +333,7 @@ public final class ActionCommandEncoder
             final SetKillSwitchEncoder e = setKillSwitch.wrapAndApplyHeader(buffer, offset, header)
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
-            java.util.Arrays.fill(scratch, (byte)0);
+            Arrays.fill(scratch, (byte)0);
             if (k.account() != null)
             {
                 k.account().copyTo(scratch, 0);
@@ -335,7 +363,7 @@ public final class ActionCommandEncoder
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             v.account().copyTo(scratch, 0);
             e.putAccount(scratch, 0, ADDRESS);
-            java.util.Arrays.fill(scratch, (byte)0);
+            Arrays.fill(scratch, (byte)0);
             if (v.owner() != null)
             {
                 v.owner().copyTo(scratch, 0);
@@ -362,7 +390,7 @@ public final class ActionCommandEncoder
     {
         payload.account().copyTo(scratch, 0);
         envelope.putAccount(scratch, 0, ADDRESS).nonce(payload.nonce()).ts(payload.ts());
-        java.util.Arrays.fill(scratch, (byte)0);
+        Arrays.fill(scratch, (byte)0);
         if (payload.clientOrderId() != null)
         {
             payload.clientOrderId().copyTo(scratch, 0);
@@ -378,16 +406,21 @@ public final class ActionCommandEncoder
         return value ? BooleanType.TRUE : BooleanType.FALSE;
     }
 
+    // FQN-CLASH: the action model's Book (Book here is the codec's)
     private static Book book(final io.venue.action.Book book)
     {
+        // FQN-CLASH: the action model's Book (Book here is the codec's)
         return book == null ? Book.NONE : book == io.venue.action.Book.YES ? Book.YES : Book.NO;
     }
 
+    // FQN-CLASH: the action model's Side (Side here is the codec's)
     private static Side side(final io.venue.action.Side side)
     {
+        // FQN-CLASH: the action model's Side (Side here is the codec's)
         return side == io.venue.action.Side.BID ? Side.BID : Side.ASK;
     }
 
+    // FQN-CLASH: the action model's StpMode (StpMode here is the codec's)
     private static StpMode stp(final io.venue.action.StpMode stp)
     {
         if (stp == null)
@@ -403,6 +436,7 @@ public final class ActionCommandEncoder
         };
     }
 
+    // FQN-CLASH: the action model's TimeInForce (TimeInForce here is the codec's)
     private static TimeInForce tif(final io.venue.action.TimeInForce tif)
     {
         return switch (tif)

@@ -15,6 +15,14 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.journal.JournalRecords;
+import io.venue.journal.sbe.ActionEnvelopeEncoder;
+import io.venue.journal.sbe.CancelReplaceEncoder;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 
 /**
  * The single writer of the command journal: takes each verification result in the order the pool
@@ -46,7 +54,10 @@ public final class Sequencer implements Agent
     private final byte[] account = new byte[20];
     private final byte[] signature = new byte[65];
     private byte[] text = new byte[4096];
-    /** The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the backlog (SHARD_BUSY). */
+    /**
+     * The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the backlog
+     * (SHARD_BUSY).
+     */
     private volatile long sequence;
     /** The records staged in this duty cycle's excerpt (numbered from {@code sequence + 1}), and who waits for each. */
     private int staged;
@@ -54,9 +65,9 @@ public final class Sequencer implements Agent
     private final long[] stagedCorrelation;
     private final boolean[] stagedAccepted;
     private long lastStamp;
-    private java.util.function.BooleanSupplier paused = () -> false;
-    private io.venue.entry.PreJournalRefusals refusals;
-    private final io.venue.entry.PreJournalRefusals.Handler onRefusal = this::onRefusal;
+    private BooleanSupplier paused = () -> false;
+    private PreJournalRefusals refusals;
+    private final PreJournalRefusals.Handler onRefusal = this::onRefusal;
     private final byte[] zeros32 = new byte[32];
     private Doorbell engine;
 
@@ -174,7 +185,7 @@ public final class Sequencer implements Agent
     }
 
     /** Also journals the requests a lane refused before verification (the edge throttle), in arrival order. */
-    public Sequencer refusals(final io.venue.entry.PreJournalRefusals refusals)
+    public Sequencer refusals(final PreJournalRefusals refusals)
     {
         this.refusals = refusals;
         return this;
@@ -192,7 +203,7 @@ public final class Sequencer implements Agent
      * Stops taking verification results while {@code condition} holds, e.g. while a synchronous replication
      * gate holds as many answers as it should ({@code AcknowledgementGate::isFull}).
      */
-    public Sequencer pauseWhen(final java.util.function.BooleanSupplier condition)
+    public Sequencer pauseWhen(final BooleanSupplier condition)
     {
         paused = condition;
         return this;
@@ -249,7 +260,7 @@ public final class Sequencer implements Agent
         {
             final RequestRejectReason reason = result.outcome() == VerificationOutcome.MALFORMED ?
                 RequestRejectReason.MALFORMED : RequestRejectReason.BAD_SIGNATURE;
-            recordLength = rejection(next, stamp, result, reason, new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8));
+            recordLength = rejection(next, stamp, result, reason, new String(text, 0, length, StandardCharsets.UTF_8));
             accepted = false;
         }
         append(recordLength, accepted, result.connectionId(), result.correlationId());
@@ -281,23 +292,23 @@ public final class Sequencer implements Agent
         {
             record.putBytes(0, text, 0, length);
             final int body = MessageHeaderEncoder.ENCODED_LENGTH;
-            record.putLong(body, next, java.nio.ByteOrder.LITTLE_ENDIAN);
-            record.putLong(body + 8, stamp, java.nio.ByteOrder.LITTLE_ENDIAN);
-            record.putInt(body + 16, (int)epoch, java.nio.ByteOrder.LITTLE_ENDIAN);
+            record.putLong(body, next, ByteOrder.LITTLE_ENDIAN);
+            record.putLong(body + 8, stamp, ByteOrder.LITTLE_ENDIAN);
+            record.putInt(body + 16, (int)epoch, ByteOrder.LITTLE_ENDIAN);
             if (cancelReplace)
             {
-                final int envelope = body + io.venue.journal.sbe.CancelReplaceEncoder.envelopeEncodingOffset();
+                final int envelope = body + CancelReplaceEncoder.envelopeEncodingOffset();
                 result.getRawSigner(rawSigner, 0);
-                record.putBytes(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.digestEncodingOffset(), digest);
-                record.putBytes(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.rawSignerEncodingOffset(), rawSigner);
-                record.putByte(envelope + io.venue.journal.sbe.ActionEnvelopeEncoder.signerMatchEncodingOffset(),
-                    (byte)(java.util.Arrays.equals(rawSigner, account) ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER).value());
+                record.putBytes(envelope + ActionEnvelopeEncoder.digestEncodingOffset(), digest);
+                record.putBytes(envelope + ActionEnvelopeEncoder.rawSignerEncodingOffset(), rawSigner);
+                record.putByte(envelope + ActionEnvelopeEncoder.signerMatchEncodingOffset(),
+                    (byte)(Arrays.equals(rawSigner, account) ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER).value());
             }
             append(length, true, result.connectionId(), result.correlationId());
             return;
         }
         final String detail = verified ? "the lane handed over a record that is not a command it may prepare" :
-            new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8);
+            new String(text, 0, length, StandardCharsets.UTF_8);
         final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ? RequestRejectReason.MALFORMED :
             cancelReplace ? RequestRejectReason.BAD_SIGNATURE : RequestRejectReason.OWNER_SIGNATURE_INVALID;
         append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
@@ -320,9 +331,9 @@ public final class Sequencer implements Agent
         {
             return false;
         }
-        return cancelReplace ? templateId == io.venue.journal.sbe.CancelReplaceEncoder.TEMPLATE_ID &&
+        return cancelReplace ? templateId == CancelReplaceEncoder.TEMPLATE_ID &&
             MessageHeaderEncoder.ENCODED_LENGTH + blockLength <= length :
-            io.venue.journal.JournalRecords.isOwnerIntent(templateId) && length >= MessageHeaderEncoder.ENCODED_LENGTH + 20;
+            JournalRecords.isOwnerIntent(templateId) && length >= MessageHeaderEncoder.ENCODED_LENGTH + 20;
     }
 
     /** The time for the next record: the clock's, never earlier than the previous stamp. */

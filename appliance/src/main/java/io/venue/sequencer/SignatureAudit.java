@@ -14,6 +14,16 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.util.Arrays;
+import io.venue.action.Book;
+import io.venue.action.Side;
+import io.venue.crypto.Eip712Order;
+import io.venue.crypto.Secp256k1Recovery;
+import io.venue.journal.sbe.BooleanType;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.SignerMatch;
+import io.venue.verifier.CancelReplaceCheck;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Verifies a journaled command again instead of trusting what the verifier pool recorded: rebuilds the signed
@@ -48,9 +58,9 @@ public final class SignatureAudit
     private final byte[] recorded = new byte[32];
     private final byte[] found = new byte[32];
     private String failure;
-    private final io.venue.verifier.CancelReplaceCheck cancelReplaces;
-    private final io.venue.journal.sbe.MessageHeaderDecoder header = new io.venue.journal.sbe.MessageHeaderDecoder();
-    private final io.venue.journal.sbe.CancelReplaceDecoder cancelReplace = new io.venue.journal.sbe.CancelReplaceDecoder();
+    private final CancelReplaceCheck cancelReplaces;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final CancelReplaceDecoder cancelReplace = new CancelReplaceDecoder();
     private final byte[] cancelSignature = new byte[65];
     private final byte[] trader = new byte[20];
     private final byte[] cancelOrderId = new byte[32];
@@ -58,16 +68,16 @@ public final class SignatureAudit
     /** The deployment's chain id and verifying contract, and whether v1 digests were accepted when it ran. */
     public SignatureAudit(final long chainId, final Address verifyingContract, final boolean acceptV1)
     {
-        final io.venue.crypto.Secp256k1Recovery recovery = Secp256k1Recoveries.select().newRecovery();
+        final Secp256k1Recovery recovery = Secp256k1Recoveries.select().newRecovery();
         verifier = new ActionVerifier(chainId, verifyingContract, recovery, acceptV1, 1 << 20);
-        cancelReplaces = new io.venue.verifier.CancelReplaceCheck(chainId, verifyingContract, recovery);
+        cancelReplaces = new CancelReplaceCheck(chainId, verifyingContract, recovery);
     }
 
     public Verdict check(final DirectBuffer buffer, final int offset, final int length)
     {
         failure = null;
-        if (length >= io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH &&
-            header.wrap(buffer, offset).templateId() == io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID)
+        if (length >= MessageHeaderDecoder.ENCODED_LENGTH &&
+            header.wrap(buffer, offset).templateId() == CancelReplaceDecoder.TEMPLATE_ID)
         {
             return checkCancelReplace(buffer, offset, length);
         }
@@ -92,7 +102,7 @@ public final class SignatureAudit
         }
         final byte[] body = CanonicalJson.signedActionBody(new SignedAction(payload, new Signature65(signature.clone())));
         // an order of limit class MM came in on the MM/BSL compact routes, which the pool verified over the v2 digest only
-        verifier.verify(new org.agrona.concurrent.UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLimitClass());
+        verifier.verify(new UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLimitClass());
         result.wrap(out, 0);
         if (result.outcome() != VerificationOutcome.VERIFIED)
         {
@@ -132,11 +142,11 @@ public final class SignatureAudit
      */
     private Verdict checkCancelReplace(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (length < io.venue.journal.sbe.MessageHeaderDecoder.ENCODED_LENGTH + io.venue.journal.sbe.CancelReplaceDecoder.BLOCK_LENGTH)
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH + CancelReplaceDecoder.BLOCK_LENGTH)
         {
             return fail("a cancel-replace record shorter than its block");
         }
-        final io.venue.journal.sbe.CancelReplaceDecoder d = cancelReplace.wrapAndApplyHeader(buffer, offset, header);
+        final CancelReplaceDecoder d = cancelReplace.wrapAndApplyHeader(buffer, offset, header);
         final ActionEnvelopeDecoder envelope = d.envelope();
         envelope.getAccount(trader, 0, 20);
         envelope.getSignature(signature, 0, 65);
@@ -146,8 +156,8 @@ public final class SignatureAudit
         }
         d.getCancelOrderId(cancelOrderId, 0, 32);
         d.getCancelSignature(cancelSignature, 0, 65);
-        final io.venue.action.Book book;
-        final io.venue.action.Side side;
+        final Book book;
+        final Side side;
         try
         {
             book = ActionCommandDecoder.book(d.book());
@@ -157,8 +167,8 @@ public final class SignatureAudit
         {
             return fail("the record's book or side is not a value of the schema");
         }
-        final String problem = cancelReplaces.check(new io.venue.verifier.CancelReplaceCheck.Order(trader, d.market(),
-            io.venue.crypto.Eip712Order.sideCode(side, book), d.price(), d.qty(), d.expiry(), envelope.nonce(), cancelOrderId),
+        final String problem = cancelReplaces.check(new CancelReplaceCheck.Order(trader, d.market(),
+            Eip712Order.sideCode(side, book), d.price(), d.qty(), d.expiry(), envelope.nonce(), cancelOrderId),
             signature, cancelSignature);
         if (problem != null)
         {
@@ -175,13 +185,13 @@ public final class SignatureAudit
             return fail("the signatures recover to another signer than the record holds");
         }
         final boolean byTrader = Arrays.equals(cancelReplaces.signer(), trader);
-        if (envelope.signerMatchRaw() != (byTrader ? io.venue.journal.sbe.SignerMatch.ACCOUNT_RAW :
-            io.venue.journal.sbe.SignerMatch.OTHER).value())
+        if (envelope.signerMatchRaw() != (byTrader ? SignerMatch.ACCOUNT_RAW :
+            SignerMatch.OTHER).value())
         {
             return fail("the record's signer match is not the one the signer gives");
         }
         envelope.getPersonalSigner(recorded, 0, 20);
-        if (!isZero(recorded, 20) || envelope.hasClientOrderIdRaw() != io.venue.journal.sbe.BooleanType.FALSE.value())
+        if (!isZero(recorded, 20) || envelope.hasClientOrderIdRaw() != BooleanType.FALSE.value())
         {
             return fail("a cancel-replace record holds a personal signer or a client order id, which the lane never writes");
         }

@@ -8,6 +8,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.MessageHandler;
 
 /**
  * Requests a lane refused before verification (the edge throttle), on their way to the sequencer, which journals
@@ -32,7 +33,7 @@ public final class PreJournalRefusals
     private final ThreadLocal<UnsafeBuffer> scratch = ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[HEADER + 1024]));
     private Handler handler;
     private Doorbell consumer;
-    private final org.agrona.concurrent.MessageHandler onMessage = (type, buffer, offset, length) -> handler.onRefusal(
+    private final MessageHandler onMessage = (type, buffer, offset, length) -> handler.onRefusal(
         buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
         buffer.getStringWithoutLengthUtf8(offset + HEADER, length - HEADER));
 

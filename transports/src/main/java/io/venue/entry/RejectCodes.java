@@ -1,6 +1,7 @@
 package io.venue.entry;
 
 import io.venue.journal.sbe.RejectCode;
+import java.util.Locale;
 
 /**
  * How a refusal reads in every lane (docs/API.md): the code string an answer carries and its one-line message; each
@@ -18,7 +19,7 @@ public final class RejectCodes
     {
         return switch (code)
         {
-            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED -> code.name().toLowerCase(java.util.Locale.ROOT);
+            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED -> code.name().toLowerCase(Locale.ROOT);
             default -> code.name();
         };
     }
@@ -70,7 +71,7 @@ public final class RejectCodes
             case CROSS_SHARD_CREDIT_HAIRCUT -> "the reservation is above the available credit less the cross-shard haircut";
             case CROSS_SHARD_CREDIT_ACCOUNT_CAP -> "the account's locked credit in this asset would pass the cross-shard cap";
             case CROSS_SHARD_CREDIT_MARKET_CAP -> "the market's locked credit in this asset would pass the cross-shard cap";
-            default -> code.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            default -> code.name().toLowerCase(Locale.ROOT).replace('_', ' ');
         };
     }
 }

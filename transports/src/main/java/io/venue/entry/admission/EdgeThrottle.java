@@ -4,6 +4,10 @@ import java.net.InetAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ObjLongConsumer;
 
 /**
  * The edge IP throttle of spec 8.1 on the submit route: a token bucket per remote address, {@code ratePerSecond}
@@ -23,7 +27,7 @@ public final class EdgeThrottle
     private final Set<InetAddress> exempt;
     private final LongSupplier nanoClock;
     private final ConcurrentHashMap<InetAddress, Bucket> buckets = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicLong nextPruneNs = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong nextPruneNs = new AtomicLong();
 
     public EdgeThrottle(final long ratePerSecond, final long burst, final Set<InetAddress> exempt, final LongSupplier nanoClock)
     {
@@ -119,12 +123,12 @@ public final class EdgeThrottle
         {
             return address;
         }
-        java.util.Arrays.fill(bytes, 8, 16, (byte)0);
+        Arrays.fill(bytes, 8, 16, (byte)0);
         try
         {
             return InetAddress.getByAddress(bytes);
         }
-        catch (final java.net.UnknownHostException impossible)
+        catch (final UnknownHostException impossible)
         {
             throw new IllegalStateException(impossible);
         }
@@ -167,7 +171,7 @@ public final class EdgeThrottle
      * Hands over the counts held for a second or more (addresses that stopped sending), so none is lost; the gateway
      * calls it once a second. {@code sink} gets the address (a /64 for IPv6) and the count.
      */
-    public void flushHeld(final java.util.function.ObjLongConsumer<String> sink)
+    public void flushHeld(final ObjLongConsumer<String> sink)
     {
         final long now = nanoClock.getAsLong();
         buckets.forEach((address, bucket) ->

@@ -1,4 +1,5 @@
 package io.venue.entry.credential;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Where each API key's highest accepted SVC-Nonce outlives the process, so a request accepted before a restart stays
@@ -7,7 +8,7 @@ package io.venue.entry.credential;
 public interface SvcNonceStore
 {
     /** Gives every key's highest accepted nonce to {@code into}, at start. */
-    void load(java.util.function.ObjLongConsumer<String> into);
+    void load(ObjLongConsumer<String> into);
 
     /** Keeps {@code nonce} as the highest accepted for the key. */
     void put(String apiKeyId, long nonce);

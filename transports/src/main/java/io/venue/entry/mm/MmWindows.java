@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.LongToIntFunction;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The MM lane's rate limits (spec 8.2): sliding windows of {@code windowMs} per account, per account for cancels, per
@@ -32,10 +35,10 @@ public final class MmWindows
      * Builder plans (spec 8.2): an account on a plan also gets a per-minute action window, 600 on the basic plan and
      * 3,000 on the pro plan by default. Which account is on which plan is the operator's configuration.
      */
-    public record Plans(long basicPerMinute, long proPerMinute, java.util.Set<String> basic, java.util.Set<String> pro)
+    public record Plans(long basicPerMinute, long proPerMinute, Set<String> basic, Set<String> pro)
     {
         public static final long MINUTE_MS = 60_000;
-        public static final Plans NONE = new Plans(600, 3_000, java.util.Set.of(), java.util.Set.of());
+        public static final Plans NONE = new Plans(600, 3_000, Set.of(), Set.of());
 
         public Plans
         {
@@ -107,8 +110,8 @@ public final class MmWindows
             }
             if (marketCount == markets.length)
             {
-                markets = java.util.Arrays.copyOf(markets, marketCount * 2);
-                actions = java.util.Arrays.copyOf(actions, marketCount * 2);
+                markets = Arrays.copyOf(markets, marketCount * 2);
+                actions = Arrays.copyOf(actions, marketCount * 2);
             }
             markets[marketCount] = market;
             actions[marketCount++] = count;
@@ -151,8 +154,8 @@ public final class MmWindows
     private final long[] maxima;
     private final Plans plans;
     /** Make a key's window when it is first charged (made once: a capturing lambda per call would allocate). */
-    private final java.util.function.Function<String, SlidingCount> newWindow;
-    private final java.util.function.Function<String, SlidingCount> newPlan = key -> new SlidingCount(Plans.MINUTE_MS);
+    private final Function<String, SlidingCount> newWindow;
+    private final Function<String, SlidingCount> newPlan = key -> new SlidingCount(Plans.MINUTE_MS);
     private final LongSupplier clockMs;
     private final LongToIntFunction shardOf;
     private final Map<String, SlidingCount> windows = new HashMap<>();

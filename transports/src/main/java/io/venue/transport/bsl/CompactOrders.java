@@ -23,6 +23,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
+import io.venue.bsl.sbe.Book;
+import io.venue.bsl.sbe.GroupSizeEncodingDecoder;
+import io.venue.bsl.sbe.Side;
+import io.venue.bsl.sbe.StpMode;
+import io.venue.bsl.sbe.TimeInForce;
 
 /**
  * The compact binary body of the MM/BSL order-entry routes (schema {@code venue-bsl.xml}): 1 to 1,000 signed orders,
@@ -233,7 +238,7 @@ public final class CompactOrders
                 CompactOrdersDecoder.BLOCK_LENGTH + "; got " + header.schemaId() + ", " + header.templateId() + ", " +
                 header.version() + ", " + header.blockLength());
         }
-        final io.venue.bsl.sbe.GroupSizeEncodingDecoder group = new io.venue.bsl.sbe.GroupSizeEncodingDecoder()
+        final GroupSizeEncodingDecoder group = new GroupSizeEncodingDecoder()
             .wrap(buffer, MessageHeaderDecoder.ENCODED_LENGTH + CompactOrdersDecoder.BLOCK_LENGTH);
         final int orderLength = group.blockLength();
         final int count = group.numInGroup();
@@ -308,8 +313,8 @@ public final class CompactOrders
             order.putAccount(payload.account().toBytes(), 0, Address.LENGTH).nonce(payload.nonce()).ts(payload.ts())
                 .hasClientOrderId(payload.clientOrderId() == null ? BooleanType.FALSE : BooleanType.TRUE)
                 .putClientOrderId(payload.clientOrderId() == null ? zeros : payload.clientOrderId().toBytes(), 0, 16)
-                .book(io.venue.bsl.sbe.Book.NONE).side(io.venue.bsl.sbe.Side.BID).price(0).qty(0)
-                .stpMode(io.venue.bsl.sbe.StpMode.NONE).timeInForce(io.venue.bsl.sbe.TimeInForce.GTC)
+                .book(Book.NONE).side(Side.BID).price(0).qty(0)
+                .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC)
                 .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE).expiresAt(SpotPlaceOrder.NO_EXPIRY)
                 .putOrderId(zeros, 0, 32).putCancelClientOrderId(zeros, 0, 16).putSignature(signed.signature().toBytes(), 0, 65);
             final Action action = payload.action();
@@ -319,13 +324,13 @@ public final class CompactOrders
                 {
                     throw new IllegalArgumentException("a place on market " + place.market() + " in a request on " + market);
                 }
-                order.kind(OrderKind.PLACE).book(place.book() == null ? io.venue.bsl.sbe.Book.NONE :
-                        io.venue.bsl.sbe.Book.valueOf(place.book().name()))
-                    .side(io.venue.bsl.sbe.Side.valueOf(place.side().name()))
+                order.kind(OrderKind.PLACE).book(place.book() == null ? Book.NONE :
+                        Book.valueOf(place.book().name()))
+                    .side(Side.valueOf(place.side().name()))
                     .price(place.price()).qty(place.qty())
-                    .stpMode(place.stpMode() == null ? io.venue.bsl.sbe.StpMode.NONE :
-                        io.venue.bsl.sbe.StpMode.valueOf(place.stpMode().name()))
-                    .timeInForce(io.venue.bsl.sbe.TimeInForce.valueOf(place.timeInForce().name()))
+                    .stpMode(place.stpMode() == null ? StpMode.NONE :
+                        StpMode.valueOf(place.stpMode().name()))
+                    .timeInForce(TimeInForce.valueOf(place.timeInForce().name()))
                     .isMarket(place.isMarket() ? BooleanType.TRUE : BooleanType.FALSE)
                     .reduceOnly(place.reduceOnly() ? BooleanType.TRUE : BooleanType.FALSE).expiresAt(place.expiresAt());
             }

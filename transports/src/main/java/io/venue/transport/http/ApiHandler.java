@@ -9,12 +9,23 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.venue.action.AdminAction;
+import io.venue.action.json.ParseResult;
+import io.venue.action.json.SignedActionParser;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.Refusal;
 import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.transport.bsl.CompactOrders;
+import io.venue.transport.http.OrderedAnswers.Slot;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 import static io.venue.transport.http.HttpResponses.OK_PREFIX;
 import static io.venue.transport.http.HttpResponses.error;
@@ -86,8 +97,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final EntrySession session;
     private final OrderedAnswers answers;
     /** The strict action parser, one per I/O thread (it keeps scratch state). */
-    private static final ThreadLocal<io.venue.action.json.SignedActionParser> ADMIN_PARSER =
-        ThreadLocal.withInitial(io.venue.action.json.SignedActionParser::new);
+    private static final ThreadLocal<SignedActionParser> ADMIN_PARSER =
+        ThreadLocal.withInitial(SignedActionParser::new);
     private final TokenRoute tokens;
     private final ReadRoutes reads;
     private final MmRoute mm;
@@ -117,7 +128,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         // whether the connection stays open after this answer: a request that closes it stops whatever is read after it
         final boolean keepAlive = request instanceof BodyLimit.Oversized oversized ? oversized.keepAlive :
             request.decoderResult().isSuccess() && HttpUtil.isKeepAlive(request);
-        final OrderedAnswers.Slot slot = answers.open(ctx, keepAlive);
+        final Slot slot = answers.open(ctx, keepAlive);
         // until the path is decoded (a 413, a request that is not HTTP), the raw one says whether this is a submit
         final int query = request.uri().indexOf('?');
         final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
@@ -189,7 +200,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             case BSL_LIMITS, MM_LIMITS -> answers.fill(ctx, slot, reads.limits(method));
             case METRICS -> answers.fill(ctx, slot, reads.metrics(method,
-                ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+                ((InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
             case BSL_EXECUTIONS -> answers.fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
             case BSL_SESSIONS -> answers.fill(ctx, slot, ReadRoutes.read(method,
                 () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson()));
@@ -231,7 +242,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-    private void submit(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final ByteBuf content)
+    private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
         if (admitWrite(ctx, slot, true))
         {
@@ -240,7 +251,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Hands an admitted submit body to the verifier pool. */
-    private void offerSubmit(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final byte[] body)
+    private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
     {
         offered(ctx, slot, session.submit(body, answer -> answers.answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
             SUBMIT_TIMEOUT);
@@ -251,7 +262,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * operator key, DESIGN.md section 6), refused here unless it carries an admin action, so an operator's tooling
      * cannot send a trade by mistake; the engine still checks the signer is an operator (NOT_OPERATOR).
      */
-    private void adminAction(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final ByteBuf content)
+    private void adminAction(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
     {
         // admitted first, like any write: the edge throttle bounds what the parse below costs the I/O thread
         if (!admitWrite(ctx, slot, true))
@@ -259,8 +270,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         final byte[] body = bytes(content);
-        final io.venue.action.json.ParseResult parsed = ADMIN_PARSER.get().parse(body);
-        if (parsed.isOk() && !(parsed.payload().action() instanceof io.venue.action.AdminAction))
+        final ParseResult parsed = ADMIN_PARSER.get().parse(body);
+        if (parsed.isOk() && !(parsed.payload().action() instanceof AdminAction))
         {
             session.journal(RequestRejectReason.MALFORMED, "not an admin action on " + ADMIN_ACTIONS);
             badRequest(ctx, slot, "action", "not an admin action: trading actions go to " + SUBMIT);
@@ -276,7 +287,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * credential is added to the engine's accepted answer, so it is returned once, and only if it was applied.
      */
     private void ownerIntent(
-        final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
+        final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final OwnerIntents.Kind kind,
         final String agentId, final ByteBuf content)
     {
         if (!allowed(ctx, slot, method, HttpMethod.POST))
@@ -309,7 +320,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
-    private void wsToken(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
+    private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
@@ -331,7 +342,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** Answers an outcome decided in the lane, journaling it first when it names a reason. */
-    private void answer(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final TokenRoute.Outcome outcome)
+    private void answer(final ChannelHandlerContext ctx, final Slot slot, final TokenRoute.Outcome outcome)
     {
         if (outcome.journalReason() != null)
         {
@@ -344,7 +355,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a private read (spec 4.3: 401 without a token). The
      * bearer token must be valid, its credential still active and its account the one in the path.
      */
-    private void executions(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String account)
+    private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
     {
                 if (!ReadRoutes.isRead(request.method()))
         {
@@ -381,7 +392,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             answers.fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
             return;
         }
-        final java.util.List<String> cursors;
+        final List<String> cursors;
         try
         {
             cursors = new QueryStringDecoder(request.uri()).parameters().get("cursor");
@@ -404,8 +415,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         answers.await(ctx, slot, "the page was not read within " + session.answerTimeoutMs() + " ms; ask again");
         context.executions.apply(account, cursor).whenComplete((page, failure) -> answers.answerLater(ctx, slot, () -> json(
             failure == null ? new SubmitResponse(200, page) :
-            failure.getCause() instanceof java.util.concurrent.RejectedExecutionException ||
-                failure instanceof java.util.concurrent.RejectedExecutionException ?
+            failure.getCause() instanceof RejectedExecutionException ||
+                failure instanceof RejectedExecutionException ?
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
                 new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
     }
@@ -415,10 +426,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * to the pool as the MM lane's; the request is answered once the engine has answered every order taken. The orders
      * go in body order on this connection, so they are journaled in that order.
      */
-    private void compactOrders(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
+    private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
         // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
-        final boolean batch = session.isBatch(io.venue.transport.bsl.CompactOrders.ordersIn(request.content().readableBytes()));
+        final boolean batch = session.isBatch(CompactOrders.ordersIn(request.content().readableBytes()));
         // what gives a batch's place back; a request that is not a batch holds none
         final Runnable freePlace = batch ? session.admitBatch() : NO_PLACE;
         if (freePlace == null)
@@ -468,8 +479,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * admission and the edge throttle's count of failed authentications; then {@code decide}. Answers and returns null
      * unless the request is admitted.
      */
-    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request,
-        final boolean served, final java.util.function.Function<java.net.InetAddress, MmRoute.Decision<A>> decide)
+    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final boolean served, final Function<InetAddress, MmRoute.Decision<A>> decide)
     {
                 if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
@@ -487,7 +498,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return null;
         }
-        final java.net.InetAddress remote = remote(ctx);
+        final InetAddress remote = remote(ctx);
         final Refusal exhausted = session.admitMmAuthentication(remote);
         if (exhausted != null)
         {
@@ -513,7 +524,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
      * account's budget (usedActions, remainingActions, resetInMs).
      */
-    private void cancelReplace(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final FullHttpRequest request, final String path)
+    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
     {
                 final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
             remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
@@ -533,9 +544,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         offered(ctx, slot, refused, SUBMIT_TIMEOUT);
     }
 
-    private static java.net.InetAddress remote(final ChannelHandlerContext ctx)
+    private static InetAddress remote(final ChannelHandlerContext ctx)
     {
-        return ((java.net.InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+        return ((InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */
@@ -565,7 +576,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** What every write passes before it is read (the core's admission); a refused request is answered here. */
-    private boolean admitWrite(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final boolean edgeThrottled)
+    private boolean admitWrite(final ChannelHandlerContext ctx, final Slot slot, final boolean edgeThrottled)
     {
         final Refusal refused = session.admitWrite(remote(ctx), edgeThrottled);
         if (refused != null)
@@ -577,7 +588,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** After the offer to the pool: a refusal (a full queue, journaled) is answered at once, otherwise the wait starts. */
-    private void offered(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final Refusal refused, final String timeout)
+    private void offered(final ChannelHandlerContext ctx, final Slot slot, final Refusal refused, final String timeout)
     {
         if (refused != null)
         {
@@ -602,7 +613,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** True when the request uses {@code expected}; otherwise answers 405 with Allow. */
-    private boolean allowed(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final HttpMethod method, final HttpMethod expected)
+    private boolean allowed(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final HttpMethod expected)
     {
         if (method.equals(expected))
         {
@@ -612,13 +623,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return false;
     }
 
-    private void badRequest(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final String message)
+    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String message)
     {
         answers.fill(ctx, slot, HttpResponses.badRequest(message));
     }
 
     /** A 400 naming the field; with the server's time, which a time-related refusal needs. */
-    private void badRequest(final ChannelHandlerContext ctx, final OrderedAnswers.Slot slot, final String field, final String message)
+    private void badRequest(final ChannelHandlerContext ctx, final Slot slot, final String field, final String message)
     {
         answers.fill(ctx, slot, json(TokenRoute.badRequest(field, message)));
     }

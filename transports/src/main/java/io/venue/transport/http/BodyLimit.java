@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpHeaderNames;
 
 /**
  * Whole requests up to the body limit. A request over it is not aggregated: its body is skipped as it arrives and,
@@ -43,7 +44,7 @@ final class BodyLimit extends HttpObjectAggregator
     @Override
     protected Object newContinueResponse(final HttpMessage start, final int maxContentLength, final ChannelPipeline pipeline)
     {
-        final boolean otherExpectation = start.headers().contains(io.netty.handler.codec.http.HttpHeaderNames.EXPECT) &&
+        final boolean otherExpectation = start.headers().contains(HttpHeaderNames.EXPECT) &&
             !HttpUtil.is100ContinueExpected(start);
         if (otherExpectation || HttpUtil.getContentLength(start, -1L) > maxContentLength)
         {

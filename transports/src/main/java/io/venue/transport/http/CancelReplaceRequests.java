@@ -13,6 +13,7 @@ import io.venue.verifier.CancelReplaceCheck;
 import org.agrona.ExpandableArrayBuffer;
 
 import java.util.function.LongFunction;
+import io.venue.codec.Hex;
 
 /**
  * Reads the body of POST /api/v1/mm/orders/replace (spec 5.3; the body is ours, the spec does not show it) into the
@@ -61,7 +62,7 @@ public final class CancelReplaceRequests
         {
             throw new OwnerIntents.BadIntent("cancel.orderId", "an order id is 0x and 64 lowercase hex digits");
         }
-        final byte[] orderId = io.venue.codec.Hex.fromHex(orderIdText);
+        final byte[] orderId = Hex.fromHex(orderIdText);
         final Address trader = place.address("trader");
         final long market = place.u64("marketId");
         if (market < 0 || market > 0xFFFF_FFFFL)

@@ -7,6 +7,10 @@ import io.venue.entry.mm.MmWindows;
 import io.venue.transport.bsl.CompactOrders;
 
 import java.util.List;
+import io.venue.action.Address;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.function.Function;
 
 /**
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
@@ -45,8 +49,8 @@ final class CompactOrderRoute
         this.machineAuth = machineAuth;
     }
 
-    MmRoute.Decision<Admitted> decide(final java.util.function.Function<String, String> headers, final String method,
-        final String uri, final String path, final byte[] body, final java.net.InetAddress remote)
+    MmRoute.Decision<Admitted> decide(final Function<String, String> headers, final String method,
+        final String uri, final String path, final byte[] body, final InetAddress remote)
     {
         final MmRoute.Authorization authorization = MmRoute.authorize(context, machineAuth, headers, method, uri, body, remote);
         if (authorization.refusal() != null)
@@ -79,7 +83,7 @@ final class CompactOrderRoute
                 " is not listed"));
         }
         final String account = authorization.key().key().account();
-        final byte[] accountBytes = io.venue.action.Address.of(account).toBytes();
+        final byte[] accountBytes = Address.of(account).toBytes();
         final long now = System.currentTimeMillis();
         final long[] markets = new long[request.size()];
         for (int i = 0; i < request.size(); i++)
@@ -101,7 +105,8 @@ final class CompactOrderRoute
         }
         final String address = MmRoute.ipWindow(remote);
         final long chargedAtMs = context.entry.context().mmWindows().nowMs();
-        final MmWindows.Refusal full = context.entry.context().mmWindows().charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
+        final MmWindows windows = context.entry.context().mmWindows();
+        final MmWindows.Refusal full = windows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
             cost(markets, 0));
         if (full != null)
         {
@@ -128,7 +133,7 @@ final class CompactOrderRoute
      */
     SubmitResponse answer(final Admitted admitted, final Answer[] answers)
     {
-        final List<String> results = new java.util.ArrayList<>();
+        final List<String> results = new ArrayList<>();
         int accepted = 0;
         for (int i = 0; i < answers.length; i++)
         {

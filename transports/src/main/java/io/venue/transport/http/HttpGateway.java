@@ -19,6 +19,15 @@ import io.venue.entry.credential.WsTokens;
 
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
+import io.venue.entry.Answer;
+import java.net.InetAddress;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.LongPredicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The HTTP lane (Netty): signed actions in, answers after the journal, and the public reads. The I/O threads
@@ -64,7 +73,7 @@ public final class HttpGateway implements AutoCloseable
                 })
                 .bind(context.host, context.port).sync().channel();
             // the counts of addresses that stopped sending, once a second
-            workers.next().scheduleAtFixedRate(context.entry::flushEdgeRefusals, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            workers.next().scheduleAtFixedRate(context.entry::flushEdgeRefusals, 1, 1, TimeUnit.SECONDS);
         }
         catch (final InterruptedException ex)
         {
@@ -112,8 +121,8 @@ public final class HttpGateway implements AutoCloseable
         {
             server.close().syncUninterruptibly();
         }
-        boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     /** Configuration, Aeron style: set what differs from the defaults, then {@link #start}. */
@@ -134,19 +143,19 @@ public final class HttpGateway implements AutoCloseable
         /** The metrics text, given the lane's counters; null: no metrics route. */
         java.util.function.Function<LaneCounters, String> metrics;
         /** The addresses the metrics route answers; any other gets 404. */
-        java.util.Set<java.net.InetAddress> metricsAllowed = java.util.Set.of();
-        java.util.function.Function<byte[], io.venue.entry.Answer> actionStatus;
-        java.util.function.Function<String, String> nonceStatus;
-        java.util.function.Function<String, String> orderStatus;
-        java.util.function.ToLongFunction<String> orderMarket;
-        java.util.function.LongPredicate marketListed;
+        java.util.Set<InetAddress> metricsAllowed = Set.of();
+        Function<byte[], Answer> actionStatus;
+        Function<String, String> nonceStatus;
+        Function<String, String> orderStatus;
+        ToLongFunction<String> orderMarket;
+        LongPredicate marketListed;
         CancelReplaceRequests cancelReplaces;
         long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
         OwnerIntents ownerIntents;
         TokenSigners tokenSigners;
         WsTokens wsTokens;
         long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
-        java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions;
+        BiFunction<String, Long, CompletableFuture<String>> executions;
         EntryCore entry;
         /** Whether the compact binary order routes are served. */
         boolean compactOrders;
@@ -195,10 +204,10 @@ public final class HttpGateway implements AutoCloseable
          * GET /api/v1/admin/metrics: the operator's metrics (Prometheus text), answered only to {@code allowed} addresses
          * (404 to any other, as if there were no such route).
          */
-        public Context metrics(final java.util.Set<java.net.InetAddress> allowed,
-            final java.util.function.Function<LaneCounters, String> metrics)
+        public Context metrics(final Set<InetAddress> allowed,
+            final Function<LaneCounters, String> metrics)
         {
-            this.metricsAllowed = java.util.Set.copyOf(allowed);
+            this.metricsAllowed = Set.copyOf(allowed);
             this.metrics = metrics;
             return this;
         }
@@ -221,14 +230,14 @@ public final class HttpGateway implements AutoCloseable
          * GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action with that digest, or null when it
          * is not among the recent ones.
          */
-        public Context actionStatus(final java.util.function.Function<byte[], io.venue.entry.Answer> actionStatus)
+        public Context actionStatus(final Function<byte[], Answer> actionStatus)
         {
             this.actionStatus = actionStatus;
             return this;
         }
 
         /** GET /api/v1/trading/accounts/{account}/nonce: the account's nonce window as JSON. */
-        public Context nonceStatus(final java.util.function.Function<String, String> nonceStatus)
+        public Context nonceStatus(final Function<String, String> nonceStatus)
         {
             this.nonceStatus = nonceStatus;
             return this;
@@ -261,14 +270,14 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /** Whether a market id is listed, for GET /api/v1/bsl/markets/{marketId}/quote-obligations. */
-        public Context marketListed(final java.util.function.LongPredicate listed)
+        public Context marketListed(final LongPredicate listed)
         {
             this.marketListed = listed;
             return this;
         }
 
         /** GET /api/v1/trading/orders/{orderId}: the order's status as JSON, or null when it is not known. */
-        public Context orderStatus(final java.util.function.Function<String, String> orderStatus)
+        public Context orderStatus(final Function<String, String> orderStatus)
         {
             this.orderStatus = orderStatus;
             return this;
@@ -278,7 +287,7 @@ public final class HttpGateway implements AutoCloseable
          * The market of a known order (its 0x id), or -1: a compact request's amend counts in the MM window of its order's
          * market. Unset, every amend counts in its request's market.
          */
-        public Context orderMarket(final java.util.function.ToLongFunction<String> orderMarket)
+        public Context orderMarket(final ToLongFunction<String> orderMarket)
         {
             this.orderMarket = orderMarket;
             return this;
@@ -319,7 +328,7 @@ public final class HttpGateway implements AutoCloseable
          * JSON, computed off the I/O threads. Needs {@link #machineAuth} for its bearer tokens.
          */
         public Context executions(
-            final java.util.function.BiFunction<String, Long, java.util.concurrent.CompletableFuture<String>> executions)
+            final BiFunction<String, Long, CompletableFuture<String>> executions)
         {
             this.executions = executions;
             return this;

@@ -9,14 +9,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.nio.ByteBuffer;
 
 /**
  * A strict JSON reader (RFC 8259) for the bodies of the lane's non-trading routes (agents, tokens): objects become
  * {@code Map<String, Object>} in document order, arrays {@code List<Object>}, integers {@code Long} (or
  * {@code BigInteger} beyond 64 bits), other numbers {@code BigDecimal}, plus {@code String}, {@code Boolean} and
  * null. Refused, with the character position: invalid UTF-8, duplicate keys, nesting deeper than {@link #MAX_DEPTH},
- * a number literal over {@link #MAX_NUMBER_LENGTH} characters or out of range, anything after the value. The signed trading actions have their own canonical parser; this one is for requests
- * whose signed text the lane rebuilds from the fields.
+ * a number literal over {@link #MAX_NUMBER_LENGTH} characters or out of range, anything after the value. The signed
+ * trading actions have their own canonical parser; this one is for requests whose signed text the lane rebuilds from
+ * the fields.
  */
 public final class JsonReader
 {
@@ -48,7 +50,7 @@ public final class JsonReader
         try
         {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(body)).toString();
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
         }
         catch (final CharacterCodingException ex)
         {

@@ -4,6 +4,9 @@ import io.venue.codec.JsonWriter;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.MmWindows;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.auth.Scope;
+import java.net.InetAddress;
+import java.util.function.Function;
 
 import static io.venue.transport.http.HttpResponses.error;
 
@@ -52,8 +55,8 @@ final class MmRoute
     }
 
     /** Checks one request that passed the lane's admission. */
-    Decision<Admitted> decide(final java.util.function.Function<String, String> headers, final String method, final String uri,
-        final String path, final byte[] body, final java.net.InetAddress remote)
+    Decision<Admitted> decide(final Function<String, String> headers, final String method, final String uri,
+        final String path, final byte[] body, final InetAddress remote)
     {
         final Authorization authorization = authorize(context, machineAuth, headers, method, uri, body, remote);
         if (authorization.refusal() != null)
@@ -92,7 +95,7 @@ final class MmRoute
     }
 
     /** The key of the per-address MM window: the address, or its /64 for IPv6, as the edge throttle counts. */
-    static String ipWindow(final java.net.InetAddress remote)
+    static String ipWindow(final InetAddress remote)
     {
         return EdgeThrottle.describe(EdgeThrottle.key(remote));
     }
@@ -108,8 +111,8 @@ final class MmRoute
      * is refused before the checks and cannot flood the journal.
      */
     static Authorization authorize(final HttpGateway.Context context, final MachineAuth machineAuth,
-        final java.util.function.Function<String, String> headers, final String method, final String uri, final byte[] body,
-        final java.net.InetAddress remote)
+        final Function<String, String> headers, final String method, final String uri, final byte[] body,
+        final InetAddress remote)
     {
         final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
         if (auth.refusal() != null)
@@ -117,7 +120,7 @@ final class MmRoute
             final long wait = context.entry.mmAuthThrottle() == null ? 0 : context.entry.mmAuthThrottle().acquire(remote);
             return new Authorization(null, new Decision<>(wait, wait > 0 ? null : auth.refusal(), null));
         }
-        if (!auth.key().institutional() || !auth.key().holds(io.venue.auth.Scope.QUOTE))
+        if (!auth.key().institutional() || !auth.key().holds(Scope.QUOTE))
         {
             return new Authorization(null, Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry " +
                 "needs an institutional agent's credential holding the quote scope"))));

@@ -33,6 +33,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import io.venue.auth.WsTokenText;
+import io.venue.crypto.RecoveryStatus;
+import io.venue.crypto.Secp256k1Recovery;
+import io.venue.svc.SvcVerifier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.function.Supplier;
+import org.agrona.collections.LongArrayQueue;
 
 /**
  * Reads the bodies of the agent routes (spec 3.3, 5.8) into owner intents: the text the owner wallet signed with
@@ -54,7 +63,7 @@ public final class OwnerIntents
     }
 
     /** An issue time further than this from the server's clock is refused: the machine headers' skew (spec 8.5). */
-    public static final long MAX_ISSUED_SKEW_MS = io.venue.svc.SvcVerifier.MAX_SKEW_MS;
+    public static final long MAX_ISSUED_SKEW_MS = SvcVerifier.MAX_SKEW_MS;
 
     private static final Pattern ADDRESS = Routes.ADDRESS;
     private static final Pattern SIGNATURE = Pattern.compile("0x[0-9a-f]{130}");
@@ -115,11 +124,11 @@ public final class OwnerIntents
     private final CredentialSecrets secrets;
     private final SecureRandom random;
     private final LongSupplier clockMs;
-    private final ThreadLocal<io.venue.crypto.Secp256k1Recovery> recovery;
+    private final ThreadLocal<Secp256k1Recovery> recovery;
     /** The EIP-191 hashes of the token texts already used, and when each was taken, in that order, for ageing out. */
-    private final java.util.Set<String> usedTokenTexts = new java.util.HashSet<>();
-    private final java.util.ArrayDeque<String> usedInOrder = new java.util.ArrayDeque<>();
-    private final org.agrona.collections.LongArrayQueue usedAtMs = new org.agrona.collections.LongArrayQueue();
+    private final Set<String> usedTokenTexts = new HashSet<>();
+    private final ArrayDeque<String> usedInOrder = new ArrayDeque<>();
+    private final LongArrayQueue usedAtMs = new LongArrayQueue();
     /**
      * This lane's memory of used texts starts empty: a text the node before it (this process before a restart, or the
      * old primary) may have taken must be refused. A token text may not be dated more than
@@ -133,7 +142,7 @@ public final class OwnerIntents
      */
     public OwnerIntents(
         final long chainId, final Address verifyingContract, final CredentialSecrets secrets, final SecureRandom random,
-        final LongSupplier clockMs, final java.util.function.Supplier<io.venue.crypto.Secp256k1Recovery> recovery)
+        final LongSupplier clockMs, final Supplier<Secp256k1Recovery> recovery)
     {
         this.chainId = chainId;
         this.verifyingContract = verifyingContract;
@@ -158,12 +167,12 @@ public final class OwnerIntents
         final long issuedAtMs = issuedAt(fields);
         final long nonce = fields.u64("nonce");
         final long ttlMs = body.get("ttlMs") == null ? 0 : fields.millis("ttlMs");
-        final io.venue.auth.WsTokenText text = build("", () -> io.venue.auth.WsTokenText.builder().owner(account).nonce(nonce)
+        final WsTokenText text = build("", () -> WsTokenText.builder().owner(account).nonce(nonce)
             .issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract).build());
         final byte[] signature = fields.signature("signature");
         final byte[] hash = Eip191.personalHash(text.text());
         final byte[] signer = new byte[20];
-        if (recovery.get().recover(hash, 0, signature, 0, signer, 0) != io.venue.crypto.RecoveryStatus.OK)
+        if (recovery.get().recover(hash, 0, signature, 0, signer, 0) != RecoveryStatus.OK)
         {
             throw new BadIntent("signature", "not a valid secp256k1 signature");
         }
@@ -283,6 +292,7 @@ public final class OwnerIntents
         create.putOwner(owner.toBytes(), 0, 20);
         out.putLong(create.offset() + AgentCreateEncoder.agentIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
         create.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32)
+            // FQN-CLASH: the journal's AgentKind (AgentKind here is the auth model's)
             .agentKind(io.venue.journal.sbe.AgentKind.valueOf(kind.name()))
             .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs).nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         out.putByte(create.offset() + AgentCreateEncoder.scopesEncodingOffset(), scopeBits(scopes));
@@ -371,7 +381,7 @@ public final class OwnerIntents
      */
     public static String createBody(final AgentAuthorizationText text, final String signature)
     {
-        final List<String> scopes = new java.util.ArrayList<>();
+        final List<String> scopes = new ArrayList<>();
         for (final Scope scope : text.scopes())
         {
             scopes.add(JsonWriter.quote(scope.wire()));

@@ -8,6 +8,11 @@ import io.venue.codec.MetricsText;
 import io.venue.entry.mm.MmWindows;
 
 import java.util.function.Supplier;
+import io.venue.codec.Hex;
+import io.venue.entry.Answer;
+import io.venue.transport.bsl.CompactOrders;
+import java.net.InetAddress;
+import java.util.List;
 
 import static io.venue.transport.http.HttpResponses.error;
 import static io.venue.transport.http.HttpResponses.json;
@@ -52,7 +57,7 @@ final class ReadRoutes
         {
             return HttpResponses.badRequest("the action digest is 0x and 64 lowercase hex digits");
         }
-        final io.venue.entry.Answer found = context.actionStatus.apply(io.venue.codec.Hex.fromHex(digest.substring(2)));
+        final Answer found = context.actionStatus.apply(Hex.fromHex(digest.substring(2)));
         final SubmitResponse answer = found == null ? null : HttpAnswers.render(found);
         if (answer == null)
         {
@@ -118,7 +123,7 @@ final class ReadRoutes
     /** What execution streams this node serves, and how to page through them (spec 4: stream and replay metadata). */
     static String executionStreams()
     {
-        return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(java.util.List.of(new JsonWriter()
+        return new JsonWriter().field("ok", true).raw("streams", JsonWriter.array(List.of(new JsonWriter()
             .field("name", "account-executions").field("route", Routes.BSL_ACCOUNTS + "{account}" + Routes.EXECUTIONS)
             .field("auth", "Authorization: Bearer <token from POST " + Routes.WS_TOKEN + ">")
             .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
@@ -137,14 +142,15 @@ final class ReadRoutes
         final MmWindows.Limits l = windows.limits();
         // the compact order routes' limits, when they are served (spec 8.2's actions.* and ingress.*)
         final String actions = !context.compactOrders ? null : new JsonWriter()
-            .field("maxPerBatch", io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
+            .field("maxPerBatch", CompactOrders.MAX_ORDERS)
             .field("lowLatencyMaxActions", context.entry.context().lowLatencyMaxActions())
             .field("maxActionTsSkewMs", context.mmActionTsSkewMs).toJson();
         final String ingress = !context.compactOrders ? null : new JsonWriter()
             .field("binaryMaxBodyBytes", context.maxBodyBytes).toJson();
         final String backlog = !context.compactOrders ? null : new JsonWriter()
             .field("prebatchedMaxBatches", context.entry.context().prebatchedMaxBatches()).toJson();
-        return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress, backlog).raw("rateLimits", new JsonWriter()
+        return read(method, () -> addCompact(new JsonWriter().field("ok", true), actions, ingress, backlog)
+            .raw("rateLimits", new JsonWriter()
             .field("windowMs", l.windowMs()).field("maxActionsPerWindow", l.accountActions())
             .field("maxCancelsPerWindow", l.accountCancels()).field("maxActionsPerApiKeyWindow", l.keyActions())
             .field("maxActionsPerIpWindow", l.ipActions()).field("maxActionsPerMarketWindow", l.marketActions())
@@ -160,7 +166,7 @@ final class ReadRoutes
     }
 
     /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */
-    FullHttpResponse metrics(final HttpMethod method, final java.net.InetAddress remote)
+    FullHttpResponse metrics(final HttpMethod method, final InetAddress remote)
     {
         if (context.metrics == null || !context.metricsAllowed.contains(remote))
         {

@@ -8,6 +8,8 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.svc.SvcHeaders;
 
 import java.util.function.Function;
+import io.venue.auth.Scope;
+import java.util.Map;
 
 /**
  * POST /api/v1/ws/token (spec 2.5, 5.7), and the check a private read makes of the token it is shown. A token is
@@ -57,7 +59,7 @@ final class TokenRoute
         {
             return auth.refusal();
         }
-        if (!auth.key().holds(io.venue.auth.Scope.READ))
+        if (!auth.key().holds(Scope.READ))
         {
             return Outcome.answer(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED",
                 "the credential's agent does not hold the read scope")));
@@ -67,7 +69,7 @@ final class TokenRoute
         {
             try
             {
-                if (!(JsonReader.read(body) instanceof java.util.Map<?, ?> map) || !(map.get("ttlMs") instanceof Long asked) ||
+                if (!(JsonReader.read(body) instanceof Map<?, ?> map) || !(map.get("ttlMs") instanceof Long asked) ||
                     map.size() != 1)
                 {
                     throw new JsonReader.JsonException("the body is empty or {\"ttlMs\":<integer>}");
@@ -106,7 +108,8 @@ final class TokenRoute
         }
         if (!grant.readScope())
         {
-            return Outcome.answer(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED", "the signing agent does not hold the read scope")));
+            return Outcome.answer(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED",
+                "the signing agent does not hold the read scope")));
         }
         final String used = context.ownerIntents.useOnce(request);
         if (used != null)
@@ -130,7 +133,8 @@ final class TokenRoute
         {
             // the wallet must still be the account or its owner: a grant by way of an agent key is the agent's, not the wallet's
             final String signer = claims.apiKeyId().substring(WALLET.length());
-            final TokenSigners.Grant grant = context.tokenSigners == null ? null : context.tokenSigners.grant(claims.account(), signer, now);
+            final TokenSigners.Grant grant = context.tokenSigners == null ? null :
+                context.tokenSigners.grant(claims.account(), signer, now);
             return grant != null && grant.credentialId().isEmpty();
         }
         final ApiKey key = context.entry.credentials().find(claims.apiKeyId());

@@ -3,6 +3,8 @@ package io.venue.entry.mm;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Random;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +17,7 @@ class MmWindowsTest
 {
     private final AtomicLong now = new AtomicLong(10_000);
     private final MmWindows windows = new MmWindows(new MmWindows.Limits(1_000, 3, 5, 100, 100, 100, 100),
-        new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of("pro-account")), now::get);
+        new MmWindows.Plans(4, 8, Set.of("basic-account"), Set.of("pro-account")), now::get);
 
     @Test
     void eachWindowRefusesPastItsLimitAndARefusalCostsNothing()
@@ -49,7 +51,7 @@ class MmWindowsTest
         final MmWindows.Refusal plan = windows.charge(now.get(), "basic-account", "k", "ip", 1, 3, 0);
         assertEquals(null, plan, "3 fit the second's window and the plan's minute of 4");
         final MmWindows.Refusal overPlan = new MmWindows(new MmWindows.Limits(1_000, 10, 10, 100, 100, 100, 100),
-            new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of()), now::get)
+            new MmWindows.Plans(4, 8, Set.of("basic-account"), Set.of()), now::get)
             .charge(now.get(), "basic-account", "k", "ip", 1, 5, 0);
         assertEquals("builder_plan", overPlan.scope());
         assertTrue(overPlan.neverFits(), "5 actions in a plan of 4 a minute");
@@ -144,7 +146,8 @@ class MmWindowsTest
         windows.refund(now.get(), "basic-account", "k", "ip", 1, 1, 0);
         assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
         assertEquals(new MmWindows.Budget(60_000, 4, 0, 60_899), windows.budget("basic-account"),
-            "the budget shows the plan's minute once it has less left than the second; the first three, charged in the 6 s bucket from 6,000 ms, count until 71,999 ms");
+            "the budget shows the plan's minute once it has less left than the second; the first three, charged in the 6 s " +
+            "bucket from 6,000 ms, count until 71,999 ms");
         assertEquals("builder_plan", windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0).scope());
     }
 
@@ -153,7 +156,7 @@ class MmWindowsTest
     {
         // the API key's window holds 5 a second: four plan actions and one other account's fit, a sixth would not
         final MmWindows tight = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 5, 100, 100, 100),
-            new MmWindows.Plans(4, 8, java.util.Set.of("basic-account"), java.util.Set.of()), now::get);
+            new MmWindows.Plans(4, 8, Set.of("basic-account"), Set.of()), now::get);
         for (int i = 0; i < 4; i++)
         {
             assertNull(tight.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
@@ -210,13 +213,13 @@ class MmWindowsTest
         }
         assertEquals(8, admitted);
         assertThrows(IllegalArgumentException.class,
-            () -> new MmWindows.Plans(4, 8, java.util.Set.of("both"), java.util.Set.of("both")));
+            () -> new MmWindows.Plans(4, 8, Set.of("both"), Set.of("both")));
     }
 
     @Test
     void aRefusalsResetIsWhenTheSameRequestFitsAgain()
     {
-        final java.util.Random random = new java.util.Random(7);
+        final Random random = new Random(7);
         for (int trial = 0; trial < 2_000; trial++)
         {
             final AtomicLong clock = new AtomicLong(random.nextInt(1_000_000));
@@ -235,7 +238,8 @@ class MmWindowsTest
             if (wait > 1)
             {
                 clock.addAndGet(wait - 1);
-                assertNotNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0), "trial " + trial + ": not yet after " + (wait - 1) + " ms");
+                assertNotNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0),
+                    "trial " + trial + ": not yet after " + (wait - 1) + " ms");
                 clock.addAndGet(1);
             }
             else

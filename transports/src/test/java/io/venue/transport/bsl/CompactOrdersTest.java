@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Random;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -98,7 +99,8 @@ class CompactOrdersTest
     }
 
     @Property(tries = 2000)
-    void changedBytesAreDecodedToSendableOrdersOrRefusedWithAField(@ForAll("orders") @Size(min = 1, max = 4) final List<SignedAction> orders,
+    void changedBytesAreDecodedToSendableOrdersOrRefusedWithAField(
+        @ForAll("orders") @Size(min = 1, max = 4) final List<SignedAction> orders,
         @ForAll final long seed, @ForAll @IntRange(min = 1, max = 8) final int changes)
     {
         final byte[] body = CompactOrders.encode(MARKET, orders);
@@ -107,7 +109,7 @@ class CompactOrdersTest
         {
             body[random.nextInt(body.length)] = (byte)random.nextInt(256);
         }
-        final byte[] cut = random.nextInt(4) == 0 ? java.util.Arrays.copyOf(body, random.nextInt(body.length + 8)) : body;
+        final byte[] cut = random.nextInt(4) == 0 ? Arrays.copyOf(body, random.nextInt(body.length + 8)) : body;
         try
         {
             // what decodes is a request a client could have sent: encoded again, it decodes to the same actions
@@ -145,8 +147,8 @@ class CompactOrdersTest
         putShort(otherSize, 12, 100);
         assertEquals("orders", refusal(otherSize).field());
 
-        assertEquals("body", refusal(java.util.Arrays.copyOf(one, one.length + 1)).field());
-        assertEquals("body", refusal(java.util.Arrays.copyOf(one, one.length - 1)).field());
+        assertEquals("body", refusal(Arrays.copyOf(one, one.length + 1)).field());
+        assertEquals("body", refusal(Arrays.copyOf(one, one.length - 1)).field());
 
         final byte[] badKind = one.clone();
         badKind[16] = 9; // the first order's kind
@@ -202,7 +204,7 @@ class CompactOrdersTest
 
     private static void putShort(final byte[] body, final int at, final int value)
     {
-        new org.agrona.concurrent.UnsafeBuffer(body).putShort(at, (short)value, ByteOrder.LITTLE_ENDIAN);
+        new UnsafeBuffer(body).putShort(at, (short)value, ByteOrder.LITTLE_ENDIAN);
     }
 
     private static SignedAction signed(final Action action, final ClientOrderId clientOrderId)

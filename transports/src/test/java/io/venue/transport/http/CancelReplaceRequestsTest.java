@@ -6,6 +6,12 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.CancelReplaceDecoder;
+import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.Side;
+import io.venue.journal.sbe.TimeInForce;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,13 +33,13 @@ class CancelReplaceRequestsTest
         assertEquals(2, request.market());
         assertEquals(3, request.order().sideCode());
         assertEquals(9, request.order().nonce());
-        assertEquals(io.venue.journal.sbe.CancelReplaceDecoder.TEMPLATE_ID, request.command()[2]);
-        final io.venue.journal.sbe.CancelReplaceDecoder d = new io.venue.journal.sbe.CancelReplaceDecoder()
-            .wrapAndApplyHeader(new org.agrona.concurrent.UnsafeBuffer(request.command()), 0,
-                new io.venue.journal.sbe.MessageHeaderDecoder());
-        assertEquals(io.venue.journal.sbe.Book.NO, d.book(), "codes 2 and 3 are the NO book");
-        assertEquals(io.venue.journal.sbe.Side.ASK, d.side());
-        assertEquals(io.venue.journal.sbe.TimeInForce.POST_ONLY, d.timeInForce());
+        assertEquals(CancelReplaceDecoder.TEMPLATE_ID, request.command()[2]);
+        final CancelReplaceDecoder d = new CancelReplaceDecoder()
+            .wrapAndApplyHeader(new UnsafeBuffer(request.command()), 0,
+                new MessageHeaderDecoder());
+        assertEquals(Book.NO, d.book(), "codes 2 and 3 are the NO book");
+        assertEquals(Side.ASK, d.side());
+        assertEquals(TimeInForce.POST_ONLY, d.timeInForce());
     }
 
     @Test

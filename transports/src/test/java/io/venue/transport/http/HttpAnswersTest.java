@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -108,11 +109,11 @@ class HttpAnswersTest
         final SubmitResponse rejected = HttpAnswers.render(new Answer.Builder().rejected(1, 1, code).digest(new byte[32])
             .account(new byte[20]).build());
         assertEquals(HttpAnswers.status(code), rejected.status());
-        assertTrue(JsonReader.read(rejected.body().getBytes(StandardCharsets.UTF_8)) instanceof java.util.Map<?, ?>);
+        assertTrue(JsonReader.read(rejected.body().getBytes(StandardCharsets.UTF_8)) instanceof Map<?, ?>);
         final SubmitResponse refused = HttpAnswers.render(new Answer.Builder().refused(1, 1, reason, detail)
             .digest(new byte[32]).account(new byte[20]).build());
         assertEquals(HttpAnswers.status(reason), refused.status());
-        assertTrue(JsonReader.read(refused.body().getBytes(StandardCharsets.UTF_8)) instanceof java.util.Map<?, ?>,
+        assertTrue(JsonReader.read(refused.body().getBytes(StandardCharsets.UTF_8)) instanceof Map<?, ?>,
             refused.body());
     }
 }

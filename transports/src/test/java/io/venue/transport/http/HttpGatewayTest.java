@@ -13,6 +13,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import io.venue.journal.sbe.RequestRejectReason;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,19 +82,19 @@ class HttpGatewayTest
     }
 
     /** Sends {@code requests} on a new connection and reads every answer until the gateway closes it. */
-    private String exchange(final String requests) throws java.io.IOException
+    private String exchange(final String requests) throws IOException
     {
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(requests.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(requests.getBytes(StandardCharsets.US_ASCII));
             return readToClose(socket);
         }
     }
 
-    private static String readToClose(final java.net.Socket socket) throws java.io.IOException
+    private static String readToClose(final Socket socket) throws IOException
     {
-        return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
     }
 
     /** Journals the first request offered as sequence 1 and answers it ok. */
@@ -120,16 +129,16 @@ class HttpGatewayTest
     void pipelinedRequestsAreAnsweredInTheirOrder() throws Exception
     {
         start(10_000);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
             // a submit and a read sent together: the read is ready first, but its answer must come second
             socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
-                "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
             Thread.sleep(100);
             answerFirstOffered();
-            final java.io.InputStream in = socket.getInputStream();
+            final InputStream in = socket.getInputStream();
             final StringBuilder text = new StringBuilder();
             final byte[] chunk = new byte[4096];
             while (text.indexOf("{}") < 0)
@@ -139,7 +148,7 @@ class HttpGatewayTest
                 {
                     break;
                 }
-                text.append(new String(chunk, 0, read, java.nio.charset.StandardCharsets.US_ASCII));
+                text.append(new String(chunk, 0, read, StandardCharsets.US_ASCII));
             }
             final int submitAnswer = text.indexOf("{\"ok\":true,\"sequence\":1,");
             final int readAnswer = text.lastIndexOf("{}");
@@ -167,7 +176,7 @@ class HttpGatewayTest
     @Test
     void theOriginFormOfAnyAbsoluteTargetIsItsPathAndQuery()
     {
-        final java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        final SplittableRandom random = new SplittableRandom(11);
         final String chars = "abz09-._~%/?=&:@!$'()*+,;";
         for (int i = 0; i < 10_000; i++)
         {
@@ -203,12 +212,12 @@ class HttpGatewayTest
     void requestsReadAfterAClosingRequestAreNotExecutedWhileAnEarlierAnswerWaits() throws Exception
     {
         start(10_000);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
             final String submit = "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
             socket.getOutputStream().write((submit + "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
-                submit).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                submit).getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
             // all three are read while the first waits for its answer
             Thread.sleep(200);
@@ -231,7 +240,7 @@ class HttpGatewayTest
         assertEquals(0, pending.waiting(), "nothing left registered");
         final StringBuilder journaled = new StringBuilder();
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
-        assertEquals(io.venue.journal.sbe.RequestRejectReason.QUEUE_LIMIT.value() + " the verifier queue is full", journaled.toString(),
+        assertEquals(RequestRejectReason.QUEUE_LIMIT.value() + " the verifier queue is full", journaled.toString(),
             "the refusal goes to be journaled");
     }
 
@@ -247,7 +256,7 @@ class HttpGatewayTest
         assertEquals("1", busy.headers().firstValue("retry-after").orElse(null));
         final StringBuilder journaled = new StringBuilder();
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
-        assertEquals(io.venue.journal.sbe.RequestRejectReason.SHARD_BUSY.value() + " the shard is 6 commands behind the journal",
+        assertEquals(RequestRejectReason.SHARD_BUSY.value() + " the shard is 6 commands behind the journal",
             journaled.toString());
         backlog = 5;
         assertTrue(submit().body().contains("\"code\":\"QUEUE_LIMIT\""), "at the threshold the request goes on to the pool");
@@ -264,17 +273,17 @@ class HttpGatewayTest
         assertTrue(offered.isEmpty(), "never offered for verification");
         final StringBuilder journaled = new StringBuilder();
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
-        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
+        assertEquals(RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
             "/api/v1/trading/actions", journaled.toString());
     }
 
     @Test
     void oversizedSubmitsPassTheEdgeThrottleAndOnlyWritesAreJournaled() throws Exception
     {
-        throttle = new EdgeThrottle(1, 5, java.util.Set.of(), System::nanoTime);
+        throttle = new EdgeThrottle(1, 5, Set.of(), System::nanoTime);
         start(10_000);
-        final java.util.List<Integer> statuses = new java.util.ArrayList<>();
-        for (final String target : java.util.List.of("POST /api/v1/trading/actions", "GET /api/v1/trading/actions/0x" + "ab".repeat(32)))
+        final List<Integer> statuses = new ArrayList<>();
+        for (final String target : List.of("POST /api/v1/trading/actions", "GET /api/v1/trading/actions/0x" + "ab".repeat(32)))
         {
             for (int i = 0; i < (target.startsWith("POST") ? 10 : 1); i++)
             {
@@ -287,9 +296,9 @@ class HttpGatewayTest
         assertTrue(passed == 5 || passed == 6, statuses.toString());
         assertEquals(10 - passed, statuses.subList(0, 10).stream().filter(status -> status == 429).count(), statuses.toString());
         assertEquals(413, statuses.get(10), "a read over the limit is refused too: " + statuses);
-        final java.util.List<Integer> reasons = new java.util.ArrayList<>();
+        final List<Integer> reasons = new ArrayList<>();
         refusals.poll((connection, correlation, reason, detail) -> reasons.add(reason), 100);
-        assertEquals(passed, reasons.stream().filter(reason -> reason == io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value())
+        assertEquals(passed, reasons.stream().filter(reason -> reason == RequestRejectReason.BODY_TOO_LARGE.value())
             .count(), "only the oversized submits the throttle let through are journaled as such: " + reasons);
     }
 
@@ -297,13 +306,13 @@ class HttpGatewayTest
     void anExpectationIsAnsweredInItsTurnAndAnnouncedOversizeIsJournaled() throws Exception
     {
         start(10_000);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
                 "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n" +
                 "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 600000\r\n" +
-                "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
             Thread.sleep(200);
             answerFirstOffered();
@@ -315,7 +324,7 @@ class HttpGatewayTest
         }
         final StringBuilder journaled = new StringBuilder();
         refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
-        assertEquals(io.venue.journal.sbe.RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
+        assertEquals(RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
             "/api/v1/trading/actions", journaled.toString());
     }
 
@@ -336,17 +345,18 @@ class HttpGatewayTest
         assertEquals(0, pending.waiting());
         assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
             HttpResponse.BodyHandlers.ofString()).statusCode(), "the connection still serves");
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port()))
+        try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write("GET /api/%zz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write("GET /api/%zz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             final byte[] statusLine = new byte[12];
             assertEquals(12, socket.getInputStream().readNBytes(statusLine, 0, 12));
-            assertEquals("HTTP/1.1 400", new String(statusLine, java.nio.charset.StandardCharsets.US_ASCII),
+            assertEquals("HTTP/1.1 400", new String(statusLine, StandardCharsets.US_ASCII),
                 "a path that does not decode is a 400, not a dropped connection");
         }
         final HttpResponse<String> wrongMethod = client.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
         assertEquals(405, wrongMethod.statusCode());
         assertEquals("POST", wrongMethod.headers().firstValue("allow").orElse(null));
     }

@@ -24,6 +24,7 @@ class MetricsTextTest
         counters.submitAnswered(500_000_000); // past the last bound
         final MetricsText text = new MetricsText();
         counters.appendTo(text);
+        // CHECKSTYLE.OFF: LineLength - the expected text is the metrics route's, line for line
         assertEquals("""
             # HELP venue_http_responses_total HTTP answers of the lane by status, since the lane started
             # TYPE venue_http_responses_total counter
@@ -54,6 +55,7 @@ class MetricsTextTest
             venue_mm_window_refusals_total{scope="shard"} 0
             venue_mm_window_refusals_total{scope="builder_plan"} 0
             """, text.toString());
+        // CHECKSTYLE.ON: LineLength
     }
 
     @Test

@@ -9,6 +9,13 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Random;
+import io.venue.auth.WsTokenText;
+import io.venue.codec.Hex;
+import io.venue.crypto.BouncyCastleSecp256k1Recovery;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.crypto.Secp256k1Signer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -25,7 +32,7 @@ class OwnerIntentsTest
     private static final String OWNER = "0x" + "11".repeat(20);
     private static final String SIGNATURE = "0x" + "22".repeat(65);
     private final OwnerIntents intents = new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)),
-        new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW, io.venue.crypto.BouncyCastleSecp256k1Recovery::new);
+        new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW, BouncyCastleSecp256k1Recovery::new);
 
     private static String create(final String agent)
     {
@@ -100,15 +107,15 @@ class OwnerIntentsTest
         }
     }
 
-    private static final io.venue.crypto.Secp256k1KeyPair WALLET = io.venue.crypto.Secp256k1KeyPair.generate(new SecureRandom());
+    private static final Secp256k1KeyPair WALLET = Secp256k1KeyPair.generate(new SecureRandom());
 
     /** A token request for the wallet's own account, really signed. */
     private static byte[] tokenRequest(final long nonce, final long issuedAtMs)
     {
-        final io.venue.auth.WsTokenText text = io.venue.auth.WsTokenText.builder().owner(WALLET.address()).nonce(nonce)
+        final WsTokenText text = WsTokenText.builder().owner(WALLET.address()).nonce(nonce)
             .issuedAtMs(issuedAtMs).chainId(8453).verifyingContract(Address.of("0x" + "5e".repeat(20))).build();
-        final String signature = io.venue.codec.Hex.to0x(new io.venue.crypto.Secp256k1Signer(WALLET)
-            .sign(io.venue.crypto.Eip191.personalHash(text.text()), io.venue.crypto.PreimageMode.RAW));
+        final String signature = Hex.to0x(new Secp256k1Signer(WALLET)
+            .sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
         return ("{\"account\":\"" + WALLET.address() + "\",\"nonce\":" + nonce + ",\"issuedAtMs\":" + issuedAtMs +
             ",\"signature\":\"" + signature + "\",\"ttlMs\":60000}").getBytes(StandardCharsets.UTF_8);
     }
@@ -128,7 +135,7 @@ class OwnerIntentsTest
         assertEquals("issuedAtMs", early.field(), "a text an earlier node could have taken: this lane's memory of used texts is empty");
         final OwnerIntents.BadIntent ahead = assertThrows(OwnerIntents.BadIntent.class,
             () -> new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)), new CredentialSecrets(new byte[32]), new SecureRandom(),
-                () -> NOW - 10_000, io.venue.crypto.BouncyCastleSecp256k1Recovery::new).walletToken(OwnerIntents.object(tokenRequest(3, issued))));
+                () -> NOW - 10_000, BouncyCastleSecp256k1Recovery::new).walletToken(OwnerIntents.object(tokenRequest(3, issued))));
         assertTrue(ahead.getMessage().contains("ahead"), ahead.getMessage());
     }
 
