@@ -154,11 +154,11 @@ class TypedOrderJournalTest
             assertArrayEquals(jsonRecords.get(i), typedRecords.get(i), "record " + (i + 1) + "\nJSON:  " +
                 print(printer, jsonRecords.get(i)) + "\ntyped: " + line);
             rejected += line.contains("\"type\":\"RequestRejected\"") ? 1 : 0;
-            mmPlaces += line.contains("\"type\":\"PlaceOrder\"") && line.contains("\"lane\":\"MM\"") ? 1 : 0;
+            mmPlaces += line.contains("\"type\":\"PlaceOrder\"") && line.contains("\"limitClass\":\"MM\"") ? 1 : 0;
         }
-        // the mix held what it was made to: refusals of both kinds and accepted places of the MM lane
+        // the mix held what it was made to: refusals of both kinds and accepted places of limit class MM
         assertTrue(rejected > 10 && rejected < ORDERS / 2, rejected + " refused");
-        assertTrue(mmPlaces > 30, mmPlaces + " places of the MM lane");
+        assertTrue(mmPlaces > 30, mmPlaces + " places of limit class MM");
     }
 
     private static VerifierPool.Context context(final byte[] trader, final byte[] agent)
