@@ -111,7 +111,7 @@ public final class Appliance implements AutoCloseable
     /** Recovers the shard from the data folder and starts serving; on the demo's first start, sets the venue up. */
     public static Appliance start(final ApplianceContext context, final PrintStream log) throws IOException, StateUnusableException
     {
-        context.validate();
+        context.conclude();
         final Appliance appliance = new Appliance(context, log);
         try
         {
@@ -127,19 +127,20 @@ public final class Appliance implements AutoCloseable
 
     private void open() throws IOException, StateUnusableException
     {
-        data = context.dataDir.toAbsolutePath();
+        data = context.dataDir().toAbsolutePath();
         Files.createDirectories(data);
-        final EngineConfig config = context.engineConfig();
-        if (context.demo)
+        final EngineConfig config = context.engineConfig().shardThreads(shard -> PinnedThreads.factory("matching-shard-" + shard,
+            context.coreShards().length == 0 ? -1 : context.coreShards()[shard % context.coreShards().length]), idleStrategy());
+        if (context.demo())
         {
             demoVenue = DemoVenue.open(data);
             config.operator(demoVenue.operator.address());
         }
         models = new ReadModels(config.stateLimits().openOrders());
-        if (context.listingFile != null)
+        if (context.listingFile() != null)
         {
-            listing = ListingFile.read(context.listingFile);
-            listingOperator = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(KeyFiles.load(context.listingOperatorKeyFile));
+            listing = ListingFile.read(context.listingFile());
+            listingOperator = io.venue.crypto.Secp256k1KeyPair.fromPrivateKey(KeyFiles.load(context.listingOperatorKeyFile()));
             if (!config.operators().contains(listingOperator.address()))
             {
                 throw new IllegalArgumentException("listing.operator.key.file holds the key of " + listingOperator.address() +
@@ -188,7 +189,7 @@ public final class Appliance implements AutoCloseable
             });
         state = recovery.state();
         engine = recovery.engine();
-        if (context.journalPretouch)
+        if (context.journalPretouch())
         {
             // its own thread, sleeping 1 ms between looks: it keeps 32 MiB ahead of each writer, tens of milliseconds of
             // writing, and a backing-off wait would wake it thousands of times a second for nothing
@@ -196,13 +197,13 @@ public final class Appliance implements AutoCloseable
                 .follow(events);
             pretouchRunner = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1)),
                 this::onError, null, pretoucher);
-            AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch));
+            AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch()));
         }
         // after the state's lock: a second process on this folder has stopped at it before touching the lane's file
         svcNonceFile = new SvcNonceFile(data, config.stateLimits().credentials(), log);
         recovery.commands().handOver();
         engineAgent = new EngineAgent(engine, recovery.commands(), BATCH)
-            .snapshots(state, snapshots, context.snapshotEvery, context.snapshotsKept);
+            .snapshots(state, snapshots, context.snapshotEvery(), context.snapshotsKept());
         pending = new PendingSubmits(journaled);
         // the listing from the whole event journal; the answers (for the status route) from the last RECENT commands
         try (JournalTailer scan = events.tailer())
@@ -220,7 +221,7 @@ public final class Appliance implements AutoCloseable
         eventTail.handOver();
         responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
             config.actionWindowMs(), recentAnswers, journaled, this::onError);
-        if (context.compactThreads)
+        if (context.compactThreads())
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores, and
             // no bell between them (a thread never needs waking by its own agents)
@@ -231,11 +232,11 @@ public final class Appliance implements AutoCloseable
             front = new DynamicCompositeAgent("front", responder);
             engineAgent.wakes(frontBell);
             engineBell = new Doorbell();
-            engineRunner = new AgentRunner(context.idleStrategy().apply(engineBell), this::onError, null, engineAgent);
-            AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine));
+            engineRunner = new AgentRunner(idleStrategy().apply(engineBell), this::onError, null, engineAgent);
+            AgentRunner.startOnThread(engineRunner, PinnedThreads.factory("engine-shard-0", context.coreEngine()));
         }
-        frontRunner = new AgentRunner(context.frontIdleStrategy().apply(frontBell), this::onError, null, front);
-        AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront));
+        frontRunner = new AgentRunner(frontIdleStrategy().apply(frontBell), this::onError, null, front);
+        AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront()));
 
         final SequencerListener answers = new SequencerListener()
         {
@@ -254,9 +255,9 @@ public final class Appliance implements AutoCloseable
             serve(epoch, journaled, answers, () -> false, true);
             return;
         }
-        final ReplicationContext replication = context.replication();
+        final ReplicationContext replication = replication();
         media = ReplicationMedia.launch(data.resolve("aeron"));
-        if (context.role == ApplianceContext.Role.PRIMARY)
+        if (context.role() == ApplianceContext.Role.PRIMARY)
         {
             final CommandShipper shipper = new CommandShipper(commands,
                 media.aeron().addExclusivePublication(replication.commandChannel(), replication.commandStreamId()),
@@ -265,14 +266,14 @@ public final class Appliance implements AutoCloseable
             add(shipper);
             add(gate);
             // listen before writing: a newer primary's heartbeat fences this node before it journals anything
-            if (await(shipper::isFenced, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs)))
+            if (await(shipper::isFenced, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs())))
             {
                 throw new IllegalStateException("fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
                     "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
             }
             serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced(), true);
-            add(ReplicationReport.primary(log, context.replicationReportMs, shipper, gate, sequencer));
-            log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint);
+            add(ReplicationReport.primary(log, context.replicationReportMs(), shipper, gate, sequencer));
+            log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint());
         }
         else
         {
@@ -281,7 +282,7 @@ public final class Appliance implements AutoCloseable
                 media.aeron().addExclusivePublication(replication.replyChannel(), replication.replyStreamId()), replication)
                 .wakes(engineBell);
             add(follower);
-            add(ReplicationReport.standby(log, context.replicationReportMs, follower));
+            add(ReplicationReport.standby(log, context.replicationReportMs(), follower));
             add(new PromotionWatch(follower, pending, data, promoted ->
             {
                 log.printf("promoted: epoch %d after sequence %d%n", promoted.epoch(), promoted.lastSequence());
@@ -323,7 +324,7 @@ public final class Appliance implements AutoCloseable
                 starter.start();
             }));
             log.printf("standby at sequence %d following %s; promote with: venue-appliance promote --data %s%n",
-                journaled, context.primaryEndpoint, data);
+                journaled, context.primaryEndpoint(), data);
         }
     }
 
@@ -334,10 +335,10 @@ public final class Appliance implements AutoCloseable
     private synchronized void serve(final long epoch, final long lastSequence, final SequencerListener answers,
         final java.util.function.BooleanSupplier pause, final boolean setUp)
     {
-        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads).idleStrategy(context.idleStrategy())
+        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(idleStrategy())
             .resultsDoorbell(frontBell)
-            .threadFactory(context.verifierThreadFactory())
-            .chainId(context.chainId).verifyingContract(context.verifyingContract).delegates(models.delegates()));
+            .threadFactory(verifierThreadFactory())
+            .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
         final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20).wakes(frontBell);
         sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .stampsFrom(commands.lastTimestampMs())
@@ -346,8 +347,8 @@ public final class Appliance implements AutoCloseable
         if (demoVenue != null && setUp)
         {
             // the operator's next nonce says how much of the set-up is journaled (all of it after the first start)
-            final int submitted = demoVenue.submitSetUp(new OperatorActions(pool, pending, context.chainId,
-                context.verifyingContract, demoVenue.operator), models.nonces().nextUsable(demoVenue.operator.address().toString()));
+            final int submitted = demoVenue.submitSetUp(new OperatorActions(pool, pending, context.chainId(),
+                context.verifyingContract(), demoVenue.operator), models.nonces().nextUsable(demoVenue.operator.address().toString()));
             if (submitted > 0)
             {
                 log.printf("demo venue set up: %d operator actions journaled%n", submitted);
@@ -356,46 +357,98 @@ public final class Appliance implements AutoCloseable
         if (listing != null && setUp)
         {
             final String operator = listingOperator.address().toString();
-            final int created = ListingSetUp.apply(listing, models.directory(), new OperatorActions(pool, pending, context.chainId,
-                context.verifyingContract, listingOperator), () -> models.nonces().nextUsable(operator));
-            log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", context.listingFile,
+            final int created = ListingSetUp.apply(listing, models.directory(), new OperatorActions(pool, pending, context.chainId(),
+                context.verifyingContract(), listingOperator), () -> models.nonces().nextUsable(operator));
+            log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", context.listingFile(),
                 created, listing.size());
         }
         gateway = HttpGateway.start(new HttpGateway.Context()
-            .host(context.httpHost).port(context.httpPort).answerTimeoutMs(context.answerTimeoutMs)
-            .maxBodyBytes(context.httpMaxBodyBytes)
+            .host(context.httpHost()).port(context.httpPort()).answerTimeoutMs(context.answerTimeoutMs())
+            .maxBodyBytes(context.httpMaxBodyBytes())
             .submitter(pool::offer).pending(pending)
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson).tradingLimits(tradingLimitsJson())
-            .metrics(context.metricsAllowed, this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow()).actionStatus(recentAnswers::find)
+            .metrics(context.metricsAllowed(), this::metricsText).accountRateLimit(context.engineConfig().actionsPerWindow()).actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
-            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(), System::nanoTime))
             .refusals(refusals)
-            .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
+            .ownerIntents(new OwnerIntents(context.chainId(), context.verifyingContract(), credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis, io.venue.crypto.Secp256k1Recoveries.select()::newRecovery), pool::offerIntent)
             .tokenSigners(this::tokenGrant)
             .machineAuth(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), new WsTokens(credentialSecrets.tokenKey()),
-                context.wsTokenTtlMs)
+                context.wsTokenTtlMs())
             .executions(executionHistory::page)
             .mmOrderEntry(new io.venue.transport.http.CancelReplaceRequests(id ->
             {
                 final io.venue.responder.VenueDirectory.Market market = models.directory().market(id);
                 return market == null ? null : market.kind();
-            }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(context.mmLimits(),
+            }), pool::offerCancelReplace, new io.venue.transport.http.MmWindows(mmLimits(),
                 context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
-            .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs)
-            .prebatched(context.mmLowLatencyMaxActions, context.mmPrebatchedMaxBatches)
+            .compactOrderEntry(pool::offerMm, context.mmActionTsSkewMs())
+            .prebatched(context.mmLowLatencyMaxActions(), context.mmPrebatchedMaxBatches())
             .svcNonceStore(svcNonceFile)
-            .shardBusyAbove(context.shardBusyBacklog, () -> sequencer.sequence() - engineAgent.appliedSequence()));
+            .shardBusyAbove(context.shardBusyBacklog(), () -> sequencer.sequence() - engineAgent.appliedSequence()));
         serving.countDown();
+    }
+
+    /** The MM lane's windows as configured. */
+    private io.venue.transport.http.MmWindows.Limits mmLimits()
+    {
+        return new io.venue.transport.http.MmWindows.Limits(context.mmWindowMs(), context.mmAccountActions(), context.mmAccountCancels(),
+            context.mmKeyActions(), context.mmIpActions(), context.mmMarketActions(), context.mmShardActions());
+    }
+
+    /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms. */
+    private ReplicationContext replication()
+    {
+        return new ReplicationContext()
+            .mode(context.replicationMode())
+            .commandChannel("aeron:udp?endpoint=" + context.standbyEndpoint(), 1001)
+            .replyChannel("aeron:udp?endpoint=" + context.primaryEndpoint(), 1002)
+            .heartbeatInterval(20, java.util.concurrent.TimeUnit.MILLISECONDS)
+            .primaryTimeout(context.primaryTimeoutMs(), java.util.concurrent.TimeUnit.MILLISECONDS)
+            .promoteOnPrimaryLoss(context.autoPromote());
+    }
+
+    /** A thread factory for verifier i: pinned to the i-th listed core (round robin), unpinned when none is listed. */
+    private java.util.concurrent.ThreadFactory verifierThreadFactory()
+    {
+        final int[] cores = context.coreVerifiers();
+        final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        return runnable ->
+        {
+            final int i = next.getAndIncrement();
+            return PinnedThreads.factory("verifier-" + i, cores.length == 0 ? -1 : cores[i % cores.length]).newThread(runnable);
+        };
+    }
+
+    private java.util.function.Function<Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy()
+    {
+        return idleStrategy(context.idleMaxParkUs());
+    }
+
+    private java.util.function.Function<Doorbell, org.agrona.concurrent.IdleStrategy> frontIdleStrategy()
+    {
+        return idleStrategy(context.frontMaxParkUs());
+    }
+
+    private java.util.function.Function<Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy(final long maxParkUs)
+    {
+        final long maxParkNs = maxParkUs * 1_000;
+        return switch (context.idleStrategy())
+        {
+            case "busy-spin" -> doorbell -> new org.agrona.concurrent.BusySpinIdleStrategy();
+            case "backoff" -> doorbell -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, maxParkNs);
+            default -> doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, 20, maxParkNs);
+        };
     }
 
     /** The matching shard of a listed market, for the MM lane's per-shard window (an unlisted one: the first). */
     private int shardOf(final long market)
     {
         final VenueDirectory.Market listed = models.directory().market(market);
-        return listed == null ? 0 : listed.shard(context.engineShards);
+        return listed == null ? 0 : listed.shard(context.engineShards());
     }
 
     /** The account itself and its vault owner may read; an agent of the account as its scopes say. */
@@ -416,9 +469,9 @@ public final class Appliance implements AutoCloseable
     private byte[] credentialKey() throws IOException
     {
         final Path file = context.credentialKeyFile();
-        if (!Files.exists(file) && (context.role != ApplianceContext.Role.PRIMARY || models.agents().credentials() > 0))
+        if (!Files.exists(file) && (context.role() != ApplianceContext.Role.PRIMARY || models.agents().credentials() > 0))
         {
-            throw new IllegalStateException("no credential key at " + file + (context.role == ApplianceContext.Role.PRIMARY ?
+            throw new IllegalStateException("no credential key at " + file + (context.role() == ApplianceContext.Role.PRIMARY ?
                 ", but the journal holds agent credentials derived from one: restore the file" :
                 ": a standby needs its primary's file (every node of a pair derives the same secrets)"));
         }
@@ -489,7 +542,7 @@ public final class Appliance implements AutoCloseable
 
     public String baseUrl()
     {
-        return "http://" + context.httpHost + ":" + httpPort();
+        return "http://" + context.httpHost() + ":" + httpPort();
     }
 
     public VenueDirectory directory()
@@ -558,7 +611,7 @@ public final class Appliance implements AutoCloseable
         final EngineConfig config = context.engineConfig();
         return new JsonWriter().object("accountLimiter").field("maxActionsPerWindow", config.actionsPerWindow())
             .field("windowMs", config.actionWindowMs()).field("burst", config.actionsPerWindow()).end()
-            .object("edgeThrottle").field("requestsPerSecond", context.edgeIpRate).field("burst", context.edgeIpBurst).end()
+            .object("edgeThrottle").field("requestsPerSecond", context.edgeIpRate()).field("burst", context.edgeIpBurst()).end()
             .field("maxOpenOrdersPerAccount", config.maxOpenOrdersPerAccount())
             .field("maxOpenOrdersPerAccountAndMarket", config.maxOpenOrdersPerAccountAndMarket())
             .field("maxPriceLevelsPerSide", config.maxLevelsPerSide())
@@ -574,13 +627,13 @@ public final class Appliance implements AutoCloseable
     public String connectivityJson()
     {
         return new JsonWriter().field("ok", true)
-            .object("http").field("baseUrl", "http://" + context.httpHost + ":" + (gateway == null ? context.httpPort : gateway.port()))
+            .object("http").field("baseUrl", "http://" + context.httpHost() + ":" + (gateway == null ? context.httpPort() : gateway.port()))
             .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
             .field("adminRoute", "/api/v1/admin/actions").field("tls", false).end()
             // spec 4: the BSL order-entry route, the result mode to expect and the response verbosity (4.1's defaults)
             .object("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact").field("resultMode", "ack")
             .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").end()
-            .object("actionSigning").field("chainId", context.chainId).field("verifyingContract", context.verifyingContract.toString())
+            .object("actionSigning").field("chainId", context.chainId()).field("verifyingContract", context.verifyingContract().toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
             .toJson();
     }

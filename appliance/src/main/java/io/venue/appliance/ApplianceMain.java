@@ -113,7 +113,7 @@ public final class ApplianceMain
         {
             if ("--config".equals(args[i]) && i + 1 < args.length)
             {
-                context = ApplianceContext.fromFile(Path.of(args[++i]));
+                context = ApplianceConfigFile.read(Path.of(args[++i]));
             }
         }
         final Path cwd = Path.of("").toAbsolutePath();
@@ -122,8 +122,8 @@ public final class ApplianceMain
             switch (args[i])
             {
                 case "--config" -> i++;
-                case "--data" -> context.set("data.dir", value(args, ++i), cwd);
-                case "--port" -> context.set("http.port", value(args, ++i), cwd);
+                case "--data" -> ApplianceConfigFile.apply(context, "data.dir", value(args, ++i), cwd);
+                case "--port" -> ApplianceConfigFile.apply(context, "http.port", value(args, ++i), cwd);
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }

@@ -57,7 +57,7 @@ class PromotedEpochTest
             "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() +
             "\nreplication.primary.endpoint=127.0.0.1:" + io.venue.testing.RecordFiles.freeUdpPort() + "\n");
         final Path data = folder.resolve("standby");
-        try (Appliance standby = Appliance.start(ApplianceContext.fromFile(config), new PrintStream(OutputStream.nullOutputStream())))
+        try (Appliance standby = Appliance.start(ApplianceConfigFile.read(config), new PrintStream(OutputStream.nullOutputStream())))
         {
             assertEquals(1, ApplianceMain.promote(new String[] {"promote", "--data", data.toString()}));
             assertTrue(Files.readString(data.resolve(PromotionWatch.REFUSED)).startsWith("this standby has not heard a primary"));

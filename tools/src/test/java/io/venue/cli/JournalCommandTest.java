@@ -147,7 +147,7 @@ class JournalCommandTest
         final Path file = java.nio.file.Files.writeString(dir.resolve("venue.properties"), String.join("\n",
             "operators=" + OPERATOR, "engine.shards=2", "engine.group.commands=2", "mm.cross.shard.credit.enabled=true",
             "mm.cross.shard.credit.haircut.ppm=999999"));
-        run(io.venue.appliance.ApplianceContext.fromFile(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
+        run(io.venue.appliance.ApplianceConfigFile.read(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
         assertTrue(dump.out().contains("CROSS_SHARD_CREDIT_HAIRCUT"), dump.out());
 
