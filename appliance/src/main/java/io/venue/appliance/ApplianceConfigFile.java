@@ -104,6 +104,7 @@ public final class ApplianceConfigFile
         key("edge.ip.burst", (c, v, base) -> c.edgeIpBurst(Long.parseLong(v)));
         key("metrics.allow", (c, v, base) -> c.metricsAllowed(IpLiterals.list(v)));
         key("edge.ip.exempt", (c, v, base) -> c.edgeIpExempt(IpLiterals.list(v)));
+        key("lanes", (c, v, base) -> c.lanes(names(v)));
     }
 
     private ApplianceConfigFile()
@@ -181,6 +182,20 @@ public final class ApplianceConfigFile
             }
         }
         return addresses;
+    }
+
+    /** A comma-separated list of names; blanks between commas are skipped. */
+    private static List<String> names(final String value)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final String name : value.split(","))
+        {
+            if (!name.isBlank())
+            {
+                names.add(name.trim());
+            }
+        }
+        return names;
     }
 
     /** Accounts as their lowercase 0x text. */

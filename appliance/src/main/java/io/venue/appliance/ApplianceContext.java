@@ -110,6 +110,14 @@ public final class ApplianceContext
     private long builderProPerMinute = 3_000;
     private final Set<String> builderBasic = new HashSet<>();
     private final Set<String> builderPro = new HashSet<>();
+    private List<String> lanes = List.of("http");
+
+    /** What {@link #conclude()} derives: read only while concluded. */
+    private boolean concluded;
+    private long concludedIdleMaxParkUs;
+    private long concludedFrontMaxParkUs;
+    private Path concludedCredentialKeyFile;
+    private MmWindows.Plans concludedBuilderPlans;
 
     /** {@code data.dir}: the node's folder. */
     public ApplianceContext dataDir(final Path dataDir)
@@ -952,12 +960,17 @@ public final class ApplianceContext
         return concludedBuilderPlans;
     }
 
+    /** {@code lanes}: the lanes the node serves, by name, in the order of the connectivity bundle; {@code http} by default. */
+    public ApplianceContext lanes(final List<String> lanes)
+    {
+        this.lanes = List.copyOf(lanes);
+        return changed();
+    }
 
-    private boolean concluded;
-    private long concludedIdleMaxParkUs;
-    private long concludedFrontMaxParkUs;
-    private Path concludedCredentialKeyFile;
-    private MmWindows.Plans concludedBuilderPlans;
+    public List<String> lanes()
+    {
+        return lanes;
+    }
 
     /**
      * Checks the settings together and fills the derived values; throws {@link IllegalArgumentException} naming the key
@@ -1044,6 +1057,7 @@ public final class ApplianceContext
         }
         checkEndpoint("replication.standby.endpoint", standbyEndpoint);
         checkEndpoint("replication.primary.endpoint", primaryEndpoint);
+        checkLanes();
         if (dataDir == null || httpHost == null || verifyingContract == null || role == null || replicationMode == null)
         {
             throw new IllegalArgumentException("data.dir, http.host, verifying.contract, role and replication.mode must be set");
@@ -1112,6 +1126,28 @@ public final class ApplianceContext
         catch (final NumberFormatException ex)
         {
             return false;
+        }
+    }
+
+    /** At least one lane, each one this build has ({@link LaneCatalog}), none twice. */
+    private void checkLanes()
+    {
+        final String built = String.join(", ", LaneCatalog.names());
+        if (lanes.isEmpty())
+        {
+            throw new IllegalArgumentException("lanes names no lane (this build has " + built + ")");
+        }
+        final Set<String> named = new HashSet<>();
+        for (final String lane : lanes)
+        {
+            if (!LaneCatalog.names().contains(lane))
+            {
+                throw new IllegalArgumentException("lanes: unknown lane '" + lane + "' (this build has " + built + ")");
+            }
+            if (!named.add(lane))
+            {
+                throw new IllegalArgumentException("lanes names '" + lane + "' twice");
+            }
         }
     }
 
