@@ -1,29 +1,39 @@
 package io.venue.appliance;
 
 import io.venue.action.Address;
+import io.venue.engine.EngineConfig;
+import io.venue.engine.state.StateLimits;
+import io.venue.entry.EntryCore;
+import io.venue.entry.credential.WsTokens;
+import io.venue.entry.mm.MmWindows;
 import io.venue.replication.ReplicationContext;
+import io.venue.transport.bsl.CompactOrders;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Properties;
+import java.util.Set;
 
 /**
- * Everything one appliance process is configured with. The embedded default (no file) is a demo venue on
- * 127.0.0.1:8080 with its data under {@code ./data}; a production file (Java properties, keys in
- * docs/OPERATIONS.md) names its own folder, address, deployment binding and operator keys.
+ * Everything one appliance process is configured with, Aeron style: each setting has its default here, a fluent setter
+ * and an accessor; {@link #conclude()} checks the settings together, refusing with a message that names the key, and
+ * fills the values derived from them. The embedded default is a demo venue on 127.0.0.1:8080 with its data under
+ * {@code ./data}. A production file (Java properties, keys in docs/OPERATIONS.md) is read by {@link ApplianceConfigFile};
+ * what the settings build (threads, the engine shard, the lanes, replication) is made by the classes that use it.
+ * <p>
+ * A setter undoes the conclusion: the derived values are read only after {@link #conclude()}, which may run again.
  */
 public final class ApplianceContext
 {
     /** The deployment binding of the reference vectors and the CLI's defaults: a demo signs with no extra flags. */
     public static final long DEMO_CHAIN_ID = 8453;
     public static final Address DEMO_CONTRACT = Address.of("0x" + "5e".repeat(20));
-
+    /** The longest configurable park: longer ones would hold up the periodic duties (replication heartbeats, a clean stop). */
+    public static final long MAX_PARK_US = 10_000;
+    /** The names {@code idle.strategy} takes. */
+    static final List<String> IDLE_STRATEGIES = List.of("park", "backoff", "busy-spin");
 
     /** Whether this node writes the command journal or follows another node's. */
     public enum Role
@@ -31,482 +41,89 @@ public final class ApplianceContext
         PRIMARY, STANDBY
     }
 
-    Path dataDir = Path.of("data");
-    String httpHost = "127.0.0.1";
-    int httpPort = 8080;
-    long chainId = DEMO_CHAIN_ID;
-    Address verifyingContract = DEMO_CONTRACT;
-    int verifierThreads = 1;
-    final List<Address> operators = new ArrayList<>();
-    boolean demo = true;
-    long snapshotEvery = 1_000_000;
-    int snapshotsKept = 2;
-    long answerTimeoutMs = 10_000;
-    Role role = Role.PRIMARY;
-    ReplicationContext.Mode replicationMode = ReplicationContext.Mode.SYNC;
-    /** host:port where the standby receives commands; with {@link #primaryEndpoint}, replication is on. */
-    String standbyEndpoint;
-    /** host:port where the primary receives the standby's acknowledgements and requests. */
-    String primaryEndpoint;
-    long primaryTimeoutMs = 1_000;
-    boolean autoPromote;
-    long replicationReportMs = 10_000;
-    long shardBusyBacklog = 20_000;
-    /** Matching shards (engine.shards) and the commands of one admission group (engine.group.commands): ENGINE.md. */
-    int engineShards = 1;
-    int groupCommands = 64;
-    /** The cores of the matching shards' threads, round robin; none listed: not pinned. */
-    int[] coreShards = new int[0];
-    /** The cross-shard credit admission of spec 8.6 (mm.cross.shard.credit.*): off unless enabled, and only with several shards. */
-    boolean crossShardCredit;
-    long crossShardHaircutPpm;
-    long crossShardMaxAccountLocked = Long.MAX_VALUE;
-    long crossShardMaxMarketLocked = Long.MAX_VALUE;
-    boolean crossShardKillSwitch;
-    /** The core the engine thread is pinned to; -1: not pinned (the default, right on a shared machine). */
-    int coreEngine = -1;
-    int coreFront = -1;
-    int[] coreVerifiers = new int[0];
-    /** A thread faulting in the journals' next pages ahead of their writers (io.venue.journal.queue.JournalPretoucher). */
-    boolean journalPretouch = true;
-    int corePretouch = -1;
-    /** The engine's rules: part of what a replay must repeat, so every node of a pair needs the same. */
-    long accountActions = 50;
-    long accountWindowMs = 1_000;
-    int openOrdersPerAccount = 50_000;
-    int openOrdersPerAccountAndMarket = 10_000;
-    int levelsPerSide = 1_000;
-    int maxMarkets = 64;
-    int ordersPerBook = 1 << 14;
-    long stateAccounts = 10_000;
-    long stateRestingOrders = 100_000;
-    /** How idle threads wait: {@code park} (the default), {@code backoff} or {@code busy-spin}. */
-    String idleWait = "park";
-    boolean compactThreads;
-    long edgeIpRate = 10;
-    long edgeIpBurst = 20;
-    /** The addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
-    java.util.Set<java.net.InetAddress> metricsAllowed = loopback();
-    final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
-    /** Unset (0) until configured: see {@link #idleMaxParkUs()}. */
-    long idleMaxParkUs;
-    private static final long MAX_PARK_US = 10_000;
-    /** Polls with a spin-wait hint before an idle thread parks: a few microseconds, enough for a burst's next request. */
-    private static final int IDLE_SPINS = 20;
-    /** The key the HMAC credentials' secrets and the WS tokens derive from; null: {@code keys/credentials.key} of the data folder. */
-    Path credentialKeyFile;
-    /** The configured listing (exchange-info's shape) and the operator key that signs its creation; both or neither. */
-    Path listingFile;
-    Path listingOperatorKeyFile;
-    long wsTokenTtlMs = 180_000;
-    /** The MM lane's windows (spec 8.2). */
-    long mmWindowMs = 1_000;
-    long mmAccountActions = 4_000;
-    long mmAccountCancels = 64_000;
-    long mmKeyActions = 16_000;
-    long mmIpActions = 16_000;
-    long mmMarketActions = 64_000;
-    long mmShardActions = 128_000;
-    /** How far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
-    long mmActionTsSkewMs = 15_000;
-    int mmLowLatencyMaxActions = io.venue.entry.EntryCore.Context.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
-    int mmPrebatchedMaxBatches = io.venue.entry.EntryCore.Context.DEFAULT_PREBATCHED_MAX_BATCHES;
-    /** The HTTP lane's body limit (and the compact routes' ingress.binaryMaxBodyBytes). */
-    int httpMaxBodyBytes = 512 * 1024;
-    long builderBasicPerMinute = 600;
-    long builderProPerMinute = 3_000;
-    final java.util.Set<String> builderBasic = new java.util.HashSet<>();
-    final java.util.Set<String> builderPro = new java.util.HashSet<>();
+    private Path dataDir = Path.of("data");
+    private String httpHost = "127.0.0.1";
+    private int httpPort = 8080;
+    private long chainId = DEMO_CHAIN_ID;
+    private Address verifyingContract = DEMO_CONTRACT;
+    private int verifierThreads = 1;
+    private final List<Address> operators = new ArrayList<>();
+    private boolean demo = true;
+    private long snapshotEvery = 1_000_000;
+    private int snapshotsKept = 2;
+    private long answerTimeoutMs = 10_000;
+    private Role role = Role.PRIMARY;
+    private ReplicationContext.Mode replicationMode = ReplicationContext.Mode.SYNC;
+    private String standbyEndpoint;
+    private String primaryEndpoint;
+    private long primaryTimeoutMs = 1_000;
+    private boolean autoPromote;
+    private long replicationReportMs = 10_000;
+    private long shardBusyBacklog = 20_000;
+    private int engineShards = 1;
+    private int groupCommands = 64;
+    private int[] coreShards = new int[0];
+    private boolean crossShardCredit;
+    private long crossShardHaircutPpm;
+    private long crossShardMaxAccountLocked = Long.MAX_VALUE;
+    private long crossShardMaxMarketLocked = Long.MAX_VALUE;
+    private boolean crossShardKillSwitch;
+    private long accountActions = 50;
+    private long accountWindowMs = 1_000;
+    private int openOrdersPerAccount = 50_000;
+    private int openOrdersPerAccountAndMarket = 10_000;
+    private int levelsPerSide = 1_000;
+    private int maxMarkets = 64;
+    private int ordersPerBook = 1 << 14;
+    private long stateAccounts = 10_000;
+    private long stateRestingOrders = 100_000;
+    private int coreEngine = -1;
+    private int coreFront = -1;
+    private int[] coreVerifiers = new int[0];
+    private boolean journalPretouch = true;
+    private int corePretouch = -1;
+    private String idleStrategy = "park";
+    /** Unset (0) until configured: {@link #conclude()} derives the longest parks from it. */
+    private long idleMaxParkUs;
+    private boolean compactThreads;
+    private long edgeIpRate = 10;
+    private long edgeIpBurst = 20;
+    private Set<InetAddress> metricsAllowed = IpLiterals.list("127.0.0.1,::1");
+    private final Set<InetAddress> edgeIpExempt = new HashSet<>();
+    /** Null: {@code keys/credentials.key} in the data folder. */
+    private Path credentialKeyFile;
+    private Path listingFile;
+    private Path listingOperatorKeyFile;
+    private long wsTokenTtlMs = 180_000;
+    private long mmWindowMs = 1_000;
+    private long mmAccountActions = 4_000;
+    private long mmAccountCancels = 64_000;
+    private long mmKeyActions = 16_000;
+    private long mmIpActions = 16_000;
+    private long mmMarketActions = 64_000;
+    private long mmShardActions = 128_000;
+    private long mmActionTsSkewMs = 15_000;
+    private int mmLowLatencyMaxActions = EntryCore.Context.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
+    private int mmPrebatchedMaxBatches = EntryCore.Context.DEFAULT_PREBATCHED_MAX_BATCHES;
+    private int httpMaxBodyBytes = 512 * 1024;
+    private long builderBasicPerMinute = 600;
+    private long builderProPerMinute = 3_000;
+    private final Set<String> builderBasic = new HashSet<>();
+    private final Set<String> builderPro = new HashSet<>();
+    private List<String> lanes = List.of("http");
 
-    /**
-     * Reads a properties file. Unknown keys are refused (a misspelt key silently ignored is a wrong venue);
-     * {@code demo} is false unless the file says true.
-     */
-    public static ApplianceContext fromFile(final Path file) throws IOException
-    {
-        final Properties p = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
-        {
-            p.load(reader);
-        }
-        final ApplianceContext c = new ApplianceContext();
-        c.demo = false;
-        final Path base = file.toAbsolutePath().getParent();
-        for (final String key : p.stringPropertyNames())
-        {
-            try
-            {
-                c.set(key, p.getProperty(key).trim(), base);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
-            }
-        }
-        c.validate();
-        return c;
-    }
+    /** What {@link #conclude()} derives: read only while concluded. */
+    private boolean concluded;
+    private long concludedIdleMaxParkUs;
+    private long concludedFrontMaxParkUs;
+    private Path concludedCredentialKeyFile;
+    private MmWindows.Plans concludedBuilderPlans;
 
-    /** One setting by its file key; relative folders are taken from {@code base}. */
-    public ApplianceContext set(final String key, final String value, final Path base)
+    /** {@code data.dir}: the node's folder. */
+    public ApplianceContext dataDir(final Path dataDir)
     {
-        boolean known = true;
-        try
-        {
-            switch (key)
-            {
-                case "data.dir" -> dataDir = base.resolve(value);
-                case "http.host" -> httpHost = value;
-                case "http.port" -> httpPort = Integer.parseInt(value);
-                case "chain.id" -> chainId = Long.parseLong(value);
-                case "verifying.contract" -> verifyingContract = Address.of(value.toLowerCase(Locale.ROOT));
-                case "verifier.threads" -> verifierThreads = Integer.parseInt(value);
-                case "operators" ->
-                {
-                    operators.clear();
-                    operators.addAll(addresses(value));
-                }
-                case "demo" -> demo = Boolean.parseBoolean(value);
-                case "snapshot.every" -> snapshotEvery = Long.parseLong(value);
-                case "snapshot.keep" -> snapshotsKept = Integer.parseInt(value);
-                case "answer.timeout.ms" -> answerTimeoutMs = Long.parseLong(value);
-                case "role" -> role = Role.valueOf(value.toUpperCase(Locale.ROOT));
-                case "replication.mode" -> replicationMode = ReplicationContext.Mode.valueOf(value.toUpperCase(Locale.ROOT));
-                case "replication.standby.endpoint" -> standbyEndpoint = endpoint(value);
-                case "replication.primary.endpoint" -> primaryEndpoint = endpoint(value);
-                case "replication.primary.timeout.ms" -> primaryTimeoutMs = Long.parseLong(value);
-                case "replication.auto.promote" -> autoPromote = Boolean.parseBoolean(value);
-                case "replication.report.ms" -> replicationReportMs = Long.parseLong(value);
-                case "shard.busy.backlog" -> shardBusyBacklog = Long.parseLong(value);
-                case "engine.shards" -> engineShards = Integer.parseInt(value);
-                case "engine.group.commands" -> groupCommands = Integer.parseInt(value);
-                case "core.shards" -> coreShards = cores(value);
-                case "mm.cross.shard.credit.enabled" -> crossShardCredit = bool(value);
-                case "mm.cross.shard.credit.haircut.ppm" -> crossShardHaircutPpm = Long.parseLong(value);
-                case "mm.cross.shard.credit.max.account.locked" -> crossShardMaxAccountLocked = Long.parseLong(value);
-                case "mm.cross.shard.credit.max.market.locked" -> crossShardMaxMarketLocked = Long.parseLong(value);
-                case "mm.cross.shard.credit.kill.switch" -> crossShardKillSwitch = bool(value);
-                case "limits.account.actions" -> accountActions = Long.parseLong(value);
-                case "limits.account.window.ms" -> accountWindowMs = Long.parseLong(value);
-                case "limits.open.orders.account" -> openOrdersPerAccount = Integer.parseInt(value);
-                case "limits.open.orders.account.market" -> openOrdersPerAccountAndMarket = Integer.parseInt(value);
-                case "limits.levels.per.side" -> levelsPerSide = Integer.parseInt(value);
-                case "limits.markets" -> maxMarkets = Integer.parseInt(value);
-                case "limits.orders.per.book" -> ordersPerBook = Integer.parseInt(value);
-                case "limits.accounts" -> stateAccounts = Long.parseLong(value);
-                case "limits.resting.orders" -> stateRestingOrders = Long.parseLong(value);
-                case "core.engine" -> coreEngine = Integer.parseInt(value);
-                case "core.front" -> coreFront = Integer.parseInt(value);
-                case "core.pretouch" -> corePretouch = Integer.parseInt(value);
-                case "journal.pretouch" -> journalPretouch = bool(value);
-                case "core.verifiers" -> coreVerifiers = cores(value);
-                case "idle.strategy" -> idleWait = switch (value)
-                {
-                    case "park", "backoff", "busy-spin" -> value;
-                    default -> throw new IllegalArgumentException("park, backoff or busy-spin");
-                };
-                case "idle.max.park.us" ->
-                {
-                    idleMaxParkUs = Long.parseLong(value);
-                    if (idleMaxParkUs < 1 || idleMaxParkUs > MAX_PARK_US)
-                    {
-                        // longer parks would hold up the periodic duties: replication heartbeats, a clean stop
-                        throw new IllegalArgumentException("idle.max.park.us is 1 to " + MAX_PARK_US);
-                    }
-                }
-                case "threads" -> compactThreads = switch (value)
-                {
-                    case "compact" -> true;
-                    case "spread" -> false;
-                    default -> throw new IllegalArgumentException("spread or compact");
-                };
-                case "credentials.key.file" -> credentialKeyFile = base.resolve(value);
-                case "listing.file" -> listingFile = base.resolve(value);
-                case "listing.operator.key.file" -> listingOperatorKeyFile = base.resolve(value);
-                case "ws.token.ttl.ms" -> wsTokenTtlMs = Long.parseLong(value);
-                case "mm.window.ms" -> mmWindowMs = Long.parseLong(value);
-                case "mm.account.actions" -> mmAccountActions = Long.parseLong(value);
-                case "mm.account.cancels" -> mmAccountCancels = Long.parseLong(value);
-                case "mm.key.actions" -> mmKeyActions = Long.parseLong(value);
-                case "mm.ip.actions" -> mmIpActions = Long.parseLong(value);
-                case "mm.market.actions" -> mmMarketActions = Long.parseLong(value);
-                case "mm.shard.actions" -> mmShardActions = Long.parseLong(value);
-                case "mm.action.ts.skew.ms" -> mmActionTsSkewMs = Long.parseLong(value);
-                case "mm.low.latency.max.actions" -> mmLowLatencyMaxActions = Integer.parseInt(value);
-                case "mm.prebatched.max.batches" -> mmPrebatchedMaxBatches = Integer.parseInt(value);
-                case "http.max.body.bytes" -> httpMaxBodyBytes = Integer.parseInt(value);
-                case "mm.builder.basic.per.minute" -> builderBasicPerMinute = Long.parseLong(value);
-                case "mm.builder.pro.per.minute" -> builderProPerMinute = Long.parseLong(value);
-                case "mm.builder.basic" -> accounts(value, builderBasic);
-                case "mm.builder.pro" -> accounts(value, builderPro);
-                case "edge.ip.rate" -> edgeIpRate = Long.parseLong(value);
-                case "edge.ip.burst" -> edgeIpBurst = Long.parseLong(value);
-                case "metrics.allow" -> metricsAllowed = numericAddresses(value);
-                case "edge.ip.exempt" ->
-                {
-                    edgeIpExempt.clear();
-                    edgeIpExempt.addAll(numericAddresses(value));
-                }
-                default -> known = false;
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            throw new IllegalArgumentException("bad value for " + key + " ('" + value + "'): " + ex.getMessage(), ex);
-        }
-        if (!known)
-        {
-            // a misspelt key silently ignored would be a wrong venue
-            throw new IllegalArgumentException("unknown key '" + key + "' (docs/OPERATIONS.md lists the keys)");
-        }
-        return this;
-    }
-
-    /** A comma-separated list of account addresses, each checked; blanks between commas are skipped. */
-    private static java.util.List<Address> addresses(final String value)
-    {
-        final java.util.List<Address> addresses = new java.util.ArrayList<>();
-        for (final String address : value.split(","))
-        {
-            if (!address.isBlank())
-            {
-                addresses.add(Address.of(address.trim().toLowerCase(Locale.ROOT)));
-            }
-        }
-        return addresses;
-    }
-
-    private static void accounts(final String value, final java.util.Set<String> into)
-    {
-        into.clear();
-        addresses(value).forEach(address -> into.add(address.toString()));
-    }
-
-    /** The builder plans as configured. */
-    io.venue.entry.mm.MmWindows.Plans builderPlans()
-    {
-        return new io.venue.entry.mm.MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, java.util.Set.copyOf(builderBasic),
-            java.util.Set.copyOf(builderPro));
-    }
-
-    /** The MM lane's windows as configured. */
-    io.venue.entry.mm.MmWindows.Limits mmLimits()
-    {
-        return new io.venue.entry.mm.MmWindows.Limits(mmWindowMs, mmAccountActions, mmAccountCancels, mmKeyActions,
-            mmIpActions, mmMarketActions, mmShardActions);
-    }
-
-    /** Where the credential key is (made there at first start when missing). */
-    Path credentialKeyFile()
-    {
-        return credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
-    }
-
-    /** A comma-separated list of IP literals. */
-    private static java.util.Set<java.net.InetAddress> numericAddresses(final String value)
-    {
-        final java.util.Set<java.net.InetAddress> addresses = new java.util.HashSet<>();
-        for (final String address : value.split(","))
-        {
-            if (!address.isBlank())
-            {
-                addresses.add(numericAddress(address.trim()));
-            }
-        }
-        return addresses;
-    }
-
-    private static java.util.Set<java.net.InetAddress> loopback()
-    {
-        return numericAddresses("127.0.0.1,::1");
-    }
-
-    /** An IP literal only: a host name here would be resolved once, at start, and silently go stale. */
-    private static java.net.InetAddress numericAddress(final String text)
-    {
-        if (!text.matches("[0-9.]+|[0-9a-fA-F:]+"))
-        {
-            throw new IllegalArgumentException("'" + text + "' is not an IP address");
-        }
-        try
-        {
-            return java.net.InetAddress.getByName(text);
-        }
-        catch (final java.net.UnknownHostException ex)
-        {
-            throw new IllegalArgumentException("'" + text + "' is not an IP address", ex);
-        }
-    }
-
-    /** Addresses the edge IP throttle never limits (a colocated gateway, a load generator). */
-    public ApplianceContext edgeExempt(final String address)
-    {
-        edgeIpExempt.add(numericAddress(address));
-        return this;
-    }
-
-    private static String endpoint(final String value)
-    {
-        final int colon = value.lastIndexOf(':');
-        if (colon <= 0 || Integer.parseInt(value.substring(colon + 1)) < 1 || Integer.parseInt(value.substring(colon + 1)) > 65_535)
-        {
-            throw new IllegalArgumentException("expected host:port");
-        }
-        return value;
-    }
-
-    /**
-     * The longest park of an idle thread, in microseconds: as configured, else 1,000 when idle threads park until rung
-     * (every hand-off between the appliance's threads rings, so the park only bounds periodic duties; about 6% of a
-     * core while idle) and 100 for Agrona's backoff, which hears no bell.
-     */
-    long idleMaxParkUs()
-    {
-        return idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleWait) ? 100 : 1_000;
-    }
-
-    /**
-     * The front thread's longest park: as {@link #idleMaxParkUs()}, but 100 µs by default on a node of a replicated
-     * pair, where the shipped records and the acknowledgements it polls come through Aeron, which rings no bell (the
-     * embedded media driver adds its own wait, up to 1 ms when idle).
-     */
-    long frontMaxParkUs()
-    {
-        return idleMaxParkUs == 0 && replicated() ? 100 : idleMaxParkUs();
-    }
-
-    private static boolean bool(final String value)
-    {
-        return switch (value)
-        {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("true or false");
-        };
-    }
-
-    private static int[] cores(final String value)
-    {
-        return value.isBlank() ? new int[0] :
-            java.util.Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
-    }
-
-    /** Replication is configured when both endpoints are. */
-    public boolean replicated()
-    {
-        return standbyEndpoint != null && primaryEndpoint != null;
-    }
-
-    /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms. */
-    ReplicationContext replication()
-    {
-        return new ReplicationContext()
-            .mode(replicationMode)
-            .commandChannel("aeron:udp?endpoint=" + standbyEndpoint, 1001)
-            .replyChannel("aeron:udp?endpoint=" + primaryEndpoint, 1002)
-            .heartbeatInterval(20, java.util.concurrent.TimeUnit.MILLISECONDS)
-            .primaryTimeout(primaryTimeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS)
-            .promoteOnPrimaryLoss(autoPromote);
-    }
-
-    /** The engine configuration these settings describe; the engine checks each value when it applies it. */
-    public io.venue.engine.EngineConfig engineConfig()
-    {
-        final io.venue.engine.EngineConfig config = new io.venue.engine.EngineConfig()
-            .actionRate(accountActions, accountWindowMs)
-            .maxOpenOrdersPerAccount(openOrdersPerAccount)
-            .maxOpenOrdersPerAccountAndMarket(openOrdersPerAccountAndMarket)
-            .maxLevelsPerSide(levelsPerSide)
-            .maxMarkets(maxMarkets)
-            .orderCapacityPerBook(ordersPerBook)
-            .stateLimits(io.venue.engine.state.StateLimits.forAccounts(stateAccounts, stateRestingOrders))
-            .shards(engineShards)
-            .groupCommands(groupCommands)
-            .shardThreads(shard -> io.venue.tuning.PinnedThreads.factory("matching-shard-" + shard,
-                coreShards.length == 0 ? -1 : coreShards[shard % coreShards.length]), idleStrategy());
-        if (crossShardCredit)
-        {
-            config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
-        }
-        operators.forEach(config::operator);
-        return config;
-    }
-
-    /** A thread factory for verifier i: pinned to the i-th listed core (round robin), unpinned when none is listed. */
-    java.util.concurrent.ThreadFactory verifierThreadFactory()
-    {
-        final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-        return runnable ->
-        {
-            final int i = next.getAndIncrement();
-            return io.venue.tuning.PinnedThreads.factory("verifier-" + i,
-                coreVerifiers.length == 0 ? -1 : coreVerifiers[i % coreVerifiers.length]).newThread(runnable);
-        };
-    }
-
-    /**
-     * How an idle appliance thread waits, given the bell its producers ring: park (the default: a short spin, then
-     * parked until a producer rings or for at most {@code idle.max.park.us}; gentle on a shared machine and woken at
-     * once), backoff (Agrona's: spin, yield, then park for a doubling time up to {@code idle.max.park.us}, deaf to the
-     * bell) or busy-spin (a dedicated core each).
-     */
-    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy()
-    {
-        return idleStrategy(idleMaxParkUs());
-    }
-
-    /** As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): {@link #frontMaxParkUs()}. */
-    java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> frontIdleStrategy()
-    {
-        return idleStrategy(frontMaxParkUs());
-    }
-
-    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy(final long maxParkUs)
-    {
-        final long maxParkNs = maxParkUs * 1_000;
-        return switch (idleWait)
-        {
-            case "busy-spin" -> doorbell -> new org.agrona.concurrent.BusySpinIdleStrategy();
-            case "backoff" -> doorbell -> new org.agrona.concurrent.BackoffIdleStrategy(100, 10, 1_000, maxParkNs);
-            default -> doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, IDLE_SPINS, maxParkNs);
-        };
-    }
-
-    public ApplianceContext role(final Role role)
-    {
-        this.role = role;
-        return this;
-    }
-
-    public ApplianceContext dataDir(final Path dir)
-    {
-        dataDir = dir;
-        return this;
-    }
-
-    /** 0 lets the system choose a free port (tests). */
-    public ApplianceContext httpPort(final int port)
-    {
-        httpPort = port;
-        return this;
-    }
-
-    public ApplianceContext operator(final Address operator)
-    {
-        operators.add(operator);
-        return this;
-    }
-
-    public ApplianceContext demo(final boolean demo)
-    {
-        this.demo = demo;
-        return this;
-    }
-
-    public ApplianceContext snapshotEvery(final long commands)
-    {
-        snapshotEvery = commands;
-        return this;
+        this.dataDir = dataDir;
+        return changed();
     }
 
     public Path dataDir()
@@ -514,9 +131,47 @@ public final class ApplianceContext
         return dataDir;
     }
 
+    /** {@code http.host}: the HTTP lane's address. */
+    public ApplianceContext httpHost(final String httpHost)
+    {
+        this.httpHost = httpHost;
+        return changed();
+    }
+
+    public String httpHost()
+    {
+        return httpHost;
+    }
+
+    /** {@code http.port}: the HTTP lane's port; 0 lets the system choose a free one (tests). */
+    public ApplianceContext httpPort(final int httpPort)
+    {
+        this.httpPort = httpPort;
+        return changed();
+    }
+
+    public int httpPort()
+    {
+        return httpPort;
+    }
+
+    /** {@code chain.id}: the deployment binding of the v2 digest: its chain id. */
+    public ApplianceContext chainId(final long chainId)
+    {
+        this.chainId = chainId;
+        return changed();
+    }
+
     public long chainId()
     {
         return chainId;
+    }
+
+    /** {@code verifying.contract}: the deployment binding of the v2 digest: its verifying contract. */
+    public ApplianceContext verifyingContract(final Address verifyingContract)
+    {
+        this.verifyingContract = verifyingContract;
+        return changed();
     }
 
     public Address verifyingContract()
@@ -524,13 +179,815 @@ public final class ApplianceContext
         return verifyingContract;
     }
 
+    /** {@code verifier.threads}: verifier pool threads. */
+    public ApplianceContext verifierThreads(final int verifierThreads)
+    {
+        this.verifierThreads = verifierThreads;
+        return changed();
+    }
+
+    public int verifierThreads()
+    {
+        return verifierThreads;
+    }
+
+    /** {@code operators}: the only signers of admin actions, part of the engine configuration; replaces the list. */
+    public ApplianceContext operators(final List<Address> operators)
+    {
+        this.operators.clear();
+        this.operators.addAll(operators);
+        return changed();
+    }
+
+    /** Adds an operator key. */
+    public ApplianceContext operator(final Address operator)
+    {
+        operators.add(operator);
+        return changed();
+    }
+
+    public List<Address> operators()
+    {
+        return List.copyOf(operators);
+    }
+
+    /** {@code demo}: the demo keys and set-up (true without a file; a file turns it off unless it says true). */
+    public ApplianceContext demo(final boolean demo)
+    {
+        this.demo = demo;
+        return changed();
+    }
+
     public boolean demo()
     {
         return demo;
     }
 
-    void validate()
+    /** {@code snapshot.every}: a snapshot after every this many commands. */
+    public ApplianceContext snapshotEvery(final long snapshotEvery)
     {
+        this.snapshotEvery = snapshotEvery;
+        return changed();
+    }
+
+    public long snapshotEvery()
+    {
+        return snapshotEvery;
+    }
+
+    /** {@code snapshot.keep}: the newest snapshots kept. */
+    public ApplianceContext snapshotsKept(final int snapshotsKept)
+    {
+        this.snapshotsKept = snapshotsKept;
+        return changed();
+    }
+
+    public int snapshotsKept()
+    {
+        return snapshotsKept;
+    }
+
+    /** {@code answer.timeout.ms}: how long a submit waits for its decision before a 504. */
+    public ApplianceContext answerTimeoutMs(final long answerTimeoutMs)
+    {
+        this.answerTimeoutMs = answerTimeoutMs;
+        return changed();
+    }
+
+    public long answerTimeoutMs()
+    {
+        return answerTimeoutMs;
+    }
+
+    /** {@code role}: whether this node writes the command journal or follows another node's. */
+    public ApplianceContext role(final Role role)
+    {
+        this.role = role;
+        return changed();
+    }
+
+    public Role role()
+    {
+        return role;
+    }
+
+    /** {@code replication.mode}: sync (answers wait for the standby) or async. */
+    public ApplianceContext replicationMode(final ReplicationContext.Mode replicationMode)
+    {
+        this.replicationMode = replicationMode;
+        return changed();
+    }
+
+    public ReplicationContext.Mode replicationMode()
+    {
+        return replicationMode;
+    }
+
+    /**
+     * {@code replication.standby.endpoint}: host:port where the standby receives commands; with the primary's endpoint,
+     * replication is on.
+     */
+    public ApplianceContext standbyEndpoint(final String standbyEndpoint)
+    {
+        this.standbyEndpoint = standbyEndpoint;
+        return changed();
+    }
+
+    public String standbyEndpoint()
+    {
+        return standbyEndpoint;
+    }
+
+    /** {@code replication.primary.endpoint}: host:port where the primary receives the standby's acknowledgements and requests. */
+    public ApplianceContext primaryEndpoint(final String primaryEndpoint)
+    {
+        this.primaryEndpoint = primaryEndpoint;
+        return changed();
+    }
+
+    public String primaryEndpoint()
+    {
+        return primaryEndpoint;
+    }
+
+    /**
+     * {@code replication.primary.timeout.ms}: how long a primary listens at start for a newer one; a standby's silence
+     * before the primary counts as lost.
+     */
+    public ApplianceContext primaryTimeoutMs(final long primaryTimeoutMs)
+    {
+        this.primaryTimeoutMs = primaryTimeoutMs;
+        return changed();
+    }
+
+    public long primaryTimeoutMs()
+    {
+        return primaryTimeoutMs;
+    }
+
+    /** {@code replication.auto.promote}: a standby promotes itself when the primary is lost. */
+    public ApplianceContext autoPromote(final boolean autoPromote)
+    {
+        this.autoPromote = autoPromote;
+        return changed();
+    }
+
+    public boolean autoPromote()
+    {
+        return autoPromote;
+    }
+
+    /** {@code replication.report.ms}: how often each node of a pair logs where replication stands. */
+    public ApplianceContext replicationReportMs(final long replicationReportMs)
+    {
+        this.replicationReportMs = replicationReportMs;
+        return changed();
+    }
+
+    public long replicationReportMs()
+    {
+        return replicationReportMs;
+    }
+
+    /** {@code shard.busy.backlog}: commands journaled and not applied above which new submits are refused SHARD_BUSY. */
+    public ApplianceContext shardBusyBacklog(final long shardBusyBacklog)
+    {
+        this.shardBusyBacklog = shardBusyBacklog;
+        return changed();
+    }
+
+    public long shardBusyBacklog()
+    {
+        return shardBusyBacklog;
+    }
+
+    /** {@code engine.shards}: matching shards (ENGINE.md). */
+    public ApplianceContext engineShards(final int engineShards)
+    {
+        this.engineShards = engineShards;
+        return changed();
+    }
+
+    public int engineShards()
+    {
+        return engineShards;
+    }
+
+    /** {@code engine.group.commands}: the commands of one admission group (ENGINE.md). */
+    public ApplianceContext groupCommands(final int groupCommands)
+    {
+        this.groupCommands = groupCommands;
+        return changed();
+    }
+
+    public int groupCommands()
+    {
+        return groupCommands;
+    }
+
+    /** {@code core.shards}: the cores of the matching shards' threads, round robin; none: not pinned. */
+    public ApplianceContext coreShards(final int[] coreShards)
+    {
+        this.coreShards = coreShards.clone();
+        return changed();
+    }
+
+    public int[] coreShards()
+    {
+        return coreShards.clone();
+    }
+
+    /** {@code mm.cross.shard.credit.enabled}: spec 8.6's cross-shard credit admission, active only with several shards. */
+    public ApplianceContext crossShardCredit(final boolean crossShardCredit)
+    {
+        this.crossShardCredit = crossShardCredit;
+        return changed();
+    }
+
+    public boolean crossShardCredit()
+    {
+        return crossShardCredit;
+    }
+
+    /** {@code mm.cross.shard.credit.haircut.ppm}: the cross-shard credit's haircut, millionths. */
+    public ApplianceContext crossShardHaircutPpm(final long crossShardHaircutPpm)
+    {
+        this.crossShardHaircutPpm = crossShardHaircutPpm;
+        return changed();
+    }
+
+    public long crossShardHaircutPpm()
+    {
+        return crossShardHaircutPpm;
+    }
+
+    /** {@code mm.cross.shard.credit.max.account.locked}: the cross-shard credit's cap on an account's locked amount. */
+    public ApplianceContext crossShardMaxAccountLocked(final long crossShardMaxAccountLocked)
+    {
+        this.crossShardMaxAccountLocked = crossShardMaxAccountLocked;
+        return changed();
+    }
+
+    public long crossShardMaxAccountLocked()
+    {
+        return crossShardMaxAccountLocked;
+    }
+
+    /** {@code mm.cross.shard.credit.max.market.locked}: the cross-shard credit's cap on a market's locked amount. */
+    public ApplianceContext crossShardMaxMarketLocked(final long crossShardMaxMarketLocked)
+    {
+        this.crossShardMaxMarketLocked = crossShardMaxMarketLocked;
+        return changed();
+    }
+
+    public long crossShardMaxMarketLocked()
+    {
+        return crossShardMaxMarketLocked;
+    }
+
+    /** {@code mm.cross.shard.credit.kill.switch}: refuses every new cross-shard reservation. */
+    public ApplianceContext crossShardKillSwitch(final boolean crossShardKillSwitch)
+    {
+        this.crossShardKillSwitch = crossShardKillSwitch;
+        return changed();
+    }
+
+    public boolean crossShardKillSwitch()
+    {
+        return crossShardKillSwitch;
+    }
+
+    /** {@code limits.account.actions}: the per-account action limit (spec 8.1): actions a window. */
+    public ApplianceContext accountActions(final long accountActions)
+    {
+        this.accountActions = accountActions;
+        return changed();
+    }
+
+    public long accountActions()
+    {
+        return accountActions;
+    }
+
+    /** {@code limits.account.window.ms}: the per-account action limit's window. */
+    public ApplianceContext accountWindowMs(final long accountWindowMs)
+    {
+        this.accountWindowMs = accountWindowMs;
+        return changed();
+    }
+
+    public long accountWindowMs()
+    {
+        return accountWindowMs;
+    }
+
+    /** {@code limits.open.orders.account}: open orders per account (spec 8.2). */
+    public ApplianceContext openOrdersPerAccount(final int openOrdersPerAccount)
+    {
+        this.openOrdersPerAccount = openOrdersPerAccount;
+        return changed();
+    }
+
+    public int openOrdersPerAccount()
+    {
+        return openOrdersPerAccount;
+    }
+
+    /** {@code limits.open.orders.account.market}: open orders per account and market (spec 8.2). */
+    public ApplianceContext openOrdersPerAccountAndMarket(final int openOrdersPerAccountAndMarket)
+    {
+        this.openOrdersPerAccountAndMarket = openOrdersPerAccountAndMarket;
+        return changed();
+    }
+
+    public int openOrdersPerAccountAndMarket()
+    {
+        return openOrdersPerAccountAndMarket;
+    }
+
+    /** {@code limits.levels.per.side}: price levels per book side. */
+    public ApplianceContext levelsPerSide(final int levelsPerSide)
+    {
+        this.levelsPerSide = levelsPerSide;
+        return changed();
+    }
+
+    public int levelsPerSide()
+    {
+        return levelsPerSide;
+    }
+
+    /** {@code limits.markets}: markets that may be listed. */
+    public ApplianceContext maxMarkets(final int maxMarkets)
+    {
+        this.maxMarkets = maxMarkets;
+        return changed();
+    }
+
+    public int maxMarkets()
+    {
+        return maxMarkets;
+    }
+
+    /** {@code limits.orders.per.book}: resting orders one book can hold. */
+    public ApplianceContext ordersPerBook(final int ordersPerBook)
+    {
+        this.ordersPerBook = ordersPerBook;
+        return changed();
+    }
+
+    public int ordersPerBook()
+    {
+        return ordersPerBook;
+    }
+
+    /** {@code limits.accounts}: the state's account capacity. */
+    public ApplianceContext stateAccounts(final long stateAccounts)
+    {
+        this.stateAccounts = stateAccounts;
+        return changed();
+    }
+
+    public long stateAccounts()
+    {
+        return stateAccounts;
+    }
+
+    /** {@code limits.resting.orders}: the state's resting order capacity. */
+    public ApplianceContext stateRestingOrders(final long stateRestingOrders)
+    {
+        this.stateRestingOrders = stateRestingOrders;
+        return changed();
+    }
+
+    public long stateRestingOrders()
+    {
+        return stateRestingOrders;
+    }
+
+    /** {@code core.engine}: the core the engine thread is pinned to; -1: not pinned (right on a shared machine). */
+    public ApplianceContext coreEngine(final int coreEngine)
+    {
+        this.coreEngine = coreEngine;
+        return changed();
+    }
+
+    public int coreEngine()
+    {
+        return coreEngine;
+    }
+
+    /** {@code core.front}: the core of the front thread (sequencer and responder); -1: not pinned. */
+    public ApplianceContext coreFront(final int coreFront)
+    {
+        this.coreFront = coreFront;
+        return changed();
+    }
+
+    public int coreFront()
+    {
+        return coreFront;
+    }
+
+    /** {@code core.verifiers}: the cores of the verifier threads, round robin; none: not pinned. */
+    public ApplianceContext coreVerifiers(final int[] coreVerifiers)
+    {
+        this.coreVerifiers = coreVerifiers.clone();
+        return changed();
+    }
+
+    public int[] coreVerifiers()
+    {
+        return coreVerifiers.clone();
+    }
+
+    /** {@code journal.pretouch}: a thread faulting in the journals' next pages ahead of their writers. */
+    public ApplianceContext journalPretouch(final boolean journalPretouch)
+    {
+        this.journalPretouch = journalPretouch;
+        return changed();
+    }
+
+    public boolean journalPretouch()
+    {
+        return journalPretouch;
+    }
+
+    /** {@code core.pretouch}: the core of the pretouch thread; -1: not pinned. */
+    public ApplianceContext corePretouch(final int corePretouch)
+    {
+        this.corePretouch = corePretouch;
+        return changed();
+    }
+
+    public int corePretouch()
+    {
+        return corePretouch;
+    }
+
+    /** {@code idle.strategy}: how idle threads wait: {@code park} (the default), {@code backoff} or {@code busy-spin}. */
+    public ApplianceContext idleStrategy(final String idleStrategy)
+    {
+        this.idleStrategy = idleStrategy;
+        return changed();
+    }
+
+    public String idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /** {@code idle.max.park.us}: the longest park of an idle thread, 1 to {@value #MAX_PARK_US} µs; 0: the default. */
+    public ApplianceContext idleMaxParkUs(final long idleMaxParkUs)
+    {
+        this.idleMaxParkUs = idleMaxParkUs;
+        return changed();
+    }
+
+    /**
+     * Derived: the longest park of an idle thread, in microseconds: as configured, else 1,000 when idle threads park until
+     * rung (every hand-off between the appliance's threads rings, so the park only bounds periodic duties; about 6% of a
+     * core while idle) and 100 for Agrona's backoff, which hears no bell.
+     */
+    public long idleMaxParkUs()
+    {
+        requireConcluded();
+        return concludedIdleMaxParkUs;
+    }
+
+    /**
+     * Derived: the front thread's longest park: as {@link #idleMaxParkUs()}, but 100 µs by default on a node of a
+     * replicated pair, where the shipped records and the acknowledgements it polls come through Aeron, which rings no
+     * bell (the embedded media driver adds its own wait, up to 1 ms when idle).
+     */
+    public long frontMaxParkUs()
+    {
+        requireConcluded();
+        return concludedFrontMaxParkUs;
+    }
+
+    /**
+     * {@code threads}: compact (true): the engine, the sequencer and the responder on one thread; spread (false): the
+     * engine on its own.
+     */
+    public ApplianceContext compactThreads(final boolean compactThreads)
+    {
+        this.compactThreads = compactThreads;
+        return changed();
+    }
+
+    public boolean compactThreads()
+    {
+        return compactThreads;
+    }
+
+    /** {@code edge.ip.rate}: the edge IP throttle: requests a second per remote address. */
+    public ApplianceContext edgeIpRate(final long edgeIpRate)
+    {
+        this.edgeIpRate = edgeIpRate;
+        return changed();
+    }
+
+    public long edgeIpRate()
+    {
+        return edgeIpRate;
+    }
+
+    /** {@code edge.ip.burst}: the edge IP throttle's burst. */
+    public ApplianceContext edgeIpBurst(final long edgeIpBurst)
+    {
+        this.edgeIpBurst = edgeIpBurst;
+        return changed();
+    }
+
+    public long edgeIpBurst()
+    {
+        return edgeIpBurst;
+    }
+
+    /** {@code metrics.allow}: the addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
+    public ApplianceContext metricsAllowed(final Set<InetAddress> metricsAllowed)
+    {
+        this.metricsAllowed = Set.copyOf(metricsAllowed);
+        return changed();
+    }
+
+    public Set<InetAddress> metricsAllowed()
+    {
+        return metricsAllowed;
+    }
+
+    /** {@code edge.ip.exempt}: the addresses the edge IP throttle never limits; replaces the set. */
+    public ApplianceContext edgeIpExempt(final Set<InetAddress> edgeIpExempt)
+    {
+        this.edgeIpExempt.clear();
+        this.edgeIpExempt.addAll(edgeIpExempt);
+        return changed();
+    }
+
+    /** Adds an address (an IP literal) the edge IP throttle never limits (a colocated gateway, a load generator). */
+    public ApplianceContext edgeExempt(final String address)
+    {
+        edgeIpExempt.add(IpLiterals.one(address));
+        return changed();
+    }
+
+    public Set<InetAddress> edgeIpExempt()
+    {
+        return Set.copyOf(edgeIpExempt);
+    }
+
+    /**
+     * {@code credentials.key.file}: the key the HMAC credentials' secrets and the WS tokens derive from; null:
+     * {@code keys/credentials.key} in the data folder.
+     */
+    public ApplianceContext credentialKeyFile(final Path credentialKeyFile)
+    {
+        this.credentialKeyFile = credentialKeyFile;
+        return changed();
+    }
+
+    /** Derived: where the credential key is (made there at first start when missing). */
+    public Path credentialKeyFile()
+    {
+        requireConcluded();
+        return concludedCredentialKeyFile;
+    }
+
+    /** {@code listing.file}: the configured listing (exchange-info's shape); with its operator key file or not at all. */
+    public ApplianceContext listingFile(final Path listingFile)
+    {
+        this.listingFile = listingFile;
+        return changed();
+    }
+
+    public Path listingFile()
+    {
+        return listingFile;
+    }
+
+    /** {@code listing.operator.key.file}: the file of the operator key that signs the listing's creation. */
+    public ApplianceContext listingOperatorKeyFile(final Path listingOperatorKeyFile)
+    {
+        this.listingOperatorKeyFile = listingOperatorKeyFile;
+        return changed();
+    }
+
+    public Path listingOperatorKeyFile()
+    {
+        return listingOperatorKeyFile;
+    }
+
+    /** {@code ws.token.ttl.ms}: the TTL of a bearer token whose request names none. */
+    public ApplianceContext wsTokenTtlMs(final long wsTokenTtlMs)
+    {
+        this.wsTokenTtlMs = wsTokenTtlMs;
+        return changed();
+    }
+
+    public long wsTokenTtlMs()
+    {
+        return wsTokenTtlMs;
+    }
+
+    /** {@code mm.window.ms}: the MM lane's windows (spec 8.2): their length. */
+    public ApplianceContext mmWindowMs(final long mmWindowMs)
+    {
+        this.mmWindowMs = mmWindowMs;
+        return changed();
+    }
+
+    public long mmWindowMs()
+    {
+        return mmWindowMs;
+    }
+
+    /** {@code mm.account.actions}: MM actions an account may take a window. */
+    public ApplianceContext mmAccountActions(final long mmAccountActions)
+    {
+        this.mmAccountActions = mmAccountActions;
+        return changed();
+    }
+
+    public long mmAccountActions()
+    {
+        return mmAccountActions;
+    }
+
+    /** {@code mm.account.cancels}: MM cancels an account may take a window. */
+    public ApplianceContext mmAccountCancels(final long mmAccountCancels)
+    {
+        this.mmAccountCancels = mmAccountCancels;
+        return changed();
+    }
+
+    public long mmAccountCancels()
+    {
+        return mmAccountCancels;
+    }
+
+    /** {@code mm.key.actions}: MM actions an API key may take a window. */
+    public ApplianceContext mmKeyActions(final long mmKeyActions)
+    {
+        this.mmKeyActions = mmKeyActions;
+        return changed();
+    }
+
+    public long mmKeyActions()
+    {
+        return mmKeyActions;
+    }
+
+    /** {@code mm.ip.actions}: MM actions an address may take a window. */
+    public ApplianceContext mmIpActions(final long mmIpActions)
+    {
+        this.mmIpActions = mmIpActions;
+        return changed();
+    }
+
+    public long mmIpActions()
+    {
+        return mmIpActions;
+    }
+
+    /** {@code mm.market.actions}: MM actions a market may take a window. */
+    public ApplianceContext mmMarketActions(final long mmMarketActions)
+    {
+        this.mmMarketActions = mmMarketActions;
+        return changed();
+    }
+
+    public long mmMarketActions()
+    {
+        return mmMarketActions;
+    }
+
+    /** {@code mm.shard.actions}: MM actions a matching shard may take a window. */
+    public ApplianceContext mmShardActions(final long mmShardActions)
+    {
+        this.mmShardActions = mmShardActions;
+        return changed();
+    }
+
+    public long mmShardActions()
+    {
+        return mmShardActions;
+    }
+
+    /** {@code mm.action.ts.skew.ms}: how far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
+    public ApplianceContext mmActionTsSkewMs(final long mmActionTsSkewMs)
+    {
+        this.mmActionTsSkewMs = mmActionTsSkewMs;
+        return changed();
+    }
+
+    public long mmActionTsSkewMs()
+    {
+        return mmActionTsSkewMs;
+    }
+
+    /** {@code mm.low.latency.max.actions}: a compact request of more orders is a batch (spec 8.2's lowLatencyMaxActions). */
+    public ApplianceContext mmLowLatencyMaxActions(final int mmLowLatencyMaxActions)
+    {
+        this.mmLowLatencyMaxActions = mmLowLatencyMaxActions;
+        return changed();
+    }
+
+    public int mmLowLatencyMaxActions()
+    {
+        return mmLowLatencyMaxActions;
+    }
+
+    /** {@code mm.prebatched.max.batches}: batches waiting at once across the gateway (spec 8.2's prebatchedMaxBatches). */
+    public ApplianceContext mmPrebatchedMaxBatches(final int mmPrebatchedMaxBatches)
+    {
+        this.mmPrebatchedMaxBatches = mmPrebatchedMaxBatches;
+        return changed();
+    }
+
+    public int mmPrebatchedMaxBatches()
+    {
+        return mmPrebatchedMaxBatches;
+    }
+
+    /** {@code http.max.body.bytes}: the HTTP lane's body limit (and the compact routes' ingress.binaryMaxBodyBytes). */
+    public ApplianceContext httpMaxBodyBytes(final int httpMaxBodyBytes)
+    {
+        this.httpMaxBodyBytes = httpMaxBodyBytes;
+        return changed();
+    }
+
+    public int httpMaxBodyBytes()
+    {
+        return httpMaxBodyBytes;
+    }
+
+    /** {@code mm.builder.basic.per.minute}: the basic builder plan's MM actions a minute. */
+    public ApplianceContext builderBasicPerMinute(final long builderBasicPerMinute)
+    {
+        this.builderBasicPerMinute = builderBasicPerMinute;
+        return changed();
+    }
+
+    public long builderBasicPerMinute()
+    {
+        return builderBasicPerMinute;
+    }
+
+    /** {@code mm.builder.pro.per.minute}: the pro builder plan's MM actions a minute. */
+    public ApplianceContext builderProPerMinute(final long builderProPerMinute)
+    {
+        this.builderProPerMinute = builderProPerMinute;
+        return changed();
+    }
+
+    public long builderProPerMinute()
+    {
+        return builderProPerMinute;
+    }
+
+    /** {@code mm.builder.basic}: the accounts (lowercase 0x addresses) on the basic builder plan; replaces the set. */
+    public ApplianceContext builderBasic(final Set<String> accounts)
+    {
+        builderBasic.clear();
+        builderBasic.addAll(accounts);
+        return changed();
+    }
+
+    /** {@code mm.builder.pro}: the accounts (lowercase 0x addresses) on the pro builder plan; replaces the set. */
+    public ApplianceContext builderPro(final Set<String> accounts)
+    {
+        builderPro.clear();
+        builderPro.addAll(accounts);
+        return changed();
+    }
+
+    /** Derived: the builder plans as configured (an account on both is refused by {@link #conclude()}). */
+    public MmWindows.Plans builderPlans()
+    {
+        requireConcluded();
+        return concludedBuilderPlans;
+    }
+
+    /** {@code lanes}: the lanes the node serves, by name, in the order of the connectivity bundle; {@code http} by default. */
+    public ApplianceContext lanes(final List<String> lanes)
+    {
+        this.lanes = List.copyOf(lanes);
+        return changed();
+    }
+
+    public List<String> lanes()
+    {
+        return lanes;
+    }
+
+    /**
+     * Checks the settings together and fills the derived values; throws {@link IllegalArgumentException} naming the key
+     * of the first setting it refuses. Returns this context, concluded until a setter is called.
+     */
+    public ApplianceContext conclude()
+    {
+        concluded = false;
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
@@ -540,9 +997,13 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every limits.* value must be positive");
         }
-        // refuses a rate its limiter cannot count, a shard count out of range, a group of no command
-        new io.venue.engine.EngineConfig().actionRate(accountActions, accountWindowMs).shards(engineShards).groupCommands(groupCommands)
-            .crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
+        // a rate its limiter cannot count, a shard count out of range, a group of no command: the engine's own checks
+        engineCheck("limits.account.actions and limits.account.window.ms", () -> new EngineConfig().actionRate(accountActions,
+            accountWindowMs));
+        engineCheck("engine.shards", () -> new EngineConfig().shards(engineShards));
+        engineCheck("engine.group.commands", () -> new EngineConfig().groupCommands(groupCommands));
+        engineCheck("mm.cross.shard.credit.*", () -> new EngineConfig().crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked,
+            crossShardMaxMarketLocked, crossShardKillSwitch));
         if (shardBusyBacklog < 0)
         {
             throw new IllegalArgumentException("shard.busy.backlog must not be negative");
@@ -561,23 +1022,22 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("every mm.* value must be positive");
         }
-        if (mmLowLatencyMaxActions < 1 || mmLowLatencyMaxActions > io.venue.transport.bsl.CompactOrders.MAX_ORDERS)
+        if (mmLowLatencyMaxActions < 1 || mmLowLatencyMaxActions > CompactOrders.MAX_ORDERS)
         {
-            throw new IllegalArgumentException("mm.low.latency.max.actions must be from 1 to " +
-                io.venue.transport.bsl.CompactOrders.MAX_ORDERS + ", got " + mmLowLatencyMaxActions);
+            throw new IllegalArgumentException("mm.low.latency.max.actions must be from 1 to " + CompactOrders.MAX_ORDERS + ", got " +
+                mmLowLatencyMaxActions);
         }
         // a compact request of 1,000 orders must fit, and a JSON submit goes whole to the verifier pool, which takes
         // bodies up to its own limit (512 KiB)
-        if (httpMaxBodyBytes < io.venue.transport.bsl.CompactOrders.length(io.venue.transport.bsl.CompactOrders.MAX_ORDERS) ||
-            httpMaxBodyBytes > 512 * 1024)
+        if (httpMaxBodyBytes < CompactOrders.length(CompactOrders.MAX_ORDERS) || httpMaxBodyBytes > 512 * 1024)
         {
-            throw new IllegalArgumentException("http.max.body.bytes must be from " +
-                io.venue.transport.bsl.CompactOrders.length(io.venue.transport.bsl.CompactOrders.MAX_ORDERS) +
+            throw new IllegalArgumentException("http.max.body.bytes must be from " + CompactOrders.length(CompactOrders.MAX_ORDERS) +
                 " (a compact request of 1,000 orders) to 524288 (the verifier pool's body limit)");
         }
+        final MmWindows.Plans plans;
         try
         {
-            builderPlans();
+            plans = new MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, Set.copyOf(builderBasic), Set.copyOf(builderPro));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -587,7 +1047,7 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("listing.file and listing.operator.key.file go together");
         }
-        if (wsTokenTtlMs < io.venue.entry.credential.WsTokens.MIN_TTL_MS || wsTokenTtlMs > io.venue.entry.credential.WsTokens.MAX_TTL_MS)
+        if (wsTokenTtlMs < WsTokens.MIN_TTL_MS || wsTokenTtlMs > WsTokens.MAX_TTL_MS)
         {
             throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
         }
@@ -599,6 +1059,131 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("http.port 0-65535; verifier.threads, snapshot.every, snapshot.keep and " +
                 "answer.timeout.ms positive");
+        }
+        // what only a setter called from code can get wrong (the file's parser refuses it first)
+        if (!IDLE_STRATEGIES.contains(idleStrategy))
+        {
+            throw new IllegalArgumentException("idle.strategy is park, backoff or busy-spin, got '" + idleStrategy + "'");
+        }
+        checkEndpoint("replication.standby.endpoint", standbyEndpoint);
+        checkEndpoint("replication.primary.endpoint", primaryEndpoint);
+        checkLanes();
+        if (dataDir == null || httpHost == null || verifyingContract == null || role == null || replicationMode == null)
+        {
+            throw new IllegalArgumentException("data.dir, http.host, verifying.contract, role and replication.mode must be set");
+        }
+
+        concludedIdleMaxParkUs = idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleStrategy) ? 100 : 1_000;
+        concludedFrontMaxParkUs = idleMaxParkUs == 0 && replicated() ? 100 : concludedIdleMaxParkUs;
+        concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
+        concludedBuilderPlans = plans;
+        concluded = true;
+        return this;
+    }
+
+    /** Replication is configured when both endpoints are. */
+    public boolean replicated()
+    {
+        return standbyEndpoint != null && primaryEndpoint != null;
+    }
+
+    /**
+     * The engine configuration these settings describe (operators, limits, shards, cross-shard credit): what a replay must
+     * repeat. A new one each call; its shard threads are left at the engine's defaults for the caller to set (the node
+     * pins them, a replay does not). The engine checks each value as it takes it.
+     */
+    public EngineConfig engineConfig()
+    {
+        final EngineConfig config = new EngineConfig()
+            .actionRate(accountActions, accountWindowMs)
+            .maxOpenOrdersPerAccount(openOrdersPerAccount)
+            .maxOpenOrdersPerAccountAndMarket(openOrdersPerAccountAndMarket)
+            .maxLevelsPerSide(levelsPerSide)
+            .maxMarkets(maxMarkets)
+            .orderCapacityPerBook(ordersPerBook)
+            .stateLimits(StateLimits.forAccounts(stateAccounts, stateRestingOrders))
+            .shards(engineShards)
+            .groupCommands(groupCommands);
+        if (crossShardCredit)
+        {
+            config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
+        }
+        operators.forEach(config::operator);
+        return config;
+    }
+
+    /** A {@code host:port} endpoint, or refused naming the key; null (not set) passes. */
+    static void checkEndpoint(final String key, final String endpoint)
+    {
+        if (endpoint != null && !isEndpoint(endpoint))
+        {
+            throw new IllegalArgumentException(key + ": expected host:port, got '" + endpoint + "'");
+        }
+    }
+
+    static boolean isEndpoint(final String value)
+    {
+        final int colon = value.lastIndexOf(':');
+        if (colon <= 0)
+        {
+            return false;
+        }
+        try
+        {
+            final int port = Integer.parseInt(value.substring(colon + 1));
+            return port >= 1 && port <= 65_535;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
+        }
+    }
+
+    /** At least one lane, each one this build has ({@link LaneCatalog}), none twice. */
+    private void checkLanes()
+    {
+        final String built = String.join(", ", LaneCatalog.names());
+        if (lanes.isEmpty())
+        {
+            throw new IllegalArgumentException("lanes names no lane (this build has " + built + ")");
+        }
+        final Set<String> named = new HashSet<>();
+        for (final String lane : lanes)
+        {
+            if (!LaneCatalog.names().contains(lane))
+            {
+                throw new IllegalArgumentException("lanes: unknown lane '" + lane + "' (this build has " + built + ")");
+            }
+            if (!named.add(lane))
+            {
+                throw new IllegalArgumentException("lanes names '" + lane + "' twice");
+            }
+        }
+    }
+
+    private static void engineCheck(final String key, final Runnable check)
+    {
+        try
+        {
+            check.run();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(key + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private ApplianceContext changed()
+    {
+        concluded = false;
+        return this;
+    }
+
+    private void requireConcluded()
+    {
+        if (!concluded)
+        {
+            throw new IllegalStateException("conclude() the appliance's context before reading what it derives");
         }
     }
 }

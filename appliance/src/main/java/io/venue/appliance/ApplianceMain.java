@@ -1,7 +1,10 @@
 package io.venue.appliance;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts one appliance: {@code [--config FILE] [--data DIR] [--port N]}. Without a file it is the embedded demo
@@ -38,7 +41,7 @@ public final class ApplianceMain
         {
             appliance = Appliance.start(context, System.out);
         }
-        catch (final IllegalStateException | IllegalArgumentException | java.io.IOException ex)
+        catch (final IllegalStateException | IllegalArgumentException | IOException ex)
         {
             System.out.println("venue-appliance: cannot start: " + ex.getMessage());
             System.out.flush();
@@ -77,43 +80,43 @@ public final class ApplianceMain
         final Path request = data.resolve(PromotionWatch.REQUEST);
         final Path done = data.resolve(PromotionWatch.DONE);
         final Path refused = data.resolve(PromotionWatch.REFUSED);
-        if (!java.nio.file.Files.isDirectory(data))
+        if (!Files.isDirectory(data))
         {
             System.err.println("no data folder " + data.toAbsolutePath());
             return 1;
         }
-        java.nio.file.Files.deleteIfExists(done);
-        java.nio.file.Files.deleteIfExists(refused);
+        Files.deleteIfExists(done);
+        Files.deleteIfExists(refused);
         // whole or not at all: the standby reads the request as soon as it exists
         DurableFiles.replace(request, force ? PromotionWatch.FORCE + ", requested by the operator\n" : "requested by the operator\n");
-        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline)
         {
-            if (java.nio.file.Files.exists(done) && !java.nio.file.Files.exists(request))
+            if (Files.exists(done) && !Files.exists(request))
             {
-                System.out.println("promoted: " + java.nio.file.Files.readString(done).trim());
+                System.out.println("promoted: " + Files.readString(done).trim());
                 return 0;
             }
-            if (java.nio.file.Files.exists(refused) && !java.nio.file.Files.exists(request))
+            if (Files.exists(refused) && !Files.exists(request))
             {
-                System.err.println("promotion refused: " + java.nio.file.Files.readString(refused).trim());
+                System.err.println("promotion refused: " + Files.readString(refused).trim());
                 return 1;
             }
             Thread.sleep(50);
         }
-        java.nio.file.Files.deleteIfExists(request);
+        Files.deleteIfExists(request);
         System.err.println("no standby on " + data.toAbsolutePath() + " took the request within 30 s; request withdrawn");
         return 1;
     }
 
-    static ApplianceContext parse(final String[] args) throws java.io.IOException
+    static ApplianceContext parse(final String[] args) throws IOException
     {
         ApplianceContext context = new ApplianceContext();
         for (int i = 0; i < args.length; i++)
         {
             if ("--config".equals(args[i]) && i + 1 < args.length)
             {
-                context = ApplianceContext.fromFile(Path.of(args[++i]));
+                context = ApplianceConfigFile.read(Path.of(args[++i]));
             }
         }
         final Path cwd = Path.of("").toAbsolutePath();
@@ -122,8 +125,8 @@ public final class ApplianceMain
             switch (args[i])
             {
                 case "--config" -> i++;
-                case "--data" -> context.set("data.dir", value(args, ++i), cwd);
-                case "--port" -> context.set("http.port", value(args, ++i), cwd);
+                case "--data" -> ApplianceConfigFile.apply(context, "data.dir", value(args, ++i), cwd);
+                case "--port" -> ApplianceConfigFile.apply(context, "http.port", value(args, ++i), cwd);
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }

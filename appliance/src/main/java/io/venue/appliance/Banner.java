@@ -14,18 +14,18 @@ final class Banner
         final StringBuilder b = new StringBuilder();
         if (!appliance.isServing())
         {
-            return b.append("venue appliance is a standby: following, HTTP starts on ").append(context.httpHost).append(':')
-                .append(context.httpPort).append(" once promoted\ndata folder: ").append(context.dataDir.toAbsolutePath())
-                .append("\npromote it with: scripts/run-appliance.sh promote --data ").append(context.dataDir.toAbsolutePath())
+            return b.append("venue appliance is a standby: following, HTTP starts on ").append(context.httpHost()).append(':')
+                .append(context.httpPort()).append(" once promoted\ndata folder: ").append(context.dataDir().toAbsolutePath())
+                .append("\npromote it with: scripts/run-appliance.sh promote --data ").append(context.dataDir().toAbsolutePath())
                 .toString();
         }
         final String url = appliance.baseUrl();
         b.append("venue appliance serving on ").append(url).append('\n');
-        b.append("data folder: ").append(context.dataDir.toAbsolutePath())
+        b.append("data folder: ").append(context.dataDir().toAbsolutePath())
             .append(" (journal/commands, journal/events, state, snapshots)\n");
         b.append("connectivity (GET ").append(url).append("/api/v1/bsl/connectivity):\n  ")
             .append(appliance.connectivityJson()).append('\n');
-        if (context.demo)
+        if (context.demo())
         {
             final Path cwd = Path.of("").toAbsolutePath();
             final Path key = relative(cwd, appliance.demoAccountKeyFile());
@@ -36,10 +36,10 @@ final class Banner
                 .append("/api/v1/public/exchange-info)\n");
             b.append("place an order (bid 0.01 BTC at 50,000 USDC; prices and quantities in micro-units):\n");
             // the CLI's defaults are the demo deployment's; any other must be named or the signature binds elsewhere
-            final boolean demoDeployment = context.chainId == ApplianceContext.DEMO_CHAIN_ID &&
-                context.verifyingContract.equals(ApplianceContext.DEMO_CONTRACT);
+            final boolean demoDeployment = context.chainId() == ApplianceContext.DEMO_CHAIN_ID &&
+                context.verifyingContract().equals(ApplianceContext.DEMO_CONTRACT);
             b.append("  tools/bin/venue sign place --key-file ").append(key)
-                .append(demoDeployment ? "" : " --chain-id " + context.chainId + " --contract " + context.verifyingContract)
+                .append(demoDeployment ? "" : " --chain-id " + context.chainId() + " --contract " + context.verifyingContract())
                 .append(" --nonce 1 --market 1 --side Bid --price 50000000000 --qty 10000 --submit ").append(url).append('\n');
         }
         b.append("metrics (to the addresses of metrics.allow, loopback by default): GET ").append(url)

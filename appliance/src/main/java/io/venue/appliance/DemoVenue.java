@@ -1,13 +1,14 @@
 package io.venue.appliance;
 
 import io.venue.action.Action;
-import io.venue.entry.Answer;
 import io.venue.action.Address;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.entry.Answer;
+import io.venue.journal.sbe.RejectCode;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,7 +79,7 @@ final class DemoVenue
         for (int nonce = (int)Math.min(from, setUp.size()); nonce < setUp.size(); nonce++)
         {
             final Answer response = actions.submit(nonce, setUp.get(nonce));
-            if (response.kind == Answer.Kind.REJECTED && response.code == io.venue.journal.sbe.RejectCode.NONCE_REPLAYED)
+            if (response.kind == Answer.Kind.REJECTED && response.code == RejectCode.NONCE_REPLAYED)
             {
                 continue; // journaled already: the count of what is journaled was behind
             }

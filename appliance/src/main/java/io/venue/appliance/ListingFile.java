@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The venue's listing as configured: a JSON file in the shape of GET /api/v1/public/exchange-info's assets and
@@ -48,8 +50,8 @@ final class ListingFile
             throw new IllegalArgumentException(file + ": the listing is a JSON object with assets and markets");
         }
         final List<Action> actions = new ArrayList<>();
-        final java.util.Set<Long> assetIds = new java.util.HashSet<>();
-        final java.util.Set<Long> marketIds = new java.util.HashSet<>();
+        final Set<Long> assetIds = new HashSet<>();
+        final Set<Long> marketIds = new HashSet<>();
         try
         {
             for (final Map<?, ?> asset : objects(root, "assets"))

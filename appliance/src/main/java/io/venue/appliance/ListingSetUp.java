@@ -4,10 +4,13 @@ import io.venue.action.Action;
 import io.venue.action.CreateAsset;
 import io.venue.action.CreateOutcomeMarket;
 import io.venue.action.CreateSpotMarket;
-import io.venue.responder.VenueDirectory;
 import io.venue.entry.Answer;
+import io.venue.responder.VenueDirectory;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -31,8 +34,8 @@ final class ListingSetUp
     static int apply(final List<Action> listing, final VenueDirectory directory, final OperatorActions actions,
         final LongSupplier nextNonce)
     {
-        final List<Action> missing = new java.util.ArrayList<>();
-        final java.util.Set<Long> assets = new java.util.HashSet<>();
+        final List<Action> missing = new ArrayList<>();
+        final Set<Long> assets = new HashSet<>();
         for (final Action action : listing)
         {
             if (action instanceof CreateAsset asset)
@@ -63,7 +66,7 @@ final class ListingSetUp
     }
 
     /** A market's assets must be in the file or already listed, or the engine would refuse it half way. */
-    private static void requireAssets(final Action action, final java.util.Set<Long> inFile, final VenueDirectory directory)
+    private static void requireAssets(final Action action, final Set<Long> inFile, final VenueDirectory directory)
     {
         final long[] needed = action instanceof CreateSpotMarket spot ? new long[]{spot.baseAsset(), spot.quoteAsset()} :
             action instanceof CreateOutcomeMarket outcome ? new long[]{outcome.collateralAsset()} : new long[0];

@@ -1,7 +1,7 @@
 package io.venue.appliance;
 
-import io.venue.replication.StandbyFollower;
 import io.venue.entry.PendingRequests;
+import io.venue.replication.StandbyFollower;
 import org.agrona.concurrent.Agent;
 
 import java.io.IOException;
@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs beside the {@link StandbyFollower} of a standby: the operator's promotion request is a file named
@@ -139,7 +141,7 @@ final class PromotionWatch implements Agent
             return 0;
         }
         final String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
-        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("epoch (\\d{1,18}) after sequence \\d{1,19}").matcher(text);
+        final Matcher matcher = Pattern.compile("epoch (\\d{1,18}) after sequence \\d{1,19}").matcher(text);
         if (!matcher.matches())
         {
             throw new IllegalStateException(file + " should read 'epoch E after sequence S', as a promotion writes it, " +

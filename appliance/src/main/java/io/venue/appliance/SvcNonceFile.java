@@ -1,6 +1,8 @@
 package io.venue.appliance;
 
+import io.venue.engine.state.ChronicleMapFile;
 import io.venue.entry.credential.SvcNonceStore;
+import io.venue.svc.SvcVerifier;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Each API key's highest accepted SVC-Nonce in a Chronicle Map file of the node's data folder
@@ -35,7 +38,7 @@ import java.util.Map;
 final class SvcNonceFile implements SvcNonceStore, AutoCloseable
 {
     /** The refusal of requests dated before a start that may lack nonces lasts the SVC skew past the start. */
-    private static final long SKEW_MS = io.venue.svc.SvcVerifier.MAX_SKEW_MS;
+    private static final long SKEW_MS = SvcVerifier.MAX_SKEW_MS;
 
     private final Path file;
     private final Path closedMarker;
@@ -67,7 +70,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         Files.deleteIfExists(file.resolveSibling("svc-nonces.dat.new"));
         readIncompleteMarker();
         startedWithoutFile = !Files.exists(file);
-        if (!startedWithoutFile && !io.venue.engine.state.ChronicleMapFile.looksLikeAMap(file))
+        if (!startedWithoutFile && !ChronicleMapFile.looksLikeAMap(file))
         {
             // Chronicle waits a minute for a file it cannot read to be finished by another process: not for this one
             damaged("not a Chronicle Map file");
@@ -240,7 +243,7 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
     }
 
     @Override
-    public void load(final java.util.function.ObjLongConsumer<String> into)
+    public void load(final ObjLongConsumer<String> into)
     {
         map.forEach((key, nonce) -> into.accept(key, nonce));
     }
@@ -263,7 +266,8 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
                 try
                 {
                     // 0: the next start sets the time from its own start
-                    DurableFiles.replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) : "0");
+                    DurableFiles.replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) :
+                        "0");
                 }
                 catch (final IOException unwritable)
                 {

@@ -447,8 +447,8 @@ class AgentRoutesTest
         appliance.close();
         final Path slow = folder.resolve("slow");
         final ApplianceContext context = new ApplianceContext().dataDir(slow).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("limits.account.actions", "2", slow);
-        context.set("limits.account.window.ms", "60000", slow);
+        ApplianceConfigFile.apply(context, "limits.account.actions", "2", slow);
+        ApplianceConfigFile.apply(context, "limits.account.window.ms", "60000", slow);
         appliance = Appliance.start(context, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
         owner = VenueHttp.key(appliance.demoAccountKeyFile());

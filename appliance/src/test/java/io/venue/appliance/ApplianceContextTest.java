@@ -1,20 +1,24 @@
 package io.venue.appliance;
 
+import io.venue.action.Address;
 import io.venue.engine.EngineConfig;
 import io.venue.replication.ReplicationContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The configuration file: every key read, relative folders from the file's folder, and clear refusals. */
+/** The context: its defaults, what {@link ApplianceContext#conclude()} derives, and what it refuses together. */
 class ApplianceContextTest
 {
     @TempDir
@@ -22,87 +26,14 @@ class ApplianceContextTest
 
     private ApplianceContext read(final String text) throws Exception
     {
-        return ApplianceContext.fromFile(Files.writeString(folder.resolve("venue.properties"), text));
-    }
-
-    @Test
-    void readsEveryKey() throws Exception
-    {
-        final ApplianceContext c = read(String.join("\n",
-            "data.dir=node1", "http.host=127.0.0.2", "http.port=9090", "chain.id=1", "verifying.contract=0x" + "AB".repeat(20),
-            "verifier.threads=2", "operators=0x" + "11".repeat(20) + ", 0x" + "22".repeat(20), "demo=true",
-            "snapshot.every=500", "snapshot.keep=3", "answer.timeout.ms=2000", "role=standby", "replication.mode=async",
-            "replication.standby.endpoint=127.0.0.1:20121", "replication.primary.endpoint=127.0.0.1:20122",
-            "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
-            "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
-            "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
-            "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
-            "mm.cross.shard.credit.enabled=true", "mm.cross.shard.credit.haircut.ppm=50000", "mm.cross.shard.credit.max.account.locked=7",
-            "mm.cross.shard.credit.max.market.locked=9", "mm.cross.shard.credit.kill.switch=true",
-            "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20",
-            "limits.open.orders.account.market=10",
-            "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500",
-            "limits.resting.orders=900",
-            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000", "mm.low.latency.max.actions=16", "mm.prebatched.max.batches=3"));
-        assertEquals(folder.resolve("node1"), c.dataDir);
-        assertEquals("127.0.0.2", c.httpHost);
-        assertEquals(9090, c.httpPort);
-        assertEquals(1, c.chainId);
-        assertEquals("0x" + "ab".repeat(20), c.verifyingContract.toString());
-        assertEquals(2, c.verifierThreads);
-        assertEquals(2, c.operators.size());
-        assertTrue(c.demo);
-        assertEquals(500, c.snapshotEvery);
-        assertEquals(3, c.snapshotsKept);
-        assertEquals(2000, c.answerTimeoutMs);
-        assertEquals(ApplianceContext.Role.STANDBY, c.role);
-        assertEquals(ReplicationContext.Mode.ASYNC, c.replicationMode);
-        assertTrue(c.replicated());
-        assertEquals(700, c.primaryTimeoutMs);
-        assertTrue(c.autoPromote);
-        assertEquals(1000, c.replicationReportMs);
-        assertEquals("busy-spin", c.idleWait);
-        assertEquals(50, c.idleMaxParkUs);
-        assertEquals(16, c.mmLowLatencyMaxActions);
-        assertEquals(3, c.mmPrebatchedMaxBatches);
-        assertEquals(5, c.edgeIpRate);
-        assertEquals(7, c.edgeIpBurst);
-        assertEquals(2, c.edgeIpExempt.size());
-        assertTrue(c.compactThreads);
-        assertEquals(100, c.shardBusyBacklog);
-        assertEquals(1, c.coreEngine);
-        assertEquals(0, c.coreFront);
-        assertEquals(2, c.coreVerifiers.length);
-        assertFalse(c.journalPretouch);
-        assertEquals(1, c.corePretouch);
-        final EngineConfig engine = c.engineConfig();
-        assertEquals(100, engine.actionsPerWindow());
-        assertEquals(500, engine.actionWindowMs());
-        assertEquals(20, engine.maxOpenOrdersPerAccount());
-        assertEquals(10, engine.maxOpenOrdersPerAccountAndMarket());
-        assertEquals(50, engine.maxLevelsPerSide());
-        assertEquals(8, engine.maxMarkets());
-        assertEquals(1024, engine.orderCapacityPerBook());
-        assertEquals(500, engine.stateLimits().accounts());
-        assertEquals(900, engine.stateLimits().openOrders());
-        assertEquals(2, engine.operators().size());
-        assertEquals(3, engine.shards());
-        assertEquals(16, engine.groupCommands());
-        assertEquals(2, c.coreShards.length);
-        assertTrue(engine.crossShardCreditEnabled());
-        assertEquals(50_000, engine.crossShardHaircutPpm());
-        assertEquals(7, engine.crossShardMaxAccountLocked());
-        assertEquals(9, engine.crossShardMaxMarketLocked());
-        assertTrue(engine.crossShardKillSwitch());
-        assertEquals(20_000, c.mmActionTsSkewMs);
-        assertEquals(300_000, c.httpMaxBodyBytes);
+        return ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), text));
     }
 
     @Test
     void idleThreadsParkUntilRungAndLongerWhereEveryHandOffRings() throws Exception
     {
-        final ApplianceContext single = new ApplianceContext();
-        assertEquals("park", single.idleWait);
+        final ApplianceContext single = new ApplianceContext().conclude();
+        assertEquals("park", single.idleStrategy());
         assertEquals(1_000, single.idleMaxParkUs(), "a single node's hand-offs all ring");
         final ApplianceContext replicated = read("role=primary\nreplication.standby.endpoint=127.0.0.1:20121\n" +
             "replication.primary.endpoint=127.0.0.1:20122");
@@ -116,58 +47,150 @@ class ApplianceContextTest
     }
 
     @Test
-    void aFileTurnsTheDemoOffUnlessItSaysSo() throws Exception
+    void theDefaultsAreTheDocumentedOnes()
     {
-        assertTrue(new ApplianceContext().journalPretouch, "the journals are pretouched by default");
-        assertFalse(read("operators=0x" + "11".repeat(20)).demo);
-        assertTrue(new ApplianceContext().demo);
+        final ApplianceContext c = new ApplianceContext().conclude();
+        assertEquals(Path.of("data"), c.dataDir());
+        assertEquals("127.0.0.1", c.httpHost());
+        assertEquals(8080, c.httpPort());
+        assertEquals(8453, c.chainId());
+        assertEquals(ApplianceContext.DEMO_CONTRACT, c.verifyingContract());
+        assertTrue(c.operators().isEmpty());
+        assertTrue(c.demo());
+        assertEquals(1, c.verifierThreads());
+        assertEquals(1_000_000, c.snapshotEvery());
+        assertEquals(2, c.snapshotsKept());
+        assertEquals(10_000, c.answerTimeoutMs());
+        assertEquals(ApplianceContext.Role.PRIMARY, c.role());
+        assertFalse(c.replicated());
+        assertEquals(ReplicationContext.Mode.SYNC, c.replicationMode());
+        assertEquals(1_000, c.primaryTimeoutMs());
+        assertFalse(c.autoPromote());
+        assertEquals(10_000, c.replicationReportMs());
+        assertEquals(10, c.edgeIpRate());
+        assertEquals(20, c.edgeIpBurst());
+        assertTrue(c.edgeIpExempt().isEmpty());
+        assertEquals(1, c.engineShards());
+        assertEquals(64, c.groupCommands());
+        assertEquals(0, c.coreShards().length);
+        assertFalse(c.crossShardCredit());
+        assertEquals(20_000, c.shardBusyBacklog());
+        assertEquals(-1, c.coreEngine());
+        assertEquals(-1, c.coreFront());
+        assertEquals(0, c.coreVerifiers().length);
+        assertTrue(c.journalPretouch());
+        assertEquals(-1, c.corePretouch());
+        assertFalse(c.compactThreads());
+        assertEquals(Path.of("data", "keys", "credentials.key"), c.credentialKeyFile());
+        assertEquals(null, c.listingFile());
+        assertEquals(List.of(1_000L, 4_000L, 64_000L, 16_000L, 16_000L, 64_000L, 128_000L), List.of(c.mmWindowMs(),
+            c.mmAccountActions(), c.mmAccountCancels(), c.mmKeyActions(), c.mmIpActions(), c.mmMarketActions(), c.mmShardActions()));
+        assertEquals(32, c.mmLowLatencyMaxActions());
+        assertEquals(8, c.mmPrebatchedMaxBatches());
+        assertEquals(15_000, c.mmActionTsSkewMs());
+        assertEquals(524_288, c.httpMaxBodyBytes());
+        assertEquals(600, c.builderPlans().basicPerMinute());
+        assertEquals(3_000, c.builderPlans().proPerMinute());
+        assertTrue(c.builderPlans().basic().isEmpty() && c.builderPlans().pro().isEmpty());
+        assertEquals(Set.of("127.0.0.1", "0:0:0:0:0:0:0:1"),
+            c.metricsAllowed().stream().map(InetAddress::getHostAddress).collect(Collectors.toSet()));
+        assertEquals(180_000, c.wsTokenTtlMs());
+        final EngineConfig engine = c.engineConfig();
+        assertEquals(50, engine.actionsPerWindow());
+        assertEquals(1_000, engine.actionWindowMs());
+        assertEquals(50_000, engine.maxOpenOrdersPerAccount());
+        assertEquals(10_000, engine.maxOpenOrdersPerAccountAndMarket());
+        assertEquals(1_000, engine.maxLevelsPerSide());
+        assertEquals(64, engine.maxMarkets());
+        assertEquals(16_384, engine.orderCapacityPerBook());
+        assertEquals(10_000, engine.stateLimits().accounts());
+        assertEquals(100_000, engine.stateLimits().openOrders());
     }
 
     @Test
-    void refusesWhatItCannotUse()
+    void theCredentialKeyIsInTheDataFolderUnlessSetAndFollowsTheFolder()
     {
-        assertRefused("http.prot=80", "unknown key 'http.prot'");
-        assertRefused("http.port=eighty", "bad value for http.port ('eighty')");
-        assertRefused("role=standby", "role standby needs replication.standby.endpoint and replication.primary.endpoint");
-        assertRefused("replication.standby.endpoint=nohost", "expected host:port");
-        assertRefused("edge.ip.exempt=example.com", "is not an IP address");
-        assertRefused("threads=many", "spread or compact");
-        assertRefused("idle.strategy=sleep", "park, backoff or busy-spin");
-        assertRefused("idle.max.park.us=0", "idle.max.park.us is 1 to 10000");
-        assertRefused("idle.max.park.us=10001", "idle.max.park.us is 1 to 10000");
-        assertRefused("journal.pretouch=yes", "true or false");
-        assertRefused("engine.shards=0", "shards must be 1 to 64");
-        assertRefused("engine.shards=65", "shards must be 1 to 64");
-        assertRefused("engine.group.commands=0", "groupCommands must be positive");
-        assertRefused("mm.cross.shard.credit.haircut.ppm=1000001", "the cross-shard haircut is 0 to 1,000,000 ppm");
-        assertRefused("mm.cross.shard.credit.kill.switch=on", "true or false");
-        assertRefused("http.port=70000", "http.port 0-65535");
-        assertRefused("http.max.body.bytes=100000", "a compact request of 1,000 orders");
-        assertRefused("http.max.body.bytes=600000", "the verifier pool's body limit");
-        assertRefused("mm.action.ts.skew.ms=0", "every mm.* value must be positive");
-        assertRefused("mm.prebatched.max.batches=0", "every mm.* value must be positive");
-        assertRefused("mm.low.latency.max.actions=0", "mm.low.latency.max.actions must be from 1 to 1000, got 0");
-        assertRefused("mm.low.latency.max.actions=1001", "mm.low.latency.max.actions must be from 1 to 1000, got 1001");
-        assertRefused("limits.account.actions=0", "every limits.* value must be positive");
-        assertRefused("limits.account.actions=4611686018427387904\nlimits.account.window.ms=4", "below 2^63");
+        final ApplianceContext c = new ApplianceContext().dataDir(folder).conclude();
+        assertEquals(folder.resolve("keys").resolve("credentials.key"), c.credentialKeyFile());
+        assertEquals(folder.resolve("b/keys/credentials.key"), c.dataDir(folder.resolve("b")).conclude().credentialKeyFile(),
+            "derived again by the next conclude");
+        assertEquals(Path.of("/secrets/node.key"), c.credentialKeyFile(Path.of("/secrets/node.key")).conclude().credentialKeyFile());
+    }
+
+    @Test
+    void whatItDerivesIsReadOnlyOnceConcluded()
+    {
+        final ApplianceContext c = new ApplianceContext();
+        assertThrows(IllegalStateException.class, c::idleMaxParkUs);
+        assertThrows(IllegalStateException.class, c::credentialKeyFile);
+        c.conclude();
+        assertEquals(1_000, c.idleMaxParkUs());
+        c.idleStrategy("backoff");
+        final IllegalStateException stale = assertThrows(IllegalStateException.class, c::idleMaxParkUs, "a setter undoes the conclusion");
+        assertTrue(stale.getMessage().contains("conclude()"), stale.getMessage());
+        assertEquals(100, c.conclude().idleMaxParkUs());
+    }
+
+    @Test
+    void refusesSettingsThatDoNotGoTogetherNamingTheKeys()
+    {
+        assertRefused(new ApplianceContext().role(ApplianceContext.Role.STANDBY),
+            "role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        assertRefused(new ApplianceContext().role(ApplianceContext.Role.STANDBY).standbyEndpoint("127.0.0.1:20121"),
+            "role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        assertRefused(new ApplianceContext().listingFile(folder.resolve("listing.json")),
+            "listing.file and listing.operator.key.file go together");
+        assertRefused(new ApplianceContext().listingOperatorKeyFile(folder.resolve("operator.key")),
+            "listing.file and listing.operator.key.file go together");
         final String account = "0x" + "ab".repeat(20);
-        assertRefused("mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(Locale.ROOT).replace("0X", "0x"),
+        assertRefused(new ApplianceContext().builderBasic(Set.of(account)).builderPro(Set.of(account)),
             "mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan");
-    }
-
-    /** The configuration text is refused with an IllegalArgumentException whose message says {@code expected}. */
-    private void assertRefused(final String config, final String expected)
-    {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> read(config)).getMessage().contains(expected));
+        assertRefused(new ApplianceContext().engineShards(0), "engine.shards: shards must be 1 to 64, got 0");
+        assertRefused(new ApplianceContext().groupCommands(0), "engine.group.commands: groupCommands must be positive, got 0");
+        assertRefused(new ApplianceContext().crossShardHaircutPpm(-1),
+            "mm.cross.shard.credit.*: the cross-shard haircut is 0 to 1,000,000 ppm");
+        assertRefused(new ApplianceContext().accountActions(Long.MAX_VALUE / 2).accountWindowMs(4),
+            "limits.account.actions and limits.account.window.ms: ");
+        assertRefused(new ApplianceContext().stateRestingOrders(0), "every limits.* value must be positive");
+        assertRefused(new ApplianceContext().shardBusyBacklog(-1), "shard.busy.backlog must not be negative");
+        assertRefused(new ApplianceContext().replicationReportMs(0), "replication.report.ms must be positive");
+        assertRefused(new ApplianceContext().edgeIpBurst(0), "edge.ip.rate and edge.ip.burst must be positive");
+        assertRefused(new ApplianceContext().mmShardActions(0), "every mm.* value must be positive");
+        assertRefused(new ApplianceContext().builderProPerMinute(0), "every mm.* value must be positive");
+        assertRefused(new ApplianceContext().wsTokenTtlMs(59_999), "ws.token.ttl.ms is 60000 to 300000");
+        assertRefused(new ApplianceContext().wsTokenTtlMs(300_001), "ws.token.ttl.ms is 60000 to 300000");
+        assertRefused(new ApplianceContext().idleMaxParkUs(10_001), "idle.max.park.us is 1 to 10000");
+        assertRefused(new ApplianceContext().idleMaxParkUs(-1), "idle.max.park.us is 1 to 10000");
+        assertRefused(new ApplianceContext().httpPort(-1), "http.port 0-65535");
+        assertRefused(new ApplianceContext().verifierThreads(0),
+            "verifier.threads, snapshot.every, snapshot.keep and answer.timeout.ms positive");
+        assertRefused(new ApplianceContext().answerTimeoutMs(0),
+            "verifier.threads, snapshot.every, snapshot.keep and answer.timeout.ms positive");
+        assertRefused(new ApplianceContext().mmLowLatencyMaxActions(1_001), "mm.low.latency.max.actions must be from 1 to 1000, got 1001");
+        assertRefused(new ApplianceContext().httpMaxBodyBytes(1_000), "http.max.body.bytes must be from 197016");
+        // what only code can set wrong: the file's parser refuses these first
+        assertRefused(new ApplianceContext().idleStrategy("sleep"), "idle.strategy is park, backoff or busy-spin, got 'sleep'");
+        assertRefused(new ApplianceContext().primaryEndpoint("nohost"), "replication.primary.endpoint: expected host:port, got 'nohost'");
+        assertRefused(new ApplianceContext().standbyEndpoint("host:x"), "replication.standby.endpoint: expected host:port, got 'host:x'");
+        assertRefused(new ApplianceContext().dataDir(null),
+            "data.dir, http.host, verifying.contract, role and replication.mode must be set");
     }
 
     @Test
-    void commandLineArgumentsOverrideTheFile() throws Exception
+    void theEngineConfigurationIsANewOneEachTime()
     {
-        final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
-        final ApplianceContext c = ApplianceMain.parse(new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
-        assertEquals(9191, c.httpPort);
-        assertEquals(Path.of("elsewhere").toAbsolutePath(), c.dataDir);
-        assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(new String[] {"--port"}));
+        final ApplianceContext c = new ApplianceContext().operator(Address.of("0x" + "11".repeat(20))).conclude();
+        final EngineConfig first = c.engineConfig();
+        first.operator(Address.of("0x" + "22".repeat(20)));
+        assertEquals(1, c.engineConfig().operators().size(), "what a caller adds stays its own");
+        assertTrue(new ApplianceContext().engineShards(3).crossShardCredit(true).conclude().engineConfig().crossShardCreditActive());
+        assertFalse(new ApplianceContext().crossShardCredit(true).conclude().engineConfig().crossShardCreditActive(),
+            "active only with several shards");
+    }
+
+    private static void assertRefused(final ApplianceContext context, final String expected)
+    {
+        final String message = assertThrows(IllegalArgumentException.class, context::conclude).getMessage();
+        assertTrue(message.contains(expected), message);
     }
 }

@@ -505,7 +505,7 @@ class ApplianceTest
         final ApplianceContext context = new ApplianceContext().dataDir(data).httpPort(0).edgeExempt("127.0.0.1");
         for (int i = 0; i < settings.length; i += 2)
         {
-            context.set(settings[i], settings[i + 1], data);
+            ApplianceConfigFile.apply(context, settings[i], settings[i + 1], data);
         }
         appliance = Appliance.start(context, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());

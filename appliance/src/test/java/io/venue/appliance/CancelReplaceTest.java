@@ -72,11 +72,11 @@ class CancelReplaceTest
     private void start(final String accountActions, final String basicPlanAccount) throws Exception
     {
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("mm.account.actions", accountActions, folder);
+        ApplianceConfigFile.apply(context, "mm.account.actions", accountActions, folder);
         if (basicPlanAccount != null)
         {
-            context.set("mm.builder.basic", basicPlanAccount, folder);
-            context.set("mm.builder.basic.per.minute", "1", folder);
+            ApplianceConfigFile.apply(context, "mm.builder.basic", basicPlanAccount, folder);
+            ApplianceConfigFile.apply(context, "mm.builder.basic.per.minute", "1", folder);
         }
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());

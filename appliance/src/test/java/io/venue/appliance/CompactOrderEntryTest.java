@@ -81,10 +81,10 @@ class CompactOrderEntryTest
     private void start(final String accountActions, final Map<String, String> settings) throws Exception
     {
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("mm.account.actions", accountActions, folder);
+        ApplianceConfigFile.apply(context, "mm.account.actions", accountActions, folder);
         for (final Map.Entry<String, String> setting : settings.entrySet())
         {
-            context.set(setting.getKey(), setting.getValue(), folder);
+            ApplianceConfigFile.apply(context, setting.getKey(), setting.getValue(), folder);
         }
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());

@@ -44,10 +44,10 @@ class ListingSetUpTest
         }
         final Secp256k1KeyPair operator = VenueHttp.key(keyFile);
         final ApplianceContext context = new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0);
-        context.set("demo", "false", folder);
-        context.set("operators", operator.address().toString(), folder);
-        context.set("listing.file", "listing.json", folder);
-        context.set("listing.operator.key.file", "operator.key", folder);
+        ApplianceConfigFile.apply(context, "demo", "false", folder);
+        ApplianceConfigFile.apply(context, "operators", operator.address().toString(), folder);
+        ApplianceConfigFile.apply(context, "listing.file", "listing.json", folder);
+        ApplianceConfigFile.apply(context, "listing.operator.key.file", "operator.key", folder);
         log.reset();
         return Appliance.start(context, new PrintStream(log, true, StandardCharsets.UTF_8));
     }

@@ -59,7 +59,7 @@ class PromotedEpochTest
             "\nreplication.primary.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() + "\n");
         final Path data = folder.resolve("standby");
         // the standby runs while the promote command talks to it through its data folder
-        final Appliance standby = Appliance.start(ApplianceContext.fromFile(config), new PrintStream(OutputStream.nullOutputStream()));
+        final Appliance standby = Appliance.start(ApplianceConfigFile.read(config), new PrintStream(OutputStream.nullOutputStream()));
         try (standby)
         {
             assertEquals(1, ApplianceMain.promote(new String[] {"promote", "--data", data.toString()}));

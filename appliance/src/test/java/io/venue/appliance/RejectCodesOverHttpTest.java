@@ -72,8 +72,8 @@ class RejectCodesOverHttpTest
     void start() throws Exception
     {
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
-        context.set("limits.open.orders.account.market", "2", folder);
-        context.set("limits.accounts", "4", folder);
+        ApplianceConfigFile.apply(context, "limits.open.orders.account.market", "2", folder);
+        ApplianceConfigFile.apply(context, "limits.accounts", "4", folder);
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());
         operator = VenueHttp.key(appliance.operatorKeyFile());

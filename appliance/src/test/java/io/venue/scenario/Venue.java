@@ -17,6 +17,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.action.json.CanonicalJson;
 import io.venue.appliance.Appliance;
+import io.venue.appliance.ApplianceConfigFile;
 import io.venue.appliance.ApplianceContext;
 import io.venue.auth.AgentAuthorizationText;
 import io.venue.auth.AgentKey;
@@ -148,7 +149,7 @@ public final class Venue implements AutoCloseable
         final Map<String, String> settings = new LinkedHashMap<>(COMMON);
         settings.putAll(profile.settings);
         final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
-        settings.forEach((key, value) -> context.set(key, value, folder));
+        settings.forEach((key, value) -> ApplianceConfigFile.apply(context, key, value, folder));
         final Appliance appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         try
         {

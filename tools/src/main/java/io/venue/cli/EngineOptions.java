@@ -1,7 +1,7 @@
 package io.venue.cli;
 
 import io.venue.action.Address;
-import io.venue.appliance.ApplianceContext;
+import io.venue.appliance.ApplianceConfigFile;
 import io.venue.engine.EngineConfig;
 import picocli.CommandLine.Option;
 
@@ -35,7 +35,7 @@ final class EngineOptions
         if (config != null)
         {
             // the node's core layout is not this machine's: the replay's shard threads are not pinned
-            return ApplianceContext.fromFile(config).engineConfig()
+            return ApplianceConfigFile.read(config).engineConfig()
                 .shardThreads(EngineConfig.UNPINNED_SHARD_THREADS, EngineConfig.PARKED_SHARD_IDLE);
         }
         if (operators == null || operators.isEmpty())

@@ -1,0 +1,65 @@
+package io.venue.appliance;
+
+import io.venue.engine.EngineAgent;
+import io.venue.journal.queue.JournalPretoucher;
+import io.venue.responder.Responder;
+import io.venue.transport.http.LaneCounters;
+import io.venue.codec.MetricsText;
+
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * The operator's metrics (GET /api/v1/admin/metrics, Prometheus text): the lane's and the responder's counters, how far
+ * each stage of the pipeline is, the requests waiting, whether the engine stopped, and the pretoucher's counts. Rendered
+ * on the thread that asks; nothing on the hot path waits for it.
+ */
+final class NodeMetrics
+{
+    private final Responder responder;
+    private final LongSupplier journaled;
+    private final EngineAgent engine;
+    private final IntSupplier waiting;
+    private final JournalPretoucher pretoucher;
+
+    /**
+     * @param journaled  the last sequence the sequencer journaled.
+     * @param waiting    the requests waiting on the engine's decision.
+     * @param pretoucher the journal pretoucher, or null when there is none.
+     */
+    NodeMetrics(final Responder responder, final LongSupplier journaled, final EngineAgent engine, final IntSupplier waiting,
+        final JournalPretoucher pretoucher)
+    {
+        this.responder = responder;
+        this.journaled = journaled;
+        this.engine = engine;
+        this.waiting = waiting;
+        this.pretoucher = pretoucher;
+    }
+
+    String text(final LaneCounters lane)
+    {
+        final MetricsText text = new MetricsText();
+        lane.appendTo(text);
+        responder.counters().appendTo(text);
+        text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
+            "applied by the engine, answered by the responder")
+            .sample("venue_sequence", "stage", "journaled", journaled.getAsLong())
+            .sample("venue_sequence", "stage", "applied", engine.appliedSequence())
+            .sample("venue_sequence", "stage", "answered", responder.counters().answeredSequence());
+        text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
+            .sample("venue_pending_requests", waiting.getAsInt());
+        text.family("venue_engine_stopped", "gauge", "1 once the engine shard stopped on a defect or an event journal it " +
+            "could not write (the log says why): it applies nothing more until a restart")
+            .sample("venue_engine_stopped", engine.failure() == null ? 0 : 1);
+        if (pretoucher != null)
+        {
+            text.family("venue_journal_pretouched_pages_total", "counter", "journal pages faulted in ahead of their writers")
+                .sample("venue_journal_pretouched_pages_total", pretoucher.pagesTouched());
+            text.family("venue_journal_pretouch_failures_total", "counter", "journal files the pretoucher gave up on (the log " +
+                "says why); their writers take their own page faults")
+                .sample("venue_journal_pretouch_failures_total", pretoucher.failures());
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,328 @@
+package io.venue.appliance;
+
+import io.venue.auth.CredentialSecrets;
+import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.engine.EngineConfig;
+import io.venue.entry.EntryCore;
+import io.venue.entry.PendingRequests;
+import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.admission.EdgeThrottle;
+import io.venue.entry.credential.TokenSigners;
+import io.venue.entry.credential.WsTokens;
+import io.venue.entry.lane.Lane;
+import io.venue.entry.mm.MmWindows;
+import io.venue.journal.queue.JournalTailer;
+import io.venue.responder.ExecutionHistory;
+import io.venue.responder.ReadModels;
+import io.venue.responder.RecentAnswers;
+import io.venue.responder.Responder;
+import io.venue.responder.VenueDirectory;
+import io.venue.sequencer.Sequencer;
+import io.venue.sequencer.SequencerListener;
+import io.venue.transport.http.CancelReplaceRequests;
+import io.venue.transport.http.HttpGateway;
+import io.venue.transport.http.HttpLane;
+import io.venue.transport.http.OwnerIntents;
+import io.venue.verifier.VerifierPool;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.SystemEpochClock;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The node's order entry, from the lanes to the journal and back: the requests waiting for their answer, the responder
+ * and its read models, the verifier pool, the sequencer, and the lanes ({@code lanes}), the HTTP lane's context among
+ * them. Each of these is constructed here and nowhere else.
+ * <pre>
+ * lane ─► verifier pool ─► sequencer ─► journal/commands ─► engine ─► journal/events ─► responder ─► lane's answer
+ * </pre>
+ */
+final class NodeOrderEntry
+{
+    private static final int BATCH = 64;
+    /** Spec 3.1: the nonce window is 256 wide. */
+    private static final int NONCE_WINDOW = 256;
+    /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
+    private static final int RECENT = 100_000;
+
+    private final ApplianceContext context;
+    private final EngineConfig config;
+    private final VenueSetUp venueSetUp;
+    private final NodeThreads threads;
+    private final ErrorHandler onError;
+    private final PrintStream log;
+    private final ReadModels models;
+    private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
+    private final CountDownLatch serving = new CountDownLatch(1);
+    private NodeJournals journals;
+    private EngineShard shard;
+    private ExecutionHistory executionHistory;
+    private SvcNonceFile svcNonceFile;
+    private PendingRequests pending;
+    private CredentialSecrets credentialSecrets;
+    private Responder responder;
+    private SequencerListener answers;
+    private NodeMetrics metrics;
+    private PreJournalRefusals refusals;
+    /** The order-entry core every lane enters by; made when serving starts. */
+    private volatile EntryCore entry;
+    private volatile VerifierPool pool;
+    private volatile Sequencer sequencer;
+    private volatile Lanes lanes = Lanes.NONE;
+
+    NodeOrderEntry(final ApplianceContext context, final EngineConfig config, final VenueSetUp setUp, final NodeThreads threads,
+        final ErrorHandler onError, final PrintStream log)
+    {
+        this.context = context;
+        this.config = config;
+        this.venueSetUp = setUp;
+        this.threads = threads;
+        this.onError = onError;
+        this.log = log;
+        models = new ReadModels(config.stateLimits().openOrders());
+    }
+
+    /**
+     * After the shard's recovery: the lane's SVC-Nonce file, the requests waiting, the read models from the whole event
+     * journal, the credential key, and the responder from {@value #RECENT} commands before the journal's end (the answers
+     * of the status route).
+     */
+    void open(final Path data, final NodeJournals journals, final EngineShard shard, final long journaled) throws IOException
+    {
+        this.journals = journals;
+        this.shard = shard;
+        executionHistory = new ExecutionHistory(journals.events(), () -> pending.lastSequenced());
+        // after the state's lock: a second process on this folder has stopped at it before touching the lane's file
+        svcNonceFile = new SvcNonceFile(data, config.stateLimits().credentials(), log);
+        pending = new PendingRequests(journaled);
+        try (JournalTailer scan = journals.events().tailer())
+        {
+            models.scan(scan);
+        }
+        svcNonceFile.credentialsExist(models.agents().credentials() > 0);
+        credentialSecrets = new CredentialSecrets(CredentialKey.load(context, models.agents().credentials() > 0, log));
+        final long answersFrom = Math.max(0, journaled - RECENT);
+        final JournalTailer commandTail = journals.commands().tailer();
+        final JournalTailer eventTail = journals.events().tailer();
+        commandTail.moveAfterSequence(answersFrom);
+        eventTail.moveAfterSequence(answersFrom);
+        commandTail.handOver();
+        eventTail.handOver();
+        responder = new Responder(commandTail, eventTail, pending, models, BATCH, config.actionsPerWindow(),
+            config.actionWindowMs(), recentAnswers, journaled, onError::onError);
+        answers = new SequencerListener()
+        {
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                pending.onSequenced(correlationId, sequence);
+            }
+
+            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            {
+                pending.onSequenced(correlationId, sequence);
+            }
+        };
+        metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(), threads.pretoucher());
+    }
+
+    /**
+     * Starts taking requests: the verifier pool, the sequencer at {@code lastSequence} on the front thread, the demo set-up
+     * and the configured listing (when {@code setUp}: a primary's start, not a promotion), then the lanes.
+     */
+    void serve(final long epoch, final long lastSequence, final SequencerListener answers, final BooleanSupplier pause,
+        final boolean setUp)
+    {
+        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(threads.idleStrategy())
+            .resultsDoorbell(threads.frontBell())
+            .threadFactory(threads.verifierThreadFactory())
+            .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
+        refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());
+        sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
+            .stampsFrom(journals.commands().lastTimestampMs())
+            .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell());
+        threads.add(sequencer);
+        // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see all traffic
+        entry = new EntryCore(new EntryCore.Context()
+            .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
+            .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
+            .answerTimeoutMs(context.answerTimeoutMs())
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(), System::nanoTime))
+            .prebatched(context.mmLowLatencyMaxActions(), context.mmPrebatchedMaxBatches())
+            .mmWindows(new MmWindows(mmLimits(), context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
+            .machineCredentials(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), svcNonceFile)
+            .shardBusyAbove(context.shardBusyBacklog(), () -> sequencer.sequence() - shard.agent().appliedSequence()));
+        if (setUp)
+        {
+            venueSetUp.submit(operator -> new OperatorActions(pool, pending, context.chainId(), context.verifyingContract(), operator),
+                models, log);
+        }
+        final Lanes enabled = Lanes.make(context.lanes(), this);
+        // before they start, so that a close after a failed start closes the ones that did
+        lanes = enabled;
+        enabled.start();
+        serving.countDown();
+    }
+
+    /** The HTTP lane ({@code http}) over this node's order entry. */
+    Lane httpLane()
+    {
+        return new HttpLane(new HttpGateway.Context().entry(entry)
+            .host(context.httpHost()).port(context.httpPort())
+            .maxBodyBytes(context.httpMaxBodyBytes())
+            .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson)
+            .tradingLimits(TradingLimits.json(config, context))
+            .metrics(context.metricsAllowed(), metrics::text).accountRateLimit(config.actionsPerWindow())
+            .actionStatus(recentAnswers::find)
+            .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
+            .orderMarket(models.orders()::marketOf)
+            .marketListed(id -> models.directory().market(id) != null)
+            .ownerIntents(new OwnerIntents(context.chainId(), context.verifyingContract(), credentialSecrets, new SecureRandom(),
+                System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery))
+            .tokenSigners(this::tokenGrant)
+            .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
+            .executions(executionHistory::page)
+            .mmOrderEntry(new CancelReplaceRequests(id ->
+            {
+                final VenueDirectory.Market market = models.directory().market(id);
+                return market == null ? null : market.kind();
+            }))
+            .compactOrderEntry(context.mmActionTsSkewMs()));
+    }
+
+    /** The MM lane's windows as configured. */
+    private MmWindows.Limits mmLimits()
+    {
+        return new MmWindows.Limits(context.mmWindowMs(), context.mmAccountActions(), context.mmAccountCancels(), context.mmKeyActions(),
+            context.mmIpActions(), context.mmMarketActions(), context.mmShardActions());
+    }
+
+    /** The matching shard of a listed market, for the MM lane's per-shard window (an unlisted one: the first). */
+    private int shardOf(final long market)
+    {
+        final VenueDirectory.Market listed = models.directory().market(market);
+        return listed == null ? 0 : listed.shard(context.engineShards());
+    }
+
+    /** The account itself and its vault owner may read; an agent of the account as its scopes say. */
+    private TokenSigners.Grant tokenGrant(final String account, final String signer, final long nowMs)
+    {
+        if (signer.equals(account) || signer.equals(models.vaultOwners().ownerOf(account)))
+        {
+            return new TokenSigners.Grant("", true);
+        }
+        return models.agents().signerFor(account, signer, nowMs);
+    }
+
+    /** The body of GET /api/v1/bsl/connectivity: every enabled lane's sections and the deployment binding. */
+    String connectivityJson()
+    {
+        return ConnectivityBundle.json(lanes.connectivity(), context.chainId(), context.verifyingContract());
+    }
+
+    /** The lanes stop taking new writes; what they took is still answered. */
+    void drainLanes()
+    {
+        lanes.drain();
+    }
+
+    /**
+     * Waits until what the lanes handed over (verified requests, refusals to journal) is journaled: once the sequence has
+     * not moved for 200 ms, or the deadline.
+     */
+    void awaitJournaled(final long deadlineNs)
+    {
+        if (sequencer == null)
+        {
+            return;
+        }
+        long last = -1;
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(200) && System.nanoTime() < deadlineNs)
+        {
+            final long now = sequencer.sequence();
+            if (now != last)
+            {
+                last = now;
+                quietSince = System.nanoTime();
+            }
+            LockSupport.parkNanos(Waits.STEP_NS);
+        }
+    }
+
+    /** Waits until no request waits for its answer, or the deadline. */
+    void awaitAnswered(final long deadlineNs)
+    {
+        if (pending != null)
+        {
+            Waits.until(() -> pending.waiting() == 0, deadlineNs);
+        }
+    }
+
+    /** Closes the lanes, then the lane's SVC-Nonce file (its clean-close marker). */
+    void closeLanes()
+    {
+        lanes.close();
+        CloseHelper.quietClose(svcNonceFile);
+    }
+
+    /** Closes the verifier pool and the private reads' thread. */
+    void close()
+    {
+        CloseHelper.quietClose(pool);
+        CloseHelper.quietClose(executionHistory);
+    }
+
+    ReadModels models()
+    {
+        return models;
+    }
+
+    Responder responder()
+    {
+        return responder;
+    }
+
+    PendingRequests pending()
+    {
+        return pending;
+    }
+
+    /** What the sequencer tells of each journaled request: its sequence, for the request waiting on it. */
+    SequencerListener answers()
+    {
+        return answers;
+    }
+
+    Sequencer sequencer()
+    {
+        return sequencer;
+    }
+
+    SvcNonceFile svcNonceFile()
+    {
+        return svcNonceFile;
+    }
+
+    Lanes lanes()
+    {
+        return lanes;
+    }
+
+    boolean awaitServing(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return serving.await(timeout, unit);
+    }
+
+    boolean isServing()
+    {
+        return serving.getCount() == 0;
+    }
+}

@@ -1,0 +1,84 @@
+package io.venue.transport.http;
+
+import io.venue.entry.lane.ConnectivityEntry;
+import io.venue.entry.lane.Lane;
+
+import java.util.List;
+
+/**
+ * The HTTP gateway as a {@link Lane} (named {@value #NAME}): it owns the {@link HttpGateway} it starts from the
+ * context it is given, drains and closes it, and describes its routes for the connectivity bundle.
+ */
+public final class HttpLane implements Lane
+{
+    public static final String NAME = "http";
+
+    private final HttpGateway.Context context;
+    private volatile HttpGateway gateway;
+    private boolean closed;
+
+    /** A lane that will serve {@code context} once started. */
+    public HttpLane(final HttpGateway.Context context)
+    {
+        this.context = context;
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    /** Binds and starts serving; fails if the address is taken, or the lane started or closed already. */
+    @Override
+    public synchronized void start()
+    {
+        if (gateway != null || closed)
+        {
+            throw new IllegalStateException("the http lane has " + (closed ? "closed" : "started already"));
+        }
+        gateway = HttpGateway.start(context);
+    }
+
+    @Override
+    public synchronized void drain()
+    {
+        if (gateway != null && !closed)
+        {
+            gateway.drain();
+        }
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (gateway != null && !closed)
+        {
+            gateway.close();
+        }
+        closed = true;
+    }
+
+    /** The bound port, or -1 before the lane started. */
+    public int port()
+    {
+        final HttpGateway http = gateway;
+        return http == null ? -1 : http.port();
+    }
+
+    /**
+     * Where to send HTTP requests (the bound port once started, the configured one before), and spec 4's BSL order-entry
+     * route, which this lane serves: the result mode to expect and the response verbosity (4.1's defaults).
+     */
+    @Override
+    public List<ConnectivityEntry> connectivity()
+    {
+        final HttpGateway http = gateway;
+        return List.of(
+            ConnectivityEntry.of("http").field("baseUrl", "http://" + context.host + ":" + (http == null ? context.port : http.port()))
+                .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
+                .field("adminRoute", "/api/v1/admin/actions").field("tls", false).build(),
+            ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact").field("resultMode", "ack")
+                .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").build());
+    }
+}
