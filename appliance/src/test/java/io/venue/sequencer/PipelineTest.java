@@ -438,8 +438,13 @@ class PipelineTest
     {
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(
             new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
+        final long deadline = System.nanoTime() + 30_000_000_000L;
         while (!pool.offer(connection, correlation, body, 0, body.length))
         {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new AssertionError("the verifier pool refused request " + correlation + " for 30 s: its ring stayed full");
+            }
             Thread.onSpinWait();
         }
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static io.venue.verifier.SignedActions.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,12 +59,18 @@ class VerifierPoolTest
                     try
                     {
                         start.await();
+                        final long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                         for (int i = 0; i < PER_CONNECTION; i++)
                         {
                             for (int c = firstConnection; c < firstConnection + CONNECTIONS / 2; c++)
                             {
                                 while (!pool.offer(c, i, bodies[i], 0, bodies[i].length))
                                 {
+                                    if (System.nanoTime() - giveUpAt > 0)
+                                    {
+                                        throw new AssertionError("request " + i + " of connection " + c +
+                                            " refused for 60 s: the pool's ring stayed full");
+                                    }
                                     Thread.yield();
                                 }
                             }
@@ -96,7 +103,8 @@ class VerifierPoolTest
             }
             for (final Thread producer : producers)
             {
-                producer.join();
+                producer.join(TimeUnit.SECONDS.toMillis(70));
+                assertFalse(producer.isAlive(), "a producer still offering after 70 s");
             }
             assertEquals(null, failure.get());
             assertEquals(CONNECTIONS * PER_CONNECTION, received[0]);

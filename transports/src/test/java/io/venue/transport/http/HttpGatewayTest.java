@@ -60,8 +60,13 @@ class HttpGatewayTest
 
     private void awaitOffered()
     {
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (offered.isEmpty())
         {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new AssertionError("no submit reached the submitter within 10 s");
+            }
             Thread.onSpinWait();
         }
     }
