@@ -370,7 +370,7 @@ public final class Appliance implements AutoCloseable
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
-            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, System::nanoTime))
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate, context.edgeIpBurst, context.edgeIpExempt, context.edgeNanoClock))
             .refusals(refusals)
             .ownerIntents(new OwnerIntents(context.chainId, context.verifyingContract, credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis, io.venue.crypto.Secp256k1Recoveries.select()::newRecovery), pool::offerIntent)

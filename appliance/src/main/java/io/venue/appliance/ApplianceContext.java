@@ -85,6 +85,10 @@ public final class ApplianceContext
     boolean compactThreads;
     long edgeIpRate = 10;
     long edgeIpBurst = 20;
+    /** The edge throttle's clock in nanoseconds; tests set their own (edgeClock) to decide when a bucket refills. */
+    java.util.function.LongSupplier edgeNanoClock = System::nanoTime;
+    /** Tests only (idleStrategy(Function)): how the engine, shard and verifier threads wait, in place of idle.strategy. */
+    private java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategyOverride;
     /** The addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
     java.util.Set<java.net.InetAddress> metricsAllowed = loopback();
     final java.util.Set<java.net.InetAddress> edgeIpExempt = new java.util.HashSet<>();
@@ -452,7 +456,24 @@ public final class ApplianceContext
      */
     java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> idleStrategy()
     {
-        return idleStrategy(idleMaxParkUs());
+        return null != idleStrategyOverride ? idleStrategyOverride : idleStrategy(idleMaxParkUs());
+    }
+
+    /**
+     * Tests only: the engine, shard and verifier threads wait with {@code strategy} (given each thread's bell) instead of
+     * what idle.strategy says, so a test can hold them between two duty cycles. Not a setting of the file.
+     */
+    ApplianceContext idleStrategy(final java.util.function.Function<io.venue.tuning.Doorbell, org.agrona.concurrent.IdleStrategy> strategy)
+    {
+        idleStrategyOverride = strategy;
+        return this;
+    }
+
+    /** Tests only: the edge throttle's clock, in nanoseconds (System::nanoTime unless set), so a test decides when it refills. */
+    ApplianceContext edgeClock(final java.util.function.LongSupplier nanoClock)
+    {
+        edgeNanoClock = java.util.Objects.requireNonNull(nanoClock);
+        return this;
     }
 
     /** As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): {@link #frontMaxParkUs()}. */

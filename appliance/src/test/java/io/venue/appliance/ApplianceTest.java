@@ -491,9 +491,12 @@ class ApplianceTest
     @Test
     void theAccountLimiterAnswers429WithRetryAfter() throws Exception
     {
+        // 50 actions, one back each second (the default's 50 a second would let a slow machine's round trips keep up):
+        // sent back to back, some of the first 120 must be refused, long before seventy seconds pass
+        restartWith("limited", "limits.account.actions", "50", "limits.account.window.ms", "50000");
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
         HttpResponse<String> last = null;
         byte[] limitedBody = null;
-        // 50 actions per 1,000 ms of stamped time: sent back to back, some of the first 120 must be refused
         for (int nonce = 1; nonce <= 120; nonce++)
         {
             limitedBody = VenueHttp.body(demo, demo.address(), nonce, order(Side.BID, PRICE, QTY, TimeInForce.IOC), PreimageMode.RAW);
@@ -507,10 +510,15 @@ class ApplianceTest
         assertEquals("1", last.headers().firstValue("retry-after").orElse(null));
         assertEquals("50", last.headers().firstValue("x-ratelimit-limit").orElse(null));
         assertEquals("0", last.headers().firstValue("x-ratelimit-remaining").orElse(null));
-        assertTrue(Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) > 0);
+        final long resetMs = Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow());
+        assertTrue(resetMs > 0);
+        // the bucket holds an action again (capacity - 1) refills before it is full: the wait the refusal's reset implies
+        final long oneBackMs = io.venue.engine.limit.TokenBucket.retryAfterMsFromReset(resetMs, 50, 50_000);
+        assertTrue(oneBackMs > 0 && oneBackMs <= 1_000, "one action back in " + oneBackMs + " ms (reset " + resetMs + " ms)");
 
-        // the refusal used nothing: the same body later is accepted, and the status query tells the accepted story
-        Thread.sleep(100);
+        // the refusal used nothing: the same body, once that much time has passed (commands are stamped on the wall clock),
+        // is accepted, and the status query tells the accepted story
+        Thread.sleep(oneBackMs);
         final HttpResponse<String> again = http.post("/api/v1/trading/actions", limitedBody);
         ok(again);
         assertTrue(http.get("/api/v1/trading/actions/" + field(again.body(), "digest")).body().endsWith("\"answer\":" + again.body() + "}"),
@@ -522,10 +530,11 @@ class ApplianceTest
     {
         appliance.close();
         final Path throttled = folder.resolve("throttled");
-        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0), new PrintStream(logBytes, true,
-            StandardCharsets.UTF_8));
+        // the throttle's clock is the test's: it stands still until the test moves it, so no token comes back meanwhile
+        final java.util.concurrent.atomic.AtomicLong edgeClock = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0).edgeClock(edgeClock::get),
+            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
-        // all 30 at once: sent one after another, their round trips on a loaded machine let the bucket refill meanwhile
         final java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.ArrayList<>();
         for (int i = 0; i < 30; i++)
         {
@@ -549,10 +558,11 @@ class ApplianceTest
                 refused(answer, 400, "MALFORMED");
             }
         }
-        // a burst of 20, then 10 a second: 30 requests within well under a second leave at least 8 refused at the edge
-        assertTrue(limited >= 8 && limited <= 10, "limited " + limited);
+        // a burst of 20, then 10 a second: with the clock standing still, the last 10 of the 30 are refused at the edge
+        assertEquals(10, limited, "limited");
         // the journal gets the first refusal at once and the rest as one count, written with the next request a second on
-        Thread.sleep(1_100);
+        // (or by the gateway's once-a-second flush of held counts, whichever comes first)
+        edgeClock.addAndGet(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_100));
         refused(http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
         appliance.close();
         appliance = null;

@@ -138,7 +138,9 @@ class PipelineTest
                 final long garbageCorrelation = ++correlation;
                 final long before = sequencer.sequence();
                 assertTrue(pool.offer(3, garbageCorrelation, garbage, 0, garbage.length));
-                Thread.sleep(200);
+                awaitAllVerified(pool);
+                // its result waits in the pool: a sequencer that ignored the pause would take it within its longest park (1 ms)
+                Thread.sleep(100);
                 assertEquals(correlation - 1, acks.size(), "nothing answered while paused");
                 assertEquals(before, sequencer.sequence(), "nothing journaled while paused");
                 paused.set(false);
@@ -271,12 +273,11 @@ class PipelineTest
                     final long registered = pending.register(response ->
                         answers.merge(order, response.body(), (first, second) -> "answered twice: " + first + " / " + second));
                     final boolean bid = i % 2 == 0;
+                    // all on connection 1, so on one of the pool's two verifiers: verified and journaled in this order
                     submit(pool, 1, registered, bid ? aliceSigner : bobSigner, (bid ? alice : bob).address(), i / 2,
                         new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
-                    // in this order: the pool's two verifiers may finish requests out of order
-                    Thread.sleep(20);
                 }
-                Thread.sleep(1_000);
+                awaitAllVerified(pool);
                 assertEquals(setup.length, acks.size(), "nothing answered while paused");
                 paused.set(false);
                 awaitAcks(setup.length + requests);
@@ -355,10 +356,9 @@ class PipelineTest
                 for (int i = 0; i < requests; i++)
                 {
                     submit(pool, 1, i + 1, signer, trader.address(), i, new io.venue.action.Batch(legs));
-                    Thread.sleep(50);
                 }
-                // each takes a few milliseconds to verify: all six wait in the pool by then
-                Thread.sleep(1_000);
+                // each takes a few milliseconds to verify: all six wait in the pool before the sequencer takes any
+                awaitAllVerified(pool);
                 paused.set(false);
                 awaitAcks(requests);
                 final List<Long> sequences = acks.stream().map(ack -> ack[2]).toList();
@@ -446,6 +446,17 @@ class PipelineTest
                 throw new AssertionError("the verifier pool refused request " + correlation + " for 30 s: its ring stayed full");
             }
             Thread.onSpinWait();
+        }
+    }
+
+    /** Waits until the pool has verified every request offered (their results wait in it for the sequencer). */
+    private static void awaitAllVerified(final VerifierPool pool) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!pool.allVerified())
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "the pool had not verified every request offered within 30 s");
+            Thread.sleep(1);
         }
     }
 

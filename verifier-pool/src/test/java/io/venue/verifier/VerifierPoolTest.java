@@ -115,7 +115,7 @@ class VerifierPoolTest
     @Test
     void aFullPoolRefusesAtOnceAndLosesNothingItAccepted()
     {
-        fillThenDrain(context(1), 64 * 1024);
+        fillThenDrain(context(1), 64 * 1024, false);
     }
 
     @Test
@@ -124,17 +124,25 @@ class VerifierPoolTest
         // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time; the
         // request ring holds more than the result ring, so the verifier stops on a result that does not fit
         fillThenDrain(context(1).idleStrategy(doorbell -> new io.venue.tuning.DoorbellIdleStrategy(doorbell, 0,
-            TimeUnit.HOURS.toNanos(1))), 256 * 1024);
+            TimeUnit.HOURS.toNanos(1))), 256 * 1024, true);
     }
 
-    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes)
+    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes, final boolean held)
     {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
+        final List<Thread> verifiers = new java.util.concurrent.CopyOnWriteArrayList<>();
         final VerifierPool.Context context = poolContext
             .maxBodyBytes(4096)
             .requestRingBytes(requestRingBytes)
-            .resultRingBytes(64 * 1024);
+            .resultRingBytes(64 * 1024)
+            .threadFactory(runnable ->
+            {
+                final Thread thread = new Thread(runnable, "verifier");
+                thread.setDaemon(true);
+                verifiers.add(thread);
+                return thread;
+            });
         try (VerifierPool pool = VerifierPool.start(context))
         {
             // nobody polls: the request ring fills; where it holds more than the result ring, the result ring fills first
@@ -154,8 +162,17 @@ class VerifierPoolTest
             }
             assertTrue(refused > 0, "a full pool must refuse");
             assertTrue(accepted > 100, "accepted " + accepted);
-            // let the verifier reach its park, holding a result that does not fit
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            if (held)
+            {
+                // the verifier reaches its park holding a result that does not fit: parked with requests still in its ring
+                final long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (verifiers.get(0).getState() != Thread.State.TIMED_WAITING || pool.allVerified())
+                {
+                    assertTrue(System.nanoTime() - parkedBy < 0, "the verifier did not stop on a full result ring within 30 s: " +
+                        verifiers.get(0).getState() + (pool.allVerified() ? ", every request verified" : ", requests waiting"));
+                    Thread.yield();
+                }
+            }
 
             final int[] received = {0};
             final long[] nextCorrelation = {0};
