@@ -36,7 +36,6 @@ import static io.venue.appliance.DemoVenue.USDC;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -271,7 +270,8 @@ class ApplianceTest
         assertEquals("2", field(replayed.body(), "nextUsableNonce"), "above the highest consumed nonce (docs/ENGINE.md)");
         final HttpResponse<String> outside = http.submit(demo, 256, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
         refused(outside, 200, "nonce_outside_window");
-        assertNotNull(field(outside.body(), "nextUsableNonce"));
+        assertEquals("0", field(outside.body(), "nonceFloor"));
+        assertEquals("2", field(outside.body(), "nextUsableNonce"), "nothing consumed since the replay");
     }
 
     @Test
@@ -300,7 +300,8 @@ class ApplianceTest
         final long remaining = Long.parseLong(bad.headers().firstValue("x-ratelimit-remaining").orElseThrow());
         assertTrue(remaining > 40 && remaining <= 50, "remaining " + remaining);
         assertTrue(Long.parseLong(bad.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) >= 0);
-        assertNotNull(field(bad.body(), "canonicalJson"));
+        assertTrue(bad.body().contains("\"canonicalJson\":\"{\\\"account\\\":\\\"" + demo.address()), bad.body());
+        assertTrue(bad.body().contains("\\\"nonce\\\":2"), "the canonical JSON of the action refused: " + bad.body());
         // nothing of the demo account changed: its nonce 2 is still free
         ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
     }

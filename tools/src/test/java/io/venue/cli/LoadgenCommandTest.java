@@ -41,7 +41,11 @@ class LoadgenCommandTest
                 "\"sent\":300,\"answered\":200,.*"), results);
             assertTrue(results.contains("\"ok\":200,\"failed\":0,\"refused\":{}"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":4,"), results);
-            assertNotNull(ImageIO.read(plot.toFile()), "a readable PNG");
+            final java.awt.image.BufferedImage image = ImageIO.read(plot.toFile());
+            assertNotNull(image, "a readable PNG");
+            // PercentilePlot's size
+            assertEquals(900, image.getWidth());
+            assertEquals(560, image.getHeight());
         }
     }
 
