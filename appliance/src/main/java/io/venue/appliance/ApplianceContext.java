@@ -8,13 +8,18 @@ import io.venue.entry.credential.WsTokens;
 import io.venue.entry.mm.MmWindows;
 import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
+import io.venue.tuning.Doorbell;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Everything one appliance process is configured with, Aeron style: each setting has its default here, a fluent setter
@@ -83,6 +88,10 @@ public final class ApplianceContext
     private boolean journalPretouch = true;
     private int corePretouch = -1;
     private String idleStrategy = "park";
+    /** The edge throttle's clock in nanoseconds; tests set their own ({@link #edgeClock}) to decide when a bucket refills. */
+    private LongSupplier edgeNanoClock = System::nanoTime;
+    /** Tests only ({@link #idleStrategy(Function)}): how the engine, shard and verifier threads wait, in place of idle.strategy. */
+    private Function<Doorbell, IdleStrategy> idleStrategyOverride;
     /** Unset (0) until configured: {@link #conclude()} derives the longest parks from it. */
     private long idleMaxParkUs;
     private boolean compactThreads;
@@ -635,6 +644,34 @@ public final class ApplianceContext
     public String idleStrategy()
     {
         return idleStrategy;
+    }
+
+    /**
+     * Tests only: the engine, shard and verifier threads wait with {@code strategy} (given each thread's bell) instead of
+     * what idle.strategy says, so a test can hold them between two duty cycles. Not a setting of the file.
+     */
+    ApplianceContext idleStrategy(final Function<Doorbell, IdleStrategy> strategy)
+    {
+        idleStrategyOverride = strategy;
+        return this;
+    }
+
+    /** The test's override of how idle threads wait, or null. */
+    Function<Doorbell, IdleStrategy> idleStrategyOverride()
+    {
+        return idleStrategyOverride;
+    }
+
+    /** Tests only: the edge throttle's clock, in nanoseconds (System::nanoTime unless set), so a test decides when it refills. */
+    ApplianceContext edgeClock(final LongSupplier nanoClock)
+    {
+        edgeNanoClock = Objects.requireNonNull(nanoClock);
+        return this;
+    }
+
+    LongSupplier edgeNanoClock()
+    {
+        return edgeNanoClock;
     }
 
     /** {@code idle.max.park.us}: the longest park of an idle thread, 1 to {@value #MAX_PARK_US} µs; 0: the default. */

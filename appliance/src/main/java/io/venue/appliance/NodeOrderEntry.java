@@ -154,7 +154,8 @@ final class NodeOrderEntry
             .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
             .answerTimeoutMs(context.answerTimeoutMs())
-            .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(), System::nanoTime))
+            .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(),
+                context.edgeNanoClock()))
             .prebatched(context.mmLowLatencyMaxActions(), context.mmPrebatchedMaxBatches())
             .mmWindows(new MmWindows(mmLimits(), context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
             .machineCredentials(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), svcNonceFile)

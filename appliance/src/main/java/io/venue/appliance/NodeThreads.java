@@ -152,7 +152,8 @@ final class NodeThreads
      */
     Function<Doorbell, IdleStrategy> idleStrategy()
     {
-        return idleStrategy(context.idleMaxParkUs());
+        final Function<Doorbell, IdleStrategy> override = context.idleStrategyOverride();
+        return override != null ? override : idleStrategy(context.idleMaxParkUs());
     }
 
     /** As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): the context's front park. */

@@ -50,7 +50,6 @@ import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -311,9 +310,13 @@ class AgentRoutesTest
             PreimageMode.RAW)));
 
         final String account = owner.address().toString();
+        final long asked = System.currentTimeMillis();
         final HttpResponse<String> anonymous = executions(account, "", null);
+        final long answered = System.currentTimeMillis();
         refused(anonymous, 401, "UNAUTHORIZED");
-        assertNotNull(field(anonymous.body(), "serverTimeMs"), "the server's time, to tell an expired token from a revoked one");
+        // the server's time, to tell an expired token from a revoked one: this machine's clock while it answered
+        final long serverTimeMs = Long.parseLong(field(anonymous.body(), "serverTimeMs"));
+        assertTrue(serverTimeMs >= asked && serverTimeMs <= answered, serverTimeMs + " not within " + asked + ".." + answered);
         assertTrue(anonymous.headers().firstValue("www-authenticate").isPresent());
         refused(executions(account, "", "spws1.forged.token"), 401, "UNAUTHORIZED");
         refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");

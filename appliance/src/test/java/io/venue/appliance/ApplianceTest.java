@@ -14,6 +14,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.engine.limit.TokenBucket;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.sbe.MessageHeaderDecoder;
@@ -35,6 +36,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.venue.appliance.DemoVenue.BTC;
 import static io.venue.appliance.DemoVenue.OUTCOME_MARKET;
@@ -44,7 +46,6 @@ import static io.venue.appliance.DemoVenue.USDC;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -325,7 +326,8 @@ class ApplianceTest
         assertEquals("2", field(replayed.body(), "nextUsableNonce"), "above the highest consumed nonce (docs/ENGINE.md)");
         final HttpResponse<String> outside = http.submit(demo, 256, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
         refused(outside, 200, "nonce_outside_window");
-        assertNotNull(field(outside.body(), "nextUsableNonce"));
+        assertEquals("0", field(outside.body(), "nonceFloor"));
+        assertEquals("2", field(outside.body(), "nextUsableNonce"), "nothing consumed since the replay");
     }
 
     @Test
@@ -354,7 +356,8 @@ class ApplianceTest
         final long remaining = Long.parseLong(bad.headers().firstValue("x-ratelimit-remaining").orElseThrow());
         assertTrue(remaining > 40 && remaining <= 50, "remaining " + remaining);
         assertTrue(Long.parseLong(bad.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) >= 0);
-        assertNotNull(field(bad.body(), "canonicalJson"));
+        assertTrue(bad.body().contains("\"canonicalJson\":\"{\\\"account\\\":\\\"" + demo.address()), bad.body());
+        assertTrue(bad.body().contains("\\\"nonce\\\":2"), "the canonical JSON of the action refused: " + bad.body());
         // nothing of the demo account changed: its nonce 2 is still free
         ok(http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
     }
@@ -546,9 +549,12 @@ class ApplianceTest
     @Test
     void theAccountLimiterAnswers429WithRetryAfter() throws Exception
     {
+        // 50 actions, one back each second (the default's 50 a second would let a slow machine's round trips keep up):
+        // sent back to back, some of the first 120 must be refused, long before seventy seconds pass
+        restartWith("limited", "limits.account.actions", "50", "limits.account.window.ms", "50000");
+        demo = VenueHttp.key(appliance.demoAccountKeyFile());
         HttpResponse<String> last = null;
         byte[] limitedBody = null;
-        // 50 actions per 1,000 ms of stamped time: sent back to back, some of the first 120 must be refused
         for (int nonce = 1; nonce <= 120; nonce++)
         {
             limitedBody = VenueHttp.body(demo, demo.address(), nonce, order(Side.BID, PRICE, QTY, TimeInForce.IOC), PreimageMode.RAW);
@@ -562,10 +568,15 @@ class ApplianceTest
         assertEquals("1", last.headers().firstValue("retry-after").orElse(null));
         assertEquals("50", last.headers().firstValue("x-ratelimit-limit").orElse(null));
         assertEquals("0", last.headers().firstValue("x-ratelimit-remaining").orElse(null));
-        assertTrue(Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow()) > 0);
+        final long resetMs = Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow());
+        assertTrue(resetMs > 0);
+        // the bucket holds an action again (capacity - 1) refills before it is full: the wait the refusal's reset implies
+        final long oneBackMs = TokenBucket.retryAfterMsFromReset(resetMs, 50, 50_000);
+        assertTrue(oneBackMs > 0 && oneBackMs <= 1_000, "one action back in " + oneBackMs + " ms (reset " + resetMs + " ms)");
 
-        // the refusal used nothing: the same body later is accepted, and the status query tells the accepted story
-        Thread.sleep(100);
+        // the refusal used nothing: the same body, once that much time has passed (commands are stamped on the wall clock),
+        // is accepted, and the status query tells the accepted story
+        Thread.sleep(oneBackMs);
         final HttpResponse<String> again = http.post("/api/v1/trading/actions", limitedBody);
         ok(again);
         assertTrue(http.get("/api/v1/trading/actions/" + field(again.body(), "digest")).body().endsWith("\"answer\":" + again.body() + "}"),
@@ -577,10 +588,11 @@ class ApplianceTest
     {
         appliance.close();
         final Path throttled = folder.resolve("throttled");
-        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0),
+        // the throttle's clock is the test's: it stands still until the test moves it, so no token comes back meanwhile
+        final AtomicLong edgeClock = new AtomicLong(System.nanoTime());
+        appliance = Appliance.start(new ApplianceContext().dataDir(throttled).httpPort(0).edgeClock(edgeClock::get),
             new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
-        // all 30 at once: sent one after another, their round trips on a loaded machine let the bucket refill meanwhile
         final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < 30; i++)
         {
@@ -604,10 +616,11 @@ class ApplianceTest
                 refused(answer, 400, "MALFORMED");
             }
         }
-        // a burst of 20, then 10 a second: 30 requests within well under a second leave at least 8 refused at the edge
-        assertTrue(limited >= 8 && limited <= 10, "limited " + limited);
+        // a burst of 20, then 10 a second: with the clock standing still, the last 10 of the 30 are refused at the edge
+        assertEquals(10, limited, "limited");
         // the journal gets the first refusal at once and the rest as one count, written with the next request a second on
-        Thread.sleep(1_100);
+        // (or by the gateway's once-a-second flush of held counts, whichever comes first)
+        edgeClock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1_100));
         refused(http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
         appliance.close();
         appliance = null;

@@ -42,6 +42,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,6 +74,8 @@ class CompactOrderEntryTest
     private ActionSigner signer;
     private long nonce;
     private long svcNonce;
+    /** Settings made in code before the appliance starts (a test's hold on its threads). */
+    private Consumer<ApplianceContext> configure = context -> { };
 
     private void start(final String accountActions) throws Exception
     {
@@ -86,6 +90,7 @@ class CompactOrderEntryTest
         {
             ApplianceConfigFile.apply(context, setting.getKey(), setting.getValue(), folder);
         }
+        configure.accept(context);
         appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
@@ -356,12 +361,15 @@ class CompactOrderEntryTest
     void aFullVerifierQueueRefusesTheRestOfARequestAndOnlyThat() throws Exception
     {
         final String plenty = "100000000";
-        // the pre-batched backlog's bound lifted: this is the ring's own limit
+        final HeldThreads threads = new HeldThreads();
+        configure = context -> context.idleStrategy(threads);
+        // the pre-batched backlog's bound lifted: this is the ring's own limit; the orders taken wait while the threads are
+        // held, so their answers get more time than the default 10 s
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
-            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000"));
+            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000", "answer.timeout.ms", "120000"));
         // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise;
         // an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed orders of 240
-        // bytes on the ring) and than it verifies meanwhile
+        // bytes on the ring), held so that it verifies none meanwhile
         final int requests = 60;
         final List<SvcRequestSigner> keys = new ArrayList<>();
         for (int i = 0; i < requests; i++)
@@ -371,9 +379,27 @@ class CompactOrderEntryTest
         // one signed order, repeated: every copy is verified in full, and the engine refuses the replays
         final byte[] body = CompactOrders.encode(SPOT_MARKET, Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
         final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
-        for (final SvcRequestSigner key : keys)
+        threads.hold();
+        try
         {
-            sent.add(http.svcPostAsync(key, 1, ROUTE, body, Map.of("x-bsl-result-mode", "detailed")));
+            for (final SvcRequestSigner key : keys)
+            {
+                sent.add(http.svcPostAsync(key, 1, ROUTE, body, Map.of("x-bsl-result-mode", "detailed")));
+            }
+            // every order has been offered (and waits) or refused as not verified (and is journaled so)
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long accountedFor = 0;
+            while (accountedFor != requests * 1_000L)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, accountedFor + " of " + requests * 1_000 +
+                    " orders offered or refused after 60 s");
+                Thread.sleep(10);
+                accountedFor = pendingRequests() + notVerifiedJournaled();
+            }
+        }
+        finally
+        {
+            threads.release();
         }
         int partial = 0;
         long notVerified = 0;
@@ -420,12 +446,27 @@ class CompactOrderEntryTest
         appliance.close();
         appliance = null;
         // each request cut short is journaled once, with the count of its orders not verified
+        assertEquals(notVerified, notVerifiedJournaled(), "every order not verified is counted in the command journal");
+    }
+
+    /** The orders the QUEUE_LIMIT records of the command journal count as not verified. */
+    private long notVerifiedJournaled()
+    {
         long journaled = 0;
         for (final String record : ApplianceTest.requestRejections(folder, RequestRejectReason.QUEUE_LIMIT))
         {
             journaled += Long.parseLong(record.replaceAll(".*: (\\d+) of 1000 compact orders not verified$", "$1"));
         }
-        assertEquals(notVerified, journaled, "every order not verified is counted in the command journal");
+        return journaled;
+    }
+
+    /** The metrics' count of requests (here, compact orders) waiting for the engine's decision. */
+    private long pendingRequests() throws Exception
+    {
+        final String metrics = http.get("/api/v1/admin/metrics").body();
+        final Matcher sample = Pattern.compile("(?m)^venue_pending_requests (\\d+)$").matcher(metrics);
+        assertTrue(sample.find(), metrics);
+        return Long.parseLong(sample.group(1));
     }
 
     @Test

@@ -386,8 +386,11 @@ class ReplicationTest
     private static void ship(final ReplicationSender sender, final long epoch, final byte[] record)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(record);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!sender.ship(epoch, JournalRecords.sequence(buffer, 0), buffer, 0, record.length))
         {
+            assertTrue(System.nanoTime() - deadline < 0, "record " + JournalRecords.sequence(buffer, 0) +
+                " could not be shipped within 20 s: the publication stayed unconnected or back-pressured");
             Thread.onSpinWait();
         }
     }
@@ -423,7 +426,7 @@ class ReplicationTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean())
         {
-            assertTrue(System.nanoTime() < deadline, "timed out");
+            assertTrue(System.nanoTime() < deadline, "the condition did not hold within 20 s of running the agents");
             for (final Agent agent : agents)
             {
                 try

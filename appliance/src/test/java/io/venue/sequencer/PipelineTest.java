@@ -157,7 +157,9 @@ class PipelineTest
                 final long garbageCorrelation = ++correlation;
                 final long before = sequencer.sequence();
                 assertTrue(pool.offer(3, garbageCorrelation, garbage, 0, garbage.length));
-                Thread.sleep(200);
+                awaitAllVerified(pool);
+                // its result waits in the pool: a sequencer that ignored the pause would take it within its longest park (1 ms)
+                Thread.sleep(100);
                 assertEquals(correlation - 1, acks.size(), "nothing answered while paused");
                 assertEquals(before, sequencer.sequence(), "nothing journaled while paused");
                 paused.set(false);
@@ -280,6 +282,13 @@ class PipelineTest
                     submit(pool, 0, pending.register(response -> { }), operator, operatorKey.address(), i, setup[i]);
                     awaitAcks(i + 1);
                 }
+                // the engine has applied the set-up before the orders are journaled, so that their events go out on their own
+                final long setUpBy = System.nanoTime() + 30_000_000_000L;
+                while (engineAgent.appliedSequence() != setup.length)
+                {
+                    assertTrue(System.nanoTime() - setUpBy < 0, "the set-up was not applied within 30 s: " + engineAgent.appliedSequence());
+                    Thread.sleep(1);
+                }
                 // twelve orders verified while the sequencer waits: one duty cycle takes them all; each ask trades
                 paused.set(true);
                 final ActionSigner aliceSigner = new ActionSigner(CHAIN_ID, CONTRACT, alice);
@@ -296,12 +305,11 @@ class PipelineTest
                         }
                     });
                     final boolean bid = i % 2 == 0;
+                    // all on connection 1, so on one of the pool's two verifiers: verified and journaled in this order
                     submit(pool, 1, registered, bid ? aliceSigner : bobSigner, (bid ? alice : bob).address(), i / 2,
                         new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
-                    // in this order: the pool's two verifiers may finish requests out of order
-                    Thread.sleep(20);
                 }
-                Thread.sleep(1_000);
+                awaitAllVerified(pool);
                 assertEquals(setup.length, acks.size(), "nothing answered while paused");
                 paused.set(false);
                 awaitAcks(setup.length + requests);
@@ -338,7 +346,7 @@ class PipelineTest
             // five set-up commands an excerpt each, then the twelve orders in one
             assertEquals(Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(commands));
             // the engine applied them in one duty cycle: the events of the twelve (several each) in one excerpt (it may
-            // have applied set-up commands together too, when it woke after several were journaled)
+            // have applied set-up commands together, when it woke after several were journaled, but not with the orders)
             final Map<Long, Long> eventExcerpts = excerptSizes(events);
             assertEquals(12L, eventExcerpts.get((long)eventExcerpts.size()), eventExcerpts.toString());
             assertEquals(17L, eventExcerpts.values().stream().mapToLong(Long::longValue).sum(), eventExcerpts.toString());
@@ -380,10 +388,9 @@ class PipelineTest
                 for (int i = 0; i < requests; i++)
                 {
                     submit(pool, 1, i + 1, signer, trader.address(), i, new Batch(legs));
-                    Thread.sleep(50);
                 }
-                // each takes a few milliseconds to verify: all six wait in the pool by then
-                Thread.sleep(1_000);
+                // each takes a few milliseconds to verify: all six wait in the pool before the sequencer takes any
+                awaitAllVerified(pool);
                 paused.set(false);
                 awaitAcks(requests);
                 final List<Long> sequences = acks.stream().map(ack -> ack[2]).toList();
@@ -463,9 +470,25 @@ class PipelineTest
     {
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(
             new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
+        final long deadline = System.nanoTime() + 30_000_000_000L;
         while (!pool.offer(connection, correlation, body, 0, body.length))
         {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new AssertionError("the verifier pool refused request " + correlation + " for 30 s: its ring stayed full");
+            }
             Thread.onSpinWait();
+        }
+    }
+
+    /** Waits until the pool has verified every request offered (their results wait in it for the sequencer). */
+    private static void awaitAllVerified(final VerifierPool pool) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!pool.allVerified())
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "the pool had not verified every request offered within 30 s");
+            Thread.sleep(1);
         }
     }
 

@@ -5,11 +5,12 @@ import io.venue.appliance.ApplianceContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -42,7 +43,11 @@ class LoadgenCommandTest
                 "\"sent\":300,\"answered\":200,.*"), results);
             assertTrue(results.contains("\"ok\":200,\"failed\":0,\"refused\":{}"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":4,"), results);
-            assertNotNull(ImageIO.read(plot.toFile()), "a readable PNG");
+            final BufferedImage image = ImageIO.read(plot.toFile());
+            assertNotNull(image, "a readable PNG");
+            // PercentilePlot's size
+            assertEquals(900, image.getWidth());
+            assertEquals(560, image.getHeight());
         }
     }
 

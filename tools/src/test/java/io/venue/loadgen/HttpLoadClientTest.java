@@ -112,6 +112,7 @@ class HttpLoadClientTest
                 }
             });
             final List<Throwable> errors = new CopyOnWriteArrayList<>();
+            final List<Integer> statuses = new CopyOnWriteArrayList<>();
             final CountDownLatch done = new CountDownLatch(3);
             try (HttpLoadClient client = new HttpLoadClient("http://127.0.0.1:" + server.getLocalPort() + "/x", 1))
             {
@@ -119,6 +120,7 @@ class HttpLoadClientTest
                 {
                     client.submit(0, new byte[] {'{', '}'}, (status, code, error) ->
                     {
+                        statuses.add(status);
                         errors.add(error);
                         done.countDown();
                     });
@@ -127,6 +129,7 @@ class HttpLoadClientTest
                 // and a request after the close is refused at once
                 client.submit(0, new byte[] {'{', '}'}, (status, code, error) ->
                 {
+                    statuses.add(status);
                     errors.add(error);
                     done.countDown();
                 });
@@ -134,6 +137,8 @@ class HttpLoadClientTest
             }
             assertEquals(3, errors.size());
             errors.forEach(error -> assertNotNull(error, "every request waiting on a closed connection fails"));
+            assertEquals(List.of(0, 0, 0), statuses, "none of them has an HTTP status");
+            assertEquals("the connection is closed", errors.get(2).getMessage(), "the one after the close is refused as such");
         }
     }
 

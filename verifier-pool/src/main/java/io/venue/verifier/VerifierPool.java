@@ -346,6 +346,24 @@ public final class VerifierPool implements AutoCloseable
         resultHandler.onResult(result.wrap(buffer, index, msgTypeId == INTENT_MSG_TYPE));
     }
 
+    /**
+     * Whether every request offered so far has been verified: none waits in a request ring or is being verified, and each
+     * result is in the result ring (or held by its verifier until the ring has room). For a test that must know the results
+     * are all there before their consumer takes them; any thread, exact while nothing is being offered.
+     */
+    public boolean allVerified()
+    {
+        // a verifier consumes a request only once its result is published or held
+        for (int i = 0; i < requestRings.length; i++)
+        {
+            if (requestRings[i].size() > 0 || prebatchedRings[i].size() > 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Which verifier a connection is bound to: a mix of the id, so sequential ids spread evenly. */
     public int verifierIndex(final long connectionId)
     {

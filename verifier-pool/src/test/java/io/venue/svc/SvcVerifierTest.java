@@ -193,7 +193,7 @@ class SvcVerifierTest
         headers.put(SvcHeaders.NONCE, "18446744073709551615");
         assertEquals(SvcAuthResult.NONCE_RESERVED, verify(headers));
         assertEquals(SvcHeaders.NONCE, verifier.errorField());
-        assertNotNull(verifier.errorMessage());
+        assertTrue(verifier.errorMessage().startsWith(SvcHeaders.NONCE), verifier.errorMessage());
         assertEquals(400, verifier.result().httpStatus());
     }
 
@@ -271,8 +271,9 @@ class SvcVerifierTest
         }
         headers.put(name, value.substring(0, at) + replacement + value.substring(at + 1));
         assertNotEquals(SvcAuthResult.OK, verify(headers), () -> name + " -> " + headers.get(name));
-        assertNotNull(verifier.errorField());
-        assertNotNull(verifier.errorMessage());
+        // only the headers changed: the refusal names one of them, and its message a header
+        assertTrue(SvcHeadersTest.NAMES.contains(verifier.errorField()), verifier.errorField());
+        assertTrue(verifier.errorMessage().startsWith("SVC-"), verifier.errorMessage());
     }
 
     @Property(tries = 1000)
@@ -301,8 +302,10 @@ class SvcVerifierTest
         assertEquals(result, verifier.result());
         if (result != SvcAuthResult.OK)
         {
-            assertNotNull(verifier.errorField());
-            assertNotNull(verifier.errorMessage());
+            // a header, or the part of the request that is not one
+            assertTrue(SvcHeadersTest.NAMES.contains(verifier.errorField()) ||
+                List.of("method", "path", "query", "body").contains(verifier.errorField()), verifier.errorField());
+            assertTrue(!verifier.errorMessage().isBlank(), result::name);
         }
     }
 

@@ -5,6 +5,7 @@ import io.venue.action.Address;
 import io.venue.action.json.BodyMutator;
 import io.venue.action.json.CanonicalJson;
 import io.venue.action.json.ParseErrorCode;
+import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.RecoveryStatus;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import static io.venue.verifier.SignedActions.CHAIN_ID;
@@ -341,13 +344,82 @@ class ActionVerifierTest
         assertTrue(r.text().startsWith("payload.nonce\n"), r.text());
     }
 
+    /**
+     * A mutated body gets the outcome its bytes call for: MALFORMED with the strict parser's own error when the parser
+     * refuses it; otherwise the digest of what it now says, BAD_SIGNATURE when its signature is out of range (the
+     * statuses checked here with BigInteger against the group order), and VERIFIED (or BAD_SIGNATURE for no curve point)
+     * with the account as signer only when neither the payload nor the signature changed.
+     */
     @Property(tries = 300)
-    void mutatedSignedBodiesNeverThrow(@ForAll final long seed)
+    void mutatedSignedBodiesGetTheOutcomeTheirBytesCallFor(@ForAll final long seed)
     {
         final SplittableRandom random = new SplittableRandom(seed);
-        final byte[] body = signedBody(KEY, bid(KEY.address(), random.nextInt(1_000_000)), PreimageMode.RAW);
+        final ActionPayload original = bid(KEY.address(), random.nextInt(1_000_000));
+        final byte[] body = signedBody(KEY, original, PreimageMode.RAW);
         final byte[] mutated = BodyMutator.mutate(body, 1 + random.nextInt(3), random);
         final VerificationResult r = verify(verifier(false), mutated);
-        assertTrue(r.outcome() != null);
+        final ParseResult parsed = new SignedActionParser(1 << 20).parse(mutated);
+        if (!parsed.isOk())
+        {
+            assertEquals(VerificationOutcome.MALFORMED, r.outcome(), parsed.toString());
+            assertEquals(parsed.code(), r.parseError());
+            assertEquals(parsed.field() + "\n" + parsed.message(), r.text());
+            return;
+        }
+        final ActionPayload payload = parsed.signedAction().payload();
+        final byte[] digest = new byte[32];
+        r.getDigest(digest, 0);
+        assertArrayEquals(v2Digest(payload), digest, "the digest of what the mutated body says");
+        assertEquals(new String(CanonicalJson.toBytes(payload), StandardCharsets.US_ASCII), r.text());
+        final byte[] signature = parsed.signedAction().signature().toBytes();
+        final Set<RecoveryStatus> outOfRange = outOfRange(signature);
+        if (!outOfRange.isEmpty())
+        {
+            assertEquals(VerificationOutcome.BAD_SIGNATURE, r.outcome());
+            assertTrue(outOfRange.contains(r.recoveryStatus()), r.recoveryStatus() + " for a signature " + outOfRange);
+            return;
+        }
+        final byte[] signed = new SignedActionParser().parse(body).signedAction().signature().toBytes();
+        final boolean unchanged = Arrays.equals(CanonicalJson.toBytes(payload), CanonicalJson.toBytes(original)) &&
+            Arrays.equals(signature, 0, 64, signed, 0, 64) && signature[64] % 27 == signed[64] % 27;
+        if (r.outcome() == VerificationOutcome.BAD_SIGNATURE)
+        {
+            assertEquals(RecoveryStatus.NO_POINT, r.recoveryStatus(), "a signature in range fails only for want of a point");
+            assertTrue(!unchanged, "the account's own signature over its own payload has a point");
+        }
+        else
+        {
+            assertEquals(VerificationOutcome.VERIFIED, r.outcome());
+            assertEquals(unchanged, r.signerMatch().isAccount(), r.signerMatch() + " for a body " + (unchanged ? "" : "not ") +
+                "as the account signed it");
+        }
+    }
+
+    /** What a recovery must refuse in {@code signature} (r, s, v) whatever the digest; empty when it is in range. */
+    private static Set<RecoveryStatus> outOfRange(final byte[] signature)
+    {
+        final BigInteger n = new BigInteger(
+            "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16);
+        final BigInteger r = new BigInteger(1, Arrays.copyOfRange(signature, 0, 32));
+        final BigInteger s = new BigInteger(1, Arrays.copyOfRange(signature, 32, 64));
+        final int v = signature[64] & 0xFF;
+        final Set<RecoveryStatus> refused = EnumSet.noneOf(RecoveryStatus.class);
+        if (v != 0 && v != 1 && v != 27 && v != 28)
+        {
+            refused.add(RecoveryStatus.V_INVALID);
+        }
+        if (r.signum() == 0 || r.compareTo(n) >= 0)
+        {
+            refused.add(RecoveryStatus.R_OUT_OF_RANGE);
+        }
+        if (s.signum() == 0 || s.compareTo(n) >= 0)
+        {
+            refused.add(RecoveryStatus.S_OUT_OF_RANGE);
+        }
+        else if (s.compareTo(n.shiftRight(1)) > 0)
+        {
+            refused.add(RecoveryStatus.S_NOT_CANONICAL);
+        }
+        return refused;
     }
 }

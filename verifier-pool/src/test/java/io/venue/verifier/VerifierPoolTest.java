@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import static io.venue.verifier.SignedActions.CHAIN_ID;
@@ -24,6 +24,7 @@ import static io.venue.verifier.SignedActions.bid;
 import static io.venue.verifier.SignedActions.body;
 import static io.venue.verifier.SignedActions.signedBody;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,12 +67,18 @@ class VerifierPoolTest
                     try
                     {
                         start.await();
+                        final long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                         for (int i = 0; i < PER_CONNECTION; i++)
                         {
                             for (int c = firstConnection; c < firstConnection + CONNECTIONS / 2; c++)
                             {
                                 while (!pool.offer(c, i, bodies[i], 0, bodies[i].length))
                                 {
+                                    if (System.nanoTime() - giveUpAt > 0)
+                                    {
+                                        throw new AssertionError("request " + i + " of connection " + c +
+                                            " refused for 60 s: the pool's ring stayed full");
+                                    }
                                     Thread.yield();
                                 }
                             }
@@ -104,7 +111,8 @@ class VerifierPoolTest
             }
             for (final Thread producer : producers)
             {
-                producer.join();
+                producer.join(TimeUnit.SECONDS.toMillis(70));
+                assertFalse(producer.isAlive(), "a producer still offering after 70 s");
             }
             assertEquals(null, failure.get());
             assertEquals(CONNECTIONS * PER_CONNECTION, received[0]);
@@ -115,7 +123,7 @@ class VerifierPoolTest
     @Test
     void aFullPoolRefusesAtOnceAndLosesNothingItAccepted()
     {
-        fillThenDrain(context(1), 64 * 1024);
+        fillThenDrain(context(1), 64 * 1024, false);
     }
 
     @Test
@@ -124,17 +132,25 @@ class VerifierPoolTest
         // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time; the
         // request ring holds more than the result ring, so the verifier stops on a result that does not fit
         fillThenDrain(context(1).idleStrategy(doorbell -> new DoorbellIdleStrategy(doorbell, 0,
-            TimeUnit.HOURS.toNanos(1))), 256 * 1024);
+            TimeUnit.HOURS.toNanos(1))), 256 * 1024, true);
     }
 
-    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes)
+    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes, final boolean held)
     {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
+        final List<Thread> verifiers = new CopyOnWriteArrayList<>();
         final VerifierPool.Context context = poolContext
             .maxBodyBytes(4096)
             .requestRingBytes(requestRingBytes)
-            .resultRingBytes(64 * 1024);
+            .resultRingBytes(64 * 1024)
+            .threadFactory(runnable ->
+            {
+                final Thread thread = new Thread(runnable, "verifier");
+                thread.setDaemon(true);
+                verifiers.add(thread);
+                return thread;
+            });
         try (VerifierPool pool = VerifierPool.start(context))
         {
             // nobody polls: the request ring fills; where it holds more than the result ring, the result ring fills first
@@ -154,8 +170,17 @@ class VerifierPoolTest
             }
             assertTrue(refused > 0, "a full pool must refuse");
             assertTrue(accepted > 100, "accepted " + accepted);
-            // let the verifier reach its park, holding a result that does not fit
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            if (held)
+            {
+                // the verifier reaches its park holding a result that does not fit: parked with requests still in its ring
+                final long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (verifiers.get(0).getState() != Thread.State.TIMED_WAITING || pool.allVerified())
+                {
+                    assertTrue(System.nanoTime() - parkedBy < 0, "the verifier did not stop on a full result ring within 30 s: " +
+                        verifiers.get(0).getState() + (pool.allVerified() ? ", every request verified" : ", requests waiting"));
+                    Thread.yield();
+                }
+            }
 
             final int[] received = {0};
             final long[] nextCorrelation = {0};

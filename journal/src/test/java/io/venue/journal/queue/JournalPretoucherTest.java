@@ -68,7 +68,8 @@ class JournalPretoucherTest
                         Thread.sleep(5); // room for the pretoucher to run beside the writer
                     }
                 }
-                awaitSettled(pretoucher);
+                // the 1 MiB ahead of the first record and the 1 MiB ahead of the last, 256 pages each
+                awaitTouched(pretoucher, 512);
             }
             finally
             {
@@ -242,17 +243,6 @@ class JournalPretoucherTest
         final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, pretoucher);
         AgentRunner.startOnThread(runner);
         return runner;
-    }
-
-    /** Waits until the pretoucher has touched all it will (its count stops moving). */
-    private static void awaitSettled(final JournalPretoucher pretoucher) throws InterruptedException
-    {
-        long last = -1;
-        while (pretoucher.pagesTouched() != last)
-        {
-            last = pretoucher.pagesTouched();
-            Thread.sleep(50);
-        }
     }
 
     /** The bytes the writer has not reached, which the pretoucher touched, are still all zero. */

@@ -229,8 +229,10 @@ class MmWindowsTest
             // random traffic up to the limit, then one request of a random cost that is refused
             MmWindows.Refusal refusal = null;
             final long cost = 1 + random.nextInt((int)max);
-            while (refusal == null)
+            for (int charges = 0; refusal == null; charges++)
             {
+                // at most 39 ms a charge against a window of 1,000 ms and at most 50 actions: refused long before this
+                assertTrue(charges < 100_000, "trial " + trial + ": never refused");
                 clock.addAndGet(random.nextInt(40));
                 refusal = w.charge(clock.get(), "a", "k", "ip", 1, cost, 0);
             }
