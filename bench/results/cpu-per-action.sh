@@ -2,7 +2,7 @@
 # The appliance's CPU per action at its closed-loop ceiling, by thread, next to the signature recovery's own cost.
 # usage: cpu-per-action.sh APPLIANCE_JAR CLI_JAR LABEL   (environment: COMPACT=N sends compact requests of N orders;
 #        CEIL actions in the measured ceiling run, 100000; EXTRA adds venue.properties lines)
-# One fresh demo appliance; the generator funds its traders and runs once to warm up, then once more while the CPU time
+# One fresh demo appliance; the generator funds its traders and runs WARM times (2) to warm up, then once more while the CPU time
 # of every appliance thread (/proc/<pid>/task/*/stat, utime+stime) is read before and after; prints one line per
 # thread name (threads of one name summed) in microseconds of CPU per action, and the total.
 set -euo pipefail
@@ -21,12 +21,13 @@ gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --o
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
 ticks() { for t in /proc/$app/task/*; do
   name=$(tr ' ' '_' < "$t/comm"); stat=$(sed 's/.*) //' "$t/stat"); set -- $stat; echo "$name ${12} ${13}"; done; }
-gen warm
+for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 ticks > before.txt
 gen measured
 ticks > after.txt
-# what one generator run sends: a deposit per trader, the rate phase (1,000/s for 2 s), then the ceiling run
-actions=$(( ${CEIL:-100000} + 2000 + 650 ))
+# what the measured run had answered: its phases' accepted and refused actions, and a deposit per trader
+actions=$(python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(650 + sum(int(n.replace(",", "")) for n in re.findall(r"ok ([0-9,]+)", t)) + sum(int(n.replace(",", "")) for r in re.findall(r"refused \{([^}]*)\}", t) for n in re.findall(r"=([0-9,]+)", r)))' measured.out)
+echo "$label: $actions actions answered in the measured run"
 grep -E "^ceiling|/s " measured.out | sed "s/^/$label: /"
 hz=$(getconf CLK_TCK)
 python3 - "$label" "$hz" "$actions" before.txt after.txt <<'PY'
