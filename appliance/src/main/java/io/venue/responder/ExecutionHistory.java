@@ -2,13 +2,13 @@ package io.venue.responder;
 
 import io.venue.codec.Hex;
 import io.venue.codec.JsonWriter;
+import io.venue.entry.ExecutionPages;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
-import io.venue.transport.http.HttpGateway;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -32,8 +32,8 @@ import java.util.function.LongSupplier;
  */
 public final class ExecutionHistory implements AutoCloseable
 {
-    public static final int PAGE = HttpGateway.EXECUTIONS_PAGE;
-    public static final int SCAN_LIMIT = HttpGateway.EXECUTIONS_SCAN;
+    public static final int PAGE = ExecutionPages.EXECUTIONS;
+    public static final int SCAN_LIMIT = ExecutionPages.COMMANDS_SCANNED;
 
     /** Pages that may wait for the reading thread; more are refused (503) rather than queued without bound. */
     public static final int WAITING_PAGES = 16;

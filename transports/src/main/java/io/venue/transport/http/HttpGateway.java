@@ -10,6 +10,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.venue.entry.Answer;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
@@ -17,16 +18,15 @@ import io.venue.entry.PendingRequests;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 
-import java.net.InetSocketAddress;
-import java.util.function.Supplier;
-import io.venue.entry.Answer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -36,10 +36,6 @@ import java.util.function.ToLongFunction;
  */
 public final class HttpGateway implements AutoCloseable
 {
-    /** A private executions page stops after this many executions, or after this many commands read. */
-    public static final int EXECUTIONS_PAGE = 100;
-    public static final int EXECUTIONS_SCAN = 100_000;
-
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;

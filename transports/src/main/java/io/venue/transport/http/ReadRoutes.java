@@ -3,16 +3,17 @@ package io.venue.transport.http;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.venue.codec.Hex;
 import io.venue.codec.JsonWriter;
 import io.venue.codec.MetricsText;
-import io.venue.entry.mm.MmWindows;
-
-import java.util.function.Supplier;
-import io.venue.codec.Hex;
 import io.venue.entry.Answer;
+import io.venue.entry.ExecutionPages;
+import io.venue.entry.mm.MmWindows;
 import io.venue.transport.bsl.CompactOrders;
+
 import java.net.InetAddress;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static io.venue.transport.http.HttpResponses.error;
 import static io.venue.transport.http.HttpResponses.json;
@@ -127,8 +128,8 @@ final class ReadRoutes
             .field("name", "account-executions").field("route", Routes.BSL_ACCOUNTS + "{account}" + Routes.EXECUTIONS)
             .field("auth", "Authorization: Bearer <token from POST " + Routes.WS_TOKEN + ">")
             .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
-            .field("replay", "from the first command the venue journaled").field("pageExecutions", HttpGateway.EXECUTIONS_PAGE)
-            .field("pageCommandsScanned", HttpGateway.EXECUTIONS_SCAN).toJson()))).toJson();
+            .field("replay", "from the first command the venue journaled").field("pageExecutions", ExecutionPages.EXECUTIONS)
+            .field("pageCommandsScanned", ExecutionPages.COMMANDS_SCANNED).toJson()))).toJson();
     }
 
     /** GET /api/v1/bsl/limits and /api/v1/mm/limits: the limits in force (spec 8.2's envelope, live values). */
