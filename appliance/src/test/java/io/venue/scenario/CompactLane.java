@@ -24,6 +24,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * detailed result mode, so each order's own answer is read. It carries places, cancels, amends and cancels by client
  * order id only; several of them in one request are its batch.
  */
-final class CompactLane implements LaneClient
+final class CompactLane implements LaneClient, MachineAuthProbes
 {
     static final String ROUTE = "/api/v1/bsl/orders/compact";
     private static final Map<String, String> DETAILED = Map.of("x-bsl-result-mode", "detailed", "Content-Type",
@@ -308,6 +309,12 @@ final class CompactLane implements LaneClient
         new SecureRandom().nextBytes(id);
         return new Credential(SvcRequestSigner.hmac("spk_" + Hex.toHex(id), "sps_" + "0".repeat(64),
             "spp_" + "0".repeat(32)), new AtomicLong(1));
+    }
+
+    @Override
+    public Optional<MachineAuthProbes> machineAuth()
+    {
+        return Optional.of(this);
     }
 
     @Override

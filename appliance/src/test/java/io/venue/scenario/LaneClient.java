@@ -12,6 +12,7 @@ import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -128,21 +129,9 @@ public interface LaneClient
     /** The heaviest requests this lane takes (the most orders one request may carry), {@code n} at once. */
     List<Result> sendHeaviest(Trader trader, int n) throws Exception;
 
-    /** {@link Capability#MACHINE_AUTH}: the action with headers of a credential the venue does not know. */
-    default Result sendWithUnknownCredential(final Trader trader, final Action action) throws Exception
+    /** The probes of this lane's machine credentials; empty for a lane whose requests carry none. */
+    default Optional<MachineAuthProbes> machineAuth()
     {
-        throw new UnsupportedOperationException(lacks(Capability.MACHINE_AUTH));
-    }
-
-    /** {@link Capability#MACHINE_AUTH}: two requests under the same machine nonce; the answer to the second. */
-    default Result sendWithReplayedMachineNonce(final Trader trader, final Action first, final Action second) throws Exception
-    {
-        throw new UnsupportedOperationException(lacks(Capability.MACHINE_AUTH));
-    }
-
-    /** {@link Capability#MACHINE_AUTH}: the action with machine headers dated a minute ago. */
-    default Result sendWithStaleMachineTimestamp(final Trader trader, final Action action) throws Exception
-    {
-        throw new UnsupportedOperationException(lacks(Capability.MACHINE_AUTH));
+        return Optional.empty();
     }
 }

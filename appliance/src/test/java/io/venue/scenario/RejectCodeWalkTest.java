@@ -809,7 +809,7 @@ class RejectCodeWalkTest extends ScenarioSupport
         requires(lane, Capability.MACHINE_AUTH);
         final Trader trader = trader(lane, main());
         refused(lane.refusal(RequestRejectReason.TRANSPORT_AUTH_FAILED),
-            lane.sendWithUnknownCredential(trader, bid(main().newSpotMarket(), PRICE, 1)));
+            machineAuth(lane).sendWithUnknownCredential(trader, bid(main().newSpotMarket(), PRICE, 1)));
     }
 
     void machineNonceReplayed(final Lanes.Lane on) throws Exception
@@ -819,7 +819,7 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Trader trader = trader(lane, main());
         final long market = main().newSpotMarket();
         refused(lane.refusal(RequestRejectReason.MACHINE_NONCE_REPLAYED),
-            lane.sendWithReplayedMachineNonce(trader, bid(market, PRICE, 1), bid(market, PRICE - TICK, 1)));
+            machineAuth(lane).sendWithReplayedMachineNonce(trader, bid(market, PRICE, 1), bid(market, PRICE - TICK, 1)));
     }
 
     void timestampSkew(final Lanes.Lane on) throws Exception
@@ -828,7 +828,7 @@ class RejectCodeWalkTest extends ScenarioSupport
         requires(lane, Capability.MACHINE_AUTH);
         final Trader trader = trader(lane, main());
         refused(lane.refusal(RequestRejectReason.TIMESTAMP_SKEW),
-            lane.sendWithStaleMachineTimestamp(trader, bid(main().newSpotMarket(), PRICE, 1)));
+            machineAuth(lane).sendWithStaleMachineTimestamp(trader, bid(main().newSpotMarket(), PRICE, 1)));
     }
 
     void laneRateLimited(final Lanes.Lane on) throws Exception
@@ -933,5 +933,13 @@ class RejectCodeWalkTest extends ScenarioSupport
         {
             return false;
         }
+    }
+
+    /** The lane's machine-credential probes; the test is skipped for a lane without machine credentials. */
+    private static MachineAuthProbes machineAuth(final LaneClient lane)
+    {
+        requires(lane, Capability.MACHINE_AUTH);
+        return lane.machineAuth().orElseThrow(() -> new AssertionError(
+            "the " + lane.name() + " lane declares " + Capability.MACHINE_AUTH + " but has no probes for it"));
     }
 }
