@@ -33,6 +33,7 @@ import io.venue.responder.ReadModels;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.signing.ActionSigner;
+import io.venue.testing.JournalFolders;
 import io.venue.verifier.VerifierPool;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -192,7 +193,7 @@ class PipelineTest
         // every signed command verifies again from its record (raw and personal signatures, or a raw one alone); a
         // changed one does not
         final SignatureAudit audit = new SignatureAudit(CHAIN_ID, CONTRACT, false);
-        final List<byte[]> records = records(folder.resolve("commands"));
+        final List<byte[]> records = JournalFolders.records(folder.resolve("commands"));
         int verified = 0;
         byte[] placed = null;
         for (final byte[] record : records)
@@ -436,25 +437,6 @@ class PipelineTest
             sizes.put(++number, (long)excerpt.size());
         }
         return sizes;
-    }
-
-    private static List<byte[]> records(final Path journalFolder)
-    {
-        final List<byte[]> records = new ArrayList<>();
-        try (Journal journal = Journal.openReadOnly(journalFolder))
-        {
-            final JournalTailer tailer = journal.tailer();
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                final byte[] record = new byte[length];
-                buffer.getBytes(offset, record);
-                records.add(record);
-            }))
-            {
-                // to the end
-            }
-        }
-        return records;
     }
 
     private static void submit(

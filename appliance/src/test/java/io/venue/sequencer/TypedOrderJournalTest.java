@@ -23,7 +23,7 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
-import io.venue.journal.queue.JournalTailer;
+import io.venue.testing.JournalFolders;
 import io.venue.verifier.VerifierPool;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -141,8 +140,8 @@ class TypedOrderJournalTest
             assertEquals(ORDERS, json.sequence());
         }
 
-        final List<byte[]> typedRecords = records(typedJournal);
-        final List<byte[]> jsonRecords = records(jsonJournal);
+        final List<byte[]> typedRecords = JournalFolders.records(typedJournal);
+        final List<byte[]> jsonRecords = JournalFolders.records(jsonJournal);
         final RecordPrinter printer = new RecordPrinter();
         assertEquals(ORDERS, typedRecords.size());
         assertEquals(ORDERS, jsonRecords.size());
@@ -199,24 +198,5 @@ class TypedOrderJournalTest
     private static String print(final RecordPrinter printer, final byte[] record)
     {
         return printer.print(new UnsafeBuffer(record), 0, record.length);
-    }
-
-    private static List<byte[]> records(final Path journalFolder)
-    {
-        final List<byte[]> records = new ArrayList<>();
-        try (Journal journal = Journal.openReadOnly(journalFolder))
-        {
-            final JournalTailer tailer = journal.tailer();
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                final byte[] record = new byte[length];
-                buffer.getBytes(offset, record);
-                records.add(record);
-            }))
-            {
-                // to the end
-            }
-        }
-        return records;
     }
 }

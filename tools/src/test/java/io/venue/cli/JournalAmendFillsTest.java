@@ -16,7 +16,6 @@ import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
-import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
@@ -87,8 +86,8 @@ class JournalAmendFillsTest
         // what the fixture is for: amends that entered a partly filled order again, its size then the new quantity alone
         final int reentries = partlyFilledReentries(events);
         assertTrue(reentries >= 5, "re-entries of partly filled orders: " + reentries);
-        write(dir.resolve("commands"), commands);
-        write(dir.resolve("events"), events);
+        JournalFolders.write(dir.resolve("commands"), commands);
+        JournalFolders.write(dir.resolve("events"), events);
         final String hash = lines(fixture, "state-hash").get(0);
 
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
@@ -116,7 +115,7 @@ class JournalAmendFillsTest
     @Test
     void dumpPrintsTheVersionFiveEventsAsTheVersionFiveBuildDid() throws IOException
     {
-        write(dir.resolve("events"), records("v5", "events.hex"));
+        JournalFolders.write(dir.resolve("events"), records("v5", "events.hex"));
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
         assertEquals(0, dump.exitCode(), dump.err());
         assertEquals(lines("v5", "events-dump.jsonl"), dump.out().lines().toList());
@@ -185,7 +184,7 @@ class JournalAmendFillsTest
             "C's size in the book differs");
 
         // the order status read model counts every fill of the id from either journal
-        write(dir.resolve("v5-events"), recorded);
+        JournalFolders.write(dir.resolve("v5-events"), recorded);
         final ReadModels fromVersion5 = models(dir.resolve("v5-events"));
         final ReadModels fromVersion6 = models(dir.resolve("v6").resolve("events"));
         for (final String id : acceptedIds(recorded))
@@ -252,7 +251,7 @@ class JournalAmendFillsTest
             }
             engine.flushEvents();
         }
-        return read(folder.resolve("events"));
+        return JournalFolders.read(folder.resolve("events"));
     }
 
     /** A command of this build's version, as the sequencer journals it: signed by the account, a made-up digest. */
@@ -407,36 +406,5 @@ class JournalAmendFillsTest
     private static List<byte[]> records(final String fixture, final String name) throws IOException
     {
         return lines(fixture, name).stream().map(Hex::fromHex).toList();
-    }
-
-    private static void write(final Path folder, final List<byte[]> records)
-    {
-        try (Journal journal = Journal.open(folder))
-        {
-            final JournalAppender appender = journal.appender();
-            for (final byte[] record : records)
-            {
-                appender.append(new UnsafeBuffer(record), 0, record.length);
-            }
-        }
-    }
-
-    private static List<byte[]> read(final Path folder)
-    {
-        final List<byte[]> records = new ArrayList<>();
-        try (Journal journal = Journal.openReadOnly(folder))
-        {
-            final JournalTailer tailer = journal.tailer();
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                final byte[] copy = new byte[length];
-                buffer.getBytes(offset, copy);
-                records.add(copy);
-            }))
-            {
-                // to the end
-            }
-        }
-        return records;
     }
 }

@@ -12,7 +12,6 @@ import io.venue.engine.JournalEventSink;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
-import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.ExpandableArrayBuffer;
@@ -52,8 +51,8 @@ class JournalVersionFourTest
     {
         final List<byte[]> commands = records("commands.hex");
         assertTrue(commands.stream().allMatch(record -> new UnsafeBuffer(record).getShort(6, JournalRecords.BYTE_ORDER) == 4));
-        write(dir.resolve("commands"), commands);
-        write(dir.resolve("events"), records("events.hex"));
+        JournalFolders.write(dir.resolve("commands"), commands);
+        JournalFolders.write(dir.resolve("events"), records("events.hex"));
 
         final List<String> printedBefore = lines("commands-dump.jsonl");
         assertEquals(11, printedBefore.stream().filter(line -> line.contains("\"lane\":")).count());
@@ -71,8 +70,8 @@ class JournalVersionFourTest
     @Test
     void replayWritesTheVersionFourEventsByteForByteAndEndsInTheRecordedState() throws IOException
     {
-        write(dir.resolve("commands"), records("commands.hex"));
-        write(dir.resolve("events"), records("events.hex"));
+        JournalFolders.write(dir.resolve("commands"), records("commands.hex"));
+        JournalFolders.write(dir.resolve("events"), records("events.hex"));
         final String hash = lines("state-hash").get(0);
 
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
@@ -115,7 +114,7 @@ class JournalVersionFourTest
                 assertTrue(engine.onCommand(new UnsafeBuffer(record), 0, record.length));
             }
         }
-        final List<byte[]> events = read(dir.resolve("events"));
+        final List<byte[]> events = JournalFolders.read(dir.resolve("events"));
         final List<byte[]> recorded = records("events.hex");
         for (int i = 0; i < recorded.size(); i++)
         {
@@ -149,36 +148,5 @@ class JournalVersionFourTest
     private static List<byte[]> records(final String name) throws IOException
     {
         return lines(name).stream().map(Hex::fromHex).toList();
-    }
-
-    private static void write(final Path folder, final List<byte[]> records)
-    {
-        try (Journal journal = Journal.open(folder))
-        {
-            final JournalAppender appender = journal.appender();
-            for (final byte[] record : records)
-            {
-                appender.append(new UnsafeBuffer(record), 0, record.length);
-            }
-        }
-    }
-
-    private static List<byte[]> read(final Path folder)
-    {
-        final List<byte[]> records = new ArrayList<>();
-        try (Journal journal = Journal.openReadOnly(folder))
-        {
-            final JournalTailer tailer = journal.tailer();
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                final byte[] copy = new byte[length];
-                buffer.getBytes(offset, copy);
-                records.add(copy);
-            }))
-            {
-                // to the end
-            }
-        }
-        return records;
     }
 }
