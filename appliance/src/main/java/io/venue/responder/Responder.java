@@ -273,7 +273,6 @@ public final class Responder implements Agent
             {
                 accepted.wrapAndApplyHeader(buffer, offset, header);
                 accepted.getDigest(outcome.digest, 0, 32);
-                outcome.accepted = true;
                 accepted.getAccount(outcome.account, 0, 20);
                 outcome.hasAccount = true;
                 outcome.rateRemaining = accepted.rateRemaining();
@@ -394,7 +393,6 @@ public final class Responder implements Agent
     private static final class Outcome
     {
         long sequence;
-        boolean accepted;
         RejectCode code;
         final byte[] digest = new byte[32];
         final byte[] account = new byte[20];
@@ -412,7 +410,6 @@ public final class Responder implements Agent
         void clear()
         {
             sequence = 0;
-            accepted = false;
             code = null;
             Arrays.fill(digest, (byte)0);
             hasAccount = false;

@@ -98,11 +98,6 @@ public final class Answer
         return kind == Kind.ACCEPTED;
     }
 
-    public boolean hasRateLimit()
-    {
-        return rateLimit != NO_RATE_LIMIT;
-    }
-
     /** Whether the action used its nonce: accepted, or refused by the engine after the nonce step. */
     public boolean usedNonce()
     {

@@ -36,11 +36,6 @@ public final class EntrySession
         return connectionId;
     }
 
-    public EntryCore core()
-    {
-        return core;
-    }
-
     /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */
     public Refusal admitRequest(final InetAddress remote)
     {
