@@ -17,6 +17,7 @@ import io.venue.responder.ReadModels;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
+import io.venue.sequencer.ActionCommandEncoder;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.http.CancelReplaceRequests;
@@ -142,6 +143,8 @@ final class NodeOrderEntry
     {
         pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(threads.idleStrategy())
             .resultsDoorbell(threads.frontBell())
+            // each verifier writes the command it verified: the sequencer only stamps it
+            .commandWriters(ActionCommandEncoder::new)
             .threadFactory(threads.verifierThreadFactory())
             .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
         refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());

@@ -49,6 +49,7 @@ import io.venue.journal.sbe.SplitEncoder;
 import io.venue.journal.sbe.StpMode;
 import io.venue.journal.sbe.TimeInForce;
 import io.venue.journal.sbe.WithdrawEncoder;
+import io.venue.verifier.CommandWriter;
 import org.agrona.MutableDirectBuffer;
 import java.util.Arrays;
 
@@ -59,7 +60,7 @@ import java.util.Arrays;
  * <p>
  * One instance per sequencer thread; the encoders are reused.
  */
-public final class ActionCommandEncoder
+public final class ActionCommandEncoder implements CommandWriter
 {
     private static final int ADDRESS = 20;
     private static final int DIGEST = 32;
@@ -86,6 +87,23 @@ public final class ActionCommandEncoder
     private final OrderIds orderIds = new OrderIds();
     private final byte[] scratch = new byte[32];
     private final byte[] signature = new byte[SIGNATURE];
+
+    /** On a verifier's thread: the command with sequence, time and epoch zero, for the single writer to stamp. */
+    @Override
+    public int write(
+        final ActionPayload payload,
+        final byte[] digest,
+        final int signerMatch,
+        final byte[] rawSigner,
+        final byte[] personalSigner,
+        final byte[] signature,
+        final boolean mmLimitClass,
+        final MutableDirectBuffer out,
+        final int offset)
+    {
+        return encode(0, 0, 0, payload, digest, SignerMatch.get((short)signerMatch), rawSigner, personalSigner, signature,
+            mmLimitClass, out, offset);
+    }
 
     /**
      * Writes the command at {@code buffer[offset..)}.

@@ -17,6 +17,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
 import io.venue.entry.PreJournalRefusals;
 import io.venue.journal.JournalRecords;
+import io.venue.journal.RecordError;
+import io.venue.journal.RecordType;
 import io.venue.journal.sbe.ActionEnvelopeEncoder;
 import io.venue.journal.sbe.CancelReplaceEncoder;
 import java.nio.ByteOrder;
@@ -69,6 +71,7 @@ public final class Sequencer implements Agent
     private PreJournalRefusals refusals;
     private final PreJournalRefusals.Handler onRefusal = this::onRefusal;
     private final byte[] zeros32 = new byte[32];
+    private final JournalRecords records = new JournalRecords();
     private Doorbell engine;
 
     /**
@@ -235,7 +238,24 @@ public final class Sequencer implements Agent
 
         final int recordLength;
         final boolean accepted;
-        if (result.outcome() == VerificationOutcome.VERIFIED)
+        if (result.outcome() == VerificationOutcome.VERIFIED && result.isCommand())
+        {
+            // the verifier wrote the command: it is only stamped here
+            record.putBytes(0, text, 0, length);
+            if (isActionCommand(length))
+            {
+                stampInPlace(next, stamp);
+                recordLength = length;
+                accepted = true;
+            }
+            else
+            {
+                recordLength = rejection(next, stamp, result, RequestRejectReason.MALFORMED,
+                    "the verifier handed over a record that is not a command");
+                accepted = false;
+            }
+        }
+        else if (result.outcome() == VerificationOutcome.VERIFIED)
         {
             final ParseResult parsed = parser.parsePayload(text, 0, length);
             if (!parsed.isOk())
@@ -291,13 +311,10 @@ public final class Sequencer implements Agent
         if (verified && isPreparedCommand(text, length, cancelReplace))
         {
             record.putBytes(0, text, 0, length);
-            final int body = MessageHeaderEncoder.ENCODED_LENGTH;
-            record.putLong(body, next, ByteOrder.LITTLE_ENDIAN);
-            record.putLong(body + 8, stamp, ByteOrder.LITTLE_ENDIAN);
-            record.putInt(body + 16, (int)epoch, ByteOrder.LITTLE_ENDIAN);
+            stampInPlace(next, stamp);
             if (cancelReplace)
             {
-                final int envelope = body + CancelReplaceEncoder.envelopeEncodingOffset();
+                final int envelope = MessageHeaderEncoder.ENCODED_LENGTH + CancelReplaceEncoder.envelopeEncodingOffset();
                 result.getRawSigner(rawSigner, 0);
                 record.putBytes(envelope + ActionEnvelopeEncoder.digestEncodingOffset(), digest);
                 record.putBytes(envelope + ActionEnvelopeEncoder.rawSignerEncodingOffset(), rawSigner);
@@ -312,6 +329,29 @@ public final class Sequencer implements Agent
         final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ? RequestRejectReason.MALFORMED :
             cancelReplace ? RequestRejectReason.BAD_SIGNATURE : RequestRejectReason.OWNER_SIGNATURE_INVALID;
         append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
+    }
+
+    /** Every command starts with its sequence, time and epoch: written into the record staged at 0. */
+    private void stampInPlace(final long next, final long stamp)
+    {
+        final int body = MessageHeaderEncoder.ENCODED_LENGTH;
+        record.putLong(body, next, ByteOrder.LITTLE_ENDIAN);
+        record.putLong(body + 8, stamp, ByteOrder.LITTLE_ENDIAN);
+        record.putInt(body + 16, (int)epoch, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Whether a verifier's command (staged at 0) is a whole record of this schema and a signed action's: a command that
+     * is neither an owner's intent nor a cancel-replace, which other verifiers prepare.
+     */
+    private boolean isActionCommand(final int length)
+    {
+        if (records.wrap(record, 0, length) != RecordError.NONE || records.encodedLength() != length)
+        {
+            return false;
+        }
+        final RecordType type = records.type();
+        return type.isCommand() && type != RecordType.CANCEL_REPLACE && !JournalRecords.isOwnerIntent(type.templateId());
     }
 
     /**

@@ -42,7 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the sequencer journals for a typed order is what it journals for the same order's JSON body on the MM lane, byte
- * for byte: random orders of the four kinds, signed by the account, its agent or a stranger, in either mode, some with a
+ * for byte, the typed order's written by the verifier from its fields and only stamped by the sequencer, the JSON
+ * body's written by the sequencer from the canonical JSON: random orders of the four kinds, signed by the account, its
+ * agent or a stranger, in either mode, some with a
  * signature that cannot be one, some with a ts the model refuses, through two real pools (one offered the typed orders,
  * one the JSON bodies) and two sequencers on the same clock, each writing its own command journal.
  */
@@ -112,7 +114,8 @@ class TypedOrderJournalTest
         final Path jsonJournal = folder.resolve("json");
         try (Journal typedCommands = Journal.open(typedJournal);
             Journal jsonCommands = Journal.open(jsonJournal);
-            VerifierPool typedPool = VerifierPool.start(context(traderAddress, agentAddress));
+            VerifierPool typedPool = VerifierPool.start(context(traderAddress, agentAddress)
+                .commandWriters(ActionCommandEncoder::new));
             VerifierPool jsonPool = VerifierPool.start(context(traderAddress, agentAddress)))
         {
             final Sequencer typed = new Sequencer(typedPool, typedCommands.appender(), () -> 1_763_000_000_000L, quiet, 1, 0, 64);

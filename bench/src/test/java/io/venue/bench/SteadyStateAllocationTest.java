@@ -9,6 +9,7 @@ import io.venue.engine.PersistedEngine;
 import io.venue.engine.state.EngineState;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.sequencer.ActionCommandEncoder;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.verifier.VerifierPool;
@@ -38,18 +39,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <p>
  * The engine allocates nothing per command: 0.2 to 0.6 bytes a command on average, all of it one allocation of about
  * 24 KB in the window whatever its length (the event journal's writer moving on in its file, it seems; an idle poll
- * allocates nothing), so a single object a command would fail here. The sequencer does allocate per command: about 550
- * bytes for a verified order and 230 for a refused body (532 a command in this mix, in every run so far), because it
- * reads the verifier's canonical JSON back into the action model to encode the command (SignedActionParser's
- * FieldValues arrays for each JSON object, the records, the ParseResult) and builds a refusal's detail as a String. Its
- * bound holds today's figure with some room, so that it does not grow unseen.
+ * allocates nothing), so a single object a command would fail here. The sequencer, given the command the verifier wrote
+ * (as the appliance runs it: {@code commandWriters}), only stamps a verified action and allocates nothing for it; what
+ * it still allocates is a refused body's detail, built as a String (about 15 bytes a command in this mix, where it was
+ * 532 when the sequencer read the canonical JSON back into the action model). Its bound holds today's figure with room
+ * for less than one small object a command, so that it does not grow unseen.
  */
 class SteadyStateAllocationTest
 {
     /** The engine: less than one object of 16 bytes in eight commands. */
     private static final double ENGINE_BYTES_PER_COMMAND = 2.0;
-    /** The sequencer: today's 532 bytes a command, and room for no more than a small object or two. */
-    private static final double SEQUENCER_BYTES_PER_COMMAND = 600.0;
+    /** The sequencer: today's 15 bytes a command (refusals' details only), with room for less than one object more. */
+    private static final double SEQUENCER_BYTES_PER_COMMAND = 32.0;
 
     @TempDir
     Path folder;
@@ -142,7 +143,7 @@ class SteadyStateAllocationTest
         };
         try (Journal commands = Journal.open(folder.resolve("commands"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(Fixtures.CHAIN_ID)
-                .verifyingContract(Fixtures.CONTRACT)))
+                .verifyingContract(Fixtures.CONTRACT).commandWriters(ActionCommandEncoder::new)))
         {
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, 64);
             final int total = warmUp + measured;

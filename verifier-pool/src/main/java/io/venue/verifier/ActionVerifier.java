@@ -1,5 +1,6 @@
 package io.venue.verifier;
 
+import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.SignedAction;
 import io.venue.action.json.CanonicalJson;
@@ -33,6 +34,8 @@ import static io.venue.verifier.VerificationResultLayout.RAW_SIGNER;
 import static io.venue.verifier.VerificationResultLayout.SIGNATURE;
 import static io.venue.verifier.VerificationResultLayout.SIGNATURE_LENGTH;
 import static io.venue.verifier.VerificationResultLayout.TEXT;
+import static io.venue.verifier.VerificationResultLayout.TEXT_FORM;
+import static io.venue.verifier.VerificationResultLayout.TEXT_IS_COMMAND;
 import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
@@ -53,6 +56,12 @@ public final class ActionVerifier
     private final DelegateSigners delegates;
     /** Null for a verifier that recovers every candidate in the usual order (an audit's). */
     private final PersonalModeAccounts personalFirst;
+    /** Null: a verified result carries the canonical JSON, and the sequencer writes the command from it. */
+    private CommandWriter commands;
+    private int maxCommandLength;
+    /** The action being verified, for {@link #commands}; null when it is only canonical JSON. */
+    private ActionPayload payload;
+    private boolean mmLimitClass;
 
     private byte[] body = new byte[4096];
     private final byte[] v2Hash = new byte[DIGEST_LENGTH];
@@ -94,6 +103,19 @@ public final class ActionVerifier
         this.acceptV1 = acceptV1;
         this.delegates = delegates == null ? DelegateSigners.NONE : delegates;
         this.personalFirst = delegates == null ? null : new PersonalModeAccounts();
+    }
+
+    /**
+     * Makes each verified result carry its journal command, written by {@code writer}, instead of the canonical JSON
+     * (the result's text form says which), as long as the command is at most {@code maxLength} bytes: the single writer
+     * then only stamps it. A longer command (a batch of legs whose JSON is shorter than their fixed-width records) keeps
+     * the JSON form.
+     */
+    public ActionVerifier writesCommands(final CommandWriter writer, final int maxLength)
+    {
+        this.commands = writer;
+        this.maxCommandLength = maxLength;
+        return this;
     }
 
     /**
@@ -167,6 +189,8 @@ public final class ActionVerifier
         action.signature().copyTo(signature, 0);
         action.payload().account().copyTo(account, 0);
         final int jsonLength = canonical.encode(action.payload());
+        payload = action.payload();
+        mmLimitClass = v2Only;
         return verifyCanonical(out, v2Only, canonical.writer().buffer(), jsonLength);
     }
 
@@ -205,6 +229,9 @@ public final class ActionVerifier
         src.getBytes(offset + TypedOrder.ACCOUNT, account, 0, ADDRESS_LENGTH);
         final CanonicalJsonWriter writer = canonical.writer().reset();
         TypedOrder.writePayload(src, offset, market, writer);
+        // the command is written from the typed fields too: no JSON is parsed on this route
+        payload = commands == null ? null : TypedOrder.toSignedAction(src, offset, market).payload();
+        mmLimitClass = v2Only;
         return verifyCanonical(out, v2Only, writer.buffer(), writer.length());
     }
 
@@ -332,6 +359,19 @@ public final class ActionVerifier
         out.putBytes(ACCOUNT, account, 0, ADDRESS_LENGTH);
         out.putBytes(SIGNATURE, signature, 0, SIGNATURE_LENGTH);
         out.setMemory(SIGNATURE + SIGNATURE_LENGTH, TEXT_LENGTH - SIGNATURE - SIGNATURE_LENGTH, (byte)0);
+        final ActionPayload action = payload;
+        payload = null;
+        if (outcome == VerificationOutcome.VERIFIED && commands != null && action != null)
+        {
+            final int length = commands.write(action, v2Hash, detail, rawSigner, personalSigner, signature, mmLimitClass,
+                out, TEXT);
+            if (length <= maxCommandLength)
+            {
+                out.putByte(TEXT_FORM, TEXT_IS_COMMAND);
+                out.putInt(TEXT_LENGTH, length);
+                return TEXT + length;
+            }
+        }
         out.putInt(TEXT_LENGTH, jsonLength);
         out.putBytes(TEXT, json, 0, jsonLength);
         return TEXT + jsonLength;

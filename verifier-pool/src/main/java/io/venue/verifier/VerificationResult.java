@@ -63,6 +63,16 @@ public final class VerificationResult
         return ownerIntent && buffer.getByte(offset + DETAIL) == PREPARED_CANCEL_REPLACE;
     }
 
+    /**
+     * For a VERIFIED submit: whether the text is the action's journal command as the verifier wrote it, sequence, time
+     * and epoch left for the single writer to stamp ({@link CommandWriter}), rather than its canonical JSON.
+     */
+    public boolean isCommand()
+    {
+        return !ownerIntent && buffer.getByte(offset + VerificationResultLayout.TEXT_FORM) ==
+            VerificationResultLayout.TEXT_IS_COMMAND;
+    }
+
     public long connectionId()
     {
         return buffer.getLong(offset + CONNECTION_ID);
@@ -147,7 +157,10 @@ public final class VerificationResult
         buffer.getBytes(offset + TEXT, dst, dstOffset, textLength());
     }
 
-    /** Canonical JSON of the payload (VERIFIED, BAD_SIGNATURE) or "field\nmessage" (MALFORMED). Allocates. */
+    /**
+     * Canonical JSON of the payload (VERIFIED unless {@link #isCommand()}, BAD_SIGNATURE) or "field\nmessage"
+     * (MALFORMED). Allocates.
+     */
     public String text()
     {
         final byte[] text = new byte[textLength()];

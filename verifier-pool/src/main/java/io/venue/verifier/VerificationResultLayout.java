@@ -19,9 +19,12 @@ import java.nio.charset.StandardCharsets;
  *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
  *  92  account          20 bytes  the payload's account, zero if the body did not parse
  * 112  signature        65 bytes  the request's r, s, v as sent, zero if the body did not parse
- * 177  (padding)        3 bytes
+ * 177  textForm         int8   0: text is canonical JSON or words; 1: text is the journal command, unstamped
+ *                             ({@link CommandWriter}; VERIFIED submit results only)
+ * 178  (padding)        2 bytes
  * 180  textLength       int32
- * 184  text             canonical JSON of the payload, or "field\nmessage" for MALFORMED
+ * 184  text             canonical JSON of the payload (or its journal command, by textForm), or "field\nmessage"
+ *                       for MALFORMED
  * </pre>
  * An owner-intent result ({@link #INTENT_MSG_TYPE}) uses the same layout: digest = the EIP-191 hash of the text,
  * personalSigner = the recovered owner, account = the owner named, text = the command record when VERIFIED, else
@@ -40,6 +43,8 @@ final class VerificationResultLayout
     static final int PERSONAL_SIGNER = 72;
     static final int ACCOUNT = 92;
     static final int SIGNATURE = 112;
+    static final int TEXT_FORM = 177;
+    static final byte TEXT_IS_COMMAND = 1;
     static final int TEXT_LENGTH = 180;
     static final int TEXT = 184;
     static final int SIGNATURE_LENGTH = 65;

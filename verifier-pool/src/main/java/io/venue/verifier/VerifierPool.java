@@ -82,6 +82,11 @@ public final class VerifierPool implements AutoCloseable
             final ActionVerifier verifier = new ActionVerifier(
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes,
                 context.delegates);
+            if (context.commandWriters != null)
+            {
+                // a result is at most an eighth of the ring (Agrona's limit), its fixed part included
+                verifier.writesCommands(context.commandWriters.get(), context.resultRingBytes / 8 - TEXT);
+            }
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
                 "verifier-" + i, requestRings[i], prebatchedRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
@@ -409,6 +414,7 @@ public final class VerifierPool implements AutoCloseable
         private boolean acceptV1;
         private DelegateSigners delegates = DelegateSigners.NONE;
         private Supplier<Secp256k1Recovery> recovery;
+        private Supplier<CommandWriter> commandWriters;
         private String recoveryName;
         private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell, 100, 1_000_000);
         private Doorbell resultsDoorbell = new Doorbell();
@@ -486,6 +492,17 @@ public final class VerifierPool implements AutoCloseable
         public Context recovery(final Supplier<Secp256k1Recovery> recovery)
         {
             this.recovery = recovery;
+            return this;
+        }
+
+        /**
+         * One journal-command writer per verifier thread (default none: a verified result carries the canonical JSON and
+         * its consumer writes the command). With them the verifier writes each verified action's command itself, and its
+         * consumer only stamps it.
+         */
+        public Context commandWriters(final Supplier<CommandWriter> writers)
+        {
+            this.commandWriters = writers;
             return this;
         }
 
