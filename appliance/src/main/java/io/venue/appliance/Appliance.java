@@ -78,6 +78,7 @@ public final class Appliance implements AutoCloseable
         entry = new NodeOrderEntry(context, config, setUp, threads, this::onError, log);
         entry.open(data, journals, shard, journaled);
         threads.start(shard.agent(), entry.responder());
+        log.println(threads.layout());
         roles = new Roles(context, log, data, threads, entry, shard, this::serve, this::baseUrl, this::onError);
         roles.start(journals.commands(), epoch, journaled);
     }

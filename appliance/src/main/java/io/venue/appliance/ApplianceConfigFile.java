@@ -80,7 +80,7 @@ public final class ApplianceConfigFile
         key("core.verifiers", (c, v, base) -> c.coreVerifiers(cores(v)));
         key("idle.strategy", (c, v, base) -> c.idleStrategy(idleStrategy(v)));
         key("idle.max.park.us", (c, v, base) -> c.idleMaxParkUs(maxParkUs(v)));
-        key("threads", (c, v, base) -> c.compactThreads(compactThreads(v)));
+        key("threads", (c, v, base) -> c.threadLayout(ThreadLayout.of(v)));
         key("credentials.key.file", (c, v, base) -> c.credentialKeyFile(base.resolve(v)));
         key("listing.file", (c, v, base) -> c.listingFile(base.resolve(v)));
         key("listing.operator.key.file", (c, v, base) -> c.listingOperatorKeyFile(base.resolve(v)));
@@ -249,15 +249,5 @@ public final class ApplianceConfigFile
             throw new IllegalArgumentException("idle.max.park.us is 1 to " + ApplianceContext.MAX_PARK_US);
         }
         return us;
-    }
-
-    private static boolean compactThreads(final String value)
-    {
-        return switch (value)
-        {
-            case "compact" -> true;
-            case "spread" -> false;
-            default -> throw new IllegalArgumentException("spread or compact");
-        };
     }
 }

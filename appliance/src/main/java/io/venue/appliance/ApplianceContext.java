@@ -94,7 +94,8 @@ public final class ApplianceContext
     private Function<Doorbell, IdleStrategy> idleStrategyOverride;
     /** Unset (0) until configured: {@link #conclude()} derives the longest parks from it. */
     private long idleMaxParkUs;
-    private boolean compactThreads;
+    private ThreadLayout threadLayout = ThreadLayout.AUTO;
+    private int processors = Runtime.getRuntime().availableProcessors();
     private long edgeIpRate = 10;
     private long edgeIpBurst = 20;
     private Set<InetAddress> metricsAllowed = IpLiterals.list("127.0.0.1,::1");
@@ -125,6 +126,7 @@ public final class ApplianceContext
     private boolean concluded;
     private long concludedIdleMaxParkUs;
     private long concludedFrontMaxParkUs;
+    private boolean concludedCompactThreads;
     private Path concludedCredentialKeyFile;
     private MmWindows.Plans concludedBuilderPlans;
 
@@ -703,19 +705,38 @@ public final class ApplianceContext
         return concludedFrontMaxParkUs;
     }
 
-    /**
-     * {@code threads}: compact (true): the engine, the sequencer and the responder on one thread; spread (false): the
-     * engine on its own.
-     */
-    public ApplianceContext compactThreads(final boolean compactThreads)
+    /** {@code threads}: where the engine, the sequencer and the responder run ({@link ThreadLayout}); auto by default. */
+    public ApplianceContext threadLayout(final ThreadLayout layout)
     {
-        this.compactThreads = compactThreads;
+        this.threadLayout = Objects.requireNonNull(layout, "threads");
         return changed();
     }
 
+    public ThreadLayout threadLayout()
+    {
+        return threadLayout;
+    }
+
+    /** The processors {@code threads=auto} lays the threads out for: the JVM's count unless set (tests). */
+    public ApplianceContext processors(final int processors)
+    {
+        this.processors = processors;
+        return changed();
+    }
+
+    public int processors()
+    {
+        return processors;
+    }
+
+    /**
+     * Derived from {@code threads}: whether the engine, the sequencer and the responder share one thread (compact), as
+     * {@link ThreadLayout#compact(int, int)} decides for auto.
+     */
     public boolean compactThreads()
     {
-        return compactThreads;
+        requireConcluded();
+        return concludedCompactThreads;
     }
 
     /** {@code edge.ip.rate}: the edge IP throttle: requests a second per remote address. */
@@ -1114,6 +1135,7 @@ public final class ApplianceContext
         concludedFrontMaxParkUs = idleMaxParkUs == 0 && replicated() ? 100 : concludedIdleMaxParkUs;
         concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
         concludedBuilderPlans = plans;
+        concludedCompactThreads = threadLayout.compact(processors, verifierThreads);
         concluded = true;
         return this;
     }

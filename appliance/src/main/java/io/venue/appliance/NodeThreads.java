@@ -96,6 +96,14 @@ final class NodeThreads
         AgentRunner.startOnThread(frontRunner, PinnedThreads.factory("front", context.coreFront()));
     }
 
+    /** What {@code threads} chose, in one line for the start-up log. */
+    String layout()
+    {
+        return "threads=" + context.threadLayout().value() + ": " + (context.compactThreads() ?
+            "the engine, sequencer and responder on one thread" : "the engine on a thread of its own") + " (" +
+            context.processors() + " processors, " + context.verifierThreads() + " verifier threads)";
+    }
+
     /** Whether the front thread was started. */
     boolean started()
     {

@@ -75,7 +75,7 @@ class ApplianceConfigFileTest
         assertEquals(5, c.edgeIpRate());
         assertEquals(7, c.edgeIpBurst());
         assertEquals(2, c.edgeIpExempt().size());
-        assertTrue(c.compactThreads());
+        assertEquals(ThreadLayout.COMPACT, c.threadLayout());
         assertEquals(100, c.shardBusyBacklog());
         assertEquals(1, c.coreEngine());
         assertEquals(0, c.coreFront());
@@ -145,7 +145,7 @@ class ApplianceConfigFileTest
         assertRefused("role=standby", "role standby needs replication.standby.endpoint and replication.primary.endpoint");
         assertRefused("replication.standby.endpoint=nohost", "expected host:port");
         assertRefused("edge.ip.exempt=example.com", "is not an IP address");
-        assertRefused("threads=many", "spread or compact");
+        assertRefused("threads=many", "auto, spread or compact");
         assertRefused("idle.strategy=sleep", "park, backoff or busy-spin");
         assertRefused("idle.max.park.us=0", "idle.max.park.us is 1 to 10000");
         assertRefused("idle.max.park.us=10001", "idle.max.park.us is 1 to 10000");
@@ -194,7 +194,7 @@ class ApplianceConfigFileTest
         assertEquals(file + ": bad value for metrics.allow ('localhost'): 'localhost' is not an IP address",
             refusal("metrics.allow=localhost"));
         assertEquals(file + ": bad value for idle.strategy ('sleep'): park, backoff or busy-spin", refusal("idle.strategy=sleep"));
-        assertEquals(file + ": bad value for threads ('many'): spread or compact", refusal("threads=many"));
+        assertEquals(file + ": bad value for threads ('many'): auto, spread or compact", refusal("threads=many"));
         assertEquals(file + ": bad value for idle.max.park.us ('0'): idle.max.park.us is 1 to 10000", refusal("idle.max.park.us=0"));
         assertTrue(refusal("mm.builder.pro=0xnope").startsWith(file + ": bad value for mm.builder.pro ('0xnope'): "));
         assertTrue(refusal("http.port=").startsWith(file + ": bad value for http.port (''): "), "an empty value is no number");

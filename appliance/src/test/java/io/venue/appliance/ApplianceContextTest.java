@@ -80,7 +80,7 @@ class ApplianceContextTest
         assertEquals(0, c.coreVerifiers().length);
         assertTrue(c.journalPretouch());
         assertEquals(-1, c.corePretouch());
-        assertFalse(c.compactThreads());
+        assertEquals(ThreadLayout.AUTO, c.threadLayout());
         assertEquals(Path.of("data", "keys", "credentials.key"), c.credentialKeyFile());
         assertEquals(null, c.listingFile());
         assertEquals(List.of(1_000L, 4_000L, 64_000L, 16_000L, 16_000L, 64_000L, 128_000L), List.of(c.mmWindowMs(),
@@ -118,11 +118,26 @@ class ApplianceContextTest
     }
 
     @Test
+    void autoSharesOneThreadUnlessEveryBusyThreadOfTheSpreadLayoutHasACore()
+    {
+        // spread keeps the HTTP I/O thread, the front thread, the engine and each verifier busy at once
+        final ApplianceContext c = new ApplianceContext();
+        assertTrue(c.processors(2).conclude().compactThreads(), "2 cores, 1 verifier");
+        assertTrue(c.processors(3).conclude().compactThreads(), "3 cores, 1 verifier");
+        assertFalse(c.processors(4).conclude().compactThreads(), "4 cores, 1 verifier");
+        assertTrue(c.verifierThreads(2).conclude().compactThreads(), "4 cores, 2 verifiers");
+        assertFalse(c.processors(5).conclude().compactThreads(), "5 cores, 2 verifiers");
+        assertFalse(c.processors(2).threadLayout(ThreadLayout.SPREAD).conclude().compactThreads(), "spread, as set");
+        assertTrue(c.processors(64).threadLayout(ThreadLayout.COMPACT).conclude().compactThreads(), "compact, as set");
+    }
+
+    @Test
     void whatItDerivesIsReadOnlyOnceConcluded()
     {
         final ApplianceContext c = new ApplianceContext();
         assertThrows(IllegalStateException.class, c::idleMaxParkUs);
         assertThrows(IllegalStateException.class, c::credentialKeyFile);
+        assertThrows(IllegalStateException.class, c::compactThreads);
         c.conclude();
         assertEquals(1_000, c.idleMaxParkUs());
         c.idleStrategy("backoff");

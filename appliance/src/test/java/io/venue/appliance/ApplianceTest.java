@@ -77,9 +77,11 @@ class ApplianceTest
 
     private void open() throws Exception
     {
-        // these tests send faster than the edge throttle allows one address; the throttle has its own test
-        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
-            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        // these tests send faster than the edge throttle allows one address; the throttle has its own test. They run
+        // the spread layout, which threads=auto does not choose on a small machine: the other system tests run what it
+        // chooses there (compact), so both layouts are tested wherever the suite runs
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1")
+            .threadLayout(ThreadLayout.SPREAD), new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
     }
 
@@ -142,6 +144,7 @@ class ApplianceTest
                 "5e".repeat(20) + "\""), connectivity.body());
         }
         assertTrue(log().contains("demo venue set up: 6 operator actions journaled"), log());
+        assertTrue(log().contains("threads=spread: the engine on a thread of its own"), log());
         // the client readiness checks of spec 4.3: the metadata routes answer 200
         assertTrue(http.get("/api/v1/bsl/executions").body().contains("\"route\":\"/api/v1/bsl/accounts/{account}/executions\""));
         assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
