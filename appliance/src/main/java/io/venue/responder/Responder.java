@@ -2,7 +2,6 @@ package io.venue.responder;
 
 import io.venue.action.ActionPayload;
 import io.venue.action.json.CanonicalJson;
-import io.venue.codec.Hex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.entry.Answer;
 import io.venue.entry.PendingRequests;
@@ -252,7 +251,7 @@ public final class Responder implements Agent
         final boolean signedAction = reason == RequestRejectReason.MALFORMED || badActionSignature;
         if (signedAction && !Arrays.equals(ZERO_ACCOUNT, account))
         {
-            limiters.at(Hex.to0x(account), commandTimeMs, limiterNow);
+            limiters.at(account, commandTimeMs, limiterNow);
             answer.rate(rateLimit, limiterNow[0], limiterNow[1]);
         }
         return answer.build();
@@ -321,7 +320,7 @@ public final class Responder implements Agent
         final boolean signedAction = isSignedAction();
         if (outcome.hasAccount && signedAction)
         {
-            limiters.reported(Hex.to0x(outcome.account), outcome.rateResetMs, commandTimeMs);
+            limiters.reported(outcome.account, outcome.rateResetMs, commandTimeMs);
         }
         final RejectCode code = outcome.code;
         if (code == null)
