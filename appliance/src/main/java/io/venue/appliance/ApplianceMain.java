@@ -1,6 +1,11 @@
 package io.venue.appliance;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -36,26 +41,35 @@ public final class ApplianceMain
             System.exit(2);
             return;
         }
+        // the node's events go to the log, one line each; standard output has the banner only
+        final Logger logger = LoggerFactory.getLogger("io.venue.appliance");
+        final PrintStream log = new PrintStream(new LogLines(logger), true, StandardCharsets.UTF_8);
         final Appliance appliance;
         try
         {
-            appliance = Appliance.start(context, System.out);
+            appliance = Appliance.start(context, log);
         }
         catch (final IllegalStateException | IllegalArgumentException | IOException ex)
         {
-            System.out.println("venue-appliance: cannot start: " + ex.getMessage());
-            System.out.flush();
+            logger.error("venue-appliance: cannot start: {}", ex.getMessage());
             System.exit(1);
             return;
         }
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {
-            System.out.println("shutting down: no new requests; applying what is journaled; writing the state");
+            logger.info("shutting down: no new requests; applying what is journaled; writing the state");
             appliance.close();
             final Throwable engineFailure = appliance.engineFailure();
-            System.out.println(engineFailure == null ? "stopped cleanly" : "stopped; the engine had stopped on " + engineFailure +
-                ", so its state was not written: the next start replays the journal from the state it last wrote");
+            if (engineFailure == null)
+            {
+                logger.info("stopped cleanly");
+            }
+            else
+            {
+                logger.warn("stopped; the engine had stopped on {}, so its state was not written: the next start replays " +
+                    "the journal from the state it last wrote", engineFailure.toString());
+            }
             stopped.countDown();
         }, "shutdown"));
         System.out.println(Banner.text(appliance, context));

@@ -101,7 +101,7 @@ final class NodeThreads
     {
         return "threads=" + context.threadLayout().value() + ": " + (context.compactThreads() ?
             "the engine, sequencer and responder on one thread" : "the engine on a thread of its own") + " (" +
-            context.processors() + " processors, " + context.verifierThreads() + " verifier threads)";
+            context.processors() + " processors; verifier threads: " + context.verifierThreads() + ")";
     }
 
     /** Whether the front thread was started. */

@@ -56,8 +56,10 @@ class ApplianceProcessTest
 
         child = ChildJvm.start(ApplianceMain.class, "--data", data.toString(), "--port", "0");
         url = VenueHttp.servingUrl(child);
-        assertTrue(child.lines.stream().anyMatch(l -> l.startsWith("recovered: 0 commands replayed")), String.join("\n", child.lines));
-        assertTrue(child.lines.stream().noneMatch(l -> l.startsWith("demo venue set up")), "the set-up runs once");
+        assertTrue(child.lines.stream().map(ChildJvm::message).anyMatch(l -> l.startsWith("recovered: 0 commands replayed")),
+            String.join("\n", child.lines));
+        assertTrue(child.lines.stream().map(ChildJvm::message).noneMatch(l -> l.startsWith("demo venue set up")),
+            "the set-up runs once");
         answer = new VenueHttp(url).submit(demo, 1, bid);
         assertEquals("nonce_replayed", VenueHttp.field(answer.body(), "code"), answer.body());
     }

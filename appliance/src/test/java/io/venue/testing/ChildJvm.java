@@ -87,9 +87,9 @@ public final class ChildJvm
         {
             for (final String line : lines)
             {
-                if (line.startsWith(prefix))
+                if (message(line).startsWith(prefix))
                 {
-                    return line;
+                    return message(line);
                 }
             }
             if (!process.isAlive())
@@ -98,9 +98,9 @@ public final class ChildJvm
                 Thread.sleep(200);
                 for (final String line : lines)
                 {
-                    if (line.startsWith(prefix))
+                    if (message(line).startsWith(prefix))
                     {
-                        return line;
+                        return message(line);
                     }
                 }
                 throw new AssertionError("the child ended without " + prefix + ": " + lines);
@@ -124,5 +124,15 @@ public final class ChildJvm
         {
             return "\n(no thread dump: " + ex + ")";
         }
+    }
+
+    /**
+     * A line of the child's output as the node said it: a line of its standard output as it is, one of its log lines
+     * ("time [thread] LEVEL logger - message") without what the logging set-up puts before the message.
+     */
+    public static String message(final String line)
+    {
+        final int message = line.indexOf(" - ");
+        return message > 0 && !line.isEmpty() && Character.isDigit(line.charAt(0)) ? line.substring(message + 3) : line;
     }
 }
