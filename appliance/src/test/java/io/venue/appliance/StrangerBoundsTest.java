@@ -43,10 +43,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a stranger's refused requests cost the node (issue 23, "memory and journals a stranger can exhaust"): the answers
- * kept for the status route stay within their byte budget under a flood of large refused batches, also after a restart;
- * a refusal whose text would overflow the journal's field (65,534 bytes) is answered and journaled capped; and a
- * refused request costs the command journal about a kilobyte however large the body was.
+ * What a stranger's refused requests cost the node (issue 23, "memory and journals a stranger can exhaust"): the
+ * answers kept for the status route stay within their byte budget under a flood of large refused batches, also after a
+ * restart; a refusal whose text would overflow the journal's field (65,534 bytes) is answered and journaled capped; and
+ * a refused request costs the command journal about a kilobyte however large the body was.
  */
 class StrangerBoundsTest
 {
@@ -85,7 +85,8 @@ class StrangerBoundsTest
         final List<BatchLeg> legs = new ArrayList<>(LEGS);
         for (int i = 0; i < LEGS; i++)
         {
-            legs.add(new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, PRICE - i * UNIT, QTY, null, TimeInForce.GTC, false, false, -1));
+            legs.add(new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, PRICE - i * UNIT, QTY, null, TimeInForce.GTC,
+                false, false, -1));
         }
         return new ActionPayload(account, nonce, null, System.currentTimeMillis(), new Batch(legs));
     }
@@ -143,8 +144,8 @@ class StrangerBoundsTest
         assertTrue(status.body().length() < 4096, "the kept answer is small: " + status.body().length() + " chars");
 
         // an honest client is served
-        final HttpResponse<String> honest = http.submit(demo, 1, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, PRICE, QTY,
-            null, TimeInForce.GTC, false, false, -1));
+        final HttpResponse<String> honest = http.submit(demo, 1, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, PRICE,
+            QTY, null, TimeInForce.GTC, false, false, -1));
         assertEquals(200, honest.statusCode(), honest.body());
 
         // a restart rebuilds the kept answers from the journal: within the budget again
@@ -163,7 +164,8 @@ class StrangerBoundsTest
         assertNotNull(field(again.body(), "canonicalJsonPrefix"), again.body());
         final long restarted = retainedHeap();
         System.out.printf("retained heap: %,d bytes after a restart on that journal%n", restarted);
-        assertTrue(restarted - before < bound, "a restart holds " + (restarted - before) + " bytes more than before the flood");
+        assertTrue(restarted - before < bound, "a restart holds " + (restarted - before) +
+            " bytes more than before the flood");
     }
 
     /**
@@ -205,7 +207,8 @@ class StrangerBoundsTest
         open(new ApplianceContext().answerTimeoutMs(3_000));
         final Secp256k1KeyPair demo = VenueHttp.key(appliance.demoAccountKeyFile());
 
-        // signature bytes that cannot be a signature over a 1,000-leg batch: BAD_SIGNATURE, whose text is the canonical JSON
+        // signature bytes that cannot be a signature over a 1,000-leg batch: BAD_SIGNATURE, whose text is the canonical
+        // JSON
         final ActionPayload payload = batch(demo.address(), 1);
         final byte[] canonical = CanonicalJson.toBytes(payload);
         assertTrue(canonical.length > 65_534, "the canonical JSON is " + canonical.length + " bytes");
@@ -237,7 +240,8 @@ class StrangerBoundsTest
         assertEquals(blake3(canonical), RefusalDetails.fullDigest(detail), "the digest of the whole canonical JSON");
         final List<String> malformedRecords = ApplianceTest.requestRejections(folder, RequestRejectReason.MALFORMED);
         assertTrue(malformedRecords.stream().anyMatch(r -> r.contains("kkkk") && RefusalDetails.isCut(r) &&
-            RefusalDetails.utf8Length(r) <= RefusalDetails.MAX_BYTES + "MALFORMED: ".length()), malformedRecords.toString());
+            RefusalDetails.utf8Length(r) <= RefusalDetails.MAX_BYTES + "MALFORMED: ".length()),
+            malformedRecords.toString());
     }
 
     private static String blake3(final byte[] bytes)

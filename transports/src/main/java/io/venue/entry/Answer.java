@@ -72,8 +72,8 @@ public final class Answer
     public final byte[] rawSigner;
     public final byte[] personalSigner;
     /**
-     * For a refusal of the signer: the canonical JSON the signature was checked over (UTF-8), or null. Whole in the answer
-     * to the request; in an answer kept for the status route ({@link #kept}) at most its first
+     * For a refusal of the signer: the canonical JSON the signature was checked over (UTF-8), or null. Whole in the
+     * answer to the request; in an answer kept for the status route ({@link #kept}) at most its first
      * {@link RefusalDetails#MAX_BYTES} bytes ({@link #canonicalJsonCut}).
      */
     public final byte[] canonicalJson;
@@ -154,7 +154,8 @@ public final class Answer
         {
             return this;
         }
-        return new Answer(this, longJson ? utf8Head(canonicalJson, RefusalDetails.MAX_BYTES) : canonicalJson, cappedDetail);
+        final byte[] json = longJson ? utf8Head(canonicalJson, RefusalDetails.MAX_BYTES) : canonicalJson;
+        return new Answer(this, json, cappedDetail);
     }
 
     /** Whether {@link #canonicalJson} holds only the head of the canonical JSON (an answer {@link #kept}). */

@@ -43,7 +43,7 @@ public final class PreJournalRefusals
         ring = new ManyToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(capacityBytes + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
-    /** @param reason a {@code RequestRejectReason} value of the journal schema; a long detail is capped (RefusalDetails). */
+    /** @param reason a {@code RequestRejectReason} value of the journal schema; a long detail is capped. */
     public void offer(final long connectionId, final long correlationId, final int reason, final String detail)
     {
         final UnsafeBuffer buffer = scratch.get();

@@ -6,10 +6,10 @@ import io.venue.crypto.Blake3;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The cap on a refusal's text wherever it is kept: the journal's {@code RequestRejected.detail} and an answer kept for the
- * status route. A refusal's text can hold what a stranger sent (a canonical JSON of up to 512 KiB, an unknown key of any
- * length), and the journal's field holds at most 65,534 bytes; so a text over {@link #MAX_BYTES} bytes of UTF-8 is kept
- * as its head and a mark naming its full length and its BLAKE3 digest:
+ * The cap on a refusal's text wherever it is kept: the journal's {@code RequestRejected.detail} and an answer kept for
+ * the status route. A refusal's text can hold what a stranger sent (a canonical JSON of up to 512 KiB, an unknown key
+ * of any length), and the journal's field holds at most 65,534 bytes; so a text over {@link #MAX_BYTES} bytes of UTF-8
+ * is kept as its head and a mark naming its full length and its BLAKE3 digest:
  * <pre>
  * head…[cut: 153211 bytes, blake3 0x…]
  * </pre>
@@ -129,7 +129,8 @@ public final class RefusalDetails
             {
                 bytes += 2;
             }
-            else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1)))
+            else if (Character.isHighSurrogate(c) && i + 1 < text.length() &&
+                Character.isLowSurrogate(text.charAt(i + 1)))
             {
                 bytes += 4;
                 i++;

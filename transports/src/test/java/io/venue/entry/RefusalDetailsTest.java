@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A refusal's text is kept whole up to 1 KB of UTF-8, else as its head, its length and its digest, never split mid-character. */
+/** A refusal's text is kept whole up to 1 KB of UTF-8, else as its head, length and digest, whole characters only. */
 class RefusalDetailsTest
 {
     @Test

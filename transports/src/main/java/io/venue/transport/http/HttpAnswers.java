@@ -20,8 +20,8 @@ final class HttpAnswers
 {
     /** A submit's 504: whether the lane's own deadline or the core's ({@link Answer.Kind#TIMED_OUT}) passed first. */
     static final String TIMED_OUT = "no decision in time; the action may still be applied: ask GET " +
-        "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
-        "the same order under a new nonce";
+        "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
+        "nonce_replayed), never the same order under a new nonce";
 
     private HttpAnswers()
     {
@@ -116,7 +116,8 @@ final class HttpAnswers
             w.field("expectedSigner", hex(answer.account));
             w.raw("recoveredSigner", new JsonWriter().field("rawMode", Hex.to0x(answer.rawSigner))
                 .field("personalMode", Hex.to0x(answer.personalSigner)).toJson());
-            final String json = answer.canonicalJson == null ? null : new String(answer.canonicalJson, StandardCharsets.UTF_8);
+            final String json = answer.canonicalJson == null ? null :
+                new String(answer.canonicalJson, StandardCharsets.UTF_8);
             canonicalJson(w, json, answer.canonicalJsonCut(), answer.canonicalJsonBytes);
         }
         return new SubmitResponse(status(code), w.toJson(), seconds(answer.retryAfterMs), answer.rateLimit,
@@ -149,7 +150,8 @@ final class HttpAnswers
         {
             w.field("message", "the signature bytes are not a valid secp256k1 signature")
                 .field("expectedSigner", account).field("digest", digest);
-            canonicalJson(w, RefusalDetails.head(detail), RefusalDetails.isCut(detail), RefusalDetails.fullBytes(detail));
+            canonicalJson(w, RefusalDetails.head(detail), RefusalDetails.isCut(detail),
+                RefusalDetails.fullBytes(detail));
         }
         else
         {
@@ -159,9 +161,9 @@ final class HttpAnswers
     }
 
     /**
-     * The canonical JSON whole, or when only its head was kept (over 1 KB: the journal's detail, or an answer kept for the
-     * status route) the head as {@code canonicalJsonPrefix} and the whole one's length; {@code digest} is the digest of
-     * the whole.
+     * The canonical JSON whole, or when only its head was kept (over 1 KB: the journal's detail, or an answer kept
+     * for the status route) the head as {@code canonicalJsonPrefix} and the whole one's length; {@code digest} is the
+     * digest of the whole.
      */
     private static void canonicalJson(final JsonWriter w, final String json, final boolean cut, final long wholeBytes)
     {
