@@ -48,6 +48,7 @@ public final class ApplianceConfigFile
         key("snapshot.every", (c, v, base) -> c.snapshotEvery(Long.parseLong(v)));
         key("snapshot.keep", (c, v, base) -> c.snapshotsKept(Integer.parseInt(v)));
         key("answer.timeout.ms", (c, v, base) -> c.answerTimeoutMs(Long.parseLong(v)));
+        key("answers.kept.bytes", (c, v, base) -> c.keptAnswersBytes(Long.parseLong(v)));
         key("role", (c, v, base) -> c.role(ApplianceContext.Role.valueOf(v.toUpperCase(Locale.ROOT))));
         key("replication.mode", (c, v, base) -> c.replicationMode(ReplicationContext.Mode.valueOf(v.toUpperCase(Locale.ROOT))));
         key("replication.standby.endpoint", (c, v, base) -> c.standbyEndpoint(endpoint(v)));

@@ -8,6 +8,7 @@ import io.venue.entry.credential.WsTokens;
 import io.venue.entry.mm.MmWindows;
 import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
+import io.venue.responder.RecentAnswers;
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -57,6 +58,7 @@ public final class ApplianceContext
     private long snapshotEvery = 1_000_000;
     private int snapshotsKept = 2;
     private long answerTimeoutMs = 10_000;
+    private long keptAnswersBytes = RecentAnswers.DEFAULT_BUDGET_BYTES;
     private Role role = Role.PRIMARY;
     private ReplicationContext.Mode replicationMode = ReplicationContext.Mode.SYNC;
     private String standbyEndpoint;
@@ -268,6 +270,21 @@ public final class ApplianceContext
     public long answerTimeoutMs()
     {
         return answerTimeoutMs;
+    }
+
+    /**
+     * {@code answers.kept.bytes}: about how much heap the answers kept for the status route may hold (the last 100,000
+     * at most; the oldest go first).
+     */
+    public ApplianceContext keptAnswersBytes(final long keptAnswersBytes)
+    {
+        this.keptAnswersBytes = keptAnswersBytes;
+        return changed();
+    }
+
+    public long keptAnswersBytes()
+    {
+        return keptAnswersBytes;
     }
 
     /** {@code role}: whether this node writes the command journal or follows another node's. */
@@ -1108,6 +1125,10 @@ public final class ApplianceContext
         if (wsTokenTtlMs < WsTokens.MIN_TTL_MS || wsTokenTtlMs > WsTokens.MAX_TTL_MS)
         {
             throw new IllegalArgumentException("ws.token.ttl.ms is 60000 to 300000");
+        }
+        if (keptAnswersBytes < RecentAnswers.MIN_BUDGET_BYTES)
+        {
+            throw new IllegalArgumentException("answers.kept.bytes is at least " + RecentAnswers.MIN_BUDGET_BYTES);
         }
         if (idleMaxParkUs < 0 || idleMaxParkUs > MAX_PARK_US)
         {

@@ -51,7 +51,7 @@ final class NodeOrderEntry
     private static final int BATCH = 64;
     /** Spec 3.1: the nonce window is 256 wide. */
     private static final int NONCE_WINDOW = 256;
-    /** Answers kept for the status query: about 100,000 actions, a few tens of MB. */
+    /** Answers kept for the status query: at most 100,000 actions, and at most {@code answers.kept.bytes} of heap. */
     private static final int RECENT = 100_000;
 
     private final ApplianceContext context;
@@ -61,7 +61,7 @@ final class NodeOrderEntry
     private final ErrorHandler onError;
     private final PrintStream log;
     private final ReadModels models;
-    private final RecentAnswers recentAnswers = new RecentAnswers(RECENT);
+    private final RecentAnswers recentAnswers;
     private final CountDownLatch serving = new CountDownLatch(1);
     private NodeJournals journals;
     private EngineShard shard;
@@ -89,6 +89,7 @@ final class NodeOrderEntry
         this.onError = onError;
         this.log = log;
         models = new ReadModels(config.stateLimits().openOrders());
+        recentAnswers = new RecentAnswers(RECENT, context.keptAnswersBytes());
     }
 
     /**
@@ -103,7 +104,7 @@ final class NodeOrderEntry
         executionHistory = new ExecutionHistory(journals.events(), () -> pending.lastSequenced());
         // after the state's lock: a second process on this folder has stopped at it before touching the lane's file
         svcNonceFile = new SvcNonceFile(data, config.stateLimits().credentials(), log);
-        pending = new PendingRequests(journaled);
+        pending = new PendingRequests(journaled, context.answerTimeoutMs(), System::nanoTime);
         try (JournalTailer scan = journals.events().tailer())
         {
             models.scan(scan);

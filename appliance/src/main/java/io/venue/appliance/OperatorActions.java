@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class OperatorActions
 {
+    /** How long each action waits for its answer: longer than a client's, the node's start waits on it. */
+    private static final long WAIT_MS = 30_000;
+
     private final VerifierPool pool;
     private final PendingRequests pending;
     private final ActionSigner signer;
@@ -47,14 +50,19 @@ final class OperatorActions
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator, nonce, null,
             System.currentTimeMillis(), action), PreimageMode.PERSONAL));
         final CompletableFuture<Answer> answer = new CompletableFuture<>();
-        final long correlation = pending.register(answer::complete);
+        final long correlation = pending.register(answer::complete, WAIT_MS);
         while (!pool.offer(0, correlation, body, 0, body.length))
         {
             Thread.onSpinWait();
         }
         try
         {
-            return answer.orTimeout(30, TimeUnit.SECONDS).join();
+            final Answer decided = answer.orTimeout(WAIT_MS, TimeUnit.MILLISECONDS).join();
+            if (decided.kind == Answer.Kind.TIMED_OUT)
+            {
+                throw new IllegalStateException("operator action " + action + ": no answer within 30 s");
+            }
+            return decided;
         }
         catch (final CompletionException timedOut)
         {

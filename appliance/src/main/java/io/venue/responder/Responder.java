@@ -78,6 +78,10 @@ public final class Responder implements Agent
     private final ExpandableArrayBuffer command = new ExpandableArrayBuffer(1024);
     private int commandLength;
 
+    /** How often the requests past their answer timeout are answered TIMED_OUT (the precision of that timeout). */
+    private static final long EXPIRY_INTERVAL_NS = 100_000_000L;
+    private long lastExpiryNs = System.nanoTime();
+
     private final RecordHandler onCommand = this::onCommand;
     private final RecordHandler onEvent = this::onEvent;
 
@@ -102,6 +106,13 @@ public final class Responder implements Agent
     @Override
     public int doWork()
     {
+        // before the failure check: a request waits at most its timeout, also once this responder stopped
+        final long now = System.nanoTime();
+        if (now - lastExpiryNs >= EXPIRY_INTERVAL_NS)
+        {
+            lastExpiryNs = now;
+            pending.expire();
+        }
         if (failure != null)
         {
             return 0;

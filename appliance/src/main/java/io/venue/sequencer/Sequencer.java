@@ -16,6 +16,7 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
 import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.RefusalDetails;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.RecordError;
 import io.venue.journal.RecordType;
@@ -420,7 +421,8 @@ public final class Sequencer implements Agent
             .reason(reason)
             .putAccount(accountBytes, 0, 20)
             .putDigest(digestBytes, 0, 32)
-            .detail(detail);
+            // what a stranger sent can be longer than the field holds (65,534 bytes): kept capped, never thrown on
+            .detail(RefusalDetails.cap(detail));
         return MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength();
     }
 

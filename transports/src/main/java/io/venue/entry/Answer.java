@@ -3,6 +3,8 @@ package io.venue.entry;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
 
+import java.util.Arrays;
+
 /**
  * What the journals say happened to one request, in no lane's wire form: the responder builds it from the command and
  * its events, and each lane renders it (HTTP status and JSON, a WebSocket frame, a FIX ExecutionReport). It holds
@@ -22,7 +24,12 @@ public final class Answer
         /** Refused before the engine: the verifier or a lane, journaled as a request refusal ({@link #reason}). */
         REFUSED,
         /** The command was journaled but the engine did not apply it (a record it could not read). */
-        UNAPPLIED
+        UNAPPLIED,
+        /**
+         * No decision came within the answer timeout ({@link PendingRequests}): the request may still be journaled and
+         * decided; never kept for the status route.
+         */
+        TIMED_OUT
     }
 
     /** No limiter state: the answer is not about one account's actions. */
@@ -64,8 +71,19 @@ public final class Answer
     /** For a refusal of the signer: the signers recovered in raw and personal mode (20 bytes each), or null. */
     public final byte[] rawSigner;
     public final byte[] personalSigner;
-    /** For a refusal of the signer: the canonical JSON the signature was checked over (UTF-8), or null. */
+    /**
+     * For a refusal of the signer: the canonical JSON the signature was checked over (UTF-8), or null. Whole in the
+     * answer to the request; in an answer kept for the status route ({@link #kept}) at most its first
+     * {@link RefusalDetails#MAX_BYTES} bytes ({@link #canonicalJsonCut}).
+     */
     public final byte[] canonicalJson;
+    /** The whole canonical JSON's length in bytes (0 without one): more than {@code canonicalJson.length} once cut. */
+    public final int canonicalJsonBytes;
+
+    /** What an answer's own fields cost the heap beyond its arrays and strings (header, references, numbers). */
+    private static final int OBJECT_BYTES = 160;
+    /** An array's header. */
+    private static final int ARRAY_BYTES = 16;
 
     private Answer(final Builder b)
     {
@@ -91,6 +109,95 @@ public final class Answer
         rawSigner = b.rawSigner;
         personalSigner = b.personalSigner;
         canonicalJson = b.canonicalJson;
+        canonicalJsonBytes = b.canonicalJson == null ? 0 : b.canonicalJson.length;
+    }
+
+    /** A copy of {@code whole} with a capped canonical JSON and detail, for {@link #kept}. */
+    private Answer(final Answer whole, final byte[] canonicalJsonHead, final String cappedDetail)
+    {
+        kind = whole.kind;
+        sequence = whole.sequence;
+        serverTimeMs = whole.serverTimeMs;
+        code = whole.code;
+        reason = whole.reason;
+        detail = cappedDetail;
+        digest = whole.digest;
+        account = whole.account;
+        orderIds = whole.orderIds;
+        rejectedLegs = whole.rejectedLegs;
+        legCodes = whole.legCodes;
+        trades = whole.trades;
+        nonceFloor = whole.nonceFloor;
+        nonceWindow = whole.nonceWindow;
+        nextUsableNonce = whole.nextUsableNonce;
+        rateLimit = whole.rateLimit;
+        rateRemaining = whole.rateRemaining;
+        rateResetMs = whole.rateResetMs;
+        retryAfterMs = whole.retryAfterMs;
+        rawSigner = whole.rawSigner;
+        personalSigner = whole.personalSigner;
+        canonicalJson = canonicalJsonHead;
+        canonicalJsonBytes = whole.canonicalJsonBytes;
+    }
+
+    /**
+     * What is kept of this answer for later status reads: the same answer with its canonical JSON cut to its first
+     * {@link RefusalDetails#MAX_BYTES} bytes (the action's {@link #digest} is the digest of the whole) and its detail
+     * capped ({@link RefusalDetails#cap}; a journal written before the cap may hold up to 65,534 bytes), so that what a
+     * stranger sends costs the kept answers a bounded amount. Itself when nothing needs cutting.
+     */
+    public Answer kept()
+    {
+        final boolean longJson = canonicalJson != null && canonicalJson.length > RefusalDetails.MAX_BYTES;
+        final String cappedDetail = RefusalDetails.cap(detail);
+        if (!longJson && cappedDetail == detail)
+        {
+            return this;
+        }
+        final byte[] json = longJson ? utf8Head(canonicalJson, RefusalDetails.MAX_BYTES) : canonicalJson;
+        return new Answer(this, json, cappedDetail);
+    }
+
+    /** Whether {@link #canonicalJson} holds only the head of the canonical JSON (an answer {@link #kept}). */
+    public boolean canonicalJsonCut()
+    {
+        return canonicalJson != null && canonicalJson.length < canonicalJsonBytes;
+    }
+
+    /**
+     * About how many bytes of heap this answer holds (arrays and strings it alone refers to included): what the kept
+     * answers count against their byte budget. An estimate on the large side, not a measurement.
+     */
+    public long retainedBytes()
+    {
+        long bytes = OBJECT_BYTES + arrayBytes(digest) + arrayBytes(account) + arrayBytes(rawSigner) +
+            arrayBytes(personalSigner) + arrayBytes(canonicalJson);
+        // a String's object and array headers, and two bytes a char at most
+        bytes += detail == null ? 0 : 2L * ARRAY_BYTES + 2L * detail.length();
+        bytes += ARRAY_BYTES + 4L * orderIds.length;
+        for (final byte[] id : orderIds)
+        {
+            bytes += arrayBytes(id);
+        }
+        bytes += 2L * ARRAY_BYTES + 8L * rejectedLegs.length;
+        return bytes;
+    }
+
+    private static long arrayBytes(final byte[] array)
+    {
+        return array == null ? 0 : ARRAY_BYTES + ((array.length + 7L) & ~7L);
+    }
+
+    /** The longest head of UTF-8 {@code bytes} of at most {@code max} bytes that does not split a character. */
+    private static byte[] utf8Head(final byte[] bytes, final int max)
+    {
+        int end = max;
+        // a continuation byte (10xxxxxx) cannot start a character: step back to the start of the one it belongs to
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80)
+        {
+            end--;
+        }
+        return Arrays.copyOf(bytes, end);
     }
 
     public boolean accepted()
@@ -127,6 +234,7 @@ public final class Answer
             case REJECTED -> "rejected " + RejectCodes.wire(code) + " at " + sequence;
             case REFUSED -> "refused " + reason + " at " + sequence + ": " + detail;
             case UNAPPLIED -> "not applied by the engine at " + sequence;
+            case TIMED_OUT -> "no decision within the answer timeout";
         };
     }
 
@@ -177,6 +285,12 @@ public final class Answer
         public Builder unapplied(final long sequence, final long serverTimeMs)
         {
             return start(Kind.UNAPPLIED, sequence, serverTimeMs);
+        }
+
+        /** No decision came in time; {@code sequence} 0 when the request was not journaled yet. */
+        public Builder timedOut(final long sequence)
+        {
+            return start(Kind.TIMED_OUT, sequence, 0);
         }
 
         private Builder start(final Kind kind, final long sequence, final long serverTimeMs)

@@ -30,7 +30,8 @@ public final class PreJournalRefusals
 
     private final ManyToOneRingBuffer ring;
     private final AtomicLong notJournaled = new AtomicLong();
-    private final ThreadLocal<UnsafeBuffer> scratch = ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[HEADER + 1024]));
+    private final ThreadLocal<UnsafeBuffer> scratch =
+        ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[HEADER + RefusalDetails.MAX_BYTES]));
     private Handler handler;
     private Doorbell consumer;
     private final MessageHandler onMessage = (type, buffer, offset, length) -> handler.onRefusal(
@@ -42,11 +43,11 @@ public final class PreJournalRefusals
         ring = new ManyToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(capacityBytes + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
-    /** @param reason a {@code RequestRejectReason} value of the journal schema; a long detail is cut to fit the ring. */
+    /** @param reason a {@code RequestRejectReason} value of the journal schema; a long detail is capped. */
     public void offer(final long connectionId, final long correlationId, final int reason, final String detail)
     {
         final UnsafeBuffer buffer = scratch.get();
-        final byte[] text = detail.getBytes(StandardCharsets.UTF_8);
+        final byte[] text = RefusalDetails.cap(detail).getBytes(StandardCharsets.UTF_8);
         final int length = Math.min(text.length, Math.min(buffer.capacity(), ring.maxMsgLength()) - HEADER);
         buffer.putLong(0, connectionId);
         buffer.putLong(8, correlationId);

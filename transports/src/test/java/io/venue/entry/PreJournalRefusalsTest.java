@@ -2,6 +2,7 @@ package io.venue.entry;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,6 +35,10 @@ class PreJournalRefusalsTest
         }
         final PreJournalRefusals roomy = new PreJournalRefusals(64 * 1024);
         roomy.offer(1, 2, 4, "x".repeat(5_000));
-        assertEquals(1, roomy.poll((connection, correlation, reason, detail) -> assertEquals(1024, detail.length(), "detail cut"), 1));
+        assertEquals(1, roomy.poll((connection, correlation, reason, detail) ->
+        {
+            assertEquals(1024, detail.getBytes(StandardCharsets.UTF_8).length, "detail capped");
+            assertEquals(5_000, RefusalDetails.fullBytes(detail), "the cut says how long the detail was");
+        }, 1));
     }
 }

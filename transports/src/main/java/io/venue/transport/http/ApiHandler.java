@@ -78,9 +78,7 @@ import static io.venue.transport.http.Routes.originForm;
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 {
 
-    private static final String SUBMIT_TIMEOUT = "no decision in time; the action may still be applied: ask GET " +
-        "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as nonce_replayed), never " +
-        "the same order under a new nonce";
+    private static final String SUBMIT_TIMEOUT = HttpAnswers.TIMED_OUT;
     private static final String COMPACT_TIMEOUT = "not every order was decided in time; each may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest} with each order's digest before sending any of them again";
     private static final String INTENT_TIMEOUT = "no decision in time; the intent may still be applied: ask GET " +

@@ -3,6 +3,7 @@ package io.venue.transport.http;
 import io.venue.codec.Hex;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.Answer;
+import io.venue.entry.RefusalDetails;
 import io.venue.entry.RejectCodes;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
@@ -17,6 +18,11 @@ import java.util.List;
  */
 final class HttpAnswers
 {
+    /** A submit's 504: whether the lane's own deadline or the core's ({@link Answer.Kind#TIMED_OUT}) passed first. */
+    static final String TIMED_OUT = "no decision in time; the action may still be applied: ask GET " +
+        "/api/v1/trading/actions/{digest}, or resend the same signed body (a duplicate is refused as " +
+        "nonce_replayed), never the same order under a new nonce";
+
     private HttpAnswers()
     {
     }
@@ -57,6 +63,7 @@ final class HttpAnswers
             case REFUSED -> refused(answer);
             case UNAPPLIED -> new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
                 .field("message", "the engine did not apply this command record").field("sequence", answer.sequence).toJson());
+            case TIMED_OUT -> new SubmitResponse(504, HttpResponses.error("TIMEOUT", TIMED_OUT));
         };
     }
 
@@ -108,9 +115,10 @@ final class HttpAnswers
         {
             w.field("expectedSigner", hex(answer.account));
             w.raw("recoveredSigner", new JsonWriter().field("rawMode", Hex.to0x(answer.rawSigner))
-                .field("personalMode", Hex.to0x(answer.personalSigner)).toJson())
-                .field("canonicalJson", answer.canonicalJson == null ? null :
-                    new String(answer.canonicalJson, StandardCharsets.UTF_8));
+                .field("personalMode", Hex.to0x(answer.personalSigner)).toJson());
+            final String json = answer.canonicalJson == null ? null :
+                new String(answer.canonicalJson, StandardCharsets.UTF_8);
+            canonicalJson(w, json, answer.canonicalJsonCut(), answer.canonicalJsonBytes);
         }
         return new SubmitResponse(status(code), w.toJson(), seconds(answer.retryAfterMs), answer.rateLimit,
             answer.rateRemaining, answer.rateResetMs);
@@ -141,13 +149,32 @@ final class HttpAnswers
         else if (badActionSignature)
         {
             w.field("message", "the signature bytes are not a valid secp256k1 signature")
-                .field("expectedSigner", account).field("digest", digest).field("canonicalJson", detail);
+                .field("expectedSigner", account).field("digest", digest);
+            canonicalJson(w, RefusalDetails.head(detail), RefusalDetails.isCut(detail),
+                RefusalDetails.fullBytes(detail));
         }
         else
         {
             w.field("message", detail);
         }
         return new SubmitResponse(status(reason), w.toJson(), 0, answer.rateLimit, answer.rateRemaining, answer.rateResetMs);
+    }
+
+    /**
+     * The canonical JSON whole, or when only its head was kept (over 1 KB: the journal's detail, or an answer kept
+     * for the status route) the head as {@code canonicalJsonPrefix} and the whole one's length; {@code digest} is the
+     * digest of the whole.
+     */
+    private static void canonicalJson(final JsonWriter w, final String json, final boolean cut, final long wholeBytes)
+    {
+        if (cut)
+        {
+            w.field("canonicalJsonPrefix", json).field("canonicalJsonBytes", wholeBytes);
+        }
+        else
+        {
+            w.field("canonicalJson", json);
+        }
     }
 
     /** Whole seconds, rounded up, for Retry-After; 0 for none. */
