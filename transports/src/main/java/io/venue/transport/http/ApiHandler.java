@@ -133,6 +133,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final int query = request.uri().indexOf('?');
         final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
         slot.submit = request.method().equals(HttpMethod.POST) && rawPath.equals(SUBMIT);
+        if (request instanceof BodyLimit.Oversized skipped && skipped.refusedAtEdge != null)
+        {
+            // its head found the address's bucket empty: the body was skipped, never buffered
+            final boolean mm = skipped.refusedAtEdge == Routes.HeadThrottle.MM;
+            answers.fill(ctx, slot, refusal(session.refuseAtEdge(remote(ctx), mm)));
+            return;
+        }
         if (request instanceof BodyLimit.Oversized)
         {
             if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
