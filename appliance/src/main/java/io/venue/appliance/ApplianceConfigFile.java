@@ -101,6 +101,10 @@ public final class ApplianceConfigFile
         key("http.idle.timeout.ms", (c, v, base) -> c.httpIdleTimeoutMs(Long.parseLong(v)));
         key("http.max.connections", (c, v, base) -> c.httpMaxConnections(Integer.parseInt(v)));
         key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));
+        key("reads.private.account.rate", (c, v, base) -> c.readsAccount(Long.parseLong(v), c.readsAccountBurst()));
+        key("reads.private.account.burst", (c, v, base) -> c.readsAccount(c.readsAccountRate(), Long.parseLong(v)));
+        key("reads.private.ip.rate", (c, v, base) -> c.readsIp(Long.parseLong(v), c.readsIpBurst()));
+        key("reads.private.ip.burst", (c, v, base) -> c.readsIp(c.readsIpRate(), Long.parseLong(v)));
         key("mm.builder.basic.per.minute", (c, v, base) -> c.builderBasicPerMinute(Long.parseLong(v)));
         key("mm.builder.pro.per.minute", (c, v, base) -> c.builderProPerMinute(Long.parseLong(v)));
         key("mm.builder.basic", (c, v, base) -> c.builderBasic(accounts(v)));

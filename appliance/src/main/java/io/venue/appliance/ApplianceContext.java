@@ -121,6 +121,10 @@ public final class ApplianceContext
     private long httpIdleTimeoutMs = HttpGateway.Context.DEFAULT_IDLE_TIMEOUT_MS;
     private int httpMaxConnections = HttpGateway.Context.DEFAULT_MAX_CONNECTIONS;
     private int httpMaxConnectionsPerAddress = HttpGateway.Context.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    private long readsAccountRate = HttpGateway.Context.DEFAULT_READS_ACCOUNT_RATE;
+    private long readsAccountBurst = HttpGateway.Context.DEFAULT_READS_ACCOUNT_BURST;
+    private long readsIpRate = HttpGateway.Context.DEFAULT_READS_ADDRESS_RATE;
+    private long readsIpBurst = HttpGateway.Context.DEFAULT_READS_ADDRESS_BURST;
     private long builderBasicPerMinute = 600;
     private long builderProPerMinute = 3_000;
     private final Set<String> builderBasic = new HashSet<>();
@@ -1028,6 +1032,42 @@ public final class ApplianceContext
         return httpMaxConnectionsPerAddress;
     }
 
+    /** {@code reads.private.account.rate}, {@code .burst}: an account's private reads a second, and the burst. */
+    public ApplianceContext readsAccount(final long rate, final long burst)
+    {
+        this.readsAccountRate = rate;
+        this.readsAccountBurst = burst;
+        return changed();
+    }
+
+    /** {@code reads.private.ip.rate}, {@code .burst}: an address's private reads a second, and the burst. */
+    public ApplianceContext readsIp(final long rate, final long burst)
+    {
+        this.readsIpRate = rate;
+        this.readsIpBurst = burst;
+        return changed();
+    }
+
+    public long readsAccountRate()
+    {
+        return readsAccountRate;
+    }
+
+    public long readsAccountBurst()
+    {
+        return readsAccountBurst;
+    }
+
+    public long readsIpRate()
+    {
+        return readsIpRate;
+    }
+
+    public long readsIpBurst()
+    {
+        return readsIpBurst;
+    }
+
     /** {@code mm.builder.basic.per.minute}: the basic builder plan's MM actions a minute. */
     public ApplianceContext builderBasicPerMinute(final long builderBasicPerMinute)
     {
@@ -1149,6 +1189,10 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("http.max.connections and http.max.connections.per.address must be " +
                 "positive");
+        }
+        if (readsAccountRate < 1 || readsAccountBurst < 1 || readsIpRate < 1 || readsIpBurst < 1)
+        {
+            throw new IllegalArgumentException("every reads.private.* value must be positive");
         }
         final MmWindows.Plans plans;
         try

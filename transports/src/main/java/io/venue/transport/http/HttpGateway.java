@@ -15,6 +15,7 @@ import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.PendingRequests;
+import io.venue.entry.admission.BoundedBuckets;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 
@@ -146,6 +147,12 @@ public final class HttpGateway implements AutoCloseable
         public static final long DEFAULT_IDLE_TIMEOUT_MS = 60_000;
         public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
         public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+        /** Private reads (the executions pages): an account's rate and burst, an address's, and each table's keys. */
+        public static final long DEFAULT_READS_ACCOUNT_RATE = 5;
+        public static final long DEFAULT_READS_ACCOUNT_BURST = 10;
+        public static final long DEFAULT_READS_ADDRESS_RATE = 20;
+        public static final long DEFAULT_READS_ADDRESS_BURST = 40;
+        public static final int READ_THROTTLE_KEYS = 100_000;
 
         String host = "127.0.0.1";
         int port = 8080;
@@ -157,6 +164,10 @@ public final class HttpGateway implements AutoCloseable
         int maxConnections = DEFAULT_MAX_CONNECTIONS;
         int maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
         Set<InetAddress> connectionsExempt = Set.of();
+        BoundedBuckets<String> readsByAccount = new BoundedBuckets<>(DEFAULT_READS_ACCOUNT_RATE,
+            DEFAULT_READS_ACCOUNT_BURST, READ_THROTTLE_KEYS, System::nanoTime);
+        BoundedBuckets<InetAddress> readsByAddress = new BoundedBuckets<>(DEFAULT_READS_ADDRESS_RATE,
+            DEFAULT_READS_ADDRESS_BURST, READ_THROTTLE_KEYS, System::nanoTime);
         /** Where the lane's rare lines go (connections refused, at most one line a second). */
         Consumer<String> log = line ->
         {
@@ -239,6 +250,20 @@ public final class HttpGateway implements AutoCloseable
             this.maxConnections = total;
             this.maxConnectionsPerAddress = perAddress;
             this.connectionsExempt = Set.copyOf(exempt);
+            return this;
+        }
+
+        /**
+         * The private reads' throttles (the executions pages, each a read of the event journal on one shared thread):
+         * requests a second and burst per account (after its token is checked) and per address (an IPv6 address by its
+         * /64, before; the exempt addresses of {@link #connections} pass), each table holding the last
+         * {@value #READ_THROTTLE_KEYS} keys used. Over either: 429 {@code rate_limited} with Retry-After.
+         */
+        public Context privateReads(final long accountRate, final long accountBurst, final long addressRate,
+            final long addressBurst)
+        {
+            this.readsByAccount = new BoundedBuckets<>(accountRate, accountBurst, READ_THROTTLE_KEYS, System::nanoTime);
+            this.readsByAddress = new BoundedBuckets<>(addressRate, addressBurst, READ_THROTTLE_KEYS, System::nanoTime);
             return this;
         }
 
