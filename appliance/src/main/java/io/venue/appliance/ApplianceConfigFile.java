@@ -97,6 +97,15 @@ public final class ApplianceConfigFile
         key("mm.low.latency.max.actions", (c, v, base) -> c.mmLowLatencyMaxActions(Integer.parseInt(v)));
         key("mm.prebatched.max.batches", (c, v, base) -> c.mmPrebatchedMaxBatches(Integer.parseInt(v)));
         key("http.max.body.bytes", (c, v, base) -> c.httpMaxBodyBytes(Integer.parseInt(v)));
+        key("http.header.timeout.ms", (c, v, base) -> c.httpHeaderTimeoutMs(Long.parseLong(v)));
+        key("http.body.timeout.ms", (c, v, base) -> c.httpBodyTimeoutMs(Long.parseLong(v)));
+        key("http.idle.timeout.ms", (c, v, base) -> c.httpIdleTimeoutMs(Long.parseLong(v)));
+        key("http.max.connections", (c, v, base) -> c.httpMaxConnections(Integer.parseInt(v)));
+        key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));
+        key("reads.private.account.rate", (c, v, base) -> c.readsAccount(Long.parseLong(v), c.readsAccountBurst()));
+        key("reads.private.account.burst", (c, v, base) -> c.readsAccount(c.readsAccountRate(), Long.parseLong(v)));
+        key("reads.private.ip.rate", (c, v, base) -> c.readsIp(Long.parseLong(v), c.readsIpBurst()));
+        key("reads.private.ip.burst", (c, v, base) -> c.readsIp(c.readsIpRate(), Long.parseLong(v)));
         key("mm.builder.basic.per.minute", (c, v, base) -> c.builderBasicPerMinute(Long.parseLong(v)));
         key("mm.builder.pro.per.minute", (c, v, base) -> c.builderProPerMinute(Long.parseLong(v)));
         key("mm.builder.basic", (c, v, base) -> c.builderBasic(accounts(v)));

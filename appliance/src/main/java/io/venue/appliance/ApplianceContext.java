@@ -9,6 +9,7 @@ import io.venue.entry.mm.MmWindows;
 import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.responder.RecentAnswers;
+import io.venue.transport.http.HttpGateway;
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -118,6 +119,15 @@ public final class ApplianceContext
     private int mmLowLatencyMaxActions = EntryCore.Context.DEFAULT_LOW_LATENCY_MAX_ACTIONS;
     private int mmPrebatchedMaxBatches = EntryCore.Context.DEFAULT_PREBATCHED_MAX_BATCHES;
     private int httpMaxBodyBytes = 512 * 1024;
+    private long httpHeaderTimeoutMs = HttpGateway.Context.DEFAULT_HEADER_TIMEOUT_MS;
+    private long httpBodyTimeoutMs = HttpGateway.Context.DEFAULT_BODY_TIMEOUT_MS;
+    private long httpIdleTimeoutMs = HttpGateway.Context.DEFAULT_IDLE_TIMEOUT_MS;
+    private int httpMaxConnections = HttpGateway.Context.DEFAULT_MAX_CONNECTIONS;
+    private int httpMaxConnectionsPerAddress = HttpGateway.Context.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    private long readsAccountRate = HttpGateway.Context.DEFAULT_READS_ACCOUNT_RATE;
+    private long readsAccountBurst = HttpGateway.Context.DEFAULT_READS_ACCOUNT_BURST;
+    private long readsIpRate = HttpGateway.Context.DEFAULT_READS_ADDRESS_RATE;
+    private long readsIpBurst = HttpGateway.Context.DEFAULT_READS_ADDRESS_BURST;
     private long builderBasicPerMinute = 600;
     private long builderProPerMinute = 3_000;
     private final Set<String> builderBasic = new HashSet<>();
@@ -997,6 +1007,105 @@ public final class ApplianceContext
         return httpMaxBodyBytes;
     }
 
+    /**
+     * {@code http.header.timeout.ms}: a request head must be whole this long after the connection opened or after its
+     * first byte, or the connection is closed.
+     */
+    public ApplianceContext httpHeaderTimeoutMs(final long httpHeaderTimeoutMs)
+    {
+        this.httpHeaderTimeoutMs = httpHeaderTimeoutMs;
+        return changed();
+    }
+
+    public long httpHeaderTimeoutMs()
+    {
+        return httpHeaderTimeoutMs;
+    }
+
+    /** {@code http.body.timeout.ms}: a body must be whole this long after its head, or the connection is closed. */
+    public ApplianceContext httpBodyTimeoutMs(final long httpBodyTimeoutMs)
+    {
+        this.httpBodyTimeoutMs = httpBodyTimeoutMs;
+        return changed();
+    }
+
+    public long httpBodyTimeoutMs()
+    {
+        return httpBodyTimeoutMs;
+    }
+
+    /** {@code http.idle.timeout.ms}: a kept-alive connection with nothing unanswered is closed after this silence. */
+    public ApplianceContext httpIdleTimeoutMs(final long httpIdleTimeoutMs)
+    {
+        this.httpIdleTimeoutMs = httpIdleTimeoutMs;
+        return changed();
+    }
+
+    public long httpIdleTimeoutMs()
+    {
+        return httpIdleTimeoutMs;
+    }
+
+    /** {@code http.max.connections}: the HTTP lane's open connections; one more (not exempt) is refused. */
+    public ApplianceContext httpMaxConnections(final int httpMaxConnections)
+    {
+        this.httpMaxConnections = httpMaxConnections;
+        return changed();
+    }
+
+    public int httpMaxConnections()
+    {
+        return httpMaxConnections;
+    }
+
+    /** {@code http.max.connections.per.address}: open connections from one address (IPv6: one /64) not exempt. */
+    public ApplianceContext httpMaxConnectionsPerAddress(final int httpMaxConnectionsPerAddress)
+    {
+        this.httpMaxConnectionsPerAddress = httpMaxConnectionsPerAddress;
+        return changed();
+    }
+
+    public int httpMaxConnectionsPerAddress()
+    {
+        return httpMaxConnectionsPerAddress;
+    }
+
+    /** {@code reads.private.account.rate}, {@code .burst}: an account's private reads a second, and the burst. */
+    public ApplianceContext readsAccount(final long rate, final long burst)
+    {
+        this.readsAccountRate = rate;
+        this.readsAccountBurst = burst;
+        return changed();
+    }
+
+    /** {@code reads.private.ip.rate}, {@code .burst}: an address's private reads a second, and the burst. */
+    public ApplianceContext readsIp(final long rate, final long burst)
+    {
+        this.readsIpRate = rate;
+        this.readsIpBurst = burst;
+        return changed();
+    }
+
+    public long readsAccountRate()
+    {
+        return readsAccountRate;
+    }
+
+    public long readsAccountBurst()
+    {
+        return readsAccountBurst;
+    }
+
+    public long readsIpRate()
+    {
+        return readsIpRate;
+    }
+
+    public long readsIpBurst()
+    {
+        return readsIpBurst;
+    }
+
     /** {@code mm.builder.basic.per.minute}: the basic builder plan's MM actions a minute. */
     public ApplianceContext builderBasicPerMinute(final long builderBasicPerMinute)
     {
@@ -1108,6 +1217,20 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("http.max.body.bytes must be from " + CompactOrders.length(CompactOrders.MAX_ORDERS) +
                 " (a compact request of 1,000 orders) to 524288 (the verifier pool's body limit)");
+        }
+        if (httpHeaderTimeoutMs < 1 || httpBodyTimeoutMs < 1 || httpIdleTimeoutMs < 1)
+        {
+            throw new IllegalArgumentException("http.header.timeout.ms, http.body.timeout.ms and " +
+                "http.idle.timeout.ms must be positive");
+        }
+        if (httpMaxConnections < 1 || httpMaxConnectionsPerAddress < 1)
+        {
+            throw new IllegalArgumentException("http.max.connections and http.max.connections.per.address must be " +
+                "positive");
+        }
+        if (readsAccountRate < 1 || readsAccountBurst < 1 || readsIpRate < 1 || readsIpBurst < 1)
+        {
+            throw new IllegalArgumentException("every reads.private.* value must be positive");
         }
         final MmWindows.Plans plans;
         try

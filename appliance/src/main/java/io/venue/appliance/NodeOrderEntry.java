@@ -182,6 +182,11 @@ final class NodeOrderEntry
         return new HttpLane(new HttpGateway.Context().entry(entry)
             .host(context.httpHost()).port(context.httpPort())
             .maxBodyBytes(context.httpMaxBodyBytes())
+            .deadlines(context.httpHeaderTimeoutMs(), context.httpBodyTimeoutMs(), context.httpIdleTimeoutMs())
+            .connections(context.httpMaxConnections(), context.httpMaxConnectionsPerAddress(), context.edgeIpExempt())
+            .log(log::println)
+            .privateReads(context.readsAccountRate(), context.readsAccountBurst(), context.readsIpRate(),
+                context.readsIpBurst())
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson)
             .tradingLimits(TradingLimits.json(config, context))
             .metrics(context.metricsAllowed(), metrics::text).accountRateLimit(config.actionsPerWindow())

@@ -90,6 +90,31 @@ public final class EntrySession
     }
 
     /**
+     * Whether the address has no token now, without taking one: a lane asks at a request's head, so an address over its
+     * rate is refused before its body is read. {@code mm}: the MM limit class's count of failed authentications instead
+     * of the edge throttle.
+     */
+    public boolean exhaustedAtEdge(final InetAddress remote, final boolean mm)
+    {
+        final EdgeThrottle throttle = mm ? core.mmAuthThrottle() : context.edgeThrottle();
+        return throttle != null && throttle.exhausted(remote);
+    }
+
+    /**
+     * Refuses a request whose head found the address without a token ({@link #exhaustedAtEdge}; its body is skipped,
+     * never read): charged, counted and journaled as any refusal of that throttle.
+     */
+    public Refusal refuseAtEdge(final InetAddress remote, final boolean mm)
+    {
+        if (mm)
+        {
+            return core.refuseAtEdge(connectionId, remote, core.mmAuthThrottle(), 1);
+        }
+        final EdgeThrottle throttle = context.edgeThrottle();
+        return core.refuseAtEdge(connectionId, remote, throttle, Math.max(1, throttle.acquire(remote)));
+    }
+
+    /**
      * The MM limit class's count of failed authentications: refuses an address that keeps failing before its
      * credentials are checked, so it cannot flood the journal; null when it may try.
      */

@@ -16,6 +16,7 @@ import io.venue.codec.JsonWriter;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.Refusal;
+import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
@@ -131,6 +132,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final int query = request.uri().indexOf('?');
         final String rawPath = query < 0 ? request.uri() : request.uri().substring(0, query);
         slot.submit = request.method().equals(HttpMethod.POST) && rawPath.equals(SUBMIT);
+        if (request instanceof BodyLimit.Oversized skipped && skipped.refusedAtEdge != null)
+        {
+            // its head found the address's bucket empty: the body was skipped, never buffered
+            final boolean mm = skipped.refusedAtEdge == Routes.HeadThrottle.MM;
+            answers.fill(ctx, slot, refusal(session.refuseAtEdge(remote(ctx), mm)));
+            return;
+        }
         if (request instanceof BodyLimit.Oversized)
         {
             if (request.method().equals(HttpMethod.POST) && (rawPath.equals(SUBMIT) || rawPath.equals(ADMIN_ACTIONS)))
@@ -365,6 +373,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
             return;
         }
+        // per address before the token is checked: every ask counts, with a token or without
+        final InetAddress remote = remote(ctx);
+        final long addressWait = context.connectionsExempt.contains(remote) ? 0 :
+            context.readsByAddress.acquire(EdgeThrottle.key(remote));
+        if (addressWait > 0)
+        {
+            answers.fill(ctx, slot, readLimited("address", addressWait, context.readsByAddress.burst()));
+            return;
+        }
         final String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
         final long now = System.currentTimeMillis();
         final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
@@ -388,6 +405,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (!account.equals(claims.account()))
         {
             answers.fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
+            return;
+        }
+        // per account once it is known to be the token's: one account's flood waits for itself, not for the others
+        final long accountWait = context.readsByAccount.acquire(account);
+        if (accountWait > 0)
+        {
+            answers.fill(ctx, slot, readLimited("account", accountWait, context.readsByAccount.burst()));
             return;
         }
         final List<String> cursors;
@@ -417,6 +441,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 failure instanceof RejectedExecutionException ?
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
                 new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
+    }
+
+    /** The private reads' 429: the limiter's code, its burst as the limit, nothing left, and when one is back. */
+    private static FullHttpResponse readLimited(final String scope, final long waitSeconds, final long burst)
+    {
+        return json(new SubmitResponse(429, error("rate_limited", "too many private reads from this " + scope +
+            "; retry after the delay"), waitSeconds, burst, 0, waitSeconds * 1_000));
     }
 
     /**

@@ -15,6 +15,7 @@ import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.PendingRequests;
+import io.venue.entry.admission.BoundedBuckets;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
@@ -40,10 +42,13 @@ public final class HttpGateway implements AutoCloseable
     private final EventLoopGroup workers;
     private final Channel server;
     private final Context context;
+    private final ConnectionLimits limits;
 
     private HttpGateway(final Context context)
     {
         this.context = context;
+        this.limits = new ConnectionLimits(context.maxConnectionsPerAddress, context.maxConnections,
+            context.connectionsExempt, context.counters);
         // read first (it loads the SVC-Nonce store): a failure leaves no threads behind
         final ConnectionIds connectionIds = new ConnectionIds(ConnectionIds.HTTP);
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -60,16 +65,29 @@ public final class HttpGateway implements AutoCloseable
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
+                        // a connection over a cap costs its accept and a few bytes written, nothing more
+                        if (!limits.admit(channel, channel.remoteAddress().getAddress()))
+                        {
+                            return;
+                        }
                         final EntrySession session = context.entry.open(connectionIds.next());
+                        final ConnectionDeadlines deadlines = new ConnectionDeadlines(context.headerTimeoutMs,
+                            context.bodyTimeoutMs, context.idleTimeoutMs, context.counters);
                         channel.pipeline()
+                            .addLast(deadlines.raw())
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
-                            .addLast(new BodyLimit(context))
+                            .addLast(deadlines.decoded())
+                            .addLast(new BodyLimit(context, session))
                             .addLast(new ApiHandler(context, session));
                     }
                 })
                 .bind(context.host, context.port).sync().channel();
-            // the counts of addresses that stopped sending, once a second
-            workers.next().scheduleAtFixedRate(context.entry::flushEdgeRefusals, 1, 1, TimeUnit.SECONDS);
+            // the counts of addresses that stopped sending, and the connections refused, once a second
+            workers.next().scheduleAtFixedRate(() ->
+            {
+                context.entry.flushEdgeRefusals();
+                limits.report(context.log);
+            }, 1, 1, TimeUnit.SECONDS);
         }
         catch (final InterruptedException ex)
         {
@@ -124,10 +142,36 @@ public final class HttpGateway implements AutoCloseable
     /** Configuration, Aeron style: set what differs from the defaults, then {@link #start}. */
     public static final class Context
     {
+        public static final long DEFAULT_HEADER_TIMEOUT_MS = 5_000;
+        public static final long DEFAULT_BODY_TIMEOUT_MS = 10_000;
+        public static final long DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+        public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+        public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+        /** Private reads (the executions pages): an account's rate and burst, an address's, and each table's keys. */
+        public static final long DEFAULT_READS_ACCOUNT_RATE = 5;
+        public static final long DEFAULT_READS_ACCOUNT_BURST = 10;
+        public static final long DEFAULT_READS_ADDRESS_RATE = 20;
+        public static final long DEFAULT_READS_ADDRESS_BURST = 40;
+        public static final int READ_THROTTLE_KEYS = 100_000;
+
         String host = "127.0.0.1";
         int port = 8080;
         int ioThreads = 1;
         int maxBodyBytes = 512 * 1024;
+        long headerTimeoutMs = DEFAULT_HEADER_TIMEOUT_MS;
+        long bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS;
+        long idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+        int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        int maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+        Set<InetAddress> connectionsExempt = Set.of();
+        BoundedBuckets<String> readsByAccount = new BoundedBuckets<>(DEFAULT_READS_ACCOUNT_RATE,
+            DEFAULT_READS_ACCOUNT_BURST, READ_THROTTLE_KEYS, System::nanoTime);
+        BoundedBuckets<InetAddress> readsByAddress = new BoundedBuckets<>(DEFAULT_READS_ADDRESS_RATE,
+            DEFAULT_READS_ADDRESS_BURST, READ_THROTTLE_KEYS, System::nanoTime);
+        /** Where the lane's rare lines go (connections refused, at most one line a second). */
+        Consumer<String> log = line ->
+        {
+        };
         Supplier<String> exchangeInfo;
         Supplier<String> connectivity;
         /** The trading route's limits and the book and order limits, for GET /api/v1/bsl/limits (a JSON object). */
@@ -179,6 +223,54 @@ public final class HttpGateway implements AutoCloseable
         public Context maxBodyBytes(final int bytes)
         {
             this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /**
+         * A connection's read deadlines ({@link ConnectionDeadlines}): a request head must be whole within
+         * {@code headerMs} of the connection opening or of its first byte, a body within {@code bodyMs} of its head,
+         * and a kept-alive connection with every request answered must start the next within {@code idleMs}; past one
+         * the connection is closed.
+         */
+        public Context deadlines(final long headerMs, final long bodyMs, final long idleMs)
+        {
+            this.headerTimeoutMs = headerMs;
+            this.bodyTimeoutMs = bodyMs;
+            this.idleTimeoutMs = idleMs;
+            return this;
+        }
+
+        /**
+         * The connection caps ({@link ConnectionLimits}): at most {@code total} open on the lane and {@code perAddress}
+         * from one address (an IPv6 address by its /64); one more is answered 503 CONNECTION_LIMIT and closed at once.
+         * The {@code exempt} addresses are never refused (they count toward the total).
+         */
+        public Context connections(final int total, final int perAddress, final Set<InetAddress> exempt)
+        {
+            this.maxConnections = total;
+            this.maxConnectionsPerAddress = perAddress;
+            this.connectionsExempt = Set.copyOf(exempt);
+            return this;
+        }
+
+        /**
+         * The private reads' throttles (the executions pages, each a read of the event journal on one shared thread):
+         * requests a second and burst per account (after its token is checked) and per address (an IPv6 address by its
+         * /64, before; the exempt addresses of {@link #connections} pass), each table holding the last
+         * {@value #READ_THROTTLE_KEYS} keys used. Over either: 429 {@code rate_limited} with Retry-After.
+         */
+        public Context privateReads(final long accountRate, final long accountBurst, final long addressRate,
+            final long addressBurst)
+        {
+            this.readsByAccount = new BoundedBuckets<>(accountRate, accountBurst, READ_THROTTLE_KEYS, System::nanoTime);
+            this.readsByAddress = new BoundedBuckets<>(addressRate, addressBurst, READ_THROTTLE_KEYS, System::nanoTime);
+            return this;
+        }
+
+        /** Where the lane logs what an operator should see: connections refused over a cap, a line a second at most. */
+        public Context log(final Consumer<String> log)
+        {
+            this.log = log;
             return this;
         }
 
@@ -363,6 +455,11 @@ public final class HttpGateway implements AutoCloseable
             if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1)
             {
                 throw new IllegalArgumentException("port 0-65535, ioThreads and maxBodyBytes positive");
+            }
+            if (headerTimeoutMs < 1 || bodyTimeoutMs < 1 || idleTimeoutMs < 1 || maxConnections < 1 ||
+                maxConnectionsPerAddress < 1)
+            {
+                throw new IllegalArgumentException("the deadlines and the connection caps must be positive");
             }
         }
     }

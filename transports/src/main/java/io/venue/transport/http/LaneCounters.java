@@ -1,12 +1,16 @@
 package io.venue.transport.http;
 
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import io.venue.codec.MetricsText;
 import io.venue.entry.mm.MmWindows;
 
 /**
  * What the HTTP lane counts for the operator's metrics since it started: answers by status, MM window refusals by the
- * window that refused ({@link MmWindows#SCOPES}), and how long the trading route's submits took inside the lane.
+ * window that refused ({@link MmWindows#SCOPES}), how long the trading route's submits took inside the lane, the
+ * connections open, refused over a cap ({@link ConnectionLimits}) and closed by a deadline
+ * ({@link ConnectionDeadlines}).
  * Written by every I/O thread (striped adders, so the threads do not contend on one counter), read by the metrics
  * route.
  */
@@ -23,6 +27,11 @@ public final class LaneCounters
     private final LongAdder submitLatencySumUs = new LongAdder();
     private final LongAdder[] responses = adders(STATUSES);
     private final LongAdder[] mmRefusals = adders(MmWindows.SCOPES.length);
+    /** The lane's open connections: the count the global cap is checked against. */
+    final AtomicInteger openConnections = new AtomicInteger();
+    private final LongAdder refusedOverAddress = new LongAdder();
+    private final LongAdder refusedOverTotal = new LongAdder();
+    private final LongAdder[] closedByDeadline = adders(ConnectionDeadlines.Reason.values().length);
 
     private static LongAdder[] adders(final int count)
     {
@@ -66,6 +75,16 @@ public final class LaneCounters
         }
     }
 
+    void connectionRefused(final boolean overAddress)
+    {
+        (overAddress ? refusedOverAddress : refusedOverTotal).increment();
+    }
+
+    void closedByDeadline(final ConnectionDeadlines.Reason reason)
+    {
+        closedByDeadline[reason.ordinal()].increment();
+    }
+
     /** Writes the counters in the Prometheus text format; statuses never answered are left out. */
     public void appendTo(final MetricsText text)
     {
@@ -93,6 +112,19 @@ public final class LaneCounters
         for (int i = 0; i < MmWindows.SCOPES.length; i++)
         {
             text.sample("venue_mm_window_refusals_total", "scope", MmWindows.SCOPES[i], mmRefusals[i].sum());
+        }
+        text.family("venue_http_connections_open", "gauge", "HTTP connections open now");
+        text.sample("venue_http_connections_open", openConnections.get());
+        text.family("venue_http_connections_refused_total", "counter",
+            "HTTP connections refused at accept over a cap, by cap");
+        text.sample("venue_http_connections_refused_total", "cap", "address", refusedOverAddress.sum());
+        text.sample("venue_http_connections_refused_total", "cap", "total", refusedOverTotal.sum());
+        text.family("venue_http_connections_timed_out_total", "counter",
+            "HTTP connections closed by a read deadline, by what the client had not sent in time");
+        for (final ConnectionDeadlines.Reason reason : ConnectionDeadlines.Reason.values())
+        {
+            text.sample("venue_http_connections_timed_out_total", "deadline", reason.name().toLowerCase(Locale.ROOT),
+                closedByDeadline[reason.ordinal()].sum());
         }
     }
 }

@@ -49,6 +49,26 @@ final class Routes
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
 
+    /** What a route's head is asked before its body is read: nothing, the edge throttle, or the MM lane's count. */
+    enum HeadThrottle
+    {
+        NONE, EDGE, MM
+    }
+
+    /**
+     * Which throttle a POST to {@code path} (origin form, query removed) passes: the write routes the edge throttle,
+     * the MM lane's routes its count of failed authentications; the reads neither.
+     */
+    static HeadThrottle headThrottle(final String path)
+    {
+        return switch (path)
+        {
+            case SUBMIT, ADMIN_ACTIONS, AGENTS_CREATE, AGENTS_REVOKE, OWNER_REVOKE, WS_TOKEN -> HeadThrottle.EDGE;
+            case MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> HeadThrottle.MM;
+            default -> path.startsWith(AGENTS) && path.endsWith(ROTATE) ? HeadThrottle.EDGE : HeadThrottle.NONE;
+        };
+    }
+
     /** The path and query of a request target in absolute form ({@code http://host/path?query}); any other as it is. */
     static String originForm(final String target)
     {

@@ -22,6 +22,10 @@ class MetricsTextTest
         counters.submitAnswered(100_000); // a bound is its own bucket's
         counters.submitAnswered(1_500_000);
         counters.submitAnswered(500_000_000); // past the last bound
+        counters.openConnections.set(3);
+        counters.connectionRefused(true);
+        counters.closedByDeadline(ConnectionDeadlines.Reason.IDLE);
+        counters.closedByDeadline(ConnectionDeadlines.Reason.IDLE);
         final MetricsText text = new MetricsText();
         counters.appendTo(text);
         // CHECKSTYLE.OFF: LineLength - the expected text is the metrics route's, line for line
@@ -54,6 +58,18 @@ class MetricsTextTest
             venue_mm_window_refusals_total{scope="market"} 1
             venue_mm_window_refusals_total{scope="shard"} 0
             venue_mm_window_refusals_total{scope="builder_plan"} 0
+            # HELP venue_http_connections_open HTTP connections open now
+            # TYPE venue_http_connections_open gauge
+            venue_http_connections_open 3
+            # HELP venue_http_connections_refused_total HTTP connections refused at accept over a cap, by cap
+            # TYPE venue_http_connections_refused_total counter
+            venue_http_connections_refused_total{cap="address"} 1
+            venue_http_connections_refused_total{cap="total"} 0
+            # HELP venue_http_connections_timed_out_total HTTP connections closed by a read deadline, by what the client had not sent in time
+            # TYPE venue_http_connections_timed_out_total counter
+            venue_http_connections_timed_out_total{deadline="header"} 0
+            venue_http_connections_timed_out_total{deadline="body"} 0
+            venue_http_connections_timed_out_total{deadline="idle"} 2
             """, text.toString());
         // CHECKSTYLE.ON: LineLength
     }
