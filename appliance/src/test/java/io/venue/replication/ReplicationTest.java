@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReplicationTest
 {
+    /** The pair's key: both nodes seal with it. */
+    static final byte[] KEY = "a test pair's 32-byte replication key".getBytes(StandardCharsets.US_ASCII);
+
     @TempDir
     Path folder;
 
@@ -56,7 +60,8 @@ class ReplicationTest
             .replyChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1002)
             .heartbeatInterval(10, TimeUnit.MILLISECONDS)
             .primaryTimeout(200, TimeUnit.MILLISECONDS)
-            .clock(clock);
+            .clock(clock)
+            .key(KEY);
     }
 
     @AfterEach
@@ -184,7 +189,7 @@ class ReplicationTest
         final StandbyFollower follower = follower(journal("standby/commands"), 0, 2);
         final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         open.add(toStandby);
-        final ReplicationSender sender = new ReplicationSender(toStandby);
+        final ReplicationSender sender = new ReplicationSender(toStandby, new ReplicationSeal(KEY, ReplicationSeal.TO_STANDBY));
         runUntil(sender::isConnected, follower);
 
         ship(sender, 2, records.get(0));
