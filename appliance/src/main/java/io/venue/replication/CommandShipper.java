@@ -177,8 +177,9 @@ public final class CommandShipper implements Agent
             case HeartbeatDecoder.TEMPLATE_ID ->
             {
                 heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
+                // the raw role: Role.get throws on a byte it does not know, and a handler that throws gets the message again
                 if (inRange(heartbeatDecoder.epoch(), session) && !fenceIfNewer(heartbeatDecoder.epoch()) &&
-                    heartbeatDecoder.role() == Role.STANDBY)
+                    heartbeatDecoder.roleRaw() == Role.STANDBY.value())
                 {
                     if (null == tailer)
                     {

@@ -204,8 +204,9 @@ public final class StandbyFollower implements Agent
         else if (header.templateId() == HeartbeatDecoder.TEMPLATE_ID)
         {
             heartbeatDecoder.wrap(buffer, body, blockLength, header.version());
+            // the raw role: Role.get throws on a byte it does not know, and a handler that throws gets the message again
             if (inRange(heartbeatDecoder.epoch(), aeronHeader.sessionId()) && !promoted &&
-                heartbeatDecoder.role() == Role.PRIMARY && heartbeatDecoder.epoch() >= epoch)
+                heartbeatDecoder.roleRaw() == Role.PRIMARY.value() && heartbeatDecoder.epoch() >= epoch)
             {
                 heard(heartbeatDecoder.epoch());
                 primarySequence.lazySet(heartbeatDecoder.lastSequence());
