@@ -108,11 +108,11 @@ class HostileReplicationTest
         }
         ship(reflector, 1, records.get(0));
         final long sent = rounds * (deposit + 1L) + 1;
-        runUntil(() -> follower.refusedMessages().total() == sent, follower);
+        runUntil(() -> follower.refusedMessages().total() == sent || follower.lastSequence() > 0, follower);
 
-        assertEquals(sent, follower.refusedMessages().count(RefusedMessages.Reason.BAD_MAC));
         assertEquals(0, follower.lastSequence(), "nothing appended");
         assertEquals(0, standbyCommands.lastSequence(), "the standby's journal is empty");
+        assertEquals(sent, follower.refusedMessages().count(RefusedMessages.Reason.BAD_MAC));
         assertFalse(follower.hasHeardPrimary(), "a forger is not a primary heard");
         assertEquals(1, follower.refusedMessages().linesLogged(), "a flood is one line");
     }
@@ -140,7 +140,8 @@ class HostileReplicationTest
         toPrimary.heartbeat(9, Role.STANDBY, half, 0);
         toPrimary.resendFrom(9, half, 0);
         assertTrue(toPrimary.ack(9, half));
-        runUntil(() -> follower.refusedMessages().total() == 2 && shipper.refusedMessages().total() == 4, shipper, follower);
+        runUntil(() -> follower.refusedMessages().total() == 2 && shipper.refusedMessages().total() == 4 ||
+            shipper.isFenced() || follower.epoch() != 1, shipper, follower);
         assertFalse(shipper.isFenced(), "no key, no fence");
         assertEquals(1, follower.epoch(), "no key, no epoch");
         assertEquals(half, follower.lastSequence());
@@ -169,7 +170,8 @@ class HostileReplicationTest
         toStandby.heartbeat(StandbyFollower.MAX_EPOCH + 1, Role.PRIMARY, 5, 0);
         toPrimary.heartbeat(StandbyFollower.MAX_EPOCH + 1, Role.STANDBY, 0, 0);
         runUntil(() -> follower.refusedMessages().count(RefusedMessages.Reason.EPOCH_OUT_OF_RANGE) == 1 &&
-            shipper.refusedMessages().count(RefusedMessages.Reason.EPOCH_OUT_OF_RANGE) == 1, shipper, follower);
+            shipper.refusedMessages().count(RefusedMessages.Reason.EPOCH_OUT_OF_RANGE) == 1 || follower.epoch() != 1 ||
+            shipper.isFenced(), shipper, follower);
         assertEquals(1, follower.epoch());
         assertFalse(shipper.isFenced());
 
@@ -269,9 +271,9 @@ class HostileReplicationTest
             }
             return round[0] > 20_000;
         }, shipper, gate);
-        assertTrue(shipper.refusedMessages().count(RefusedMessages.Reason.OLD_VERSION) > 0);
         assertEquals(held, shipper.ackedSequence(), "only what the standby holds");
         assertEquals(held, answered.size(), "no answer before the standby holds it");
+        assertTrue(shipper.refusedMessages().count(RefusedMessages.Reason.OLD_VERSION) > 0);
         assertEquals(1, shipper.refusedMessages().linesLogged());
     }
 
