@@ -348,8 +348,8 @@ public final class ApplianceContext
     }
 
     /**
-     * {@code replication.key.file}: the key both nodes of a pair seal every replication message with (32 bytes, as 0x-hex
-     * or raw, readable by the node's user only); required on a replicated node, unused by a single one.
+     * {@code replication.key.file}: the key both nodes of a pair seal every replication message with (32 bytes, as
+     * 0x-hex or raw, readable by the node's user only); required on a replicated node, unused by a single one.
      */
     public ApplianceContext replicationKeyFile(final Path replicationKeyFile)
     {
@@ -1047,8 +1047,8 @@ public final class ApplianceContext
         }
         if (replicated() && replicationKeyFile == null)
         {
-            throw new IllegalArgumentException("a node of a replicated pair needs replication.key.file: the key both nodes " +
-                "seal every replication message with (docs/OPERATIONS.md)");
+            throw new IllegalArgumentException("a node of a replicated pair needs replication.key.file: the key both " +
+                "nodes seal every replication message with (docs/OPERATIONS.md)");
         }
         if (accountActions < 1 || accountWindowMs < 1 || openOrdersPerAccount < 1 || openOrdersPerAccountAndMarket < 1 ||
             levelsPerSide < 1 || stateAccounts < 1 || stateRestingOrders < 1)

@@ -33,7 +33,8 @@ final class ReplicationKey
     {
         if (file == null)
         {
-            throw new IllegalStateException("no replication.key.file: a node of a replicated pair needs the pair's key");
+            throw new IllegalStateException("no replication.key.file: a node of a replicated pair needs the pair's " +
+                "key");
         }
         if (!Files.isRegularFile(file))
         {

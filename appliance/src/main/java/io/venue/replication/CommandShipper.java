@@ -149,7 +149,7 @@ public final class CommandShipper implements Agent
         final ReplicationSeal.Verdict verdict = seal.open(buffer, offset, length);
         if (verdict != ReplicationSeal.Verdict.OPEN)
         {
-            // not from the standby holding the pair's key, or a replay: changes nothing, not even when it was last heard
+            // not the standby holding the pair's key, or a replay: changes nothing, not even when it was last heard
             refusals.refuse(RefusedMessages.reason(verdict), session);
             return;
         }
@@ -161,7 +161,8 @@ public final class CommandShipper implements Agent
             case ReplicaAckDecoder.TEMPLATE_ID ->
             {
                 ackDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (inRange(ackDecoder.epoch(), session) && !fenceIfNewer(ackDecoder.epoch()) && ackDecoder.epoch() == epoch)
+                final long ackEpoch = ackDecoder.epoch();
+                if (inRange(ackEpoch, session) && !fenceIfNewer(ackEpoch) && ackEpoch == epoch)
                 {
                     acknowledged(session, ackDecoder.sequence());
                 }
@@ -177,7 +178,7 @@ public final class CommandShipper implements Agent
             case HeartbeatDecoder.TEMPLATE_ID ->
             {
                 heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                // the raw role: Role.get throws on a byte it does not know, and a handler that throws gets the message again
+                // the raw role: Role.get throws on an unknown byte, and a handler that throws gets the message again
                 if (inRange(heartbeatDecoder.epoch(), session) && !fenceIfNewer(heartbeatDecoder.epoch()) &&
                     heartbeatDecoder.roleRaw() == Role.STANDBY.value())
                 {

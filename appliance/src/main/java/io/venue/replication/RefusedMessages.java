@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The replication messages one agent refused, by reason: a counter each, and a log line at most once a second however
- * many arrive (a flood of forged packets must not become a flood of lines). Counted on the agent's thread, read from any.
+ * many arrive (a flood of forged packets must not become a flood of lines). Counted on the agent's thread, read from
+ * any.
  */
 public final class RefusedMessages
 {
@@ -74,8 +75,8 @@ public final class RefusedMessages
         if (lines == 0 || now - lastLineNs >= LOG_INTERVAL_NS)
         {
             final long total = total();
-            LOG.warn("replication: the {} refused a message from Aeron session {} ({}); {} refused since the last such " +
-                "line, {} in all ({})", side, session, reason.text, total - refusedAtLastLine, total, this);
+            LOG.warn("replication: the {} refused a message from Aeron session {} ({}); {} refused since the last " +
+                "such line, {} in all ({})", side, session, reason.text, total - refusedAtLastLine, total, this);
             refusedAtLastLine = total;
             lastLineNs = now;
             lines = lines + 1;

@@ -131,14 +131,15 @@ public final class ReplicationContext
     }
 
     /**
-     * The key every replication message is sealed with (HMAC-SHA256, {@link ReplicationSeal}): the same on both nodes of
-     * a pair, at least 32 bytes, secret. Copied.
+     * The key every replication message is sealed with (HMAC-SHA256, {@link ReplicationSeal}): the same on both nodes
+     * of a pair, at least 32 bytes, secret. Copied.
      */
     public ReplicationContext key(final byte[] key)
     {
         if (key == null || key.length < ReplicationMac.MIN_KEY_LENGTH)
         {
-            throw new IllegalArgumentException("a replication key has at least " + ReplicationMac.MIN_KEY_LENGTH + " bytes");
+            throw new IllegalArgumentException("a replication key has at least " + ReplicationMac.MIN_KEY_LENGTH +
+                " bytes");
         }
         this.key = key.clone();
         return this;

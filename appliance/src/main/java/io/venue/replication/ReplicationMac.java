@@ -9,9 +9,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
- * HMAC-SHA256 (RFC 2104) of a direction byte and a message, truncated to its first {@link #LENGTH} bytes: the MAC of the
- * replication seal ({@link ReplicationSeal}). Written over a reused {@link MessageDigest} instead of {@code javax.crypto.Mac},
- * whose {@code doFinal} allocates two arrays a call: this one allocates nothing once made. One instance per thread.
+ * HMAC-SHA256 (RFC 2104) of a direction byte and a message, truncated to its first {@link #LENGTH} bytes: the MAC of
+ * the replication seal ({@link ReplicationSeal}). Written over a reused {@link MessageDigest} instead of
+ * {@code javax.crypto.Mac}, whose {@code doFinal} allocates arrays on every call: this one allocates nothing once made.
+ * One instance per thread.
  */
 final class ReplicationMac
 {
@@ -56,7 +57,7 @@ final class ReplicationMac
         }
     }
 
-    /** Writes the MAC of {@code direction} and {@code length} bytes at {@code offset} into {@code buffer} at {@code to}. */
+    /** Writes the MAC of the direction and {@code length} bytes at {@code offset} into {@code buffer} at {@code to}. */
     void sign(final byte directionByte, final DirectBuffer message, final int offset, final int length,
         final MutableDirectBuffer buffer, final int to)
     {
@@ -64,11 +65,13 @@ final class ReplicationMac
         buffer.putBytes(to, digest, 0, LENGTH);
     }
 
-    /** True when the {@link #LENGTH} bytes at {@code macOffset} are the MAC of the direction and the message; in constant time. */
-    boolean verify(final byte directionByte, final DirectBuffer message, final int offset, final int length, final int macOffset)
+    /** True when the {@link #LENGTH} bytes at {@code macOffset} are the MAC of the direction and the message. */
+    boolean verify(final byte directionByte, final DirectBuffer message, final int offset, final int length,
+        final int macOffset)
     {
         compute(directionByte, message, offset, length);
         message.getBytes(macOffset, expected, 0, LENGTH);
+        // in constant time: how much of a guess was right must not show
         int difference = 0;
         for (int i = 0; i < LENGTH; i++)
         {

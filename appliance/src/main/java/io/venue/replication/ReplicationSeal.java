@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The seal every replication message carries from schema version 3 (venue-replication.xml): after the message, the
- * sender's incarnation, its message counter and a MAC ({@link ReplicationMac}) of a direction byte and everything before
- * the MAC. One per replication agent (it owns a MAC and the peers' counters), used on that agent's thread only.
+ * sender's incarnation, its message counter and a MAC ({@link ReplicationMac}) of a direction byte and everything
+ * before the MAC. One per replication agent (it owns a MAC and the peers' counters), used on that agent's thread only.
  * <p>
  * Sending, {@link #seal} stamps this agent's incarnation and next counter and signs. Receiving, {@link #open} refuses a
  * message too short or not of this schema, of an older version, whose blocks do not fit, whose MAC does not verify (no
@@ -38,7 +38,7 @@ final class ReplicationSeal
     /** Senders remembered at once: a standby, its rebuilt replacement, restarts of either. */
     private static final int PEERS = 4;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
-    /** Incarnations handed out in this JVM: each start of a sender gets a higher one, across restarts too (wall clock). */
+    /** Incarnations handed out in this JVM: each sender started gets a higher one, across restarts too (wall clock). */
     private static final AtomicLong LAST_INCARNATION = new AtomicLong();
 
     /** Why {@link #open} refused a message; {@link #OPEN} when it did not. */
@@ -114,7 +114,8 @@ final class ReplicationSeal
         }
         final int body = length - LENGTH;
         final int minBlock = minBlockLength(header.templateId());
-        if (minBlock < 0 || header.blockLength() < minBlock || MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() > body)
+        final int blockLength = header.blockLength();
+        if (minBlock < 0 || blockLength < minBlock || MessageHeaderDecoder.ENCODED_LENGTH + blockLength > body)
         {
             return Verdict.MALFORMED;
         }
@@ -122,7 +123,8 @@ final class ReplicationSeal
         {
             return Verdict.BAD_MAC;
         }
-        if (!fresh(buffer.getLong(offset + body + INCARNATION_OFFSET, ORDER), buffer.getLong(offset + body + COUNTER_OFFSET, ORDER)))
+        final int seal = offset + body;
+        if (!fresh(buffer.getLong(seal + INCARNATION_OFFSET, ORDER), buffer.getLong(seal + COUNTER_OFFSET, ORDER)))
         {
             return Verdict.REPLAYED;
         }

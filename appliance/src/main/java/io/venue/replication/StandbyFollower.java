@@ -185,7 +185,7 @@ public final class StandbyFollower implements Agent
         final ReplicationSeal.Verdict verdict = seal.open(buffer, offset, length);
         if (verdict != ReplicationSeal.Verdict.OPEN)
         {
-            // not from the primary holding the pair's key, or a replay: changes nothing, not even when it was last heard
+            // not the primary holding the pair's key, or a replay: changes nothing, not even when it was last heard
             refusals.refuse(RefusedMessages.reason(verdict), aeronHeader.sessionId());
             return;
         }
@@ -204,7 +204,7 @@ public final class StandbyFollower implements Agent
         else if (header.templateId() == HeartbeatDecoder.TEMPLATE_ID)
         {
             heartbeatDecoder.wrap(buffer, body, blockLength, header.version());
-            // the raw role: Role.get throws on a byte it does not know, and a handler that throws gets the message again
+            // the raw role: Role.get throws on an unknown byte, and a handler that throws gets the message again
             if (inRange(heartbeatDecoder.epoch(), aeronHeader.sessionId()) && !promoted &&
                 heartbeatDecoder.roleRaw() == Role.PRIMARY.value() && heartbeatDecoder.epoch() >= epoch)
             {
@@ -225,8 +225,8 @@ public final class StandbyFollower implements Agent
         return true;
     }
 
-    private void onCommand(
-        final long shippedEpoch, final long sequence, final DirectBuffer buffer, final int offset, final int length, final int session)
+    private void onCommand(final long shippedEpoch, final long sequence, final DirectBuffer buffer, final int offset,
+        final int length, final int session)
     {
         if (promoted || shippedEpoch < epoch)
         {

@@ -209,9 +209,9 @@ class ApplianceConfigFileTest
             refusal("role=standby\nreplication.standby.endpoint=127.0.0.1:20121"));
         assertEquals("role standby needs replication.standby.endpoint and replication.primary.endpoint",
             refusal("role=standby\nreplication.primary.endpoint=127.0.0.1:20122"));
-        assertEquals("a node of a replicated pair needs replication.key.file: the key both nodes seal every replication " +
-            "message with (docs/OPERATIONS.md)",
-            refusal("role=primary\nreplication.standby.endpoint=127.0.0.1:20121\nreplication.primary.endpoint=127.0.0.1:20122"));
+        assertEquals("a node of a replicated pair needs replication.key.file: the key both nodes seal every " +
+            "replication message with (docs/OPERATIONS.md)", refusal("role=primary\n" +
+            "replication.standby.endpoint=127.0.0.1:20121\nreplication.primary.endpoint=127.0.0.1:20122"));
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.file=listing.json"));
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.operator.key.file=operator.key"));
     }

@@ -172,7 +172,8 @@ class ApplianceFailoverTest
             {
                 Files.createDirectories(data.resolve("keys"));
                 Files.writeString(data.resolve("keys").resolve(key), hex + "\n");
-                Files.setPosixFilePermissions(data.resolve("keys").resolve(key), PosixFilePermissions.fromString("rw-------"));
+                Files.setPosixFilePermissions(data.resolve("keys").resolve(key),
+                    PosixFilePermissions.fromString("rw-------"));
             }
         }
     }

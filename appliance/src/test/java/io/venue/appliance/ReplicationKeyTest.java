@@ -35,7 +35,8 @@ class ReplicationKeyTest
         final Path open = write("open.key", ("0x" + "ab".repeat(32)).getBytes());
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
         assertRefused(open, "chmod 600");
-        assertRefused(write("short.key", ("0x" + "ab".repeat(31)).getBytes()), "neither 32 raw bytes nor 64 hex digits");
+        assertRefused(write("short.key", ("0x" + "ab".repeat(31)).getBytes()),
+            "neither 32 raw bytes nor 64 hex digits");
         assertRefused(write("zero.key", new byte[32]), "all zeros");
         assertRefused(null, "no replication.key.file");
     }
@@ -50,7 +51,8 @@ class ReplicationKeyTest
 
     private static void assertRefused(final Path file, final String text)
     {
-        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> ReplicationKey.load(file));
+        final IllegalStateException refused =
+            assertThrows(IllegalStateException.class, () -> ReplicationKey.load(file));
         assertTrue(refused.getMessage().contains(text), refused.getMessage());
     }
 }

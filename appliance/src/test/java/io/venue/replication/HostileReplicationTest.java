@@ -85,7 +85,8 @@ class HostileReplicationTest
         final List<byte[]> records = RandomCommands.generate(41, 10);
         // the set-up's records up to its first operator deposit: credit no key holder granted
         int deposit = 0;
-        while (new UnsafeBuffer(records.get(deposit)).getShort(2, JournalRecords.BYTE_ORDER) != DepositDecoder.TEMPLATE_ID)
+        while (new UnsafeBuffer(records.get(deposit)).getShort(2, JournalRecords.BYTE_ORDER) !=
+            DepositDecoder.TEMPLATE_ID)
         {
             deposit++;
         }
@@ -199,7 +200,8 @@ class HostileReplicationTest
             gate.onSequenced(7, i, i + 1, primaryOut.append(new UnsafeBuffer(record), 0, record.length));
         }
         // a listener on the command channel, so the primary's link is up and it ships to whoever asks
-        final Subscription eavesdropper = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Subscription eavesdropper =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
         open.add(eavesdropper);
         final Agent drain = agent(() -> eavesdropper.poll((b, o, l, h) -> { }, 64));
         final ReplicationSender forger = sender(context.replyChannel(), context.replyStreamId(),
@@ -221,7 +223,8 @@ class HostileReplicationTest
         assertEquals(List.of(), answered, "no answer released");
         assertEquals(records.size(), gate.held());
         assertTrue(shipper.refusedMessages().count(RefusedMessages.Reason.BAD_MAC) >= 3);
-        assertEquals(shipper.refusedMessages().total(), shipper.refusedMessages().count(RefusedMessages.Reason.BAD_MAC));
+        assertEquals(shipper.refusedMessages().total(),
+            shipper.refusedMessages().count(RefusedMessages.Reason.BAD_MAC));
         assertEquals(1, shipper.refusedMessages().linesLogged());
 
         // the real standby releases them
@@ -288,12 +291,14 @@ class HostileReplicationTest
         // a third party on both channels keeps copies of what the pair says: the standby's first request (from 0)
         // and the primary's heartbeats
         final Subscription replySpy = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
-        final Subscription commandSpy = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Subscription commandSpy =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
         open.add(replySpy);
         open.add(commandSpy);
         final List<byte[]> requests = new ArrayList<>();
         final List<byte[]> heartbeats = new ArrayList<>();
-        final Agent spy = agent(() -> replySpy.poll((b, o, l, h) -> keep(b, o, l, ResendFromDecoder.TEMPLATE_ID, requests), 64) +
+        final Agent spy =
+            agent(() -> replySpy.poll((b, o, l, h) -> keep(b, o, l, ResendFromDecoder.TEMPLATE_ID, requests), 64) +
             commandSpy.poll((b, o, l, h) -> keep(b, o, l, HeartbeatDecoder.TEMPLATE_ID, heartbeats), 64));
         final CommandShipper shipper = shipper(primaryCommands, 1);
         final StandbyFollower follower = follower(journal("standby/commands"), 0, 1);
@@ -303,7 +308,8 @@ class HostileReplicationTest
 
         // replayed, the standby's request from 0 would make the primary follow the replayer and count no more of the
         // standby's acknowledgements
-        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        final Publication toPrimary =
+            media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         open.add(toPrimary);
         runUntil(toPrimary::isConnected, shipper, follower, spy);
         final ExpandableArrayBuffer copy = new ExpandableArrayBuffer(128);
@@ -322,7 +328,8 @@ class HostileReplicationTest
         assertEquals(1, shipper.refusedMessages().linesLogged());
 
         // the primary dies; its heartbeats, replayed, would keep the standby from ever taking over
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         open.add(toStandby);
         runUntil(toStandby::isConnected, follower);
         final byte[] heartbeat = heartbeats.get(heartbeats.size() - 1);
@@ -370,12 +377,12 @@ class HostileReplicationTest
     {
         return new AcknowledgementGate(new SequencerListener()
         {
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connection, final long correlation, final long sequence, final long at)
             {
                 answered.add(sequence);
             }
 
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connection, final long correlation, final long sequence, final long at)
             {
                 answered.add(-sequence);
             }
@@ -428,7 +435,8 @@ class HostileReplicationTest
 
     private CommandShipper shipper(final Journal commands, final long epoch)
     {
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
         open.add(toStandby);
         open.add(replies);
@@ -437,8 +445,10 @@ class HostileReplicationTest
 
     private StandbyFollower follower(final Journal commands, final long lastSequence, final long epoch)
     {
-        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        final Subscription fromPrimary =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Publication toPrimary =
+            media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         open.add(fromPrimary);
         open.add(toPrimary);
         return new StandbyFollower(commands, lastSequence, epoch, fromPrimary, toPrimary, context);

@@ -31,9 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The replication decoders under random and mutated bytes, over real Aeron UDP on loopback: a standby and a primary that
- * are not a pair (each on channels of its own) poll messages offered by a third party. Without the key (random bytes,
- * genuine messages with bytes flipped, cut or added, messages sealed with another key) every message is refused,
+ * The replication decoders under random and mutated bytes, over real Aeron UDP on loopback: a standby and a primary
+ * that are not a pair (each on channels of its own) poll messages offered by a third party. Without the key (random
+ * bytes, genuine messages with bytes flipped, cut or added, messages sealed with another key) every message is refused,
  * counted once, and changes nothing; with the key (random bodies under valid headers, sealed) nothing throws out of the
  * poll loop. The seed is printed; {@code -Dvenue.fuzz.seed=N} repeats a run.
  */
@@ -111,8 +111,9 @@ class ReplicationFuzzTest
         assertEquals(0, shipper.shippedSequence(), "no standby claim taken");
         for (final RefusedMessages refused : List.of(follower.refusedMessages(), shipper.refusedMessages()))
         {
-            assertEquals(MESSAGES, refused.count(RefusedMessages.Reason.MALFORMED) + refused.count(RefusedMessages.Reason.BAD_MAC) +
-                refused.count(RefusedMessages.Reason.OLD_VERSION), "nothing got past the MAC: " + refused);
+            assertEquals(MESSAGES, refused.count(RefusedMessages.Reason.MALFORMED) +
+                refused.count(RefusedMessages.Reason.BAD_MAC) + refused.count(RefusedMessages.Reason.OLD_VERSION),
+                "nothing got past the MAC: " + refused);
             assertEquals(1, refused.linesLogged(), "one line, the rest within the second");
         }
     }
@@ -218,8 +219,10 @@ class ReplicationFuzzTest
         final Subscription recorder = media.aeron().addSubscription("aeron:ipc", 9_001);
         open.add(recorder);
         await(link::isConnected);
-        final ReplicationSender primary = new ReplicationSender(link, new ReplicationSeal(key, ReplicationSeal.TO_STANDBY));
-        final ReplicationSender standby = new ReplicationSender(link, new ReplicationSeal(key, ReplicationSeal.TO_PRIMARY));
+        final ReplicationSender primary =
+            new ReplicationSender(link, new ReplicationSeal(key, ReplicationSeal.TO_STANDBY));
+        final ReplicationSender standby =
+            new ReplicationSender(link, new ReplicationSeal(key, ReplicationSeal.TO_PRIMARY));
         int sent = 0;
         for (final byte[] record : records.subList(0, 10))
         {
@@ -263,7 +266,8 @@ class ReplicationFuzzTest
 
     private StandbyFollower follower(final Journal commands, final ReplicationContext context)
     {
-        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Subscription fromPrimary =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
         final Publication toPrimary = publication(context.replyChannel(), context.replyStreamId());
         open.add(fromPrimary);
         return new StandbyFollower(commands, 0, 1, fromPrimary, toPrimary, context);

@@ -44,7 +44,8 @@ class ReplicationMacTest
                     mac.sign(ReplicationSeal.TO_PRIMARY, buffer, 0, length, buffer, length);
                     assertArrayEquals(expected, mac.lastDigest(), keyLength + "-byte key, " + length + " bytes");
                     assertTrue(mac.verify(ReplicationSeal.TO_PRIMARY, buffer, 0, length, length));
-                    assertFalse(mac.verify(ReplicationSeal.TO_STANDBY, buffer, 0, length, length), "the other direction");
+                    assertFalse(mac.verify(ReplicationSeal.TO_STANDBY, buffer, 0, length, length),
+                        "the other direction");
                     final byte[] tag = new byte[ReplicationMac.LENGTH];
                     buffer.getBytes(length, tag);
                     assertArrayEquals(Arrays.copyOf(expected, ReplicationMac.LENGTH), tag, "the first 16 bytes");

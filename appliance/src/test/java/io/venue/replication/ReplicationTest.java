@@ -187,9 +187,11 @@ class ReplicationTest
     {
         final List<byte[]> records = RandomCommands.generate(5, 50);
         final StandbyFollower follower = follower(journal("standby/commands"), 0, 2);
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         open.add(toStandby);
-        final ReplicationSender sender = new ReplicationSender(toStandby, new ReplicationSeal(KEY, ReplicationSeal.TO_STANDBY));
+        final ReplicationSender sender =
+            new ReplicationSender(toStandby, new ReplicationSeal(KEY, ReplicationSeal.TO_STANDBY));
         runUntil(sender::isConnected, follower);
 
         ship(sender, 2, records.get(0));
@@ -402,7 +404,8 @@ class ReplicationTest
 
     private CommandShipper shipper(final Journal commands, final long epoch)
     {
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
         open.add(toStandby);
         open.add(replies);
@@ -411,8 +414,10 @@ class ReplicationTest
 
     private StandbyFollower follower(final Journal commands, final long lastSequence, final long epoch)
     {
-        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        final Subscription fromPrimary =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Publication toPrimary =
+            media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         open.add(fromPrimary);
         open.add(toPrimary);
         return new StandbyFollower(commands, lastSequence, epoch, fromPrimary, toPrimary, context);
