@@ -55,6 +55,7 @@ public final class ApplianceConfigFile
         key("replication.primary.endpoint", (c, v, base) -> c.primaryEndpoint(endpoint(v)));
         key("replication.primary.timeout.ms", (c, v, base) -> c.primaryTimeoutMs(Long.parseLong(v)));
         key("replication.auto.promote", (c, v, base) -> c.autoPromote(Boolean.parseBoolean(v)));
+        key("replication.key.file", (c, v, base) -> c.replicationKeyFile(base.resolve(v)));
         key("replication.report.ms", (c, v, base) -> c.replicationReportMs(Long.parseLong(v)));
         key("shard.busy.backlog", (c, v, base) -> c.shardBusyBacklog(Long.parseLong(v)));
         key("engine.shards", (c, v, base) -> c.engineShards(Integer.parseInt(v)));

@@ -105,6 +105,7 @@ public final class ApplianceContext
     private final Set<InetAddress> edgeIpExempt = new HashSet<>();
     /** Null: {@code keys/credentials.key} in the data folder. */
     private Path credentialKeyFile;
+    private Path replicationKeyFile;
     private Path listingFile;
     private Path listingOperatorKeyFile;
     private long wsTokenTtlMs = 180_000;
@@ -373,6 +374,21 @@ public final class ApplianceContext
     public boolean autoPromote()
     {
         return autoPromote;
+    }
+
+    /**
+     * {@code replication.key.file}: the key both nodes of a pair seal every replication message with (32 bytes, as
+     * 0x-hex or raw, readable by the node's user only); required on a replicated node, unused by a single one.
+     */
+    public ApplianceContext replicationKeyFile(final Path replicationKeyFile)
+    {
+        this.replicationKeyFile = replicationKeyFile;
+        return changed();
+    }
+
+    public Path replicationKeyFile()
+    {
+        return replicationKeyFile;
     }
 
     /** {@code replication.report.ms}: how often each node of a pair logs where replication stands. */
@@ -1175,6 +1191,11 @@ public final class ApplianceContext
         if (role == Role.STANDBY && !replicated())
         {
             throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        }
+        if (replicated() && replicationKeyFile == null)
+        {
+            throw new IllegalArgumentException("a node of a replicated pair needs replication.key.file: the key both " +
+                "nodes seal every replication message with (docs/OPERATIONS.md)");
         }
         if (accountActions < 1 || accountWindowMs < 1 || openOrdersPerAccount < 1 || openOrdersPerAccountAndMarket < 1 ||
             levelsPerSide < 1 || stateAccounts < 1 || stateRestingOrders < 1)

@@ -2,6 +2,7 @@ package io.venue.appliance;
 
 import io.venue.replication.AcknowledgementGate;
 import io.venue.replication.CommandShipper;
+import io.venue.replication.RefusedMessages;
 import io.venue.replication.StandbyFollower;
 import io.venue.sequencer.Sequencer;
 import org.agrona.concurrent.Agent;
@@ -76,11 +77,18 @@ final class ReplicationReport implements Agent
                 shipper.shippedSequence() + ", standby holds " + shipper.ackedSequence() + " (lag " +
                 (journaled - shipper.ackedSequence()) + " commands), answers held " + gate.held() +
                 (shipper.isStandbyAhead() ? "; THE STANDBY HOLDS COMMANDS THIS JOURNAL DOES NOT: rebuild it (docs/OPERATIONS.md)" : "") +
-                (shipper.isStandbyDiverged() ? "; THE STANDBY'S HISTORY IS NOT THIS JOURNAL'S: rebuild it (docs/OPERATIONS.md)" : "");
+                (shipper.isStandbyDiverged() ? "; THE STANDBY'S HISTORY IS NOT THIS JOURNAL'S: rebuild it (docs/OPERATIONS.md)" : "") +
+                refused(shipper.refusedMessages());
         }
         return "replication: standby epoch " + follower.epoch() + ", holds " + follower.lastSequence() + " of the primary's " +
             follower.primarySequence() + " (lag " + Math.max(0, follower.primarySequence() - follower.lastSequence()) + " commands)" +
-            (follower.isPromoted() ? ", promoted" : "");
+            (follower.isPromoted() ? ", promoted" : "") + refused(follower.refusedMessages());
+    }
+
+    /** The messages refused so far, when there are any: forged, replayed or of an old version. */
+    private static String refused(final RefusedMessages refusals)
+    {
+        return refusals.total() == 0 ? "" : "; refused messages: " + refusals;
     }
 
     @Override

@@ -108,10 +108,11 @@ final class Roles implements AutoCloseable
             journaled, context.primaryEndpoint(), data);
     }
 
-    /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms. */
+    /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms, sealed with the pair's key. */
     static ReplicationContext replication(final ApplianceContext context)
     {
         return new ReplicationContext()
+            .key(ReplicationKey.load(context.replicationKeyFile()))
             .mode(context.replicationMode())
             .commandChannel("aeron:udp?endpoint=" + context.standbyEndpoint(), 1001)
             .replyChannel("aeron:udp?endpoint=" + context.primaryEndpoint(), 1002)

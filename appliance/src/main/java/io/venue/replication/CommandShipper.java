@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * to clients in synchronous mode ({@link AcknowledgementGate}). Heartbeats when it has nothing to ship.
  * <p>
  * Fencing: a heartbeat or request carrying a higher epoch than this primary's means another node was
- * promoted; the shipper then stops for good and {@link #isFenced()} tells the writer to stop too.
+ * promoted; the shipper then stops for good and {@link #isFenced()} tells the writer to stop too. Only a message that
+ * passes its seal ({@link ReplicationSeal}: the pair's key, the current protocol version, not a replay) is read at all:
+ * the others are counted and logged ({@link #refusedMessages()}) and change nothing.
  * <p>
  * One standby is followed: the one whose claim (where its journal ends) was last accepted, known by the Aeron session
  * of its messages. Only its acknowledgements and heartbeats count; another process on the reply channel (a diverged
@@ -45,7 +47,8 @@ public final class CommandShipper implements Agent
     private final ReplicationSender sender;
     private final ReplicationContext context;
     private final long epoch;
-    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ReplicationSeal seal;
+    private final RefusedMessages refusals;
     private final ReplicaAckDecoder ackDecoder = new ReplicaAckDecoder();
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
     private final ResendFromDecoder resendDecoder = new ResendFromDecoder();
@@ -63,8 +66,6 @@ public final class CommandShipper implements Agent
     private long judgedCrc = -1;
     /** The Aeron session of the standby being shipped to: meaningful while {@code tailer} is not null. */
     private int followedSession;
-    /** The protocol version whose standby messages carry the CRC of the standby's last record. */
-    private static final int CRC_SINCE_VERSION = 2;
     private long lastSentNs;
     private volatile long lastHeardNs;
     private volatile long fencedBy;
@@ -75,8 +76,14 @@ public final class CommandShipper implements Agent
     public CommandShipper(
         final Journal commands, final Publication toStandby, final Subscription replies, final ReplicationContext context, final long epoch)
     {
+        if (epoch < 1 || epoch > StandbyFollower.MAX_EPOCH)
+        {
+            throw new IllegalArgumentException("a primary's epoch is 1 to " + StandbyFollower.MAX_EPOCH + ": " + epoch);
+        }
         this.commands = commands;
-        this.sender = new ReplicationSender(toStandby);
+        this.seal = new ReplicationSeal(context.requireKey(), ReplicationSeal.TO_STANDBY);
+        this.refusals = new RefusedMessages("primary", context.clock());
+        this.sender = new ReplicationSender(toStandby, seal);
         this.replies = replies;
         this.context = context;
         this.epoch = epoch;
@@ -138,25 +145,24 @@ public final class CommandShipper implements Agent
 
     private void onReply(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
     {
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
-        {
-            return;
-        }
-        header.wrap(buffer, offset);
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
-            MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() > length)
-        {
-            return;
-        }
-        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int session = aeronHeader.sessionId();
+        final ReplicationSeal.Verdict verdict = seal.open(buffer, offset, length);
+        if (verdict != ReplicationSeal.Verdict.OPEN)
+        {
+            // not the standby holding the pair's key, or a replay: changes nothing, not even when it was last heard
+            refusals.refuse(RefusedMessages.reason(verdict), session);
+            return;
+        }
         lastHeardNs = context.clock().nanoTime();
+        final MessageHeaderDecoder header = seal.header();
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         switch (header.templateId())
         {
             case ReplicaAckDecoder.TEMPLATE_ID ->
             {
                 ackDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (!fenceIfNewer(ackDecoder.epoch()) && ackDecoder.epoch() == epoch)
+                final long ackEpoch = ackDecoder.epoch();
+                if (inRange(ackEpoch, session) && !fenceIfNewer(ackEpoch) && ackEpoch == epoch)
                 {
                     acknowledged(session, ackDecoder.sequence());
                 }
@@ -164,22 +170,22 @@ public final class CommandShipper implements Agent
             case ResendFromDecoder.TEMPLATE_ID ->
             {
                 resendDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (!fenceIfNewer(resendDecoder.epoch()))
+                if (inRange(resendDecoder.epoch(), session) && !fenceIfNewer(resendDecoder.epoch()))
                 {
-                    shipAfter(session, resendDecoder.afterSequence(), resendDecoder.lastRecordCrc(),
-                        header.version() >= CRC_SINCE_VERSION);
+                    shipAfter(session, resendDecoder.afterSequence(), resendDecoder.lastRecordCrc());
                 }
             }
             case HeartbeatDecoder.TEMPLATE_ID ->
             {
                 heartbeatDecoder.wrap(buffer, body, header.blockLength(), header.version());
-                if (!fenceIfNewer(heartbeatDecoder.epoch()) && heartbeatDecoder.role() == Role.STANDBY)
+                // the raw role: Role.get throws on an unknown byte, and a handler that throws gets the message again
+                if (inRange(heartbeatDecoder.epoch(), session) && !fenceIfNewer(heartbeatDecoder.epoch()) &&
+                    heartbeatDecoder.roleRaw() == Role.STANDBY.value())
                 {
                     if (null == tailer)
                     {
                         // this primary (re)started and the standby, in sequence, does not ask: start where it is
-                        shipAfter(session, heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc(),
-                            header.version() >= CRC_SINCE_VERSION);
+                        shipAfter(session, heartbeatDecoder.lastSequence(), heartbeatDecoder.lastRecordCrc());
                     }
                     else if (heartbeatDecoder.epoch() == epoch)
                     {
@@ -190,9 +196,20 @@ public final class CommandShipper implements Agent
             }
             default ->
             {
-                // not ours: ignored
+                // a ShipCommand here is a primary's, sealed for the other direction: the MAC refused it already
             }
         }
+    }
+
+    /** False, counted and logged, for an epoch past the highest a promotion can reach. */
+    private boolean inRange(final long peerEpoch, final int session)
+    {
+        if (peerEpoch > StandbyFollower.MAX_EPOCH)
+        {
+            refusals.refuse(RefusedMessages.Reason.EPOCH_OUT_OF_RANGE, session);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -200,11 +217,10 @@ public final class CommandShipper implements Agent
      * claims more than this journal holds, or its record at {@code afterSequence} is not this journal's record there
      * (the CRC of the record differs). A refused claim stays refused, however this journal grows; a different claim (the
      * standby rebuilt on an empty folder asks from 0) is judged afresh. While one standby is followed, a refused claim
-     * of another session changes nothing.
-     *
-     * @param crcKnown false for a standby of the protocol's first version, which sends no CRC: judged by sequence only.
+     * of another session changes nothing. Every standby's claim carries its record's CRC (messages of the versions that
+     * had none are refused before they get here).
      */
-    private void shipAfter(final int session, final long afterSequence, final long standbyRecordCrc, final boolean crcKnown)
+    private void shipAfter(final int session, final long afterSequence, final long standbyRecordCrc)
     {
         if (isStandbyRefused() && afterSequence == judgedAfter && standbyRecordCrc == judgedCrc)
         {
@@ -214,7 +230,7 @@ public final class CommandShipper implements Agent
         // another primary): nothing it says can be trusted as an acknowledgement
         final boolean ahead = afterSequence > commands.lastSequence();
         // or as many, but others: shipping the rest would append this journal's commands after them
-        final boolean diverged = !ahead && crcKnown && commands.recordCrc(afterSequence) != standbyRecordCrc;
+        final boolean diverged = !ahead && commands.recordCrc(afterSequence) != standbyRecordCrc;
         if ((ahead || diverged) && null != tailer && session != followedSession)
         {
             return;
@@ -303,7 +319,13 @@ public final class CommandShipper implements Agent
         return fencedBy;
     }
 
-    /** When the standby was last heard from, on the context's clock. */
+    /** The standby's messages refused (forged, replayed, of an old version...): counts by reason. */
+    public RefusedMessages refusedMessages()
+    {
+        return refusals;
+    }
+
+    /** When the standby was last heard from (a message that passed its seal), on the context's clock. */
     public long lastHeardNs()
     {
         return lastHeardNs;

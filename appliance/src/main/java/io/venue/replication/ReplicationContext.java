@@ -3,11 +3,13 @@ package io.venue.replication;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How a primary and its standby talk: the two Aeron channels, the replication mode, the heartbeat and the
- * silence after which a standby takes over. The defaults suit two processes on one host over UDP loopback.
+ * silence after which a standby takes over, and the key both nodes seal their messages with (no default: a node without
+ * one does not replicate). The other defaults suit two processes on one host over UDP loopback.
  */
 public final class ReplicationContext
 {
@@ -29,6 +31,7 @@ public final class ReplicationContext
     private long primaryTimeoutNs = TimeUnit.SECONDS.toNanos(1);
     private boolean promoteOnPrimaryLoss = true;
     private NanoClock clock = SystemNanoClock.INSTANCE;
+    private byte[] key;
 
     public ReplicationContext mode(final Mode mode)
     {
@@ -125,5 +128,31 @@ public final class ReplicationContext
     public NanoClock clock()
     {
         return clock;
+    }
+
+    /**
+     * The key every replication message is sealed with (HMAC-SHA256, {@link ReplicationSeal}): the same on both nodes
+     * of a pair, at least 32 bytes, secret. Copied.
+     */
+    public ReplicationContext key(final byte[] key)
+    {
+        if (key == null || key.length < ReplicationMac.MIN_KEY_LENGTH)
+        {
+            throw new IllegalArgumentException("a replication key has at least " + ReplicationMac.MIN_KEY_LENGTH +
+                " bytes");
+        }
+        this.key = key.clone();
+        return this;
+    }
+
+    /** The key, for a seal of its own; refused when none was given: replication is never unauthenticated. */
+    byte[] requireKey()
+    {
+        if (key == null)
+        {
+            throw new IllegalStateException("replication needs a key both nodes hold (ReplicationContext.key; the " +
+                "appliance's replication.key.file, docs/OPERATIONS.md): no unauthenticated replication");
+        }
+        return Arrays.copyOf(key, key.length);
     }
 }

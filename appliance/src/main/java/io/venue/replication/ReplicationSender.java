@@ -8,26 +8,33 @@ import io.venue.replication.sbe.ResendFromEncoder;
 import io.venue.replication.sbe.Role;
 import io.venue.replication.sbe.ShipCommandEncoder;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.ExpandableArrayBuffer;
 
 /**
  * Encodes the replication messages into one reused buffer and offers them on one publication. Heartbeats and
  * resend requests that find the publication busy or unconnected are dropped: each is sent again on its own
- * schedule. A command or an acknowledgement is reported back so its sender retries it.
+ * schedule. A command or an acknowledgement is reported back so its sender retries it. Every message goes out sealed
+ * ({@link ReplicationSeal}): this sender's incarnation, its next counter, and a MAC under the pair's key.
  */
 final class ReplicationSender
 {
     private final Publication publication;
-    private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(4096);
+    /** On the heap, so the MAC reads it in place. */
+    private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
+    private final ReplicationSeal seal;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final ShipCommandEncoder ship = new ShipCommandEncoder();
     private final ReplicaAckEncoder ack = new ReplicaAckEncoder();
     private final HeartbeatEncoder heartbeat = new HeartbeatEncoder();
     private final ResendFromEncoder resend = new ResendFromEncoder();
 
-    ReplicationSender(final Publication publication)
+    /**
+     * @param seal this agent's seal, made for the direction of {@code publication}.
+     */
+    ReplicationSender(final Publication publication, final ReplicationSeal seal)
     {
         this.publication = publication;
+        this.seal = seal;
     }
 
     boolean isConnected()
@@ -71,7 +78,7 @@ final class ReplicationSender
 
     private boolean offer(final int length, final boolean mustArrive)
     {
-        final long result = publication.offer(buffer, 0, length);
+        final long result = publication.offer(buffer, 0, seal.seal(buffer, length));
         if (result > 0)
         {
             return true;

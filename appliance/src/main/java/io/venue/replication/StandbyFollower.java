@@ -14,6 +14,8 @@ import io.venue.replication.sbe.ShipCommandDecoder;
 import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,15 +32,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * refuses every shipped command and its heartbeats, sent on the old primary's channel, carry the new epoch
  * as {@code PRIMARY}, so an old primary that comes back stops instead of writing.
  * <p>
+ * Only a message that passes its seal ({@link ReplicationSeal}: the pair's key, the current protocol version, not a
+ * replay) is read at all; the others are counted and logged ({@link #refusedMessages()}) and change nothing: no command
+ * appended, no epoch adopted, the primary not counted as heard.
+ * <p>
  * Runs on one thread; the getters and {@link #promote()} may be called from any.
  */
 public final class StandbyFollower implements Agent
 {
+    /**
+     * The highest epoch a node takes: a command record's epoch is a u32, whose highest value is SBE's null value. A
+     * message naming a higher one is refused, and a standby at this epoch cannot promote.
+     */
+    public static final long MAX_EPOCH = 0xFFFF_FFFEL;
+    private static final Logger LOG = LoggerFactory.getLogger(StandbyFollower.class);
+
     private final JournalAppender journal;
     private final Subscription fromPrimary;
     private final ReplicationSender sender;
     private final ReplicationContext context;
-    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ReplicationSeal seal;
+    private final RefusedMessages refusals;
     private final ShipCommandDecoder shipDecoder = new ShipCommandDecoder();
     private final HeartbeatDecoder heartbeatDecoder = new HeartbeatDecoder();
     private final FragmentHandler onMessage = this::onMessage;
@@ -80,10 +94,16 @@ public final class StandbyFollower implements Agent
         final Publication toPrimary,
         final ReplicationContext context)
     {
+        if (epoch < 0 || epoch > MAX_EPOCH)
+        {
+            throw new IllegalArgumentException("a standby's epoch is 0 to " + MAX_EPOCH + ": " + epoch);
+        }
+        this.seal = new ReplicationSeal(context.requireKey(), ReplicationSeal.TO_PRIMARY);
+        this.refusals = new RefusedMessages("standby", context.clock());
         this.commands = journal;
         this.journal = journal.appender();
         this.fromPrimary = fromPrimary;
-        this.sender = new ReplicationSender(toPrimary);
+        this.sender = new ReplicationSender(toPrimary, seal);
         this.context = context;
         this.epoch = epoch;
         this.lastSequence.set(lastSequence);
@@ -113,8 +133,17 @@ public final class StandbyFollower implements Agent
         }
         if (promoteRequested.get() && !promoted)
         {
-            epoch = epoch + 1;
-            promoted = true;
+            if (epoch < MAX_EPOCH)
+            {
+                epoch = epoch + 1;
+                promoted = true;
+            }
+            else
+            {
+                // epoch + 1 would not fit the records' u32 (or would be SBE's null value): stays a standby
+                promoteRequested.set(false);
+                LOG.error("replication: cannot promote, the epoch followed is already the highest ({})", epoch);
+            }
         }
         final long now = context.clock().nanoTime();
         if (promoted)
@@ -153,26 +182,31 @@ public final class StandbyFollower implements Agent
 
     private void onMessage(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
     {
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        final ReplicationSeal.Verdict verdict = seal.open(buffer, offset, length);
+        if (verdict != ReplicationSeal.Verdict.OPEN)
         {
+            // not the primary holding the pair's key, or a replay: changes nothing, not even when it was last heard
+            refusals.refuse(RefusedMessages.reason(verdict), aeronHeader.sessionId());
             return;
         }
-        header.wrap(buffer, offset);
+        final MessageHeaderDecoder header = seal.header();
         final int blockLength = header.blockLength();
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || MessageHeaderDecoder.ENCODED_LENGTH + blockLength > length)
-        {
-            return;
-        }
         final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         if (header.templateId() == ShipCommandDecoder.TEMPLATE_ID)
         {
             shipDecoder.wrap(buffer, body, blockLength, header.version());
-            onCommand(shipDecoder.epoch(), shipDecoder.sequence(), buffer, body + blockLength, offset + length - body - blockLength);
+            if (inRange(shipDecoder.epoch(), aeronHeader.sessionId()))
+            {
+                onCommand(shipDecoder.epoch(), shipDecoder.sequence(), buffer, body + blockLength,
+                    offset + seal.bodyLength() - body - blockLength, aeronHeader.sessionId());
+            }
         }
         else if (header.templateId() == HeartbeatDecoder.TEMPLATE_ID)
         {
             heartbeatDecoder.wrap(buffer, body, blockLength, header.version());
-            if (!promoted && heartbeatDecoder.role() == Role.PRIMARY && heartbeatDecoder.epoch() >= epoch)
+            // the raw role: Role.get throws on an unknown byte, and a handler that throws gets the message again
+            if (inRange(heartbeatDecoder.epoch(), aeronHeader.sessionId()) && !promoted &&
+                heartbeatDecoder.roleRaw() == Role.PRIMARY.value() && heartbeatDecoder.epoch() >= epoch)
             {
                 heard(heartbeatDecoder.epoch());
                 primarySequence.lazySet(heartbeatDecoder.lastSequence());
@@ -180,12 +214,25 @@ public final class StandbyFollower implements Agent
         }
     }
 
-    private void onCommand(final long shippedEpoch, final long sequence, final DirectBuffer buffer, final int offset, final int length)
+    /** False, counted and logged, for an epoch past the highest a promotion can reach. */
+    private boolean inRange(final long peerEpoch, final int session)
+    {
+        if (peerEpoch > MAX_EPOCH)
+        {
+            refusals.refuse(RefusedMessages.Reason.EPOCH_OUT_OF_RANGE, session);
+            return false;
+        }
+        return true;
+    }
+
+    private void onCommand(final long shippedEpoch, final long sequence, final DirectBuffer buffer, final int offset,
+        final int length, final int session)
     {
         if (promoted || shippedEpoch < epoch)
         {
             // an old primary's command: fenced out
             refused.incrementAndGet();
+            refusals.refuse(RefusedMessages.Reason.OLD_EPOCH, session);
             return;
         }
         heard(shippedEpoch);
@@ -306,6 +353,12 @@ public final class StandbyFollower implements Agent
     public long epoch()
     {
         return epoch;
+    }
+
+    /** Every message refused (forged, replayed, of an old version, of an older epoch...): counts by reason. */
+    public RefusedMessages refusedMessages()
+    {
+        return refusals;
     }
 
     /** Commands refused because they came from an older epoch (a fenced primary). */

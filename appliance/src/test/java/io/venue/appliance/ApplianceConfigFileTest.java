@@ -41,6 +41,7 @@ class ApplianceConfigFileTest
             "snapshot.every=500", "snapshot.keep=3", "answer.timeout.ms=2000", "role=standby", "replication.mode=async",
             "replication.standby.endpoint=127.0.0.1:20121", "replication.primary.endpoint=127.0.0.1:20122",
             "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
+            "replication.key.file=keys/pair.key",
             "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
             "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
@@ -68,6 +69,7 @@ class ApplianceConfigFileTest
         assertEquals(700, c.primaryTimeoutMs());
         assertTrue(c.autoPromote());
         assertEquals(1000, c.replicationReportMs());
+        assertEquals(folder.resolve("keys/pair.key"), c.replicationKeyFile());
         assertEquals("busy-spin", c.idleStrategy());
         assertEquals(50, c.idleMaxParkUs());
         assertEquals(16, c.mmLowLatencyMaxActions());
@@ -207,6 +209,9 @@ class ApplianceConfigFileTest
             refusal("role=standby\nreplication.standby.endpoint=127.0.0.1:20121"));
         assertEquals("role standby needs replication.standby.endpoint and replication.primary.endpoint",
             refusal("role=standby\nreplication.primary.endpoint=127.0.0.1:20122"));
+        assertEquals("a node of a replicated pair needs replication.key.file: the key both nodes seal every " +
+            "replication message with (docs/OPERATIONS.md)", refusal("role=primary\n" +
+            "replication.standby.endpoint=127.0.0.1:20121\nreplication.primary.endpoint=127.0.0.1:20122"));
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.file=listing.json"));
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.operator.key.file=operator.key"));
     }

@@ -36,7 +36,7 @@ class ApplianceContextTest
         assertEquals("park", single.idleStrategy());
         assertEquals(1_000, single.idleMaxParkUs(), "a single node's hand-offs all ring");
         final ApplianceContext replicated = read("role=primary\nreplication.standby.endpoint=127.0.0.1:20121\n" +
-            "replication.primary.endpoint=127.0.0.1:20122");
+            "replication.primary.endpoint=127.0.0.1:20122\nreplication.key.file=pair.key");
         assertEquals(1_000, replicated.idleMaxParkUs(), "the verifier and the engine are rung on every node");
         assertEquals(100, replicated.frontMaxParkUs(), "Aeron's records and acknowledgements ring no bell");
         assertEquals(1_000, single.frontMaxParkUs());

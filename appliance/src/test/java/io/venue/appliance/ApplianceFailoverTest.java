@@ -22,6 +22,7 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -60,8 +61,10 @@ class ApplianceFailoverTest
         final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
             "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort +
             "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\nreplication.report.ms=200\n";
-        final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n");
+        final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n" +
+            "replication.key.file=primary/keys/replication.key\n");
         final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
+            "replication.key.file=standby/keys/replication.key\n" +
             "http.port=" + freeTcpPort() + "\n");
 
         // both nodes run under the same engine configuration (the demo's operator key) and credential key, made here for both
@@ -160,14 +163,17 @@ class ApplianceFailoverTest
 
     private static void writeKeys(final Path... dataDirs) throws IOException
     {
-        // the credential key is 32 random bytes too: a standby refuses to start without its primary's
-        for (final String key : List.of("operator.key", "demo-account.key", "credentials.key"))
+        // the credential key is 32 random bytes too: a standby refuses to start without its primary's; so is the
+        // replication key, which both nodes need, readable by their user only
+        for (final String key : List.of("operator.key", "demo-account.key", "credentials.key", "replication.key"))
         {
             final String hex = Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey());
             for (final Path data : dataDirs)
             {
                 Files.createDirectories(data.resolve("keys"));
                 Files.writeString(data.resolve("keys").resolve(key), hex + "\n");
+                Files.setPosixFilePermissions(data.resolve("keys").resolve(key),
+                    PosixFilePermissions.fromString("rw-------"));
             }
         }
     }

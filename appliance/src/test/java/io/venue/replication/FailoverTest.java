@@ -181,6 +181,7 @@ class FailoverTest
         final String replyPort)
         throws IOException
     {
-        return ChildJvm.start(ReplicaNode.class, role, nodeFolder.toString(), source.toString(), commandPort, replyPort);
+        return ChildJvm.start(ReplicaNode.class, role, nodeFolder.toString(), source.toString(), commandPort, replyPort,
+            Hex.to0x(ReplicationTest.KEY));
     }
 }

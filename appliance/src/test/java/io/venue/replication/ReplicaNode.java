@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * then journals the rest of the source under its new epoch). A node that starts as primary first listens
  * for a primary timeout; hearing a newer epoch it prints "FENCED epoch" and exits 3 without writing.
  * <p>
- * Arguments: {@code primary|standby folder source.bin commandPort replyPort}. A standby stops when a file
- * named "stop" appears in its folder.
+ * Arguments: {@code primary|standby folder source.bin commandPort replyPort keyHex} (keyHex: the key both nodes
+ * seal with). A standby stops when a file named "stop" appears in its folder.
  */
 public final class ReplicaNode
 {
@@ -49,7 +49,8 @@ public final class ReplicaNode
             .commandChannel("aeron:udp?endpoint=127.0.0.1:" + args[3], 1001)
             .replyChannel("aeron:udp?endpoint=127.0.0.1:" + args[4], 1002)
             .heartbeatInterval(20, TimeUnit.MILLISECONDS)
-            .primaryTimeout(PRIMARY_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            .primaryTimeout(PRIMARY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+            .key(Hex.fromHex(args[5]));
         try (ReplicationMedia media = ReplicationMedia.launch(folder.resolve("aeron"));
             Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events")))

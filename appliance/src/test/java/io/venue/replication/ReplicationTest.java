@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReplicationTest
 {
+    /** The pair's key: both nodes seal with it. */
+    static final byte[] KEY = "a test pair's 32-byte replication key".getBytes(StandardCharsets.US_ASCII);
+
     @TempDir
     Path folder;
 
@@ -56,7 +60,8 @@ class ReplicationTest
             .replyChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1002)
             .heartbeatInterval(10, TimeUnit.MILLISECONDS)
             .primaryTimeout(200, TimeUnit.MILLISECONDS)
-            .clock(clock);
+            .clock(clock)
+            .key(KEY);
     }
 
     @AfterEach
@@ -182,9 +187,11 @@ class ReplicationTest
     {
         final List<byte[]> records = RandomCommands.generate(5, 50);
         final StandbyFollower follower = follower(journal("standby/commands"), 0, 2);
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         open.add(toStandby);
-        final ReplicationSender sender = new ReplicationSender(toStandby);
+        final ReplicationSender sender =
+            new ReplicationSender(toStandby, new ReplicationSeal(KEY, ReplicationSeal.TO_STANDBY));
         runUntil(sender::isConnected, follower);
 
         ship(sender, 2, records.get(0));
@@ -397,7 +404,8 @@ class ReplicationTest
 
     private CommandShipper shipper(final Journal commands, final long epoch)
     {
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby =
+            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
         final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
         open.add(toStandby);
         open.add(replies);
@@ -406,8 +414,10 @@ class ReplicationTest
 
     private StandbyFollower follower(final Journal commands, final long lastSequence, final long epoch)
     {
-        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        final Subscription fromPrimary =
+            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
+        final Publication toPrimary =
+            media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
         open.add(fromPrimary);
         open.add(toPrimary);
         return new StandbyFollower(commands, lastSequence, epoch, fromPrimary, toPrimary, context);

@@ -18,6 +18,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +67,8 @@ public final class StandbyLagRun
         final ReplicationContext context = new ReplicationContext()
             .commandChannel(udp ? "aeron:udp?endpoint=127.0.0.1:" + freePort() : "aeron:ipc", 1001)
             .replyChannel(udp ? "aeron:udp?endpoint=127.0.0.1:" + freePort() : "aeron:ipc", 1002)
-            .promoteOnPrimaryLoss(false);
+            .promoteOnPrimaryLoss(false)
+            .key(KEY);
         STALLS.reset();
         lastTurn = 0;
         final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
@@ -169,6 +171,8 @@ public final class StandbyLagRun
 
     /** Gaps over 50 us between two turns of the primary's loop: the thread was off its core (it never blocks). */
     private static final Histogram STALLS = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    /** The pair's replication key: any 32 bytes both ends share (the run measures the seal's cost, not its secrecy). */
+    private static final byte[] KEY = randomKey();
     private static long lastTurn;
 
     /** Ships, reads the standby's acknowledgement, and records the delay of every command it now covers. */
@@ -220,4 +224,10 @@ public final class StandbyLagRun
         }
     }
 
+    private static byte[] randomKey()
+    {
+        final byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return key;
+    }
 }
