@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.codec.MetricsText;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import org.agrona.CloseHelper;
@@ -73,6 +74,12 @@ final class Lanes
         final List<ConnectivityEntry> entries = new ArrayList<>();
         lanes.forEach(lane -> entries.addAll(lane.connectivity()));
         return entries;
+    }
+
+    /** Every lane's own counters in the node's metrics, lane by lane. */
+    void appendMetrics(final MetricsText text)
+    {
+        lanes.forEach(lane -> lane.appendMetrics(text));
     }
 
     List<Lane> all()

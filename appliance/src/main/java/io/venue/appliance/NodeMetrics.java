@@ -3,14 +3,13 @@ package io.venue.appliance;
 import io.venue.engine.EngineAgent;
 import io.venue.journal.queue.JournalPretoucher;
 import io.venue.responder.Responder;
-import io.venue.transport.http.LaneCounters;
 import io.venue.codec.MetricsText;
 
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The operator's metrics (GET /api/v1/admin/metrics, Prometheus text): the lane's and the responder's counters, how far
+ * The operator's metrics (GET /api/v1/admin/metrics, Prometheus text): each lane's and the responder's counters, how far
  * each stage of the pipeline is, the requests waiting, whether the engine stopped, and the pretoucher's counts. Rendered
  * on the thread that asks; nothing on the hot path waits for it.
  */
@@ -37,10 +36,10 @@ final class NodeMetrics
         this.pretoucher = pretoucher;
     }
 
-    String text(final LaneCounters lane)
+    String text(final Lanes lanes)
     {
         final MetricsText text = new MetricsText();
-        lane.appendTo(text);
+        lanes.appendMetrics(text);
         responder.counters().appendTo(text);
         text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
             "applied by the engine, answered by the responder")

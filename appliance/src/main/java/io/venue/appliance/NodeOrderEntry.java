@@ -189,7 +189,7 @@ final class NodeOrderEntry
                 context.readsIpBurst())
             .exchangeInfo(models.directory()::exchangeInfoJson).connectivity(this::connectivityJson)
             .tradingLimits(TradingLimits.json(config, context))
-            .metrics(context.metricsAllowed(), metrics::text).accountRateLimit(config.actionsPerWindow())
+            .metrics(context.metricsAllowed(), () -> metrics.text(lanes)).accountRateLimit(config.actionsPerWindow())
             .actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .orderMarket(models.orders()::marketOf)

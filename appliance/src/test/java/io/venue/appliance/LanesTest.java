@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.codec.MetricsText;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,10 @@ class LanesTest
             "a lane that fails to close does not keep the next from closing");
         assertEquals(List.of("a", "a2", "b", "b2"), lanes.connectivity().stream().map(ConnectivityEntry::name).toList(),
             "each lane's sections, lane by lane");
+        final MetricsText text = new MetricsText();
+        lanes.appendMetrics(text);
+        assertEquals(List.of("venue_a_calls_total 3", "venue_b_calls_total 3"),
+            text.toString().lines().filter(line -> !line.startsWith("#")).toList(), "each lane's counters, lane by lane");
         assertSame(lanes.all().get(0), lanes.find(Recording.class), "the first of its class");
         assertNull(Lanes.NONE.find(Recording.class));
         assertTrue(Lanes.NONE.connectivity().isEmpty());
@@ -96,6 +101,13 @@ class LanesTest
             {
                 throw new IllegalStateException("socket already gone");
             }
+        }
+
+        @Override
+        public void appendMetrics(final MetricsText text)
+        {
+            text.family("venue_" + name + "_calls_total", "counter", "calls made to the lane")
+                .sample("venue_" + name + "_calls_total", calls.stream().filter(call -> call.startsWith(name + " ")).count());
         }
 
         @Override

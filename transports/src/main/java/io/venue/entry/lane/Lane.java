@@ -1,5 +1,7 @@
 package io.venue.entry.lane;
 
+import io.venue.codec.MetricsText;
+
 import java.util.List;
 
 /**
@@ -26,6 +28,12 @@ public interface Lane extends AutoCloseable
     /** Releases everything (sockets, threads); safe to call on a lane that never started, and more than once. */
     @Override
     void close();
+
+    /**
+     * Appends the lane's own counters to the node's metrics (Prometheus text), each family named for the lane; called on
+     * the thread that asks for the metrics, so what it reads must be safe to read from there.
+     */
+    void appendMetrics(MetricsText text);
 
     /** The lane's sections of the connectivity bundle (GET /api/v1/bsl/connectivity), in the order they are shown. */
     List<ConnectivityEntry> connectivity();

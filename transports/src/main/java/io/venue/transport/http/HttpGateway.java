@@ -178,12 +178,12 @@ public final class HttpGateway implements AutoCloseable
         String tradingLimits;
         /** The engine's per-account limit (actions per window), named by X-RateLimit-Limit on every submit answer. */
         long accountRateLimit;
-        /** What the lane counts, for the metrics route. */
+        /** What the lane counts: the node's metrics read it through the lane ({@link HttpLane#appendMetrics}). */
         final LaneCounters counters = new LaneCounters();
-        /** The metrics text, given the lane's counters; null: no metrics route. */
-        java.util.function.Function<LaneCounters, String> metrics;
+        /** The node's metrics text, every lane's counters in it; null: no metrics route. */
+        Supplier<String> metrics;
         /** The addresses the metrics route answers; any other gets 404. */
-        java.util.Set<InetAddress> metricsAllowed = Set.of();
+        Set<InetAddress> metricsAllowed = Set.of();
         Function<byte[], Answer> actionStatus;
         Function<String, String> nonceStatus;
         Function<String, String> orderStatus;
@@ -292,8 +292,7 @@ public final class HttpGateway implements AutoCloseable
          * GET /api/v1/admin/metrics: the operator's metrics (Prometheus text), answered only to {@code allowed} addresses
          * (404 to any other, as if there were no such route).
          */
-        public Context metrics(final Set<InetAddress> allowed,
-            final Function<LaneCounters, String> metrics)
+        public Context metrics(final Set<InetAddress> allowed, final Supplier<String> metrics)
         {
             this.metricsAllowed = Set.copyOf(allowed);
             this.metrics = metrics;

@@ -1,5 +1,6 @@
 package io.venue.transport.http;
 
+import io.venue.codec.MetricsText;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 
@@ -70,6 +71,12 @@ public final class HttpLane implements Lane
      * Where to send HTTP requests (the bound port once started, the configured one before), and spec 4's BSL order-entry
      * route, which this lane serves: the result mode to expect and the response verbosity (4.1's defaults).
      */
+    @Override
+    public void appendMetrics(final MetricsText text)
+    {
+        context.counters.appendTo(text);
+    }
+
     @Override
     public List<ConnectivityEntry> connectivity()
     {

@@ -177,7 +177,7 @@ final class ReadRoutes
         {
             return HttpResponses.notAllowed(READ_METHODS);
         }
-        return HttpResponses.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.apply(context.counters));
+        return HttpResponses.response(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, context.metrics.get());
     }
 
 }
