@@ -567,6 +567,31 @@ class CompactOrderEntryTest
             "the later request was journaled before the batch sent ahead of it: " + laterSequences + " " + batchSequences);
     }
 
+    @Test
+    void aClientThatShutsItsSideAfterItsRequestsIsStillAnswered() throws Exception
+    {
+        start("4000");
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final byte[] first = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(38_000 * UNIT)), order(bid(38_001 * UNIT))));
+        final byte[] second = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(38_002 * UNIT))));
+        final String answers;
+        try (Socket socket = new Socket("127.0.0.1", appliance.httpPort()))
+        {
+            socket.setSoTimeout(30_000);
+            // two requests kept alive, then a half-close (as `nc -N` or a script's shutdown(SHUT_WR) does): the answers
+            // come after the client's end of stream, since each waits for the journal
+            socket.getOutputStream().write(rawPost(mm, ++svcNonce, first, false));
+            socket.getOutputStream().write(rawPost(mm, ++svcNonce, second, false));
+            socket.shutdownOutput();
+            answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+        final int split = answers.indexOf("HTTP/1.1 ", 1);
+        assertTrue(answers.startsWith("HTTP/1.1 200") && split > 0, answers);
+        assertTrue(answers.substring(split).startsWith("HTTP/1.1 200"), answers);
+        assertEquals(2, sequences(answers.substring(0, split)).size(), answers);
+        assertEquals(1, sequences(answers.substring(split)).size(), answers);
+    }
+
     /** An HTTP/1.1 POST of compact orders, whole, with its machine headers: for pipelining on one socket. */
     private static byte[] rawPost(final SvcRequestSigner mm, final long svcNonce, final byte[] body, final boolean close)
     {

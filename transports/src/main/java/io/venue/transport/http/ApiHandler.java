@@ -2,6 +2,7 @@ package io.venue.transport.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -632,6 +633,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final byte[] body = new byte[content.readableBytes()];
         content.getBytes(content.readerIndex(), body);
         return body;
+    }
+
+    /** The client shut its side after its requests: each is still answered, then the connection closes. */
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+    {
+        if (event instanceof ChannelInputShutdownEvent)
+        {
+            answers.inputShut(ctx);
+        }
+        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -60,6 +60,8 @@ public final class HttpGateway implements AutoCloseable
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // a client that sends its request and then shuts its side (half-close) still reads the answer
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>()
                 {
                     @Override

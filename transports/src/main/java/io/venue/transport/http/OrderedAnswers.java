@@ -1,5 +1,6 @@
 package io.venue.transport.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -34,6 +35,8 @@ final class OrderedAnswers
      * dropped, never executed, since their answers could not be sent.
      */
     private boolean closing;
+    /** Set once the client shut its side: the connection closes when every request read is answered. */
+    private boolean inputShut;
 
     OrderedAnswers(final HttpGateway.Context context, final long answerTimeoutMs)
     {
@@ -127,6 +130,11 @@ final class OrderedAnswers
                 return;
             }
         }
+        if (inputShut && slots.isEmpty())
+        {
+            closeWhenWritten(ctx);
+            return;
+        }
         if (slots.size() < MAX_SLOTS / 2 && !ctx.channel().config().isAutoRead())
         {
             ctx.channel().config().setAutoRead(true);
@@ -163,6 +171,25 @@ final class OrderedAnswers
             sweep.cancel(false);
             sweep = null;
         }
+    }
+
+    /**
+     * The client shut its side of the connection (it sends nothing more): what it asked is still answered, in order,
+     * and the connection closes after the last answer, or now when nothing waits.
+     */
+    void inputShut(final ChannelHandlerContext ctx)
+    {
+        inputShut = true;
+        closing = true;
+        if (slots.isEmpty())
+        {
+            closeWhenWritten(ctx);
+        }
+    }
+
+    private static void closeWhenWritten(final ChannelHandlerContext ctx)
+    {
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** The connection is gone: no more sweeps, and what waits is dropped. */
