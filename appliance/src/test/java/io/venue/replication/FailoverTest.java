@@ -182,6 +182,6 @@ class FailoverTest
         throws IOException
     {
         return ChildJvm.start(ReplicaNode.class, role, nodeFolder.toString(), source.toString(), commandPort, replyPort,
-            Hex.to0x(ReplicationTest.KEY));
+            Hex.to0x(ReplicationRig.KEY));
     }
 }

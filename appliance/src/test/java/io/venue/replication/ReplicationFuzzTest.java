@@ -84,7 +84,7 @@ class ReplicationFuzzTest
         final Publication toStandby = publication(standbySide.commandChannel(), standbySide.commandStreamId());
         final Publication toPrimary = publication(primarySide.replyChannel(), primarySide.replyStreamId());
         // genuine messages of both directions, to mutate
-        final List<byte[]> genuine = genuine(records, ReplicationTest.KEY);
+        final List<byte[]> genuine = genuine(records, ReplicationRig.KEY);
         final List<byte[]> otherKey = genuine(records, OTHER_KEY);
         await(() -> toStandby.isConnected() && toPrimary.isConnected(), follower, shipper);
 
@@ -132,8 +132,8 @@ class ReplicationFuzzTest
         final CommandShipper shipper = shipper(primaryJournal, primarySide);
         final Publication toStandby = publication(standbySide.commandChannel(), standbySide.commandStreamId());
         final Publication toPrimary = publication(primarySide.replyChannel(), primarySide.replyStreamId());
-        final ReplicationSeal asPrimary = new ReplicationSeal(ReplicationTest.KEY, ReplicationSeal.TO_STANDBY);
-        final ReplicationSeal asStandby = new ReplicationSeal(ReplicationTest.KEY, ReplicationSeal.TO_PRIMARY);
+        final ReplicationSeal asPrimary = new ReplicationSeal(ReplicationRig.KEY, ReplicationSeal.TO_STANDBY);
+        final ReplicationSeal asStandby = new ReplicationSeal(ReplicationRig.KEY, ReplicationSeal.TO_PRIMARY);
         await(() -> toStandby.isConnected() && toPrimary.isConnected(), follower, shipper);
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
         final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -261,7 +261,7 @@ class ReplicationFuzzTest
             .promoteOnPrimaryLoss(false)
             // time stands still: the refusal log's second never passes, so the run logs one line a side
             .clock(() -> 0L)
-            .key(ReplicationTest.KEY);
+            .key(ReplicationRig.KEY);
     }
 
     private StandbyFollower follower(final Journal commands, final ReplicationContext context)

@@ -57,7 +57,7 @@ class ReplicationMacTest
     @Test
     void allocatesNothingOnceMade()
     {
-        final ReplicationMac mac = new ReplicationMac(ReplicationTest.KEY);
+        final ReplicationMac mac = new ReplicationMac(ReplicationRig.KEY);
         final UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(8_192));
         final UnsafeBuffer heap = new UnsafeBuffer(new byte[8_192]);
         final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();

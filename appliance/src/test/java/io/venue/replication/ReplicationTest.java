@@ -1,7 +1,6 @@
 package io.venue.replication;
 
 import io.aeron.Publication;
-import io.aeron.Subscription;
 import io.venue.engine.Engine;
 import io.venue.engine.JournalEventSink;
 import io.venue.engine.RandomCommands;
@@ -11,22 +10,13 @@ import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.sequencer.SequencerListener;
-import io.venue.testing.RecordFiles;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,42 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * standby's journals end up the primary's byte for byte, synchronous answers wait for the standby, a gap
  * is asked for again, and a standby that loses its primary promotes and fences it.
  */
-class ReplicationTest
+class ReplicationTest extends ReplicationRig
 {
-    /** The pair's key: both nodes seal with it. */
-    static final byte[] KEY = "a test pair's 32-byte replication key".getBytes(StandardCharsets.US_ASCII);
-
-    @TempDir
-    Path folder;
-
-    private ReplicationMedia media;
-    private final ManualClock clock = new ManualClock();
-    private ReplicationContext context;
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void setUp() throws IOException
-    {
-        media = ReplicationMedia.launch(folder.resolve("aeron"));
-        context = new ReplicationContext()
-            .commandChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1001)
-            .replyChannel("aeron:udp?endpoint=127.0.0.1:" + RecordFiles.freeUdpPort(), 1002)
-            .heartbeatInterval(10, TimeUnit.MILLISECONDS)
-            .primaryTimeout(200, TimeUnit.MILLISECONDS)
-            .clock(clock)
-            .key(KEY);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception
-    {
-        for (int i = open.size() - 1; i >= 0; i--)
-        {
-            open.get(i).close();
-        }
-        media.close();
-    }
-
     @Test
     void theStandbyHoldsThePrimarysCommandsAndProducesItsEventsByteForByte()
     {
@@ -402,59 +358,6 @@ class ReplicationTest
         }
     }
 
-    private CommandShipper shipper(final Journal commands, final long epoch)
-    {
-        final Publication toStandby =
-            media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
-        final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
-        open.add(toStandby);
-        open.add(replies);
-        return new CommandShipper(commands, toStandby, replies, context, epoch);
-    }
-
-    private StandbyFollower follower(final Journal commands, final long lastSequence, final long epoch)
-    {
-        final Subscription fromPrimary =
-            media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-        final Publication toPrimary =
-            media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
-        open.add(fromPrimary);
-        open.add(toPrimary);
-        return new StandbyFollower(commands, lastSequence, epoch, fromPrimary, toPrimary, context);
-    }
-
-    private Journal journal(final String name)
-    {
-        final Journal journal = Journal.open(folder.resolve(name));
-        open.add(journal);
-        return journal;
-    }
-
-    /** Runs the agents (moving the manual clock a microsecond each round) until the condition holds, or 20 s pass. */
-    private void runUntil(final BooleanSupplier condition, final Agent... agents)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean())
-        {
-            assertTrue(System.nanoTime() < deadline, "the condition did not hold within 20 s of running the agents");
-            for (final Agent agent : agents)
-            {
-                try
-                {
-                    agent.doWork();
-                }
-                catch (final Exception ex)
-                {
-                    throw new AssertionError(ex);
-                }
-            }
-            // a microsecond a round: retries and heartbeats come every 10,000 rounds, far more than a message needs
-            // to cross loopback, so the primary timeout is never reached by accident
-            clock.advance(TimeUnit.MICROSECONDS.toNanos(1));
-            Thread.yield();
-        }
-    }
-
     private static byte[] apply(final Journal commands, final Journal events)
     {
         final Engine engine = new Engine(RandomCommands.config(), new JournalEventSink(events.appender()));
@@ -491,19 +394,4 @@ class ReplicationTest
         assertTrue(records > 0);
     }
 
-    /** A clock the test moves, so timeouts are decided by the test, not by the machine's speed. */
-    private static final class ManualClock implements NanoClock
-    {
-        private volatile long now = 1_000_000_000L;
-
-        public long nanoTime()
-        {
-            return now;
-        }
-
-        void advance(final long nanos)
-        {
-            now += nanos;
-        }
-    }
 }
