@@ -671,8 +671,8 @@ public final class ApplianceContext
 
     /**
      * {@code journal.force}: {@code group} forces each excerpt of the command journal to stable storage before its
-     * requests may be answered (one {@code fdatasync} per duty cycle's group); {@code none} leaves the write-back to the
-     * kernel (OPERATIONS.md, "What an answer survives").
+     * requests may be answered (one {@code fdatasync} per duty cycle's group); {@code none} leaves the write-back to
+     * the kernel (OPERATIONS.md, "What an answer survives").
      */
     public ApplianceContext journalForce(final JournalForce journalForce)
     {

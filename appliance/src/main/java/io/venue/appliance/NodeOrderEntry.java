@@ -132,8 +132,8 @@ final class NodeOrderEntry
                 pending.onSequenced(correlationId, sequence);
             }
         };
-        metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(), threads.pretoucher(),
-            () -> sequencer.forces(), () -> sequencer.forcedSequence());
+        metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(),
+            threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence());
     }
 
     /**

@@ -31,8 +31,8 @@ class SequencerForceTest
     void everyRecordIsToldOnlyAfterAForceCoveringItReturned() throws Exception
     {
         try (Journal commands = Journal.open(folder.resolve("commands"));
-            VerifierPool pool = VerifierPool.start(
-                new VerifierPool.Context().threads(1).chainId(8453).verifyingContract(Address.of("0x" + "5e".repeat(20)))))
+            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(8453)
+                .verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             final JournalAppender appender = commands.appender();
             final Checking listener = new Checking(appender);
@@ -63,13 +63,14 @@ class SequencerForceTest
     void withoutTheModeNothingIsForced() throws Exception
     {
         try (Journal commands = Journal.open(folder.resolve("commands"));
-            VerifierPool pool = VerifierPool.start(
-                new VerifierPool.Context().threads(1).chainId(8453).verifyingContract(Address.of("0x" + "5e".repeat(20)))))
+            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(8453)
+                .verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             final JournalAppender appender = commands.appender();
             final Checking listener = new Checking(appender);
             final PreJournalRefusals refusals = new PreJournalRefusals(1 << 16);
-            final Sequencer sequencer = new Sequencer(pool, appender, () -> 1_000L, listener, 1, 0, BATCH).refusals(refusals);
+            final Sequencer sequencer = new Sequencer(pool, appender, () -> 1_000L, listener, 1, 0, BATCH)
+                .refusals(refusals);
             refusals.offer(1, 1, 4, "edge");
             refusals.offer(1, 2, 4, "edge");
             sequencer.doWork();
@@ -93,13 +94,13 @@ class SequencerForceTest
         }
 
         @Override
-        public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+        public void onSequenced(final long connection, final long correlation, final long sequence, final long index)
         {
             check(sequence);
         }
 
         @Override
-        public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+        public void onRejected(final long connection, final long correlation, final long sequence, final long index)
         {
             check(sequence);
         }

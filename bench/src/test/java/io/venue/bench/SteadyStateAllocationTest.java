@@ -124,7 +124,7 @@ class SteadyStateAllocationTest
         sequencerAllocation(JournalForce.NONE);
     }
 
-    /** {@code journal.force=group}: the force of each group (an fdatasync) allocates nothing either once its file is open. */
+    /** {@code journal.force=group}: each group's force (an fdatasync) allocates nothing once its file is open. */
     @Test
     void theSequencerForcingEachGroupAllocatesNoMorePerCommand() throws Exception
     {
@@ -158,8 +158,8 @@ class SteadyStateAllocationTest
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(Fixtures.CHAIN_ID)
                 .verifyingContract(Fixtures.CONTRACT).commandWriters(ActionCommandEncoder::new)))
         {
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, 64)
-                .forces(mode);
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0,
+                64).forces(mode);
             final int total = warmUp + measured;
             final AtomicReference<Throwable> producerFailure = new AtomicReference<>();
             final Thread producer = new Thread(() ->

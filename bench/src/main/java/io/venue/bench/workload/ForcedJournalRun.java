@@ -46,8 +46,8 @@ public final class ForcedJournalRun
         final long rate = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         final Path parent = args.length > 3 ? Path.of(args[3]) : Path.of(System.getProperty("java.io.tmpdir"));
-        System.out.printf(Locale.ROOT, "%,d records a run, fixed rate %,d/s, %d rounds, journals under %s%n", commands, rate,
-            rounds, parent);
+        System.out.printf(Locale.ROOT, "%,d records a run, fixed rate %,d/s, %d rounds, journals under %s%n", commands,
+            rate, rounds, parent);
         final List<List<double[]>> results = List.of(new ArrayList<>(), new ArrayList<>());
         final JournalForce[] modes = {JournalForce.NONE, JournalForce.GROUP};
         for (int round = 1; round <= rounds; round++)
@@ -56,23 +56,24 @@ public final class ForcedJournalRun
             {
                 final double[] most = run(parent, modes[m], commands, 0);
                 final double[] fixed = run(parent, modes[m], commands, rate);
-                System.out.printf(Locale.ROOT,
-                    "round %d %-5s most %,9.0f/s (%,6.0f forces, %5.1f records a force) | at %,d/s: p50 %,8.1f µs, p99 %,9.1f µs, " +
-                    "p99.9 %,9.1f µs, max %,9.1f µs%n", round, modes[m], most[0], most[1], most[2], rate, fixed[3], fixed[4],
-                    fixed[5], fixed[6]);
+                System.out.printf(Locale.ROOT, "round %d %-5s most %,9.0f/s (%,6.0f forces, %5.1f records a force)",
+                    round, modes[m], most[0], most[1], most[2]);
+                System.out.printf(Locale.ROOT, " | at %,d/s: p50 %,8.1f µs, p99 %,9.1f µs, p99.9 %,9.1f µs, max %,9.1f µs%n",
+                    rate, fixed[3], fixed[4], fixed[5], fixed[6]);
                 results.get(m).add(new double[] {most[0], fixed[3], fixed[4], fixed[5]});
             }
         }
         final String[] names = {"most/s", "p50 µs", "p99 µs", "p99.9 µs"};
         for (int m = 0; m < modes.length; m++)
         {
-            final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "median (min–max) %-5s", modes[m]));
+            final StringBuilder line = new StringBuilder(
+                String.format(Locale.ROOT, "median (min–max) %-5s", modes[m]));
             for (int k = 0; k < names.length; k++)
             {
                 final int column = k;
                 final double[] values = results.get(m).stream().mapToDouble(r -> r[column]).sorted().toArray();
-                line.append(String.format(Locale.ROOT, " | %s %,.1f (%,.1f–%,.1f)", names[k], median(values), values[0],
-                    values[values.length - 1]));
+                line.append(String.format(Locale.ROOT, " | %s %,.1f (%,.1f–%,.1f)", names[k], median(values),
+                    values[0], values[values.length - 1]));
             }
             System.out.println(line);
         }
@@ -97,15 +98,15 @@ public final class ForcedJournalRun
         final SequencerListener listener = new SequencerListener()
         {
             @Override
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connection, final long correlation, final long sequence, final long index)
             {
-                onTold(correlationId);
+                onTold(correlation);
             }
 
             @Override
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connection, final long correlation, final long sequence, final long index)
             {
-                onTold(correlationId);
+                onTold(correlation);
             }
 
             private void onTold(final long intendedNanos)
@@ -116,13 +117,13 @@ public final class ForcedJournalRun
         };
         try (Journal journal = Journal.open(folder.resolve("commands"));
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(8453)
-                // the pool gets no request here: its thread sleeps, leaving the two cores to the producer and the sequencer
+                // the pool gets no request here: its thread sleeps, leaving the cores to the producer and the sequencer
                 .idleStrategy(bell -> new SleepingMillisIdleStrategy(1))
                 .verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             final PreJournalRefusals refusals = new PreJournalRefusals(64 << 20);
-            final Sequencer sequencer = new Sequencer(pool, journal.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, BATCH)
-                .refusals(refusals).forces(mode);
+            final Sequencer sequencer = new Sequencer(pool, journal.appender(), SystemEpochClock.INSTANCE, listener, 1, 0,
+                BATCH).refusals(refusals).forces(mode);
             final String detail = "edge throttle: " + "x".repeat(40);
             final Thread producer = new Thread(() ->
             {
