@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.replication.ReplicationContext;
 
@@ -79,6 +80,7 @@ public final class ApplianceConfigFile
         key("core.front", (c, v, base) -> c.coreFront(Integer.parseInt(v)));
         key("core.pretouch", (c, v, base) -> c.corePretouch(Integer.parseInt(v)));
         key("journal.pretouch", (c, v, base) -> c.journalPretouch(bool(v)));
+        key("journal.force", (c, v, base) -> c.journalForce(JournalForce.of(v)));
         key("core.verifiers", (c, v, base) -> c.coreVerifiers(cores(v)));
         key("idle.strategy", (c, v, base) -> c.idleStrategy(idleStrategy(v)));
         key("idle.max.park.us", (c, v, base) -> c.idleMaxParkUs(maxParkUs(v)));

@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.engine.EngineConfig;
 import io.venue.engine.state.StateLimits;
@@ -89,6 +90,7 @@ public final class ApplianceContext
     private int coreFront = -1;
     private int[] coreVerifiers = new int[0];
     private boolean journalPretouch = true;
+    private JournalForce journalForce = JournalForce.NONE;
     private int corePretouch = -1;
     private String idleStrategy = "park";
     /** The edge throttle's clock in nanoseconds; tests set their own ({@link #edgeClock}) to decide when a bucket refills. */
@@ -665,6 +667,22 @@ public final class ApplianceContext
     public boolean journalPretouch()
     {
         return journalPretouch;
+    }
+
+    /**
+     * {@code journal.force}: {@code group} forces each excerpt of the command journal to stable storage before its
+     * requests may be answered (one {@code fdatasync} per duty cycle's group); {@code none} leaves the write-back to
+     * the kernel (OPERATIONS.md, "What an answer survives").
+     */
+    public ApplianceContext journalForce(final JournalForce journalForce)
+    {
+        this.journalForce = journalForce;
+        return changed();
+    }
+
+    public JournalForce journalForce()
+    {
+        return journalForce;
     }
 
     /** {@code core.pretouch}: the core of the pretouch thread; -1: not pinned. */

@@ -20,15 +20,21 @@ final class NodeMetrics
     private final EngineAgent engine;
     private final IntSupplier waiting;
     private final JournalPretoucher pretoucher;
+    private final LongSupplier forces;
+    private final LongSupplier forcedSequence;
 
     /**
      * @param journaled  the last sequence the sequencer journaled.
      * @param waiting    the requests waiting on the engine's decision.
      * @param pretoucher the journal pretoucher, or null when there is none.
+     * @param forces     the command journal's forces returned ({@code journal.force=group}).
+     * @param forcedSequence the sequence of the last command the last force covered.
      */
     NodeMetrics(final Responder responder, final LongSupplier journaled, final EngineAgent engine, final IntSupplier waiting,
-        final JournalPretoucher pretoucher)
+        final JournalPretoucher pretoucher, final LongSupplier forces, final LongSupplier forcedSequence)
     {
+        this.forces = forces;
+        this.forcedSequence = forcedSequence;
         this.responder = responder;
         this.journaled = journaled;
         this.engine = engine;
@@ -44,8 +50,12 @@ final class NodeMetrics
         text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
             "applied by the engine, answered by the responder")
             .sample("venue_sequence", "stage", "journaled", journaled.getAsLong())
+            .sample("venue_sequence", "stage", "forced", forcedSequence.getAsLong())
             .sample("venue_sequence", "stage", "applied", engine.appliedSequence())
             .sample("venue_sequence", "stage", "answered", responder.counters().answeredSequence());
+        text.family("venue_journal_forces_total", "counter", "forces of the command journal to stable storage " +
+            "(journal.force=group: one per group of commands); 0 with journal.force=none")
+            .sample("venue_journal_forces_total", forces.getAsLong());
         text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
             .sample("venue_pending_requests", waiting.getAsInt());
         text.family("venue_engine_stopped", "gauge", "1 once the engine shard stopped on a defect or an event journal it " +

@@ -132,7 +132,8 @@ final class NodeOrderEntry
                 pending.onSequenced(correlationId, sequence);
             }
         };
-        metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(), threads.pretoucher());
+        metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(),
+            threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence());
     }
 
     /**
@@ -151,7 +152,7 @@ final class NodeOrderEntry
         refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());
         sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
             .stampsFrom(journals.commands().lastTimestampMs())
-            .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell());
+            .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce());
         threads.add(sequencer);
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see all traffic
         entry = new EntryCore(new EntryCore.Context()

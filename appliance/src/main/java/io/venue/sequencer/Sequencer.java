@@ -3,6 +3,7 @@ package io.venue.sequencer;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalForce;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
@@ -32,7 +33,7 @@ import java.util.function.BooleanSupplier;
  * delivers it, stamps the next sequence number and the time, and stages the command (or, for a body the
  * verifier refused, a {@code RequestRejected} record). At the end of each duty cycle it appends what it staged
  * as one excerpt and only then tells the {@link SequencerListener}, so a client is answered only after its
- * request is in the journal.
+ * request is in the journal; with {@link JournalForce#GROUP}, only after the excerpt was forced to the disk too.
  * <p>
  * The stamped time is the clock's, never earlier than the previous stamp: the engine's only clock moves
  * forward. Everything non-deterministic (the clock, verification, arrival order) ends here.
@@ -74,6 +75,7 @@ public final class Sequencer implements Agent
     private final byte[] zeros32 = new byte[32];
     private final JournalRecords records = new JournalRecords();
     private Doorbell engine;
+    private boolean force;
 
     /**
      * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
@@ -149,12 +151,17 @@ public final class Sequencer implements Agent
         staged = 0;
         // staged is cleared first: a write that fails journals none of them, and the numbering stays where the journal is
         final long index = journal.commit();
+        final long first = sequence + 1;
+        sequence += count;
+        if (force)
+        {
+            // one force for the group; a force that fails throws and none of them is told (their clients time out)
+            journal.force();
+        }
         if (engine != null)
         {
             engine.ring();
         }
-        final long first = sequence + 1;
-        sequence += count;
         RuntimeException failure = null;
         for (int i = 0; i < count; i++)
         {
@@ -188,6 +195,16 @@ public final class Sequencer implements Agent
         return this;
     }
 
+    /**
+     * With {@link JournalForce#GROUP}, forces each excerpt to stable storage before telling the listener about its
+     * records (and before waking the engine); {@link JournalForce#NONE} by default.
+     */
+    public Sequencer forces(final JournalForce mode)
+    {
+        this.force = mode == JournalForce.GROUP;
+        return this;
+    }
+
     /** Also journals the requests a lane refused before verification (the edge throttle), in arrival order. */
     public Sequencer refusals(final PreJournalRefusals refusals)
     {
@@ -211,6 +228,18 @@ public final class Sequencer implements Agent
     {
         paused = condition;
         return this;
+    }
+
+    /** The forces of the command journal returned so far ({@code journal.force=group}); readable from any thread. */
+    public long forces()
+    {
+        return journal.forces();
+    }
+
+    /** The sequence of the last record the last force covered, 0 before one; readable from any thread. */
+    public long forcedSequence()
+    {
+        return journal.forcedSequence();
     }
 
     /** The sequence of the last record appended; readable from any thread. */

@@ -9,6 +9,7 @@ import io.venue.engine.PersistedEngine;
 import io.venue.engine.state.EngineState;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
+import io.venue.journal.queue.JournalForce;
 import io.venue.sequencer.ActionCommandEncoder;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
@@ -120,6 +121,18 @@ class SteadyStateAllocationTest
     @Test
     void theSequencerAllocatesNoMorePerCommandThanItDoesToday() throws Exception
     {
+        sequencerAllocation(JournalForce.NONE);
+    }
+
+    /** {@code journal.force=group}: each group's force (an fdatasync) allocates nothing once its file is open. */
+    @Test
+    void theSequencerForcingEachGroupAllocatesNoMorePerCommand() throws Exception
+    {
+        sequencerAllocation(JournalForce.GROUP);
+    }
+
+    private void sequencerAllocation(final JournalForce mode) throws Exception
+    {
         assumeTrue(THREADS.isThreadAllocatedMemorySupported() && THREADS.isThreadAllocatedMemoryEnabled());
         final int warmUp = 10_000;
         final int measured = 20_000;
@@ -145,7 +158,8 @@ class SteadyStateAllocationTest
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(Fixtures.CHAIN_ID)
                 .verifyingContract(Fixtures.CONTRACT).commandWriters(ActionCommandEncoder::new)))
         {
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, 64);
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0,
+                64).forces(mode);
             final int total = warmUp + measured;
             final AtomicReference<Throwable> producerFailure = new AtomicReference<>();
             final Thread producer = new Thread(() ->
@@ -205,12 +219,13 @@ class SteadyStateAllocationTest
             }
             final long allocated = allocatedByThisThread() - before;
             final long journaled = told[0] + told[1] - from;
-            report("sequencer", allocated, journaled);
+            report("sequencer (journal.force=" + mode + ", " + sequencer.forces() + " forces)", allocated, journaled);
             producer.join(TimeUnit.SECONDS.toMillis(10));
             assertNull(producerFailure.get());
             assertEquals(total, told[0] + told[1], "every request journaled within 3 minutes");
             assertEquals(total / 16, told[1], "the malformed bodies journaled as refusals");
             assertEquals(total, sequencer.sequence());
+            assertEquals(mode == JournalForce.GROUP ? total : 0, sequencer.forcedSequence());
             assumeTrue(day.equals(LocalDate.now(ZoneOffset.UTC)), "the journal rolled to a new day's file meanwhile");
             assertTrue(allocated <= SEQUENCER_BYTES_PER_COMMAND * journaled, String.format(Locale.ROOT,
                 "the sequencer thread allocated %,d bytes over %,d commands (%.2f a command)", allocated, journaled,

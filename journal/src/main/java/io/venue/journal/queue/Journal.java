@@ -12,6 +12,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.CRC32C;
 
 /**
@@ -35,6 +36,8 @@ public final class Journal implements AutoCloseable
     /** The writable journal's hold on its folder; null when read only. */
     private final WriterLock writerLock;
     private final List<Path> setAside;
+    /** The appenders made, whose forcing files {@link #close} closes (a journal makes one or two in its life). */
+    private final List<JournalAppender> appenders = new CopyOnWriteArrayList<>();
 
     private Journal(final Path folder, final boolean readOnly)
     {
@@ -94,7 +97,9 @@ public final class Journal implements AutoCloseable
 
     public JournalAppender appender()
     {
-        return new JournalAppender(queue.createAppender(), writeFront);
+        final JournalAppender appender = new JournalAppender(queue.createAppender(), writeFront, folder);
+        appenders.add(appender);
+        return appender;
     }
 
     /** A reader from the first record. */
@@ -218,6 +223,10 @@ public final class Journal implements AutoCloseable
     {
         try
         {
+            for (final JournalAppender appender : appenders)
+            {
+                appender.closeForcing();
+            }
             queue.close();
         }
         finally

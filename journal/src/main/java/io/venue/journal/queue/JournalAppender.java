@@ -3,10 +3,16 @@ package io.venue.journal.queue;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
+import io.venue.journal.JournalRecords;
 import org.agrona.ExpandableDirectByteBuffer;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.function.Supplier;
 
 /**
@@ -33,15 +39,30 @@ public final class JournalAppender
     private final ExpandableDirectByteBuffer staged = new ExpandableDirectByteBuffer(4096);
     private int stagedLength;
     private int stagedRecords;
+    /** Where the last record staged starts (its frame), to read its sequence at commit. */
+    private int lastRecordFrame;
 
     private final WriteFront front;
     private final Supplier<File> currentFile;
+    private final Path folder;
 
-    JournalAppender(final ExcerptAppender appender, final WriteFront front)
+    /** The sequence of the last record committed (-1 when it has none); the writer's own. */
+    private long committedSequence = -1;
+    /** The file {@link #force} forces through, opened at the first force of each cycle, and its cycle. */
+    private FileChannel forceChannel;
+    private int forceCycle = Integer.MIN_VALUE;
+    /** Set by a force that failed: the kernel may have dropped the pages it could not write, so none is tried again. */
+    private IOException forceFailure;
+    /** For metrics and tests on other threads: forces returned, and the last committed sequence they covered. */
+    private volatile long forces;
+    private volatile long forcedSequence;
+
+    JournalAppender(final ExcerptAppender appender, final WriteFront front, final Path folder)
     {
         this.appender = appender;
         this.front = front;
         this.currentFile = appender::currentFile;
+        this.folder = folder;
     }
 
     /**
@@ -61,6 +82,7 @@ public final class JournalAppender
     /** Stages one record for the next {@link #commit}. */
     public void add(final DirectBuffer buffer, final int offset, final int length)
     {
+        lastRecordFrame = stagedLength;
         staged.putInt(stagedLength, length, ByteOrder.LITTLE_ENDIAN);
         staged.putBytes(stagedLength + Journal.FRAME_HEADER, buffer, offset, length);
         stagedLength += Journal.FRAME_HEADER + length;
@@ -93,6 +115,8 @@ public final class JournalAppender
                 bytes.unsafeWrite(staged.addressOffset(), stagedLength);
                 front.publish(appender.cycle(), currentFile, bytes.writePosition());
                 front.publishMapping(bytes.bytesStore());
+                committedSequence = JournalRecords.sequenceOrNone(staged, lastRecordFrame + Journal.FRAME_HEADER,
+                    stagedLength - lastRecordFrame - Journal.FRAME_HEADER);
                 return context.index();
             }
             catch (final Throwable ex)
@@ -105,6 +129,91 @@ public final class JournalAppender
         finally
         {
             discard();
+        }
+    }
+
+    /**
+     * Forces every byte committed so far in the current cycle's file to stable storage ({@code fdatasync} of the file:
+     * the excerpts, Chronicle's headers and index entries in it, and the file's length), and the folder's entry for
+     * the file the first time a cycle is forced; returns once the disk has them. Excerpts of an earlier cycle were
+     * forced by the force after them. The writer's thread only; no allocation but at the first force of a cycle.
+     *
+     * @throws UncheckedIOException when this or an earlier force failed: what was committed may not be on the disk,
+     *                              and a retry cannot tell (a failed {@code fsync} may have dropped the pages).
+     */
+    public void force()
+    {
+        if (null != forceFailure)
+        {
+            throw new UncheckedIOException("an earlier force of the journal failed", forceFailure);
+        }
+        final long covered = committedSequence;
+        try
+        {
+            final int cycle = appender.cycle();
+            if (cycle != forceCycle)
+            {
+                openForCycle(cycle);
+            }
+            forceChannel.force(false);
+        }
+        catch (final IOException ex)
+        {
+            forceFailure = ex;
+            throw new UncheckedIOException("forcing the journal in " + folder + " failed", ex);
+        }
+        forcedSequence = covered;
+        forces = forces + 1;
+    }
+
+    private void openForCycle(final int cycle) throws IOException
+    {
+        final File file = appender.currentFile();
+        if (null == file)
+        {
+            throw new IOException("no journal file to force: nothing was committed");
+        }
+        final FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.WRITE);
+        if (null != forceChannel)
+        {
+            forceChannel.close();
+        }
+        forceChannel = channel;
+        forceCycle = cycle;
+        // a new file is only found after a crash if its name in the folder is on the disk too
+        try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ))
+        {
+            directory.force(true);
+        }
+    }
+
+    /** Forces returned so far (metric {@code venue_journal_forces_total}); any thread. */
+    public long forces()
+    {
+        return forces;
+    }
+
+    /** The sequence of the last record the last force covered, 0 before one; any thread. */
+    public long forcedSequence()
+    {
+        return forcedSequence;
+    }
+
+    /** Closes the file {@link #force} forced through; by {@link Journal#close}. */
+    void closeForcing()
+    {
+        if (null != forceChannel)
+        {
+            try
+            {
+                forceChannel.close();
+            }
+            catch (final IOException ignored)
+            {
+                // every force returned or threw already: closing loses nothing
+            }
+            forceChannel = null;
+            forceCycle = Integer.MIN_VALUE;
         }
     }
 
