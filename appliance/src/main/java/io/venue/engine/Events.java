@@ -109,6 +109,12 @@ final class Events
         this.accounts = accounts;
     }
 
+    /** The schema version of the current command: what the engine does with some commands depends on it. */
+    int version()
+    {
+        return version;
+    }
+
     /** Starts the events of one command, a record of schema {@code version}. */
     void command(final long sequence, final int version)
     {

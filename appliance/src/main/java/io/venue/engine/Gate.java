@@ -4,6 +4,7 @@ import io.venue.engine.agent.Agents;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.nonce.NonceWindow;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.SignerMatch;
@@ -17,6 +18,9 @@ import java.nio.ByteOrder;
  *   <li>signer: the account itself (the verifier matched it), its vault owner, or an active, unexpired
  *   delegated agent of the account holding the scope the action needs; operator actions need an operator
  *   key;</li>
+ *   <li>an account the engine does not know (from journal version 7; operators excepted) is refused
+ *   ACCOUNT_NOT_FUNDED: it has no window to check or consume, and is not numbered, so only a deposit makes an
+ *   account and a stranger's fresh keys take no capacity;</li>
  *   <li>nonce window (spec 3.1): the reject carries nonceFloor, nonceWindow and nextUsableNonce;</li>
  *   <li>the per-account action rate (operators are exempt);</li>
  *   <li>then the nonce is consumed: any later refusal is a business reject that used the nonce up.</li>
@@ -81,8 +85,14 @@ final class Gate implements Events.AccountLimits
                 return reject(buffer, offset, account, refusal);
             }
         }
-        // a new account has an empty window and a full bucket: it is numbered only once its nonce passes
         final boolean known = account != FixedKeyIndex.MISSING;
+        // a fresh key costs nothing to make: from version 7 only the operator makes an account (a deposit), so an
+        // unknown one's action is refused before its nonce, and the same signed action may be sent again once funded
+        if (!known && scope != SCOPE_OPERATOR && JournalRecords.refusesUnfundedAccounts(state.events.version()))
+        {
+            return reject(buffer, offset, account, RejectCode.ACCOUNT_NOT_FUNDED);
+        }
+        // (older versions) a new account has an empty window and a full bucket: it is numbered once its nonce passes
         final int nonceOutcome = known ?
             NonceWindow.check(state.nonceWords, NonceWindow.WORDS * account, envelope.nonce()) :
             NonceWindow.check(EMPTY_WINDOW, 0, envelope.nonce());

@@ -15,6 +15,7 @@ import io.venue.action.Split;
 import io.venue.action.Withdraw;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.SignerMatch;
 import org.junit.jupiter.api.Test;
 
@@ -62,8 +63,13 @@ class EngineLimitsTest
     {
         final EngineHarness h = listed(new EngineConfig());
         final byte[] before = h.engine.stateHash();
+        // from version 7 an unknown account has no window: its action is refused before the nonce step
+        assertRejected(h.send(new ActionPayload(STRANGER, 300, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
+            SignerMatch.ACCOUNT_RAW, STRANGER, null), "ACCOUNT_NOT_FUNDED");
+        h.version = JournalRecords.UNFUNDED_REFUSED_VERSION - 1;
         assertRejected(h.send(new ActionPayload(STRANGER, 300, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
             SignerMatch.ACCOUNT_RAW, STRANGER, null), "NONCE_OUTSIDE_WINDOW");
+        h.version = JournalRecords.SCHEMA_VERSION;
         assertEquals(-1, h.engine.view().account(STRANGER.toBytes()));
         assertArrayEquals(before, h.engine.stateHash());
         final AgentCommands agents = new AgentCommands(h);

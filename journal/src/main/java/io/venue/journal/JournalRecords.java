@@ -37,9 +37,9 @@ public final class JournalRecords
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not the
-     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}): every version 4 and 5 record is laid out as the same record of
-     * version 6, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as
-     * this version's may be read this way.
+     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}): every
+     * version 4 to 6 record is laid out as the same record of version 7, so it is read as one (JOURNAL-SCHEMA.md,
+     * section 9). Only a version whose every record is laid out as this version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
     /**
@@ -51,6 +51,14 @@ public final class JournalRecords
      * older journal writes the events its run wrote (JOURNAL-SCHEMA.md, section 9).
      */
     public static final int FILLED_KEPT_ON_REENTRY_VERSION = 6;
+    /**
+     * The first version whose signed actions from an account the engine does not know are refused
+     * {@code ACCOUNT_NOT_FUNDED} without numbering the account or giving it a nonce window: an account is made by the
+     * operator (a deposit), never by a stranger's fresh key. An action of an older version numbers the account once
+     * its nonce passes, as its own build did, so a replay of an older journal makes the same accounts
+     * (JOURNAL-SCHEMA.md, section 9).
+     */
+    public static final int UNFUNDED_REFUSED_VERSION = 7;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -203,6 +211,15 @@ public final class JournalRecords
         return version >= FILLED_KEPT_ON_REENTRY_VERSION;
     }
 
+    /**
+     * Whether a signed action of {@code version} from an account the engine does not know is refused without making
+     * the account ({@link #UNFUNDED_REFUSED_VERSION}).
+     */
+    public static boolean refusesUnfundedAccounts(final int version)
+    {
+        return version >= UNFUNDED_REFUSED_VERSION;
+    }
+
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
@@ -255,8 +272,9 @@ public final class JournalRecords
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
         // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
-        // (Lane to LimitClass) and version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION), so version
-        // 4 and 5 records read as version 6 ones
+        // (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
+        // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION), so version 4 to 6 records read
+        // as version 7 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;

@@ -47,10 +47,10 @@ class VersionFourRecordsTest
     private final RecordPrinter printer = new RecordPrinter();
 
     @Test
-    void versionsFiveAndSixOnlyRenameVersionFour()
+    void versionsFiveToSevenOnlyRenameVersionFour()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("6", NOW.root.getAttribute("version"));
+        assertEquals("7", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);

@@ -28,7 +28,8 @@ public final class RejectCodes
     /**
      * Whether an action refused with this code had its nonce consumed (the engine gate consumes it after the signer,
      * the nonce window and the rate; every later refusal is a business reject that used it). CAPACITY_LIMIT can be
-     * either (a new account refused at the gate, or a record refused later) and counts as not used.
+     * either (a new account refused at the gate, or a record refused later) and counts as not used. ACCOUNT_NOT_FUNDED
+     * is answered before the nonce step (an unknown account has no window to consume; an agent create's owner).
      */
     public static boolean usedNonce(final RejectCode code)
     {
@@ -66,7 +67,8 @@ public final class RejectCodes
             case INVALID_QTY -> "the quantity is not a multiple of the lot or is below the minimum";
             case NOT_OPERATOR -> "administrative actions must be signed by an operator key";
             case INSUFFICIENT_BALANCE -> "the available balance is below the amount";
-            case ACCOUNT_NOT_FUNDED -> "the owner holds nothing at the venue: deposit before creating agents";
+            case ACCOUNT_NOT_FUNDED ->
+                "the account (or the agent's owner) holds nothing at the venue: deposit, then send the action again";
             case CROSS_SHARD_CREDIT_KILL_SWITCH -> "the cross-shard credit kill switch is on: no new reservation is admitted";
             case CROSS_SHARD_CREDIT_HAIRCUT -> "the reservation is above the available credit less the cross-shard haircut";
             case CROSS_SHARD_CREDIT_ACCOUNT_CAP -> "the account's locked credit in this asset would pass the cross-shard cap";
