@@ -75,8 +75,13 @@ public final class HttpGateway implements AutoCloseable
                         final EntrySession session = context.entry.open(connectionIds.next());
                         final ConnectionDeadlines deadlines = new ConnectionDeadlines(context.headerTimeoutMs,
                             context.bodyTimeoutMs, context.idleTimeoutMs, context.counters);
+                        // the deadlines see the raw bytes first: a TLS handshake counts against the header deadline
+                        channel.pipeline().addLast(deadlines.raw());
+                        if (context.tls != null)
+                        {
+                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
+                        }
                         channel.pipeline()
-                            .addLast(deadlines.raw())
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
                             .addLast(deadlines.decoded())
                             .addLast(new BodyLimit(context, session))
@@ -158,6 +163,8 @@ public final class HttpGateway implements AutoCloseable
 
         String host = "127.0.0.1";
         int port = 8080;
+        /** Null: plain HTTP. */
+        HttpTls tls;
         int ioThreads = 1;
         int maxBodyBytes = 512 * 1024;
         long headerTimeoutMs = DEFAULT_HEADER_TIMEOUT_MS;
@@ -212,6 +219,13 @@ public final class HttpGateway implements AutoCloseable
         public Context port(final int port)
         {
             this.port = port;
+            return this;
+        }
+
+        /** Serves HTTPS with these certificates ({@link HttpTls}); null (the default): plain HTTP. */
+        public Context tls(final HttpTls tls)
+        {
+            this.tls = tls;
             return this;
         }
 
