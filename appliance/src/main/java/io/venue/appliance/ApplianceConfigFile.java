@@ -105,6 +105,7 @@ public final class ApplianceConfigFile
         key("http.tls.cert.file", (c, v, base) -> c.httpTlsCertFile(base.resolve(v)));
         key("http.tls.key.file", (c, v, base) -> c.httpTlsKeyFile(base.resolve(v)));
         key("http.tls.sni.dir", (c, v, base) -> c.httpTlsSniDir(base.resolve(v)));
+        key("http.trusted.proxies", (c, v, base) -> c.httpTrustedProxies(IpLiterals.list(v)));
         key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));
         key("reads.private.account.rate", (c, v, base) -> c.readsAccount(Long.parseLong(v), c.readsAccountBurst()));
         key("reads.private.account.burst", (c, v, base) -> c.readsAccount(c.readsAccountRate(), Long.parseLong(v)));

@@ -152,6 +152,7 @@ public final class ApplianceContext
     private Path httpTlsCertFile;
     private Path httpTlsKeyFile;
     private Path httpTlsSniDir;
+    private Set<InetAddress> httpTrustedProxies = Set.of();
 
     /** {@code data.dir}: the node's folder. */
     public ApplianceContext dataDir(final Path dataDir)
@@ -1133,6 +1134,21 @@ public final class ApplianceContext
     public Path httpTlsSniDir()
     {
         return httpTlsSniDir;
+    }
+
+    /**
+     * {@code http.trusted.proxies}: the local proxies whose connections start with a PROXY v2 header naming the client,
+     * whose address then counts for the edge throttle, the connection caps, the private reads and metrics.allow.
+     */
+    public ApplianceContext httpTrustedProxies(final Set<InetAddress> proxies)
+    {
+        this.httpTrustedProxies = Set.copyOf(proxies);
+        return changed();
+    }
+
+    public Set<InetAddress> httpTrustedProxies()
+    {
+        return httpTrustedProxies;
     }
 
     /** Derived: the HTTP lane's TLS, every file read and checked, or null for plain HTTP. */

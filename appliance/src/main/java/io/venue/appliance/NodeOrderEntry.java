@@ -181,6 +181,7 @@ final class NodeOrderEntry
     {
         return new HttpLane(new HttpGateway.Context().entry(entry)
             .host(context.httpHost()).port(context.httpPort()).tls(context.httpTls())
+            .trustedProxies(context.httpTrustedProxies())
             .maxBodyBytes(context.httpMaxBodyBytes())
             .deadlines(context.httpHeaderTimeoutMs(), context.httpBodyTimeoutMs(), context.httpIdleTimeoutMs())
             .connections(context.httpMaxConnections(), context.httpMaxConnectionsPerAddress(), context.edgeIpExempt())
