@@ -117,7 +117,7 @@ public final class Appliance implements AutoCloseable
 
     public String baseUrl()
     {
-        return "http://" + context.httpHost() + ":" + httpPort();
+        return (context.httpTls() == null ? "http://" : "https://") + context.httpHost() + ":" + httpPort();
     }
 
     public VenueDirectory directory()

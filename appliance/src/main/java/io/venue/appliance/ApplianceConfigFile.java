@@ -104,6 +104,10 @@ public final class ApplianceConfigFile
         key("http.body.timeout.ms", (c, v, base) -> c.httpBodyTimeoutMs(Long.parseLong(v)));
         key("http.idle.timeout.ms", (c, v, base) -> c.httpIdleTimeoutMs(Long.parseLong(v)));
         key("http.max.connections", (c, v, base) -> c.httpMaxConnections(Integer.parseInt(v)));
+        key("http.tls.cert.file", (c, v, base) -> c.httpTlsCertFile(base.resolve(v)));
+        key("http.tls.key.file", (c, v, base) -> c.httpTlsKeyFile(base.resolve(v)));
+        key("http.tls.sni.dir", (c, v, base) -> c.httpTlsSniDir(base.resolve(v)));
+        key("http.trusted.proxies", (c, v, base) -> c.httpTrustedProxies(IpLiterals.list(v)));
         key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));
         key("reads.private.account.rate", (c, v, base) -> c.readsAccount(Long.parseLong(v), c.readsAccountBurst()));
         key("reads.private.account.burst", (c, v, base) -> c.readsAccount(c.readsAccountRate(), Long.parseLong(v)));

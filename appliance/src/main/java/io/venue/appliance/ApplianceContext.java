@@ -11,14 +11,20 @@ import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.responder.RecentAnswers;
 import io.venue.transport.http.HttpGateway;
+import io.venue.transport.http.HttpTls;
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -144,6 +150,11 @@ public final class ApplianceContext
     private boolean concludedCompactThreads;
     private Path concludedCredentialKeyFile;
     private MmWindows.Plans concludedBuilderPlans;
+    private HttpTls concludedHttpTls;
+    private Path httpTlsCertFile;
+    private Path httpTlsKeyFile;
+    private Path httpTlsSniDir;
+    private Set<InetAddress> httpTrustedProxies = Set.of();
 
     /** {@code data.dir}: the node's folder. */
     public ApplianceContext dataDir(final Path dataDir)
@@ -1104,6 +1115,67 @@ public final class ApplianceContext
         return httpMaxConnectionsPerAddress;
     }
 
+    /** {@code http.tls.cert.file}: the HTTP lane's default TLS certificate (PEM); with the key, the lane serves HTTPS. */
+    public ApplianceContext httpTlsCertFile(final Path file)
+    {
+        this.httpTlsCertFile = file;
+        return changed();
+    }
+
+    public Path httpTlsCertFile()
+    {
+        return httpTlsCertFile;
+    }
+
+    /** {@code http.tls.key.file}: the default certificate's private key (unencrypted PKCS#8 PEM). */
+    public ApplianceContext httpTlsKeyFile(final Path file)
+    {
+        this.httpTlsKeyFile = file;
+        return changed();
+    }
+
+    public Path httpTlsKeyFile()
+    {
+        return httpTlsKeyFile;
+    }
+
+    /**
+     * {@code http.tls.sni.dir}: a folder of SNI pairs, {@code <host name>.cert.pem} and {@code <host name>.key.pem}; a
+     * client that asks for that name by SNI gets that certificate, any other the default one.
+     */
+    public ApplianceContext httpTlsSniDir(final Path folder)
+    {
+        this.httpTlsSniDir = folder;
+        return changed();
+    }
+
+    public Path httpTlsSniDir()
+    {
+        return httpTlsSniDir;
+    }
+
+    /**
+     * {@code http.trusted.proxies}: the local proxies whose connections start with a PROXY v2 header naming the client,
+     * whose address then counts for the edge throttle, the connection caps, the private reads and metrics.allow.
+     */
+    public ApplianceContext httpTrustedProxies(final Set<InetAddress> proxies)
+    {
+        this.httpTrustedProxies = Set.copyOf(proxies);
+        return changed();
+    }
+
+    public Set<InetAddress> httpTrustedProxies()
+    {
+        return httpTrustedProxies;
+    }
+
+    /** Derived: the HTTP lane's TLS, every file read and checked, or null for plain HTTP. */
+    public HttpTls httpTls()
+    {
+        requireConcluded();
+        return concludedHttpTls;
+    }
+
     /** {@code reads.private.account.rate}, {@code .burst}: an account's private reads a second, and the burst. */
     public ApplianceContext readsAccount(final long rate, final long burst)
     {
@@ -1314,6 +1386,8 @@ public final class ApplianceContext
             throw new IllegalArgumentException("data.dir, http.host, verifying.contract, role and replication.mode must be set");
         }
 
+        final HttpTls tls = httpTls(httpTlsCertFile, httpTlsKeyFile, httpTlsSniDir);
+        concludedHttpTls = tls;
         concludedIdleMaxParkUs = idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleStrategy) ? 100 : 1_000;
         concludedFrontMaxParkUs = idleMaxParkUs == 0 && replicated() ? 100 : concludedIdleMaxParkUs;
         concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
@@ -1321,6 +1395,55 @@ public final class ApplianceContext
         concludedCompactThreads = threadLayout.compact(processors, verifierThreads);
         concluded = true;
         return this;
+    }
+
+    /** Reads the TLS files (a start with a file that does not read stops here, naming the setting and the file). */
+    private static HttpTls httpTls(final Path cert, final Path key, final Path sniDir)
+    {
+        if ((cert == null) != (key == null))
+        {
+            throw new IllegalArgumentException("http.tls.cert.file and http.tls.key.file go together");
+        }
+        if (cert == null)
+        {
+            if (sniDir != null)
+            {
+                throw new IllegalArgumentException("http.tls.sni.dir needs http.tls.cert.file and http.tls.key.file " +
+                    "(the certificate of a client that names no host)");
+            }
+            return null;
+        }
+        final Map<String, Path[]> sni = new TreeMap<>();
+        if (sniDir != null)
+        {
+            if (!Files.isDirectory(sniDir))
+            {
+                throw new IllegalArgumentException("http.tls.sni.dir: " + sniDir + " is not a folder");
+            }
+            try (DirectoryStream<Path> certs = Files.newDirectoryStream(sniDir, "*.cert.pem"))
+            {
+                for (final Path file : certs)
+                {
+                    final String name = file.getFileName().toString();
+                    final String host = name.substring(0, name.length() - ".cert.pem".length());
+                    final Path hostKey = sniDir.resolve(host + ".key.pem");
+                    if (!Files.exists(hostKey))
+                    {
+                        throw new IllegalArgumentException("http.tls.sni.dir: " + file + " has no " + hostKey);
+                    }
+                    sni.put(host, new Path[] {file, hostKey});
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalArgumentException("http.tls.sni.dir: " + sniDir + " does not read: " + ex, ex);
+            }
+            if (sni.isEmpty())
+            {
+                throw new IllegalArgumentException("http.tls.sni.dir: " + sniDir + " holds no <host>.cert.pem");
+            }
+        }
+        return HttpTls.load(cert, key, sni);
     }
 
     /** Replication is configured when both endpoints are. */

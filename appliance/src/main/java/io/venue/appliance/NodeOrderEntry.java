@@ -181,7 +181,8 @@ final class NodeOrderEntry
     Lane httpLane()
     {
         return new HttpLane(new HttpGateway.Context().entry(entry)
-            .host(context.httpHost()).port(context.httpPort())
+            .host(context.httpHost()).port(context.httpPort()).tls(context.httpTls())
+            .trustedProxies(context.httpTrustedProxies())
             .maxBodyBytes(context.httpMaxBodyBytes())
             .deadlines(context.httpHeaderTimeoutMs(), context.httpBodyTimeoutMs(), context.httpIdleTimeoutMs())
             .connections(context.httpMaxConnections(), context.httpMaxConnectionsPerAddress(), context.edgeIpExempt())

@@ -35,11 +35,18 @@ import java.util.concurrent.CompletableFuture;
 final class VenueHttp
 {
     final String baseUrl;
-    final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient client;
 
     VenueHttp(final String baseUrl)
     {
+        this(baseUrl, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    /** Over a client of the caller's (one trusting a test's TLS certificate). */
+    VenueHttp(final String baseUrl, final HttpClient client)
+    {
         this.baseUrl = baseUrl;
+        this.client = client;
     }
 
     /** The base URL an appliance started as a child process prints once it serves. */

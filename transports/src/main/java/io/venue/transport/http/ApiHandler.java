@@ -24,7 +24,6 @@ import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.http.OrderedAnswers.Slot;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
@@ -206,8 +205,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             }
             case BSL_LIMITS, MM_LIMITS -> answers.fill(ctx, slot, reads.limits(method));
-            case METRICS -> answers.fill(ctx, slot, reads.metrics(method,
-                ((InetSocketAddress)ctx.channel().remoteAddress()).getAddress()));
+            case METRICS -> answers.fill(ctx, slot, reads.metrics(method, remote(ctx)));
             case BSL_EXECUTIONS -> answers.fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
             case BSL_SESSIONS -> answers.fill(ctx, slot, ReadRoutes.read(method,
                 () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson()));
@@ -576,7 +574,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private static InetAddress remote(final ChannelHandlerContext ctx)
     {
-        return ((InetSocketAddress)ctx.channel().remoteAddress()).getAddress();
+        return ClientAddress.of(ctx.channel());
     }
 
     /** The engine's answer, with the new credential added when the intent was applied. */

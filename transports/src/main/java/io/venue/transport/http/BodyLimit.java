@@ -58,7 +58,7 @@ final class BodyLimit extends HttpObjectAggregator
     {
         if (!(start instanceof HttpRequest request) || start instanceof FullHttpMessage ||
             !request.method().equals(HttpMethod.POST) ||
-            !(pipeline.channel().remoteAddress() instanceof InetSocketAddress remote))
+            !(pipeline.channel().remoteAddress() instanceof InetSocketAddress))
         {
             return null;
         }
@@ -66,7 +66,8 @@ final class BodyLimit extends HttpObjectAggregator
         final int query = target.indexOf('?');
         final Routes.HeadThrottle throttle = Routes.headThrottle(query < 0 ? target : target.substring(0, query));
         return throttle != Routes.HeadThrottle.NONE &&
-            session.exhaustedAtEdge(remote.getAddress(), throttle == Routes.HeadThrottle.MM) ? throttle : null;
+            session.exhaustedAtEdge(ClientAddress.of(pipeline.channel()), throttle == Routes.HeadThrottle.MM) ?
+            throttle : null;
     }
 
     @Override

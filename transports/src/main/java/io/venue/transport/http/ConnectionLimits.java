@@ -3,6 +3,7 @@ package io.venue.transport.http;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.venue.entry.admission.EdgeThrottle;
 
 import java.net.InetAddress;
@@ -46,17 +47,17 @@ final class ConnectionLimits
 
     /**
      * Counts a new connection, or refuses it (503, then closed) when it is over a cap. The count is given back when the
-     * connection closes.
+     * connection closes. The refusal is written by {@code writer}: the channel, or a handler's context ahead of TLS.
      *
      * @return whether the connection was admitted.
      */
-    boolean admit(final Channel channel, final InetAddress remote)
+    boolean admit(final Channel channel, final ChannelOutboundInvoker writer, final InetAddress remote)
     {
         final boolean exempted = exempt.contains(remote);
         if (counters.openConnections.incrementAndGet() > total && !exempted)
         {
             counters.openConnections.decrementAndGet();
-            refuse(channel, OVER_TOTAL, false);
+            refuse(writer, OVER_TOTAL, false);
             return false;
         }
         if (exempted)
@@ -75,7 +76,7 @@ final class ConnectionLimits
         if (over[0])
         {
             counters.openConnections.decrementAndGet();
-            refuse(channel, OVER_ADDRESS, true);
+            refuse(writer, OVER_ADDRESS, true);
             return false;
         }
         channel.closeFuture().addListener(closed ->
@@ -92,11 +93,11 @@ final class ConnectionLimits
         return byAddress.size();
     }
 
-    private void refuse(final Channel channel, final byte[] answer, final boolean address)
+    private void refuse(final ChannelOutboundInvoker writer, final byte[] answer, final boolean address)
     {
         (address ? refusedAddress : refusedTotal).incrementAndGet();
         counters.connectionRefused(address);
-        channel.writeAndFlush(Unpooled.wrappedBuffer(answer)).addListener(ChannelFutureListener.CLOSE);
+        writer.writeAndFlush(Unpooled.wrappedBuffer(answer)).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** Logs the refusals since the last call, if any: one line, however many there were (called once a second). */

@@ -67,16 +67,28 @@ public final class HttpGateway implements AutoCloseable
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
-                        // a connection over a cap costs its accept and a few bytes written, nothing more
-                        if (!limits.admit(channel, channel.remoteAddress().getAddress()))
+                        final boolean fromProxy = context.trustedProxies.contains(channel.remoteAddress().getAddress());
+                        // a connection over a cap costs its accept and a few bytes written, nothing more; one from a
+                        // trusted proxy is admitted by the client its PROXY header names, once that is read
+                        if (!fromProxy && !limits.admit(channel, channel, channel.remoteAddress().getAddress()))
                         {
                             return;
                         }
                         final EntrySession session = context.entry.open(connectionIds.next());
                         final ConnectionDeadlines deadlines = new ConnectionDeadlines(context.headerTimeoutMs,
                             context.bodyTimeoutMs, context.idleTimeoutMs, context.counters);
+                        // the deadlines see the raw bytes first: a TLS handshake counts against the header deadline
+                        channel.pipeline().addLast(deadlines.raw());
+                        if (fromProxy || !context.trustedProxies.isEmpty())
+                        {
+                            channel.pipeline().addLast(new ProxyHeaderHandler(fromProxy,
+                                (ctx, client) -> limits.admit(channel, ctx, client)));
+                        }
+                        if (context.tls != null)
+                        {
+                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
+                        }
                         channel.pipeline()
-                            .addLast(deadlines.raw())
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
                             .addLast(deadlines.decoded())
                             .addLast(new BodyLimit(context, session))
@@ -158,6 +170,10 @@ public final class HttpGateway implements AutoCloseable
 
         String host = "127.0.0.1";
         int port = 8080;
+        /** Null: plain HTTP. */
+        HttpTls tls;
+        /** The peers whose connections start with a PROXY v2 header naming the client. */
+        Set<InetAddress> trustedProxies = Set.of();
         int ioThreads = 1;
         int maxBodyBytes = 512 * 1024;
         long headerTimeoutMs = DEFAULT_HEADER_TIMEOUT_MS;
@@ -212,6 +228,24 @@ public final class HttpGateway implements AutoCloseable
         public Context port(final int port)
         {
             this.port = port;
+            return this;
+        }
+
+        /** Serves HTTPS with these certificates ({@link HttpTls}); null (the default): plain HTTP. */
+        public Context tls(final HttpTls tls)
+        {
+            this.tls = tls;
+            return this;
+        }
+
+        /**
+         * The local proxies ({@code http.trusted.proxies}) whose connections must start with a PROXY v2 header: the
+         * client it names is the connection's address for every per-address rule. A PROXY header from any other peer
+         * closes its connection.
+         */
+        public Context trustedProxies(final Set<InetAddress> proxies)
+        {
+            this.trustedProxies = Set.copyOf(proxies);
             return this;
         }
 

@@ -81,10 +81,18 @@ public final class HttpLane implements Lane
     public List<ConnectivityEntry> connectivity()
     {
         final HttpGateway http = gateway;
-        return List.of(
-            ConnectivityEntry.of("http").field("baseUrl", "http://" + context.host + ":" + (http == null ? context.port : http.port()))
-                .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
-                .field("adminRoute", "/api/v1/admin/actions").field("tls", false).build(),
+        final HttpTls tls = context.tls;
+        final ConnectivityEntry.Builder section = ConnectivityEntry.of("http")
+            .field("baseUrl", (tls == null ? "http://" : "https://") + context.host + ":" +
+                (http == null ? context.port : http.port()))
+            .field("submitRoute", "/api/v1/trading/actions").field("mmReplaceRoute", "/api/v1/mm/orders/replace")
+            .field("adminRoute", "/api/v1/admin/actions").field("tls", tls != null);
+        if (tls != null && !tls.hosts().isEmpty())
+        {
+            // the names a client may ask for by SNI to get a certificate of their own
+            section.field("sniHosts", String.join(",", tls.hosts()));
+        }
+        return List.of(section.build(),
             ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact").field("resultMode", "ack")
                 .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").build());
     }
