@@ -1116,8 +1116,8 @@ public final class ApplianceContext
             // and verify for a deployment it is not, and its clients' signatures would not verify
             throw new IllegalArgumentException("a production node (demo=false) must name its deployment: set " +
                 (chainIdSet ? "" : verifyingContractSet ? "chain.id" : "chain.id and ") +
-                (verifyingContractSet ? "" : "verifying.contract") + " (the chain id and verifying contract its v2 digests " +
-                "are bound to; docs/OPERATIONS.md)");
+                (verifyingContractSet ? "" : "verifying.contract") + " (the chain id and verifying contract its v2 " +
+                "digests are bound to; docs/OPERATIONS.md)");
         }
         if (dataDir == null || httpHost == null || verifyingContract == null || role == null || replicationMode == null)
         {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -151,14 +152,17 @@ class ApplianceConfigFileTest
         assertRefused(operators + "\nchain.id=42161", "must name its deployment: set verifying.contract (");
         assertRefused(operators + "\n" + contract, "must name its deployment: set chain.id (");
         final Path file = Files.writeString(folder.resolve("production.properties"), operators + "\n");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(new String[] {"--config",
-            file.toString()})).getMessage().contains("set chain.id and verifying.contract"), "the process refuses to start");
-        assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().demo(false).conclude(), "from code too");
+        final String[] arguments = {"--config", file.toString()};
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(arguments)).getMessage()
+            .contains("set chain.id and verifying.contract"), "the process refuses to start");
+        assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().demo(false).conclude(),
+            "from code too");
 
         final ApplianceContext named = read(operators + "\nchain.id=42161\n" + contract);
         assertEquals(42161, named.chainId());
         assertEquals("0x" + "ab".repeat(20), named.verifyingContract().toString());
-        assertEquals(ApplianceContext.DEMO_CHAIN_ID, read("demo=true").chainId(), "a demo runs on the vectors' binding");
+        assertEquals(ApplianceContext.DEMO_CHAIN_ID, read("demo=true").chainId(),
+            "a demo runs on the vectors' binding");
     }
 
     @Test
@@ -282,8 +286,8 @@ class ApplianceConfigFileTest
     @Test
     void commandLineArgumentsOverrideTheFile() throws Exception
     {
-        final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n" +
-            BINDING);
+        final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
+        Files.writeString(file, BINDING, StandardOpenOption.APPEND);
         final ApplianceContext c = ApplianceMain.parse(new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
         assertEquals(9191, c.httpPort());
         assertEquals(Path.of("elsewhere").toAbsolutePath(), c.dataDir());

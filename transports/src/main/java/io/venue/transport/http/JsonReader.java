@@ -226,8 +226,8 @@ public final class JsonReader
                         if (at + 2 > text.length() || text.charAt(at) != '\\' || text.charAt(at + 1) != 'u')
                         {
                             at -= 6;
-                            throw error("a lone high surrogate \\u" + hex4(code) + " (a \\u escape of a low surrogate " +
-                                "must follow it)");
+                            throw error("a lone high surrogate \\u" + hex4(code) +
+                                " (a \\u escape of a low surrogate must follow it)");
                         }
                         at += 2;
                         final char low = unicodeEscape();

@@ -112,8 +112,8 @@ class JsonReaderTest
         for (int escapes = 1 + random.nextInt(3); escapes > 0; escapes--)
         {
             final int pick = random.nextInt(4);
-            final char unit = (char)(pick == 0 ? 0xD800 + random.nextInt(0x400) : pick == 1 ? 0xDC00 + random.nextInt(0x400) :
-                random.nextInt(0x10000));
+            final char unit = (char)(pick == 0 ? 0xD800 + random.nextInt(0x400) :
+                pick == 1 ? 0xDC00 + random.nextInt(0x400) : random.nextInt(0x10000));
             units.append(unit);
             final char[] digits = String.format("%04x", (int)unit).toCharArray();
             for (int i = 0; i < 4; i++)
