@@ -37,8 +37,9 @@ public final class JournalRecords
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not the
-     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}): every version 4 and 5 record is laid out as the same record of
-     * version 6, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as
+     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), and version 7 only added a value of {@code SignerMatch}: every
+     * version 4 to 6 record is laid out as the same record of version 7, so it is read as one (JOURNAL-SCHEMA.md,
+     * section 9). Only a version whose every record is laid out as
      * this version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
@@ -255,8 +256,9 @@ public final class JournalRecords
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
         // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
-        // (Lane to LimitClass) and version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION), so version
-        // 4 and 5 records read as version 6 ones
+        // (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
+        // version 7 only added a SignerMatch value (ACCOUNT_ADMIN_TEXT), so version 4 to 6 records read as version 7
+        // ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;
