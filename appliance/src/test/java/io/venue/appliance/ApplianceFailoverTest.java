@@ -166,8 +166,7 @@ class ApplianceFailoverTest
             final String hex = Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey());
             for (final Path data : dataDirs)
             {
-                Files.createDirectories(data.resolve("keys"));
-                Files.writeString(data.resolve("keys").resolve(key), hex + "\n");
+                KeyFiles.writePrivate(data.resolve("keys").resolve(key), hex + "\n");
             }
         }
     }

@@ -53,7 +53,7 @@ class PromotedEpochTest
     void aStandbyThatHasNotHeardAPrimaryIsPromotedOnlyWhenForced() throws Exception
     {
         final Path keys = Files.createDirectories(folder.resolve("standby").resolve("keys"));
-        Files.writeString(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
+        KeyFiles.writePrivate(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
         final Path config = Files.writeString(folder.resolve("standby.properties"), "role=standby\ndata.dir=standby\ndemo=true\n" +
             "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() +
             "\nreplication.primary.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() + "\n");

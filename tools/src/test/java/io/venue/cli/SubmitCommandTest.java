@@ -2,6 +2,7 @@ package io.venue.cli;
 
 import io.venue.appliance.Appliance;
 import io.venue.appliance.ApplianceContext;
+import io.venue.appliance.KeyFiles;
 import io.venue.action.ActionPayload;
 import io.venue.action.Deposit;
 import io.venue.action.json.CanonicalJson;
@@ -74,8 +75,9 @@ class SubmitCommandTest
         final CliRun signed = CliRun.of("sign", "payload", deposit.toString(), "--key-file",
             appliance.operatorKeyFile().toString(), "--mode", "admin-text", "--submit", appliance.baseUrl());
         assertEquals(0, signed.exitCode(), signed.err() + signed.out());
-        final String traderKey = Files.writeString(folder.resolve("trader.key"), Hex.to0x(trader.privateKey()))
-            .toString();
+        final Path traderKeyFile = folder.resolve("trader.key");
+        KeyFiles.writePrivate(traderKeyFile, Hex.to0x(trader.privateKey()));
+        final String traderKey = traderKeyFile.toString();
         final CliRun bid = CliRun.of("sign", "place", "--key-file", traderKey, "--nonce", "0", "--market", "1",
             "--side", "Bid", "--price", "50000000000", "--qty", "10000", "--submit", appliance.baseUrl());
         assertEquals(0, bid.exitCode(), "funded by the deposit: " + bid.out());
