@@ -19,8 +19,10 @@ sleep 2
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
+# a thread that ends while it is read is left out (its ticks are lost either way: /proc keeps no dead thread's)
 ticks() { for t in /proc/$app/task/*; do
-  name=$(tr ' ' '_' < "$t/comm"); stat=$(sed 's/.*) //' "$t/stat"); set -- $stat; echo "$name ${12} ${13}"; done; }
+  { name=$(tr ' ' '_' < "$t/comm") && stat=$(sed 's/.*) //' "$t/stat"); } 2>/dev/null || continue
+  set -- $stat; echo "$name ${12} ${13}"; done; }
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 ticks > before.txt
 gen measured

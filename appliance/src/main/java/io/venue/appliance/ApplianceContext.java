@@ -60,6 +60,9 @@ public final class ApplianceContext
     private int httpPort = 8080;
     private long chainId = DEMO_CHAIN_ID;
     private Address verifyingContract = DEMO_CONTRACT;
+    /** Whether the binding was set rather than left at the demo's values, which a production node must not run on. */
+    private boolean chainIdSet;
+    private boolean verifyingContractSet;
     private int verifierThreads = 1;
     private final List<Address> operators = new ArrayList<>();
     private boolean demo = true;
@@ -196,6 +199,7 @@ public final class ApplianceContext
     public ApplianceContext chainId(final long chainId)
     {
         this.chainId = chainId;
+        this.chainIdSet = true;
         return changed();
     }
 
@@ -208,6 +212,7 @@ public final class ApplianceContext
     public ApplianceContext verifyingContract(final Address verifyingContract)
     {
         this.verifyingContract = verifyingContract;
+        this.verifyingContractSet = true;
         return changed();
     }
 
@@ -1381,6 +1386,15 @@ public final class ApplianceContext
         checkEndpoint("replication.standby.endpoint", standbyEndpoint);
         checkEndpoint("replication.primary.endpoint", primaryEndpoint);
         checkLanes();
+        if (!demo && !(chainIdSet && verifyingContractSet))
+        {
+            // the demo's binding is the reference vectors' test values: a production node running on them would sign
+            // and verify for a deployment it is not, and its clients' signatures would not verify
+            throw new IllegalArgumentException("a production node (demo=false) must name its deployment: set " +
+                (chainIdSet ? "" : verifyingContractSet ? "chain.id" : "chain.id and ") +
+                (verifyingContractSet ? "" : "verifying.contract") + " (the chain id and verifying contract its v2 " +
+                "digests are bound to; docs/OPERATIONS.md)");
+        }
         if (dataDir == null || httpHost == null || verifyingContract == null || role == null || replicationMode == null)
         {
             throw new IllegalArgumentException("data.dir, http.host, verifying.contract, role and replication.mode must be set");

@@ -66,7 +66,10 @@ final class Gate implements Events.AccountLimits
     {
         envelope.wrap(buffer, offset);
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
-        final boolean signedByAccount = envelope.signerMatch() != SignerMatch.OTHER;
+        // an admin text signature speaks for an operator action only (the verifier tries it for no other)
+        final SignerMatch match = envelope.signerMatch();
+        final boolean signedByAccount = match != SignerMatch.OTHER &&
+            (match != SignerMatch.ACCOUNT_ADMIN_TEXT || scope == SCOPE_OPERATOR);
         int account = state.accounts.find(buffer, accountOffset);
         state.events.rateOf(account, nowMs);
 

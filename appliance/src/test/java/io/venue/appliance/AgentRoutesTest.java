@@ -11,6 +11,7 @@ import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
 import io.venue.auth.AgentRotationText;
+import io.venue.auth.Credentials;
 import io.venue.auth.OwnerRevokeText;
 import io.venue.auth.OwnerSignedText;
 import io.venue.auth.Scope;
@@ -345,7 +346,63 @@ class AgentRoutesTest
             .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
             .toJson()));
         refused(executions(account, "", bearer), 401, "UNAUTHORIZED");
-        refused(token(signer, 5, System.currentTimeMillis(), ""), 401, "UNKNOWN_KEY");
+        refused(token(signer, 5, System.currentTimeMillis(), ""), 401, "UNAUTHENTICATED");
+    }
+
+    /**
+     * A stranger probing key ids learns nothing: an unknown key is answered as a known key's bad signature, and as a
+     * known key signed with the other version; and with a stale timestamp, both are a SKEW.
+     */
+    @Test
+    void anUnknownKeyIsAnsweredAsAKnownKeysBadSignature() throws Exception
+    {
+        final SecureRandom random = new SecureRandom();
+        final HttpResponse<String> hmac = create(AgentKey.secp256k1(Secp256k1KeyPair.generate(random).address()),
+            Scope.READ);
+        ok(hmac);
+        final String hmacId = field(hmac.body(), "apiKeyId");
+        final Ed25519PrivateKeyParameters reader = new Ed25519PrivateKeyParameters(random);
+        final HttpResponse<String> ed25519 = create(AgentKey.ed25519(reader.generatePublicKey().getEncoded()),
+            Scope.READ);
+        ok(ed25519);
+        final String ed25519Id = field(ed25519.body(), "apiKeyId");
+        final String unknownId = Credentials.newApiKeyId(random);
+        final long now = System.currentTimeMillis();
+        final String secret = Credentials.newApiSecret(random);
+        final String passphrase = Credentials.newPassphrase(random);
+        final byte[] otherSeed = new Ed25519PrivateKeyParameters(random).getEncoded();
+
+        final HttpResponse<String> unknown = token(SvcRequestSigner.hmac(unknownId, secret, passphrase), 1, now, "");
+        assertEquals(401, unknown.statusCode(), unknown.body());
+        final List<HttpResponse<String>> sameAnswer = List.of(
+            token(SvcRequestSigner.hmac(hmacId, secret, field(hmac.body(), "apiPassphrase")), 1, now, ""),
+            token(SvcRequestSigner.ed25519(unknownId, otherSeed), 1, now, ""),
+            token(SvcRequestSigner.ed25519(ed25519Id, otherSeed), 1, now, ""),
+            token(SvcRequestSigner.hmac(ed25519Id, secret, passphrase), 1, now, ""),
+            token(SvcRequestSigner.ed25519(hmacId, otherSeed), 1, now, ""));
+        for (final HttpResponse<String> answer : sameAnswer)
+        {
+            assertEquals(unknown.statusCode(), answer.statusCode(), answer.body());
+            assertEquals(withoutServerTime(unknown.body()), withoutServerTime(answer.body()));
+        }
+        assertEquals("UNAUTHENTICATED", field(unknown.body(), "code"), unknown.body());
+        assertEquals("SVC-Signature", field(unknown.body(), "field"), unknown.body());
+
+        final HttpResponse<String> staleUnknown = token(SvcRequestSigner.hmac(unknownId, secret, passphrase), 2,
+            now - 60_000, "");
+        final HttpResponse<String> staleKnown = token(SvcRequestSigner.hmac(hmacId, secret, passphrase), 2,
+            now - 60_000, "");
+        refused(staleUnknown, 401, "SKEW");
+        assertEquals(withoutServerTime(staleUnknown.body()), withoutServerTime(staleKnown.body()));
+        // none of it used a nonce of the real credentials
+        ok(token(SvcRequestSigner.hmac(hmacId, field(hmac.body(), "apiSecret"), field(hmac.body(), "apiPassphrase")), 1,
+            now, ""));
+        ok(token(SvcRequestSigner.ed25519(ed25519Id, reader.getEncoded()), 1, now, ""));
+    }
+
+    private static String withoutServerTime(final String body)
+    {
+        return body.replaceAll("\"serverTimeMs\":[0-9]+", "");
     }
 
     @Test
@@ -359,7 +416,7 @@ class AgentRoutesTest
         ok(token(SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"), reader.getEncoded()), 7, now, ""));
         refused(token(SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"),
             new Ed25519PrivateKeyParameters(new SecureRandom()).getEncoded()), 8, now, ""),
-            401, "BAD_SIGNATURE");
+            401, "UNAUTHENTICATED");
 
         final Ed25519PrivateKeyParameters trader =
             new Ed25519PrivateKeyParameters(new SecureRandom());

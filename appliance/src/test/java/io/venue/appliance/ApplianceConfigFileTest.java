@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -26,6 +27,9 @@ class ApplianceConfigFileTest
 {
     @TempDir
     Path folder;
+
+    /** The deployment binding a production file (demo=false) must name. */
+    private static final String BINDING = "chain.id=42161\nverifying.contract=0x" + "c0".repeat(20) + "\n";
 
     private ApplianceContext read(final String text) throws Exception
     {
@@ -116,7 +120,8 @@ class ApplianceConfigFileTest
             "listing.operator.key.file=/abs/operator.key", "ws.token.ttl.ms=60000", "mm.window.ms=500", "mm.account.actions=1",
             "mm.account.cancels=2", "mm.key.actions=3", "mm.ip.actions=4", "mm.market.actions=5", "mm.shard.actions=6",
             "mm.builder.basic=" + basic.toUpperCase(Locale.ROOT).replace("0X", "0x"), "mm.builder.pro=" + pro + ",,",
-            "mm.builder.basic.per.minute=10", "mm.builder.pro.per.minute=20", "metrics.allow=10.1.2.3", "replication.auto.promote=yes"));
+            "mm.builder.basic.per.minute=10", "mm.builder.pro.per.minute=20", "metrics.allow=10.1.2.3", "replication.auto.promote=yes",
+            BINDING));
         assertEquals(folder.resolve("keys/cred.key"), c.credentialKeyFile(), "relative to the file's folder");
         assertEquals(folder.resolve("listing.json"), c.listingFile());
         assertEquals(Path.of("/abs/operator.key"), c.listingOperatorKeyFile(), "an absolute path stays");
@@ -135,8 +140,31 @@ class ApplianceConfigFileTest
     void aFileTurnsTheDemoOffUnlessItSaysSo() throws Exception
     {
         assertTrue(new ApplianceContext().journalPretouch(), "the journals are pretouched by default");
-        assertFalse(read("operators=0x" + "11".repeat(20)).demo());
+        assertFalse(read("operators=0x" + "11".repeat(20) + "\n" + BINDING).demo());
         assertTrue(new ApplianceContext().demo());
+    }
+
+    @Test
+    void aProductionNodeMustNameItsChainAndContract() throws Exception
+    {
+        final String operators = "operators=0x" + "11".repeat(20);
+        final String contract = "verifying.contract=0x" + "ab".repeat(20);
+        assertRefused(operators, "a production node (demo=false) must name its deployment: set chain.id and " +
+            "verifying.contract (");
+        assertRefused(operators + "\nchain.id=42161", "must name its deployment: set verifying.contract (");
+        assertRefused(operators + "\n" + contract, "must name its deployment: set chain.id (");
+        final Path file = Files.writeString(folder.resolve("production.properties"), operators + "\n");
+        final String[] arguments = {"--config", file.toString()};
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(arguments)).getMessage()
+            .contains("set chain.id and verifying.contract"), "the process refuses to start");
+        assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().demo(false).conclude(),
+            "from code too");
+
+        final ApplianceContext named = read(operators + "\nchain.id=42161\n" + contract);
+        assertEquals(42161, named.chainId());
+        assertEquals("0x" + "ab".repeat(20), named.verifyingContract().toString());
+        assertEquals(ApplianceContext.DEMO_CHAIN_ID, read("demo=true").chainId(),
+            "a demo runs on the vectors' binding");
     }
 
     @Test
@@ -264,6 +292,7 @@ class ApplianceConfigFileTest
     void commandLineArgumentsOverrideTheFile() throws Exception
     {
         final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
+        Files.writeString(file, BINDING, StandardOpenOption.APPEND);
         final ApplianceContext c = ApplianceMain.parse(new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
         assertEquals(9191, c.httpPort());
         assertEquals(Path.of("elsewhere").toAbsolutePath(), c.dataDir());

@@ -26,7 +26,9 @@ class ApplianceContextTest
 
     private ApplianceContext read(final String text) throws Exception
     {
-        return ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), text));
+        // a production file names its deployment
+        return ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), text +
+            "\nchain.id=42161\nverifying.contract=0x" + "c0".repeat(20)));
     }
 
     @Test

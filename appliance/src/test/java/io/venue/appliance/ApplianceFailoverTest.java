@@ -22,7 +22,6 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -171,9 +170,7 @@ class ApplianceFailoverTest
             for (final Path data : dataDirs)
             {
                 Files.createDirectories(data.resolve("keys"));
-                Files.writeString(data.resolve("keys").resolve(key), hex + "\n");
-                Files.setPosixFilePermissions(data.resolve("keys").resolve(key),
-                    PosixFilePermissions.fromString("rw-------"));
+                KeyFiles.writePrivate(data.resolve("keys").resolve(key), hex + "\n");
             }
         }
     }

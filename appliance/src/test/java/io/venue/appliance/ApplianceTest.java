@@ -689,8 +689,10 @@ class ApplianceTest
         Files.copy(folder.resolve("keys").resolve("operator.key"), cut.resolve("keys").resolve("operator.key"));
         Files.copy(folder.resolve("keys").resolve("demo-account.key"), cut.resolve("keys").resolve("demo-account.key"));
         // as if the first start had died after two of the six set-up actions
-        appliance = Appliance.start(new ApplianceContext().dataDir(cut).httpPort(0).demo(false).operator(operator.address()),
-            new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        final ApplianceContext production = new ApplianceContext().dataDir(cut).httpPort(0).demo(false)
+            .operator(operator.address()).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .verifyingContract(ApplianceContext.DEMO_CONTRACT);
+        appliance = Appliance.start(production, new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
         ok(http.operator(operator, 0, new CreateAsset(USDC, "USDC")));
         ok(http.operator(operator, 1, new CreateAsset(BTC, "BTC")));

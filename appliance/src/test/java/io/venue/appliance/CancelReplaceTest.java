@@ -32,7 +32,6 @@ import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -250,9 +249,8 @@ class CancelReplaceTest
     void aBuilderPlanLimitsTheTraderPerMinute() throws Exception
     {
         final Path keyFile = folder.resolve("keys").resolve("demo-account.key");
-        Files.createDirectories(keyFile.getParent());
         final Secp256k1KeyPair demo = Secp256k1KeyPair.generate(new SecureRandom());
-        Files.writeString(keyFile, Hex.to0x(demo.privateKey()) + "\n");
+        KeyFiles.writePrivate(keyFile, Hex.to0x(demo.privateKey()) + "\n");
         start("4000", demo.address().toString());
         final SvcRequestSigner mm = agent(AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final String order = restingBid(47_000 * UNIT);

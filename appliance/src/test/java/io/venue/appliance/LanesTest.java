@@ -42,8 +42,10 @@ class LanesTest
         assertEquals("lanes names no lane (this build has http)", assertThrows(IllegalArgumentException.class,
             () -> ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), "lanes= , \n"))).getMessage());
         assertEquals(List.of("http"), new ApplianceContext().lanes(), "http by default");
-        assertEquals(List.of("http"), ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), "lanes= http ,\n"))
-            .lanes());
+        // a production file names its deployment
+        final Path named = Files.writeString(folder.resolve("venue.properties"), "lanes= http ,\nchain.id=42161\n" +
+            "verifying.contract=0x" + "c0".repeat(20));
+        assertEquals(List.of("http"), ApplianceConfigFile.read(named).lanes());
         assertThrows(IllegalArgumentException.class, () -> LaneCatalog.make("fix", null));
     }
 

@@ -40,11 +40,14 @@ class ListingSetUpTest
         final Path keyFile = folder.resolve("operator.key");
         if (!Files.exists(keyFile))
         {
-            Files.writeString(keyFile, Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey()) + "\n");
+            KeyFiles.writePrivate(keyFile, Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey()) + "\n");
         }
         final Secp256k1KeyPair operator = VenueHttp.key(keyFile);
         final ApplianceContext context = new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0);
         ApplianceConfigFile.apply(context, "demo", "false", folder);
+        // a production node names its deployment: the demo's, which the test's clients sign for
+        ApplianceConfigFile.apply(context, "chain.id", Long.toString(ApplianceContext.DEMO_CHAIN_ID), folder);
+        ApplianceConfigFile.apply(context, "verifying.contract", ApplianceContext.DEMO_CONTRACT.toString(), folder);
         ApplianceConfigFile.apply(context, "operators", operator.address().toString(), folder);
         ApplianceConfigFile.apply(context, "listing.file", "listing.json", folder);
         ApplianceConfigFile.apply(context, "listing.operator.key.file", "operator.key", folder);

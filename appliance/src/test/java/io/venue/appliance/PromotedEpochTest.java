@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,9 +53,8 @@ class PromotedEpochTest
     void aStandbyThatHasNotHeardAPrimaryIsPromotedOnlyWhenForced() throws Exception
     {
         final Path keys = Files.createDirectories(folder.resolve("standby").resolve("keys"));
-        Files.writeString(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
-        Files.writeString(keys.resolve("replication.key"), "0x" + "cd".repeat(32) + "\n");
-        Files.setPosixFilePermissions(keys.resolve("replication.key"), PosixFilePermissions.fromString("rw-------"));
+        KeyFiles.writePrivate(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
+        KeyFiles.writePrivate(keys.resolve("replication.key"), "0x" + "cd".repeat(32) + "\n");
         final Path config = Files.writeString(folder.resolve("standby.properties"), "role=standby\ndata.dir=standby\ndemo=true\n" +
             "replication.key.file=standby/keys/replication.key\n" +
             "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() +

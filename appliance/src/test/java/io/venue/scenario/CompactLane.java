@@ -11,6 +11,7 @@ import io.venue.auth.Scope;
 import io.venue.codec.Hex;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.svc.SvcHeaders;
 import io.venue.svc.SvcRequestSigner;
 import io.venue.transport.bsl.CompactOrders;
 
@@ -231,7 +232,7 @@ final class CompactLane implements LaneClient, MachineAuthProbes
             case EDGE_RATE_LIMITED -> new Refusal(429, null, "the edge throttle counts only the lane's failed authentications");
             case SHARD_BUSY -> new Refusal(503, "SHARD_BUSY");
             case QUEUE_LIMIT -> new Refusal(503, "QUEUE_LIMIT", "the pre-batched backlog is full");
-            case TRANSPORT_AUTH_FAILED -> new Refusal(401, "UNKNOWN_KEY");
+            case TRANSPORT_AUTH_FAILED -> new Refusal(401, "UNAUTHENTICATED");
             case MACHINE_NONCE_REPLAYED -> new Refusal(409, "NONCE_REPLAYED");
             case TIMESTAMP_SKEW -> new Refusal(401, "SKEW");
             case LANE_RATE_LIMITED -> new Refusal(429, "account max_actions_per_window", "spec 2.5's body names the window");
@@ -323,6 +324,24 @@ final class CompactLane implements LaneClient, MachineAuthProbes
         final SignedAction signed = trader.sign(action);
         final byte[] body = CompactOrders.encode(marketOf(List.of(signed)), List.of(signed));
         return Result.of(venue.http.send(request(unknownCredential(), 1, System.currentTimeMillis(), body),
+            HttpResponse.BodyHandlers.ofString()));
+    }
+
+    @Override
+    public Result sendWithBadMachineSignature(final Trader trader, final Action action) throws Exception
+    {
+        final Credential credential = credentials(trader, 1).get(0);
+        final SignedAction signed = trader.sign(action);
+        final byte[] body = CompactOrders.encode(marketOf(List.of(signed)), List.of(signed));
+        final long svcNonce = credential.nonce().getAndIncrement();
+        final long now = System.currentTimeMillis();
+        // the key's own signature, of another request: well formed, and not this request's
+        final String other = credential.signer().sign(svcNonce + 1, now, "POST", ROUTE, null, body)
+            .get(SvcHeaders.SIGNATURE);
+        final Map<String, String> headers = new LinkedHashMap<>(DETAILED);
+        headers.putAll(credential.signer().sign(svcNonce, now, "POST", ROUTE, null, body));
+        headers.put(SvcHeaders.SIGNATURE, other);
+        return Result.of(venue.http.send(venue.postRequest(ROUTE, body, headers),
             HttpResponse.BodyHandlers.ofString()));
     }
 

@@ -11,6 +11,9 @@ interface MachineAuthProbes
     /** The action with headers of a credential the venue does not know. */
     Result sendWithUnknownCredential(Trader trader, Action action) throws Exception;
 
+    /** The action with headers of the trader's own credential whose signature does not verify. */
+    Result sendWithBadMachineSignature(Trader trader, Action action) throws Exception;
+
     /** Two requests under the same machine nonce; the answer to the second. */
     Result sendWithReplayedMachineNonce(Trader trader, Action first, Action second) throws Exception;
 

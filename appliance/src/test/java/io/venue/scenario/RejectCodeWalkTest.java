@@ -808,8 +808,15 @@ class RejectCodeWalkTest extends ScenarioSupport
         final LaneClient lane = lane(on);
         requires(lane, Capability.MACHINE_AUTH);
         final Trader trader = trader(lane, main());
-        refused(lane.refusal(RequestRejectReason.TRANSPORT_AUTH_FAILED),
-            machineAuth(lane).sendWithUnknownCredential(trader, bid(main().newSpotMarket(), PRICE, 1)));
+        final Result unknown = machineAuth(lane).sendWithUnknownCredential(trader,
+            bid(main().newSpotMarket(), PRICE, 1));
+        refused(lane.refusal(RequestRejectReason.TRANSPORT_AUTH_FAILED), unknown);
+        // a known key's bad signature is answered alike: a stranger cannot tell which key ids exist
+        final Result badSignature = machineAuth(lane).sendWithBadMachineSignature(trader,
+            bid(main().newSpotMarket(), PRICE, 1));
+        refused(lane.refusal(RequestRejectReason.TRANSPORT_AUTH_FAILED), badSignature);
+        assertEquals(unknown.body().replaceAll("\"serverTimeMs\":[0-9]+", ""),
+            badSignature.body().replaceAll("\"serverTimeMs\":[0-9]+", ""));
     }
 
     void machineNonceReplayed(final Lanes.Lane on) throws Exception

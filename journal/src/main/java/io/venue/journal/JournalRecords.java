@@ -37,9 +37,10 @@ public final class JournalRecords
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not the
-     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}): every
-     * version 4 to 6 record is laid out as the same record of version 7, so it is read as one (JOURNAL-SCHEMA.md,
-     * section 9). Only a version whose every record is laid out as this version's may be read this way.
+     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
+     * also added a value of {@code SignerMatch}): every version 4 to 6 record is laid out as the same record of version
+     * 7, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this
+     * version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
     /**
@@ -273,8 +274,8 @@ public final class JournalRecords
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
         // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
         // (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
-        // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION), so version 4 to 6 records read
-        // as version 7 ones
+        // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION) and added a SignerMatch value
+        // (ACCOUNT_ADMIN_TEXT), so version 4 to 6 records read as version 7 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;

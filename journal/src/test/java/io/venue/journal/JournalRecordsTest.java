@@ -34,7 +34,7 @@ class JournalRecordsTest
         assertEquals(length, records.encodedLength());
         assertEquals(PlaceOrderEncoder.TEMPLATE_ID, records.templateId());
         assertEquals(PlaceOrderEncoder.BLOCK_LENGTH, records.blockLength());
-        assertEquals(7, records.version());
+        assertEquals(JournalRecords.SCHEMA_VERSION, records.version());
         assertEquals(1, records.schemaId());
         assertEquals(16 + JournalRecords.HEADER_LENGTH, records.bodyOffset());
     }
@@ -97,7 +97,7 @@ class JournalRecordsTest
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 2 events lack the limiter fields");
         header.version(3);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 3 order commands lack the limit class");
-        header.version(8);
+        header.version(JournalRecords.SCHEMA_VERSION + 1);
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "a newer version than this build's");
         header.version(4);
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 5 only renamed: version 4 records read as its own");

@@ -21,6 +21,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -42,6 +43,8 @@ class VersionFourRecordsTest
     /** Everything version 5 renamed (version 6 renamed nothing); nothing else may differ, names included. */
     private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
     private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
+    /** Enum values added since version 4 (version 7: an admin action signed over its admin text), left out below. */
+    private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L);
 
     private final JournalRecords records = new JournalRecords();
     private final RecordPrinter printer = new RecordPrinter();
@@ -174,7 +177,10 @@ class VersionFourRecordsTest
         }
         if (type instanceof EnumType e)
         {
-            return "enum " + e.encodingType() + " " + e.values();
+            // a value added later changes no byte of a record that does not hold it
+            final Map<String, Long> values = new LinkedHashMap<>(e.values());
+            ADDED_VALUES.forEach(values::remove);
+            return "enum " + e.encodingType() + " " + values;
         }
         if (type instanceof SetType s)
         {

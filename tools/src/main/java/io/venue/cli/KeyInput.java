@@ -5,12 +5,11 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A private key given inline or in a file (as written by {@code keygen --out}).
+ * A private key given in a file (as written by {@code keygen --out}), on standard input ({@code --key-file -}), or
+ * inline.
  */
 final class KeyInput
 {
@@ -19,17 +18,17 @@ final class KeyInput
 
     static final class Source
     {
-        @Option(names = "--key", description = "Private key, 0x hex. Prefer --key-file: a command line is visible to other users.")
+        @Option(names = "--key", description = "Private key, 0x hex. Prefer --key-file: a command line is visible to " +
+            "other users (ps).")
         String hex;
 
-        @Option(names = "--key-file", description = "File holding the private key, 0x hex.")
+        @Option(names = "--key-file", description = "File holding the private key, 0x hex, readable by its owner " +
+            "only; - reads it from standard input.")
         Path file;
     }
 
     byte[] privateKey() throws IOException
     {
-        final String text = source.file != null ?
-            Files.readString(source.file, StandardCharsets.US_ASCII).trim() : source.hex.trim();
-        return Hex.fromHex(text);
+        return Hex.fromHex(source.file != null ? Secrets.read(source.file, "--key-file") : source.hex.trim());
     }
 }

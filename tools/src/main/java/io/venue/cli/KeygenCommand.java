@@ -1,5 +1,6 @@
 package io.venue.cli;
 
+import io.venue.appliance.KeyFiles;
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
@@ -9,10 +10,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 
@@ -60,22 +58,15 @@ final class KeygenCommand implements Callable<Integer>
     }
 
     /**
-     * Creates the key file readable by its owner only from the first byte (no window in which another
-     * user could read it); where the file system has no POSIX permissions, says so on stderr.
+     * Writes the key file readable by its owner only from the first byte, forced to the disk before it takes its
+     * name (KeyFiles); where the file system has no POSIX permissions, says so on stderr.
      */
     private void writePrivate(final Path file, final String text) throws IOException
     {
-        if (Files.getFileStore(file.toAbsolutePath().getParent()).supportsFileAttributeView("posix"))
-        {
-            // an existing file is replaced, as before, but never reopened with its old permissions
-            Files.deleteIfExists(file);
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        }
-        else
+        if (!KeyFiles.writePrivate(file, text))
         {
             spec.commandLine().getErr().println("warning: " + file + " is on a file system without POSIX permissions; " +
                 "restrict who can read it yourself");
         }
-        Files.writeString(file, text, StandardCharsets.US_ASCII);
     }
 }

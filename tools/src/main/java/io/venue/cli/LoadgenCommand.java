@@ -16,7 +16,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,7 +122,7 @@ final class LoadgenCommand implements Callable<Integer>
                 return t;
             })).build();
         final Secp256k1KeyPair operator = Secp256k1KeyPair.fromPrivateKey(
-            Hex.fromHex(Files.readString(operatorKey, StandardCharsets.US_ASCII).trim()));
+            Hex.fromHex(Secrets.read(operatorKey, "--operator-key")));
         final LoadAccounts load = new LoadAccounts(traders, deployment.chainId, deployment.contractAddress(), market, quoteAsset);
 
         long begin = System.nanoTime();

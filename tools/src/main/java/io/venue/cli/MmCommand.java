@@ -78,6 +78,7 @@ final class MmCommand
 
         /** POSTs {@code body} to {@code route} with the machine headers over it and {@code more}; prints the answer. */
         HttpResponse<String> send(final String route, final byte[] body, final Map<String, String> more)
+            throws IOException
         {
             final Map<String, String> headers = new HashMap<>(machine.headers("POST", route, body));
             headers.putAll(more);

@@ -78,7 +78,8 @@ final class SignCommand
             final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(signing.key.privateKey());
             final ActionSigner signer = new ActionSigner(signing.deployment.chainId, signing.deployment.contractAddress(), key);
             final ActionPayload payload = payload(key.address());
-            final SignedAction signed = signer.sign(payload, signing.preimageMode());
+            final SignedAction signed = signing.adminText() ? signer.signAdminText(payload) :
+                signer.sign(payload, signing.preimageMode());
             final PrintWriter out = spec.commandLine().getOut();
             out.println(new String(CanonicalJson.signedActionBody(signed), StandardCharsets.US_ASCII));
             out.flush();

@@ -31,8 +31,16 @@ final class SigningOptions
     @Option(names = "--client-order-id", description = "Optional 16-byte client order id, 0x + 32 lowercase hex.")
     String clientOrderId;
 
-    @Option(names = "--mode", defaultValue = "raw", description = "Preimage mode: raw or personal (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", defaultValue = "raw", description = "What is signed: raw (the v2 digest), personal " +
+        "(EIP-191 of the digest's 32 bytes) or admin-text (EIP-191 of an admin action's text, docs/MESSAGE-TEXTS.md " +
+        "section 6: the documented way for operator actions). Default: ${DEFAULT-VALUE}.")
     String mode;
+
+    /** Whether an admin action is signed over its admin text rather than its digest. */
+    boolean adminText()
+    {
+        return "admin-text".equals(mode);
+    }
 
     PreimageMode preimageMode()
     {
@@ -40,7 +48,7 @@ final class SigningOptions
         {
             case "raw" -> PreimageMode.RAW;
             case "personal" -> PreimageMode.PERSONAL;
-            default -> throw new IllegalArgumentException("--mode must be raw or personal, got " + mode);
+            default -> throw new IllegalArgumentException("--mode must be raw, personal or admin-text, got " + mode);
         };
     }
 

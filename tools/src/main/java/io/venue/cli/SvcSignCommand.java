@@ -38,24 +38,65 @@ final class SvcSignCommand implements Callable<Integer>
         @ArgGroup(exclusive = false)
         Hmac hmac;
 
-        @Option(names = "--ed25519-key", description = "Ed25519 private key (32-byte seed, 0x hex): auth version 3.")
+        @Option(names = "--ed25519-key", description = "Ed25519 private key (32-byte seed, 0x hex): auth version 3. " +
+            "Prefer --ed25519-key-file: a command line is visible to other users (ps).")
         String ed25519Key;
 
+        @Option(names = "--ed25519-key-file", description = "File holding the Ed25519 private key (owner-readable " +
+            "only; - for standard input): auth version 3.")
+        Path ed25519KeyFile;
+
         /** The signer of the credential given: Ed25519 (version 3) or HMAC (version 2). */
-        SvcRequestSigner signer(final String keyId)
+        SvcRequestSigner signer(final String keyId) throws IOException
         {
+            if (ed25519KeyFile != null)
+            {
+                return SvcRequestSigner.ed25519(keyId, Hex.fromHex(Secrets.read(ed25519KeyFile, "--ed25519-key-file")));
+            }
             return ed25519Key != null ? SvcRequestSigner.ed25519(keyId, Hex.fromHex(ed25519Key)) :
-                SvcRequestSigner.hmac(keyId, hmac.secret, hmac.passphrase);
+                SvcRequestSigner.hmac(keyId, hmac.secret.value(), hmac.passphrase.value());
         }
     }
 
+    /** An HMAC credential's secret and passphrase, each inline or, preferably, from a file or standard input. */
     static final class Hmac
     {
-        @Option(names = "--secret", required = true, description = "The API secret (sps_...): auth version 2.")
-        String secret;
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Secret secret;
 
-        @Option(names = "--passphrase", required = true, description = "The API passphrase (spp_...).")
-        String passphrase;
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Passphrase passphrase;
+    }
+
+    static final class Secret
+    {
+        @Option(names = "--secret", description = "The API secret (sps_...): auth version 2. Prefer --secret-file: a " +
+            "command line is visible to other users (ps).")
+        String inline;
+
+        @Option(names = "--secret-file", description = "File holding the API secret (owner-readable only; - for " +
+            "standard input).")
+        Path file;
+
+        String value() throws IOException
+        {
+            return file != null ? Secrets.read(file, "--secret-file") : inline;
+        }
+    }
+
+    static final class Passphrase
+    {
+        @Option(names = "--passphrase", description = "The API passphrase (spp_...). Prefer --passphrase-file.")
+        String inline;
+
+        @Option(names = "--passphrase-file", description = "File holding the API passphrase (owner-readable only; - " +
+            "for standard input).")
+        Path file;
+
+        String value() throws IOException
+        {
+            return file != null ? Secrets.read(file, "--passphrase-file") : inline;
+        }
     }
 
     @Option(names = "--method", defaultValue = "POST", description = "HTTP method (default: ${DEFAULT-VALUE}).")

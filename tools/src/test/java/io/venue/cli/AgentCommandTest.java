@@ -109,7 +109,7 @@ class AgentCommandTest
         final CliRun after = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", keyId, "--secret",
             created.outField("apiSecret"), "--passphrase", created.outField("apiPassphrase"), "--svc-nonce", "2");
         assertEquals(1, after.exitCode());
-        assertTrue(after.out().contains("UNKNOWN_KEY"), after.out());
+        assertTrue(after.out().contains("UNAUTHENTICATED"), after.out());
 
         // without --submit the body is printed for another tool to send
         final CliRun printed = CliRun.of("agent", "revoke", "--key-file", ownerKey, "--nonce", "3", "--agent-id", keyId);

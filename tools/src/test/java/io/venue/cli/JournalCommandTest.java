@@ -154,7 +154,7 @@ class JournalCommandTest
         // a haircut that leaves Alice's bid out of reach: only an engine under the same settings decides the same
         final Path file = Files.writeString(dir.resolve("venue.properties"), String.join("\n",
             "operators=" + OPERATOR, "engine.shards=2", "engine.group.commands=2", "mm.cross.shard.credit.enabled=true",
-            "mm.cross.shard.credit.haircut.ppm=999999"));
+            "mm.cross.shard.credit.haircut.ppm=999999", "chain.id=42161", "verifying.contract=0x" + "c0".repeat(20)));
         run(ApplianceConfigFile.read(file).engineConfig(), dir.resolve("commands"), dir.resolve("events"));
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
         assertTrue(dump.out().contains("CROSS_SHARD_CREDIT_HAIRCUT"), dump.out());

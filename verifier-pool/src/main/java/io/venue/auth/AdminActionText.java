@@ -2,6 +2,8 @@ package io.venue.auth;
 
 import io.venue.codec.Hex;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * The text the operator key signs with EIP-191 for an admin action: it quotes the v2 digest of the
  * action, which already binds chain id and verifying contract, so the text needs nothing else. The
@@ -16,6 +18,11 @@ public final class AdminActionText implements OwnerIntentText
 {
     public static final String TITLE = "Service Admin Action";
     public static final int DIGEST_LENGTH = 32;
+    /** The text's length in bytes: the title, a line feed, {@code digest:0x} and 64 hex digits. */
+    public static final int LENGTH = TITLE.length() + 1 + "digest:0x".length() + 2 * DIGEST_LENGTH;
+
+    private static final byte[] PREFIX = (TITLE + "\ndigest:0x").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final byte[] digest;
     private final String text;
@@ -43,6 +50,21 @@ public final class AdminActionText implements OwnerIntentText
     public String text()
     {
         return text;
+    }
+
+    /**
+     * Writes the ASCII bytes of the text for the digest at {@code digest[digestOffset..+32)} to {@code out[0..LENGTH)},
+     * allocating nothing (the verifier's way to the same bytes as {@link #text()}).
+     */
+    public static void write(final byte[] digest, final int digestOffset, final byte[] out)
+    {
+        System.arraycopy(PREFIX, 0, out, 0, PREFIX.length);
+        for (int i = 0; i < DIGEST_LENGTH; i++)
+        {
+            final int b = digest[digestOffset + i] & 0xFF;
+            out[PREFIX.length + 2 * i] = HEX_DIGITS[b >>> 4];
+            out[PREFIX.length + 2 * i + 1] = HEX_DIGITS[b & 0xF];
+        }
     }
 
     /** A copy of the digest. */

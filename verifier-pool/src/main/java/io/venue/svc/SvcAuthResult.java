@@ -46,6 +46,13 @@ public enum SvcAuthResult
     /** The signature verifies but SVC-Passphrase is not the credential's passphrase. */
     BAD_PASSPHRASE(401),
 
+    /**
+     * What the lanes answer for {@link #UNKNOWN_KEY}, {@link #CREDENTIAL_MISMATCH} and {@link #BAD_SIGNATURE}
+     * alike (and for a session logon whose key, secret or passphrase is wrong), so that no one learns which keys
+     * exist; never a result of {@link SvcVerifier}, whose results tell them apart for the journal.
+     */
+    UNAUTHENTICATED(401),
+
     /** SVC-Nonce is not above the highest nonce already accepted for the key (spec 3.2). */
     NONCE_REPLAYED(409);
 

@@ -1,11 +1,19 @@
 package io.venue.svc;
 
+import io.venue.auth.Credentials;
+
+import java.security.SecureRandom;
 import java.util.function.Function;
 
 /**
- * Authenticates one machine REST request (spec 5.4): SVC-* headers, then the credential, the timestamp
- * skew, the signature over the signed string and, for version 2, the passphrase. Every outcome is a
+ * Authenticates one machine REST request (spec 5.4): SVC-* headers, the request parts, the timestamp skew, then the
+ * credential and the signature over the signed string and, for version 2, the passphrase. Every outcome is a
  * {@link SvcAuthResult} with the field at fault and a message; nothing is thrown for any input.
+ * <p>
+ * An unknown key, a credential of the other kind and a signature that does not verify are told apart here (the journal
+ * records which), but reached alike: the same checks before them, and a signature computed for an unknown key or a
+ * credential of the other kind too, against a dummy credential of the version asked for, so that how long the answer
+ * takes does not say which keys exist. The lanes answer the three alike ({@link SvcAuthResult#UNAUTHENTICATED}).
  * <p>
  * The signature is checked before the passphrase so that BAD_PASSPHRASE is only ever seen by someone
  * who holds the secret: it is no oracle for guessing passphrases.
@@ -26,6 +34,20 @@ public final class SvcVerifier
     private final SvcCanonicalString canonical = new SvcCanonicalString();
     private final SvcHmacV2 hmac = new SvcHmacV2();
     private final SvcEd25519V3 ed25519 = new SvcEd25519V3();
+
+    /** What a request naming no credential of its version is checked against: random keys no one holds. */
+    private static final SvcCredential DUMMY_HMAC;
+    private static final SvcCredential DUMMY_ED25519;
+
+    static
+    {
+        final SecureRandom random = new SecureRandom();
+        final String dummyId = Credentials.newApiKeyId(random);
+        DUMMY_HMAC = SvcCredential.hmac(dummyId, Credentials.newApiSecret(random), Credentials.newPassphrase(random));
+        final byte[] seed = new byte[SvcEd25519V3.SEED_LENGTH];
+        random.nextBytes(seed);
+        DUMMY_ED25519 = SvcCredential.ed25519(dummyId, SvcEd25519V3.publicKey(seed));
+    }
 
     private SvcAuthResult result = SvcAuthResult.MISSING_HEADER;
     private String errorField = SvcHeaders.AUTH_VERSION;
@@ -91,16 +113,8 @@ public final class SvcVerifier
         {
             return fail(parsed.result(), parsed.errorField(), parsed.errorMessage());
         }
-        if (credential == null || !credential.apiKeyId().equals(parsed.apiKeyId()))
-        {
-            return fail(SvcAuthResult.UNKNOWN_KEY, SvcHeaders.KEY, "SVC-Key names no active credential");
-        }
-        if (credential.version() != parsed.version())
-        {
-            return fail(SvcAuthResult.CREDENTIAL_MISMATCH, SvcHeaders.AUTH_VERSION, credential.version() ==
-                SvcAuthVersion.HMAC_SHA256 ? "SVC-Key is an HMAC credential: use SVC-Auth-Version 2" :
-                "SVC-Key is an Ed25519 credential: use SVC-Auth-Version 3");
-        }
+        final boolean known = credential != null && credential.apiKeyId().equals(parsed.apiKeyId());
+        final boolean sameKind = known && credential.version() == parsed.version();
         if (!isToken(method))
         {
             return fail(SvcAuthResult.MALFORMED_REQUEST, "method", "method must be visible ASCII, no space");
@@ -136,9 +150,22 @@ public final class SvcVerifier
             body == null ? 0 : bodyOffset,
             body == null ? 0 : bodyLength);
 
+        // an unknown key, or one of the other kind, costs a signature check too, against a key no one holds
+        final SvcCredential against = sameKind ? credential :
+            parsed.version() == SvcAuthVersion.HMAC_SHA256 ? DUMMY_HMAC : DUMMY_ED25519;
         final boolean signatureOk = parsed.version() == SvcAuthVersion.HMAC_SHA256 ?
-            hmac.verify(credential.apiSecret(), canonical.buffer(), 0, length, parsed.signatureBuffer(), 0) :
-            ed25519.verify(credential.publicKey(), canonical.buffer(), 0, length, parsed.signatureBuffer(), 0);
+            hmac.verify(against.apiSecret(), canonical.buffer(), 0, length, parsed.signatureBuffer(), 0) :
+            ed25519.verify(against.publicKey(), canonical.buffer(), 0, length, parsed.signatureBuffer(), 0);
+        if (!known)
+        {
+            return fail(SvcAuthResult.UNKNOWN_KEY, SvcHeaders.KEY, "SVC-Key names no active credential");
+        }
+        if (!sameKind)
+        {
+            return fail(SvcAuthResult.CREDENTIAL_MISMATCH, SvcHeaders.AUTH_VERSION, credential.version() ==
+                SvcAuthVersion.HMAC_SHA256 ? "SVC-Key is an HMAC credential: use SVC-Auth-Version 2" :
+                "SVC-Key is an Ed25519 credential: use SVC-Auth-Version 3");
+        }
         if (!signatureOk)
         {
             return fail(SvcAuthResult.BAD_SIGNATURE, SvcHeaders.SIGNATURE,

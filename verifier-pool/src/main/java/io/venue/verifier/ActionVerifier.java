@@ -1,6 +1,7 @@
 package io.venue.verifier;
 
 import io.venue.action.ActionPayload;
+import io.venue.action.AdminAction;
 import io.venue.action.Address;
 import io.venue.action.SignedAction;
 import io.venue.action.json.CanonicalJson;
@@ -9,6 +10,7 @@ import io.venue.action.json.ParseErrorCode;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.action.typed.TypedOrder;
+import io.venue.auth.AdminActionText;
 import io.venue.crypto.ActionDigest;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.Keccak256;
@@ -40,7 +42,8 @@ import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
 
 /**
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
- * then personal mode (and v1 when the migration flag is on), and writes the result record; or one typed order of a
+ * then personal mode (then, for an admin action, over its admin text; and v1 when the migration flag is on), and writes
+ * the result record; or one typed order of a
  * binary lane ({@link #verifyTyped}), whose canonical JSON is written from its fields instead of parsed. Made with the delegates
  * it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual order. One instance
  * per verifier thread; it shares only the delegates it reads.
@@ -72,6 +75,11 @@ public final class ActionVerifier
     private final byte[] rawSigner = new byte[ADDRESS_LENGTH];
     private final byte[] personalSigner = new byte[ADDRESS_LENGTH];
     private final byte[] v1Signer = new byte[ADDRESS_LENGTH];
+    /** Whether the request being verified is an admin action, which may also be signed over its admin text. */
+    private boolean adminAction;
+    private final byte[] adminText = new byte[AdminActionText.LENGTH];
+    private final byte[] adminHash = new byte[DIGEST_LENGTH];
+    private final byte[] adminSigner = new byte[ADDRESS_LENGTH];
 
     public ActionVerifier(
         final long chainId,
@@ -186,6 +194,7 @@ public final class ActionVerifier
         }
 
         final SignedAction action = parsed.signedAction();
+        adminAction = action.payload().action() instanceof AdminAction;
         action.signature().copyTo(signature, 0);
         action.payload().account().copyTo(account, 0);
         final int jsonLength = canonical.encode(action.payload());
@@ -225,6 +234,7 @@ public final class ActionVerifier
         {
             return malformed(out, fault.code(), fault.path(), fault.message(src, offset));
         }
+        adminAction = false;
         src.getBytes(offset + TypedOrder.SIGNATURE, signature, 0, SIGNATURE_LENGTH);
         src.getBytes(offset + TypedOrder.ACCOUNT, account, 0, ADDRESS_LENGTH);
         final CanonicalJsonWriter writer = canonical.writer().reset();
@@ -283,15 +293,23 @@ public final class ActionVerifier
         {
             personal = recoverPersonal();
         }
-        if (raw == RecoveryStatus.NO_POINT && personal != RecoveryStatus.OK)
-        {
-            // no key in either mode (a recovered point at infinity depends on the hash: the other mode was tried)
-            return record(out, VerificationOutcome.BAD_SIGNATURE, raw.ordinal(), 2, json, jsonLength);
-        }
         if (personal == RecoveryStatus.OK && Arrays.equals(personalSigner, account))
         {
             learnPersonalMode();
             return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+        }
+        if (adminAction && recoverAdminText() == RecoveryStatus.OK && Arrays.equals(adminSigner, account))
+        {
+            // the operator signed the documented admin text: the digest's candidates are no one's, so both stay zero
+            Arrays.fill(rawSigner, (byte)0);
+            Arrays.fill(personalSigner, (byte)0);
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_ADMIN_TEXT.ordinal(), 2, json,
+                jsonLength);
+        }
+        if (raw == RecoveryStatus.NO_POINT && personal != RecoveryStatus.OK)
+        {
+            // no key in either mode (a recovered point at infinity depends on the hash: the other mode was tried)
+            return record(out, VerificationOutcome.BAD_SIGNATURE, raw.ordinal(), 2, json, jsonLength);
         }
         if (personal == RecoveryStatus.OK && delegates.signsFor(account, personalSigner))
         {
@@ -313,6 +331,17 @@ public final class ActionVerifier
     {
         Eip191.personalHash32(keccak, v2Hash, 0, personalHash, 0);
         return recovery.recover(personalHash, 0, signature, 0, personalSigner, 0);
+    }
+
+    /**
+     * Recovers the signer of the admin text quoting the v2 digest (docs/MESSAGE-TEXTS.md section 6: EIP-191 over
+     * "Service Admin Action", a line feed, "digest:0x" and the digest in lowercase hex) into {@link #adminSigner}.
+     */
+    private RecoveryStatus recoverAdminText()
+    {
+        AdminActionText.write(v2Hash, 0, adminText);
+        Eip191.personalHash(keccak, adminText, 0, adminText.length, adminHash, 0);
+        return recovery.recover(adminHash, 0, signature, 0, adminSigner, 0);
     }
 
     private void learnPersonalMode()

@@ -16,7 +16,12 @@ public enum SignerMatch
     ACCOUNT_PERSONAL_V1,
     /** Neither mode recovers to the account: both v2 candidates are reported for the gate to check against
      * the vault owner and the delegated agents (the raw one alone when it is a known delegate, {@link DelegateSigners}). */
-    OTHER;
+    OTHER,
+    /**
+     * An admin action whose account signed its admin text with EIP-191 ({@link io.venue.auth.AdminActionText},
+     * docs/MESSAGE-TEXTS.md section 6): neither v2 candidate is the account, and both are left zero.
+     */
+    ACCOUNT_ADMIN_TEXT;
 
     private static final SignerMatch[] VALUES = values();
 

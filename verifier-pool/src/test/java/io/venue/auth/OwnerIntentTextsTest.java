@@ -6,6 +6,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Set;
@@ -233,6 +234,10 @@ class OwnerIntentTextsTest
         }
         assertEquals("Service Admin Action\ndigest:0x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
             AdminActionText.of(digest).text());
+        final byte[] written = new byte[AdminActionText.LENGTH];
+        AdminActionText.write(digest, 0, written);
+        assertEquals(AdminActionText.of(digest).text(), new String(written, StandardCharsets.US_ASCII),
+            "the verifier's allocation-free bytes are the text");
         assertThrows(IllegalArgumentException.class, () -> AdminActionText.of(new byte[31]));
         assertThrows(IllegalArgumentException.class, () -> AdminActionText.of(null));
     }

@@ -186,6 +186,22 @@ class SvcVerifierTest
             verifier.verify(v3::get, key -> hmacUnderEd25519Key, "POST", PATH, "", BODY, NOW));
     }
 
+    /** An unknown key meets every check a known one meets before the signature: the first refusal does not name it. */
+    @Test
+    void anUnknownKeyIsCheckedAsFarAsAKnownOne()
+    {
+        final Map<String, String> stale = signedHmac(NOW - 60_000);
+        assertEquals(SvcAuthResult.SKEW, verifier.verify(stale::get, key -> null, "POST", PATH, "", BODY, NOW));
+        assertEquals(SvcAuthResult.SKEW, verify(stale));
+        final Map<String, String> headers = signedHmac(EXAMPLE_TS);
+        assertEquals(SvcAuthResult.MALFORMED_REQUEST,
+            verifier.verify(headers::get, key -> null, "POST", PATH + "\n", "", BODY, NOW));
+        assertEquals(SvcAuthResult.MALFORMED_REQUEST, verifier.verify(headers::get, STORE::get, "POST", PATH + "\n", "",
+            BODY, NOW));
+        final Map<String, String> v3 = signedEd25519(NOW - 60_000);
+        assertEquals(SvcAuthResult.SKEW, verifier.verify(v3::get, key -> null, "POST", PATH, "", BODY, NOW));
+    }
+
     @Test
     void headerProblemsPassThroughWithTheirName()
     {

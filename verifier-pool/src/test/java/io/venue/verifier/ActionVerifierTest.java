@@ -2,11 +2,14 @@ package io.venue.verifier;
 
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.Deposit;
 import io.venue.action.json.BodyMutator;
 import io.venue.action.json.CanonicalJson;
 import io.venue.action.json.ParseErrorCode;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
+import io.venue.codec.Hex;
+import io.venue.crypto.Keccak256;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.RecoveryStatus;
 import io.venue.crypto.Secp256k1KeyPair;
@@ -95,6 +98,45 @@ class ActionVerifierTest
             calls++;
             return recovery.recover(hash, hashOffset, signature, signatureOffset, addressOut, addressOffset);
         }
+    }
+
+    /**
+     * An admin action signed over its admin text (docs/MESSAGE-TEXTS.md section 6, built here from the doc) is the
+     * account's, both digest candidates zero; the same signature over a trading action speaks for no one.
+     */
+    @Test
+    void anAdminActionSignedOverItsAdminTextIsTheAccounts()
+    {
+        final ActionPayload deposit = new ActionPayload(KEY.address(), 3, null, 1_700_000_000_000L,
+            new Deposit(OTHER_KEY.address(), 1, 5));
+        final VerificationResult r = verify(verifier(false), overAdminText(KEY, deposit));
+        assertEquals(VerificationOutcome.VERIFIED, r.outcome());
+        assertEquals(SignerMatch.ACCOUNT_ADMIN_TEXT, r.signerMatch());
+        final byte[] signer = new byte[20];
+        r.getRawSigner(signer, 0);
+        assertArrayEquals(new byte[20], signer);
+        r.getPersonalSigner(signer, 0);
+        assertArrayEquals(new byte[20], signer);
+
+        assertEquals(SignerMatch.OTHER, verify(verifier(false), overAdminText(OTHER_KEY, deposit)).signerMatch());
+        final ActionPayload trade = bid(KEY.address(), 4);
+        assertEquals(SignerMatch.OTHER, verify(verifier(false), overAdminText(KEY, trade)).signerMatch(),
+            "the text is tried for admin actions only");
+        // the digest's own modes stay the account's, as recorded in journals written before the text was accepted
+        assertEquals(SignerMatch.ACCOUNT_PERSONAL,
+            verify(verifier(false), signedBody(KEY, deposit, PreimageMode.PERSONAL)).signerMatch());
+        assertEquals(SignerMatch.ACCOUNT_RAW,
+            verify(verifier(false), signedBody(KEY, deposit, PreimageMode.RAW)).signerMatch());
+    }
+
+    private static byte[] overAdminText(final Secp256k1KeyPair key, final ActionPayload payload)
+    {
+        final String text = "Service Admin Action\ndigest:0x" + Hex.toHex(v2Digest(payload));
+        final byte[] message = ("\u0019Ethereum Signed Message:\n" + text.length() + text)
+            .getBytes(StandardCharsets.US_ASCII);
+        final byte[] hash = new byte[32];
+        new Keccak256().hash(message, 0, message.length, hash, 0);
+        return body(payload, new Secp256k1Signer(key).sign(hash));
     }
 
     @Test

@@ -15,6 +15,12 @@ import java.util.function.Function;
  */
 public final class MachineCredentials
 {
+    /** The one answer to an unknown key, a credential of the other kind and a signature that does not verify. */
+    public static final String UNAUTHENTICATED = "SVC-Signature does not verify under an active credential of " +
+        "SVC-Key (the same answer when the key is unknown, revoked or expired, or of the other kind: " +
+        "SVC-Auth-Version 2 for an HMAC credential, 3 for an Ed25519 one): check the key, its secret and the signed " +
+        "string";
+
     private final Function<String, ApiKey> apiKeys;
     private final SvcNonceStore store;
     private final SvcNonceTracker nonces = new SvcNonceTracker();
@@ -72,7 +78,8 @@ public final class MachineCredentials
         {
             return null;
         }
-        return new Failure(SvcAuthResult.UNKNOWN_KEY, "apiKeyId", "the API key, secret or passphrase is not an active HMAC " +
+        return new Failure(SvcAuthResult.UNAUTHENTICATED, "apiKeyId",
+            "the API key, secret or passphrase is not an active HMAC " +
             "credential's", nowMs, -1, RequestRejectReason.TRANSPORT_AUTH_FAILED, "logon: " + apiKeyId +
             " is not an active HMAC credential with this secret and passphrase");
     }
@@ -136,8 +143,12 @@ public final class MachineCredentials
             {
                 return new Authenticated(key[0], svc.headers().apiKeyId(), null);
             }
+            // an unknown key, a credential of the other kind and a bad signature are one answer: which keys exist is
+            // nobody's business but their owners' (the journal keeps which it was, for the operator)
+            final boolean unauthenticated = result == SvcAuthResult.UNKNOWN_KEY ||
+                result == SvcAuthResult.CREDENTIAL_MISMATCH || result == SvcAuthResult.BAD_SIGNATURE;
             final String field = beforeStart ? SvcHeaders.TIMESTAMP : result == SvcAuthResult.NONCE_REPLAYED ?
-                SvcHeaders.NONCE : svc.errorField();
+                SvcHeaders.NONCE : unauthenticated ? SvcHeaders.SIGNATURE : svc.errorField();
             final String message = beforeStart ? "signed at " + svc.headers().timestampMs() +
                 ", before this node started serving at " + acceptsTimestampsFromMs + " (its start, or its start or " +
                 "promotion plus the 30 s skew when its record of used nonces may be incomplete; nonces used before then " +
@@ -145,16 +156,18 @@ public final class MachineCredentials
                 "whose clock is behind the server's (serverTimeMs) waits for it" :
                 result == SvcAuthResult.NONCE_REPLAYED ?
                 "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
-                svc.errorMessage();
+                unauthenticated ? UNAUTHENTICATED : svc.errorMessage();
             final RequestRejectReason reason = switch (result)
             {
                 case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;
                 case NONCE_REPLAYED -> RequestRejectReason.MACHINE_NONCE_REPLAYED;
                 default -> RequestRejectReason.TRANSPORT_AUTH_FAILED;
             };
-            return new Authenticated(null, null, new Failure(result, field, message, now,
-                beforeStart ? acceptsTimestampsFromMs : -1, reason, method + " " + rawPath + ": " + result + " (" + field +
-                "): " + message));
+            // the journal keeps the verifier's own result, field and message
+            final String journalDetail = method + " " + rawPath + ": " + result + " (" +
+                (unauthenticated ? svc.errorField() : field) + "): " + (unauthenticated ? svc.errorMessage() : message);
+            return new Authenticated(null, null, new Failure(unauthenticated ? SvcAuthResult.UNAUTHENTICATED : result,
+                field, message, now, beforeStart ? acceptsTimestampsFromMs : -1, reason, journalDetail));
         }
     }
 }

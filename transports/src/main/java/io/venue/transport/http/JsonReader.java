@@ -16,7 +16,9 @@ import java.nio.ByteBuffer;
  * {@code Map<String, Object>} in document order, arrays {@code List<Object>}, integers {@code Long} (or
  * {@code BigInteger} beyond 64 bits), other numbers {@code BigDecimal}, plus {@code String}, {@code Boolean} and
  * null. Refused, with the character position: invalid UTF-8, duplicate keys, nesting deeper than {@link #MAX_DEPTH},
- * a number literal over {@link #MAX_NUMBER_LENGTH} characters or out of range, anything after the value. The signed
+ * a number literal over {@link #MAX_NUMBER_LENGTH} characters or out of range, a {@code \\u} escape of other than four
+ * ASCII hex digits, a lone surrogate (a high one not followed by a low one's escape, a low one not after a high one),
+ * anything after the value. The signed
  * trading actions have their own canonical parser; this one is for requests whose signed text the lane rebuilds from
  * the fields.
  */
@@ -212,22 +214,35 @@ public final class JsonReader
                 case 't' -> out.append('\t');
                 case 'u' ->
                 {
-                    if (at + 4 > text.length())
+                    final char code = unicodeEscape();
+                    if (Character.isLowSurrogate(code))
                     {
-                        throw error("short \\u escape");
+                        at -= 6;
+                        throw error("a lone low surrogate \\u" + hex4(code) + " (it must follow a high surrogate)");
                     }
-                    int code = 0;
-                    for (int i = 0; i < 4; i++)
+                    if (Character.isHighSurrogate(code))
                     {
-                        final int digit = Character.digit(text.charAt(at++), 16);
-                        if (digit < 0)
+                        // a high surrogate is half a character: only a low surrogate's escape may complete it
+                        if (at + 2 > text.length() || text.charAt(at) != '\\' || text.charAt(at + 1) != 'u')
                         {
-                            at--;
-                            throw error("bad hex digit in a \\u escape");
+                            at -= 6;
+                            throw error("a lone high surrogate \\u" + hex4(code) +
+                                " (a \\u escape of a low surrogate must follow it)");
                         }
-                        code = code * 16 + digit;
+                        at += 2;
+                        final char low = unicodeEscape();
+                        if (!Character.isLowSurrogate(low))
+                        {
+                            at -= 12;
+                            throw error("a lone high surrogate \\u" + hex4(code) + " (followed by \\u" + hex4(low) +
+                                ", not a low surrogate)");
+                        }
+                        out.append(code).append(low);
                     }
-                    out.append((char)code);
+                    else
+                    {
+                        out.append(code);
+                    }
                 }
                 default ->
                 {
@@ -351,6 +366,52 @@ public final class JsonReader
             }
             at++;
         }
+    }
+
+    /**
+     * The four hex digits after a {@code \\u}, {@link #at} on the first: ASCII digits and letters only (Character.digit
+     * would take other scripts' digits and fullwidth letters, so two spellings would read as one string).
+     */
+    private char unicodeEscape() throws JsonException
+    {
+        if (at + 4 > text.length())
+        {
+            throw error("short \\u escape");
+        }
+        int code = 0;
+        for (int i = 0; i < 4; i++)
+        {
+            final int digit = asciiHexDigit(text.charAt(at++));
+            if (digit < 0)
+            {
+                at--;
+                throw error("bad hex digit in a \\u escape (0-9, a-f or A-F)");
+            }
+            code = code * 16 + digit;
+        }
+        return (char)code;
+    }
+
+    private static int asciiHexDigit(final char c)
+    {
+        if (c >= '0' && c <= '9')
+        {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f')
+        {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F')
+        {
+            return c - 'A' + 10;
+        }
+        return -1;
+    }
+
+    private static String hex4(final char c)
+    {
+        return String.format("%04x", (int)c);
     }
 
     private JsonException error(final String message)

@@ -85,4 +85,85 @@ class JsonReaderTest
             assertTrue(refused.getMessage().contains("at character") || refused.getMessage().contains("UTF-8"));
         }
     }
+
+    @Test
+    void unicodeEscapesTakeAsciiHexAndWholeSurrogatePairsOnly() throws Exception
+    {
+        assertEquals("\ud83d\ude00A", read("\"\\ud83d\\uDE00\\u0041\""), "a pair, either case");
+        for (final String bad : List.of("\"\\ud83d\"", "\"\\ude00\"", "\"\\ud83dx\"", "\"\\ud83d\\u0041\"",
+            "\"\\ud83d\\ud83d\\ude00\"", "\"\\u\uff10041\"", "\"\\u\u0660041\"", "\"\\u004\uff21\""))
+        {
+            final JsonReader.JsonException refused = assertThrows(JsonReader.JsonException.class, () -> read(bad), bad);
+            assertTrue(refused.getMessage().contains("surrogate") || refused.getMessage().contains("hex digit"),
+                refused.getMessage());
+        }
+    }
+
+    /** Digits Character.digit takes in radix 16 that are not ASCII: fullwidth, Arabic-Indic, Devanagari. */
+    private static final String LOOKALIKES = "\uff10\uff11\uff19\uff21\uff26\uff41\uff46\u0660\u0669\u0966\u096f";
+
+    @Property(tries = 3000)
+    void randomUnicodeEscapesReadAsTheirCodeUnitsOrAreRefused(@ForAll final long seed)
+    {
+        final Random random = new Random(seed);
+        final StringBuilder json = new StringBuilder("\"");
+        final StringBuilder units = new StringBuilder();
+        boolean asciiHex = true;
+        for (int escapes = 1 + random.nextInt(3); escapes > 0; escapes--)
+        {
+            final int pick = random.nextInt(4);
+            final char unit = (char)(pick == 0 ? 0xD800 + random.nextInt(0x400) :
+                pick == 1 ? 0xDC00 + random.nextInt(0x400) : random.nextInt(0x10000));
+            units.append(unit);
+            final char[] digits = String.format("%04x", (int)unit).toCharArray();
+            for (int i = 0; i < 4; i++)
+            {
+                if (random.nextBoolean())
+                {
+                    digits[i] = Character.toUpperCase(digits[i]);
+                }
+                if (random.nextInt(24) == 0)
+                {
+                    digits[i] = LOOKALIKES.charAt(random.nextInt(LOOKALIKES.length()));
+                    asciiHex = false;
+                }
+            }
+            json.append("\\u").append(digits);
+        }
+        json.append('"');
+        final boolean whole = asciiHex && wellFormed(units);
+        try
+        {
+            assertEquals(units.toString(), read(json.toString()), json::toString);
+            assertTrue(whole, () -> "read, though not ASCII hex digits or not whole pairs: " + json);
+        }
+        catch (final JsonReader.JsonException refused)
+        {
+            assertTrue(!whole, () -> "refused " + json + ": " + refused.getMessage());
+            assertTrue(refused.getMessage().contains("surrogate") || refused.getMessage().contains("hex digit"),
+                refused.getMessage());
+        }
+    }
+
+    /** Every high surrogate followed by a low one, and no low one otherwise (the model, independent of the reader). */
+    private static boolean wellFormed(final CharSequence units)
+    {
+        for (int i = 0; i < units.length(); i++)
+        {
+            final char c = units.charAt(i);
+            if (c >= 0xDC00 && c <= 0xDFFF)
+            {
+                return false;
+            }
+            if (c >= 0xD800 && c <= 0xDBFF)
+            {
+                if (i + 1 == units.length() || units.charAt(i + 1) < 0xDC00 || units.charAt(i + 1) > 0xDFFF)
+                {
+                    return false;
+                }
+                i++;
+            }
+        }
+        return true;
+    }
 }
