@@ -24,8 +24,8 @@ import java.util.function.BooleanSupplier;
  * <pre>
  * lane ─► verifier pool ─► sequencer ─► journal/commands ─► engine ─► journal/events ─► responder ─► lane's answer
  * </pre>
- * The parts: {@link NodeThreads}, {@link VenueSetUp}, {@link NodeJournals}, {@link EngineShard}, {@link NodeOrderEntry} (with
- * the {@link Lanes}), {@link Roles} (with the standby's {@link Promotion}).
+ * The parts: {@link NodeThreads}, {@link VenueSetUp}, {@link NodeJournals}, {@link EngineShard}, {@link NodeOrderEntry}
+ * (with the {@link Lanes}), {@link Roles} (with the standby's {@link Promotion}).
  */
 public final class Appliance implements AutoCloseable
 {
@@ -46,7 +46,8 @@ public final class Appliance implements AutoCloseable
     }
 
     /** Recovers the shard from the data folder and starts serving; on the demo's first start, sets the venue up. */
-    public static Appliance start(final ApplianceContext context, final PrintStream log) throws IOException, StateUnusableException
+    public static Appliance start(final ApplianceContext context, final PrintStream log)
+        throws IOException, StateUnusableException
     {
         context.conclude();
         final Appliance appliance = new Appliance(context, log);
@@ -147,7 +148,10 @@ public final class Appliance implements AutoCloseable
         return setUp.operatorKeyFile();
     }
 
-    /** What stopped the engine shard (a defect, an event journal it could not write), or null while it runs or never ran. */
+    /**
+     * What stopped the engine shard (a defect, an event journal it could not write), or null while it runs or
+     * never ran.
+     */
     public Throwable engineFailure()
     {
         return shard == null ? null : shard.failure();

@@ -22,8 +22,8 @@ import java.util.Set;
 
 /**
  * The configuration file (Java properties, the keys of docs/OPERATIONS.md) read into an {@link ApplianceContext}: each
- * key to its setter, a value that does not read refused naming the key and the value, an unknown key refused (a misspelt
- * key silently ignored is a wrong venue), relative folders taken from the file's folder.
+ * key to its setter, a value that does not read refused naming the key and the value, an unknown key refused (a
+ * misspelt key silently ignored is a wrong venue), relative folders taken from the file's folder.
  */
 public final class ApplianceConfigFile
 {
@@ -51,7 +51,8 @@ public final class ApplianceConfigFile
         key("answer.timeout.ms", (c, v, base) -> c.answerTimeoutMs(Long.parseLong(v)));
         key("answers.kept.bytes", (c, v, base) -> c.keptAnswersBytes(Long.parseLong(v)));
         key("role", (c, v, base) -> c.role(ApplianceContext.Role.valueOf(v.toUpperCase(Locale.ROOT))));
-        key("replication.mode", (c, v, base) -> c.replicationMode(ReplicationContext.Mode.valueOf(v.toUpperCase(Locale.ROOT))));
+        key("replication.mode",
+            (c, v, base) -> c.replicationMode(ReplicationContext.Mode.valueOf(v.toUpperCase(Locale.ROOT))));
         key("replication.standby.endpoint", (c, v, base) -> c.standbyEndpoint(endpoint(v)));
         key("replication.primary.endpoint", (c, v, base) -> c.primaryEndpoint(endpoint(v)));
         key("replication.primary.timeout.ms", (c, v, base) -> c.primaryTimeoutMs(Long.parseLong(v)));
@@ -64,7 +65,8 @@ public final class ApplianceConfigFile
         key("core.shards", (c, v, base) -> c.coreShards(cores(v)));
         key("mm.cross.shard.credit.enabled", (c, v, base) -> c.crossShardCredit(bool(v)));
         key("mm.cross.shard.credit.haircut.ppm", (c, v, base) -> c.crossShardHaircutPpm(Long.parseLong(v)));
-        key("mm.cross.shard.credit.max.account.locked", (c, v, base) -> c.crossShardMaxAccountLocked(Long.parseLong(v)));
+        key("mm.cross.shard.credit.max.account.locked",
+            (c, v, base) -> c.crossShardMaxAccountLocked(Long.parseLong(v)));
         key("mm.cross.shard.credit.max.market.locked", (c, v, base) -> c.crossShardMaxMarketLocked(Long.parseLong(v)));
         key("mm.cross.shard.credit.kill.switch", (c, v, base) -> c.crossShardKillSwitch(bool(v)));
         key("limits.account.actions", (c, v, base) -> c.accountActions(Long.parseLong(v)));
@@ -140,9 +142,9 @@ public final class ApplianceConfigFile
     }
 
     /**
-     * Reads a properties file into a new context and concludes it. {@code demo} is false unless the file says true. A key
-     * the file gets wrong is refused with the file's name, the key and the value; settings that do not go together are
-     * refused by {@link ApplianceContext#conclude()}.
+     * Reads a properties file into a new context and concludes it. {@code demo} is false unless the file says true. A
+     * key the file gets wrong is refused with the file's name, the key and the value; settings that do not go together
+     * are refused by {@link ApplianceContext#conclude()}.
      */
     public static ApplianceContext read(final Path file) throws IOException
     {
@@ -168,7 +170,8 @@ public final class ApplianceConfigFile
     }
 
     /** One setting by its file key, onto {@code context}; relative folders are taken from {@code base}. */
-    public static ApplianceContext apply(final ApplianceContext context, final String key, final String value, final Path base)
+    public static ApplianceContext apply(final ApplianceContext context, final String key, final String value,
+        final Path base)
     {
         final Setting setting = SETTINGS.get(key);
         if (setting == null)
@@ -226,7 +229,8 @@ public final class ApplianceConfigFile
     private static String endpoint(final String value)
     {
         final int colon = value.lastIndexOf(':');
-        if (colon <= 0 || Integer.parseInt(value.substring(colon + 1)) < 1 || Integer.parseInt(value.substring(colon + 1)) > 65_535)
+        if (colon <= 0 || Integer.parseInt(value.substring(colon + 1)) < 1 ||
+            Integer.parseInt(value.substring(colon + 1)) > 65_535)
         {
             throw new IllegalArgumentException("expected host:port");
         }
@@ -245,7 +249,8 @@ public final class ApplianceConfigFile
 
     private static int[] cores(final String value)
     {
-        return value.isBlank() ? new int[0] : Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+        return value.isBlank() ? new int[0] :
+            Arrays.stream(value.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
     }
 
     private static String idleStrategy(final String value)

@@ -34,8 +34,9 @@ import java.util.function.LongSupplier;
  * Everything one appliance process is configured with, Aeron style: each setting has its default here, a fluent setter
  * and an accessor; {@link #conclude()} checks the settings together, refusing with a message that names the key, and
  * fills the values derived from them. The embedded default is a demo venue on 127.0.0.1:8080 with its data under
- * {@code ./data}. A production file (Java properties, keys in docs/OPERATIONS.md) is read by {@link ApplianceConfigFile};
- * what the settings build (threads, the engine shard, the lanes, replication) is made by the classes that use it.
+ * {@code ./data}. A production file (Java properties, keys in docs/OPERATIONS.md) is read by
+ * {@link ApplianceConfigFile}; what the settings build (threads, the engine shard, the lanes, replication) is made by
+ * the classes that use it.
  * <p>
  * A setter undoes the conclusion: the derived values are read only after {@link #conclude()}, which may run again.
  */
@@ -44,7 +45,10 @@ public final class ApplianceContext
     /** The deployment binding of the reference vectors and the CLI's defaults: a demo signs with no extra flags. */
     public static final long DEMO_CHAIN_ID = 8453;
     public static final Address DEMO_CONTRACT = Address.of("0x" + "5e".repeat(20));
-    /** The longest configurable park: longer ones would hold up the periodic duties (replication heartbeats, a clean stop). */
+    /**
+     * The longest configurable park: longer ones would hold up the periodic duties (replication heartbeats, a
+     * clean stop).
+     */
     public static final long MAX_PARK_US = 10_000;
     /** The names {@code idle.strategy} takes. */
     static final List<String> IDLE_STRATEGIES = List.of("park", "backoff", "busy-spin");
@@ -102,9 +106,15 @@ public final class ApplianceContext
     private JournalForce journalForce = JournalForce.NONE;
     private int corePretouch = -1;
     private String idleStrategy = "park";
-    /** The edge throttle's clock in nanoseconds; tests set their own ({@link #edgeClock}) to decide when a bucket refills. */
+    /**
+     * The edge throttle's clock in nanoseconds; tests set their own ({@link #edgeClock}) to decide when a
+     * bucket refills.
+     */
     private LongSupplier edgeNanoClock = System::nanoTime;
-    /** Tests only ({@link #idleStrategy(Function)}): how the engine, shard and verifier threads wait, in place of idle.strategy. */
+    /**
+     * Tests only ({@link #idleStrategy(Function)}): how the engine, shard and verifier threads wait, in place
+     * of idle.strategy.
+     */
     private Function<Doorbell, IdleStrategy> idleStrategyOverride;
     /** Unset (0) until configured: {@link #conclude()} derives the longest parks from it. */
     private long idleMaxParkUs;
@@ -355,7 +365,10 @@ public final class ApplianceContext
         return standbyEndpoint;
     }
 
-    /** {@code replication.primary.endpoint}: host:port where the primary receives the standby's acknowledgements and requests. */
+    /**
+     * {@code replication.primary.endpoint}: host:port where the primary receives the standby's acknowledgements
+     * and requests.
+     */
     public ApplianceContext primaryEndpoint(final String primaryEndpoint)
     {
         this.primaryEndpoint = primaryEndpoint;
@@ -421,7 +434,9 @@ public final class ApplianceContext
         return replicationReportMs;
     }
 
-    /** {@code shard.busy.backlog}: commands journaled and not applied above which new submits are refused SHARD_BUSY. */
+    /**
+     * {@code shard.busy.backlog}: commands journaled and not applied above which new submits are refused SHARD_BUSY.
+     */
     public ApplianceContext shardBusyBacklog(final long shardBusyBacklog)
     {
         this.shardBusyBacklog = shardBusyBacklog;
@@ -469,7 +484,9 @@ public final class ApplianceContext
         return coreShards.clone();
     }
 
-    /** {@code mm.cross.shard.credit.enabled}: spec 8.6's cross-shard credit admission, active only with several shards. */
+    /**
+     * {@code mm.cross.shard.credit.enabled}: spec 8.6's cross-shard credit admission, active only with several shards.
+     */
     public ApplianceContext crossShardCredit(final boolean crossShardCredit)
     {
         this.crossShardCredit = crossShardCredit;
@@ -713,7 +730,9 @@ public final class ApplianceContext
         return corePretouch;
     }
 
-    /** {@code idle.strategy}: how idle threads wait: {@code park} (the default), {@code backoff} or {@code busy-spin}. */
+    /**
+     * {@code idle.strategy}: how idle threads wait: {@code park} (the default), {@code backoff} or {@code busy-spin}.
+     */
     public ApplianceContext idleStrategy(final String idleStrategy)
     {
         this.idleStrategy = idleStrategy;
@@ -726,8 +745,8 @@ public final class ApplianceContext
     }
 
     /**
-     * Tests only: the engine, shard and verifier threads wait with {@code strategy} (given each thread's bell) instead of
-     * what idle.strategy says, so a test can hold them between two duty cycles. Not a setting of the file.
+     * Tests only: the engine, shard and verifier threads wait with {@code strategy} (given each thread's bell) instead
+     * of what idle.strategy says, so a test can hold them between two duty cycles. Not a setting of the file.
      */
     ApplianceContext idleStrategy(final Function<Doorbell, IdleStrategy> strategy)
     {
@@ -741,7 +760,10 @@ public final class ApplianceContext
         return idleStrategyOverride;
     }
 
-    /** Tests only: the edge throttle's clock, in nanoseconds (System::nanoTime unless set), so a test decides when it refills. */
+    /**
+     * Tests only: the edge throttle's clock, in nanoseconds (System::nanoTime unless set), so a test decides when
+     * it refills.
+     */
     ApplianceContext edgeClock(final LongSupplier nanoClock)
     {
         edgeNanoClock = Objects.requireNonNull(nanoClock);
@@ -761,9 +783,9 @@ public final class ApplianceContext
     }
 
     /**
-     * Derived: the longest park of an idle thread, in microseconds: as configured, else 1,000 when idle threads park until
-     * rung (every hand-off between the appliance's threads rings, so the park only bounds periodic duties; about 6% of a
-     * core while idle) and 100 for Agrona's backoff, which hears no bell.
+     * Derived: the longest park of an idle thread, in microseconds: as configured, else 1,000 when idle threads park
+     * until rung (every hand-off between the appliance's threads rings, so the park only bounds periodic duties; about
+     * 6% of a core while idle) and 100 for Agrona's backoff, which hears no bell.
      */
     public long idleMaxParkUs()
     {
@@ -782,7 +804,9 @@ public final class ApplianceContext
         return concludedFrontMaxParkUs;
     }
 
-    /** {@code threads}: where the engine, the sequencer and the responder run ({@link ThreadLayout}); auto by default. */
+    /**
+     * {@code threads}: where the engine, the sequencer and the responder run ({@link ThreadLayout}); auto by default.
+     */
     public ApplianceContext threadLayout(final ThreadLayout layout)
     {
         this.threadLayout = Objects.requireNonNull(layout, "threads");
@@ -840,7 +864,10 @@ public final class ApplianceContext
         return edgeIpBurst;
     }
 
-    /** {@code metrics.allow}: the addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback by default. */
+    /**
+     * {@code metrics.allow}: the addresses GET /api/v1/admin/metrics answers (the operator's scraper); loopback
+     * by default.
+     */
     public ApplianceContext metricsAllowed(final Set<InetAddress> metricsAllowed)
     {
         this.metricsAllowed = Set.copyOf(metricsAllowed);
@@ -889,7 +916,9 @@ public final class ApplianceContext
         return concludedCredentialKeyFile;
     }
 
-    /** {@code listing.file}: the configured listing (exchange-info's shape); with its operator key file or not at all. */
+    /**
+     * {@code listing.file}: the configured listing (exchange-info's shape); with its operator key file or not at all.
+     */
     public ApplianceContext listingFile(final Path listingFile)
     {
         this.listingFile = listingFile;
@@ -1009,7 +1038,10 @@ public final class ApplianceContext
         return mmShardActions;
     }
 
-    /** {@code mm.action.ts.skew.ms}: how far a compact order's ts may be from the server's clock (spec 8.2's maxActionTsSkewMs). */
+    /**
+     * {@code mm.action.ts.skew.ms}: how far a compact order's ts may be from the server's clock (spec
+     * 8.2's maxActionTsSkewMs).
+     */
     public ApplianceContext mmActionTsSkewMs(final long mmActionTsSkewMs)
     {
         this.mmActionTsSkewMs = mmActionTsSkewMs;
@@ -1021,7 +1053,10 @@ public final class ApplianceContext
         return mmActionTsSkewMs;
     }
 
-    /** {@code mm.low.latency.max.actions}: a compact request of more orders is a batch (spec 8.2's lowLatencyMaxActions). */
+    /**
+     * {@code mm.low.latency.max.actions}: a compact request of more orders is a batch (spec 8.2's
+     * lowLatencyMaxActions).
+     */
     public ApplianceContext mmLowLatencyMaxActions(final int mmLowLatencyMaxActions)
     {
         this.mmLowLatencyMaxActions = mmLowLatencyMaxActions;
@@ -1033,7 +1068,9 @@ public final class ApplianceContext
         return mmLowLatencyMaxActions;
     }
 
-    /** {@code mm.prebatched.max.batches}: batches waiting at once across the gateway (spec 8.2's prebatchedMaxBatches). */
+    /**
+     * {@code mm.prebatched.max.batches}: batches waiting at once across the gateway (spec 8.2's prebatchedMaxBatches).
+     */
     public ApplianceContext mmPrebatchedMaxBatches(final int mmPrebatchedMaxBatches)
     {
         this.mmPrebatchedMaxBatches = mmPrebatchedMaxBatches;
@@ -1120,7 +1157,9 @@ public final class ApplianceContext
         return httpMaxConnectionsPerAddress;
     }
 
-    /** {@code http.tls.cert.file}: the HTTP lane's default TLS certificate (PEM); with the key, the lane serves HTTPS. */
+    /**
+     * {@code http.tls.cert.file}: the HTTP lane's default TLS certificate (PEM); with the key, the lane serves HTTPS.
+     */
     public ApplianceContext httpTlsCertFile(final Path file)
     {
         this.httpTlsCertFile = file;
@@ -1264,7 +1303,10 @@ public final class ApplianceContext
         return concludedBuilderPlans;
     }
 
-    /** {@code lanes}: the lanes the node serves, by name, in the order of the connectivity bundle; {@code http} by default. */
+    /**
+     * {@code lanes}: the lanes the node serves, by name, in the order of the connectivity bundle; {@code http}
+     * by default.
+     */
     public ApplianceContext lanes(final List<String> lanes)
     {
         this.lanes = List.copyOf(lanes);
@@ -1285,24 +1327,27 @@ public final class ApplianceContext
         concluded = false;
         if (role == Role.STANDBY && !replicated())
         {
-            throw new IllegalArgumentException("role standby needs replication.standby.endpoint and replication.primary.endpoint");
+            throw new IllegalArgumentException(
+                "role standby needs replication.standby.endpoint and replication.primary.endpoint");
         }
         if (replicated() && replicationKeyFile == null)
         {
             throw new IllegalArgumentException("a node of a replicated pair needs replication.key.file: the key both " +
                 "nodes seal every replication message with (docs/OPERATIONS.md)");
         }
-        if (accountActions < 1 || accountWindowMs < 1 || openOrdersPerAccount < 1 || openOrdersPerAccountAndMarket < 1 ||
-            levelsPerSide < 1 || stateAccounts < 1 || stateRestingOrders < 1)
+        if (accountActions < 1 || accountWindowMs < 1 || openOrdersPerAccount < 1 ||
+            openOrdersPerAccountAndMarket < 1 || levelsPerSide < 1 || stateAccounts < 1 || stateRestingOrders < 1)
         {
             throw new IllegalArgumentException("every limits.* value must be positive");
         }
         // a rate its limiter cannot count, a shard count out of range, a group of no command: the engine's own checks
-        engineCheck("limits.account.actions and limits.account.window.ms", () -> new EngineConfig().actionRate(accountActions,
+        engineCheck("limits.account.actions and limits.account.window.ms",
+            () -> new EngineConfig().actionRate(accountActions,
             accountWindowMs));
         engineCheck("engine.shards", () -> new EngineConfig().shards(engineShards));
         engineCheck("engine.group.commands", () -> new EngineConfig().groupCommands(groupCommands));
-        engineCheck("mm.cross.shard.credit.*", () -> new EngineConfig().crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked,
+        engineCheck("mm.cross.shard.credit.*",
+            () -> new EngineConfig().crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked,
             crossShardMaxMarketLocked, crossShardKillSwitch));
         if (shardBusyBacklog < 0)
         {
@@ -1324,14 +1369,16 @@ public final class ApplianceContext
         }
         if (mmLowLatencyMaxActions < 1 || mmLowLatencyMaxActions > CompactOrders.MAX_ORDERS)
         {
-            throw new IllegalArgumentException("mm.low.latency.max.actions must be from 1 to " + CompactOrders.MAX_ORDERS + ", got " +
+            throw new IllegalArgumentException(
+                "mm.low.latency.max.actions must be from 1 to " + CompactOrders.MAX_ORDERS + ", got " +
                 mmLowLatencyMaxActions);
         }
         // a compact request of 1,000 orders must fit, and a JSON submit goes whole to the verifier pool, which takes
         // bodies up to its own limit (512 KiB)
         if (httpMaxBodyBytes < CompactOrders.length(CompactOrders.MAX_ORDERS) || httpMaxBodyBytes > 512 * 1024)
         {
-            throw new IllegalArgumentException("http.max.body.bytes must be from " + CompactOrders.length(CompactOrders.MAX_ORDERS) +
+            throw new IllegalArgumentException(
+                "http.max.body.bytes must be from " + CompactOrders.length(CompactOrders.MAX_ORDERS) +
                 " (a compact request of 1,000 orders) to 524288 (the verifier pool's body limit)");
         }
         if (httpHeaderTimeoutMs < 1 || httpBodyTimeoutMs < 1 || httpIdleTimeoutMs < 1)
@@ -1351,7 +1398,8 @@ public final class ApplianceContext
         final MmWindows.Plans plans;
         try
         {
-            plans = new MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, Set.copyOf(builderBasic), Set.copyOf(builderPro));
+            plans = new MmWindows.Plans(builderBasicPerMinute, builderProPerMinute, Set.copyOf(builderBasic),
+                Set.copyOf(builderPro));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -1373,15 +1421,18 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("idle.max.park.us is 1 to " + MAX_PARK_US);
         }
-        if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 || answerTimeoutMs < 1)
+        if (httpPort < 0 || httpPort > 65_535 || verifierThreads < 1 || snapshotEvery < 1 || snapshotsKept < 1 ||
+            answerTimeoutMs < 1)
         {
-            throw new IllegalArgumentException("http.port 0-65535; verifier.threads, snapshot.every, snapshot.keep and " +
+            throw new IllegalArgumentException(
+                "http.port 0-65535; verifier.threads, snapshot.every, snapshot.keep and " +
                 "answer.timeout.ms positive");
         }
         // what only a setter called from code can get wrong (the file's parser refuses it first)
         if (!IDLE_STRATEGIES.contains(idleStrategy))
         {
-            throw new IllegalArgumentException("idle.strategy is park, backoff or busy-spin, got '" + idleStrategy + "'");
+            throw new IllegalArgumentException(
+                "idle.strategy is park, backoff or busy-spin, got '" + idleStrategy + "'");
         }
         checkEndpoint("replication.standby.endpoint", standbyEndpoint);
         checkEndpoint("replication.primary.endpoint", primaryEndpoint);
@@ -1397,14 +1448,16 @@ public final class ApplianceContext
         }
         if (dataDir == null || httpHost == null || verifyingContract == null || role == null || replicationMode == null)
         {
-            throw new IllegalArgumentException("data.dir, http.host, verifying.contract, role and replication.mode must be set");
+            throw new IllegalArgumentException(
+                "data.dir, http.host, verifying.contract, role and replication.mode must be set");
         }
 
         final HttpTls tls = httpTls(httpTlsCertFile, httpTlsKeyFile, httpTlsSniDir);
         concludedHttpTls = tls;
         concludedIdleMaxParkUs = idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleStrategy) ? 100 : 1_000;
         concludedFrontMaxParkUs = idleMaxParkUs == 0 && replicated() ? 100 : concludedIdleMaxParkUs;
-        concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile : dataDir.resolve("keys").resolve("credentials.key");
+        concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile :
+            dataDir.resolve("keys").resolve("credentials.key");
         concludedBuilderPlans = plans;
         concludedCompactThreads = threadLayout.compact(processors, verifierThreads);
         concluded = true;
@@ -1467,9 +1520,9 @@ public final class ApplianceContext
     }
 
     /**
-     * The engine configuration these settings describe (operators, limits, shards, cross-shard credit): what a replay must
-     * repeat. A new one each call; its shard threads are left at the engine's defaults for the caller to set (the node
-     * pins them, a replay does not). The engine checks each value as it takes it.
+     * The engine configuration these settings describe (operators, limits, shards, cross-shard credit): what a replay
+     * must repeat. A new one each call; its shard threads are left at the engine's defaults for the caller to set (the
+     * node pins them, a replay does not). The engine checks each value as it takes it.
      */
     public EngineConfig engineConfig()
     {
@@ -1485,7 +1538,8 @@ public final class ApplianceContext
             .groupCommands(groupCommands);
         if (crossShardCredit)
         {
-            config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked, crossShardKillSwitch);
+            config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked,
+                crossShardKillSwitch);
         }
         operators.forEach(config::operator);
         return config;

@@ -67,7 +67,8 @@ public final class ApplianceMain
             }
             else
             {
-                logger.warn("stopped; the engine had stopped on {}, so its state was not written: the next start replays " +
+                logger.warn(
+                    "stopped; the engine had stopped on {}, so its state was not written: the next start replays " +
                     "the journal from the state it last wrote", engineFailure.toString());
             }
             stopped.countDown();
@@ -102,7 +103,8 @@ public final class ApplianceMain
         Files.deleteIfExists(done);
         Files.deleteIfExists(refused);
         // whole or not at all: the standby reads the request as soon as it exists
-        DurableFiles.replace(request, force ? PromotionWatch.FORCE + ", requested by the operator\n" : "requested by the operator\n");
+        DurableFiles.replace(request,
+            force ? PromotionWatch.FORCE + ", requested by the operator\n" : "requested by the operator\n");
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline)
         {
@@ -119,7 +121,8 @@ public final class ApplianceMain
             Thread.sleep(50);
         }
         Files.deleteIfExists(request);
-        System.err.println("no standby on " + data.toAbsolutePath() + " took the request within 30 s; request withdrawn");
+        System.err.println(
+            "no standby on " + data.toAbsolutePath() + " took the request within 30 s; request withdrawn");
         return 1;
     }
 

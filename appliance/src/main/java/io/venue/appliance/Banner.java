@@ -14,9 +14,11 @@ final class Banner
         final StringBuilder b = new StringBuilder();
         if (!appliance.isServing())
         {
-            return b.append("venue appliance is a standby: following, HTTP starts on ").append(context.httpHost()).append(':')
-                .append(context.httpPort()).append(" once promoted\ndata folder: ").append(context.dataDir().toAbsolutePath())
-                .append("\npromote it with: scripts/run-appliance.sh promote --data ").append(context.dataDir().toAbsolutePath())
+            return b.append("venue appliance is a standby: following, HTTP starts on ")
+                .append(context.httpHost()).append(':') .append(context.httpPort())
+                .append(" once promoted\ndata folder: ").append(context.dataDir().toAbsolutePath())
+                .append("\npromote it with: scripts/run-appliance.sh promote --data ")
+                .append(context.dataDir().toAbsolutePath())
                 .toString();
         }
         final String url = appliance.baseUrl();
@@ -39,8 +41,10 @@ final class Banner
             final boolean demoDeployment = context.chainId() == ApplianceContext.DEMO_CHAIN_ID &&
                 context.verifyingContract().equals(ApplianceContext.DEMO_CONTRACT);
             b.append("  tools/bin/venue sign place --key-file ").append(key)
-                .append(demoDeployment ? "" : " --chain-id " + context.chainId() + " --contract " + context.verifyingContract())
-                .append(" --nonce 1 --market 1 --side Bid --price 50000000000 --qty 10000 --submit ").append(url).append('\n');
+                .append(demoDeployment ? "" :
+                    " --chain-id " + context.chainId() + " --contract " + context.verifyingContract())
+                .append(" --nonce 1 --market 1 --side Bid --price 50000000000 --qty 10000 --submit ")
+                .append(url).append('\n');
         }
         b.append("metrics (to the addresses of metrics.allow, loopback by default): GET ").append(url)
             .append("/api/v1/admin/metrics\n");

@@ -41,7 +41,8 @@ final class ConnectivityBundle
             }
             json.end();
         }
-        return json.object("actionSigning").field("chainId", chainId).field("verifyingContract", verifyingContract.toString())
+        return json.object("actionSigning").field("chainId", chainId)
+            .field("verifyingContract", verifyingContract.toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
             .toJson();
     }

@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 
-/** The credential key ({@code credentials.key.file}): every HMAC credential's secret and the WS-token key derive from it. */
+/**
+ * The credential key ({@code credentials.key.file}): every HMAC credential's secret and the WS-token key derive
+ * from it.
+ */
 final class CredentialKey
 {
     private CredentialKey()
@@ -20,7 +23,8 @@ final class CredentialKey
      * journal holds no agent. Anywhere else a missing key would silently break every HMAC credential and token, so the
      * node refuses to start.
      */
-    static byte[] load(final ApplianceContext context, final boolean journalHoldsCredentials, final PrintStream log) throws IOException
+    static byte[] load(final ApplianceContext context, final boolean journalHoldsCredentials, final PrintStream log)
+        throws IOException
     {
         final Path file = context.credentialKeyFile();
         final boolean primary = context.role() == ApplianceContext.Role.PRIMARY;

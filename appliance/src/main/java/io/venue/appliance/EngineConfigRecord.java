@@ -30,7 +30,8 @@ final class EngineConfigRecord
      * @param journaled the command journal's last sequence (0 when empty).
      * @throws IllegalStateException when the journal holds commands and the recorded configuration differs.
      */
-    static void check(final Path data, final EngineConfig config, final long journaled, final PrintStream log) throws IOException
+    static void check(final Path data, final EngineConfig config, final long journaled, final PrintStream log)
+        throws IOException
     {
         final Path file = data.resolve(FILE);
         final String now = config.describe();
@@ -41,14 +42,15 @@ final class EngineConfigRecord
             if (!differences.isEmpty())
             {
                 throw new IllegalStateException("the engine configuration differs from the one the journal in " + data +
-                    " was written under (" + file + "): " + String.join("; ", differences) + ". Start with the configuration " +
-                    "of that run (docs/OPERATIONS.md, the engine configuration)");
+                    " was written under (" + file + "): " + String.join("; ", differences) +
+                    ". Start with the configuration " + "of that run (docs/OPERATIONS.md, the engine configuration)");
             }
             return;
         }
         if (journaled > 0)
         {
-            log.println("recorded the engine configuration in " + file + " for the journal's next starts (it had none)");
+            log.println(
+                "recorded the engine configuration in " + file + " for the journal's next starts (it had none)");
         }
         if (!now.equals(recorded))
         {
@@ -70,7 +72,8 @@ final class EngineConfigRecord
                     ", now '" + value.getValue() + "'");
             }
         }
-        was.keySet().stream().filter(name -> !is.containsKey(name)).forEach(name -> differences.add(name + " is no longer set"));
+        was.keySet().stream().filter(name -> !is.containsKey(name))
+            .forEach(name -> differences.add(name + " is no longer set"));
         return differences;
     }
 

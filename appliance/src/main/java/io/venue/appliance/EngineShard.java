@@ -11,9 +11,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
- * The node's engine shard: recovered from the state folder, the snapshots and the journals (what recovery did is said in
- * the log), its agent (command journal in, event journal out, snapshots every {@code snapshot.every} commands), and at
- * close its state written, unless the engine stopped on a defect.
+ * The node's engine shard: recovered from the state folder, the snapshots and the journals (what recovery did is said
+ * in the log), its agent (command journal in, event journal out, snapshots every {@code snapshot.every} commands), and
+ * at close its state written, unless the engine stopped on a defect.
  */
 final class EngineShard implements AutoCloseable
 {
@@ -31,13 +31,14 @@ final class EngineShard implements AutoCloseable
     }
 
     /** Recovers the shard under {@code config} (its shard threads set by the caller) and makes its agent. */
-    static EngineShard recover(final ApplianceContext context, final EngineConfig config, final Path data, final NodeJournals journals,
-        final PrintStream log) throws StateUnusableException
+    static EngineShard recover(final ApplianceContext context, final EngineConfig config, final Path data,
+        final NodeJournals journals, final PrintStream log) throws StateUnusableException
     {
-        final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state")).sizeFor(config.stateLimits());
+        final EngineState.Context stateContext = new EngineState.Context().directory(data.resolve("state"))
+            .sizeFor(config.stateLimits());
         final Path snapshots = data.resolve("snapshots");
-        final ShardRecovery recovery = ShardRecovery.recover(config, stateContext, snapshots, journals.commands(), journals.events(),
-            new RecoveryLog(log));
+        final ShardRecovery recovery = ShardRecovery.recover(config, stateContext, snapshots, journals.commands(),
+            journals.events(), new RecoveryLog(log));
         try
         {
             recovery.commands().handOver();
@@ -76,7 +77,10 @@ final class EngineShard implements AutoCloseable
         Waits.until(() -> agent.appliedSequence() >= sequence || agent.failure() != null, deadlineNs);
     }
 
-    /** Writes the state (a shard stopped by a defect keeps it as it last wrote it: the restart replays from there) and closes. */
+    /**
+     * Writes the state (a shard stopped by a defect keeps it as it last wrote it: the restart replays from there)
+     * and closes.
+     */
     @Override
     public void close()
     {

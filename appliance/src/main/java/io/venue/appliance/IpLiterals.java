@@ -5,7 +5,10 @@ import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.Set;
 
-/** IP addresses written as literals only: a host name in the configuration would be resolved once, at start, and go stale. */
+/**
+ * IP addresses written as literals only: a host name in the configuration would be resolved once, at start, and
+ * go stale.
+ */
 final class IpLiterals
 {
     private IpLiterals()

@@ -37,7 +37,8 @@ final class LaneCatalog
         final Function<NodeOrderEntry, Lane> factory = LANES.get(name);
         if (factory == null)
         {
-            throw new IllegalArgumentException("lanes: unknown lane '" + name + "' (this build has " + String.join(", ", names()) + ")");
+            throw new IllegalArgumentException(
+                "lanes: unknown lane '" + name + "' (this build has " + String.join(", ", names()) + ")");
         }
         return factory.apply(entry);
     }

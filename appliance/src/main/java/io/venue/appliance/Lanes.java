@@ -8,7 +8,10 @@ import org.agrona.CloseHelper;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The node's enabled lanes, in the order of {@code lanes}: started, drained and closed together, through {@link Lane} only. */
+/**
+ * The node's enabled lanes, in the order of {@code lanes}: started, drained and closed together, through
+ * {@link Lane} only.
+ */
 final class Lanes
 {
     /** Before the node serves: no lane. */

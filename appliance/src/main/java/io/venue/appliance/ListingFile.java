@@ -72,8 +72,10 @@ final class ListingFile
                 actions.add(switch (kind)
                 {
                     case "SPOT" -> new CreateSpotMarket(number(market, "marketId"), number(market, "baseAsset"),
-                        number(market, "quoteAsset"), number(market, "tickSize"), number(market, "lotSize"), number(market, "minQty"));
-                    case "OUTCOME" -> new CreateOutcomeMarket(number(market, "marketId"), number(market, "collateralAsset"),
+                        number(market, "quoteAsset"), number(market, "tickSize"), number(market, "lotSize"),
+                        number(market, "minQty"));
+                    case "OUTCOME" -> new CreateOutcomeMarket(number(market, "marketId"),
+                        number(market, "collateralAsset"),
                         number(market, "tickSize"), number(market, "lotSize"), number(market, "minQty"));
                     default -> throw new IllegalArgumentException("market kind is SPOT or OUTCOME, not " + kind);
                 });

@@ -68,7 +68,8 @@ final class ListingSetUp
     /** A market's assets must be in the file or already listed, or the engine would refuse it half way. */
     private static void requireAssets(final Action action, final Set<Long> inFile, final VenueDirectory directory)
     {
-        final long[] needed = action instanceof CreateSpotMarket spot ? new long[]{spot.baseAsset(), spot.quoteAsset()} :
+        final long[] needed = action instanceof CreateSpotMarket spot ?
+            new long[]{spot.baseAsset(), spot.quoteAsset()} :
             action instanceof CreateOutcomeMarket outcome ? new long[]{outcome.collateralAsset()} : new long[0];
         for (final long asset : needed)
         {
@@ -88,15 +89,18 @@ final class ListingSetUp
             final String symbol = directory.assetSymbol(asset.asset());
             return symbol != null && same(action, symbol.equals(asset.symbol()), "symbol " + symbol);
         }
-        final long id = action instanceof CreateSpotMarket spot ? spot.market() : ((CreateOutcomeMarket)action).market();
+        final long id = action instanceof CreateSpotMarket spot ? spot.market() :
+            ((CreateOutcomeMarket)action).market();
         final VenueDirectory.Market market = directory.market(id);
         if (market == null)
         {
             return false;
         }
         final boolean same = action instanceof CreateSpotMarket spot ?
-            "SPOT".equals(market.kind()) && market.baseAsset() == spot.baseAsset() && market.quoteAsset() == spot.quoteAsset() &&
-                market.tickSize() == spot.tickSize() && market.lotSize() == spot.lotSize() && market.minQty() == spot.minQty() :
+            "SPOT".equals(market.kind()) && market.baseAsset() == spot.baseAsset() &&
+            market.quoteAsset() == spot.quoteAsset() &&
+                market.tickSize() == spot.tickSize() && market.lotSize() == spot.lotSize() &&
+                market.minQty() == spot.minQty() :
             sameOutcome(market, (CreateOutcomeMarket)action);
         return same(action, same, market.toString());
     }
@@ -104,7 +108,8 @@ final class ListingSetUp
     private static boolean sameOutcome(final VenueDirectory.Market market, final CreateOutcomeMarket outcome)
     {
         return "OUTCOME".equals(market.kind()) && market.collateralAsset() == outcome.collateralAsset() &&
-            market.tickSize() == outcome.tickSize() && market.lotSize() == outcome.lotSize() && market.minQty() == outcome.minQty();
+            market.tickSize() == outcome.tickSize() && market.lotSize() == outcome.lotSize() &&
+            market.minQty() == outcome.minQty();
     }
 
     private static boolean same(final Action action, final boolean same, final String journaled)

@@ -35,7 +35,8 @@ final class NodeJournals implements AutoCloseable
         }
         for (final Journal journal : List.of(commands, events))
         {
-            journal.setAside().forEach(file -> log.println("journal: set aside " + file + ", a cycle file a stopped writer " +
+            journal.setAside()
+                .forEach(file -> log.println("journal: set aside " + file + ", a cycle file a stopped writer " +
                 "made and never gave its header (it holds no record)"));
         }
         return new NodeJournals(commands, events);

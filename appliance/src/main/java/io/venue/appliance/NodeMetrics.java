@@ -9,9 +9,9 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The operator's metrics (GET /api/v1/admin/metrics, Prometheus text): each lane's and the responder's counters, how far
- * each stage of the pipeline is, the requests waiting, whether the engine stopped, and the pretoucher's counts. Rendered
- * on the thread that asks; nothing on the hot path waits for it.
+ * The operator's metrics (GET /api/v1/admin/metrics, Prometheus text): each lane's and the responder's counters, how
+ * far each stage of the pipeline is, the requests waiting, whether the engine stopped, and the pretoucher's counts.
+ * Rendered on the thread that asks; nothing on the hot path waits for it.
  */
 final class NodeMetrics
 {
@@ -30,7 +30,8 @@ final class NodeMetrics
      * @param forces     the command journal's forces returned ({@code journal.force=group}).
      * @param forcedSequence the sequence of the last command the last force covered.
      */
-    NodeMetrics(final Responder responder, final LongSupplier journaled, final EngineAgent engine, final IntSupplier waiting,
+    NodeMetrics(final Responder responder, final LongSupplier journaled, final EngineAgent engine,
+        final IntSupplier waiting,
         final JournalPretoucher pretoucher, final LongSupplier forces, final LongSupplier forcedSequence)
     {
         this.forces = forces;
@@ -47,7 +48,8 @@ final class NodeMetrics
         final MetricsText text = new MetricsText();
         lanes.appendMetrics(text);
         responder.counters().appendTo(text);
-        text.family("venue_sequence", "gauge", "the last command sequence each stage reached: journaled by the sequencer, " +
+        text.family("venue_sequence", "gauge",
+            "the last command sequence each stage reached: journaled by the sequencer, " +
             "applied by the engine, answered by the responder")
             .sample("venue_sequence", "stage", "journaled", journaled.getAsLong())
             .sample("venue_sequence", "stage", "forced", forcedSequence.getAsLong())
@@ -58,14 +60,17 @@ final class NodeMetrics
             .sample("venue_journal_forces_total", forces.getAsLong());
         text.family("venue_pending_requests", "gauge", "requests the lane waits on the engine's decision for")
             .sample("venue_pending_requests", waiting.getAsInt());
-        text.family("venue_engine_stopped", "gauge", "1 once the engine shard stopped on a defect or an event journal it " +
+        text.family("venue_engine_stopped", "gauge",
+            "1 once the engine shard stopped on a defect or an event journal it " +
             "could not write (the log says why): it applies nothing more until a restart")
             .sample("venue_engine_stopped", engine.failure() == null ? 0 : 1);
         if (pretoucher != null)
         {
-            text.family("venue_journal_pretouched_pages_total", "counter", "journal pages faulted in ahead of their writers")
+            text.family("venue_journal_pretouched_pages_total", "counter",
+                "journal pages faulted in ahead of their writers")
                 .sample("venue_journal_pretouched_pages_total", pretoucher.pagesTouched());
-            text.family("venue_journal_pretouch_failures_total", "counter", "journal files the pretoucher gave up on (the log " +
+            text.family("venue_journal_pretouch_failures_total", "counter",
+                "journal files the pretoucher gave up on (the log " +
                 "says why); their writers take their own page faults")
                 .sample("venue_journal_pretouch_failures_total", pretoucher.failures());
         }

@@ -79,8 +79,8 @@ final class NodeOrderEntry
     private volatile Sequencer sequencer;
     private volatile Lanes lanes = Lanes.NONE;
 
-    NodeOrderEntry(final ApplianceContext context, final EngineConfig config, final VenueSetUp setUp, final NodeThreads threads,
-        final ErrorHandler onError, final PrintStream log)
+    NodeOrderEntry(final ApplianceContext context, final EngineConfig config, final VenueSetUp setUp,
+        final NodeThreads threads, final ErrorHandler onError, final PrintStream log)
     {
         this.context = context;
         this.config = config;
@@ -94,10 +94,11 @@ final class NodeOrderEntry
 
     /**
      * After the shard's recovery: the lane's SVC-Nonce file, the requests waiting, the read models from the whole event
-     * journal, the credential key, and the responder from {@value #RECENT} commands before the journal's end (the answers
-     * of the status route).
+     * journal, the credential key, and the responder from {@value #RECENT} commands before the journal's end (the
+     * answers of the status route).
      */
-    void open(final Path data, final NodeJournals journals, final EngineShard shard, final long journaled) throws IOException
+    void open(final Path data, final NodeJournals journals, final EngineShard shard, final long journaled)
+        throws IOException
     {
         this.journals = journals;
         this.shard = shard;
@@ -122,12 +123,14 @@ final class NodeOrderEntry
             config.actionWindowMs(), recentAnswers, journaled, onError::onError);
         answers = new SequencerListener()
         {
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 pending.onSequenced(correlationId, sequence);
             }
 
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 pending.onSequenced(correlationId, sequence);
             }
@@ -137,24 +140,26 @@ final class NodeOrderEntry
     }
 
     /**
-     * Starts taking requests: the verifier pool, the sequencer at {@code lastSequence} on the front thread, the demo set-up
-     * and the configured listing (when {@code setUp}: a primary's start, not a promotion), then the lanes.
+     * Starts taking requests: the verifier pool, the sequencer at {@code lastSequence} on the front thread, the demo
+     * set-up and the configured listing (when {@code setUp}: a primary's start, not a promotion), then the lanes.
      */
     void serve(final long epoch, final long lastSequence, final SequencerListener answers, final BooleanSupplier pause,
         final boolean setUp)
     {
-        pool = VerifierPool.start(new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(threads.idleStrategy())
+        pool = VerifierPool.start(
+            new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(threads.idleStrategy())
             .resultsDoorbell(threads.frontBell())
             // each verifier writes the command it verified: the sequencer only stamps it
             .commandWriters(ActionCommandEncoder::new)
             .threadFactory(threads.verifierThreadFactory())
             .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
         refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());
-        sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch, lastSequence, BATCH)
-            .stampsFrom(journals.commands().lastTimestampMs())
+        sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch,
+            lastSequence, BATCH) .stampsFrom(journals.commands().lastTimestampMs())
             .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce());
         threads.add(sequencer);
-        // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see all traffic
+        // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see
+        // all traffic
         entry = new EntryCore(new EntryCore.Context()
             .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
@@ -162,12 +167,16 @@ final class NodeOrderEntry
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(),
                 context.edgeNanoClock()))
             .prebatched(context.mmLowLatencyMaxActions(), context.mmPrebatchedMaxBatches())
-            .mmWindows(new MmWindows(mmLimits(), context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
-            .machineCredentials(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), svcNonceFile)
+            .mmWindows(
+                new MmWindows(mmLimits(), context.builderPlans(), () -> System.nanoTime() / 1_000_000, this::shardOf))
+            .machineCredentials(
+                id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets), svcNonceFile)
             .shardBusyAbove(context.shardBusyBacklog(), () -> sequencer.sequence() - shard.agent().appliedSequence()));
         if (setUp)
         {
-            venueSetUp.submit(operator -> new OperatorActions(pool, pending, context.chainId(), context.verifyingContract(), operator),
+            venueSetUp.submit(
+                operator -> new OperatorActions(pool, pending, context.chainId(), context.verifyingContract(),
+                    operator),
                 models, log);
         }
         final Lanes enabled = Lanes.make(context.lanes(), this);
@@ -196,7 +205,8 @@ final class NodeOrderEntry
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
             .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
-            .ownerIntents(new OwnerIntents(context.chainId(), context.verifyingContract(), credentialSecrets, new SecureRandom(),
+            .ownerIntents(
+                new OwnerIntents(context.chainId(), context.verifyingContract(), credentialSecrets, new SecureRandom(),
                 System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery))
             .tokenSigners(this::tokenGrant)
             .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
@@ -212,8 +222,8 @@ final class NodeOrderEntry
     /** The MM lane's windows as configured. */
     private MmWindows.Limits mmLimits()
     {
-        return new MmWindows.Limits(context.mmWindowMs(), context.mmAccountActions(), context.mmAccountCancels(), context.mmKeyActions(),
-            context.mmIpActions(), context.mmMarketActions(), context.mmShardActions());
+        return new MmWindows.Limits(context.mmWindowMs(), context.mmAccountActions(), context.mmAccountCancels(),
+            context.mmKeyActions(), context.mmIpActions(), context.mmMarketActions(), context.mmShardActions());
     }
 
     /** The matching shard of a listed market, for the MM lane's per-shard window (an unlisted one: the first). */
@@ -246,8 +256,8 @@ final class NodeOrderEntry
     }
 
     /**
-     * Waits until what the lanes handed over (verified requests, refusals to journal) is journaled: once the sequence has
-     * not moved for 200 ms, or the deadline.
+     * Waits until what the lanes handed over (verified requests, refusals to journal) is journaled: once the sequence
+     * has not moved for 200 ms, or the deadline.
      */
     void awaitJournaled(final long deadlineNs)
     {

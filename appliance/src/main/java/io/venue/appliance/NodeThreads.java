@@ -24,12 +24,14 @@ import java.util.function.IntFunction;
 
 /**
  * The node's threads: how each is pinned ({@code core.*}) and waits when idle ({@code idle.*}), the engine's and the
- * front thread's runners laid out by {@code threads}, the journal pretoucher's, and the agents added to the front thread
- * (the sequencer, replication) once it runs.
+ * front thread's runners laid out by {@code threads}, the journal pretoucher's, and the agents added to the front
+ * thread (the sequencer, replication) once it runs.
  */
 final class NodeThreads
 {
-    /** Polls with a spin-wait hint before an idle thread parks: a few microseconds, enough for a burst's next request. */
+    /**
+     * Polls with a spin-wait hint before an idle thread parks: a few microseconds, enough for a burst's next request.
+     */
     private static final int IDLE_SPINS = 20;
 
     private final ApplianceContext context;
@@ -58,11 +60,14 @@ final class NodeThreads
     {
         if (context.journalPretouch())
         {
-            // its own thread, sleeping 1 ms between looks: it keeps 32 MiB ahead of each writer, tens of milliseconds of
-            // writing, and a backing-off wait would wake it thousands of times a second for nothing
-            pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(onError)).follow(commands).follow(events);
-            pretouchRunner = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1)), onError, null, pretoucher);
-            AgentRunner.startOnThread(pretouchRunner, PinnedThreads.factory("journal-pretouch", context.corePretouch()));
+            // its own thread, sleeping 1 ms between looks: it keeps 32 MiB ahead of each writer, tens of milliseconds
+            // of writing, and a backing-off wait would wake it thousands of times a second for nothing
+            pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(onError)).follow(commands)
+                .follow(events);
+            pretouchRunner = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1)), onError,
+                null, pretoucher);
+            AgentRunner.startOnThread(pretouchRunner,
+                PinnedThreads.factory("journal-pretouch", context.corePretouch()));
         }
     }
 
@@ -73,15 +78,15 @@ final class NodeThreads
     }
 
     /**
-     * Starts the engine and the front thread: with {@code threads=spread} the engine on a thread of its own, rung by the
-     * command journal's writers and ringing the front thread; with {@code compact} both agents on the front thread.
+     * Starts the engine and the front thread: with {@code threads=spread} the engine on a thread of its own, rung by
+     * the command journal's writers and ringing the front thread; with {@code compact} both agents on the front thread.
      */
     void start(final EngineAgent engine, final Agent responder)
     {
         if (context.compactThreads())
         {
-            // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores, and
-            // no bell between them (a thread never needs waking by its own agents)
+            // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores,
+            // and no bell between them (a thread never needs waking by its own agents)
             front = new DynamicCompositeAgent("front", engine, responder);
         }
         else
@@ -164,7 +169,9 @@ final class NodeThreads
         return override != null ? override : idleStrategy(context.idleMaxParkUs());
     }
 
-    /** As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): the context's front park. */
+    /**
+     * As {@link #idleStrategy()} for the front thread (sequencer, responder, replication): the context's front park.
+     */
     Function<Doorbell, IdleStrategy> frontIdleStrategy()
     {
         return idleStrategy(context.frontMaxParkUs());
@@ -181,7 +188,10 @@ final class NodeThreads
         };
     }
 
-    /** A thread factory for verifier i: pinned to the i-th core of {@code core.verifiers} (round robin), unpinned when none. */
+    /**
+     * A thread factory for verifier i: pinned to the i-th core of {@code core.verifiers} (round robin), unpinned
+     * when none.
+     */
     ThreadFactory verifierThreadFactory()
     {
         final int[] cores = context.coreVerifiers();
@@ -189,14 +199,18 @@ final class NodeThreads
         return runnable ->
         {
             final int i = next.getAndIncrement();
-            return PinnedThreads.factory("verifier-" + i, cores.length == 0 ? -1 : cores[i % cores.length]).newThread(runnable);
+            return PinnedThreads.factory("verifier-" + i, cores.length == 0 ? -1 : cores[i % cores.length])
+                .newThread(runnable);
         };
     }
 
-    /** The thread of matching shard s: pinned to the s-th core of {@code core.shards} (round robin), unpinned when none. */
+    /**
+     * The thread of matching shard s: pinned to the s-th core of {@code core.shards} (round robin), unpinned when none.
+     */
     IntFunction<ThreadFactory> shardThreads()
     {
         final int[] cores = context.coreShards();
-        return shard -> PinnedThreads.factory("matching-shard-" + shard, cores.length == 0 ? -1 : cores[shard % cores.length]);
+        return shard -> PinnedThreads.factory("matching-shard-" + shard,
+            cores.length == 0 ? -1 : cores[shard % cores.length]);
     }
 }

@@ -62,7 +62,8 @@ final class Promotion implements Consumer<StandbyFollower>
                 if (entry.responder().failed() || shard.failure() != null)
                 {
                     // serving now would check requests against read models older than the journal
-                    log.println("promotion: the " + (entry.responder().failed() ? "responder" : "engine") + " has stopped " +
+                    log.println(
+                        "promotion: the " + (entry.responder().failed() ? "responder" : "engine") + " has stopped " +
                         "(its error is above), so the read models will not catch up: this node does not serve. " +
                         "Restart it; it keeps its new epoch (the promoted file)");
                     return;

@@ -86,7 +86,8 @@ final class PromotionWatch implements Agent
         {
             // whole and on the disk before the node serves: until it journals a command, the file is what keeps the new
             // epoch across a restart (promotedEpoch)
-            DurableFiles.replace(dataDir.resolve(DONE), "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n");
+            DurableFiles.replace(dataDir.resolve(DONE),
+                "epoch " + follower.epoch() + " after sequence " + follower.lastSequence() + "\n");
             Files.deleteIfExists(dataDir.resolve(REQUEST));
         }
         catch (final IOException ex)
@@ -116,8 +117,10 @@ final class PromotionWatch implements Agent
     {
         try
         {
-            DurableFiles.replace(dataDir.resolve(REFUSED), "this standby has not heard a primary since it started, so the " +
-                "epoch it would take (" + (follower.epoch() + 1) + ") may be a running primary's own, which fencing cannot " +
+            DurableFiles.replace(dataDir.resolve(REFUSED),
+                "this standby has not heard a primary since it started, so the " +
+                "epoch it would take (" + (follower.epoch() + 1) +
+                ") may be a running primary's own, which fencing cannot " +
                 "tell apart; if the primary is gone for good, promote with --force (docs/OPERATIONS.md)\n");
             Files.deleteIfExists(request);
         }
@@ -144,7 +147,8 @@ final class PromotionWatch implements Agent
         final Matcher matcher = Pattern.compile("epoch (\\d{1,18}) after sequence \\d{1,19}").matcher(text);
         if (!matcher.matches())
         {
-            throw new IllegalStateException(file + " should read 'epoch E after sequence S', as a promotion writes it, " +
+            throw new IllegalStateException(
+                file + " should read 'epoch E after sequence S', as a promotion writes it, " +
                 "not '" + text + "': restore it or remove it knowing the node's epoch");
         }
         return Long.parseLong(matcher.group(1));

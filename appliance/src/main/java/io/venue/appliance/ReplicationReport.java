@@ -54,7 +54,8 @@ final class ReplicationReport implements Agent
         if (shipper != null && shipper.isFenced() && !fencedReported)
         {
             fencedReported = true;
-            log.println("fenced: a primary of epoch " + shipper.fencedBy() + " took over; this node journals nothing more. " +
+            log.println(
+                "fenced: a primary of epoch " + shipper.fencedBy() + " took over; this node journals nothing more. " +
                 "Stop it and restart it as a standby on an empty folder (docs/OPERATIONS.md)");
             return 1;
         }
@@ -76,12 +77,15 @@ final class ReplicationReport implements Agent
             return "replication: primary epoch " + shipper.epoch() + ", journaled " + journaled + ", shipped " +
                 shipper.shippedSequence() + ", standby holds " + shipper.ackedSequence() + " (lag " +
                 (journaled - shipper.ackedSequence()) + " commands), answers held " + gate.held() +
-                (shipper.isStandbyAhead() ? "; THE STANDBY HOLDS COMMANDS THIS JOURNAL DOES NOT: rebuild it (docs/OPERATIONS.md)" : "") +
-                (shipper.isStandbyDiverged() ? "; THE STANDBY'S HISTORY IS NOT THIS JOURNAL'S: rebuild it (docs/OPERATIONS.md)" : "") +
+                (shipper.isStandbyAhead() ?
+                    "; THE STANDBY HOLDS COMMANDS THIS JOURNAL DOES NOT: rebuild it (docs/OPERATIONS.md)" : "") +
+                (shipper.isStandbyDiverged() ?
+                    "; THE STANDBY'S HISTORY IS NOT THIS JOURNAL'S: rebuild it (docs/OPERATIONS.md)" : "") +
                 refused(shipper.refusedMessages());
         }
-        return "replication: standby epoch " + follower.epoch() + ", holds " + follower.lastSequence() + " of the primary's " +
-            follower.primarySequence() + " (lag " + Math.max(0, follower.primarySequence() - follower.lastSequence()) + " commands)" +
+        return "replication: standby epoch " + follower.epoch() + ", holds " + follower.lastSequence() +
+            " of the primary's " + follower.primarySequence() + " (lag " +
+            Math.max(0, follower.primarySequence() - follower.lastSequence()) + " commands)" +
             (follower.isPromoted() ? ", promoted" : "") + refused(follower.refusedMessages());
     }
 

@@ -41,7 +41,8 @@ final class Roles implements AutoCloseable
     private final ErrorHandler onError;
     private ReplicationMedia media;
 
-    Roles(final ApplianceContext context, final PrintStream log, final Path data, final NodeThreads threads, final NodeOrderEntry entry,
+    Roles(final ApplianceContext context, final PrintStream log, final Path data, final NodeThreads threads,
+        final NodeOrderEntry entry,
         final EngineShard shard, final Serve serve, final Supplier<String> baseUrl, final ErrorHandler onError)
     {
         this.context = context;
@@ -75,26 +76,32 @@ final class Roles implements AutoCloseable
         }
     }
 
-    private void primary(final Journal commands, final ReplicationContext replication, final long epoch, final long journaled)
+    private void primary(final Journal commands, final ReplicationContext replication, final long epoch,
+        final long journaled)
     {
         final CommandShipper shipper = new CommandShipper(commands,
             media.aeron().addExclusivePublication(replication.commandChannel(), replication.commandStreamId()),
             media.aeron().addSubscription(replication.replyChannel(), replication.replyStreamId()), replication, epoch);
-        final AcknowledgementGate gate = new AcknowledgementGate(entry.answers(), shipper::ackedSequence, replication.mode(), 10_000);
+        final AcknowledgementGate gate = new AcknowledgementGate(entry.answers(), shipper::ackedSequence,
+            replication.mode(), 10_000);
         threads.add(shipper);
         threads.add(gate);
         // listen before writing: a newer primary's heartbeat fences this node before it journals anything
-        if (Waits.until(shipper::isFenced, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs())))
+        if (Waits.until(shipper::isFenced,
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.primaryTimeoutMs())))
         {
-            throw new IllegalStateException("fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
-                "journal is at epoch " + epoch + "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
+            throw new IllegalStateException(
+                "fenced: a primary of epoch " + shipper.fencedBy() + " is running (this node's " +
+                "journal is at epoch " + epoch +
+                "); start this node as a standby on an empty folder (docs/OPERATIONS.md)");
         }
         serve.serve(epoch, journaled, gate, () -> gate.isFull() || shipper.isFenced(), true);
         threads.add(ReplicationReport.primary(log, context.replicationReportMs(), shipper, gate, entry.sequencer()));
         log.printf("primary of epoch %d, replicating %s to %s%n", epoch, replication.mode(), context.standbyEndpoint());
     }
 
-    private void standby(final Journal commands, final ReplicationContext replication, final long epoch, final long journaled)
+    private void standby(final Journal commands, final ReplicationContext replication, final long epoch,
+        final long journaled)
     {
         final StandbyFollower follower = new StandbyFollower(commands, journaled, epoch,
             media.aeron().addSubscription(replication.commandChannel(), replication.commandStreamId()),

@@ -20,10 +20,10 @@ import java.util.function.ObjLongConsumer;
  * ({@code lane/svc-nonces.dat}), written as each nonce is accepted. The file is memory-mapped, so what a killed process
  * wrote is in it; a process that died in the middle of a write may have left a segment locked, so a start after an end
  * that was not a clean close (no {@code svc-nonces.closed} marker) opens the file through Chronicle's recovery, which
- * frees such locks. A clean close flushes the file to the disk before it writes its marker. A host that crashes may lose
- * the writes not yet flushed: the lane's refusal of requests dated before its start (a reboot takes longer than the 30 s
- * skew) covers those. A standby keeps its own file, which holds nothing of the primary's requests: its promotion
- * refuses requests dated before it plus the 30 s skew ({@link #promoted}).
+ * frees such locks. A clean close flushes the file to the disk before it writes its marker. A host that crashes may
+ * lose the writes not yet flushed: the lane's refusal of requests dated before its start (a reboot takes longer than
+ * the 30 s skew) covers those. A standby keeps its own file, which holds nothing of the primary's requests: its
+ * promotion refuses requests dated before it plus the 30 s skew ({@link #promoted}).
  * <p>
  * The file is sized for the venue's credential capacity. A start that finds it sized for fewer ({@code
  * svc-nonces.capacity} records the size of the file it made) grows it crash-safely: the entries are copied into {@code
@@ -107,7 +107,9 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
     }
 
-    /** An embargo left by an earlier start (or run) that has not passed yet; a marker of 0 starts one from this start. */
+    /**
+     * An embargo left by an earlier start (or run) that has not passed yet; a marker of 0 starts one from this start.
+     */
     private void readIncompleteMarker() throws IOException
     {
         if (!Files.exists(incompleteMarker))
@@ -150,7 +152,8 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
 
     private static ChronicleMapBuilder<String, Long> builder(final long capacity)
     {
-        return ChronicleMap.of(String.class, Long.class).name("svc-nonces").entries(capacity).averageKey("spk_0123456789abcdef");
+        return ChronicleMap.of(String.class, Long.class).name("svc-nonces").entries(capacity)
+            .averageKey("spk_0123456789abcdef");
     }
 
     /** The keys the file was made for: -1 when not recorded (a file from before the record was kept). */
@@ -224,8 +227,10 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
         catch (final IOException ex)
         {
-            // the refusal holds for this run (set before the marker is written); a restart within 30 s would not keep it
-            log.println("the SVC-Nonce embargo marker could not be written (" + ex + "): it holds until this process stops");
+            // the refusal holds for this run (set before the marker is written); a restart within 30 s would not
+            // keep it
+            log.println(
+                "the SVC-Nonce embargo marker could not be written (" + ex + "): it holds until this process stops");
         }
         reportEmbargo();
     }
@@ -261,12 +266,14 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
             if (!fullReported)
             {
                 fullReported = true;
-                log.println("the SVC-Nonce file cannot take key " + apiKeyId + " (" + full + "): its nonces are kept in " +
+                log.println(
+                    "the SVC-Nonce file cannot take key " + apiKeyId + " (" + full + "): its nonces are kept in " +
                     "memory only; the next start refuses requests dated before it plus the 30 s skew");
                 try
                 {
                     // 0: the next start sets the time from its own start
-                    DurableFiles.replace(incompleteMarker, embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) :
+                    DurableFiles.replace(incompleteMarker,
+                        embargoUntilMs > System.currentTimeMillis() ? Long.toString(embargoUntilMs) :
                         "0");
                 }
                 catch (final IOException unwritable)
@@ -290,7 +297,8 @@ final class SvcNonceFile implements SvcNonceStore, AutoCloseable
         }
         catch (final IOException unwritable)
         {
-            log.println("the SVC-Nonce file could not be flushed or its close marker written (" + unwritable + "): the " +
+            log.println(
+                "the SVC-Nonce file could not be flushed or its close marker written (" + unwritable + "): the " +
                 "next start recovers the file");
         }
     }

@@ -24,7 +24,8 @@ final class VenueSetUp
     private final List<Action> listing;
     private final Secp256k1KeyPair listingOperator;
 
-    private VenueSetUp(final DemoVenue demo, final Path listingFile, final List<Action> listing, final Secp256k1KeyPair listingOperator)
+    private VenueSetUp(final DemoVenue demo, final Path listingFile, final List<Action> listing,
+        final Secp256k1KeyPair listingOperator)
     {
         this.demo = demo;
         this.listingFile = listingFile;
@@ -33,7 +34,8 @@ final class VenueSetUp
     }
 
     /** Opens the demo's keys (making them on first use) and adds its operator to {@code config}; reads the listing. */
-    static VenueSetUp open(final ApplianceContext context, final Path data, final EngineConfig config) throws IOException
+    static VenueSetUp open(final ApplianceContext context, final Path data, final EngineConfig config)
+        throws IOException
     {
         DemoVenue demo = null;
         if (context.demo())
@@ -49,7 +51,8 @@ final class VenueSetUp
             listingOperator = Secp256k1KeyPair.fromPrivateKey(KeyFiles.load(context.listingOperatorKeyFile()));
             if (!config.operators().contains(listingOperator.address()))
             {
-                throw new IllegalArgumentException("listing.operator.key.file holds the key of " + listingOperator.address() +
+                throw new IllegalArgumentException(
+                    "listing.operator.key.file holds the key of " + listingOperator.address() +
                     ", which is not among 'operators'");
             }
         }
@@ -66,7 +69,8 @@ final class VenueSetUp
      *
      * @param actions the operator actions of a key, through the node's verifier pool and journal.
      */
-    void submit(final Function<Secp256k1KeyPair, OperatorActions> actions, final ReadModels models, final PrintStream log)
+    void submit(final Function<Secp256k1KeyPair, OperatorActions> actions, final ReadModels models,
+        final PrintStream log)
     {
         if (demo != null)
         {
@@ -82,8 +86,8 @@ final class VenueSetUp
             final String operator = listingOperator.address().toString();
             final int created = ListingSetUp.apply(listing, models.directory(), actions.apply(listingOperator),
                 () -> models.nonces().nextUsable(operator));
-            log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", listingFile, created,
-                listing.size());
+            log.printf("listing from %s: %d of %d assets and markets created, the others already listed%n", listingFile,
+                created, listing.size());
         }
     }
 

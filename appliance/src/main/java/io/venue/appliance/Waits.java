@@ -3,7 +3,10 @@ package io.venue.appliance;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-/** Waiting on another thread's progress, parking (a spin would take the core from the thread waited for on a small host). */
+/**
+ * Waiting on another thread's progress, parking (a spin would take the core from the thread waited for on a
+ * small host).
+ */
 final class Waits
 {
     /** How long each look waits. */

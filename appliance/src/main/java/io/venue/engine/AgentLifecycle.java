@@ -63,8 +63,9 @@ final class AgentLifecycle
         final var limits = state.config.stateLimits();
         final int result = create.expiresAtMs() <= create.issuedAtMs() || create.keyKind() == AgentKeyKind.NULL_VAL ?
             INVALID_REQUEST :
-            state.agents.agentCount() >= limits.agents() || state.agents.credentialCount() >= limits.credentials() ? CAPACITY :
-            state.agents.create(owner, agentId, secp256k1 ? buffer : null, offset + AgentCreateDecoder.agentKeyEncodingOffset(),
+            state.agents.agentCount() >= limits.agents() || state.agents.credentialCount() >= limits.credentials() ?
+            CAPACITY : state.agents.create(owner, agentId, secp256k1 ? buffer : null,
+                offset + AgentCreateDecoder.agentKeyEncodingOffset(),
                 create.scopes().getRaw(), create.expiresAtMs());
         if (result != Agents.OK)
         {
@@ -79,7 +80,8 @@ final class AgentLifecycle
             .state(AgentState.ACTIVE).keyKind(create.keyKind())
             .putAgentKey(buffer, offset + AgentCreateDecoder.agentKeyEncodingOffset(), 32)
             .agentKind(create.agentKind()).validUntilMs(create.expiresAtMs());
-        changed.buffer().putByte(changed.offset() + AgentChangedEncoder.scopesEncodingOffset(), (byte)create.scopes().getRaw());
+        changed.buffer()
+            .putByte(changed.offset() + AgentChangedEncoder.scopesEncodingOffset(), (byte)create.scopes().getRaw());
         state.events.emitAgentChanged();
     }
 
@@ -95,11 +97,13 @@ final class AgentLifecycle
             return;
         }
         final long agentId = buffer.getLong(offset + AgentRotateDecoder.agentIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
-        final long credentialId = buffer.getLong(offset + AgentRotateDecoder.newCredentialIdEncodingOffset(), ByteOrder.BIG_ENDIAN);
+        final long credentialId = buffer.getLong(offset + AgentRotateDecoder.newCredentialIdEncodingOffset(),
+            ByteOrder.BIG_ENDIAN);
         final boolean secp256k1 = rotate.keyKind() == AgentKeyKind.SECP256K1;
         final int result = rotate.keyKind() == AgentKeyKind.NULL_VAL ? INVALID_REQUEST :
             state.agents.credentialCount() >= state.config.stateLimits().credentials() ? CAPACITY : state.agents.rotate(
-            owner, agentId, credentialId, secp256k1 ? buffer : null, offset + AgentRotateDecoder.agentKeyEncodingOffset(),
+            owner, agentId, credentialId, secp256k1 ? buffer : null,
+            offset + AgentRotateDecoder.agentKeyEncodingOffset(),
             rotate.overlapUntilMs(), rotate.timestampMs());
         if (result != Agents.OK)
         {
@@ -132,7 +136,8 @@ final class AgentLifecycle
         final boolean all = revoke.allCredentials() == BooleanType.TRUE;
         final int credentialOffset = AgentRevokeDecoder.credentialIdEncodingOffset();
         final int result = all ? state.agents.revokeAgent(owner, agentId) :
-            state.agents.revokeCredential(owner, agentId, buffer.getLong(offset + credentialOffset, ByteOrder.BIG_ENDIAN));
+            state.agents.revokeCredential(owner, agentId,
+                buffer.getLong(offset + credentialOffset, ByteOrder.BIG_ENDIAN));
         if (result != Agents.OK)
         {
             refuse(buffer, ownerOffset, revoke.nonce(), digestOffset, owner, result);
@@ -140,7 +145,8 @@ final class AgentLifecycle
         }
         state.events.actionAccepted(buffer, ownerOffset, revoke.nonce(), buffer, digestOffset);
         final AgentChangedEncoder changed = state.events.agentChanged();
-        changed.putOwner(buffer, ownerOffset, 20).putAgentId(buffer, offset + AgentRevokeDecoder.agentIdEncodingOffset(), 8);
+        changed.putOwner(buffer, ownerOffset, 20)
+            .putAgentId(buffer, offset + AgentRevokeDecoder.agentIdEncodingOffset(), 8);
         if (all)
         {
             changed.putCredentialId(EVERY_CREDENTIAL, 0, 8);
@@ -166,7 +172,8 @@ final class AgentLifecycle
         }
         state.agents.ownerRevoke(owner);
         state.events.actionAccepted(buffer, ownerOffset, revoke.nonce(), buffer, digestOffset);
-        state.events.agentChanged().putOwner(buffer, ownerOffset, 20).state(AgentState.REVOKED).validUntilMs(revoke.timestampMs());
+        state.events.agentChanged().putOwner(buffer, ownerOffset, 20).state(AgentState.REVOKED)
+            .validUntilMs(revoke.timestampMs());
         state.events.emitAgentChanged();
     }
 
@@ -182,7 +189,8 @@ final class AgentLifecycle
         return owner;
     }
 
-    private boolean consume(final DirectBuffer buffer, final int ownerOffset, final long nonce, final int digestOffset, final int owner)
+    private boolean consume(final DirectBuffer buffer, final int ownerOffset, final long nonce, final int digestOffset,
+        final int owner)
     {
         final RejectCode refusal = gate.consumeNonce(owner, nonce);
         if (refusal != null)
@@ -194,7 +202,8 @@ final class AgentLifecycle
     }
 
     private void refuse(
-        final DirectBuffer buffer, final int ownerOffset, final long nonce, final int digestOffset, final int owner, final int result)
+        final DirectBuffer buffer, final int ownerOffset, final long nonce, final int digestOffset, final int owner,
+        final int result)
     {
         final RejectCode code = switch (result)
         {

@@ -34,10 +34,11 @@ final class AmendSteps
     }
 
     /**
-     * The amend of the order at {@code handle}, whose reservation becomes {@code newReservation} of {@code reserveAsset}.
-     * {@code before} reads the order's slot as it is before the amend's book calls. {@code keepsFilled}: the amend's
-     * command is of a journal version that keeps what the order filled when it enters again
-     * ({@code JournalRecords.keepsFilledOnReentry}); an older one enters it as its build did, its filled quantity from 0.
+     * The amend of the order at {@code handle}, whose reservation becomes {@code newReservation} of
+     * {@code reserveAsset}. {@code before} reads the order's slot as it is before the amend's book calls.
+     * {@code keepsFilled}: the amend's command is of a journal version that keeps what the order filled when it enters
+     * again ({@code JournalRecords.keepsFilledOnReentry}); an older one enters it as its build did, its filled quantity
+     * from 0.
      */
     void begin(
         final int account, final int handle, final int reserveAsset, final long newReservation, final SlotReader before,
@@ -48,13 +49,14 @@ final class AmendSteps
         this.reserveAsset = reserveAsset;
         this.newReservation = newReservation;
         this.oldReserved = state.orders.reserved(handle);
-        // the id keeps what it filled if it enters again: its events and its slot count every fill the book holds for it
+        // the id keeps what it filled if it enters again: its events and its slot count every fill the book holds
+        // for it
         this.filledBefore = keepsFilled ? before.originalQtyOf(slot) - before.remainingOf(slot) : 0;
     }
 
     /**
-     * What the order keeps of its fills if this amend enters it again, which its book place (or restAgain) counts in its
-     * size: what it filled before, or 0 for an amend of an older version.
+     * What the order keeps of its fills if this amend enters it again, which its book place (or restAgain) counts in
+     * its size: what it filled before, or 0 for an amend of an older version.
      */
     long filledBefore()
     {
@@ -86,8 +88,8 @@ final class AmendSteps
      * exchanged and the settlement is set up for the book's calls of {@code restAgain}.
      */
     Settlement moved(
-        final int book, final Side side, final long price, final long qty, final DirectBuffer idBuffer, final int idOffset,
-        final DirectBuffer envelopeBuffer, final int envelope)
+        final int book, final Side side, final long price, final long qty, final DirectBuffer idBuffer,
+        final int idOffset, final DirectBuffer envelopeBuffer, final int envelope)
     {
         state.ledger.unlock(account, reserveAsset, oldReserved);
         relock();
@@ -96,15 +98,18 @@ final class AmendSteps
             false, envelopeBuffer, envelope, -1).keepingHandle().reentering(filledBefore);
     }
 
-    /** The order leaves the book to enter it again: it is forgotten, with what re-entering needs kept. {@code before} reads its slot. */
+    /**
+     * The order leaves the book to enter it again: it is forgotten, with what re-entering needs kept. {@code before}
+     * reads its slot.
+     */
     void leave(final SlotReader before, final int slot, final int market)
     {
         withClientId = state.orders.hasClientId(handle);
         clientHi = state.orders.clientIdHi(handle);
         clientLo = state.orders.clientIdLo(handle);
         oldRemaining = before.remainingOf(slot);
-        state.orders.remove(handle, before.orderIdWord(slot, 0), before.orderIdWord(slot, 1), before.orderIdWord(slot, 2),
-            before.orderIdWord(slot, 3), account, market);
+        state.orders.remove(handle, before.orderIdWord(slot, 0), before.orderIdWord(slot, 1),
+            before.orderIdWord(slot, 2), before.orderIdWord(slot, 3), account, market);
     }
 
     /** Frees what the order that left reserved. */
@@ -133,15 +138,18 @@ final class AmendSteps
      * and sets up the settlement for the place's calls.
      */
     Settlement reenter(
-        final int book, final Side side, final long price, final long qty, final DirectBuffer idBuffer, final int idOffset,
-        final DirectBuffer envelopeBuffer, final int envelope)
+        final int book, final Side side, final long price, final long qty, final DirectBuffer idBuffer,
+        final int idOffset, final DirectBuffer envelopeBuffer, final int envelope)
     {
         relock();
-        return settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, withClientId, clientHi,
-            clientLo, false, envelopeBuffer, envelope, -1).reentering(filledBefore);
+        return settlement.forTaker(book, account, side, price, qty, idBuffer, idOffset, newReservation, withClientId,
+            clientHi, clientLo, false, envelopeBuffer, envelope, -1).reentering(filledBefore);
     }
 
-    /** The order that left was refused on entering again ({@code refusal}, or null if it entered): it is reported cancelled. */
+    /**
+     * The order that left was refused on entering again ({@code refusal}, or null if it entered): it is
+     * reported cancelled.
+     */
     void reentered(final RejectCode refusal, final DirectBuffer idBuffer, final int idOffset, final long marketId)
     {
         if (refusal != null)
@@ -156,7 +164,8 @@ final class AmendSteps
     {
         if (!state.ledger.lock(account, reserveAsset, newReservation))
         {
-            throw new IllegalStateException("an admitted amend's reservation of " + newReservation + " cannot be locked");
+            throw new IllegalStateException(
+                "an admitted amend's reservation of " + newReservation + " cannot be locked");
         }
     }
 }

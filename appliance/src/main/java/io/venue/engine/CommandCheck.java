@@ -62,12 +62,14 @@ final class CommandCheck
 
     boolean cancel(final CancelDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) && ok(LIMIT_CLASS, d.limitClassRaw());
+        return envelope(d.buffer(), d.offset() + CancelDecoder.envelopeEncodingOffset()) &&
+            ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean amend(final AmendDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) && ok(LIMIT_CLASS, d.limitClassRaw());
+        return envelope(d.buffer(), d.offset() + AmendDecoder.envelopeEncodingOffset()) &&
+            ok(LIMIT_CLASS, d.limitClassRaw());
     }
 
     boolean cancelByClientOrderId(final CancelByClientOrderIdDecoder d)
@@ -103,7 +105,8 @@ final class CommandCheck
 
     boolean cancelAll(final CancelAllDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + CancelAllDecoder.envelopeEncodingOffset()) && ok(BOOLEAN, d.allMarketsRaw());
+        return envelope(d.buffer(), d.offset() + CancelAllDecoder.envelopeEncodingOffset()) &&
+            ok(BOOLEAN, d.allMarketsRaw());
     }
 
     boolean setKillSwitch(final SetKillSwitchDecoder d)
@@ -114,7 +117,8 @@ final class CommandCheck
 
     boolean setVaultOwner(final SetVaultOwnerDecoder d)
     {
-        return envelope(d.buffer(), d.offset() + SetVaultOwnerDecoder.envelopeEncodingOffset()) && ok(BOOLEAN, d.hasOwnerRaw());
+        return envelope(d.buffer(), d.offset() + SetVaultOwnerDecoder.envelopeEncodingOffset()) &&
+            ok(BOOLEAN, d.hasOwnerRaw());
     }
 
     boolean agentCreate(final AgentCreateDecoder d)

@@ -97,7 +97,8 @@ public final class Engine implements AutoCloseable
         orderEntry = new OrderEntry(state, gate, settlement);
         operator = new Operator(state, gate, settlement, orderEntry);
         agents = new AgentLifecycle(state, gate);
-        pipeline = config.shards() > 1 ? new ShardPipeline(state, gate, orderEntry, settlement, new ShardPipeline.Completion()
+        pipeline = config.shards() > 1 ?
+            new ShardPipeline(state, gate, orderEntry, settlement, new ShardPipeline.Completion()
         {
             public void completed(final long sequence, final boolean command)
             {
@@ -163,7 +164,8 @@ public final class Engine implements AutoCloseable
             if (limit > context.entries(store))
             {
                 throw new IllegalArgumentException("the " + store + " map holds " + context.entries(store) +
-                    " entries but the engine may make " + limit + ": size the state with Context.sizeFor(the engine's limits)");
+                    " entries but the engine may make " + limit +
+                    ": size the state with Context.sizeFor(the engine's limits)");
             }
         }
     }
@@ -289,7 +291,8 @@ public final class Engine implements AutoCloseable
 
     /** Hands a command to the pipeline; false when it is not one the pipeline takes (a barrier). */
     private boolean submitted(
-        final int templateId, final long sequence, final long nowMs, final DirectBuffer buffer, final int offset, final int length)
+        final int templateId, final long sequence, final long nowMs, final DirectBuffer buffer, final int offset,
+        final int length)
     {
         if (!pipeline.submit(templateId, sequence, nowMs, buffer, offset, length))
         {
@@ -297,7 +300,8 @@ public final class Engine implements AutoCloseable
         }
         if (stateDue())
         {
-            // written where the next group begins (groupStarts): draining here would stall every later command of the group
+            // written where the next group begins (groupStarts): draining here would stall every later command of
+            // the group
             statePending = true;
         }
         return true;
@@ -456,7 +460,8 @@ public final class Engine implements AutoCloseable
      * Wraps the template's decoder and checks that every enum field holds a value the schema defines:
      * the generated decoders throw on any other, and a record the engine cannot read is ignored whole.
      */
-    private boolean readable(final int templateId, final DirectBuffer buffer, final int body, final int blockLength, final int version)
+    private boolean readable(final int templateId, final DirectBuffer buffer, final int body, final int blockLength,
+        final int version)
     {
         return switch (templateId)
         {
@@ -467,31 +472,43 @@ public final class Engine implements AutoCloseable
                 check.cancelByClientOrderId(cancelByClientOrderId.wrap(buffer, body, blockLength, version));
             case CancelAllDecoder.TEMPLATE_ID -> check.cancelAll(cancelAll.wrap(buffer, body, blockLength, version));
             case BatchDecoder.TEMPLATE_ID -> check.batch(batch.wrap(buffer, body, blockLength, version));
-            case SplitDecoder.TEMPLATE_ID -> check.envelope(buffer, split.wrap(buffer, body, blockLength, version).offset() +
+            case SplitDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                split.wrap(buffer, body, blockLength, version).offset() +
                 SplitDecoder.envelopeEncodingOffset());
-            case MergeDecoder.TEMPLATE_ID -> check.envelope(buffer, merge.wrap(buffer, body, blockLength, version).offset() +
+            case MergeDecoder.TEMPLATE_ID -> check.envelope(buffer,
+                merge.wrap(buffer, body, blockLength, version).offset() +
                 MergeDecoder.envelopeEncodingOffset());
-            case CancelReplaceDecoder.TEMPLATE_ID -> check.cancelReplace(cancelReplace.wrap(buffer, body, blockLength, version));
+            case CancelReplaceDecoder.TEMPLATE_ID -> check.cancelReplace(
+                cancelReplace.wrap(buffer, body, blockLength, version));
             case CreateAssetDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                createAsset.wrap(buffer, body, blockLength, version).offset() + CreateAssetDecoder.envelopeEncodingOffset());
+                createAsset.wrap(buffer, body, blockLength, version).offset() +
+                CreateAssetDecoder.envelopeEncodingOffset());
             case CreateSpotMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                createSpotMarket.wrap(buffer, body, blockLength, version).offset() + CreateSpotMarketDecoder.envelopeEncodingOffset());
+                createSpotMarket.wrap(buffer, body, blockLength, version).offset() +
+                CreateSpotMarketDecoder.envelopeEncodingOffset());
             case CreateOutcomeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 createOutcomeMarket.wrap(buffer, body, blockLength, version).offset() +
                 CreateOutcomeMarketDecoder.envelopeEncodingOffset());
             case HaltMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                haltMarket.wrap(buffer, body, blockLength, version).offset() + HaltMarketDecoder.envelopeEncodingOffset());
+                haltMarket.wrap(buffer, body, blockLength, version).offset() +
+                HaltMarketDecoder.envelopeEncodingOffset());
             case ResumeMarketDecoder.TEMPLATE_ID -> check.envelope(buffer,
-                resumeMarket.wrap(buffer, body, blockLength, version).offset() + ResumeMarketDecoder.envelopeEncodingOffset());
-            case SetKillSwitchDecoder.TEMPLATE_ID -> check.setKillSwitch(setKillSwitch.wrap(buffer, body, blockLength, version));
+                resumeMarket.wrap(buffer, body, blockLength, version).offset() +
+                ResumeMarketDecoder.envelopeEncodingOffset());
+            case SetKillSwitchDecoder.TEMPLATE_ID -> check.setKillSwitch(
+                setKillSwitch.wrap(buffer, body, blockLength, version));
             case DepositDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 deposit.wrap(buffer, body, blockLength, version).offset() + DepositDecoder.envelopeEncodingOffset());
             case WithdrawDecoder.TEMPLATE_ID -> check.envelope(buffer,
                 withdraw.wrap(buffer, body, blockLength, version).offset() + WithdrawDecoder.envelopeEncodingOffset());
-            case SetVaultOwnerDecoder.TEMPLATE_ID -> check.setVaultOwner(setVaultOwner.wrap(buffer, body, blockLength, version));
-            case AgentCreateDecoder.TEMPLATE_ID -> check.agentCreate(agentCreate.wrap(buffer, body, blockLength, version));
-            case AgentRotateDecoder.TEMPLATE_ID -> check.agentRotate(agentRotate.wrap(buffer, body, blockLength, version));
-            case AgentRevokeDecoder.TEMPLATE_ID -> check.agentRevoke(agentRevoke.wrap(buffer, body, blockLength, version));
+            case SetVaultOwnerDecoder.TEMPLATE_ID -> check.setVaultOwner(
+                setVaultOwner.wrap(buffer, body, blockLength, version));
+            case AgentCreateDecoder.TEMPLATE_ID -> check.agentCreate(
+                agentCreate.wrap(buffer, body, blockLength, version));
+            case AgentRotateDecoder.TEMPLATE_ID -> check.agentRotate(
+                agentRotate.wrap(buffer, body, blockLength, version));
+            case AgentRevokeDecoder.TEMPLATE_ID -> check.agentRevoke(
+                agentRevoke.wrap(buffer, body, blockLength, version));
             default -> ownerRevoke.wrap(buffer, body, blockLength, version) != null;
         };
     }
@@ -535,7 +552,8 @@ public final class Engine implements AutoCloseable
     }
 
     /** A Batch's legs group must lie inside the record: at most 1,000 legs of the declared size. */
-    private static boolean batchFits(final DirectBuffer buffer, final int body, final int blockLength, final int version, final int end)
+    private static boolean batchFits(final DirectBuffer buffer, final int body, final int blockLength,
+        final int version, final int end)
     {
         final int groupHeader = body + blockLength;
         if (groupHeader + 4 > end)

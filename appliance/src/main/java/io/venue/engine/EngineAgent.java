@@ -91,7 +91,9 @@ public final class EngineAgent implements Agent
         return readInBatch;
     }
 
-    /** Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied. */
+    /**
+     * Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied.
+     */
     public EngineAgent wakes(final Doorbell eventReader)
     {
         this.eventReader = eventReader;
@@ -104,7 +106,8 @@ public final class EngineAgent implements Agent
      * a pause of this shard while every map entry is copied out: run it on a standby, or size the interval for
      * the pause. A failed write is counted and kept in {@link #lastSnapshotFailure()}; the shard goes on.
      */
-    public EngineAgent snapshots(final EngineState state, final Path directory, final long everyCommands, final int keep)
+    public EngineAgent snapshots(final EngineState state, final Path directory,
+        final long everyCommands, final int keep)
     {
         if (everyCommands < 1 || keep < 1)
         {
@@ -166,7 +169,10 @@ public final class EngineAgent implements Agent
         return lastSnapshotFailure.get();
     }
 
-    /** The sequence of the last command applied (by recovery or by this agent), readable from any thread; 0 before the first. */
+    /**
+     * The sequence of the last command applied (by recovery or by this agent), readable from any thread; 0 before
+     * the first.
+     */
     public long appliedSequence()
     {
         return appliedSequence.get();

@@ -145,7 +145,8 @@ public final class EngineConfig
     {
         if (!TokenBucket.fits(actions, windowMs))
         {
-            throw new IllegalArgumentException("the action rate needs actions and windowMs of at least 1 with (actions + 1) × " +
+            throw new IllegalArgumentException(
+                "the action rate needs actions and windowMs of at least 1 with (actions + 1) × " +
                 "windowMs below 2^63: " + actions + " per " + windowMs + " ms");
         }
         actionsPerWindow = actions;
@@ -242,9 +243,10 @@ public final class EngineConfig
             "shards=" + shards + "\n" +
             // the admission group and the cross-shard credit act only between shards
             (shards == 1 ? "" : "groupCommands=" + groupCommands + "\n" +
-            "crossShardCredit=" + (crossShardCreditEnabled ? "haircutPpm " + crossShardHaircutPpm + ", maxAccountLocked " +
-            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " + crossShardKillSwitch :
-            "off") + "\n");
+            "crossShardCredit=" +
+            (crossShardCreditEnabled ? "haircutPpm " + crossShardHaircutPpm + ", maxAccountLocked " +
+            crossShardMaxAccountLocked + ", maxMarketLocked " + crossShardMaxMarketLocked + ", killSwitch " +
+            crossShardKillSwitch : "off") + "\n");
     }
 
     /**
@@ -319,7 +321,8 @@ public final class EngineConfig
      * Enables the cross-shard credit admission of spec 8.6 ({@link CrossShardCredit}); it is active only with
      * several shards. Off by default.
      *
-     * @param haircutPpm       the part of the available credit a reservation may not use, in millionths (0 to 1,000,000).
+     * @param haircutPpm       the part of the available credit a reservation may not use, in millionths (0
+     * to 1,000,000).
      * @param maxAccountLocked the most an account may have locked of one asset.
      * @param maxMarketLocked  the most a market's open orders may hold of one asset.
      * @param killSwitch       true refuses every new reservation (fail closed).
@@ -329,7 +332,8 @@ public final class EngineConfig
     {
         if (haircutPpm < 0 || haircutPpm > 1_000_000 || maxAccountLocked < 0 || maxMarketLocked < 0)
         {
-            throw new IllegalArgumentException("the cross-shard haircut is 0 to 1,000,000 ppm and the caps are not negative");
+            throw new IllegalArgumentException(
+                "the cross-shard haircut is 0 to 1,000,000 ppm and the caps are not negative");
         }
         this.crossShardCreditEnabled = true;
         this.crossShardHaircutPpm = haircutPpm;

@@ -37,7 +37,9 @@ public final class EngineView
         return address;
     }
 
-    /** Available balance of a public asset, or of an outcome market's shares with {@link #yesAsset}/{@link #noAsset}. */
+    /**
+     * Available balance of a public asset, or of an outcome market's shares with {@link #yesAsset}/{@link #noAsset}.
+     */
     public long available(final int account, final int ledgerAsset)
     {
         return state.ledger.available(account, ledgerAsset);

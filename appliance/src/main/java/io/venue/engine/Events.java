@@ -34,8 +34,8 @@ import java.nio.ByteOrder;
 /**
  * Encodes the engine's events as SBE records into one reused buffer and hands each to the sink. Every
  * event carries the sequence of the command that caused it and its index within that command, and is written in the
- * schema version of that command (a version this build reads, all of them laid out alike: JOURNAL-SCHEMA.md, section 9),
- * so a replay of an older journal writes the very bytes its run wrote.
+ * schema version of that command (a version this build reads, all of them laid out alike: JOURNAL-SCHEMA.md, section
+ * 9), so a replay of an older journal writes the very bytes its run wrote.
  */
 final class Events
 {
@@ -187,7 +187,8 @@ final class Events
         actionAccepted.putAccount(accountBuffer, accountOffset, 20);
         actionAccepted.nonce(nonce);
         actionAccepted.putDigest(digestBuffer, digestOffset, 32);
-        actionAccepted.rateRemaining(limits.rateRemaining(rateAccount, rateNowMs)).rateResetMs(limits.rateResetMs(rateAccount, rateNowMs))
+        actionAccepted.rateRemaining(limits.rateRemaining(rateAccount, rateNowMs))
+            .rateResetMs(limits.rateResetMs(rateAccount, rateNowMs))
             .nonceFloor(nonceAccount < 0 ? 0 : limits.nonceFloor(nonceAccount))
             .nextUsableNonce(nonceAccount < 0 ? 0 : limits.nextUsableNonce(nonceAccount));
         emit(actionAccepted.encodedLength());
@@ -211,11 +212,15 @@ final class Events
         actionRejected.putDigest(digestBuffer, digestOffset, 32);
         actionRejected.code(code).nonceFloor(nonceFloor).nonceWindow(nonceWindow).nextUsableNonce(nextUsableNonce)
             .legIndex(legIndex < 0 ? ActionRejectedEncoder.legIndexNullValue() : legIndex)
-            .rateRemaining(limits.rateRemaining(rateAccount, rateNowMs)).rateResetMs(limits.rateResetMs(rateAccount, rateNowMs));
+            .rateRemaining(limits.rateRemaining(rateAccount, rateNowMs))
+            .rateResetMs(limits.rateResetMs(rateAccount, rateNowMs));
         emit(actionRejected.encodedLength());
     }
 
-    /** {@code qty} is the order's size, {@code remaining} what enters matching: less by what an amended order filled before. */
+    /**
+     * {@code qty} is the order's size, {@code remaining} what enters matching: less by what an amended order
+     * filled before.
+     */
     void orderAccepted(
         final DirectBuffer orderId,
         final int orderIdOffset,
@@ -238,7 +243,8 @@ final class Events
     {
         orderRested.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderRested.offset() + OrderRestedEncoder.orderIdEncodingOffset());
-        accounts.addressInto(orderBook.accountOf(slot), buffer, orderRested.offset() + OrderRestedEncoder.accountEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer,
+            orderRested.offset() + OrderRestedEncoder.accountEncodingOffset());
         orderRested.market(market).book(book).side(side(orderBook.sideOf(slot))).price(orderBook.priceOf(slot))
             .qty(orderBook.originalQtyOf(slot)).remaining(orderBook.remainingOf(slot));
         emit(orderRested.encodedLength());
@@ -260,7 +266,8 @@ final class Events
         trade.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         trade.market(market).book(book);
         orderBook.orderIdInto(makerSlot, buffer, trade.offset() + TradeEncoder.makerOrderIdEncodingOffset());
-        accounts.addressInto(orderBook.accountOf(makerSlot), buffer, trade.offset() + TradeEncoder.makerAccountEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(makerSlot), buffer,
+            trade.offset() + TradeEncoder.makerAccountEncodingOffset());
         trade.putTakerOrderId(takerOrderId, takerOrderIdOffset, 32);
         accounts.addressInto(takerAccount, buffer, trade.offset() + TradeEncoder.takerAccountEncodingOffset());
         trade.price(price).qty(qty).takerSide(takerSide).makerRemaining(makerRemaining);
@@ -268,19 +275,21 @@ final class Events
     }
 
     /** An order done while resting: its id and account are read from the book. */
-    void orderDone(final SlotReader orderBook, final int slot, final long market, final OrderDoneReason reason, final long remaining)
+    void orderDone(final SlotReader orderBook, final int slot, final long market, final OrderDoneReason reason,
+        final long remaining)
     {
         orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderDone.offset() + OrderDoneEncoder.orderIdEncodingOffset());
-        accounts.addressInto(orderBook.accountOf(slot), buffer, orderDone.offset() + OrderDoneEncoder.accountEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer,
+            orderDone.offset() + OrderDoneEncoder.accountEncodingOffset());
         orderDone.market(market).reason(reason).remaining(remaining);
         emit(orderDone.encodedLength());
     }
 
     /** An incoming order done without resting. */
     void orderDone(
-        final DirectBuffer orderId, final int orderIdOffset, final int account, final long market, final OrderDoneReason reason,
-        final long remaining)
+        final DirectBuffer orderId, final int orderIdOffset, final int account, final long market,
+        final OrderDoneReason reason, final long remaining)
     {
         orderDone.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderDone.putOrderId(orderId, orderIdOffset, 32);
@@ -294,7 +303,8 @@ final class Events
     {
         orderAmended.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         orderBook.orderIdInto(slot, buffer, orderAmended.offset() + OrderAmendedEncoder.orderIdEncodingOffset());
-        accounts.addressInto(orderBook.accountOf(slot), buffer, orderAmended.offset() + OrderAmendedEncoder.accountEncodingOffset());
+        accounts.addressInto(orderBook.accountOf(slot), buffer,
+            orderAmended.offset() + OrderAmendedEncoder.accountEncodingOffset());
         orderAmended.market(market).price(orderBook.priceOf(slot)).qty(orderBook.originalQtyOf(slot))
             .remaining(orderBook.remainingOf(slot)).priorityKept(priorityKept ? BooleanType.TRUE : BooleanType.FALSE);
         emit(orderAmended.encodedLength());
@@ -312,12 +322,14 @@ final class Events
         final int account, final long market, final long yes, final long yesLocked, final long no, final long noLocked)
     {
         positionChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
-        accounts.addressInto(account, buffer, positionChanged.offset() + PositionChangedEncoder.accountEncodingOffset());
+        accounts.addressInto(account, buffer,
+            positionChanged.offset() + PositionChangedEncoder.accountEncodingOffset());
         positionChanged.market(market).yes(yes).yesLocked(yesLocked).no(no).noLocked(noLocked);
         emit(positionChanged.encodedLength());
     }
 
-    void bookDelta(final long market, final Book book, final Side side, final long price, final long levelQty, final int orderCount)
+    void bookDelta(final long market, final Book book, final Side side, final long price, final long levelQty,
+        final int orderCount)
     {
         bookDelta.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
         bookDelta.market(market).book(book).side(side).price(price).levelQty(levelQty).orderCount(orderCount);
@@ -362,7 +374,10 @@ final class Events
         emit(killSwitchChanged.encodedLength());
     }
 
-    /** Every field zero but the sequence and index: a revocation sets only some, and the scratch buffer holds older events. */
+    /**
+     * Every field zero but the sequence and index: a revocation sets only some, and the scratch buffer holds
+     * older events.
+     */
     AgentChangedEncoder agentChanged()
     {
         agentChanged.wrapAndApplyHeader(buffer, 0, header);
@@ -379,7 +394,8 @@ final class Events
     void vaultOwnerChanged(final int account, final int owner)
     {
         vaultOwnerChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
-        accounts.addressInto(account, buffer, vaultOwnerChanged.offset() + VaultOwnerChangedEncoder.accountEncodingOffset());
+        accounts.addressInto(account, buffer,
+            vaultOwnerChanged.offset() + VaultOwnerChangedEncoder.accountEncodingOffset());
         final int ownerOffset = vaultOwnerChanged.offset() + VaultOwnerChangedEncoder.ownerEncodingOffset();
         if (owner >= 0)
         {
@@ -400,7 +416,8 @@ final class Events
 
     static Side side(final io.venue.action.Side side) // FQN-CLASH: the action's Side (Side here is the codec's)
     {
-        return side == io.venue.action.Side.BID ? Side.BID : Side.ASK; // FQN-CLASH: the action's Side (Side here is the codec's)
+        // FQN-CLASH: the action's Side (Side here is the codec's)
+        return side == io.venue.action.Side.BID ? Side.BID : Side.ASK;
     }
 
     private void emit(final int bodyLength)

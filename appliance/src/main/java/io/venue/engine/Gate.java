@@ -59,10 +59,12 @@ final class Gate implements Events.AccountLimits
     }
 
     /**
-     * As {@link #admit(DirectBuffer, int, int, long)}; {@code accountLimited} false for a command of limit class MM (its
-     * windows were charged before the journal), which the per-account action limiter of the trading route does not count.
+     * As {@link #admit(DirectBuffer, int, int, long)}; {@code accountLimited} false for a command of limit class MM
+     * (its windows were charged before the journal), which the per-account action limiter of the trading route does
+     * not count.
      */
-    int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs, final boolean accountLimited)
+    int admit(final DirectBuffer buffer, final int offset, final int scope, final long nowMs,
+        final boolean accountLimited)
     {
         envelope.wrap(buffer, offset);
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
@@ -113,7 +115,8 @@ final class Gate implements Events.AccountLimits
             state.events.rateOf(account, nowMs);
         }
         final int base = NonceWindow.WORDS * account;
-        if (scope != SCOPE_OPERATOR && accountLimited && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
+        if (scope != SCOPE_OPERATOR && accountLimited &&
+            !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
             return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
@@ -129,13 +132,15 @@ final class Gate implements Events.AccountLimits
     {
         final long capacity = state.config.actionsPerWindow();
         return account < 0 ? capacity :
-            TokenBucket.remaining(state.rateWords, TokenBucket.WORDS * account, nowMs, capacity, state.config.actionWindowMs());
+            TokenBucket.remaining(state.rateWords, TokenBucket.WORDS * account, nowMs, capacity,
+                state.config.actionWindowMs());
     }
 
     @Override
     public long rateResetMs(final int account, final long nowMs)
     {
-        return account < 0 ? 0 : TokenBucket.resetMs(state.rateWords, TokenBucket.WORDS * account, nowMs, state.config.actionsPerWindow());
+        return account < 0 ? 0 :
+            TokenBucket.resetMs(state.rateWords, TokenBucket.WORDS * account, nowMs, state.config.actionsPerWindow());
     }
 
     @Override
@@ -157,7 +162,8 @@ final class Gate implements Events.AccountLimits
         return -1;
     }
 
-    void rejectLeg(final DirectBuffer buffer, final int offset, final int account, final RejectCode code, final int legIndex)
+    void rejectLeg(final DirectBuffer buffer, final int offset, final int account, final RejectCode code,
+        final int legIndex)
     {
         reject(buffer, offset + ActionEnvelopeDecoder.accountEncodingOffset(),
             buffer.getLong(offset + ActionEnvelopeDecoder.nonceEncodingOffset(), ByteOrder.LITTLE_ENDIAN),
@@ -213,11 +219,13 @@ final class Gate implements Events.AccountLimits
      * @return the owner's account number, or -1 after the reject event was written.
      */
     int admitOwner(
-        final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer, final int digestOffset)
+        final DirectBuffer buffer, final int ownerOffset, final long nonce, final DirectBuffer digestBuffer,
+        final int digestOffset)
     {
         final int known = state.accounts.find(buffer, ownerOffset);
         final int outcome = known != FixedKeyIndex.MISSING ?
-            NonceWindow.check(state.nonceWords, NonceWindow.WORDS * known, nonce) : NonceWindow.check(EMPTY_WINDOW, 0, nonce);
+            NonceWindow.check(state.nonceWords, NonceWindow.WORDS * known, nonce) : NonceWindow.check(EMPTY_WINDOW,
+                0, nonce);
         if (outcome != NonceWindow.ACCEPTED)
         {
             reject(buffer, ownerOffset, nonce, digestBuffer, digestOffset, known, nonceRefusal(outcome), -1);
@@ -242,7 +250,8 @@ final class Gate implements Events.AccountLimits
         };
     }
 
-    private RejectCode agentRefusal(final DirectBuffer buffer, final int offset, final int account, final int scope, final long nowMs)
+    private RejectCode agentRefusal(final DirectBuffer buffer, final int offset, final int account, final int scope,
+        final long nowMs)
     {
         if (account == FixedKeyIndex.MISSING)
         {
@@ -260,17 +269,20 @@ final class Gate implements Events.AccountLimits
         {
             return null;
         }
-        final int raw = hasRaw ? state.agents.authorize(buffer, rawOffset, account, scope, nowMs) : Agents.UNKNOWN_SIGNER;
+        final int raw = hasRaw ? state.agents.authorize(buffer, rawOffset, account, scope, nowMs) :
+            Agents.UNKNOWN_SIGNER;
         if (raw == Agents.OK)
         {
             return null;
         }
-        final int personal = hasPersonal ? state.agents.authorize(buffer, personalOffset, account, scope, nowMs) : Agents.UNKNOWN_SIGNER;
+        final int personal = hasPersonal ? state.agents.authorize(buffer, personalOffset, account, scope, nowMs) :
+            Agents.UNKNOWN_SIGNER;
         if (personal == Agents.OK)
         {
             return null;
         }
-        return raw == Agents.SCOPE_DENIED || personal == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED : RejectCode.UNAUTHORIZED_SIGNER;
+        return raw == Agents.SCOPE_DENIED || personal == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED :
+            RejectCode.UNAUTHORIZED_SIGNER;
     }
 
     /** Whether the 20 bytes at {@code offset} are all zero. */

@@ -32,16 +32,24 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
     private final Long2LongHashMap settledOrders = new Long2LongHashMap(64, 0.65f, 0);
     /** The same, for the orders admitted in this group. */
     private final Long2LongHashMap admittedOrders = new Long2LongHashMap(64, 0.65f, 0);
-    /** Order ids admitted in this group to their book; ids settlement removed in it to the handle they had at its start. */
+    /**
+     * Order ids admitted in this group to their book; ids settlement removed in it to the handle they had at its start.
+     */
     private final FixedKeyIndex admittedIds;
     private final FixedKeyIndex removedIds;
-    /** Handle to its order's side (bit 0, set for a bid) and reservation (the rest) when the group began: changed ones only. */
+    /**
+     * Handle to its order's side (bit 0, set for a bid) and reservation (the rest) when the group began: changed
+     * ones only.
+     */
     private final Long2LongHashMap startReservations = new Long2LongHashMap(64, 0.65f, MISSING);
     /** Client order ids (account, high, low) admitted in this group, and those settlement removed in it. */
     private final FixedKeyIndex admittedClientIds;
     private final FixedKeyIndex removedClientIds;
     private final long[] key = new long[4];
-    /** With the cross-shard credit admission active: per book, what its bids and asks held at the group's start and hold now. */
+    /**
+     * With the cross-shard credit admission active: per book, what its bids and asks held at the group's start and
+     * hold now.
+     */
     private final boolean perBook;
     private long[] startBids = new long[0];
     private long[] startAsks = new long[0];
@@ -162,7 +170,8 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
     @Override
     public int openOrders(final int account)
     {
-        return (int)(state.orders.openOrders(account) - settledOrders.get(accountKey(account)) + admittedOrders.get(accountKey(account)));
+        return (int)(state.orders.openOrders(account) - settledOrders.get(accountKey(account)) +
+            admittedOrders.get(accountKey(account)));
     }
 
     @Override
@@ -247,7 +256,8 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
         final int admitted = admittedClientIds.get(key, 0);
         final int known = admitted != FixedKeyIndex.MISSING ? admitted : removedClientIds.get(key, 0);
         // neither: the live index answers, as settlement adds only orders the group admitted or removed first
-        return known != FixedKeyIndex.MISSING ? known : OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
+        return known != FixedKeyIndex.MISSING ? known :
+            OrderChecks.book(state.orders.findByClientId(account, buffer, offset));
     }
 
     /** Counts an order admitted in this group (its id at {@code buffer[offset..)}), bound for {@code book}. */
@@ -271,8 +281,8 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
 
     @Override
     public void added(
-        final int handle, final long id0, final long id1, final long id2, final long id3, final int account, final int market,
-        final boolean withClientId, final long clientHi, final long clientLo)
+        final int handle, final long id0, final long id1, final long id2, final long id3, final int account,
+        final int market, final boolean withClientId, final long clientHi, final long clientLo)
     {
         add(settledOrders, accountKey(account), 1);
         final long perMarket = accountMarketKey(account, market);
@@ -281,8 +291,8 @@ final class GroupView implements OrderChecks, Ledger.Watcher, Orders.Listener
 
     @Override
     public void removed(
-        final int handle, final long id0, final long id1, final long id2, final long id3, final int account, final int market,
-        final boolean withClientId, final long clientHi, final long clientLo)
+        final int handle, final long id0, final long id1, final long id2, final long id3, final int account,
+        final int market, final boolean withClientId, final long clientHi, final long clientLo)
     {
         add(settledOrders, accountKey(account), -1);
         final long perMarket = accountMarketKey(account, market);

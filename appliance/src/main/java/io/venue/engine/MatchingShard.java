@@ -37,7 +37,9 @@ import java.util.Arrays;
 final class MatchingShard implements Agent, MessageHandler
 {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-    /** A tape longer than this after a callback goes out as a part, so no match is bounded by the ring's message size. */
+    /**
+     * A tape longer than this after a callback goes out as a part, so no match is bounded by the ring's message size.
+     */
     private static final int PART_BYTES = 16 * 1024;
     private static final Side[] SIDES = Side.values();
     private static final TimeInForce[] TIME_IN_FORCE = TimeInForce.values();
@@ -65,7 +67,10 @@ final class MatchingShard implements Agent, MessageHandler
      * matches by wrapping only makes the amend rule stricter, never looser.
      */
     private int view;
-    /** Per book and slot: the last view in which this shard changed its order's reservation (a fill, a reduce, a rest; 0: none). */
+    /**
+     * Per book and slot: the last view in which this shard changed its order's reservation (a fill, a reduce, a rest;
+     * 0: none).
+     */
     private int[][] changedInView = new int[0][];
     /** What stopped this shard (a defect in matching), for the engine's thread to report; null while it runs. */
     private volatile Throwable failure;
@@ -206,7 +211,8 @@ final class MatchingShard implements Agent, MessageHandler
         loadId(ticket, at + ShardTicket.ORDER_ID);
         final int handle = ids.get(idKey, 0);
         final boolean owned = handle != FixedKeyIndex.MISSING &&
-            state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) == ticket.getInt(at + ShardTicket.ACCOUNT, LE);
+            state.books[Orders.bookOf(handle)].accountOf(Orders.slotOf(handle)) ==
+            ticket.getInt(at + ShardTicket.ACCOUNT, LE);
         return owned ? handle : FixedKeyIndex.MISSING;
     }
 
@@ -260,9 +266,11 @@ final class MatchingShard implements Agent, MessageHandler
         ensureBook(book);
         if (credit == ShardTicket.NO_REFUSAL && changedInView[book][slot] == view)
         {
-            // a bid's reservation always covers its remaining quantity at its price (Notional), an ask's is that quantity
+            // a bid's reservation always covers its remaining quantity at its price (Notional), an ask's is
+            // that quantity
             final long leastHeld = Notional.ofOrder(side, orderBook.priceOf(slot), remaining);
-            if (ticket.getLong(at + ShardTicket.NEW_RESERVATION, LE) - leastHeld > ticket.getLong(at + ShardTicket.HEADROOM, LE))
+            if (ticket.getLong(at + ShardTicket.NEW_RESERVATION, LE) - leastHeld >
+                ticket.getLong(at + ShardTicket.HEADROOM, LE))
             {
                 credit = RejectCode.RISK_CREDIT_LIMIT.value();
             }
@@ -306,7 +314,8 @@ final class MatchingShard implements Agent, MessageHandler
         unindexed(handle, idKey[0], idKey[1], idKey[2], idKey[3], account);
         orderBook.remove(slot, listening);
         tape.mark(ShardTicket.MARK_AMEND_PLACE, 0);
-        final PlaceResult result = orderBook.place(request, listening.taking(ticket, at, withClientId, clientHi, clientLo));
+        final PlaceResult result = orderBook.place(request,
+            listening.taking(ticket, at, withClientId, clientHi, clientLo));
         tape.mark(ShardTicket.MARK_AMEND_PLACE_RESULT, result.ordinal());
     }
 
@@ -462,8 +471,11 @@ final class MatchingShard implements Agent, MessageHandler
             return this;
         }
 
-        /** The taker of the book call that follows: its ticket (for its id) and client order id, if it has one to index. */
-        Indexing taking(final DirectBuffer ticket, final int at, final boolean withClientId, final long clientHi, final long clientLo)
+        /**
+         * The taker of the book call that follows: its ticket (for its id) and client order id, if it has one to index.
+         */
+        Indexing taking(final DirectBuffer ticket, final int at, final boolean withClientId, final long clientHi,
+            final long clientLo)
         {
             this.taker = ticket;
             this.takerAt = at;

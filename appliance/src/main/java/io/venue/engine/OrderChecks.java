@@ -23,7 +23,10 @@ interface OrderChecks
     /** The book of the order id at {@code buffer[offset..)}, or {@code FixedKeyIndex.MISSING}. */
     int bookOf(DirectBuffer buffer, int offset);
 
-    /** The book of the account's order with the client order id at {@code buffer[offset..)}, or {@code FixedKeyIndex.MISSING}. */
+    /**
+     * The book of the account's order with the client order id at {@code buffer[offset..)}, or
+     * {@code FixedKeyIndex.MISSING}.
+     */
     int clientBookOf(int account, DirectBuffer buffer, int offset);
 
     /** What a book's open bids (or asks) hold. */

@@ -374,7 +374,8 @@ final class OrderEntry
     {
         for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)
         {
-            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
+            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT;
+                slot = orderBook.nextInLevel(slot))
             {
                 if (account < 0 || orderBook.accountOf(slot) == account)
                 {
@@ -385,7 +386,8 @@ final class OrderEntry
     }
 
     private RejectCode leg(
-        final int account, final BatchDecoder.LegsDecoder leg, final int index, final DirectBuffer envelopeBuffer, final int envelope)
+        final int account, final BatchDecoder.LegsDecoder leg, final int index, final DirectBuffer envelopeBuffer,
+        final int envelope)
     {
         switch (leg.legType())
         {
@@ -449,7 +451,8 @@ final class OrderEntry
 
     /** Validates, reserves and places {@link #intent}; null when placed (whatever the book then did). */
     private RejectCode place(
-        final int account, final boolean acceptAction, final DirectBuffer envelopeBuffer, final int envelope, final int legIndex)
+        final int account, final boolean acceptAction, final DirectBuffer envelopeBuffer, final int envelope,
+        final int legIndex)
     {
         final Markets markets = state.markets;
         final int market = markets.find(intent.marketId);
@@ -510,8 +513,8 @@ final class OrderEntry
                 return null;
             }
             // already expired when it arrives: accepted, then done at once, nothing reserved
-            settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, 0,
-                false, 0, 0, acceptAction, envelopeBuffer, envelope, legIndex);
+            settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset,
+                0, false, 0, 0, acceptAction, envelopeBuffer, envelope, legIndex);
             settlement.flushAccept();
             state.events.orderDone(intent.idBuffer, intent.idOffset, account, intent.marketId,
                 OrderDoneReason.EXPIRED, intent.qty);
@@ -558,7 +561,8 @@ final class OrderEntry
             return RejectCode.RISK_CREDIT_LIMIT;
         }
 
-        settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset, reservation,
+        settlement.forTaker(book, account, intent.side, intent.price, intent.qty, intent.idBuffer, intent.idOffset,
+            reservation,
             intent.withClientId, intent.clientHi, intent.clientLo, acceptAction, envelopeBuffer, envelope, legIndex)
             .reentering(filledBefore);
         request.reset()
@@ -641,7 +645,8 @@ final class OrderEntry
             amendSteps.kept(reduced, orderBook, slot, state.markets.id(market));
             return null;
         }
-        final RejectCode credit = amendCredit(account, market, reserveAsset, state.orders.reserved(handle), newReservation);
+        final RejectCode credit = amendCredit(account, market, reserveAsset, state.orders.reserved(handle),
+            newReservation);
         if (credit != null)
         {
             return credit;
@@ -660,7 +665,8 @@ final class OrderEntry
             return null;
         }
         intent.marketId = state.markets.id(market);
-        intent.book = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
+        intent.book = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE :
+            ((book & 1) == 0 ? Book.YES : Book.NO);
         intent.side = side;
         intent.price = price;
         intent.qty = qty;
@@ -688,7 +694,8 @@ final class OrderEntry
      * An amend in a pipeline's admission: judged against the group's view on the order as it was when the view
      * began, and handed to the order's shard, which makes the book's checks and calls ({@code MatchingShard}).
      */
-    private RejectCode forwardAmend(final int account, final DirectBuffer idBuffer, final int idOffset, final long price, final long qty)
+    private RejectCode forwardAmend(final int account, final DirectBuffer idBuffer, final int idOffset,
+        final long price, final long qty)
     {
         final GroupView view = forwardTo.view();
         final int handle = view.startHandle(idBuffer, idOffset);
@@ -703,13 +710,16 @@ final class OrderEntry
         final long newReservation = Notional.ofOrder(side, price, qty);
         final long oldReserved = view.startReservation(handle);
         final RejectCode early = amendRefusal(account, market, price, qty, newReservation);
-        final RejectCode credit = early != null ? null : amendCredit(account, market, reserveAsset, oldReserved, newReservation);
+        final RejectCode credit = early != null ? null :
+            amendCredit(account, market, reserveAsset, oldReserved, newReservation);
         final long headroom = early == null && credit == null ? Math.max(0, newReservation - oldReserved) : 0;
-        return forwardTo.forwardAmend(account, book, side, reserveAsset, newReservation, headroom, price, qty, early, credit, idOffset);
+        return forwardTo.forwardAmend(account, book, side, reserveAsset, newReservation, headroom, price, qty, early,
+            credit, idOffset);
     }
 
     /** The refusals of an amend that come before the book's own checks: the trading gate, the price, the quantity. */
-    private RejectCode amendRefusal(final int account, final int market, final long price, final long qty, final long newReservation)
+    private RejectCode amendRefusal(final int account, final int market, final long price, final long qty,
+        final long newReservation)
     {
         final RejectCode gating = tradingGate(account, market);
         if (gating != null)
@@ -727,20 +737,24 @@ final class OrderEntry
         return null;
     }
 
-    /** The credit check of an amend that loses its priority: what it adds, if anything, must be admitted and available. */
+    /**
+     * The credit check of an amend that loses its priority: what it adds, if anything, must be admitted and available.
+     */
     private RejectCode amendCredit(
         final int account, final int market, final int reserveAsset, final long oldReserved, final long newReservation)
     {
         if (newReservation > oldReserved)
         {
             // what the amend adds is a new reservation for the cross-shard admission (whose kill switch comes first)
-            final RejectCode admission = crossShardAdmission(account, market, reserveAsset, newReservation - oldReserved);
+            final RejectCode admission = crossShardAdmission(account, market, reserveAsset,
+                newReservation - oldReserved);
             if (admission != null)
             {
                 return admission;
             }
         }
-        return checks.available(account, reserveAsset) + oldReserved < newReservation ? RejectCode.RISK_CREDIT_LIMIT : null;
+        return checks.available(account, reserveAsset) + oldReserved < newReservation ?
+            RejectCode.RISK_CREDIT_LIMIT : null;
     }
 
     private int reserveAssetOf(final int book, final Side side)
@@ -748,7 +762,8 @@ final class OrderEntry
         return side == Side.BID ? state.markets.quoteAsset(book >>> 1) : state.markets.baseAssetOfBook(book);
     }
 
-    private void splitOrMerge(final DirectBuffer buffer, final int envelope, final long marketId, final long qty, final boolean split)
+    private void splitOrMerge(final DirectBuffer buffer, final int envelope, final long marketId, final long qty,
+        final boolean split)
     {
         final int account = gate.admit(buffer, envelope, Gate.SCOPE_MINT_REDEEM, nowMs);
         if (account < 0)
@@ -769,7 +784,8 @@ final class OrderEntry
         {
             final RejectCode gating = tradingGate(account, market);
             refusal = gating != null ? gating : !validQty(market, qty) ? RejectCode.INVALID_QTY :
-                !state.roomForCells(account, state.markets.quoteAsset(market), state.markets.baseAssetOfBook(2 * market)) ?
+                !state.roomForCells(account, state.markets.quoteAsset(market),
+                    state.markets.baseAssetOfBook(2 * market)) ?
                     RejectCode.CAPACITY_LIMIT : convert(account, market, qty, split);
         }
         if (refusal != null)
@@ -790,8 +806,8 @@ final class OrderEntry
         final int collateral = state.markets.quoteAsset(market);
         final int yes = state.markets.baseAssetOfBook(2 * market);
         final int no = state.markets.baseAssetOfBook(2 * market + 1);
-        // every supply stays at most 2^62 (ShardState.supply), so no credit below can overflow: a split may not take the
-        // shares' supply past it, nor a merge the collateral's (deposits bound only the collateral's own)
+        // every supply stays at most 2^62 (ShardState.supply), so no credit below can overflow: a split may not take
+        // the shares' supply past it, nor a merge the collateral's (deposits bound only the collateral's own)
         if (split)
         {
             if (ledger.available(account, collateral) < qty)
@@ -864,7 +880,8 @@ final class OrderEntry
                 marketLocked += checks.reservedIn(book, false);
             }
         }
-        return crossShardCredit.admit(checks.available(account, asset), checks.locked(account, asset), marketLocked, amount);
+        return crossShardCredit.admit(checks.available(account, asset), checks.locked(account, asset),
+            marketLocked, amount);
     }
 
     private boolean atOpenOrderLimit(final int account, final int market)

@@ -71,7 +71,10 @@ final class Orders
         return handle & SLOT_MASK;
     }
 
-    /** Told of every order registered or forgotten, after the change, and of every reservation before it changes ({@link #listen}). */
+    /**
+     * Told of every order registered or forgotten, after the change, and of every reservation before it changes
+     * ({@link #listen}).
+     */
     interface Listener
     {
         void added(int handle, long id0, long id1, long id2, long id3, int account, int market,
@@ -220,7 +223,8 @@ final class Orders
 
     /** Forgets an order that left the book. */
     void remove(
-        final int handle, final long id0, final long id1, final long id2, final long id3, final int account, final int market)
+        final int handle, final long id0, final long id1, final long id2, final long id3, final int account,
+        final int market)
     {
         idKey[0] = id0;
         idKey[1] = id1;
@@ -253,7 +257,8 @@ final class Orders
         openPerAccountMarket.merge(accountMarketKey(account, market), -1, Orders::sum);
         if (null != listener)
         {
-            listener.removed(handle, id0, id1, id2, id3, account, market, withClientId, clientIdHi[book][slot], clientIdLo[book][slot]);
+            listener.removed(handle, id0, id1, id2, id3, account, market, withClientId, clientIdHi[book][slot],
+                clientIdLo[book][slot]);
         }
     }
 

@@ -37,8 +37,8 @@ public final class PersistedEngine implements AutoCloseable
      *                                or capacity, in use) or its entries contradict each other. Nothing is
      *                                changed on disk and nothing is left open.
      */
-    public static PersistedEngine open(final EngineConfig config, final EventSink sink, final EngineState.Context context)
-        throws StateUnusableException
+    public static PersistedEngine open(final EngineConfig config, final EventSink sink,
+        final EngineState.Context context) throws StateUnusableException
     {
         final EngineState state = EngineState.open(context);
         try

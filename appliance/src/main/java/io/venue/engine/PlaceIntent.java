@@ -30,10 +30,12 @@ final class PlaceIntent
 
     static Side side(final io.venue.journal.sbe.Side side) // FQN-CLASH: the codec's enum (the action's is imported)
     {
-        return side == io.venue.journal.sbe.Side.BID ? Side.BID : Side.ASK; // FQN-CLASH: the codec's enum (the action's is imported)
+        // FQN-CLASH: the codec's enum (the action's is imported)
+        return side == io.venue.journal.sbe.Side.BID ? Side.BID : Side.ASK;
     }
 
-    static StpMode stpMode(final io.venue.journal.sbe.StpMode stpMode) // FQN-CLASH: the codec's enum (the action's is imported)
+    // FQN-CLASH: the codec's enum (the action's is imported)
+    static StpMode stpMode(final io.venue.journal.sbe.StpMode stpMode)
     {
         return switch (stpMode)
         {

@@ -29,7 +29,9 @@ final class Settlement implements MatchListener
     private int market;
     private int book;
     private OrderBook orderBook;
-    /** Where the callbacks read the slots they name: the book, or the copies of a replayed match ({@link #readingFrom}). */
+    /**
+     * Where the callbacks read the slots they name: the book, or the copies of a replayed match ({@link #readingFrom}).
+     */
     private SlotReader slots;
     private long marketId;
     private Book bookCode;
@@ -46,7 +48,10 @@ final class Settlement implements MatchListener
     private long takerClientLo;
     private long takerPrice;
     private long takerQty;
-    /** What the taker's id filled before it entered again (an amend), 0 for a new order: part of its size, not of its quantity. */
+    /**
+     * What the taker's id filled before it entered again (an amend), 0 for a new order: part of its size, not of
+     * its quantity.
+     */
     private long takerFilledBefore;
 
     /** The taker is an order moved within its book: it keeps its handle, so resting updates its entry. */
@@ -74,7 +79,8 @@ final class Settlement implements MatchListener
             this.market = book >>> 1;
             this.orderBook = state.books[book];
             this.marketId = state.markets.id(market);
-            this.bookCode = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE : ((book & 1) == 0 ? Book.YES : Book.NO);
+            this.bookCode = state.markets.kind(market) == MarketKind.SPOT ? Book.NONE :
+                ((book & 1) == 0 ? Book.YES : Book.NO);
             this.baseAsset = state.markets.baseAssetOfBook(book);
             this.quoteAsset = state.markets.quoteAsset(market);
         }
@@ -259,8 +265,8 @@ final class Settlement implements MatchListener
         else
         {
             state.orders.add(Orders.handle(book, slot), slots.orderIdWord(slot, 0), slots.orderIdWord(slot, 1),
-                slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), takerAccount, market, takerSide == Side.BID, takerReserved,
-                takerWithClientId, takerClientHi, takerClientLo);
+                slots.orderIdWord(slot, 2), slots.orderIdWord(slot, 3), takerAccount, market, takerSide == Side.BID,
+                takerReserved, takerWithClientId, takerClientHi, takerClientLo);
         }
         state.events.orderRested(slots, slot, marketId, bookCode);
     }
@@ -311,20 +317,27 @@ final class Settlement implements MatchListener
         state.events.bookDelta(marketId, bookCode, Events.side(side), price, newLevelQty, orderCount);
     }
 
-    /** Writes the account's balance of a ledger asset of the book's market: a BalanceChanged, or a PositionChanged for shares. */
+    /**
+     * Writes the account's balance of a ledger asset of the book's market: a BalanceChanged, or a PositionChanged
+     * for shares.
+     */
     void balance(final int account, final int asset)
     {
         balanceIn(market, account, asset);
     }
 
-    /** As {@link #balance(int, int)} for an asset of a given market (split and merge), leaving the book pointed at as it is. */
+    /**
+     * As {@link #balance(int, int)} for an asset of a given market (split and merge), leaving the book pointed at as
+     * it is.
+     */
     void balanceIn(final int market, final int account, final int asset)
     {
         final long publicId = state.assets.publicId(asset);
         final var ledger = state.ledger;
         if (publicId >= 0)
         {
-            state.events.balanceChanged(account, publicId, ledger.available(account, asset), ledger.locked(account, asset));
+            state.events.balanceChanged(account, publicId, ledger.available(account, asset),
+                ledger.locked(account, asset));
             return;
         }
         // shares: the market's YES asset is the base of book 2m, NO of book 2m + 1

@@ -150,7 +150,10 @@ final class ShardPipeline implements AutoCloseable
     private long nowMs;
 
     private long group = Long.MIN_VALUE;
-    /** Counts the views: each ticket carries its view's number, by which a shard knows what it changed since the view began. */
+    /**
+     * Counts the views: each ticket carries its view's number, by which a shard knows what it changed since the
+     * view began.
+     */
     private long viewNumber;
     /** Commands admitted since the view was last cleared. */
     private long sinceClear;
@@ -185,13 +188,15 @@ final class ShardPipeline implements AutoCloseable
             bells[i] = new Doorbell();
             inbound[i] = ring(INBOUND_BYTES);
             outbound[i] = ring(OUTBOUND_BYTES);
-            shards[i] = new MatchingShard(i, state, inbound[i], outbound[i], new BackoffIdleStrategy(100, 10, 1_000, 100_000));
+            shards[i] = new MatchingShard(i, state, inbound[i], outbound[i],
+                new BackoffIdleStrategy(100, 10, 1_000, 100_000));
         }
     }
 
     private static OneToOneRingBuffer ring(final int capacity)
     {
-        return new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        return new OneToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
     GroupView view()
@@ -205,8 +210,8 @@ final class ShardPipeline implements AutoCloseable
      * @return false for any other command, and for an amend of an order placed since the view began: the caller
      *         applies it as a barrier ({@link #beginBarrier}).
      */
-    boolean submit(final int templateId, final long commandSequence, final long nowMs, final DirectBuffer buffer, final int offset,
-        final int length)
+    boolean submit(final int templateId, final long commandSequence, final long nowMs, final DirectBuffer buffer,
+        final int offset, final int length)
     {
         if (templateId != PlaceOrderDecoder.TEMPLATE_ID && templateId != CancelDecoder.TEMPLATE_ID &&
             templateId != CancelByClientOrderIdDecoder.TEMPLATE_ID && templateId != AmendDecoder.TEMPLATE_ID &&
@@ -311,7 +316,8 @@ final class ShardPipeline implements AutoCloseable
 
     private void admitCancel()
     {
-        admitCancel(cancel.offset() + CancelDecoder.envelopeEncodingOffset(), OrderEntry.accountLimited(cancel.limitClass()),
+        admitCancel(cancel.offset() + CancelDecoder.envelopeEncodingOffset(),
+            OrderEntry.accountLimited(cancel.limitClass()),
             cancel.offset() + CancelDecoder.orderIdEncodingOffset(), false);
     }
 
@@ -326,7 +332,8 @@ final class ShardPipeline implements AutoCloseable
      * A cancel naming its order by id, or by the account's client order id (16 bytes, carried where a cancel's ticket
      * has the order id): routed to the shard of the order's book as the group's view knows it, or refused.
      */
-    private void admitCancel(final int envelope, final boolean accountLimited, final int keyOffset, final boolean byClientId)
+    private void admitCancel(final int envelope, final boolean accountLimited, final int keyOffset,
+        final boolean byClientId)
     {
         final int e = current;
         envelopeAt[e] = envelope;
@@ -335,7 +342,8 @@ final class ShardPipeline implements AutoCloseable
         {
             return;
         }
-        final int orderBook = byClientId ? view.clientBookOf(admitted, bytes, keyOffset) : view.bookOf(bytes, keyOffset);
+        final int orderBook = byClientId ? view.clientBookOf(admitted, bytes, keyOffset) :
+            view.bookOf(bytes, keyOffset);
         if (orderBook == FixedKeyIndex.MISSING)
         {
             gate.reject(bytes, envelope, admitted, RejectCode.UNKNOWN_ORDER);
@@ -355,7 +363,8 @@ final class ShardPipeline implements AutoCloseable
      *
      * @return null when handed to the shard, or the refusal.
      */
-    RejectCode forwardPlace(final int admitted, final int orderBook, final int asset, final long amount, final PlaceIntent intent)
+    RejectCode forwardPlace(final int admitted, final int orderBook, final int asset, final long amount,
+        final PlaceIntent intent)
     {
         if (view.available(admitted, asset) < amount)
         {
@@ -375,7 +384,8 @@ final class ShardPipeline implements AutoCloseable
         ticketHead(e, orderBook, admitted, intent.idBuffer, intent.idOffset);
         ticket.putByte(ShardTicket.SIDE, (byte)intent.side.ordinal());
         ticket.putByte(ShardTicket.TIME_IN_FORCE, (byte)intent.timeInForce.ordinal());
-        ticket.putByte(ShardTicket.STP_MODE, intent.stpMode == null ? ShardTicket.NONE : (byte)intent.stpMode.ordinal());
+        ticket.putByte(ShardTicket.STP_MODE,
+            intent.stpMode == null ? ShardTicket.NONE : (byte)intent.stpMode.ordinal());
         ticket.putByte(ShardTicket.IS_MARKET, (byte)(intent.isMarket ? 1 : 0));
         ticket.putByte(ShardTicket.WITH_CLIENT_ID, (byte)(intent.withClientId ? 1 : 0));
         ticket.putLong(ShardTicket.CLIENT_HI, intent.clientHi, LE);
@@ -396,7 +406,8 @@ final class ShardPipeline implements AutoCloseable
      * @return null: the outcome is the shard's.
      */
     RejectCode forwardAmend(
-        final int admitted, final int orderBook, final Side orderSide, final int asset, final long newReservation, final long headroom,
+        final int admitted, final int orderBook, final Side orderSide, final int asset, final long newReservation,
+        final long headroom,
         final long newPrice, final long newQty, final RejectCode early, final RejectCode credit, final int idOffset)
     {
         if (headroom > 0)
@@ -442,8 +453,8 @@ final class ShardPipeline implements AutoCloseable
 
     /** The order a place or an amend names, in the entry: its account, book, id, side, price and quantity. */
     private void describe(
-        final int e, final int admitted, final int orderBook, final int idOffset, final Side orderSide, final long orderPrice,
-        final long orderQty)
+        final int e, final int admitted, final int orderBook, final int idOffset, final Side orderSide,
+        final long orderPrice, final long orderQty)
     {
         account[e] = admitted;
         book[e] = orderBook;
@@ -456,7 +467,8 @@ final class ShardPipeline implements AutoCloseable
     }
 
     /** What every ticket starts with: the command's time, the view, the book, the account and the order id. */
-    private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id, final int idOffset)
+    private void ticketHead(final int e, final int orderBook, final int admitted, final DirectBuffer id,
+        final int idOffset)
     {
         ticket.putLong(ShardTicket.NOW_MS, nowMs, LE);
         ticket.putLong(ShardTicket.VIEW, viewNumber, LE);
@@ -489,7 +501,8 @@ final class ShardPipeline implements AutoCloseable
         }
         wordsAt[e] = wordsTail;
         System.arraycopy(state.nonceWords, NonceWindow.WORDS * account[e], words, wordsTail, NonceWindow.WORDS);
-        System.arraycopy(state.rateWords, TokenBucket.WORDS * account[e], words, wordsTail + NonceWindow.WORDS, TokenBucket.WORDS);
+        System.arraycopy(state.rateWords, TokenBucket.WORDS * account[e], words, wordsTail + NonceWindow.WORDS,
+            TokenBucket.WORDS);
         wordsTail += need;
     }
 
@@ -678,7 +691,10 @@ final class ShardPipeline implements AutoCloseable
         return SIDES[side[e]];
     }
 
-    /** Whether entry {@code e}'s command, an amend, keeps the order's fills if it enters it again (its record's version). */
+    /**
+     * Whether entry {@code e}'s command, an amend, keeps the order's fills if it enters it again (its
+     * record's version).
+     */
     private boolean keepsFilled(final int e)
     {
         return JournalRecords.keepsFilledOnReentry(recordVersion[e]);
@@ -698,7 +714,8 @@ final class ShardPipeline implements AutoCloseable
             if (type == ShardTicket.TAPE_FAILED)
             {
                 final Throwable failure = shards[shard[entry]].failure();
-                throw new IllegalStateException("matching shard " + shard[entry] + " failed on sequence " + sequence[entry] +
+                throw new IllegalStateException(
+                    "matching shard " + shard[entry] + " failed on sequence " + sequence[entry] +
                     ": " + failure, failure);
             }
             MatchTape.replay(buffer, index, length, replayed, settlement, this);
@@ -717,10 +734,12 @@ final class ShardPipeline implements AutoCloseable
                     // admission held it against the group's view, which is never above the live balance here
                     if (!state.ledger.lock(account[e], reserveAsset[e], reservation[e]))
                     {
-                        throw new IllegalStateException("the reservation admitted for sequence " + sequence[e] + " cannot be locked");
+                        throw new IllegalStateException(
+                            "the reservation admitted for sequence " + sequence[e] + " cannot be locked");
                     }
                     settlement.forTaker(book[e], account[e], side(e), price[e], qty[e], bytes, idAt[e], reservation[e],
-                        withClientId[e], clientHi[e], clientLo[e], true, bytes, envelopeAt[e], -1).readingFrom(replayed);
+                        withClientId[e], clientHi[e], clientLo[e], true, bytes, envelopeAt[e], -1)
+                        .readingFrom(replayed);
                 }
                 case ShardTicket.MARK_PLACE_RESULT ->
                 {
@@ -730,7 +749,8 @@ final class ShardPipeline implements AutoCloseable
                         gate.reject(bytes, envelopeAt[e], account[e], refusal);
                     }
                 }
-                case ShardTicket.MARK_LEVEL_OVERFLOW -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.INVALID_QTY);
+                case ShardTicket.MARK_LEVEL_OVERFLOW -> gate.reject(bytes, envelopeAt[e], account[e],
+                    RejectCode.INVALID_QTY);
                 case ShardTicket.MARK_CANCEL ->
                 {
                     live.actionAccepted(bytes, envelopeAt[e]);
@@ -738,13 +758,15 @@ final class ShardPipeline implements AutoCloseable
                 }
                 case ShardTicket.MARK_CANCEL_UNKNOWN, ShardTicket.MARK_AMEND_UNKNOWN ->
                     gate.reject(bytes, envelopeAt[e], account[e], RejectCode.UNKNOWN_ORDER);
-                case ShardTicket.MARK_AMEND_REFUSED -> gate.reject(bytes, envelopeAt[e], account[e], RejectCode.get((short)value));
+                case ShardTicket.MARK_AMEND_REFUSED -> gate.reject(bytes, envelopeAt[e], account[e],
+                    RejectCode.get((short)value));
                 case ShardTicket.MARK_AMEND_KEEP, ShardTicket.MARK_AMEND_MOVE, ShardTicket.MARK_AMEND_REENTER ->
                 {
                     // the slot's copy is the order before the amend's book calls
                     amendSlot = Orders.slotOf(value);
                     live.actionAccepted(bytes, envelopeAt[e]);
-                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e], replayed, amendSlot, keepsFilled(e));
+                    amendSteps.begin(account[e], value, reserveAsset[e], reservation[e], replayed, amendSlot,
+                        keepsFilled(e));
                     if (type == ShardTicket.MARK_AMEND_REENTER)
                     {
                         amendSteps.leave(replayed, amendSlot, book[e] >>> 1);
@@ -753,13 +775,16 @@ final class ShardPipeline implements AutoCloseable
                 }
                 case ShardTicket.MARK_AMEND_KEPT -> amendSteps.kept(value != 0, replayed, amendSlot, marketId[e]);
                 case ShardTicket.MARK_AMEND_REST ->
-                    amendSteps.moved(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e]).readingFrom(replayed);
+                    amendSteps.moved(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e])
+                    .readingFrom(replayed);
                 case ShardTicket.MARK_AMEND_PLACE ->
                 {
                     amendSteps.release();
-                    amendSteps.reenter(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e]).readingFrom(replayed);
+                    amendSteps.reenter(book[e], side(e), price[e], qty[e], bytes, idAt[e], bytes, envelopeAt[e])
+                        .readingFrom(replayed);
                 }
-                case ShardTicket.MARK_AMEND_PLACE_RESULT -> amendSteps.reentered(placeRefusal(e, value), bytes, idAt[e], marketId[e]);
+                case ShardTicket.MARK_AMEND_PLACE_RESULT -> amendSteps.reentered(placeRefusal(e, value), bytes,
+                    idAt[e], marketId[e]);
                 default -> throw new IllegalStateException("unknown tape mark " + type);
             }
         }
@@ -785,16 +810,16 @@ final class ShardPipeline implements AutoCloseable
     {
         @Override
         public void added(
-            final int handle, final long id0, final long id1, final long id2, final long id3, final int owner, final int market,
-            final boolean withClient, final long hi, final long lo)
+            final int handle, final long id0, final long id1, final long id2, final long id3, final int owner,
+            final int market, final boolean withClient, final long hi, final long lo)
         {
             shards[state.shardOf(Orders.bookOf(handle))].indexed(handle, id0, id1, id2, id3, owner, withClient, hi, lo);
         }
 
         @Override
         public void removed(
-            final int handle, final long id0, final long id1, final long id2, final long id3, final int owner, final int market,
-            final boolean withClient, final long hi, final long lo)
+            final int handle, final long id0, final long id1, final long id2, final long id3, final int owner,
+            final int market, final boolean withClient, final long hi, final long lo)
         {
             shards[state.shardOf(Orders.bookOf(handle))].unindexed(handle, id0, id1, id2, id3, owner);
         }
@@ -820,12 +845,15 @@ final class ShardPipeline implements AutoCloseable
             {
                 for (int depth = 0, levels = orderBook.levelCount(s); depth < levels; depth++)
                 {
-                    for (int slot = orderBook.levelHead(s, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
+                    for (int slot = orderBook.levelHead(s, depth); slot != OrderBook.NULL_SLOT;
+                        slot = orderBook.nextInLevel(slot))
                     {
                         final int handle = Orders.handle(b, slot);
-                        shards[state.shardOf(b)].indexed(handle, orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
+                        shards[state.shardOf(b)].indexed(handle, orderBook.orderIdWord(slot, 0),
+                            orderBook.orderIdWord(slot, 1),
                             orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), orderBook.accountOf(slot),
-                            state.orders.hasClientId(handle), state.orders.clientIdHi(handle), state.orders.clientIdLo(handle));
+                            state.orders.hasClientId(handle), state.orders.clientIdHi(handle),
+                            state.orders.clientIdLo(handle));
                     }
                 }
             }

@@ -47,8 +47,9 @@ public final class ShardRecovery
         void onReplayed(long commands, long eventsMatched, long eventsAppended, long lastSequence);
 
         /**
-         * A command record the engine cannot read (a damaged or foreign record: the live engine skips it too, and counts
-         * it), at {@code index} of the command journal; {@code sequence} is -1 when the record is too short to hold one.
+         * A command record the engine cannot read (a damaged or foreign record: the live engine skips it too, and
+         * counts it), at {@code index} of the command journal; {@code sequence} is -1 when the record is too short to
+         * hold one.
          */
         void onUnreadable(long index, long sequence);
     }
@@ -58,7 +59,8 @@ public final class ShardRecovery
     private final JournalTailer commands;
     private final ResumingSink sink;
 
-    private ShardRecovery(final Engine engine, final EngineState state, final JournalTailer commands, final ResumingSink sink)
+    private ShardRecovery(final Engine engine, final EngineState state, final JournalTailer commands,
+        final ResumingSink sink)
     {
         this.engine = engine;
         this.state = state;
@@ -93,20 +95,22 @@ public final class ShardRecovery
         final ResumingSink sink = new ResumingSink(eventJournal);
         final StateCheck check = EngineState.check(stateContext);
         final long lastCommand = commandJournal.lastSequence();
-        // a snapshot is forced to disk, and the maps at a clean close, the journals are not: after a host crash either may
-        // be ahead of them
+        // a snapshot is forced to disk, and the maps at a clean close, the journals are not: after a host crash either
+        // may be ahead of them
         final long journalsCover = Math.min(lastCommand, eventsCover(commandJournal, eventJournal.lastSequence()));
         EngineState state = null;
         Engine restored = null;
         if (check.status() == StateStatus.EMPTY && lastCommand > 0 && null != snapshots)
         {
             // commands but no state: the folder was lost or is new on an old journal; a snapshot saves replaying all
-            report.onStateRebuilt("EMPTY: the state folder holds nothing while the command journal holds commands up to " + lastCommand);
+            report.onStateRebuilt(
+                "EMPTY: the state folder holds nothing while the command journal holds commands up to " + lastCommand);
         }
         else if (check.status().isUsable() && check.appliedSequence() > journalsCover)
         {
             // effects of commands whose records were lost, which no journal can account for
-            report.onStateRebuilt("the state holds the commands up to " + check.appliedSequence() + ", the journals only up to " +
+            report.onStateRebuilt(
+                "the state holds the commands up to " + check.appliedSequence() + ", the journals only up to " +
                 journalsCover + " (their tails were lost): not used");
         }
         else if (check.status().isUsable())
@@ -208,7 +212,8 @@ public final class ShardRecovery
             tailer.moveAfterSequence(lastEvent);
             while (!stop[0] && tailer.read((buffer, offset, length, index) ->
             {
-                if (!stop[0] && length >= JournalRecords.SEQUENCE_OFFSET + 8 && writesNoEvents(header.wrap(buffer, offset)))
+                if (!stop[0] && length >= JournalRecords.SEQUENCE_OFFSET + 8 &&
+                    writesNoEvents(header.wrap(buffer, offset)))
                 {
                     covered[0] = JournalRecords.sequence(buffer, offset);
                 }
@@ -257,14 +262,16 @@ public final class ShardRecovery
         }
         catch (final IOException ex)
         {
-            report.onStateRebuilt("the snapshot folder cannot be read (" + ex + "): replaying the whole command journal");
+            report.onStateRebuilt(
+                "the snapshot folder cannot be read (" + ex + "): replaying the whole command journal");
             return state;
         }
         for (final Path file : files)
         {
             if (SnapshotFiles.sequenceOf(file) > lastJournaled)
             {
-                report.onStateRebuilt(file.getFileName() + " is past the journals' end (" + lastJournaled + "): not used");
+                report.onStateRebuilt(
+                    file.getFileName() + " is past the journals' end (" + lastJournaled + "): not used");
                 continue;
             }
             try
@@ -339,7 +346,8 @@ public final class ShardRecovery
         {
             if (!caughtUp && existing.next((buffer, offset, length, i) ->
             {
-                throw new IllegalStateException("the event journal holds events past the command journal's end, from index " +
+                throw new IllegalStateException(
+                    "the event journal holds events past the command journal's end, from index " +
                     i + ": " + new RecordPrinter().print(buffer, offset, length));
             }))
             {
@@ -364,8 +372,10 @@ public final class ShardRecovery
                 }
                 if (commandEvents > 0)
                 {
-                    // a command's events are written whole: a journal that ends inside them is not one this engine wrote
-                    throw new IllegalStateException("the event journal ends inside the events of the command of sequence " +
+                    // a command's events are written whole: a journal that ends inside them is not one this
+                    // engine wrote
+                    throw new IllegalStateException(
+                        "the event journal ends inside the events of the command of sequence " +
                         JournalRecords.sequence(buffer, offset) + "; the replay goes on with: " +
                         new RecordPrinter().print(buffer, offset, length));
                 }
@@ -390,7 +400,8 @@ public final class ShardRecovery
 
         private void compare(final DirectBuffer recorded, final int offset, final int length, final long index)
         {
-            if (length == producedLength && JournalRecords.sameBytes(recorded, offset, produced, producedOffset, length))
+            if (length == producedLength &&
+                JournalRecords.sameBytes(recorded, offset, produced, producedOffset, length))
             {
                 return;
             }

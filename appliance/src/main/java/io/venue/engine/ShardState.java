@@ -31,7 +31,9 @@ final class ShardState
     final Ledger ledger;
     final Agents agents;
     final Orders orders;
-    /** The events writer; a pipeline's credit stage points it at its staging while it admits ({@link ShardPipeline}). */
+    /**
+     * The events writer; a pipeline's credit stage points it at its staging while it admits ({@link ShardPipeline}).
+     */
     Events events;
     OrderBook[] books = new OrderBook[16];
     long[] nonceWords;
@@ -67,7 +69,8 @@ final class ShardState
         {
             // the remainder goes to the first shards, one each
             final long limit = config.stateLimits().openOrders();
-            restingLimits[shard] = new RestingLimit(limit / restingLimits.length + (shard < limit % restingLimits.length ? 1 : 0));
+            restingLimits[shard] = new RestingLimit(
+                limit / restingLimits.length + (shard < limit % restingLimits.length ? 1 : 0));
         }
         assets = new Assets(config.assetCapacity());
         ledger = new Ledger(config.assetCapacity(), expected);
@@ -172,7 +175,8 @@ final class ShardState
         {
             books = Arrays.copyOf(books, Math.max(book + 1, books.length * 2));
         }
-        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide(), restingLimits[shardOf(book)]);
+        books[book] = new OrderBook(config.orderCapacityPerBook(), config.maxLevelsPerSide(),
+            restingLimits[shardOf(book)]);
         orders.addBook(book);
         return books[book];
     }

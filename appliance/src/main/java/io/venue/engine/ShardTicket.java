@@ -86,7 +86,9 @@ final class ShardTicket
     static final int MARK_AMEND_KEEP = 9;
     /** After {@link #MARK_AMEND_KEEP}'s book calls; {@code value} 1 when the quantity went down. */
     static final int MARK_AMEND_KEPT = 10;
-    /** The amend moves the order in its slot (handle {@code value}, copied): its lift, then {@link #MARK_AMEND_REST}. */
+    /**
+     * The amend moves the order in its slot (handle {@code value}, copied): its lift, then {@link #MARK_AMEND_REST}.
+     */
     static final int MARK_AMEND_MOVE = 11;
     /** The moved order rests again at its new price: the book's calls follow. */
     static final int MARK_AMEND_REST = 12;

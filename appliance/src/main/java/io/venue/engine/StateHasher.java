@@ -69,7 +69,8 @@ final class StateHasher
         for (int depth = 0, levels = orderBook.levelCount(side); depth < levels; depth++)
         {
             digest.putLong(orderBook.levelPrice(side, depth)).putLong(orderBook.levelQty(side, depth));
-            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = orderBook.nextInLevel(slot))
+            for (int slot = orderBook.levelHead(side, depth); slot != OrderBook.NULL_SLOT;
+                slot = orderBook.nextInLevel(slot))
             {
                 for (int i = 0; i < 4; i++)
                 {

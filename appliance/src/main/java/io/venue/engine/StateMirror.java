@@ -107,7 +107,8 @@ final class StateMirror
         if (failedAt != StateMeta.NO_SEQUENCE)
         {
             // the pending mark of that command is still set; a later commit must not hide it
-            throw new IllegalStateException("writing the state failed at command " + failedAt + "; restart from the journal");
+            throw new IllegalStateException(
+                "writing the state failed at command " + failedAt + "; restart from the journal");
         }
         if (sequence <= lastChecked)
         {
@@ -116,7 +117,9 @@ final class StateMirror
         lastChecked = sequence;
     }
 
-    /** Writes what changed since the last flush and marks the maps as reflecting the commands up to {@code sequence}. */
+    /**
+     * Writes what changed since the last flush and marks the maps as reflecting the commands up to {@code sequence}.
+     */
     void flush(final long sequence)
     {
         failedAt = sequence;
@@ -308,7 +311,8 @@ final class StateMirror
             record.agent(agents.credentialAgent(c))
                 .credentialId(agents.credentialId(c))
                 .validUntilMs(agents.credentialValidUntil(c))
-                .flags((byte)((agents.signs(c) ? Credential.SIGNS : 0) | (agents.isCredentialRevoked(c) ? Credential.REVOKED : 0)));
+                .flags((byte)((agents.signs(c) ? Credential.SIGNS : 0) | (agents.isCredentialRevoked(c) ?
+                    Credential.REVOKED : 0)));
         }
     }
 

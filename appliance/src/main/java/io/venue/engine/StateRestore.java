@@ -166,7 +166,8 @@ final class StateRestore
             {
                 if (!isShare(market.baseOrYes()) || !isShare(market.no()) || market.baseOrYes() == market.no())
                 {
-                    throw corrupt("outcome market " + m + " names shares " + market.baseOrYes() + " and " + market.no());
+                    throw corrupt(
+                        "outcome market " + m + " names shares " + market.baseOrYes() + " and " + market.no());
                 }
                 state.ledger.pairShares(market.baseOrYes(), market.no());
                 state.addBook(2 * m + 1);
@@ -197,8 +198,10 @@ final class StateRestore
                 fail("a position names an unknown account or outcome market " + (key.id() & 0xFFFF_FFFFL));
                 return;
             }
-            state.ledger.restore(account, state.markets.baseAssetOfBook(2 * market), position.yesShares(), position.yesLocked());
-            state.ledger.restore(account, state.markets.baseAssetOfBook(2 * market + 1), position.noShares(), position.noLocked());
+            state.ledger.restore(account, state.markets.baseAssetOfBook(2 * market), position.yesShares(),
+                position.yesLocked());
+            state.ledger.restore(account, state.markets.baseAssetOfBook(2 * market + 1), position.noShares(),
+                position.noLocked());
         });
         check();
     }
@@ -276,7 +279,8 @@ final class StateRestore
             final int account = state.accounts.find(address, 0);
             final int market = state.markets.find(order.marketId);
             if (account == FixedKeyIndex.MISSING || market == Markets.MISSING ||
-                order.side < 0 || order.side > 1 || order.timeInForce < 0 || order.timeInForce >= TimeInForce.values().length ||
+                order.side < 0 || order.side > 1 || order.timeInForce < 0 ||
+                order.timeInForce >= TimeInForce.values().length ||
                 order.stp < -1 || order.stp >= StpMode.values().length)
             {
                 throw corrupt("an open order names an unknown account or market, or holds an unknown code");
@@ -302,8 +306,8 @@ final class StateRestore
             }
             client.putBytes(0, order.clientId);
             state.orders.add(Orders.handle(book, slot), orderBook.orderIdWord(slot, 0), orderBook.orderIdWord(slot, 1),
-                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market, orderBook.sideOf(slot) == Side.BID,
-                order.reserved,
+                orderBook.orderIdWord(slot, 2), orderBook.orderIdWord(slot, 3), account, market,
+                orderBook.sideOf(slot) == Side.BID, order.reserved,
                 order.withClientId, order.withClientId ? client.getLong(0, ByteOrder.BIG_ENDIAN) : 0,
                 order.withClientId ? client.getLong(8, ByteOrder.BIG_ENDIAN) : 0);
         }

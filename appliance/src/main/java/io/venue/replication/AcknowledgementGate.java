@@ -34,7 +34,8 @@ public final class AcknowledgementGate implements SequencerListener, Agent
      *                           pool fills and new requests are refused at the edge instead of piling up here.
      */
     public AcknowledgementGate(
-        final SequencerListener downstream, final LongSupplier replicatedSequence, final ReplicationContext.Mode mode, final int maxHeld)
+        final SequencerListener downstream, final LongSupplier replicatedSequence, final ReplicationContext.Mode mode,
+        final int maxHeld)
     {
         if (maxHeld < 1)
         {
@@ -64,7 +65,8 @@ public final class AcknowledgementGate implements SequencerListener, Agent
         notice(connectionId, correlationId, sequence, index, false);
     }
 
-    private void notice(final long connectionId, final long correlationId, final long sequence, final long index, final boolean accepted)
+    private void notice(final long connectionId, final long correlationId, final long sequence, final long index,
+        final boolean accepted)
     {
         if (synchronous)
         {
@@ -76,7 +78,8 @@ public final class AcknowledgementGate implements SequencerListener, Agent
         }
     }
 
-    private void pass(final long connectionId, final long correlationId, final long sequence, final long index, final boolean accepted)
+    private void pass(final long connectionId, final long correlationId, final long sequence, final long index,
+        final boolean accepted)
     {
         if (accepted)
         {
@@ -114,7 +117,8 @@ public final class AcknowledgementGate implements SequencerListener, Agent
         return size;
     }
 
-    private void hold(final long connectionId, final long correlationId, final long sequence, final long index, final boolean isAccepted)
+    private void hold(final long connectionId, final long correlationId, final long sequence, final long index,
+        final boolean isAccepted)
     {
         if (size == sequences.length)
         {

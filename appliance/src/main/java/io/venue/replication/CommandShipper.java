@@ -74,7 +74,8 @@ public final class CommandShipper implements Agent
      * @param epoch this primary's epoch: higher than any in its journal's records it did not write itself.
      */
     public CommandShipper(
-        final Journal commands, final Publication toStandby, final Subscription replies, final ReplicationContext context, final long epoch)
+        final Journal commands, final Publication toStandby, final Subscription replies,
+        final ReplicationContext context, final long epoch)
     {
         if (epoch < 1 || epoch > StandbyFollower.MAX_EPOCH)
         {
@@ -215,10 +216,10 @@ public final class CommandShipper implements Agent
     /**
      * Ships from the first command after {@code afterSequence}, unless the standby's history is not this journal's: it
      * claims more than this journal holds, or its record at {@code afterSequence} is not this journal's record there
-     * (the CRC of the record differs). A refused claim stays refused, however this journal grows; a different claim (the
-     * standby rebuilt on an empty folder asks from 0) is judged afresh. While one standby is followed, a refused claim
-     * of another session changes nothing. Every standby's claim carries its record's CRC (messages of the versions that
-     * had none are refused before they get here).
+     * (the CRC of the record differs). A refused claim stays refused, however this journal grows; a different claim
+     * (the standby rebuilt on an empty folder asks from 0) is judged afresh. While one standby is followed, a refused
+     * claim of another session changes nothing. Every standby's claim carries its record's CRC (messages of the
+     * versions that had none are refused before they get here).
      */
     private void shipAfter(final int session, final long afterSequence, final long standbyRecordCrc)
     {
@@ -252,10 +253,13 @@ public final class CommandShipper implements Agent
         }
     }
 
-    /** Counts an acknowledgement only of what this primary shipped in this epoch, and only from the followed standby. */
+    /**
+     * Counts an acknowledgement only of what this primary shipped in this epoch, and only from the followed standby.
+     */
     private void acknowledged(final int session, final long sequence)
     {
-        if (null != tailer && session == followedSession && sequence > ackedSequence.get() && sequence <= shippedSequence.get())
+        if (null != tailer && session == followedSession && sequence > ackedSequence.get() &&
+            sequence <= shippedSequence.get())
         {
             ackedSequence.lazySet(sequence);
         }

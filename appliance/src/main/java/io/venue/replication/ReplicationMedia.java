@@ -23,7 +23,9 @@ public final class ReplicationMedia implements AutoCloseable
         this.aeron = aeron;
     }
 
-    /** Starts a driver whose files live in {@code directory} (made afresh, removed on close), on a thread of its own. */
+    /**
+     * Starts a driver whose files live in {@code directory} (made afresh, removed on close), on a thread of its own.
+     */
     public static ReplicationMedia launch(final Path directory)
     {
         return launch(directory, false);

@@ -66,13 +66,15 @@ final class ReplicationSender
 
     void heartbeat(final long epoch, final Role role, final long lastSequence, final long lastRecordCrc)
     {
-        heartbeat.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).role(role).lastSequence(lastSequence).lastRecordCrc(lastRecordCrc);
+        heartbeat.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).role(role).lastSequence(lastSequence)
+            .lastRecordCrc(lastRecordCrc);
         offer(MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH, false);
     }
 
     void resendFrom(final long epoch, final long afterSequence, final long lastRecordCrc)
     {
-        resend.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).afterSequence(afterSequence).lastRecordCrc(lastRecordCrc);
+        resend.wrapAndApplyHeader(buffer, 0, header).epoch(epoch).afterSequence(afterSequence)
+            .lastRecordCrc(lastRecordCrc);
         offer(MessageHeaderEncoder.ENCODED_LENGTH + ResendFromEncoder.BLOCK_LENGTH, false);
     }
 
@@ -87,7 +89,8 @@ final class ReplicationSender
         {
             if (mustArrive)
             {
-                throw new IllegalStateException("the replication publication cannot take more: " + Publication.errorString(result));
+                throw new IllegalStateException(
+                    "the replication publication cannot take more: " + Publication.errorString(result));
             }
         }
         return false;

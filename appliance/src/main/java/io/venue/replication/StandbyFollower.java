@@ -61,8 +61,8 @@ public final class StandbyFollower implements Agent
     private long stagedThrough;
     /**
      * The CRC-32C of the record at {@link #crcSequence}, sent with the standby's heartbeats and requests so that the
-     * primary can tell a standby whose history is not its own (it lost its journal's tail, or this node followed another
-     * primary) from one that is only behind. Read from the journal when one is sent, not per record shipped.
+     * primary can tell a standby whose history is not its own (it lost its journal's tail, or this node followed
+     * another primary) from one that is only behind. Read from the journal when one is sent, not per record shipped.
      */
     private long lastRecordCrc;
     private long crcSequence = -1;
@@ -112,8 +112,8 @@ public final class StandbyFollower implements Agent
     }
 
     /**
-     * Rings {@code engine} (the bell of the thread that tails this node's command journal) after each excerpt of shipped
-     * records appended.
+     * Rings {@code engine} (the bell of the thread that tails this node's command journal) after each excerpt of
+     * shipped records appended.
      */
     public StandbyFollower wakes(final Doorbell engine)
     {
@@ -241,7 +241,8 @@ public final class StandbyFollower implements Agent
         {
             return;
         }
-        if (sequence != last + 1 || length < JournalRecords.SEQUENCE_OFFSET + 8 || JournalRecords.sequence(buffer, offset) != sequence)
+        if (sequence != last + 1 || length < JournalRecords.SEQUENCE_OFFSET + 8 ||
+            JournalRecords.sequence(buffer, offset) != sequence)
         {
             // a gap (or a record that does not say what the message says): ask again from where we are
             inSequence = false;

@@ -33,7 +33,8 @@ public final class AccountNonces
             {
                 accepted.wrapAndApplyHeader(buffer, offset, header);
                 accepted.getAccount(account, 0, 20);
-                byAccount.put(Hex.to0x(account), new View(accepted.nonceFloor(), accepted.nextUsableNonce(), accepted.sequence()));
+                byAccount.put(Hex.to0x(account),
+                    new View(accepted.nonceFloor(), accepted.nextUsableNonce(), accepted.sequence()));
             }
             case ActionRejectedDecoder.TEMPLATE_ID ->
             {
@@ -42,7 +43,8 @@ public final class AccountNonces
                     (rejected.nonceFloor() != 0 || rejected.nextUsableNonce() != 0))
                 {
                     rejected.getAccount(account, 0, 20);
-                    byAccount.put(Hex.to0x(account), new View(rejected.nonceFloor(), rejected.nextUsableNonce(), rejected.sequence()));
+                    byAccount.put(Hex.to0x(account),
+                        new View(rejected.nonceFloor(), rejected.nextUsableNonce(), rejected.sequence()));
                 }
             }
             default ->
@@ -69,6 +71,7 @@ public final class AccountNonces
         final JsonWriter w = new JsonWriter().field("ok", true).field("account", account)
             .unsigned("nonceFloor", view == null ? 0 : view.floor()).field("nonceWindow", window)
             .unsigned("nextUsableNonce", view == null ? 0 : view.nextUsable());
-        return (view == null ? w.field("seen", false) : w.field("seen", true).field("asOfSequence", view.sequence())).toJson();
+        return (view == null ? w.field("seen", false) : w.field("seen", true).field("asOfSequence", view.sequence()))
+            .toJson();
     }
 }

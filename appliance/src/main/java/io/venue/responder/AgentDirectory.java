@@ -28,7 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class AgentDirectory
 {
     /** One agent: whose, which kind, what it may do, until when, and whether it was revoked whole. */
-    private record Agent(String owner, AgentKind kind, int scopes, long expiresAtMs, List<String> credentials, boolean revoked)
+    private record Agent(String owner, AgentKind kind, int scopes, long expiresAtMs, List<String> credentials,
+        boolean revoked)
     {
         Agent revoke()
         {
@@ -173,7 +174,8 @@ public final class AgentDirectory
     private Credential credential(final String agentId, final String credentialId, final long validUntilMs)
     {
         changed.getAgentKey(key, 0, 32);
-        final SvcCredential ed25519 = changed.keyKind() == AgentKeyKind.ED25519 ? SvcCredential.ed25519(credentialId, key.clone()) :
+        final SvcCredential ed25519 = changed.keyKind() == AgentKeyKind.ED25519 ?
+            SvcCredential.ed25519(credentialId, key.clone()) :
             null;
         if (ed25519 == null)
         {

@@ -26,8 +26,8 @@ public final class OrderStatuses
     public static final int FINISHED_KEPT = 100_000;
 
     /**
-     * One order; amounts in micro-units. {@code qty} is its size, what it filled plus {@code remaining}, so {@code qty -
-     * remaining} counts every fill of its id, also across an amend that took it out and entered it again.
+     * One order; amounts in micro-units. {@code qty} is its size, what it filled plus {@code remaining}, so
+     * {@code qty - remaining} counts every fill of its id, also across an amend that took it out and entered it again.
      * {@code status}: accepted, resting, or how it finished (filled, cancelled, ...).
      */
     public record View(String orderId, String account, long market, String book, String side, long price, long qty,
@@ -46,7 +46,8 @@ public final class OrderStatuses
         String json()
         {
             return new JsonWriter().field("orderId", orderId).field("account", account).field("market", market)
-                .field("book", book).field("side", side).field("price", price).field("qty", qty).field("remaining", remaining)
+                .field("book", book).field("side", side).field("price", price).field("qty", qty)
+                .field("remaining", remaining)
                 .field("filled", qty - remaining).field("status", status).field("asOfSequence", sequence).toJson();
         }
     }
@@ -97,12 +98,14 @@ public final class OrderStatuses
                 final String orderId = Hex.to0x(id);
                 final View before = orders.get(orderId);
                 // an open order accepted again is one an amend took out and entered again: what it filled stays filled.
-                // The event's qty counts it only for an amend of version 6 or later, and then only the fills the engine's
-                // book held (not those before an older amend's re-entry): carried here, it is right for every journal
+                // The event's qty counts it only for an amend of version 6 or later, and then only the fills the
+                // engine's book held (not those before an older amend's re-entry): carried here, it is right for
+                // every journal
                 final long qty = before != null && before.isOpen() ?
                     before.qty() - before.remaining() + accepted.remaining() : accepted.qty();
                 orders.put(orderId, new View(orderId, Hex.to0x(address), accepted.market(), accepted.book().name(),
-                    side(accepted.side()), accepted.price(), qty, accepted.remaining(), "accepted", accepted.sequence()));
+                    side(accepted.side()), accepted.price(), qty, accepted.remaining(), "accepted",
+                    accepted.sequence()));
             }
             case OrderRestedDecoder.TEMPLATE_ID ->
             {
@@ -125,7 +128,8 @@ public final class OrderStatuses
                 final View takerView = orders.get(taker);
                 if (takerView != null)
                 {
-                    orders.put(taker, takerView.with(takerView.remaining() - trade.qty(), takerView.status(), trade.sequence()));
+                    orders.put(taker,
+                        takerView.with(takerView.remaining() - trade.qty(), takerView.status(), trade.sequence()));
                 }
             }
             case OrderAmendedDecoder.TEMPLATE_ID ->
@@ -137,9 +141,10 @@ public final class OrderStatuses
                 {
                     // an amend that keeps the order's place fills nothing: what it filled stays, carried as for a
                     // re-entry, since the event's qty of an order an older amend entered again counts only later fills
-                    orders.put(view.orderId(), new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
-                        amended.price(), view.qty() - view.remaining() + amended.remaining(), amended.remaining(), view.status(),
-                        amended.sequence()));
+                    orders.put(view.orderId(),
+                        new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
+                        amended.price(), view.qty() - view.remaining() + amended.remaining(), amended.remaining(),
+                        view.status(), amended.sequence()));
                 }
             }
             case OrderDoneDecoder.TEMPLATE_ID ->

@@ -65,7 +65,8 @@ public final class OutcomeCounters
                 text.sample("venue_engine_decisions_total", "code", code.name(), engine.get(code.ordinal()));
             }
         }
-        text.family("venue_journaled_refusals_total", "counter", "RequestRejected records (refusals before the engine) by " +
+        text.family("venue_journaled_refusals_total", "counter",
+            "RequestRejected records (refusals before the engine) by " +
             "reason; an EDGE_RATE_LIMITED record stands for a count of refusals");
         for (final RequestRejectReason reason : REASONS)
         {
@@ -74,7 +75,8 @@ public final class OutcomeCounters
                 text.sample("venue_journaled_refusals_total", "reason", reason.name(), refusals.get(reason.ordinal()));
             }
         }
-        text.family("venue_unapplied_commands_total", "counter", "command records the engine could not read (a damaged journal)");
+        text.family("venue_unapplied_commands_total", "counter",
+            "command records the engine could not read (a damaged journal)");
         text.sample("venue_unapplied_commands_total", unapplied);
     }
 }

@@ -11,8 +11,8 @@ import org.agrona.DirectBuffer;
  * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
  * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}), each order's status
  * ({@link OrderStatuses}) and the vaults' owners ({@link VaultOwners}), which also tell the verifiers who signs
- * for an account ({@link #delegates}). Filled by a scan of the whole event journal at start, then kept by the responder with
- * every event after it; one thread writes at a time, the I/O threads read.
+ * for an account ({@link #delegates}). Filled by a scan of the whole event journal at start, then kept by the responder
+ * with every event after it; one thread writes at a time, the I/O threads read.
  */
 public final class ReadModels
 {
@@ -81,8 +81,9 @@ public final class ReadModels
     }
 
     /**
-     * For the verifier threads: whether the signer is the account's vault owner or signs for it with an active secp256k1
-     * agent credential, as the events told so far (a signature by one costs one recovery; the gate still decides).
+     * For the verifier threads: whether the signer is the account's vault owner or signs for it with an active
+     * secp256k1 agent credential, as the events told so far (a signature by one costs one recovery; the gate
+     * still decides).
      */
     public DelegateSigners delegates()
     {

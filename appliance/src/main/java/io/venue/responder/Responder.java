@@ -86,8 +86,9 @@ public final class Responder implements Agent
     private final RecordHandler onEvent = this::onEvent;
 
     public Responder(
-        final JournalTailer commands, final JournalTailer events, final PendingRequests pending, final ReadModels models,
-        final int batchLimit, final long rateLimit, final long rateWindowMs, final RecentAnswers recent, final long scannedThrough,
+        final JournalTailer commands, final JournalTailer events, final PendingRequests pending,
+        final ReadModels models, final int batchLimit, final long rateLimit, final long rateWindowMs,
+        final RecentAnswers recent, final long scannedThrough,
         final Consumer<Throwable> onFailure)
     {
         this.rateWindowMs = rateWindowMs;

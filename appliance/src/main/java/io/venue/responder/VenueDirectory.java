@@ -27,7 +27,8 @@ public final class VenueDirectory
     {
         Market withStatus(final String newStatus)
         {
-            return new Market(id, number, kind, baseAsset, quoteAsset, collateralAsset, tickSize, lotSize, minQty, newStatus);
+            return new Market(id, number, kind, baseAsset, quoteAsset, collateralAsset, tickSize, lotSize,
+                minQty, newStatus);
         }
 
         /** The matching shard of this market among {@code shards} (ENGINE.md, "Several shards"). */
@@ -52,8 +53,9 @@ public final class VenueDirectory
             case MarketCreatedDecoder.TEMPLATE_ID ->
             {
                 marketCreated.wrapAndApplyHeader(buffer, offset, header);
-                market(new Market(marketCreated.market(), markets.size(), marketCreated.kind().name(), marketCreated.baseAsset(),
-                    marketCreated.quoteAsset(), marketCreated.collateralAsset(), marketCreated.tickSize(), marketCreated.lotSize(),
+                market(new Market(marketCreated.market(), markets.size(), marketCreated.kind().name(),
+                    marketCreated.baseAsset(), marketCreated.quoteAsset(), marketCreated.collateralAsset(),
+                    marketCreated.tickSize(), marketCreated.lotSize(),
                     marketCreated.minQty(), "ACTIVE"));
             }
             case MarketStatusChangedDecoder.TEMPLATE_ID ->
@@ -108,15 +110,18 @@ public final class VenueDirectory
     public String exchangeInfoJson()
     {
         final List<String> assetJson = new ArrayList<>();
-        assets.forEach((id, symbol) -> assetJson.add(new JsonWriter().field("asset", id).field("symbol", symbol).toJson()));
+        assets.forEach(
+            (id, symbol) -> assetJson.add(new JsonWriter().field("asset", id).field("symbol", symbol).toJson()));
         final List<String> marketJson = new ArrayList<>();
         for (final Market m : markets.values())
         {
-            final JsonWriter w = new JsonWriter().field("marketId", m.id()).field("kind", m.kind()).field("status", m.status());
+            final JsonWriter w = new JsonWriter().field("marketId", m.id()).field("kind", m.kind())
+                .field("status", m.status());
             if ("SPOT".equals(m.kind()))
             {
                 w.field("baseAsset", m.baseAsset()).field("quoteAsset", m.quoteAsset())
-                    .field("symbol", assets.getOrDefault(m.baseAsset(), "?") + "-" + assets.getOrDefault(m.quoteAsset(), "?"));
+                    .field("symbol",
+                        assets.getOrDefault(m.baseAsset(), "?") + "-" + assets.getOrDefault(m.quoteAsset(), "?"));
             }
             else
             {

@@ -111,8 +111,9 @@ public final class ActionCommandDecoder
                 final PlaceOrderDecoder d = placeOrder.wrap(buffer, body, block, version);
                 envelope = d.envelope();
                 mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
-                action = new SpotPlaceOrder(d.market(), book(d.book()), side(d.side()), d.price(), d.qty(), stp(d.stpMode()),
-                    tif(d.timeInForce()), d.isMarket() == BooleanType.TRUE, d.reduceOnly() == BooleanType.TRUE, d.expiresAt());
+                action = new SpotPlaceOrder(d.market(), book(d.book()), side(d.side()), d.price(), d.qty(),
+                    stp(d.stpMode()), tif(d.timeInForce()), d.isMarket() == BooleanType.TRUE,
+                    d.reduceOnly() == BooleanType.TRUE, d.expiresAt());
             }
             case CancelDecoder.TEMPLATE_ID ->
             {
@@ -126,7 +127,8 @@ public final class ActionCommandDecoder
                 final AmendDecoder d = amend.wrap(buffer, body, block, version);
                 envelope = d.envelope();
                 mmLimitClass = d.limitClassRaw() == LimitClass.MM.value();
-                action = new Amend(new OrderId(bytes(buffer, d.offset() + AmendDecoder.orderIdEncodingOffset(), 32)), d.price(), d.qty());
+                action = new Amend(new OrderId(bytes(buffer, d.offset() + AmendDecoder.orderIdEncodingOffset(), 32)),
+                    d.price(), d.qty());
             }
             case CancelByClientOrderIdDecoder.TEMPLATE_ID ->
             {
@@ -191,7 +193,8 @@ public final class ActionCommandDecoder
         return envelope;
     }
 
-    private Action admin(final int templateId, final DirectBuffer buffer, final int body, final int block, final int version)
+    private Action admin(final int templateId, final DirectBuffer buffer, final int body, final int block,
+        final int version)
     {
         switch (templateId)
         {
@@ -205,7 +208,8 @@ public final class ActionCommandDecoder
             {
                 final CreateSpotMarketDecoder d = createSpotMarket.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new CreateSpotMarket(d.market(), d.baseAsset(), d.quoteAsset(), d.tickSize(), d.lotSize(), d.minQty());
+                return new CreateSpotMarket(d.market(), d.baseAsset(), d.quoteAsset(), d.tickSize(),
+                    d.lotSize(), d.minQty());
             }
             case CreateOutcomeMarketDecoder.TEMPLATE_ID:
             {
@@ -238,28 +242,31 @@ public final class ActionCommandDecoder
                 };
                 final Address account = scope == KillScope.ACCOUNT ?
                     new Address(bytes(buffer, d.offset() + SetKillSwitchDecoder.accountEncodingOffset(), 20)) : null;
-                return new SetKillSwitch(scope, account, scope == KillScope.MARKET ? d.market() : SetKillSwitch.NO_MARKET,
+                return new SetKillSwitch(scope, account,
+                    scope == KillScope.MARKET ? d.market() : SetKillSwitch.NO_MARKET,
                     d.active() == BooleanType.TRUE);
             }
             case DepositDecoder.TEMPLATE_ID:
             {
                 final DepositDecoder d = deposit.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new Deposit(new Address(bytes(buffer, d.offset() + DepositDecoder.accountEncodingOffset(), 20)), d.asset(),
-                    d.amount());
+                return new Deposit(new Address(bytes(buffer, d.offset() + DepositDecoder.accountEncodingOffset(), 20)),
+                    d.asset(), d.amount());
             }
             case WithdrawDecoder.TEMPLATE_ID:
             {
                 final WithdrawDecoder d = withdraw.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new Withdraw(new Address(bytes(buffer, d.offset() + WithdrawDecoder.accountEncodingOffset(), 20)), d.asset(),
+                return new Withdraw(
+                    new Address(bytes(buffer, d.offset() + WithdrawDecoder.accountEncodingOffset(), 20)), d.asset(),
                     d.amount());
             }
             case SetVaultOwnerDecoder.TEMPLATE_ID:
             {
                 final SetVaultOwnerDecoder d = setVaultOwner.wrap(buffer, body, block, version);
                 envelope = d.envelope();
-                return new SetVaultOwner(new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.accountEncodingOffset(), 20)),
+                return new SetVaultOwner(
+                    new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.accountEncodingOffset(), 20)),
                     d.hasOwner() == BooleanType.TRUE ?
                         new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.ownerEncodingOffset(), 20)) : null);
             }
@@ -275,8 +282,8 @@ public final class ActionCommandDecoder
         {
             legs.add(switch (leg.legType())
             {
-                case PLACE -> new SpotPlaceOrder(leg.market(), book(leg.book()), side(leg.side()), leg.price(), leg.qty(),
-                    stp(leg.stpMode()), tif(leg.timeInForce()), leg.isMarket() == BooleanType.TRUE,
+                case PLACE -> new SpotPlaceOrder(leg.market(), book(leg.book()), side(leg.side()), leg.price(),
+                    leg.qty(), stp(leg.stpMode()), tif(leg.timeInForce()), leg.isMarket() == BooleanType.TRUE,
                     leg.reduceOnly() == BooleanType.TRUE, leg.expiresAt());
                 case CANCEL -> new Cancel(new OrderId(orderId(leg)));
                 case AMEND -> new Amend(new OrderId(orderId(leg)), leg.price(), leg.qty());

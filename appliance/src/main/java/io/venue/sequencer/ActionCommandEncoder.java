@@ -101,8 +101,8 @@ public final class ActionCommandEncoder implements CommandWriter
         final MutableDirectBuffer out,
         final int offset)
     {
-        return encode(0, 0, 0, payload, digest, SignerMatch.get((short)signerMatch), rawSigner, personalSigner, signature,
-            mmLimitClass, out, offset);
+        return encode(0, 0, 0, payload, digest, SignerMatch.get((short)signerMatch), rawSigner, personalSigner,
+            signature, mmLimitClass, out, offset);
     }
 
     /**
@@ -126,15 +126,15 @@ public final class ActionCommandEncoder implements CommandWriter
         final MutableDirectBuffer buffer,
         final int offset)
     {
-        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null, false,
-            buffer, offset);
+        return encode(sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, null,
+            false, buffer, offset);
     }
 
     /**
      * As above, keeping the request's signature in the envelope so an audit can verify it again
-     * ({@link SignatureAudit}), and with {@code mmLimitClass} journaling a place, cancel, amend or cancel by client order
-     * id as of limit class MM (it came in on the MM/BSL compact routes, whose windows were charged before the journal),
-     * which the engine's per-account action limiter does not count; TRADING otherwise.
+     * ({@link SignatureAudit}), and with {@code mmLimitClass} journaling a place, cancel, amend or cancel by client
+     * order id as of limit class MM (it came in on the MM/BSL compact routes, whose windows were charged before the
+     * journal), which the engine's per-account action limiter does not count; TRADING otherwise.
      *
      * @param requestSignature r, s, v as the request carried them (65 bytes), or null for none (zeros).
      */
@@ -168,7 +168,8 @@ public final class ActionCommandEncoder implements CommandWriter
             final PlaceOrderEncoder e = placeOrder.wrapAndApplyHeader(buffer, offset, header)
                 .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
-            e.market(order.market()).book(book(order.book())).side(side(order.side())).price(order.price()).qty(order.qty())
+            e.market(order.market()).book(book(order.book())).side(side(order.side())).price(order.price())
+                .qty(order.qty())
                 .stpMode(stp(order.stpMode())).timeInForce(tif(order.timeInForce())).isMarket(bool(order.isMarket()))
                 .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt()).limitClass(limitClass);
             bodyLength = e.encodedLength();
@@ -211,7 +212,8 @@ public final class ActionCommandEncoder implements CommandWriter
         }
         else if (action instanceof Batch b)
         {
-            bodyLength = batch(b, sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner, buffer, offset);
+            bodyLength = batch(b, sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner,
+                buffer, offset);
         }
         else if (action instanceof Split s)
         {
@@ -231,8 +233,8 @@ public final class ActionCommandEncoder implements CommandWriter
         }
         else
         {
-            bodyLength = admin(action, sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner, personalSigner,
-                buffer, offset);
+            bodyLength = admin(action, sequence, timestampMs, epoch, payload, digest, signerMatch, rawSigner,
+                personalSigner, buffer, offset);
         }
         return MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
     }
@@ -260,12 +262,13 @@ public final class ActionCommandEncoder implements CommandWriter
             legs.next();
             Arrays.fill(scratch, (byte)0);
             legs.putClientOrderId(scratch, 0, 16).market(0).book(Book.NONE).side(Side.BID).price(0).qty(0)
-                .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC).isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE)
-                .expiresAt(BatchEncoder.LegsEncoder.expiresAtNullValue());
+                .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC).isMarket(BooleanType.FALSE)
+                .reduceOnly(BooleanType.FALSE) .expiresAt(BatchEncoder.LegsEncoder.expiresAtNullValue());
             if (leg instanceof SpotPlaceOrder order)
             {
                 orderIds.batchLeg(digest, 0, i, scratch, 0);
-                legs.legType(LegType.PLACE).putOrderId(scratch, 0, DIGEST).market(order.market()).book(book(order.book()))
+                legs.legType(LegType.PLACE).putOrderId(scratch, 0, DIGEST).market(order.market())
+                    .book(book(order.book()))
                     .side(side(order.side())).price(order.price()).qty(order.qty()).stpMode(stp(order.stpMode()))
                     .timeInForce(tif(order.timeInForce())).isMarket(bool(order.isMarket()))
                     .reduceOnly(bool(order.reduceOnly())).expiresAt(order.expiresAt());

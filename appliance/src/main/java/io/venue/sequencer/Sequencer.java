@@ -59,8 +59,8 @@ public final class Sequencer implements Agent
     private final byte[] signature = new byte[65];
     private byte[] text = new byte[4096];
     /**
-     * The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the backlog
-     * (SHARD_BUSY).
+     * The last sequence journaled. Written by the sequencer's thread only; volatile so that the lanes can read the
+     * backlog (SHARD_BUSY).
      */
     private volatile long sequence;
     /** The records staged in this duty cycle's excerpt (numbered from {@code sequence + 1}), and who waits for each. */
@@ -149,7 +149,8 @@ public final class Sequencer implements Agent
             return;
         }
         staged = 0;
-        // staged is cleared first: a write that fails journals none of them, and the numbering stays where the journal is
+        // staged is cleared first: a write that fails journals none of them, and the numbering stays where the
+        // journal is
         final long index = journal.commit();
         final long first = sequence + 1;
         sequence += count;
@@ -215,8 +216,8 @@ public final class Sequencer implements Agent
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
         final long next = sequence + staged + 1;
-        final int recordLength = rejection(next, stamp(), connectionId, correlationId, RequestRejectReason.get((short)reason),
-            zeros32, zeros32, detail);
+        final int recordLength = rejection(next, stamp(), connectionId, correlationId,
+            RequestRejectReason.get((short)reason), zeros32, zeros32, detail);
         append(recordLength, false, connectionId, correlationId);
     }
 
@@ -291,8 +292,8 @@ public final class Sequencer implements Agent
             if (!parsed.isOk())
             {
                 // the verifier wrote this canonical JSON itself; failing to read it back is a defect, kept visible
-                recordLength = rejection(next, stamp, result, RequestRejectReason.MALFORMED, "canonical JSON did not parse: " +
-                    parsed.code() + " at " + parsed.field());
+                recordLength = rejection(next, stamp, result, RequestRejectReason.MALFORMED,
+                    "canonical JSON did not parse: " + parsed.code() + " at " + parsed.field());
                 accepted = false;
             }
             else
@@ -344,7 +345,8 @@ public final class Sequencer implements Agent
             stampInPlace(next, stamp);
             if (cancelReplace)
             {
-                final int envelope = MessageHeaderEncoder.ENCODED_LENGTH + CancelReplaceEncoder.envelopeEncodingOffset();
+                final int envelope = MessageHeaderEncoder.ENCODED_LENGTH +
+                    CancelReplaceEncoder.envelopeEncodingOffset();
                 result.getRawSigner(rawSigner, 0);
                 record.putBytes(envelope + ActionEnvelopeEncoder.digestEncodingOffset(), digest);
                 record.putBytes(envelope + ActionEnvelopeEncoder.rawSignerEncodingOffset(), rawSigner);
@@ -356,7 +358,8 @@ public final class Sequencer implements Agent
         }
         final String detail = verified ? "the lane handed over a record that is not a command it may prepare" :
             new String(text, 0, length, StandardCharsets.UTF_8);
-        final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ? RequestRejectReason.MALFORMED :
+        final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ?
+            RequestRejectReason.MALFORMED :
             cancelReplace ? RequestRejectReason.BAD_SIGNATURE : RequestRejectReason.OWNER_SIGNATURE_INVALID;
         append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
     }
@@ -381,7 +384,8 @@ public final class Sequencer implements Agent
             return false;
         }
         final RecordType type = records.type();
-        return type.isCommand() && type != RecordType.CANCEL_REPLACE && !JournalRecords.isOwnerIntent(type.templateId());
+        return type.isCommand() && type != RecordType.CANCEL_REPLACE &&
+            !JournalRecords.isOwnerIntent(type.templateId());
     }
 
     /**
@@ -418,7 +422,8 @@ public final class Sequencer implements Agent
      * Stages the record built for the next sequence in this duty cycle's excerpt; {@link #commit} tells the listener
      * once it is written: the moment its client may be answered.
      */
-    private void append(final int recordLength, final boolean accepted, final long connectionId, final long correlationId)
+    private void append(final int recordLength, final boolean accepted, final long connectionId,
+        final long correlationId)
     {
         journal.add(record, 0, recordLength);
         stagedConnection[staged] = connectionId;
@@ -432,14 +437,15 @@ public final class Sequencer implements Agent
     }
 
     private int rejection(
-        final long next, final long stamp, final VerificationResult result, final RequestRejectReason reason, final String detail)
+        final long next, final long stamp, final VerificationResult result, final RequestRejectReason reason,
+        final String detail)
     {
         return rejection(next, stamp, result.connectionId(), result.correlationId(), reason, account, digest, detail);
     }
 
     private int rejection(
-        final long next, final long stamp, final long connectionId, final long correlationId, final RequestRejectReason reason,
-        final byte[] accountBytes, final byte[] digestBytes, final String detail)
+        final long next, final long stamp, final long connectionId, final long correlationId,
+        final RequestRejectReason reason, final byte[] accountBytes, final byte[] digestBytes, final String detail)
     {
         rejected.wrapAndApplyHeader(record, 0, header)
             .sequence(next)

@@ -100,8 +100,10 @@ public final class SignatureAudit
         {
             return Verdict.NO_SIGNATURE;
         }
-        final byte[] body = CanonicalJson.signedActionBody(new SignedAction(payload, new Signature65(signature.clone())));
-        // an order of limit class MM came in on the MM/BSL compact routes, which the pool verified over the v2 digest only
+        final byte[] body = CanonicalJson.signedActionBody(
+            new SignedAction(payload, new Signature65(signature.clone())));
+        // an order of limit class MM came in on the MM/BSL compact routes, which the pool verified over the v2
+        // digest only
         verifier.verify(new UnsafeBuffer(body), 0, body.length, 0, 0, out, decoder.mmLimitClass());
         result.wrap(out, 0);
         if (result.outcome() != VerificationOutcome.VERIFIED)
@@ -116,10 +118,11 @@ public final class SignatureAudit
         }
         if (result.signerMatch().ordinal() != envelope.signerMatch().value())
         {
-            return fail("the signature matches the account as " + result.signerMatch() + ", the record says " + envelope.signerMatch());
+            return fail("the signature matches the account as " + result.signerMatch() + ", the record says " +
+                envelope.signerMatch());
         }
-        // a zero candidate is one the verifier did not recover (the other mode gave the account or a known delegate): it
-        // authorizes nobody, so the record claims no more than the signature gives
+        // a zero candidate is one the verifier did not recover (the other mode gave the account or a known delegate):
+        // it authorizes nobody, so the record claims no more than the signature gives
         result.getRawSigner(found, 0);
         envelope.getRawSigner(recorded, 0, 20);
         if (!Arrays.equals(recorded, 0, 20, NOBODY, 0, 20) && !Arrays.equals(found, 0, 20, recorded, 0, 20))
@@ -193,7 +196,8 @@ public final class SignatureAudit
         envelope.getPersonalSigner(recorded, 0, 20);
         if (!isZero(recorded, 20) || envelope.hasClientOrderIdRaw() != BooleanType.FALSE.value())
         {
-            return fail("a cancel-replace record holds a personal signer or a client order id, which the lane never writes");
+            return fail(
+                "a cancel-replace record holds a personal signer or a client order id, which the lane never writes");
         }
         return Verdict.VERIFIED;
     }

@@ -31,7 +31,8 @@ public final class SnapshotFiles
     public static long sequenceOf(final Path file)
     {
         final String name = file.getFileName().toString();
-        if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX) || name.length() != PREFIX.length() + 20 + SUFFIX.length())
+        if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX) ||
+            name.length() != PREFIX.length() + 20 + SUFFIX.length())
         {
             return -1;
         }

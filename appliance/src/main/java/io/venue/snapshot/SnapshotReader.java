@@ -110,8 +110,10 @@ public final class SnapshotReader
             final SnapshotEndDecoder end = new SnapshotEndDecoder().wrapAndApplyHeader(record, 0, header);
             if (end.sequence() != sequence || end.entries() != entries || end.checksum() != checksum.getValue())
             {
-                throw new SnapshotDamagedException(file, "the end record says sequence " + end.sequence() + ", " + end.entries() +
-                    " entries, checksum " + end.checksum() + "; read " + entries + " entries, checksum " + checksum.getValue());
+                throw new SnapshotDamagedException(file,
+                    "the end record says sequence " + end.sequence() + ", " + end.entries() +
+                    " entries, checksum " + end.checksum() + "; read " + entries + " entries, checksum " +
+                    checksum.getValue());
             }
             if (in.read() != -1)
             {
@@ -146,14 +148,15 @@ public final class SnapshotReader
     }
 
     private static void expect(
-        final MessageHeaderDecoder header, final UnsafeBuffer record, final int length, final int templateId, final Path file)
-        throws SnapshotDamagedException
+        final MessageHeaderDecoder header, final UnsafeBuffer record, final int length, final int templateId,
+        final Path file) throws SnapshotDamagedException
     {
         header.wrap(record, 0);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || header.templateId() != templateId ||
             MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() > length)
         {
-            throw new SnapshotDamagedException(file, "record " + header.templateId() + " of schema " + header.schemaId() +
+            throw new SnapshotDamagedException(file,
+                "record " + header.templateId() + " of schema " + header.schemaId() +
                 " where " + templateId + " belongs");
         }
     }

@@ -57,7 +57,8 @@ public final class SnapshotWriter
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 16))
         {
             final SnapshotHeaderEncoder head = new SnapshotHeaderEncoder().wrapAndApplyHeader(record, 4, header)
-                .sequence(sequence).stateFormat(StateMeta.FORMAT_VERSION).priority(meta.priority()).venueFlags(meta.venueFlags());
+                .sequence(sequence).stateFormat(StateMeta.FORMAT_VERSION).priority(meta.priority())
+                .venueFlags(meta.venueFlags());
             final int headLength = MessageHeaderEncoder.ENCODED_LENGTH + head.encodedLength();
             checksum.update(record.byteArray(), 4, headLength);
             frame(out, record, headLength);
@@ -104,7 +105,8 @@ public final class SnapshotWriter
     }
 
     /** Writes the record at {@code record[4, 4 + length)} with its length in front. */
-    private static void frame(final OutputStream out, final ExpandableArrayBuffer record, final int length) throws IOException
+    private static void frame(final OutputStream out, final ExpandableArrayBuffer record, final int length)
+        throws IOException
     {
         record.putInt(0, length, ByteOrder.LITTLE_ENDIAN);
         out.write(record.byteArray(), 0, 4 + length);

@@ -91,8 +91,8 @@ class AgentRoutesTest
         return Hex.to0x(new Secp256k1Signer(wallet).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
     }
 
-    private String createBody(final Secp256k1KeyPair wallet, final AgentKey agent, final long intentNonce, final long issuedAtMs,
-        final String accountIdHex, final Scope... scopes)
+    private String createBody(final Secp256k1KeyPair wallet, final AgentKey agent, final long intentNonce,
+        final long issuedAtMs, final String accountIdHex, final Scope... scopes)
     {
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address()).agent(agent)
             .kind(AgentKind.API).scopes(scopes).policy("").nonce(intentNonce).issuedAtMs(issuedAtMs)
@@ -109,7 +109,8 @@ class AgentRoutesTest
         }
         return new JsonWriter().field("userWalletAddress", owner.address().toString()).field("agent", agent.text())
             .field("agentKind", "api").raw("scopes", JsonWriter.array(scopeNames)).field("policy", "")
-            .field("nonce", intentNonce).field("issuedAtMs", issuedAtMs).field("expiresAtMs", issuedAtMs + AgentKind.DAY_MS)
+            .field("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
+            .field("expiresAtMs", issuedAtMs + AgentKind.DAY_MS)
             .raw("authorization", authorization.toJson()).toJson();
     }
 
@@ -127,7 +128,8 @@ class AgentRoutesTest
     private HttpResponse<String> trade(final Secp256k1KeyPair signer) throws Exception
     {
         return http.post("/api/v1/trading/actions", VenueHttp.body(signer, owner.address(), nonce++,
-            new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1),
+            new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false,
+                -1),
             PreimageMode.RAW));
     }
 
@@ -174,12 +176,14 @@ class AgentRoutesTest
             .chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         final HttpResponse<String> rotate = post("/api/agents/" + agentId + "/rotate", new JsonWriter()
             .field("userWalletAddress", owner.address().toString()).field("newAgent", rotation.newAgent().text())
-            .field("nonce", rotation.nonce()).field("issuedAtMs", rotation.issuedAtMs()).field("signature", sign(owner, rotation))
+            .field("nonce", rotation.nonce()).field("issuedAtMs", rotation.issuedAtMs())
+            .field("signature", sign(owner, rotation))
             .toJson());
         ok(rotate);
         final String newCredential = field(rotate.body(), "apiKeyId");
         assertFalse(newCredential.equals(agentId), rotate.body());
-        assertEquals(rotation.issuedAtMs() + 24 * AgentKind.HOUR_MS, Long.parseLong(field(rotate.body(), "validUntilMs")),
+        assertEquals(rotation.issuedAtMs() + 24 * AgentKind.HOUR_MS,
+            Long.parseLong(field(rotate.body(), "validUntilMs")),
             "the old credential stays valid 24 hours after the rotation");
         ok(trade(agent));
         ok(trade(rotated));
@@ -197,8 +201,10 @@ class AgentRoutesTest
 
         final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
             .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
-        ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", owner.address().toString())
-            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+        ok(post("/api/v1/trading/accounts/owner-revoke",
+            new JsonWriter().field("userWalletAddress", owner.address().toString())
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs())
+            .field("signature", sign(owner, revokeAll))
             .toJson()));
         refused(trade(agent), 401, "UNAUTHORIZED_SIGNER");
         ok(trade(owner));
@@ -223,9 +229,11 @@ class AgentRoutesTest
         final long now = System.currentTimeMillis();
         final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
 
-        final HttpResponse<String> forged = post("/api/agents/create", createBody(stranger, agent, 0, now, null, Scope.TRADE));
+        final HttpResponse<String> forged = post("/api/agents/create",
+            createBody(stranger, agent, 0, now, null, Scope.TRADE));
         refused(forged, 401, "OWNER_SIGNATURE_INVALID");
-        assertTrue(forged.body().contains(stranger.address().toString()), "names the wallet that signed: " + forged.body());
+        assertTrue(forged.body().contains(stranger.address().toString()),
+            "names the wallet that signed: " + forged.body());
         assertEquals(0, nextUsableNonce(), "a forged intent consumes no nonce");
 
         final HttpResponse<String> wallet = post("/api/agents/create",
@@ -233,7 +241,8 @@ class AgentRoutesTest
         refused(wallet, 400, "BAD_REQUEST");
         assertEquals("authorization.accountIdHex", field(wallet.body(), "field"), wallet.body());
 
-        final HttpResponse<String> stale = post("/api/agents/create", createBody(owner, agent, 0, now - 120_000, null, Scope.TRADE));
+        final HttpResponse<String> stale = post("/api/agents/create",
+            createBody(owner, agent, 0, now - 120_000, null, Scope.TRADE));
         refused(stale, 400, "BAD_REQUEST");
         assertEquals("issuedAtMs", field(stale.body(), "field"), stale.body());
         assertTrue(stale.body().contains("\"serverTimeMs\":"), stale.body());
@@ -261,11 +270,13 @@ class AgentRoutesTest
         final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         final HttpRequest.Builder request = HttpRequest.newBuilder(
             URI.create(appliance.baseUrl() + "/api/v1/ws/token")).POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
-        signer.sign(svcNonce, timestampMs, "POST", "/api/v1/ws/token", null, bytes.length == 0 ? null : bytes).forEach(request::header);
+        signer.sign(svcNonce, timestampMs, "POST", "/api/v1/ws/token", null, bytes.length == 0 ? null : bytes)
+            .forEach(request::header);
         return http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> executions(final String account, final String query, final String token) throws Exception
+    private HttpResponse<String> executions(final String account, final String query, final String token)
+        throws Exception
     {
         final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
             appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions" + query)).GET();
@@ -279,7 +290,8 @@ class AgentRoutesTest
     @Test
     void hmacCredentialObtainsATokenThatReadsTheAccountsExecutions() throws Exception
     {
-        final HttpResponse<String> created = create(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
+        final HttpResponse<String> created = create(
+            AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
             Scope.TRADE, Scope.READ);
         ok(created);
         final SvcRequestSigner signer = SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
@@ -307,7 +319,8 @@ class AgentRoutesTest
         // the owner trades with itself: one trade, two executions of its account (maker and taker)
         ok(trade(owner));
         ok(http.post("/api/v1/trading/actions", VenueHttp.body(owner, owner.address(), nonce++,
-            new SpotPlaceOrder(SPOT_MARKET, null, Side.ASK, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1),
+            new SpotPlaceOrder(SPOT_MARKET, null, Side.ASK, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false,
+                -1),
             PreimageMode.RAW)));
 
         final String account = owner.address().toString();
@@ -317,24 +330,30 @@ class AgentRoutesTest
         refused(anonymous, 401, "UNAUTHORIZED");
         // the server's time, to tell an expired token from a revoked one: this machine's clock while it answered
         final long serverTimeMs = Long.parseLong(field(anonymous.body(), "serverTimeMs"));
-        assertTrue(serverTimeMs >= asked && serverTimeMs <= answered, serverTimeMs + " not within " + asked + ".." + answered);
+        assertTrue(serverTimeMs >= asked && serverTimeMs <= answered,
+            serverTimeMs + " not within " + asked + ".." + answered);
         assertTrue(anonymous.headers().firstValue("www-authenticate").isPresent());
         refused(executions(account, "", "spws1.forged.token"), 401, "UNAUTHORIZED");
-        refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer), 403, "FORBIDDEN");
+        refused(executions(Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "", bearer),
+            403, "FORBIDDEN");
         refused(executions(account, "?cursor=-1", bearer), 400, "BAD_REQUEST");
-        // a query that does not decode is a 400 too, not a dropped connection (HttpClient will not send one: a socket does)
+        // a query that does not decode is a 400 too, not a dropped connection (HttpClient will not send one: a
+        // socket does)
         try (Socket socket = new Socket("127.0.0.1", URI.create(appliance.baseUrl()).getPort()))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(("GET /api/v1/bsl/accounts/" + account + "/executions?cursor=%zz HTTP/1.1\r\nHost: x\r\n" +
-                "Authorization: Bearer " + bearer + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                .write(("GET /api/v1/bsl/accounts/" + account + "/executions?cursor=%zz HTTP/1.1\r\nHost: x\r\n" +
+                "Authorization: Bearer " + bearer + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
             final String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
             assertTrue(raw.startsWith("HTTP/1.1 400") && raw.contains("\"code\":\"BAD_REQUEST\""), raw);
         }
 
         final HttpResponse<String> page = executions(account, "", bearer);
         ok(page);
-        assertTrue(page.body().contains("\"role\":\"maker\"") && page.body().contains("\"role\":\"taker\""), page.body());
+        assertTrue(
+            page.body().contains("\"role\":\"maker\"") && page.body().contains("\"role\":\"taker\""), page.body());
         assertTrue(page.body().contains("\"end\":true"), page.body());
         final HttpResponse<String> after = executions(account, "?cursor=" + field(page.body(), "nextCursor"), bearer);
         ok(after);
@@ -343,7 +362,8 @@ class AgentRoutesTest
         final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
             .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", account)
-            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs())
+            .field("signature", sign(owner, revokeAll))
             .toJson()));
         refused(executions(account, "", bearer), 401, "UNAUTHORIZED");
         refused(token(signer, 5, System.currentTimeMillis(), ""), 401, "UNAUTHENTICATED");
@@ -410,7 +430,8 @@ class AgentRoutesTest
     {
         final Ed25519PrivateKeyParameters reader =
             new Ed25519PrivateKeyParameters(new SecureRandom());
-        final HttpResponse<String> created = create(AgentKey.ed25519(reader.generatePublicKey().getEncoded()), Scope.READ);
+        final HttpResponse<String> created = create(
+            AgentKey.ed25519(reader.generatePublicKey().getEncoded()), Scope.READ);
         ok(created);
         final long now = System.currentTimeMillis();
         ok(token(SvcRequestSigner.ed25519(field(created.body(), "apiKeyId"), reader.getEncoded()), 7, now, ""));
@@ -420,14 +441,15 @@ class AgentRoutesTest
 
         final Ed25519PrivateKeyParameters trader =
             new Ed25519PrivateKeyParameters(new SecureRandom());
-        final HttpResponse<String> tradeOnly = create(AgentKey.ed25519(trader.generatePublicKey().getEncoded()), Scope.TRADE);
+        final HttpResponse<String> tradeOnly = create(
+            AgentKey.ed25519(trader.generatePublicKey().getEncoded()), Scope.TRADE);
         ok(tradeOnly);
         refused(token(SvcRequestSigner.ed25519(field(tradeOnly.body(), "apiKeyId"), trader.getEncoded()), 1, now, ""),
             403, "SCOPE_DENIED");
     }
 
-    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final long tokenNonce, final long issuedAtMs)
-        throws Exception
+    private HttpResponse<String> walletToken(final Secp256k1KeyPair wallet, final long tokenNonce,
+        final long issuedAtMs) throws Exception
     {
         return walletToken(wallet, owner.address(), tokenNonce, issuedAtMs);
     }
@@ -494,7 +516,8 @@ class AgentRoutesTest
         final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
             .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter().field("userWalletAddress", account)
-            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll))
+            .field("nonce", revokeAll.nonce()).field("issuedAtMs", revokeAll.issuedAtMs())
+            .field("signature", sign(owner, revokeAll))
             .toJson()));
         refused(executions(account, "", field(delegated.body(), "token")), 401, "UNAUTHORIZED");
         ok(executions(account, "", field(own.body(), "token")));
@@ -509,7 +532,8 @@ class AgentRoutesTest
         final ApplianceContext context = new ApplianceContext().dataDir(slow).httpPort(0).edgeExempt("127.0.0.1");
         ApplianceConfigFile.apply(context, "limits.account.actions", "2", slow);
         ApplianceConfigFile.apply(context, "limits.account.window.ms", "60000", slow);
-        appliance = Appliance.start(context, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        appliance = Appliance.start(context,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
         owner = VenueHttp.key(appliance.demoAccountKeyFile());
         ok(trade(owner));
@@ -532,9 +556,12 @@ class AgentRoutesTest
     /** An order for the owner whose signature bytes cannot be a signature. */
     private HttpResponse<String> badSignature() throws Exception
     {
-        final String good = new String(VenueHttp.body(owner, owner.address(), nonce++, new SpotPlaceOrder(SPOT_MARKET, null,
-            Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1), PreimageMode.RAW), StandardCharsets.US_ASCII);
-        return post("/api/v1/trading/actions", good.substring(0, good.indexOf("\"bytes\":[") + 9) + "255,".repeat(64) + "27]}}");
+        final String good = new String(
+            VenueHttp.body(owner, owner.address(), nonce++, new SpotPlaceOrder(SPOT_MARKET, null,
+            Side.BID, 10_000 * UNIT, 1_000, null, TimeInForce.GTC, false, false, -1), PreimageMode.RAW),
+            StandardCharsets.US_ASCII);
+        return post("/api/v1/trading/actions",
+            good.substring(0, good.indexOf("\"bytes\":[") + 9) + "255,".repeat(64) + "27]}}");
     }
 
     @Test
@@ -569,8 +596,8 @@ class AgentRoutesTest
         ok(token(signer, 3, System.currentTimeMillis(), ""));
         ok(trade(agent));
 
-        // a start whose SVC-Nonce file is gone while the journal holds credentials refuses requests dated before it plus
-        // the 30 s skew: a request taken before, dated ahead of the clock, cannot pass again
+        // a start whose SVC-Nonce file is gone while the journal holds credentials refuses requests dated before it
+        // plus the 30 s skew: a request taken before, dated ahead of the clock, cannot pass again
         final HttpResponse<String> aheadOfClock = token(signer, 4, System.currentTimeMillis() + 25_000, "");
         ok(aheadOfClock);
         appliance.close();

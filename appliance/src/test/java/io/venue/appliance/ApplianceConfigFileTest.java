@@ -22,7 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The configuration file: every key read, relative folders from the file's folder, and clear refusals naming the key. */
+/**
+ * The configuration file: every key read, relative folders from the file's folder, and clear refusals naming the key.
+ */
 class ApplianceConfigFileTest
 {
     @TempDir
@@ -40,22 +42,26 @@ class ApplianceConfigFileTest
     void readsEveryKey() throws Exception
     {
         final ApplianceContext c = read(String.join("\n",
-            "data.dir=node1", "http.host=127.0.0.2", "http.port=9090", "chain.id=1", "verifying.contract=0x" + "AB".repeat(20),
+            "data.dir=node1", "http.host=127.0.0.2", "http.port=9090", "chain.id=1",
+            "verifying.contract=0x" + "AB".repeat(20),
             "verifier.threads=2", "operators=0x" + "11".repeat(20) + ", 0x" + "22".repeat(20), "demo=true",
             "snapshot.every=500", "snapshot.keep=3", "answer.timeout.ms=2000", "role=standby", "replication.mode=async",
             "replication.standby.endpoint=127.0.0.1:20121", "replication.primary.endpoint=127.0.0.1:20122",
             "replication.primary.timeout.ms=700", "replication.auto.promote=true", "replication.report.ms=1000",
             "replication.key.file=keys/pair.key",
-            "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7", "edge.ip.exempt=10.0.0.1, ::1",
+            "idle.strategy=busy-spin", "idle.max.park.us=50", "edge.ip.rate=5", "edge.ip.burst=7",
+            "edge.ip.exempt=10.0.0.1, ::1",
             "threads=compact", "shard.busy.backlog=100", "core.engine=1", "core.front=0", "core.verifiers=0,1",
-            "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16", "core.shards=2,3",
-            "mm.cross.shard.credit.enabled=true", "mm.cross.shard.credit.haircut.ppm=50000", "mm.cross.shard.credit.max.account.locked=7",
+            "journal.pretouch=false", "core.pretouch=1", "engine.shards=3", "engine.group.commands=16",
+            "core.shards=2,3", "mm.cross.shard.credit.enabled=true", "mm.cross.shard.credit.haircut.ppm=50000",
+            "mm.cross.shard.credit.max.account.locked=7",
             "mm.cross.shard.credit.max.market.locked=9", "mm.cross.shard.credit.kill.switch=true",
             "limits.account.actions=100", "limits.account.window.ms=500", "limits.open.orders.account=20",
                 "limits.open.orders.account.market=10",
             "limits.levels.per.side=50", "limits.markets=8", "limits.orders.per.book=1024", "limits.accounts=500",
                 "limits.resting.orders=900",
-            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000", "mm.low.latency.max.actions=16", "mm.prebatched.max.batches=3"));
+            "mm.action.ts.skew.ms=20000", "http.max.body.bytes=300000", "mm.low.latency.max.actions=16",
+                "mm.prebatched.max.batches=3"));
         assertEquals(folder.resolve("node1"), c.dataDir());
         assertEquals("127.0.0.2", c.httpHost());
         assertEquals(9090, c.httpPort());
@@ -116,12 +122,14 @@ class ApplianceConfigFileTest
     {
         final String basic = "0x" + "aa".repeat(20);
         final String pro = "0x" + "bb".repeat(20);
-        final ApplianceContext c = read(String.join("\n", "credentials.key.file=keys/cred.key", "listing.file=listing.json",
-            "listing.operator.key.file=/abs/operator.key", "ws.token.ttl.ms=60000", "mm.window.ms=500", "mm.account.actions=1",
+        final ApplianceContext c = read(
+            String.join("\n", "credentials.key.file=keys/cred.key", "listing.file=listing.json",
+            "listing.operator.key.file=/abs/operator.key", "ws.token.ttl.ms=60000", "mm.window.ms=500",
+            "mm.account.actions=1",
             "mm.account.cancels=2", "mm.key.actions=3", "mm.ip.actions=4", "mm.market.actions=5", "mm.shard.actions=6",
             "mm.builder.basic=" + basic.toUpperCase(Locale.ROOT).replace("0X", "0x"), "mm.builder.pro=" + pro + ",,",
-            "mm.builder.basic.per.minute=10", "mm.builder.pro.per.minute=20", "metrics.allow=10.1.2.3", "replication.auto.promote=yes",
-            BINDING));
+            "mm.builder.basic.per.minute=10", "mm.builder.pro.per.minute=20", "metrics.allow=10.1.2.3",
+            "replication.auto.promote=yes", BINDING));
         assertEquals(folder.resolve("keys/cred.key"), c.credentialKeyFile(), "relative to the file's folder");
         assertEquals(folder.resolve("listing.json"), c.listingFile());
         assertEquals(Path.of("/abs/operator.key"), c.listingOperatorKeyFile(), "an absolute path stays");
@@ -172,7 +180,8 @@ class ApplianceConfigFileTest
     {
         assertRefused("http.prot=80", "unknown key 'http.prot'");
         assertRefused("http.port=eighty", "bad value for http.port ('eighty')");
-        assertRefused("role=standby", "role standby needs replication.standby.endpoint and replication.primary.endpoint");
+        assertRefused("role=standby",
+            "role standby needs replication.standby.endpoint and replication.primary.endpoint");
         assertRefused("replication.standby.endpoint=nohost", "expected host:port");
         assertRefused("edge.ip.exempt=example.com", "is not an IP address");
         assertRefused("threads=many", "auto, spread or compact");
@@ -195,7 +204,8 @@ class ApplianceConfigFileTest
         assertRefused("limits.account.actions=0", "every limits.* value must be positive");
         assertRefused("limits.account.actions=4611686018427387904\nlimits.account.window.ms=4", "below 2^63");
         final String account = "0x" + "ab".repeat(20);
-        assertRefused("mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(Locale.ROOT).replace("0X", "0x"),
+        assertRefused(
+            "mm.builder.basic=" + account + "\nmm.builder.pro=" + account.toUpperCase(Locale.ROOT).replace("0X", "0x"),
             "mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan");
     }
 
@@ -204,30 +214,36 @@ class ApplianceConfigFileTest
     {
         final Path file = folder.resolve("venue.properties");
         assertEquals(file + ": unknown key 'http.prot' (docs/OPERATIONS.md lists the keys)", refusal("http.prot=80"));
-        assertEquals(file + ": bad value for http.port ('eighty'): For input string: \"eighty\"", refusal("http.port=eighty"));
+        assertEquals(file + ": bad value for http.port ('eighty'): For input string: \"eighty\"",
+            refusal("http.port=eighty"));
         assertTrue(refusal("chain.id=0x2105").startsWith(file + ": bad value for chain.id ('0x2105'): "));
         assertTrue(refusal("snapshot.every=1e6").startsWith(file + ": bad value for snapshot.every ('1e6'): "));
-        assertTrue(refusal("verifying.contract=0x1234").startsWith(file + ": bad value for verifying.contract ('0x1234'): "));
-        assertTrue(refusal("operators=0x" + "11".repeat(20) + ",bob").startsWith(file + ": bad value for operators ('0x"));
+        assertTrue(
+            refusal("verifying.contract=0x1234").startsWith(file + ": bad value for verifying.contract ('0x1234'): "));
+        assertTrue(
+            refusal("operators=0x" + "11".repeat(20) + ",bob").startsWith(file + ": bad value for operators ('0x"));
         assertTrue(refusal("role=leader").startsWith(file + ": bad value for role ('leader'): "));
         assertTrue(refusal("replication.mode=semi").startsWith(file + ": bad value for replication.mode ('semi'): "));
         assertEquals(file + ": bad value for replication.primary.endpoint ('host:0'): expected host:port",
             refusal("replication.primary.endpoint=host:0"));
         assertEquals(file + ": bad value for replication.primary.endpoint ('host:65536'): expected host:port",
             refusal("replication.primary.endpoint=host:65536"));
-        assertEquals(file + ": bad value for journal.pretouch ('True'): true or false", refusal("journal.pretouch=True"),
-            "the strict booleans take true or false only");
+        assertEquals(file + ": bad value for journal.pretouch ('True'): true or false",
+            refusal("journal.pretouch=True"), "the strict booleans take true or false only");
         assertEquals(file + ": bad value for mm.cross.shard.credit.enabled ('1'): true or false",
             refusal("mm.cross.shard.credit.enabled=1"));
         assertTrue(refusal("core.verifiers=0,one").startsWith(file + ": bad value for core.verifiers ('0,one'): "));
         assertTrue(refusal("core.shards=1;2").startsWith(file + ": bad value for core.shards ('1;2'): "));
         assertEquals(file + ": bad value for metrics.allow ('localhost'): 'localhost' is not an IP address",
             refusal("metrics.allow=localhost"));
-        assertEquals(file + ": bad value for idle.strategy ('sleep'): park, backoff or busy-spin", refusal("idle.strategy=sleep"));
+        assertEquals(file + ": bad value for idle.strategy ('sleep'): park, backoff or busy-spin",
+            refusal("idle.strategy=sleep"));
         assertEquals(file + ": bad value for threads ('many'): auto, spread or compact", refusal("threads=many"));
-        assertEquals(file + ": bad value for idle.max.park.us ('0'): idle.max.park.us is 1 to 10000", refusal("idle.max.park.us=0"));
+        assertEquals(file + ": bad value for idle.max.park.us ('0'): idle.max.park.us is 1 to 10000",
+            refusal("idle.max.park.us=0"));
         assertTrue(refusal("mm.builder.pro=0xnope").startsWith(file + ": bad value for mm.builder.pro ('0xnope'): "));
-        assertTrue(refusal("http.port=").startsWith(file + ": bad value for http.port (''): "), "an empty value is no number");
+        assertTrue(refusal("http.port=").startsWith(file + ": bad value for http.port (''): "),
+            "an empty value is no number");
     }
 
     @Test
@@ -241,13 +257,15 @@ class ApplianceConfigFileTest
             "replication message with (docs/OPERATIONS.md)", refusal("role=primary\n" +
             "replication.standby.endpoint=127.0.0.1:20121\nreplication.primary.endpoint=127.0.0.1:20122"));
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.file=listing.json"));
-        assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.operator.key.file=operator.key"));
+        assertEquals("listing.file and listing.operator.key.file go together",
+            refusal("listing.operator.key.file=operator.key"));
     }
 
     @Test
     void aLaterKeyOfTheSameListReplacesTheEarlierOne() throws Exception
     {
-        final ApplianceContext c = new ApplianceContext().edgeExempt("10.0.0.9").operator(Address.of("0x" + "33".repeat(20)));
+        final ApplianceContext c = new ApplianceContext().edgeExempt("10.0.0.9")
+            .operator(Address.of("0x" + "33".repeat(20)));
         ApplianceConfigFile.apply(c, "edge.ip.exempt", "10.0.0.1", folder);
         ApplianceConfigFile.apply(c, "operators", "0x" + "11".repeat(20), folder);
         assertEquals(Set.of(InetAddress.getByName("10.0.0.1")), c.edgeIpExempt());
@@ -264,7 +282,8 @@ class ApplianceConfigFileTest
             docs = docs.getParent();
         }
         final String text = Files.readString(docs.resolve("docs/OPERATIONS.md"));
-        final String table = text.substring(text.indexOf("### The configuration file"), text.indexOf("## Folder layout"));
+        final String table = text.substring(text.indexOf("### The configuration file"),
+            text.indexOf("## Folder layout"));
         final Set<String> documented = new TreeSet<>();
         for (final String row : table.split("\n"))
         {
@@ -291,9 +310,11 @@ class ApplianceConfigFileTest
     @Test
     void commandLineArgumentsOverrideTheFile() throws Exception
     {
-        final Path file = Files.writeString(folder.resolve("venue.properties"), "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
+        final Path file = Files.writeString(folder.resolve("venue.properties"),
+            "http.port=9090\noperators=0x" + "11".repeat(20) + "\n");
         Files.writeString(file, BINDING, StandardOpenOption.APPEND);
-        final ApplianceContext c = ApplianceMain.parse(new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
+        final ApplianceContext c = ApplianceMain.parse(
+            new String[] {"--config", file.toString(), "--port", "9191", "--data", "elsewhere"});
         assertEquals(9191, c.httpPort());
         assertEquals(Path.of("elsewhere").toAbsolutePath(), c.dataDir());
         assertThrows(IllegalArgumentException.class, () -> ApplianceMain.parse(new String[] {"--port"}));

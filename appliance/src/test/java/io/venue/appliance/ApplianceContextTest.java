@@ -86,7 +86,8 @@ class ApplianceContextTest
         assertEquals(Path.of("data", "keys", "credentials.key"), c.credentialKeyFile());
         assertEquals(null, c.listingFile());
         assertEquals(List.of(1_000L, 4_000L, 64_000L, 16_000L, 16_000L, 64_000L, 128_000L), List.of(c.mmWindowMs(),
-            c.mmAccountActions(), c.mmAccountCancels(), c.mmKeyActions(), c.mmIpActions(), c.mmMarketActions(), c.mmShardActions()));
+            c.mmAccountActions(), c.mmAccountCancels(), c.mmKeyActions(), c.mmIpActions(), c.mmMarketActions(),
+            c.mmShardActions()));
         assertEquals(32, c.mmLowLatencyMaxActions());
         assertEquals(8, c.mmPrebatchedMaxBatches());
         assertEquals(15_000, c.mmActionTsSkewMs());
@@ -114,9 +115,11 @@ class ApplianceContextTest
     {
         final ApplianceContext c = new ApplianceContext().dataDir(folder).conclude();
         assertEquals(folder.resolve("keys").resolve("credentials.key"), c.credentialKeyFile());
-        assertEquals(folder.resolve("b/keys/credentials.key"), c.dataDir(folder.resolve("b")).conclude().credentialKeyFile(),
+        assertEquals(folder.resolve("b/keys/credentials.key"),
+            c.dataDir(folder.resolve("b")).conclude().credentialKeyFile(),
             "derived again by the next conclude");
-        assertEquals(Path.of("/secrets/node.key"), c.credentialKeyFile(Path.of("/secrets/node.key")).conclude().credentialKeyFile());
+        assertEquals(Path.of("/secrets/node.key"),
+            c.credentialKeyFile(Path.of("/secrets/node.key")).conclude().credentialKeyFile());
     }
 
     @Test
@@ -143,7 +146,8 @@ class ApplianceContextTest
         c.conclude();
         assertEquals(1_000, c.idleMaxParkUs());
         c.idleStrategy("backoff");
-        final IllegalStateException stale = assertThrows(IllegalStateException.class, c::idleMaxParkUs, "a setter undoes the conclusion");
+        final IllegalStateException stale = assertThrows(IllegalStateException.class, c::idleMaxParkUs,
+            "a setter undoes the conclusion");
         assertTrue(stale.getMessage().contains("conclude()"), stale.getMessage());
         assertEquals(100, c.conclude().idleMaxParkUs());
     }
@@ -163,7 +167,8 @@ class ApplianceContextTest
         assertRefused(new ApplianceContext().builderBasic(Set.of(account)).builderPro(Set.of(account)),
             "mm.builder.basic and mm.builder.pro: " + account + " is on both the basic and the pro builder plan");
         assertRefused(new ApplianceContext().engineShards(0), "engine.shards: shards must be 1 to 64, got 0");
-        assertRefused(new ApplianceContext().groupCommands(0), "engine.group.commands: groupCommands must be positive, got 0");
+        assertRefused(new ApplianceContext().groupCommands(0),
+            "engine.group.commands: groupCommands must be positive, got 0");
         assertRefused(new ApplianceContext().crossShardHaircutPpm(-1),
             "mm.cross.shard.credit.*: the cross-shard haircut is 0 to 1,000,000 ppm");
         assertRefused(new ApplianceContext().accountActions(Long.MAX_VALUE / 2).accountWindowMs(4),
@@ -183,12 +188,16 @@ class ApplianceContextTest
             "verifier.threads, snapshot.every, snapshot.keep and answer.timeout.ms positive");
         assertRefused(new ApplianceContext().answerTimeoutMs(0),
             "verifier.threads, snapshot.every, snapshot.keep and answer.timeout.ms positive");
-        assertRefused(new ApplianceContext().mmLowLatencyMaxActions(1_001), "mm.low.latency.max.actions must be from 1 to 1000, got 1001");
+        assertRefused(new ApplianceContext().mmLowLatencyMaxActions(1_001),
+            "mm.low.latency.max.actions must be from 1 to 1000, got 1001");
         assertRefused(new ApplianceContext().httpMaxBodyBytes(1_000), "http.max.body.bytes must be from 197016");
         // what only code can set wrong: the file's parser refuses these first
-        assertRefused(new ApplianceContext().idleStrategy("sleep"), "idle.strategy is park, backoff or busy-spin, got 'sleep'");
-        assertRefused(new ApplianceContext().primaryEndpoint("nohost"), "replication.primary.endpoint: expected host:port, got 'nohost'");
-        assertRefused(new ApplianceContext().standbyEndpoint("host:x"), "replication.standby.endpoint: expected host:port, got 'host:x'");
+        assertRefused(new ApplianceContext().idleStrategy("sleep"),
+            "idle.strategy is park, backoff or busy-spin, got 'sleep'");
+        assertRefused(new ApplianceContext().primaryEndpoint("nohost"),
+            "replication.primary.endpoint: expected host:port, got 'nohost'");
+        assertRefused(new ApplianceContext().standbyEndpoint("host:x"),
+            "replication.standby.endpoint: expected host:port, got 'host:x'");
         assertRefused(new ApplianceContext().dataDir(null),
             "data.dir, http.host, verifying.contract, role and replication.mode must be set");
     }
@@ -200,7 +209,8 @@ class ApplianceContextTest
         final EngineConfig first = c.engineConfig();
         first.operator(Address.of("0x" + "22".repeat(20)));
         assertEquals(1, c.engineConfig().operators().size(), "what a caller adds stays its own");
-        assertTrue(new ApplianceContext().engineShards(3).crossShardCredit(true).conclude().engineConfig().crossShardCreditActive());
+        assertTrue(new ApplianceContext().engineShards(3).crossShardCredit(true).conclude().engineConfig()
+            .crossShardCreditActive());
         assertFalse(new ApplianceContext().crossShardCredit(true).conclude().engineConfig().crossShardCreditActive(),
             "active only with several shards");
     }

@@ -73,8 +73,10 @@ class ApplianceCrashTest
                 {
                     continue;
                 }
-                final byte[] body = VenueHttp.body(demo, demo.address(), nonce++, new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID,
-                    (40_000 + nonce % 100) * DemoVenue.UNIT, 10_000, null, TimeInForce.GTC, false, false, -1), PreimageMode.RAW);
+                final byte[] body = VenueHttp.body(demo, demo.address(), nonce++,
+                    new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID,
+                    (40_000 + nonce % 100) * DemoVenue.UNIT, 10_000, null, TimeInForce.GTC, false, false, -1),
+                    PreimageMode.RAW);
                 final CompletableFuture<HttpResponse<String>> sent = http.postAsync("/api/v1/trading/actions", body);
                 sent.whenComplete((answer, failure) ->
                 {
@@ -111,12 +113,15 @@ class ApplianceCrashTest
             }
         }
         assertTrue(answered.size() >= 3 * 100, "answers before the kills: " + answered.size());
-        System.out.println("appliance crash test: " + answered.size() + " answers, " + journaled.size() + " commands journaled, " +
-            commandsPerExcerpt.values().stream().filter(n -> n > 1).count() + " excerpts of several commands (the largest " +
+        System.out.println(
+            "appliance crash test: " + answered.size() + " answers, " + journaled.size() + " commands journaled, " +
+            commandsPerExcerpt.values().stream().filter(n -> n > 1).count() +
+            " excerpts of several commands (the largest " +
             commandsPerExcerpt.values().stream().mapToInt(Integer::intValue).max().orElse(0) + ")");
         for (final Map.Entry<Long, String> answer : answered.entrySet())
         {
-            assertEquals(answer.getValue(), journaled.get(answer.getKey()), "the answered command of sequence " + answer.getKey());
+            assertEquals(answer.getValue(), journaled.get(answer.getKey()),
+                "the answered command of sequence " + answer.getKey());
         }
     }
 

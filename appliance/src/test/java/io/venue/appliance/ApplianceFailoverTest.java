@@ -66,7 +66,8 @@ class ApplianceFailoverTest
             "replication.key.file=standby/keys/replication.key\n" +
             "http.port=" + freeTcpPort() + "\n");
 
-        // both nodes run under the same engine configuration (the demo's operator key) and credential key, made here for both
+        // both nodes run under the same engine configuration (the demo's operator key) and credential key, made here
+        // for both
         writeKeys(primaryData, standbyData);
         final ChildJvm standby = ChildJvm.start(ApplianceMain.class, "--config", standbyConfig.toString());
         ChildJvm primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
@@ -80,17 +81,21 @@ class ApplianceFailoverTest
             final HttpResponse<String> answer = toPrimary.submit(demo, nonce, bid(nonce));
             assertEquals(200, answer.statusCode(), answer.body());
         }
-        final long lastAnswered = Long.parseLong(VenueHttp.field(toPrimary.submit(demo, ORDERS + 1, bid(ORDERS + 1)).body(), "sequence"));
+        final long lastAnswered = Long.parseLong(
+            VenueHttp.field(toPrimary.submit(demo, ORDERS + 1, bid(ORDERS + 1)).body(), "sequence"));
 
         // the lag is in both logs
         primary.awaitLine("replication: primary epoch 1, journaled ", 10);
         standby.awaitLine("replication: standby epoch 1, holds ", 10);
 
-        // a command the primary journaled and the standby does not hold yet is shown nowhere: a failover now would lose it
+        // a command the primary journaled and the standby does not hold yet is shown nowhere: a failover now would
+        // lose it
         signal(standby, "STOP");
         final long held = ORDERS + 2;
-        final ActionSigner signer = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID, ApplianceContext.DEMO_CONTRACT, demo);
-        final ActionPayload payload = new ActionPayload(demo.address(), held, null, System.currentTimeMillis(), bid(held));
+        final ActionSigner signer = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
+            ApplianceContext.DEMO_CONTRACT, demo);
+        final ActionPayload payload = new ActionPayload(demo.address(), held, null,
+            System.currentTimeMillis(), bid(held));
         final String digest = Hex.to0x(signer.digestV2(payload));
         final var heldAnswer = toPrimary.postAsync("/api/v1/trading/actions",
             CanonicalJson.signedActionBody(signer.sign(payload, PreimageMode.RAW)));
@@ -100,7 +105,8 @@ class ApplianceFailoverTest
         assertEquals(404, toPrimary.get("/api/v1/trading/actions/" + digest).statusCode());
         assertEquals(404, toPrimary.get("/api/v1/trading/orders/" + digest).statusCode());
         final String account = demo.address().toString();
-        assertEquals(Long.toString(ORDERS + 2), VenueHttp.field(toPrimary.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
+        assertEquals(Long.toString(ORDERS + 2),
+            VenueHttp.field(toPrimary.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
             "nextUsableNonce"), "the nonce window as of the last released command");
         signal(standby, "CONT");
         assertEquals(200, heldAnswer.get(30, TimeUnit.SECONDS).statusCode());
@@ -115,18 +121,22 @@ class ApplianceFailoverTest
         assertEquals(0, promote.process.exitValue(), String.join("\n", promote.lines));
         assertTrue(Long.parseLong(promoted.substring(promoted.lastIndexOf(' ') + 1)) > lastAnswered, promoted);
 
-        final String standbyUrl = standby.awaitLine("serving as the primary on ", 60).substring("serving as the primary on ".length());
-        // the old primary's machine requests are not in the standby's SVC-Nonce file: none dated before the promotion passes
+        final String standbyUrl = standby.awaitLine("serving as the primary on ", 60)
+            .substring("serving as the primary on ".length());
+        // the old primary's machine requests are not in the standby's SVC-Nonce file: none dated before the
+        // promotion passes
         assertTrue(standby.awaitLine("the SVC-Nonce file may lack nonces", 5).contains("this node was promoted"));
         final VenueHttp toStandby = new VenueHttp(standbyUrl);
         // it serves once its read models hold every command it followed
-        assertEquals(Long.toString(ORDERS + 3), VenueHttp.field(toStandby.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
+        assertEquals(Long.toString(ORDERS + 3),
+            VenueHttp.field(toStandby.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
             "nextUsableNonce"));
         assertEquals("resting", VenueHttp.field(toStandby.get("/api/v1/trading/orders/" + digest).body(), "status"));
         for (int nonce = 1; nonce <= ORDERS + 2; nonce++)
         {
             final HttpResponse<String> again = toStandby.submit(demo, nonce, bid(nonce));
-            assertEquals("nonce_replayed", VenueHttp.field(again.body(), "code"), "answered order " + nonce + " kept: " + again.body());
+            assertEquals("nonce_replayed", VenueHttp.field(again.body(), "code"),
+                "answered order " + nonce + " kept: " + again.body());
         }
         final HttpResponse<String> fresh = toStandby.submit(demo, ORDERS + 3, bid(ORDERS + 3));
         assertTrue(fresh.body().startsWith("{\"ok\":true"), fresh.body());
@@ -151,8 +161,8 @@ class ApplianceFailoverTest
 
     private static SpotPlaceOrder bid(final long nonce)
     {
-        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, (40_000 + nonce) * DemoVenue.UNIT, 10_000, null,
-            TimeInForce.GTC, false, false, -1);
+        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, (40_000 + nonce) * DemoVenue.UNIT, 10_000,
+            null, TimeInForce.GTC, false, false, -1);
     }
 
     private Path write(final String name, final String text) throws IOException
@@ -209,7 +219,8 @@ class ApplianceFailoverTest
     private static List<byte[]> events(final Path data)
     {
         final List<byte[]> all = new ArrayList<>();
-        try (Journal events = Journal.openReadOnly(data.resolve("journal").resolve("events")); JournalTailer tailer = events.tailer())
+        try (Journal events = Journal.openReadOnly(data.resolve("journal").resolve("events"));
+            JournalTailer tailer = events.tailer())
         {
             while (tailer.read((buffer, offset, length, index) ->
             {

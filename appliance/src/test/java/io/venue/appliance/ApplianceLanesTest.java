@@ -27,14 +27,17 @@ class ApplianceLanesTest
     void theHttpLaneServesTheBundleAndClosesWithTheNode() throws Exception
     {
         final int port;
-        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).lanes(List.of("http")),
+        try (Appliance appliance = Appliance.start(
+            new ApplianceContext().dataDir(folder).httpPort(0).lanes(List.of("http")),
             new PrintStream(OutputStream.nullOutputStream())))
         {
             port = appliance.httpPort();
             assertTrue(port > 0);
-            final String expected = "{\"ok\":true,\"http\":{\"baseUrl\":\"http://127.0.0.1:" + port + "\",\"submitRoute\":" +
-                "\"/api/v1/trading/actions\",\"mmReplaceRoute\":\"/api/v1/mm/orders/replace\",\"adminRoute\":\"/api/v1/admin/actions\"," +
-                "\"tls\":false},\"bsl\":{\"orderEntryRoute\":\"/api/v1/bsl/orders/compact\",\"resultMode\":\"ack\",\"responseMode\":" +
+            final String expected = "{\"ok\":true,\"http\":{\"baseUrl\":\"http://127.0.0.1:" + port +
+                "\",\"submitRoute\":" + "\"/api/v1/trading/actions\",\"mmReplaceRoute\":\"/api/v1/mm/orders/" +
+                "replace\",\"adminRoute\":\"/api/v1/admin/actions\"," +
+                "\"tls\":false},\"bsl\":{\"orderEntryRoute\":\"/api/v1/bsl/orders/compact\",\"resultMode\":\"ack\"," +
+                "\"responseMode\":" +
                 "\"detailed\",\"schema\":\"venue-bsl.xml, schema 4, version 1\"},\"actionSigning\":{\"chainId\":8453," +
                 "\"verifyingContract\":" +
                 "\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\",\"scheme\":\"EcdsaSecp256k1\"}}";
@@ -44,7 +47,8 @@ class ApplianceLanesTest
         try (Socket socket = new Socket("127.0.0.1", port))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write("GET /api/v1/bsl/connectivity HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                .write("GET /api/v1/bsl/connectivity HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertEquals(-1, socket.getInputStream().read(), "nothing serves once the node closed");
         }
         catch (final IOException refused)

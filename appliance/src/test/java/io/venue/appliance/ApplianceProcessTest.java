@@ -40,12 +40,13 @@ class ApplianceProcessTest
         final String firstUrl = url;
         // the banner goes on after the serving line: read to its last line before looking through it
         child.awaitLine("Ctrl-C stops it cleanly", 30);
-        assertTrue(child.lines.stream().anyMatch(l -> l.contains("--submit " + firstUrl)), "the banner gives a copy-paste order: " +
+        assertTrue(child.lines.stream().anyMatch(l -> l.contains("--submit " + firstUrl)),
+            "the banner gives a copy-paste order: " +
             child.lines);
 
         final Secp256k1KeyPair demo = VenueHttp.key(data.resolve("keys").resolve("demo-account.key"));
-        final SpotPlaceOrder bid = new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT, 10_000, null,
-            TimeInForce.GTC, false, false, -1);
+        final SpotPlaceOrder bid = new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT,
+            10_000, null, TimeInForce.GTC, false, false, -1);
         HttpResponse<String> answer = new VenueHttp(url).submit(demo, 1, bid);
         assertEquals(200, answer.statusCode(), answer.body());
 
@@ -56,7 +57,8 @@ class ApplianceProcessTest
 
         child = ChildJvm.start(ApplianceMain.class, "--data", data.toString(), "--port", "0");
         url = VenueHttp.servingUrl(child);
-        assertTrue(child.lines.stream().map(ChildJvm::message).anyMatch(l -> l.startsWith("recovered: 0 commands replayed")),
+        assertTrue(
+            child.lines.stream().map(ChildJvm::message).anyMatch(l -> l.startsWith("recovered: 0 commands replayed")),
             String.join("\n", child.lines));
         assertTrue(child.lines.stream().map(ChildJvm::message).noneMatch(l -> l.startsWith("demo venue set up")),
             "the set-up runs once");

@@ -146,14 +146,17 @@ class ApplianceTest
         assertTrue(log().contains("demo venue set up: 6 operator actions journaled"), log());
         assertTrue(log().contains("threads=spread: the engine on a thread of its own"), log());
         // the client readiness checks of spec 4.3: the metadata routes answer 200
-        assertTrue(http.get("/api/v1/bsl/executions").body().contains("\"route\":\"/api/v1/bsl/accounts/{account}/executions\""));
+        assertTrue(http.get("/api/v1/bsl/executions").body()
+            .contains("\"route\":\"/api/v1/bsl/accounts/{account}/executions\""));
         assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
-        assertEquals("{\"ok\":true,\"marketId\":1,\"obligations\":[]}", http.get("/api/v1/bsl/markets/1/quote-obligations").body());
+        assertEquals("{\"ok\":true,\"marketId\":1,\"obligations\":[]}",
+            http.get("/api/v1/bsl/markets/1/quote-obligations").body());
         refused(http.get("/api/v1/bsl/markets/99/quote-obligations"), 404, "UNKNOWN_MARKET");
         refused(http.get("/api/v1/bsl/markets/x1/quote-obligations"), 400, "BAD_REQUEST");
         final HttpResponse<String> openApi = http.get("/api/v1/public/openapi.json");
         assertEquals(200, openApi.statusCode());
-        assertTrue(openApi.body().contains("\"/api/v1/trading/actions/{digest}\""), "the checked-in document is served");
+        assertTrue(openApi.body().contains("\"/api/v1/trading/actions/{digest}\""),
+            "the checked-in document is served");
     }
 
     @Test
@@ -221,7 +224,8 @@ class ApplianceTest
         // an IOC that fills nothing finishes at once
         final HttpResponse<String> ioc = http.submit(demo, 4, order(Side.BID, 1_000 * UNIT, QTY, TimeInForce.IOC));
         ok(ioc);
-        assertEquals("cancelled_ioc", field(http.get("/api/v1/trading/orders/" + field(ioc.body(), "orderId")).body(), "status"));
+        assertEquals("cancelled_ioc",
+            field(http.get("/api/v1/trading/orders/" + field(ioc.body(), "orderId")).body(), "status"));
 
         final HttpResponse<String> unknown = http.get("/api/v1/trading/orders/0x" + "ab".repeat(32));
         refused(unknown, 404, "UNKNOWN_ORDER");
@@ -263,8 +267,11 @@ class ApplianceTest
         assertOrder(path, 9, 0, "filled");
     }
 
-    /** The order's size, remaining and filled quantity (in lots of {@link #QTY}) and status, as its status route says. */
-    private void assertOrder(final String path, final long size, final long remaining, final String status) throws Exception
+    /**
+     * The order's size, remaining and filled quantity (in lots of {@link #QTY}) and status, as its status route says.
+     */
+    private void assertOrder(final String path, final long size, final long remaining, final String status)
+        throws Exception
     {
         final HttpResponse<String> order = http.get(path);
         assertEquals(200, order.statusCode(), order.body());
@@ -279,7 +286,8 @@ class ApplianceTest
     {
         final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
         final HttpResponse<String> deposit = http.post("/api/v1/admin/actions",
-            VenueHttp.body(operator, operator.address(), 6, new Deposit(trader.address(), USDC, UNIT), PreimageMode.PERSONAL));
+            VenueHttp.body(operator, operator.address(), 6, new Deposit(trader.address(), USDC, UNIT),
+                PreimageMode.PERSONAL));
         ok(deposit);
         final HttpResponse<String> trade = http.post("/api/v1/admin/actions",
             VenueHttp.body(demo, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW));
@@ -326,7 +334,8 @@ class ApplianceTest
         refused(replayed, 200, "nonce_replayed");
         assertEquals("0", field(replayed.body(), "nonceFloor"));
         assertEquals("256", field(replayed.body(), "nonceWindow"));
-        assertEquals("2", field(replayed.body(), "nextUsableNonce"), "above the highest consumed nonce (docs/ENGINE.md)");
+        assertEquals("2", field(replayed.body(), "nextUsableNonce"),
+            "above the highest consumed nonce (docs/ENGINE.md)");
         final HttpResponse<String> outside = http.submit(demo, 256, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
         refused(outside, 200, "nonce_outside_window");
         assertEquals("0", field(outside.body(), "nonceFloor"));
@@ -339,19 +348,23 @@ class ApplianceTest
         final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
         // the stranger signs for the demo account: verified, journaled, refused by the gate
         final HttpResponse<String> foreign = http.post("/api/v1/trading/actions",
-            VenueHttp.body(stranger, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW));
+            VenueHttp.body(stranger, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC),
+                PreimageMode.RAW));
         refused(foreign, 401, "UNAUTHORIZED_SIGNER");
         assertEquals(demo.address().toString(), field(foreign.body(), "expectedSigner"));
         assertTrue(foreign.body().contains("\"rawMode\":\"" + stranger.address() + "\""), foreign.body());
-        assertTrue(foreign.body().contains("\"canonicalJson\":\"{\\\"account\\\":\\\"" + demo.address()), foreign.body());
+        assertTrue(foreign.body().contains("\"canonicalJson\":\"{\\\"account\\\":\\\"" + demo.address()),
+            foreign.body());
 
         refused(http.operator(demo, 1, new CreateAsset(9, "EUR")), 401, "NOT_OPERATOR");
 
         // signature bytes that cannot be a signature: refused before the journal's engine, journaled as an audit record
-        final String good = new String(VenueHttp.body(demo, demo.address(), 2, order(Side.BID, PRICE, QTY, TimeInForce.GTC),
+        final String good = new String(
+            VenueHttp.body(demo, demo.address(), 2, order(Side.BID, PRICE, QTY, TimeInForce.GTC),
             PreimageMode.RAW), StandardCharsets.US_ASCII);
         final String broken = good.substring(0, good.indexOf("\"bytes\":[") + 9) + "255,".repeat(64) + "27]}}";
-        final HttpResponse<String> bad = http.post("/api/v1/trading/actions", broken.getBytes(StandardCharsets.US_ASCII));
+        final HttpResponse<String> bad = http.post("/api/v1/trading/actions",
+            broken.getBytes(StandardCharsets.US_ASCII));
         refused(bad, 401, "BAD_SIGNATURE");
         assertEquals(demo.address().toString(), field(bad.body(), "expectedSigner"));
         // the engine never saw it, yet it names the account's limiter as the engine last reported it (spec 8.1)
@@ -368,13 +381,17 @@ class ApplianceTest
     @Test
     void malformedRequestsGetClearHttpErrors() throws Exception
     {
-        final HttpResponse<String> missing = http.post("/api/v1/trading/actions", "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII));
+        final HttpResponse<String> missing = http.post("/api/v1/trading/actions",
+            "{\"payload\":{}}".getBytes(StandardCharsets.US_ASCII));
         refused(missing, 400, "MALFORMED");
         assertEquals("payload.account", field(missing.body(), "field"));
-        final HttpResponse<String> notJson = http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII));
+        final HttpResponse<String> notJson = http.post("/api/v1/trading/actions",
+            "not json".getBytes(StandardCharsets.US_ASCII));
         refused(notJson, 400, "MALFORMED");
-        assertEquals("50", notJson.headers().firstValue("x-ratelimit-limit").orElse(null), "every submit answer names the budget");
-        assertTrue(notJson.headers().firstValue("x-ratelimit-remaining").isEmpty(), "no account, so no account's state");
+        assertEquals("50", notJson.headers().firstValue("x-ratelimit-limit").orElse(null),
+            "every submit answer names the budget");
+        assertTrue(notJson.headers().firstValue("x-ratelimit-remaining").isEmpty(),
+            "no account, so no account's state");
         refused(http.get("/api/v1/trading/actions"), 405, "METHOD_NOT_ALLOWED");
         refused(http.post("/api/v1/public/exchange-info", new byte[0]), 405, "METHOD_NOT_ALLOWED");
         refused(http.get("/api/v1/nothing"), 404, "NOT_FOUND");
@@ -394,14 +411,16 @@ class ApplianceTest
     @Test
     void theMetricsRouteCountsWhatTheVenueDid() throws Exception
     {
-        final long acceptedBefore = metric(http.get("/api/v1/admin/metrics").body(), "venue_engine_decisions_total{code=\"accepted\"}");
+        final long acceptedBefore = metric(http.get("/api/v1/admin/metrics").body(),
+            "venue_engine_decisions_total{code=\"accepted\"}");
         ok(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)));
         refused(http.submit(demo, 1, order(Side.BID, PRICE, QTY, TimeInForce.IOC)), 200, "nonce_replayed");
         refused(http.post("/api/v1/trading/actions", "not json".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
 
         final HttpResponse<String> metrics = http.get("/api/v1/admin/metrics");
         assertEquals(200, metrics.statusCode());
-        assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.headers().firstValue("content-type").orElse(null));
+        assertEquals("text/plain; version=0.0.4; charset=utf-8",
+            metrics.headers().firstValue("content-type").orElse(null));
         final String text = metrics.body();
         assertEquals(acceptedBefore + 1, metric(text, "venue_engine_decisions_total{code=\"accepted\"}"), text);
         assertEquals(1, metric(text, "venue_engine_decisions_total{code=\"NONCE_REPLAYED\"}"), text);
@@ -411,14 +430,16 @@ class ApplianceTest
         // a refusal is answered once journaled; the engine reads past it on its own thread, so it may not have yet
         String settled = text;
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (metric(settled, "venue_sequence{stage=\"applied\"}") < metric(settled, "venue_sequence{stage=\"journaled\"}") &&
+        while (metric(settled, "venue_sequence{stage=\"applied\"}") <
+            metric(settled, "venue_sequence{stage=\"journaled\"}") &&
             System.nanoTime() < deadline)
         {
             Thread.sleep(10);
             settled = http.get("/api/v1/admin/metrics").body();
         }
         final long journaled = metric(settled, "venue_sequence{stage=\"journaled\"}");
-        assertEquals(journaled, metric(settled, "venue_sequence{stage=\"applied\"}"), "every journaled command was applied");
+        assertEquals(journaled, metric(settled, "venue_sequence{stage=\"applied\"}"),
+            "every journaled command was applied");
         assertTrue(metric(settled, "venue_sequence{stage=\"answered\"}") <= journaled);
         assertEquals(0, metric(settled, "venue_engine_stopped"), "the engine shard runs");
         // the three submits above were timed inside the lane, each in some bucket
@@ -472,12 +493,14 @@ class ApplianceTest
         assertEquals("1", field(ask.body(), "trades"), ask.body());
     }
 
-    /** engine.shards=2: the spot market on one matching shard, the outcome market on the other; a restart recovers them. */
+    /**
+     * engine.shards=2: the spot market on one matching shard, the outcome market on the other; a restart recovers them.
+     */
     @Test
     void twoMatchingShardsTradeAndRecover() throws Exception
     {
-        final String[] settings = {"engine.shards", "2", "engine.group.commands", "4", "mm.cross.shard.credit.enabled", "true",
-            "mm.cross.shard.credit.haircut.ppm", "1000"};
+        final String[] settings = {"engine.shards", "2", "engine.group.commands", "4", "mm.cross.shard.credit.enabled",
+            "true", "mm.cross.shard.credit.haircut.ppm", "1000"};
         restartWith("shards", settings);
         assertTrue(http.get("/api/v1/bsl/limits").body().contains("\"matchingShards\":2,\"groupCommands\":4," +
             "\"crossShardCredit\":{\"active\":true,\"haircutPpm\":1000,"), "the limits in force, served live");
@@ -490,20 +513,25 @@ class ApplianceTest
         ok(yes);
 
         restartWith("shards", settings);
-        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"));
-        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "status"));
+        assertEquals("resting",
+            field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"));
+        assertEquals("resting",
+            field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "status"));
         // amends on the shards: both orders move to new prices, on their markets' two shards
         final OrderId bid = OrderId.of(field(resting.body(), "orderId"));
         ok(http.submit(demo, 5, new Amend(bid, 48_000 * UNIT, QTY)));
         ok(http.submit(demo, 6, new Amend(OrderId.of(field(yes.body(), "orderId")), 610_000, UNIT)));
         assertEquals(String.valueOf(48_000 * UNIT), field(http.get("/api/v1/trading/orders/" + bid).body(), "price"));
-        assertEquals("610000", field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "price"));
+        assertEquals("610000",
+            field(http.get("/api/v1/trading/orders/" + field(yes.body(), "orderId")).body(), "price"));
         ok(http.submit(demo, 7, new Cancel(bid)));
         refused(http.submit(demo, 8, new Cancel(bid)), 200, "UNKNOWN_ORDER");
         ok(http.submit(demo, 9, new Cancel(OrderId.of(field(yes.body(), "orderId")))));
     }
 
-    /** Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…). */
+    /**
+     * Closes this test's appliance and starts a fresh demo in {@code name} with the settings (key, value, key, value…).
+     */
     private ApplianceContext restartWith(final String name, final String... settings) throws Exception
     {
         appliance.close();
@@ -545,7 +573,8 @@ class ApplianceTest
         assertEquals("2", limited.headers().firstValue("x-ratelimit-limit").orElse(null));
         // 2 actions per 60,000 ms: one action refills 30,000 ms after the first was taken, less what has passed since
         final long retryAfter = Long.parseLong(limited.headers().firstValue("retry-after").orElseThrow());
-        assertTrue(retryAfter <= 30 && retryAfter >= 30 - (elapsed + 999) / 1000, "Retry-After " + retryAfter + " after " + elapsed +
+        assertTrue(retryAfter <= 30 && retryAfter >= 30 - (elapsed + 999) / 1000,
+            "Retry-After " + retryAfter + " after " + elapsed +
             " ms");
     }
 
@@ -560,7 +589,8 @@ class ApplianceTest
         byte[] limitedBody = null;
         for (int nonce = 1; nonce <= 120; nonce++)
         {
-            limitedBody = VenueHttp.body(demo, demo.address(), nonce, order(Side.BID, PRICE, QTY, TimeInForce.IOC), PreimageMode.RAW);
+            limitedBody = VenueHttp.body(demo, demo.address(), nonce, order(Side.BID, PRICE, QTY, TimeInForce.IOC),
+                PreimageMode.RAW);
             last = http.post("/api/v1/trading/actions", limitedBody);
             if (last.statusCode() == 429)
             {
@@ -573,16 +603,20 @@ class ApplianceTest
         assertEquals("0", last.headers().firstValue("x-ratelimit-remaining").orElse(null));
         final long resetMs = Long.parseLong(last.headers().firstValue("x-ratelimit-reset-ms").orElseThrow());
         assertTrue(resetMs > 0);
-        // the bucket holds an action again (capacity - 1) refills before it is full: the wait the refusal's reset implies
+        // the bucket holds an action again (capacity - 1) refills before it is full: the wait the refusal's
+        // reset implies
         final long oneBackMs = TokenBucket.retryAfterMsFromReset(resetMs, 50, 50_000);
-        assertTrue(oneBackMs > 0 && oneBackMs <= 1_000, "one action back in " + oneBackMs + " ms (reset " + resetMs + " ms)");
+        assertTrue(oneBackMs > 0 && oneBackMs <= 1_000,
+            "one action back in " + oneBackMs + " ms (reset " + resetMs + " ms)");
 
-        // the refusal used nothing: the same body, once that much time has passed (commands are stamped on the wall clock),
-        // is accepted, and the status query tells the accepted story
+        // the refusal used nothing: the same body, once that much time has passed (commands are stamped on the wall
+        // clock), is accepted, and the status query tells the accepted story
         Thread.sleep(oneBackMs);
         final HttpResponse<String> again = http.post("/api/v1/trading/actions", limitedBody);
         ok(again);
-        assertTrue(http.get("/api/v1/trading/actions/" + field(again.body(), "digest")).body().endsWith("\"answer\":" + again.body() + "}"),
+        assertTrue(
+            http.get("/api/v1/trading/actions/" + field(again.body(), "digest")).body()
+            .endsWith("\"answer\":" + again.body() + "}"),
             "the accepted answer replaced the rate-limit refusal");
     }
 
@@ -621,8 +655,8 @@ class ApplianceTest
         }
         // a burst of 20, then 10 a second: with the clock standing still, the last 10 of the 30 are refused at the edge
         assertEquals(10, limited, "limited");
-        // the journal gets the first refusal at once and the rest as one count, written with the next request a second on
-        // (or by the gateway's once-a-second flush of held counts, whichever comes first)
+        // the journal gets the first refusal at once and the rest as one count, written with the next request a second
+        // on (or by the gateway's once-a-second flush of held counts, whichever comes first)
         edgeClock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1_100));
         refused(http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.US_ASCII)), 400, "MALFORMED");
         appliance.close();
@@ -631,7 +665,8 @@ class ApplianceTest
         for (final String record : requestRejections(throttled, RequestRejectReason.EDGE_RATE_LIMITED))
         {
             edgeRecords[0]++;
-            assertTrue(record.startsWith("EDGE_RATE_LIMITED: edge throttle: 127.0.0.1 above 10/s (burst 20): "), record);
+            assertTrue(
+                record.startsWith("EDGE_RATE_LIMITED: edge throttle: 127.0.0.1 above 10/s (burst 20): "), record);
             edgeRecords[1] += Long.parseLong(record.replaceAll(".*: (\\d+) requests? refused$", "$1"));
         }
         assertEquals(2, edgeRecords[0], "two records: the first refusal, then the count of the rest");
@@ -641,7 +676,8 @@ class ApplianceTest
     @Test
     void aClientThatTimedOutAsksWhatHappenedToItsAction() throws Exception
     {
-        final byte[] body = VenueHttp.body(demo, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC), PreimageMode.RAW);
+        final byte[] body = VenueHttp.body(demo, demo.address(), 1, order(Side.BID, PRICE, QTY, TimeInForce.GTC),
+            PreimageMode.RAW);
         final HttpResponse<String> first = http.post("/api/v1/trading/actions", body);
         ok(first);
         final String digest = field(first.body(), "digest");
@@ -667,8 +703,10 @@ class ApplianceTest
         final HttpResponse<String> afterTwo = http.submit(demo, 2, order(Side.BID, PRICE, QTY, TimeInForce.IOC));
         ok(afterTwo);
         final String window = http.get(path).body();
-        assertTrue(window.startsWith("{\"ok\":true,\"account\":\"" + demo.address() + "\",\"nonceFloor\":1,\"nonceWindow\":256," +
-            "\"nextUsableNonce\":3,\"seen\":true,\"asOfSequence\":" + field(afterTwo.body(), "sequence") + "}"), window);
+        assertTrue(window.startsWith("{\"ok\":true,\"account\":\"" + demo.address() +
+            "\",\"nonceFloor\":1,\"nonceWindow\":256," +
+            "\"nextUsableNonce\":3,\"seen\":true,\"asOfSequence\":" + field(afterTwo.body(), "sequence") + "}"),
+            window);
         refused(http.get("/api/v1/trading/accounts/0xABC/nonce"), 400, "BAD_REQUEST");
         final HttpResponse<String> posted = http.post("/api/v1/trading/accounts/0xABC/nonce", new byte[0]);
         assertEquals(405, posted.statusCode(), "the method is checked first, as on every route: " + posted.body());
@@ -719,14 +757,18 @@ class ApplianceTest
 
         open();
         assertTrue(log().contains("recovered: 0 commands replayed"), "the state was written at close: " + log());
-        assertTrue(http.get("/api/v1/public/exchange-info").body().contains("BTC-USDC"), "listing rebuilt from the events");
-        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"),
+        assertTrue(http.get("/api/v1/public/exchange-info").body().contains("BTC-USDC"),
+            "listing rebuilt from the events");
+        assertEquals("resting",
+            field(http.get("/api/v1/trading/orders/" + field(resting.body(), "orderId")).body(), "status"),
             "order status rebuilt from the events");
         assertTrue(http.get("/api/v1/trading/actions/" + field(resting.body(), "digest")).body()
             .endsWith("\"answer\":" + resting.body() + "}"), "recent answers rebuilt from the journals");
         refused(http.submit(demo, 1, new Cancel(OrderId.of(field(resting.body(), "orderId")))), 200, "nonce_replayed");
-        final HttpResponse<String> cancel = http.submit(demo, 2, new Cancel(OrderId.of(field(resting.body(), "orderId"))));
+        final HttpResponse<String> cancel = http.submit(demo, 2,
+            new Cancel(OrderId.of(field(resting.body(), "orderId"))));
         ok(cancel);
-        assertEquals(Long.parseLong(sequence) + 2, Long.parseLong(field(cancel.body(), "sequence")), "one sequence, no gap");
+        assertEquals(Long.parseLong(sequence) + 2, Long.parseLong(field(cancel.body(), "sequence")),
+            "one sequence, no gap");
     }
 }

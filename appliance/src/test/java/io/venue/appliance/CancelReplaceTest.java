@@ -104,13 +104,16 @@ class CancelReplaceTest
 
     private String restingBid(final long price) throws Exception
     {
-        final HttpResponse<String> bid = http.submit(trader, nonce++, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, price, 10_000,
+        final HttpResponse<String> bid = http.submit(trader, nonce++,
+            new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, price, 10_000,
             null, TimeInForce.GTC, false, false, -1));
         assertEquals(200, bid.statusCode(), bid.body());
         return field(bid.body(), "orderId");
     }
 
-    /** The body of a replace: cancel {@code cancel}, place a bid at {@code price}; legs signed by the two keys given. */
+    /**
+     * The body of a replace: cancel {@code cancel}, place a bid at {@code price}; legs signed by the two keys given.
+     */
     private String replaceBody(final String cancel, final long price, final Secp256k1KeyPair placeSigner,
         final Secp256k1KeyPair cancelSigner)
     {
@@ -118,15 +121,17 @@ class CancelReplaceTest
     }
 
     /** As above, the bid on {@code market}. */
-    private String replaceBody(final String cancel, final long market, final long price, final Secp256k1KeyPair placeSigner,
-        final Secp256k1KeyPair cancelSigner)
+    private String replaceBody(final String cancel, final long market, final long price,
+        final Secp256k1KeyPair placeSigner, final Secp256k1KeyPair cancelSigner)
     {
         final byte[] hash = new byte[32];
-        new Eip712Order(DEMO_CHAIN_ID, DEMO_CONTRACT).hash(market, trader.address(), Eip712Order.YES_BID, price, 10_000, 0,
+        new Eip712Order(DEMO_CHAIN_ID, DEMO_CONTRACT)
+            .hash(market, trader.address(), Eip712Order.YES_BID, price, 10_000, 0,
             nonce, hash, 0);
         final String body = new JsonWriter()
             .raw("cancel", new JsonWriter().field("orderId", cancel).field("signature",
-                sign(Eip191.personalHash(CancelByIdText.text(OrderId.of(cancel), trader.address())), cancelSigner)).toJson())
+                sign(Eip191.personalHash(CancelByIdText.text(OrderId.of(cancel), trader.address())), cancelSigner))
+                .toJson())
             .raw("place", new JsonWriter().field("marketId", market).field("trader", trader.address().toString())
                 .field("side", 0).field("price", price).field("qty", 10_000).field("expiry", 0).field("nonce", nonce)
                 .field("signature", sign(hash, placeSigner)).toJson())
@@ -184,12 +189,16 @@ class CancelReplaceTest
             final HttpResponse<String> limits = http.get(route);
             assertEquals(200, limits.statusCode());
             assertTrue(limits.body().contains("\"windowMs\":1000,\"maxActionsPerWindow\":4000"), limits.body());
-            assertTrue(limits.body().contains("\"builderPlans\":{\"windowMs\":60000,\"basic\":600,\"pro\":3000}"), limits.body());
-            assertTrue(limits.body().contains("\"tradingLimits\":{\"accountLimiter\":{\"maxActionsPerWindow\":50,\"windowMs\":1000," +
-                "\"burst\":50},\"edgeThrottle\":{\"requestsPerSecond\":10,\"burst\":20},\"maxOpenOrdersPerAccount\":50000," +
+            assertTrue(limits.body().contains("\"builderPlans\":{\"windowMs\":60000,\"basic\":600,\"pro\":3000}"),
+                limits.body());
+            assertTrue(limits.body()
+                .contains("\"tradingLimits\":{\"accountLimiter\":{\"maxActionsPerWindow\":50,\"windowMs\":1000," +
+                "\"burst\":50},\"edgeThrottle\":{\"requestsPerSecond\":10,\"burst\":20}," +
+                "\"maxOpenOrdersPerAccount\":50000," +
                 "\"maxOpenOrdersPerAccountAndMarket\":10000,\"maxPriceLevelsPerSide\":1000,\"maxLegsPerBatch\":1000," +
                 "\"matchingShards\":1,\"groupCommands\":64,\"crossShardCredit\":{\"active\":false,\"haircutPpm\":0," +
-                "\"maxAccountLocked\":9223372036854775807,\"maxMarketLocked\":9223372036854775807,\"killSwitch\":false}}"), limits.body());
+                "\"maxAccountLocked\":9223372036854775807,\"maxMarketLocked\":9223372036854775807," +
+                "\"killSwitch\":false}}"), limits.body());
         }
 
         // the journal holds both legs' signatures: the audit verifies them again from the record
@@ -256,7 +265,8 @@ class CancelReplaceTest
         final String order = restingBid(47_000 * UNIT);
         final HttpResponse<String> first = replace(mm, replaceBody(order, 47_100 * UNIT, trader, trader));
         assertEquals(200, first.statusCode(), first.body());
-        final HttpResponse<String> second = replace(mm, replaceBody(field(first.body(), "orderId"), 47_200 * UNIT, trader, trader));
+        final HttpResponse<String> second = replace(mm,
+            replaceBody(field(first.body(), "orderId"), 47_200 * UNIT, trader, trader));
         assertEquals(429, second.statusCode(), second.body());
         assertEquals("builder_plan max_actions_per_window", field(second.body(), "error"));
         assertTrue(second.body().contains("\"windowMs\":60000,\"maxActionsPerWindow\":1"), second.body());
@@ -280,7 +290,8 @@ class CancelReplaceTest
         assertTrue(full.body().contains("\"rateLimit\":{\"account\":\"" + trader.address() + "\",\"windowMs\":1000," +
             "\"maxActionsPerWindow\":2,\"usedActions\":2,\"remainingActions\":0,\"resetInMs\":"), full.body());
         assertTrue(full.headers().firstValue("retry-after").isPresent());
-        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "a refused replace changes nothing");
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"),
+            "a refused replace changes nothing");
     }
 
     @Test
@@ -292,13 +303,17 @@ class CancelReplaceTest
         final HttpResponse<String> unlisted = replace(mm, replaceBody(order, 900_000, 47_100 * UNIT, trader, trader));
         assertEquals(400, unlisted.statusCode(), unlisted.body());
         assertEquals("place.marketId", field(unlisted.body(), "field"), unlisted.body());
-        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"), "the cancel leg did not run");
+        assertEquals("resting", field(http.get("/api/v1/trading/orders/" + order).body(), "status"),
+            "the cancel leg did not run");
         final HttpResponse<String> listed = replace(mm, replaceBody(order, 47_100 * UNIT, trader, trader));
         assertEquals(200, listed.statusCode(), listed.body());
-        assertEquals("1", field(listed.body(), "usedActions"), "the refused replace charged no window: " + listed.body());
+        assertEquals("1", field(listed.body(), "usedActions"),
+            "the refused replace charged no window: " + listed.body());
     }
 
-    /** Mutated bodies, each with valid machine headers over its own bytes: a clear 4xx or a decided answer, never a 5xx. */
+    /**
+     * Mutated bodies, each with valid machine headers over its own bytes: a clear 4xx or a decided answer, never a 5xx.
+     */
     @Test
     void mutatedBodiesWithValidHeadersGetClearAnswers() throws Exception
     {

@@ -108,7 +108,8 @@ class CompactOrderEntryTest
 
     private SignedAction order(final Action action)
     {
-        return signer.sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), action), PreimageMode.RAW);
+        return signer.sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), action),
+            PreimageMode.RAW);
     }
 
     private static SpotPlaceOrder bid(final long price)
@@ -123,8 +124,8 @@ class CompactOrderEntryTest
             false, false, -1);
     }
 
-    private HttpResponse<String> send(final SvcRequestSigner mm, final String route, final byte[] body, final Map<String, String> headers)
-        throws Exception
+    private HttpResponse<String> send(final SvcRequestSigner mm, final String route, final byte[] body,
+        final Map<String, String> headers) throws Exception
     {
         return http.svcPost(mm, ++svcNonce, route, body, headers);
     }
@@ -144,8 +145,8 @@ class CompactOrderEntryTest
         final HttpResponse<String> placed = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, bids),
             Map.of("x-bsl-result-mode", "detailed", "x-service-response-mode", "detailed"));
         assertEquals(200, placed.statusCode(), placed.body());
-        assertTrue(placed.body().startsWith("{\"ok\":true,\"resultMode\":\"detailed\",\"orders\":60,\"accepted\":60,\"refused\":0,"),
-            placed.body());
+        assertTrue(placed.body().startsWith("{\"ok\":true,\"resultMode\":\"detailed\",\"orders\":60,\"accepted\":60," +
+            "\"refused\":0,"), placed.body());
         assertEquals("60", field(placed.body(), "usedActions"), placed.body());
         assertEquals("3940", field(placed.body(), "remainingActions"), placed.body());
         // the detailed answers are the trading route's, in body order: the first names the first bid's id
@@ -156,14 +157,19 @@ class CompactOrderEntryTest
 
         // ack mode (the default) lists only what was not accepted; cancels cost nothing against the action budget; the
         // two other paths are the same route
-        final SignedAction forged = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, Secp256k1KeyPair.generate(new SecureRandom()))
-            .sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), bid(39_000 * UNIT)), PreimageMode.RAW);
-        final HttpResponse<String> mixed = send(mm, "/api/v1/mm/orders/batch.bin", CompactOrders.encode(SPOT_MARKET, List.of(
+        final SignedAction forged = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT,
+            Secp256k1KeyPair.generate(new SecureRandom()))
+            .sign(new ActionPayload(trader.address(), nonce++, null, System.currentTimeMillis(), bid(39_000 * UNIT)),
+                PreimageMode.RAW);
+        final HttpResponse<String> mixed = send(mm, "/api/v1/mm/orders/batch.bin",
+            CompactOrders.encode(SPOT_MARKET, List.of(
             order(new Cancel(OrderId.of(firstId))), forged, order(new Cancel(OrderId.of(firstId))))), Map.of());
         assertEquals(200, mixed.statusCode(), mixed.body());
-        assertTrue(mixed.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":3,\"accepted\":1,\"refused\":2,"),
+        assertTrue(
+            mixed.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":3,\"accepted\":1,\"refused\":2,"),
             mixed.body());
-        assertTrue(mixed.body().contains("{\"index\":1,\"status\":401,"), "the forged order's signer is not the trader's");
+        assertTrue(mixed.body().contains("{\"index\":1,\"status\":401,"),
+            "the forged order's signer is not the trader's");
         assertTrue(mixed.body().contains("{\"index\":2,\"status\":200,\"answer\":{\"ok\":false"), mixed.body());
         assertTrue(mixed.body().contains("UNKNOWN_ORDER"), "the second cancel finds the order gone: " + mixed.body());
         assertEquals("61", field(mixed.body(), "usedActions"), "only the forged place counts: " + mixed.body());
@@ -176,10 +182,12 @@ class CompactOrderEntryTest
         final HttpResponse<String> amended = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(
             order(new Amend(OrderId.of(secondId), 40_500 * UNIT, 10_000)),
             order(new CancelByClientOrderId(ClientOrderId.of("0x" + "c1".repeat(16)))))), Map.of());
-        assertTrue(amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":1,\"refused\":1,"),
+        assertTrue(
+            amended.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":1,\"refused\":1,"),
             amended.body());
         assertTrue(amended.body().contains("{\"index\":1,\"status\":200,"), amended.body());
-        assertEquals(Long.toString(40_500 * UNIT), field(http.get("/api/v1/trading/orders/" + secondId).body(), "price"));
+        assertEquals(Long.toString(40_500 * UNIT),
+            field(http.get("/api/v1/trading/orders/" + secondId).body(), "price"));
 
         // and one order on the trading route
         assertEquals(200, http.submit(trader, nonce++, bid(37_000 * UNIT)).statusCode());
@@ -209,14 +217,15 @@ class CompactOrderEntryTest
     @Test
     void refusalsAreClearAndNothingReachesTheEngine() throws Exception
     {
-        start("3", Map.of("mm.action.ts.skew.ms", "20000", "http.max.body.bytes", "300000", "mm.low.latency.max.actions", "16",
+        start("3",
+            Map.of("mm.action.ts.skew.ms", "20000", "http.max.body.bytes", "300000", "mm.low.latency.max.actions", "16",
             "mm.prebatched.max.batches", "3"));
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
         final byte[] one = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT))));
 
         assertRefused(http.post(ROUTE, one), 400, "MISSING_HEADER");
-        assertRefused(send(http.agentCredential(trader, nonce++, AgentKind.API, Scope.QUOTE), ROUTE, one, Map.of()), 403,
-            "SCOPE_DENIED");
+        assertRefused(send(http.agentCredential(trader, nonce++, AgentKind.API, Scope.QUOTE), ROUTE, one, Map.of()),
+            403, "SCOPE_DENIED");
         assertRefused(send(mm, ROUTE, one, Map.of("x-bsl-result-mode", "verbose")), 400, "BAD_REQUEST");
         assertRefused(send(mm, ROUTE, one, Map.of("x-service-response-mode", "minimal")), 400, "BAD_REQUEST");
         final HttpResponse<String> cut = send(mm, ROUTE, Arrays.copyOf(one, one.length - 1), Map.of());
@@ -225,8 +234,10 @@ class CompactOrderEntryTest
 
         final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
         final SignedAction otherAccounts = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, other)
-            .sign(new ActionPayload(other.address(), 1, null, System.currentTimeMillis(), bid(40_000 * UNIT)), PreimageMode.RAW);
-        final HttpResponse<String> forbidden = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(otherAccounts)), Map.of());
+            .sign(new ActionPayload(other.address(), 1, null, System.currentTimeMillis(), bid(40_000 * UNIT)),
+                PreimageMode.RAW);
+        final HttpResponse<String> forbidden = send(mm, ROUTE,
+            CompactOrders.encode(SPOT_MARKET, List.of(otherAccounts)), Map.of());
         assertRefused(forbidden, 403, "FORBIDDEN");
         assertEquals("orders[0].account", field(forbidden.body(), "field"), forbidden.body());
 
@@ -237,7 +248,8 @@ class CompactOrderEntryTest
         assertEquals("orders[0].ts", field(old.body(), "field"), old.body());
         assertTrue(field(old.body(), "message").startsWith("must be within 20000 ms"), old.body());
 
-        // the account's window holds 3 actions: a request of 4 places can never fit, is refused for good and charges nothing
+        // the account's window holds 3 actions: a request of 4 places can never fit, is refused for good and
+        // charges nothing
         final List<SignedAction> four = new ArrayList<>();
         for (int i = 0; i < 4; i++)
         {
@@ -261,14 +273,16 @@ class CompactOrderEntryTest
         assertTrue(first.body().contains("\"accepted\":1"), first.body());
 
         // with 1 of its 3 used, a request of 3 fits once the window has room: 429, with the wait
-        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, four.subList(1, 4)), Map.of());
+        final HttpResponse<String> full = send(mm, ROUTE,
+            CompactOrders.encode(SPOT_MARKET, four.subList(1, 4)), Map.of());
         assertEquals(429, full.statusCode(), full.body());
         assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"account max_actions_per_window\""), full.body());
         assertTrue(full.headers().firstValue("retry-after").isPresent());
         assertTrue(Long.parseLong(full.body().replaceAll(".*\"resetInMs\":(\\d+).*", "$1")) > 0, full.body());
 
         final String limits = http.get("/api/v1/bsl/limits").body();
-        assertTrue(limits.contains("\"actions\":{\"maxPerBatch\":1000,\"lowLatencyMaxActions\":16,\"maxActionTsSkewMs\":20000}," +
+        assertTrue(limits.contains(
+            "\"actions\":{\"maxPerBatch\":1000,\"lowLatencyMaxActions\":16,\"maxActionTsSkewMs\":20000}," +
             "\"ingress\":{\"binaryMaxBodyBytes\":300000},\"backlog\":{\"prebatchedMaxBatches\":3}"), limits);
     }
 
@@ -294,12 +308,14 @@ class CompactOrderEntryTest
             List.of(order(new Amend(yesId, 53 * 10_000L, UNIT)))), Map.of());
         assertEquals(429, full.statusCode(), full.body());
         assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"market max_actions_per_window\""), full.body());
-        assertEquals("3", field(full.body(), "usedActions"), "the place and two amends of the outcome market: " + full.body());
+        assertEquals("3", field(full.body(), "usedActions"),
+            "the place and two amends of the outcome market: " + full.body());
 
         // the spot market's window is untouched by them
         for (int i = 0; i < 3; i++)
         {
-            assertEquals(200, send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid((40_000 + i) * UNIT)))),
+            assertEquals(200,
+                send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid((40_000 + i) * UNIT)))),
                 Map.of()).statusCode());
         }
     }
@@ -313,25 +329,30 @@ class CompactOrderEntryTest
         int throttled = 0;
         for (int i = 0; i < 8; i++)
         {
-            throttled += http.post("/api/v1/trading/actions", "{}".getBytes(StandardCharsets.UTF_8)).statusCode() == 429 ? 1 : 0;
+            throttled += http.post("/api/v1/" +
+                "trading/actions", "{}".getBytes(StandardCharsets.UTF_8)).statusCode() == 429 ? 1 : 0;
         }
         assertTrue(throttled >= 3, "the trading route's bucket is spent: " + throttled);
         // the address's traffic on other routes does not refuse its MM orders
-        final HttpResponse<String> placed = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT)))),
+        final HttpResponse<String> placed = send(mm, ROUTE,
+            CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT)))),
             Map.of());
         assertEquals(200, placed.statusCode(), placed.body());
 
         // failed authentications spend the lane's own bucket; then the address is refused before the checks
-        final SvcRequestSigner unknown = SvcRequestSigner.hmac("spk_" + "0".repeat(16), "sps_" + "0".repeat(64), "spp_" + "0".repeat(32));
+        final SvcRequestSigner unknown = SvcRequestSigner.hmac("spk_" + "0".repeat(16), "sps_" + "0".repeat(64),
+            "spp_" + "0".repeat(32));
         final List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 8; i++)
         {
-            statuses.add(send(unknown, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_001 * UNIT)))), Map.of())
+            statuses.add(
+                send(unknown, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_001 * UNIT)))), Map.of())
                 .statusCode());
         }
         assertEquals(401, statuses.get(0), statuses.toString());
         assertEquals(429, statuses.get(statuses.size() - 1), statuses.toString());
-        final HttpResponse<String> refused = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
+        final HttpResponse<String> refused = send(mm, ROUTE,
+            CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
             Map.of());
         assertEquals(429, refused.statusCode(), refused.body());
         assertEquals("Too Many Requests! Wait for 1s", refused.body());
@@ -345,7 +366,8 @@ class CompactOrderEntryTest
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
         assertEquals(200, send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_000 * UNIT)),
             order(bid(40_001 * UNIT)))), Map.of()).statusCode());
-        final HttpResponse<String> full = send(mm, ROUTE, CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
+        final HttpResponse<String> full = send(mm, ROUTE,
+            CompactOrders.encode(SPOT_MARKET, List.of(order(bid(40_002 * UNIT)))),
             Map.of());
         assertEquals(429, full.statusCode(), full.body());
         assertTrue(full.body().startsWith("{\"ok\":false,\"error\":\"shard max_actions_per_window\""), full.body());
@@ -354,7 +376,8 @@ class CompactOrderEntryTest
         final HttpResponse<String> other = send(mm, ROUTE, CompactOrders.encode(OUTCOME_MARKET,
             List.of(order(yesBid(50)), order(yesBid(49)))), Map.of());
         assertEquals(200, other.statusCode(), other.body());
-        assertTrue(other.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":2,"), other.body());
+        assertTrue(
+            other.body().startsWith("{\"ok\":true,\"resultMode\":\"ack\",\"orders\":2,\"accepted\":2,"), other.body());
     }
 
     @Test
@@ -363,13 +386,14 @@ class CompactOrderEntryTest
         final String plenty = "100000000";
         final HeldThreads threads = new HeldThreads();
         configure = context -> context.idleStrategy(threads);
-        // the pre-batched backlog's bound lifted: this is the ring's own limit; the orders taken wait while the threads are
-        // held, so their answers get more time than the default 10 s
+        // the pre-batched backlog's bound lifted: this is the ring's own limit; the orders taken wait while the threads
+        // are held, so their answers get more time than the default 10 s
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
-            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000", "answer.timeout.ms", "120000"));
-        // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must rise;
-        // an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed orders of 240
-        // bytes on the ring), held so that it verifies none meanwhile
+            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000",
+            "answer.timeout.ms", "120000"));
+        // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must
+        // rise; an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed
+        // orders of 240 bytes on the ring), held so that it verifies none meanwhile
         final int requests = 60;
         final List<SvcRequestSigner> keys = new ArrayList<>();
         for (int i = 0; i < requests; i++)
@@ -415,7 +439,8 @@ class CompactOrderEntryTest
                 continue;
             }
             assertEquals(200, response.statusCode(), response.body());
-            // the orders are offered in body order: those taken were decided by the engine, the rest refused, none after
+            // the orders are offered in body order: those taken were decided by the engine, the rest refused,
+            // none after
             final Matcher each = result.matcher(response.body());
             int taken = -1;
             int index = 0;
@@ -473,7 +498,8 @@ class CompactOrderEntryTest
     void aFullPrebatchedBacklogRefusesLargeRequestsBeforeChargingThemAndNeverSmallOnes() throws Exception
     {
         final String plenty = "100000000";
-        // one batch of more than 4 orders at a time; a window of ten minutes, so every charge is still counted at the end
+        // one batch of more than 4 orders at a time; a window of ten minutes, so every charge is still counted at
+        // the end
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
             "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.window.ms", "600000",
             "mm.low.latency.max.actions", "4", "mm.prebatched.max.batches", "1"));
@@ -483,7 +509,8 @@ class CompactOrderEntryTest
         {
             keys.add(http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE));
         }
-        // one signed order, repeated: every copy is verified in full (tens of milliseconds a batch), the engine refuses replays
+        // one signed order, repeated: every copy is verified in full (tens of milliseconds a batch), the engine
+        // refuses replays
         final byte[] batch = CompactOrders.encode(SPOT_MARKET, Collections.nCopies(1_000, order(bid(40_000 * UNIT))));
         final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < batches; i++)
@@ -496,7 +523,8 @@ class CompactOrderEntryTest
         {
             four.add(order(bid((41_000 + i) * UNIT)));
         }
-        final HttpResponse<String> small = send(keys.get(batches), ROUTE, CompactOrders.encode(SPOT_MARKET, four), Map.of());
+        final HttpResponse<String> small = send(keys.get(batches), ROUTE,
+            CompactOrders.encode(SPOT_MARKET, four), Map.of());
         assertEquals(200, small.statusCode(), small.body());
         assertTrue(small.body().contains("\"accepted\":4"), small.body());
 
@@ -509,7 +537,8 @@ class CompactOrderEntryTest
             {
                 refusedKey = refusedKey == null ? keys.get(i) : refusedKey;
                 assertRefused(response, 503, "QUEUE_LIMIT");
-                assertTrue(field(response.body(), "message").startsWith("the pre-batched backlog is full (1 requests of more " +
+                assertTrue(field(response.body(), "message")
+                    .startsWith("the pre-batched backlog is full (1 requests of more " +
                     "than 4 orders wait"), response.body());
                 assertEquals("1", response.headers().firstValue("retry-after").orElse(null));
                 refused++;
@@ -539,7 +568,8 @@ class CompactOrderEntryTest
     {
         start("4000");
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
-        // more than the default 32 orders: pre-batched; then one order on the same connection, sent before the first answer
+        // more than the default 32 orders: pre-batched; then one order on the same connection, sent before the
+        // first answer
         final List<SignedAction> bids = new ArrayList<>();
         for (int i = 0; i < 40; i++)
         {
@@ -564,7 +594,8 @@ class CompactOrderEntryTest
         assertEquals(40, batchSequences.size(), answers);
         assertEquals(1, laterSequences.size(), answers);
         assertTrue(laterSequences.get(0) > Collections.max(batchSequences),
-            "the later request was journaled before the batch sent ahead of it: " + laterSequences + " " + batchSequences);
+            "the later request was journaled before the batch sent ahead of it: " + laterSequences + " " +
+            batchSequences);
     }
 
     @Test
@@ -572,7 +603,8 @@ class CompactOrderEntryTest
     {
         start("4000");
         final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
-        final byte[] first = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(38_000 * UNIT)), order(bid(38_001 * UNIT))));
+        final byte[] first = CompactOrders.encode(SPOT_MARKET,
+            List.of(order(bid(38_000 * UNIT)), order(bid(38_001 * UNIT))));
         final byte[] second = CompactOrders.encode(SPOT_MARKET, List.of(order(bid(38_002 * UNIT))));
         final String answers;
         try (Socket socket = new Socket("127.0.0.1", appliance.httpPort()))
@@ -593,7 +625,8 @@ class CompactOrderEntryTest
     }
 
     /** An HTTP/1.1 POST of compact orders, whole, with its machine headers: for pipelining on one socket. */
-    private static byte[] rawPost(final SvcRequestSigner mm, final long svcNonce, final byte[] body, final boolean close)
+    private static byte[] rawPost(final SvcRequestSigner mm, final long svcNonce, final byte[] body,
+        final boolean close)
     {
         final StringBuilder head = new StringBuilder("POST " + ROUTE + " HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             .append("Content-Type: application/octet-stream\r\nContent-Length: ").append(body.length).append("\r\n")

@@ -71,7 +71,8 @@ class ConnectionFloodTest
             new PrintStream(log, true, StandardCharsets.UTF_8));
         final int port = URI.create(appliance.baseUrl()).getPort();
         final HttpClient honest = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        final HttpRequest info = HttpRequest.newBuilder(URI.create(appliance.baseUrl() + "/api/v1/public/exchange-info"))
+        final HttpRequest info = HttpRequest.newBuilder(
+            URI.create(appliance.baseUrl() + "/api/v1/public/exchange-info"))
             .timeout(Duration.ofSeconds(10)).GET().build();
         // warmed up first, so that both measures below are of a compiled path
         latencies(honest, info, 300, null);
@@ -170,18 +171,20 @@ class ConnectionFloodTest
 
         final String metrics = new VenueHttp(appliance.baseUrl()).get("/api/v1/admin/metrics").body();
         for (final String counted : List.of("venue_http_connections_refused_total{cap=\"address\"}",
-            "venue_http_connections_refused_total{cap=\"total\"}", "venue_http_connections_timed_out_total{deadline=\"header\"}",
+            "venue_http_connections_refused_total{cap=\"total\"}",
+            "venue_http_connections_timed_out_total{deadline=\"header\"}",
             "venue_http_connections_timed_out_total{deadline=\"body\"}"))
         {
             assertTrue(metrics.contains(counted) && !metrics.contains(counted + " 0\n"), counted + " in\n" + metrics);
         }
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("http: refused "), log.toString(StandardCharsets.UTF_8));
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("http: refused "),
+            log.toString(StandardCharsets.UTF_8));
         // after the flood, a new honest connection is answered
         assertEquals(200, HttpClient.newHttpClient().send(info, HttpResponse.BodyHandlers.ofString()).statusCode());
 
         final long[] busy = during.stream().mapToLong(Long::longValue).toArray();
-        System.out.printf("ConnectionFloodTest: %d hostile connections, %d refused at accept, all ended in %d ms%n", FLOOD,
-            refused, floodMs);
+        System.out.printf("ConnectionFloodTest: %d hostile connections, %d refused at accept, all ended in %d ms%n",
+            FLOOD, refused, floodMs);
         System.out.printf("ConnectionFloodTest: honest client alone: %s%n", summary(quiet));
         System.out.printf("ConnectionFloodTest: honest client during the flood: %s%n", summary(busy));
         assertTrue(busy.length > 0, "the honest client asked nothing during the flood");

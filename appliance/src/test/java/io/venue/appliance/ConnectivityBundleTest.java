@@ -11,14 +11,17 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The connectivity bundle built from the lanes' entries is, byte for byte, the one the appliance wrote itself before. */
+/**
+ * The connectivity bundle built from the lanes' entries is, byte for byte, the one the appliance wrote itself before.
+ */
 class ConnectivityBundleTest
 {
     @Test
     void theHttpLanesBundleIsTheOneWrittenBefore()
     {
         final Address contract = Address.of("0x" + "ab".repeat(20));
-        final List<ConnectivityEntry> http = new HttpLane(new HttpGateway.Context().host("10.0.0.7").port(8443)).connectivity();
+        final List<ConnectivityEntry> http = new HttpLane(new HttpGateway.Context().host("10.0.0.7").port(8443))
+            .connectivity();
         // the appliance's own JsonWriter calls before the lanes described themselves
         final String before = new JsonWriter().field("ok", true)
             .object("http").field("baseUrl", "http://10.0.0.7:8443")
@@ -35,9 +38,11 @@ class ConnectivityBundleTest
     @Test
     void everyLanesSectionsComeBeforeTheSigningBinding()
     {
-        final String json = ConnectivityBundle.json(List.of(ConnectivityEntry.of("fix").field("port", 9878L).field("tls", true)
+        final String json = ConnectivityBundle.json(
+            List.of(ConnectivityEntry.of("fix").field("port", 9878L).field("tls", true)
             .field("senderCompId", "VENUE").build()), 8453, ApplianceContext.DEMO_CONTRACT);
-        assertEquals("{\"ok\":true,\"fix\":{\"port\":9878,\"tls\":true,\"senderCompId\":\"VENUE\"},\"actionSigning\":{\"chainId\":8453," +
-            "\"verifyingContract\":\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\",\"scheme\":\"EcdsaSecp256k1\"}}", json);
+        assertEquals("{\"ok\":true,\"fix\":{\"port\":9878,\"tls\":true,\"senderCompId\":\"VENUE\"},\"actionSigning\":" +
+            "{\"chainId\":8453," + "\"verifyingContract\":\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\"," +
+            "\"scheme\":\"EcdsaSecp256k1\"}}", json);
     }
 }

@@ -43,7 +43,8 @@ class EngineConfigRecordTest
             () -> EngineConfigRecord.check(data, config(3).maxLevelsPerSide(10), 500, log));
         assertTrue(refused.getMessage().contains("shards was '1', now '3'") &&
             refused.getMessage().contains("maxLevelsPerSide was '1000', now '10'"), refused.getMessage());
-        assertEquals(recorded, Files.readString(data.resolve(EngineConfigRecord.FILE)), "a refused start changes nothing");
+        assertEquals(recorded, Files.readString(data.resolve(EngineConfigRecord.FILE)),
+            "a refused start changes nothing");
     }
 
     @Test
@@ -70,7 +71,8 @@ class EngineConfigRecordTest
     {
         EngineConfigRecord.check(data, config(2), 42, log);
         assertTrue(Files.readString(data.resolve(EngineConfigRecord.FILE)).contains("shards=2\n"));
-        assertTrue(logBytes.toString(StandardCharsets.UTF_8).contains("recorded the engine configuration"), logBytes.toString());
+        assertTrue(logBytes.toString(StandardCharsets.UTF_8).contains("recorded the engine configuration"),
+            logBytes.toString());
         assertThrows(IllegalStateException.class, () -> EngineConfigRecord.check(data, config(1), 42, log));
     }
 }

@@ -12,10 +12,10 @@ import java.util.function.Function;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The idle strategy of the appliance's engine, shard and verifier threads ({@link ApplianceContext#idleStrategy(Function)})
- * with a hold: the appliance's own park strategy until {@link #hold} is called, then each thread stops at the end of its
- * duty cycle until {@link #release}. A test holds them to know that nothing is verified or applied meanwhile, whatever
- * the machine's speed.
+ * The idle strategy of the appliance's engine, shard and verifier threads
+ * ({@link ApplianceContext#idleStrategy(Function)}) with a hold: the appliance's own park strategy until {@link #hold}
+ * is called, then each thread stops at the end of its duty cycle until {@link #release}. A test holds them to know that
+ * nothing is verified or applied meanwhile, whatever the machine's speed.
  */
 final class HeldThreads implements Function<Doorbell, IdleStrategy>
 {
@@ -67,7 +67,8 @@ final class HeldThreads implements Function<Doorbell, IdleStrategy>
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (holding.get() < threads.get())
         {
-            assertTrue(System.nanoTime() - deadline < 0, holding.get() + " of " + threads.get() + " threads held after 30 s");
+            assertTrue(System.nanoTime() - deadline < 0,
+                holding.get() + " of " + threads.get() + " threads held after 30 s");
             Thread.sleep(1);
         }
     }

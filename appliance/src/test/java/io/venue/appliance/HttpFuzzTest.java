@@ -96,8 +96,8 @@ class HttpFuzzTest
 
     private static SpotPlaceOrder bid()
     {
-        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT, 10_000, null, TimeInForce.GTC,
-            false, false, -1);
+        return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, 49_000 * DemoVenue.UNIT, 10_000, null,
+            TimeInForce.GTC, false, false, -1);
     }
 
     @Test
@@ -108,7 +108,8 @@ class HttpFuzzTest
         final byte[] valid = VenueHttp.body(demo, demo.address(), 1, bid(), PreimageMode.RAW);
         for (int i = 0; i < 300; i++)
         {
-            final byte[] body = i % 10 == 9 ? nearTheLimit(valid, random) : i % 3 == 0 ? randomBytes(random, random.nextInt(600)) :
+            final byte[] body = i % 10 == 9 ? nearTheLimit(valid, random) : i % 3 == 0 ?
+                randomBytes(random, random.nextInt(600)) :
                 mutate(valid, random);
             final HttpResponse<String> answer = http.post("/api/v1/trading/actions", body);
             final String context = "case " + i + " (seed " + SEED + "): " + shown(body);
@@ -167,34 +168,40 @@ class HttpFuzzTest
         final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
         final long now = System.currentTimeMillis();
         final OwnerRevokeText revoke = OwnerRevokeText.builder().owner(stranger.address()).nonce(5)
-            .issuedAtMs(now).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+            .issuedAtMs(now).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final String signature = Hex.to0x(new Secp256k1Signer(stranger)
             .sign(Eip191.personalHash(revoke.text()), PreimageMode.RAW));
-        final String intent = "{\"userWalletAddress\":\"" + stranger.address() + "\",\"agent\":\"" + stranger.address() +
+        final String intent = "{\"userWalletAddress\":\"" + stranger.address() + "\",\"agent\":\"" +
+            stranger.address() +
             "\",\"agentKind\":\"api\",\"scopes\":[\"trade\"],\"policy\":\"\",\"nonce\":5,\"issuedAtMs\":" + now +
-            ",\"expiresAtMs\":" + (now + 1000) + ",\"newAgent\":\"" + stranger.address() + "\",\"agentId\":\"spk_0123456789abcdef\"," +
+            ",\"expiresAtMs\":" + (now + 1000) + ",\"newAgent\":\"" + stranger.address() +
+            "\",\"agentId\":\"spk_0123456789abcdef\"," +
             "\"authorization\":{\"signature\":\"" + signature + "\"},\"signature\":\"" + signature + "\"}";
         Thread.sleep(OwnerIntents.TOKEN_TEXT_FUTURE_MS + 100); // token texts are taken from then on
         final long issued = System.currentTimeMillis();
         final WsTokenText tokenText = WsTokenText.builder().owner(stranger.address()).nonce(5)
-            .issuedAtMs(issued).chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+            .issuedAtMs(issued).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final String token = "{\"account\":\"" + stranger.address() + "\",\"nonce\":5,\"issuedAtMs\":" + issued +
             ",\"signature\":\"" + Hex.to0x(new Secp256k1Signer(stranger)
             .sign(Eip191.personalHash(tokenText.text()), PreimageMode.RAW)) + "\",\"ttlMs\":60000}";
         // the body as signed obtains a token, once
         assertEquals(200, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
         assertEquals(400, http.post("/api/v1/ws/token", token.getBytes(StandardCharsets.UTF_8)).statusCode());
-        final List<String> routes = List.of("/api/agents/create", "/api/agents/spk_0123456789abcdef/rotate", "/api/agents/revoke",
-            "/api/v1/trading/accounts/owner-revoke", "/api/v1/ws/token");
+        final List<String> routes = List.of("/api/agents/create", "/api/agents/spk_0123456789abcdef/rotate",
+            "/api/agents/revoke", "/api/v1/trading/accounts/owner-revoke", "/api/v1/ws/token");
         for (int i = 0; i < 250; i++)
         {
             final String route = routes.get(i % routes.size());
             final byte[] valid = (route.endsWith("token") ? token : intent).getBytes(StandardCharsets.UTF_8);
-            final byte[] body = i % 25 == 24 ? nearTheLimit(valid, random) : i % 5 == 4 ? randomBytes(random, random.nextInt(300)) :
+            final byte[] body = i % 25 == 24 ? nearTheLimit(valid, random) : i % 5 == 4 ?
+                randomBytes(random, random.nextInt(300)) :
                 mutate(valid, random);
             final HttpResponse<String> answer = http.post(route, body);
             final String context = route + " case " + i + " (seed " + (SEED + 7) + "): " + shown(body);
-            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " +
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503,
+                answer.statusCode() + " " + answer.body() + " for " +
                 context);
             assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
             assertSizeDecided(body, answer, context);
@@ -249,7 +256,8 @@ class HttpFuzzTest
                 Map.of());
             final String context = "case " + i + " (seed " + (SEED + 13) + "): " +
                 Hex.to0x(Arrays.copyOf(body, Math.min(body.length, 2_000))) + " (" + body.length + " bytes)";
-            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503, answer.statusCode() + " " + answer.body() + " for " +
+            assertTrue(answer.statusCode() < 500 || answer.statusCode() == 503,
+                answer.statusCode() + " " + answer.body() + " for " +
                 context);
             assertTrue(answer.body().startsWith("{\"ok\":"), answer.body() + " for " + context);
             assertSizeDecided(body, answer, context);
@@ -257,14 +265,19 @@ class HttpFuzzTest
         stillServingAndUntouched();
     }
 
-    /** Random SVC-* machine headers on the token route: a JSON 4xx naming the problem, never a 5xx or a dropped connection. */
+    /**
+     * Random SVC-* machine headers on the token route: a JSON 4xx naming the problem, never a 5xx or a
+     * dropped connection.
+     */
     @Test
     void randomMachineHeadersGetClearRefusals() throws Exception
     {
         final Random random = new Random(SEED + 11);
-        final String[] names = {"SVC-Auth-Version", "SVC-Key", "SVC-Nonce", "SVC-Timestamp", "SVC-Passphrase", "SVC-Signature"};
-        final String[] values = {"2", "3", "4", "02", "-1", "spk_0123456789abcdef", "spk_0123456789ABCDEF", "spk_", "18446744073709551615",
-            "18446744073709551616", "0", String.valueOf(System.currentTimeMillis()), "spp_" + "0".repeat(32), "0x" + "ab".repeat(32),
+        final String[] names = {"SVC-Auth-Version", "SVC-Key", "SVC-Nonce", "SVC-Timestamp", "SVC-Passphrase",
+            "SVC-Signature"};
+        final String[] values = {"2", "3", "4", "02", "-1", "spk_0123456789abcdef", "spk_0123456789ABCDEF", "spk_",
+            "18446744073709551615", "18446744073709551616", "0", String.valueOf(System.currentTimeMillis()),
+            "spp_" + "0".repeat(32), "0x" + "ab".repeat(32),
             "0x" + "ab".repeat(64), "0x", " 2", "", "\u00e9", "9".repeat(40)};
         for (int i = 0; i < 200; i++)
         {
@@ -288,26 +301,34 @@ class HttpFuzzTest
                 }
             }
             final HttpResponse<String> answer = http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500, answer.statusCode() + " " + answer.body() + " " + context);
+            assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500,
+                answer.statusCode() + " " + answer.body() + " " + context);
             assertTrue(answer.body().startsWith("{\"ok\":false,\"code\":\""), answer.body() + " " + context);
         }
         stillServingAndUntouched();
     }
 
-    /** Every route's prefix and suffix, alone, run together, or with an empty or odd middle: a JSON answer, never a dropped connection. */
+    /**
+     * Every route's prefix and suffix, alone, run together, or with an empty or odd middle: a JSON answer, never a
+     * dropped connection.
+     */
     @Test
     void routePrefixesAndSuffixesAloneGetJsonAnswers() throws Exception
     {
         for (final String path : List.of("/api/v1/bsl/accounts/executions", "/api/v1/bsl/accounts//executions",
-            "/api/v1/trading/accounts/nonce", "/api/v1/trading/accounts//nonce", "/api/agents//rotate", "/api/agents/rotate",
+            "/api/v1/trading/accounts/nonce", "/api/v1/trading/accounts//nonce", "/api/agents//rotate",
+            "/api/agents/rotate",
             "/api/v1/trading/orders/", "/api/v1/trading/actions/", "/api/agents/", "/api/v1/ws/token/",
             "/api/v1/bsl/accounts/0x" + "1".repeat(40) + "/executions/x"))
         {
             for (final String method : List.of("GET", "POST"))
             {
-                final HttpResponse<String> answer = http.client.send(HttpRequest.newBuilder(URI.create(http.baseUrl + path))
-                    .method(method, HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
-                assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500, answer.statusCode() + " " + method + " " + path);
+                final HttpResponse<String> answer = http.client.send(
+                    HttpRequest.newBuilder(URI.create(http.baseUrl + path))
+                    .method(method, HttpRequest.BodyPublishers.ofString("{}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+                assertTrue(answer.statusCode() >= 400 && answer.statusCode() < 500,
+                    answer.statusCode() + " " + method + " " + path);
                 assertTrue(answer.body().startsWith("{\"ok\":false"), answer.body() + " for " + method + " " + path);
             }
         }
@@ -315,12 +336,12 @@ class HttpFuzzTest
     }
 
     /**
-     * Raw bytes on a socket, the client half-closing after them: the fixed heads below, random bytes, and mutations of the
-     * heads. Each is judged by {@link RawRequest} before it is sent, and every byte the server sends back must be
+     * Raw bytes on a socket, the client half-closing after them: the fixed heads below, random bytes, and mutations of
+     * the heads. Each is judged by {@link RawRequest} before it is sent, and every byte the server sends back must be
      * well-formed HTTP/1.1 answers (status line, headers, the body its content-length says), none a 5xx:
      * <ul>
-     * <li>a well-formed request (in the strict subset {@link RawRequest} accepts) that is complete gets an answer, never a
-     * bare close: 2xx for a GET or HEAD of the exchange info, 4xx for anything else;</li>
+     * <li>a well-formed request (in the strict subset {@link RawRequest} accepts) that is complete gets an answer,
+     * never a bare close: 2xx for a GET or HEAD of the exchange info, 4xx for anything else;</li>
      * <li>an incomplete one (its head or its body cut short by the close) may get a 4xx or a close with no answer: the
      * server cannot answer what it has not received whole;</li>
      * <li>a malformed one (outside the subset: a bad request line or header, a Transfer-Encoding, a line or head over
@@ -350,7 +371,8 @@ class HttpFuzzTest
             final RawRequest judged = RawRequest.judge(request);
             if (i >= heads.length && i % 3 == 1)
             {
-                assertEquals(RawRequest.Kind.WELL_FORMED, judged.kind(), "the generator's request judged " + judged + ": " +
+                assertEquals(RawRequest.Kind.WELL_FORMED, judged.kind(),
+                    "the generator's request judged " + judged + ": " +
                     shown(request));
             }
             // the answer to a HEAD has no body, whatever else the request holds
@@ -367,7 +389,8 @@ class HttpFuzzTest
                     assertTrue(!statuses.isEmpty(), "no answer for " + context);
                     assertEquals(judged.expectedClass(), statuses.get(0) / 100, "the status class for " + context);
                 }
-                case INCOMPLETE -> assertTrue(statuses.isEmpty() || statuses.get(0) / 100 == 4, "not a 4xx for " + context);
+                case INCOMPLETE -> assertTrue(statuses.isEmpty() || statuses.get(0) / 100 == 4,
+                    "not a 4xx for " + context);
                 default ->
                 {
                     // malformed: any answer below 500 (checked above), or none
@@ -384,8 +407,9 @@ class HttpFuzzTest
     private static byte[] wellFormed(final Random random)
     {
         final String[] methods = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"};
-        final String[] paths = {"/api/v1/public/exchange-info", "/api/v1/public/exchange-info?x=1&y", "/api/v1/trading/actions",
-            "/api/v1/trading/orders/0x" + "ab".repeat(random.nextInt(40)), "/", "/api/v1/" + Long.toString(random.nextLong() >>> 1, 36)};
+        final String[] paths = {"/api/v1/public/exchange-info", "/api/v1/public/exchange-info?x=1&y",
+            "/api/v1/trading/actions", "/api/v1/trading/orders/0x" + "ab".repeat(random.nextInt(40)), "/",
+            "/api/v1/" + Long.toString(random.nextLong() >>> 1, 36)};
         final String method = methods[random.nextInt(methods.length)];
         final StringBuilder request = new StringBuilder(method).append(' ').append(paths[random.nextInt(paths.length)])
             .append(" HTTP/1.1\r\n");
@@ -438,7 +462,8 @@ class HttpFuzzTest
             final Matcher line = header.matcher(text);
             while (!text.startsWith("\r\n", at))
             {
-                assertTrue(line.region(at, text.length()).lookingAt(), "not a header line at " + at + " for " + context);
+                assertTrue(line.region(at, text.length()).lookingAt(),
+                    "not a header line at " + at + " for " + context);
                 if (line.group(1).equalsIgnoreCase("content-length"))
                 {
                     assertEquals(-1, contentLength, "two content-lengths for " + context);
@@ -458,10 +483,10 @@ class HttpFuzzTest
     }
 
     /**
-     * What the server may answer to raw request bytes, judged by a strict subset of HTTP/1.1 (RFC 9112): a request line of
-     * an upper-case method, an origin-form target of visible characters and HTTP/1.1, within the codec's 4,096 bytes;
-     * header lines of a token, a colon and visible characters, the head within the codec's 8,192 bytes; at most one
-     * Content-Length of digits and no Transfer-Encoding; then the body. Every line ends CRLF.
+     * What the server may answer to raw request bytes, judged by a strict subset of HTTP/1.1 (RFC 9112): a request line
+     * of an upper-case method, an origin-form target of visible characters and HTTP/1.1, within the codec's 4,096
+     * bytes; header lines of a token, a colon and visible characters, the head within the codec's 8,192 bytes; at most
+     * one Content-Length of digits and no Transfer-Encoding; then the body. Every line ends CRLF.
      */
     private record RawRequest(Kind kind, int expectedClass, String why)
     {
@@ -540,7 +565,8 @@ class HttpFuzzTest
             final int query = target.indexOf('?');
             final String path = query < 0 ? target : target.substring(0, query);
             final boolean read = method.equals("GET") || method.equals("HEAD");
-            return new RawRequest(Kind.WELL_FORMED, read && "/api/v1/public/exchange-info".equals(decoded(path)) ? 2 : 4,
+            return new RawRequest(Kind.WELL_FORMED,
+                read && "/api/v1/public/exchange-info".equals(decoded(path)) ? 2 : 4,
                 method + " " + path);
         }
 
@@ -576,10 +602,10 @@ class HttpFuzzTest
     }
 
     /**
-     * Writes the bytes and reads what comes back. For a well-formed request ({@code firstAnswer}) it keeps its side open
-     * and returns the first answer once it is whole (a submit is answered only once journaled, and a connection whose
-     * input ends is closed at once, its pending answers with it); otherwise it half-closes and returns all that comes
-     * within a second (empty when the server just closes).
+     * Writes the bytes and reads what comes back. For a well-formed request ({@code firstAnswer}) it keeps its side
+     * open and returns the first answer once it is whole (a submit is answered only once journaled, and a connection
+     * whose input ends is closed at once, its pending answers with it); otherwise it half-closes and returns all that
+     * comes within a second (empty when the server just closes).
      */
     private String exchange(final byte[] request, final boolean firstAnswer, final boolean headRequest) throws Exception
     {
@@ -650,7 +676,8 @@ class HttpFuzzTest
     private static byte[] nearTheLimit(final byte[] valid, final Random random)
     {
         final int pick = random.nextInt(8);
-        final int length = pick == 0 ? BODY_LIMIT : pick == 1 ? BODY_LIMIT + 1 : BODY_LIMIT - 4_096 + random.nextInt(8_193);
+        final int length = pick == 0 ? BODY_LIMIT : pick == 1 ? BODY_LIMIT + 1 :
+            BODY_LIMIT - 4_096 + random.nextInt(8_193);
         final byte[] body = new byte[length];
         switch (random.nextInt(3))
         {
@@ -679,7 +706,8 @@ class HttpFuzzTest
         if (body.length > BODY_LIMIT)
         {
             assertEquals(413, answer.statusCode(), answer.body() + " for " + context);
-            assertTrue(answer.body().startsWith("{\"ok\":false,\"code\":\"BODY_TOO_LARGE\""), answer.body() + " for " + context);
+            assertTrue(answer.body().startsWith("{\"ok\":false,\"code\":\"BODY_TOO_LARGE\""),
+                answer.body() + " for " + context);
         }
         else
         {
@@ -690,7 +718,8 @@ class HttpFuzzTest
     /** A body as text for a failure message: its first 2,000 characters and its length. */
     private static String shown(final byte[] body)
     {
-        return new String(body, 0, Math.min(body.length, 2_000), StandardCharsets.ISO_8859_1) + " (" + body.length + " bytes)";
+        return new String(body, 0, Math.min(body.length, 2_000), StandardCharsets.ISO_8859_1) + " (" +
+            body.length + " bytes)";
     }
 
     private static byte[] randomBytes(final Random random, final int length)

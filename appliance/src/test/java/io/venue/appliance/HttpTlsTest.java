@@ -161,12 +161,14 @@ class HttpTlsTest
         final Path key = folder.resolve("venue.test.key.pem");
         final IllegalArgumentException garbage = assertThrows(IllegalArgumentException.class,
             () -> new ApplianceContext().dataDir(folder).httpTlsCertFile(bad).httpTlsKeyFile(key).conclude());
-        assertTrue(garbage.getMessage().startsWith("http.tls.cert.file / http.tls.key.file: " + bad), garbage.getMessage());
+        assertTrue(garbage.getMessage().startsWith("http.tls.cert.file / http.tls.key.file: " + bad),
+            garbage.getMessage());
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
             () -> new ApplianceContext().dataDir(folder).httpTlsCertFile(folder.resolve("none.pem")).httpTlsKeyFile(key)
                 .conclude());
         assertTrue(missing.getMessage().contains("none.pem is not a readable file"), missing.getMessage());
-        assertEquals("http.tls.cert.file and http.tls.key.file go together", assertThrows(IllegalArgumentException.class,
+        assertEquals("http.tls.cert.file and http.tls.key.file go together",
+            assertThrows(IllegalArgumentException.class,
             () -> new ApplianceContext().dataDir(folder).httpTlsKeyFile(key).conclude()).getMessage());
     }
 

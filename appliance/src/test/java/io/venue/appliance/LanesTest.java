@@ -32,7 +32,8 @@ class LanesTest
             assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of("http",
                 "fix")).conclude()).getMessage());
         assertEquals("lanes names no lane (this build has http)",
-            assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of()).conclude()).getMessage());
+            assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of()).conclude())
+            .getMessage());
         assertEquals("lanes names 'http' twice",
             assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of("http",
                 "http")).conclude()).getMessage());
@@ -40,7 +41,8 @@ class LanesTest
         assertEquals("lanes: unknown lane 'FIX' (this build has http)",
             assertThrows(IllegalArgumentException.class, () -> ApplianceConfigFile.read(file)).getMessage());
         assertEquals("lanes names no lane (this build has http)", assertThrows(IllegalArgumentException.class,
-            () -> ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), "lanes= , \n"))).getMessage());
+            () -> ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), "lanes= , \n")))
+            .getMessage());
         assertEquals(List.of("http"), new ApplianceContext().lanes(), "http by default");
         // a production file names its deployment
         final Path named = Files.writeString(folder.resolve("venue.properties"), "lanes= http ,\nchain.id=42161\n" +
@@ -54,7 +56,8 @@ class LanesTest
     {
         final Path data = folder.resolve("node");
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Appliance.start(
-            new ApplianceContext().dataDir(data).httpPort(0).lanes(List.of("ws")), new PrintStream(OutputStream.nullOutputStream())));
+            new ApplianceContext().dataDir(data).httpPort(0).lanes(List.of("ws")),
+            new PrintStream(OutputStream.nullOutputStream())));
         assertEquals("lanes: unknown lane 'ws' (this build has http)", refused.getMessage());
         assertTrue(Files.notExists(data), "refused before the data folder is made");
     }
@@ -74,7 +77,8 @@ class LanesTest
         final MetricsText text = new MetricsText();
         lanes.appendMetrics(text);
         assertEquals(List.of("venue_a_calls_total 3", "venue_b_calls_total 3"),
-            text.toString().lines().filter(line -> !line.startsWith("#")).toList(), "each lane's counters, lane by lane");
+            text.toString().lines().filter(line -> !line.startsWith("#")).toList(),
+            "each lane's counters, lane by lane");
         assertSame(lanes.all().get(0), lanes.find(Recording.class), "the first of its class");
         assertNull(Lanes.NONE.find(Recording.class));
         assertTrue(Lanes.NONE.connectivity().isEmpty());
@@ -109,13 +113,15 @@ class LanesTest
         public void appendMetrics(final MetricsText text)
         {
             text.family("venue_" + name + "_calls_total", "counter", "calls made to the lane")
-                .sample("venue_" + name + "_calls_total", calls.stream().filter(call -> call.startsWith(name + " ")).count());
+                .sample("venue_" + name + "_calls_total",
+                    calls.stream().filter(call -> call.startsWith(name + " ")).count());
         }
 
         @Override
         public List<ConnectivityEntry> connectivity()
         {
-            return List.of(ConnectivityEntry.of(name).field("port", 1).build(), ConnectivityEntry.of(name + "2").build());
+            return List.of(ConnectivityEntry.of(name).field("port", 1).build(),
+                ConnectivityEntry.of(name + "2").build());
         }
     }
 }

@@ -23,10 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ListingSetUpTest
 {
-    private static final String ASSETS = "\"assets\":[{\"asset\":1,\"symbol\":\"USDC\"},{\"asset\":7,\"symbol\":\"ETH\"}]";
-    private static final String SPOT = "{\"marketId\":3,\"kind\":\"SPOT\",\"baseAsset\":7,\"quoteAsset\":1,\"tickSize\":10000," +
+    private static final String ASSETS =
+        "\"assets\":[{\"asset\":1,\"symbol\":\"USDC\"},{\"asset\":7,\"symbol\":\"ETH\"}]";
+    private static final String SPOT =
+        "{\"marketId\":3,\"kind\":\"SPOT\",\"baseAsset\":7,\"quoteAsset\":1,\"tickSize\":10000," +
         "\"lotSize\":1000,\"minQty\":1000}";
-    private static final String OUTCOME = "{\"marketId\":4,\"kind\":\"OUTCOME\",\"collateralAsset\":1,\"tickSize\":10000," +
+    private static final String OUTCOME =
+        "{\"marketId\":4,\"kind\":\"OUTCOME\",\"collateralAsset\":1,\"tickSize\":10000," +
         "\"lotSize\":1000000,\"minQty\":1000000}";
 
     @TempDir
@@ -67,7 +70,8 @@ class ListingSetUpTest
         {
             assertTrue(log().contains("3 of 3 assets and markets created"), log());
             final String info = new VenueHttp(appliance.baseUrl()).get("/api/v1/public/exchange-info").body();
-            assertTrue(info.contains("\"marketId\":3,\"kind\":\"SPOT\"") && info.contains("\"symbol\":\"ETH-USDC\""), info);
+            assertTrue(
+                info.contains("\"marketId\":3,\"kind\":\"SPOT\"") && info.contains("\"symbol\":\"ETH-USDC\""), info);
         }
         // started again for its log only
         final Appliance unchanged = start("{" + ASSETS + ",\"markets\":[" + SPOT + "]}");

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A standby promoted and restarted before it journaled any command keeps the epoch of its promotion: the old primary,
- * restarted, must meet a higher epoch and be fenced, not a node of its own epoch. A standby that has not heard a primary
- * does not know the primary's epoch, so the operator's promotion of it is refused unless forced.
+ * restarted, must meet a higher epoch and be fenced, not a node of its own epoch. A standby that has not heard a
+ * primary does not know the primary's epoch, so the operator's promotion of it is refused unless forced.
  */
 class PromotedEpochTest
 {
@@ -27,7 +27,8 @@ class PromotedEpochTest
 
     private Appliance start() throws Exception
     {
-        return Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0), new PrintStream(OutputStream.nullOutputStream()));
+        return Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0),
+            new PrintStream(OutputStream.nullOutputStream()));
     }
 
     @Test
@@ -46,7 +47,8 @@ class PromotedEpochTest
     {
         Files.writeString(folder.resolve(PromotionWatch.DONE), "epoch three\n");
         final Exception refused = assertThrows(Exception.class, this::start);
-        assertTrue(String.valueOf(refused.getMessage()).contains("should read 'epoch E after sequence S'"), refused.toString());
+        assertTrue(String.valueOf(refused.getMessage()).contains("should read 'epoch E after sequence S'"),
+            refused.toString());
     }
 
     @Test
@@ -55,19 +57,23 @@ class PromotedEpochTest
         final Path keys = Files.createDirectories(folder.resolve("standby").resolve("keys"));
         KeyFiles.writePrivate(keys.resolve("credentials.key"), "0x" + "ab".repeat(32) + "\n");
         KeyFiles.writePrivate(keys.resolve("replication.key"), "0x" + "cd".repeat(32) + "\n");
-        final Path config = Files.writeString(folder.resolve("standby.properties"), "role=standby\ndata.dir=standby\ndemo=true\n" +
+        final Path config = Files.writeString(folder.resolve("standby.properties"),
+            "role=standby\ndata.dir=standby\ndemo=true\n" +
             "replication.key.file=standby/keys/replication.key\n" +
             "http.port=0\nreplication.standby.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() +
             "\nreplication.primary.endpoint=127.0.0.1:" + RecordFiles.freeUdpPort() + "\n");
         final Path data = folder.resolve("standby");
         // the standby runs while the promote command talks to it through its data folder
-        final Appliance standby = Appliance.start(ApplianceConfigFile.read(config), new PrintStream(OutputStream.nullOutputStream()));
+        final Appliance standby = Appliance.start(ApplianceConfigFile.read(config),
+            new PrintStream(OutputStream.nullOutputStream()));
         try (standby)
         {
             assertEquals(1, ApplianceMain.promote(new String[] {"promote", "--data", data.toString()}));
-            assertTrue(Files.readString(data.resolve(PromotionWatch.REFUSED)).startsWith("this standby has not heard a primary"));
+            assertTrue(Files.readString(data.resolve(PromotionWatch.REFUSED))
+                .startsWith("this standby has not heard a primary"));
             assertFalse(Files.exists(data.resolve(PromotionWatch.DONE)), "not promoted");
-            assertFalse(Files.exists(data.resolve(PromotionWatch.REQUEST)), "the request is answered, not left waiting");
+            assertFalse(Files.exists(data.resolve(PromotionWatch.REQUEST)),
+                "the request is answered, not left waiting");
 
             assertEquals(0, ApplianceMain.promote(new String[] {"promote", "--data", data.toString(), "--force"}));
             assertTrue(Files.readString(data.resolve(PromotionWatch.DONE)).startsWith("epoch 2 after sequence "));

@@ -86,8 +86,8 @@ class RejectCodesOverHttpTest
         appliance.close();
     }
 
-    private static SpotPlaceOrder order(final long market, final Book book, final Side side, final long price, final long qty,
-        final StpMode stp, final TimeInForce tif, final boolean reduceOnly)
+    private static SpotPlaceOrder order(final long market, final Book book, final Side side, final long price,
+        final long qty, final StpMode stp, final TimeInForce tif, final boolean reduceOnly)
     {
         return new SpotPlaceOrder(market, book, side, price, qty, stp, tif, false, reduceOnly, -1);
     }
@@ -126,15 +126,19 @@ class RejectCodesOverHttpTest
     {
         refused(trade(order(99, null, Side.BID, PRICE, QTY, null, TimeInForce.GTC, false)), "UNKNOWN_MARKET");
         refused(trade(order(SPOT_MARKET, null, Side.BID, PRICE, QTY + 1, null, TimeInForce.GTC, false)), "INVALID_QTY");
-        refused(trade(order(SPOT_MARKET, Book.YES, Side.BID, PRICE, QTY, null, TimeInForce.GTC, false)), "BOOK_MISMATCH");
-        refused(trade(order(OUTCOME_MARKET, null, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false)), "BOOK_MISMATCH");
-        refused(trade(order(SPOT_MARKET, null, Side.BID, PRICE, QTY, null, TimeInForce.GTC, true)), "REDUCE_ONLY_VIOLATION");
+        refused(trade(order(SPOT_MARKET, Book.YES, Side.BID, PRICE, QTY, null, TimeInForce.GTC, false)),
+            "BOOK_MISMATCH");
+        refused(trade(order(OUTCOME_MARKET, null, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false)),
+            "BOOK_MISMATCH");
+        refused(trade(order(SPOT_MARKET, null, Side.BID, PRICE, QTY, null, TimeInForce.GTC, true)),
+            "REDUCE_ONLY_VIOLATION");
         refused(trade(bid(PRICE, TimeInForce.FOK)), "FOK_NOT_FILLED");
 
         // a resting ask of the demo account itself: crossing it
         ok(trade(order(SPOT_MARKET, null, Side.ASK, PRICE, QTY, null, TimeInForce.GTC, false)));
         refused(trade(bid(PRICE, TimeInForce.POST_ONLY)), "POST_ONLY_WOULD_CROSS");
-        refused(trade(order(SPOT_MARKET, null, Side.BID, PRICE, QTY, StpMode.REJECT, TimeInForce.GTC, false)), "STP_REJECTED");
+        refused(trade(order(SPOT_MARKET, null, Side.BID, PRICE, QTY, StpMode.REJECT, TimeInForce.GTC, false)),
+            "STP_REJECTED");
 
         // two open orders per account and market in this test's configuration
         ok(trade(bid(40_000 * UNIT, TimeInForce.GTC)));
@@ -180,11 +184,13 @@ class RejectCodesOverHttpTest
         // a wallet the venue holds nothing for cannot fill the venue's agent records
         refused(createAgent(Secp256k1KeyPair.generate(new SecureRandom()), 1, agent, now), "ACCOUNT_NOT_FUNDED");
 
-        final AgentRevocationText revocation = AgentRevocationText.builder().owner(demo.address()).agentId("spk_0123456789abcdef")
+        final AgentRevocationText revocation = AgentRevocationText.builder().owner(demo.address())
+            .agentId("spk_0123456789abcdef")
             .nonce(demoNonce++).issuedAtMs(now).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         refused(http.post("/api/agents/revoke", new JsonWriter().field("userWalletAddress", demo.address().toString())
             .field("agentId", "spk_0123456789abcdef").field("nonce", revocation.nonce()).field("issuedAtMs", now)
-            .field("signature", sign(demo, revocation.text())).toJson().getBytes(StandardCharsets.UTF_8)), "UNKNOWN_AGENT");
+            .field("signature", sign(demo, revocation.text())).toJson().getBytes(StandardCharsets.UTF_8)),
+            "UNKNOWN_AGENT");
     }
 
     private HttpResponse<String> createAgent(
@@ -195,7 +201,8 @@ class RejectCodesOverHttpTest
             .nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
             .verifyingContract(DEMO_CONTRACT).build();
         return http.post("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.address().toString())
-            .field("agent", text.agent().text()).field("agentKind", "api").raw("scopes", "[\"trade\"]").field("policy", "")
+            .field("agent", text.agent().text()).field("agentKind", "api").raw("scopes", "[\"trade\"]")
+            .field("policy", "")
             .field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", sign(owner, text.text())).toJson()).toJson()
             .getBytes(StandardCharsets.UTF_8));

@@ -69,7 +69,8 @@ class SvcNonceFileTest
         Files.createDirectories(data.resolve("lane"));
         Files.write(data.resolve("lane").resolve("svc-nonces.dat"), "not a map".getBytes(StandardCharsets.US_ASCII));
         assertEquals(Map.of(), load());
-        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("could not be read"), logged.toString(StandardCharsets.UTF_8));
+        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("could not be read"),
+            logged.toString(StandardCharsets.UTF_8));
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.put("spk_0000000000000003", 1);
@@ -110,7 +111,8 @@ class SvcNonceFileTest
         assertEquals(keys + 1, loaded.size());
         assertEquals(3L, loaded.get("spk_0000000000000001"));
         assertEquals((long)keys, loaded.get(String.format("spk_%016x", 0x1000 + keys - 1)));
-        assertFalse(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"), logged.toString(StandardCharsets.UTF_8));
+        assertFalse(logged.toString(StandardCharsets.UTF_8).contains("cannot take key"),
+            logged.toString(StandardCharsets.UTF_8));
         assertFalse(Files.exists(data.resolve("lane").resolve("svc-nonces.dat.new")));
     }
 
@@ -122,7 +124,8 @@ class SvcNonceFileTest
             file.put("spk_0000000000000001", 3);
         }
         // a crash while the grown copy was being written: the copy is half made, the file untouched
-        Files.write(data.resolve("lane").resolve("svc-nonces.dat.new"), "half a map".getBytes(StandardCharsets.US_ASCII));
+        Files.write(data.resolve("lane").resolve("svc-nonces.dat.new"),
+            "half a map".getBytes(StandardCharsets.US_ASCII));
         try (SvcNonceFile file = new SvcNonceFile(data, 5_000, log))
         {
             final Map<String, Long> loaded = new HashMap<>();
@@ -208,7 +211,8 @@ class SvcNonceFileTest
             file.promoted(promotedAt);
             assertEquals(promotedAt + 30_000, embargo(file));
         }
-        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("this node was promoted"), logged.toString(StandardCharsets.UTF_8));
+        assertTrue(logged.toString(StandardCharsets.UTF_8).contains("this node was promoted"),
+            logged.toString(StandardCharsets.UTF_8));
         try (SvcNonceFile file = new SvcNonceFile(data, KEYS, log))
         {
             file.credentialsExist(true);

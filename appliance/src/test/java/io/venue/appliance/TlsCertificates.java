@@ -29,7 +29,8 @@ final class TlsCertificates
         GeneralSecurityException
     {
         final Path store = Files.createTempDirectory(folder, "ks").resolve(name + ".p12");
-        final Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        final Process keytool = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
             "-genkeypair", "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "changeit",
             "-alias", "venue", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=" + name,
             "-ext", "SAN=dns:" + name + ",ip:127.0.0.1").redirectErrorStream(true).start();

@@ -65,7 +65,8 @@ final class VenueHttp
         final PreimageMode mode)
     {
         final ActionSigner s = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID, ApplianceContext.DEMO_CONTRACT, signer);
-        return CanonicalJson.signedActionBody(s.sign(new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
+        return CanonicalJson.signedActionBody(
+            s.sign(new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
     }
 
     HttpResponse<String> submit(final Secp256k1KeyPair key, final long nonce, final Action action) throws Exception
@@ -97,24 +98,26 @@ final class VenueHttp
     }
 
     /** An HMAC credential of a new agent of {@code owner}, of this kind and scopes, created over the agent route. */
-    SvcRequestSigner agentCredential(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind, final Scope... scopes)
-        throws Exception
+    SvcRequestSigner agentCredential(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind,
+        final Scope... scopes) throws Exception
     {
         final long now = System.currentTimeMillis();
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address())
-            .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address())).kind(kind).scopes(scopes)
-            .policy("").nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()))
+            .kind(kind).scopes(scopes) .policy("").nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS)
+            .chainId(ApplianceContext.DEMO_CHAIN_ID)
             .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final StringBuilder scopeList = new StringBuilder();
         for (final Scope scope : scopes)
         {
             scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
         }
-        final String signature = Hex.to0x(new Secp256k1Signer(owner).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
+        final String signature = Hex.to0x(
+            new Secp256k1Signer(owner).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
         final HttpResponse<String> created = post("/api/agents/create", new JsonWriter()
             .field("userWalletAddress", owner.address().toString()).field("agent", text.agent().text())
-            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "").field("nonce", text.nonce())
-            .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
+            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "")
+            .field("nonce", text.nonce()) .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", signature).toJson())
             .toJson().getBytes(StandardCharsets.UTF_8));
         if (created.statusCode() != 200)
@@ -126,24 +129,26 @@ final class VenueHttp
     }
 
     /** POST with the SVC-* headers of {@code signer} over the route and body, and {@code headers}. */
-    HttpResponse<String> svcPost(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
-        final Map<String, String> headers) throws Exception
+    HttpResponse<String> svcPost(final SvcRequestSigner signer, final long svcNonce, final String route,
+        final byte[] body, final Map<String, String> headers) throws Exception
     {
-        return client.send(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
+        return client.send(svcPostRequest(signer, svcNonce, route, body, headers),
+            HttpResponse.BodyHandlers.ofString());
     }
 
     /** As {@link #svcPost}, without waiting for the answer. */
     CompletableFuture<HttpResponse<String>> svcPostAsync(final SvcRequestSigner signer, final long svcNonce,
         final String route, final byte[] body, final Map<String, String> headers)
     {
-        return client.sendAsync(svcPostRequest(signer, svcNonce, route, body, headers), HttpResponse.BodyHandlers.ofString());
+        return client.sendAsync(svcPostRequest(signer, svcNonce, route, body, headers),
+            HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpRequest svcPostRequest(final SvcRequestSigner signer, final long svcNonce, final String route, final byte[] body,
-        final Map<String, String> headers)
+    private HttpRequest svcPostRequest(final SvcRequestSigner signer, final long svcNonce, final String route,
+        final byte[] body, final Map<String, String> headers)
     {
-        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + route)).timeout(Duration.ofSeconds(30))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + route))
+            .timeout(Duration.ofSeconds(30)) .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         signer.sign(svcNonce, System.currentTimeMillis(), "POST", route, null, body).forEach(request::header);
         headers.forEach(request::header);
         return request.build();
@@ -151,7 +156,8 @@ final class VenueHttp
 
     HttpResponse<String> get(final String path) throws Exception
     {
-        return client.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+        return client.send(
+            HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     }
 

@@ -57,11 +57,14 @@ class ArchitectureTest
     {
         final Path root = Path.of("").toAbsolutePath().getParent();
         final List<Path> core = List.of(
-            root.resolve("appliance/src/main/java/io/venue/engine"), root.resolve("appliance/src/main/java/io/venue/sequencer"),
-            root.resolve("appliance/src/main/java/io/venue/responder"), root.resolve("appliance/src/main/java/io/venue/replication"),
+            root.resolve("appliance/src/main/java/io/venue/engine"),
+            root.resolve("appliance/src/main/java/io/venue/sequencer"),
+            root.resolve("appliance/src/main/java/io/venue/responder"),
+            root.resolve("appliance/src/main/java/io/venue/replication"),
             root.resolve("appliance/src/main/java/io/venue/snapshot"), root.resolve("journal/src/main/java"),
             root.resolve("verifier-pool/src/main/java"), root.resolve("transports/src/main/java/io/venue/entry"));
-        final Pattern laneImport = Pattern.compile("^import (static )?(io\\.venue\\.transport|io\\.netty|io\\.venue\\.appliance)\\.",
+        final Pattern laneImport = Pattern.compile(
+            "^import (static )?(io\\.venue\\.transport|io\\.netty|io\\.venue\\.appliance)\\.",
             Pattern.MULTILINE);
         final List<String> found = new ArrayList<>();
         int read = 0;
@@ -89,7 +92,8 @@ class ArchitectureTest
     void theOrderEntryCoreIsLaneNeutral()
     {
         final ArchRule rule = noClasses().that().resideInAPackage("io.venue.entry..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.venue.transport..", "io.netty..", "io.venue.appliance..")
+            .should().dependOnClassesThat()
+            .resideInAnyPackage("io.venue.transport..", "io.netty..", "io.venue.appliance..")
             .because("every lane plugs into the order-entry core; it knows no transport");
         rule.check(classes);
     }

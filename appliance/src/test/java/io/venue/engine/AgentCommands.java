@@ -33,7 +33,8 @@ final class AgentCommands
         this.harness = harness;
     }
 
-    List<String> create(final Address owner, final long agentId, final Address signer, final int scopes, final long expiresAtMs)
+    List<String> create(final Address owner, final long agentId, final Address signer, final int scopes,
+        final long expiresAtMs)
     {
         final AgentCreateEncoder e = new AgentCreateEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
@@ -52,7 +53,8 @@ final class AgentCommands
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
         e.putOwner(owner.toBytes(), 0, 20);
         buffer.putLong(e.offset() + AgentRotateEncoder.agentIdEncodingOffset(), agentId, ByteOrder.BIG_ENDIAN);
-        buffer.putLong(e.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), newCredentialId, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(e.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), newCredentialId,
+            ByteOrder.BIG_ENDIAN);
         e.keyKind(keyKind).putAgentKey(key(newSigner), 0, 32)
             .overlapUntilMs(harness.now + 24L * 3600 * 1000).issuedAtMs(harness.now).nonce(intentNonce++)
             .putIntentDigest(new byte[32], 0, 32);
@@ -65,7 +67,8 @@ final class AgentCommands
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
         e.putOwner(owner.toBytes(), 0, 20);
         buffer.putLong(e.offset() + AgentRevokeEncoder.agentIdEncodingOffset(), agentId, ByteOrder.BIG_ENDIAN);
-        buffer.putLong(e.offset() + AgentRevokeEncoder.credentialIdEncodingOffset(), credentialId, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(e.offset() + AgentRevokeEncoder.credentialIdEncodingOffset(), credentialId,
+            ByteOrder.BIG_ENDIAN);
         e.allCredentials(all ? BooleanType.TRUE : BooleanType.FALSE).issuedAtMs(harness.now).nonce(intentNonce++)
             .putIntentDigest(new byte[32], 0, 32);
         return harness.apply(buffer, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
@@ -75,7 +78,8 @@ final class AgentCommands
     {
         final OwnerRevokeEncoder e = new OwnerRevokeEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequence(harness.nextSequence()).timestampMs(harness.now).epoch(1);
-        e.putOwner(owner.toBytes(), 0, 20).issuedAtMs(harness.now).nonce(intentNonce++).putIntentDigest(new byte[32], 0, 32);
+        e.putOwner(owner.toBytes(), 0, 20).issuedAtMs(harness.now).nonce(intentNonce++)
+            .putIntentDigest(new byte[32], 0, 32);
         return harness.apply(buffer, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
     }
 

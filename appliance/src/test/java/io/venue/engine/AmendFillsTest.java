@@ -81,7 +81,8 @@ class AmendFillsTest
 
     @ParameterizedTest(name = "shards={0}, journal version {1}")
     @CsvSource({"1, 6", "2, 6", "1, 5", "2, 5"})
-    void filledCountsEveryFillOfTheIdAcrossAmendsRestartsAndReplays(final int shards, final int version) throws Exception
+    void filledCountsEveryFillOfTheIdAcrossAmendsRestartsAndReplays(final int shards, final int version)
+        throws Exception
     {
         this.version = version;
         config = new EngineConfig().shards(shards).groupCommands(1)
@@ -119,8 +120,8 @@ class AmendFillsTest
         expect(id, 10, 10, 8, "resting");
 
         // less quantity at the same price keeps its place: the size drops with it, the 2 filled stay filled
-        line(act(ALICE, new Amend(id, 100 * UNIT, 5 * UNIT)), "OrderAmended", "\"priorityKept\":true", "\"qty\":7000000",
-            "\"remaining\":5000000");
+        line(act(ALICE, new Amend(id, 100 * UNIT, 5 * UNIT)), "OrderAmended", "\"priorityKept\":true",
+            "\"qty\":7000000", "\"remaining\":5000000");
         expect(id, 7, 7, 5, "resting");
         act(BOB, ask(100, 1));
         expect(id, 7, 7, 4, "resting");
@@ -148,7 +149,8 @@ class AmendFillsTest
 
         restart();
         expect(id, 11, size(11, 6), 3, "resting");
-        // a place kept: the size drops with the quantity, from what the book holds (version 5: the 3 filled since it re-entered)
+        // a place kept: the size drops with the quantity, from what the book holds (version 5: the 3 filled since
+        // it re-entered)
         line(act(ALICE, new Amend(id, 101 * UNIT, 2 * UNIT)), "OrderAmended", qty(10, 5), "\"remaining\":2000000");
         expect(id, 10, size(10, 5), 2, "resting");
         line(act(BOB, ask(101, 2)), "OrderDone", hex, "\"reason\":\"FILLED\"");
@@ -193,7 +195,8 @@ class AmendFillsTest
      * Checks the order's size, remaining and filled quantity (the size less the remaining) and status, in BTC: in the
      * read model (which counts every fill of the id), and while it is open in the engine's book ({@code bookSize}).
      */
-    private void expect(final OrderId id, final long size, final long bookSize, final long remaining, final String status)
+    private void expect(final OrderId id, final long size, final long bookSize, final long remaining,
+        final String status)
     {
         models.scan(tailer);
         final String json = models.orders().json(id.toString());
@@ -268,7 +271,9 @@ class AmendFillsTest
         }
     }
 
-    /** Stops the engine, its state written and closed, and starts another on the stored state, nonces and clock kept. */
+    /**
+     * Stops the engine, its state written and closed, and starts another on the stored state, nonces and clock kept.
+     */
     private void restart() throws Exception
     {
         commands.addAll(h.records());

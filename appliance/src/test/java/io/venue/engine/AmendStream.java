@@ -19,10 +19,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A command stream made for amends of partly filled orders: makers rest large orders on two spot markets, takers hit them
- * with small immediate-or-cancel orders, so they fill in part, and their owners amend their recent orders to prices
- * that may cross or not and to quantities above or below what remains, now and then in a batch's amend leg. Many of the
- * amends take a partly filled order out of the book and enter it again: what journal version 6 changed
+ * A command stream made for amends of partly filled orders: makers rest large orders on two spot markets, takers hit
+ * them with small immediate-or-cancel orders, so they fill in part, and their owners amend their recent orders to
+ * prices that may cross or not and to quantities above or below what remains, now and then in a batch's amend leg. Many
+ * of the amends take a partly filled order out of the book and enter it again: what journal version 6 changed
  * (JOURNAL-SCHEMA.md, section 9). The commands depend only on the seed.
  */
 final class AmendStream
@@ -97,7 +97,8 @@ final class AmendStream
         {
             // a maker: bids at 96 to 100, asks at 100 to 104, large
             final boolean bid = random.nextBoolean();
-            h.act(account, order(market, bid ? Side.BID : Side.ASK, (bid ? 96 : 100) + random.nextInt(5), 5 + random.nextInt(11),
+            h.act(account,
+                order(market, bid ? Side.BID : Side.ASK, (bid ? 96 : 100) + random.nextInt(5), 5 + random.nextInt(11),
                 TimeInForce.GTC));
             mine.add(new Placed(new OrderId(h.lastDigest), market));
         }
@@ -105,7 +106,8 @@ final class AmendStream
         {
             // a taker through the whole range, small: it fills makers in part
             final boolean bid = random.nextBoolean();
-            h.act(account, order(market, bid ? Side.BID : Side.ASK, bid ? 104 : 96, 1 + random.nextInt(4), TimeInForce.IOC));
+            h.act(account,
+                order(market, bid ? Side.BID : Side.ASK, bid ? 104 : 96, 1 + random.nextInt(4), TimeInForce.IOC));
         }
         else if (kind < 90)
         {
@@ -121,8 +123,8 @@ final class AmendStream
             for (int i = 0, n = 1 + random.nextInt(3); i < n; i++)
             {
                 legs.add(random.nextInt(3) > 0 ? amend(recent(mine)) :
-                    order(market, random.nextBoolean() ? Side.BID : Side.ASK, 98 + random.nextInt(5), 1 + random.nextInt(4),
-                        TimeInForce.GTC));
+                    order(market, random.nextBoolean() ? Side.BID : Side.ASK, 98 + random.nextInt(5),
+                        1 + random.nextInt(4), TimeInForce.GTC));
             }
             h.act(account, new Batch(legs));
         }
@@ -139,8 +141,10 @@ final class AmendStream
         return mine.get(mine.size() - 1 - random.nextInt(Math.min(mine.size(), 6)));
     }
 
-    private static SpotPlaceOrder order(final long market, final Side side, final long price, final long qty, final TimeInForce tif)
+    private static SpotPlaceOrder order(final long market, final Side side, final long price, final long qty,
+        final TimeInForce tif)
     {
-        return new SpotPlaceOrder(market, null, side, price * UNIT, qty * UNIT, null, tif, false, false, SpotPlaceOrder.NO_EXPIRY);
+        return new SpotPlaceOrder(market, null, side, price * UNIT, qty * UNIT, null, tif, false, false,
+            SpotPlaceOrder.NO_EXPIRY);
     }
 }

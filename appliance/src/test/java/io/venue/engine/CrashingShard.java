@@ -74,7 +74,8 @@ final class CrashingShard
     public static void main(final String[] args) throws Exception
     {
         final Path folder = Path.of(args[0]);
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final int shards = args.length > 2 ? Integer.parseInt(args[2]) : 1;
             commands.setAside().forEach(file -> System.out.println("SET ASIDE " + file));
@@ -92,7 +93,8 @@ final class CrashingShard
                         System.out.println("UNREADABLE " + index + " " + sequence);
                     }
 
-                    public void onReplayed(final long replayed, final long matched, final long appended, final long last)
+                    public void onReplayed(final long replayed, final long matched, final long appended,
+                        final long last)
                     {
                         System.out.println("RECOVERED " + replayed + " " + matched + " " + appended + " " + last);
                     }

@@ -44,9 +44,11 @@ class CrossShardCreditTest
 
     private EngineHarness h;
 
-    private EngineHarness venue(final int shards, final long haircutPpm, final long accountCap, final long marketCap, final boolean kill)
+    private EngineHarness venue(final int shards, final long haircutPpm, final long accountCap, final long marketCap,
+        final boolean kill)
     {
-        h = new EngineHarness(new EngineConfig().shards(shards).crossShardCredit(haircutPpm, accountCap, marketCap, kill), true);
+        h = new EngineHarness(
+            new EngineConfig().shards(shards).crossShardCredit(haircutPpm, accountCap, marketCap, kill), true);
         h.admin(new CreateAsset(USD, "USD"));
         h.admin(new CreateAsset(BTC, "BTC"));
         h.admin(new CreateAsset(ETH, "ETH"));
@@ -136,12 +138,14 @@ class CrossShardCreditTest
     {
         // a batch is a barrier: its place legs meet the haircut and the market cap as pipelined places do
         venue(2, 100_000, Long.MAX_VALUE, 700 * UNIT, false);
-        final List<String> legs = h.act(ALICE, new Batch(List.of(bid(BTC_USD, 901), bid(BTC_USD, 1_001), bid(BTC_USD, 600))));
+        final List<String> legs = h.act(ALICE,
+            new Batch(List.of(bid(BTC_USD, 901), bid(BTC_USD, 1_001), bid(BTC_USD, 600))));
         line(legs, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_HAIRCUT\"", "\"legIndex\":0");
         line(legs, "ActionRejected", "\"code\":\"RISK_CREDIT_LIMIT\"", "\"legIndex\":1");
         final List<String> bob = h.act(BOB, new Batch(List.of(bid(BTC_USD, 101))));
         line(bob, "ActionRejected", "\"code\":\"CROSS_SHARD_CREDIT_MARKET_CAP\"", "\"legIndex\":0");
-        // an amend's increase, on the pipeline (Alice has 400 available, 360 after the haircut): the plain check, then the haircut
+        // an amend's increase, on the pipeline (Alice has 400 available, 360 after the haircut): the plain check, then
+        // the haircut
         final OrderId order = orderOf(legs);
         assertRejected(h.act(ALICE, new Amend(order, PRICE, 1_001 * UNIT)), "RISK_CREDIT_LIMIT");
         assertRejected(h.act(ALICE, new Amend(order, PRICE, 961 * UNIT)), "CROSS_SHARD_CREDIT_HAIRCUT");

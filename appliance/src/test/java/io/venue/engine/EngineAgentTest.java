@@ -48,31 +48,37 @@ class EngineAgentTest
     {
         // the verifier reports the agent key in raw or personal mode; try both placements
         return match == SignerMatch.OTHER ?
-            h.send(new ActionPayload(ALICE, nonce++, null, h.now, action), SignerMatch.OTHER, signer, EngineTest.STRANGER) :
-            h.send(new ActionPayload(ALICE, nonce++, null, h.now, action), SignerMatch.OTHER, EngineTest.STRANGER, signer);
+            h.send(new ActionPayload(ALICE, nonce++, null, h.now, action), SignerMatch.OTHER, signer,
+                EngineTest.STRANGER) :
+            h.send(new ActionPayload(ALICE, nonce++, null, h.now, action), SignerMatch.OTHER,
+                EngineTest.STRANGER, signer);
     }
 
     @Test
     void onlyAnOwnerTheVenueHoldsSomethingForCreatesAgents()
     {
         final long accounts = h.engine.view().accountCount();
-        assertRejected(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "ACCOUNT_NOT_FUNDED");
+        assertRejected(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY),
+            "ACCOUNT_NOT_FUNDED");
         Assertions.assertEquals(accounts, h.engine.view().accountCount(), "no account was made for it");
         // once the venue holds something for it, the same key can be an agent of it
         h.admin(new Deposit(EngineTest.BOB, 1, 1));
-        line(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "AgentChanged", "\"state\":\"ACTIVE\"");
+        line(agents.create(EngineTest.BOB, 7, AGENT_KEY, AgentCommands.TRADE, h.now + DAY), "AgentChanged",
+            "\"state\":\"ACTIVE\"");
     }
 
     @Test
     void anAgentActsWithinItsScopesOnly()
     {
-        line(agents.create(ALICE, 42, AGENT_KEY, AgentCommands.TRADE, h.now + 30 * DAY), "AgentChanged", "\"state\":\"ACTIVE\"");
+        line(agents.create(ALICE, 42, AGENT_KEY, AgentCommands.TRADE, h.now + 30 * DAY), "AgentChanged",
+            "\"state\":\"ACTIVE\"");
         line(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "OrderRested");
         line(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.ACCOUNT_RAW), "OrderRested");
         assertRejected(asAgent(AGENT_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER), "SCOPE_DENIED");
         assertRejected(asAgent(AGENT_KEY, new Split(9, 1000), SignerMatch.OTHER), "SCOPE_DENIED");
         h.now += 31 * DAY;
-        assertRejected(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
     }
 
     @Test
@@ -83,9 +89,11 @@ class EngineAgentTest
         line(asAgent(AGENT_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER), "ActionAccepted");
         line(asAgent(NEW_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER), "ActionAccepted");
         h.now += DAY;
-        assertRejected(asAgent(AGENT_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(AGENT_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
         line(agents.revoke(ALICE, 42, 43, false), "AgentChanged", "\"state\":\"REVOKED\"");
-        assertRejected(asAgent(NEW_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(NEW_KEY, new CancelAll(CancelAll.ALL_MARKETS), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
     }
 
     @Test
@@ -95,12 +103,15 @@ class EngineAgentTest
         agents.create(ALICE, 50, NEW_KEY, AgentCommands.TRADE, h.now + DAY);
         assertRejected(agents.create(ALICE, 42, EngineTest.STRANGER, AgentCommands.TRADE, h.now + DAY), "AGENT_EXISTS");
         line(agents.ownerRevoke(ALICE), "AgentChanged", "\"state\":\"REVOKED\"");
-        assertRejected(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
-        assertRejected(asAgent(NEW_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(AGENT_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(NEW_KEY, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
         assertRejected(agents.revoke(EngineTest.STRANGER, 42, 42, true), "UNKNOWN_AGENT");
         assertRejected(agents.rotate(EngineTest.BOB, 42, 77, EngineTest.STRANGER), "UNKNOWN_AGENT");
         // a revoked agent stays revoked: a rotation (say, one signed before the owner-revoke) cannot revive it
         assertRejected(agents.rotate(ALICE, 42, 78, EngineTest.STRANGER), "UNKNOWN_AGENT");
-        assertRejected(asAgent(EngineTest.STRANGER, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER), "UNAUTHORIZED_SIGNER");
+        assertRejected(asAgent(EngineTest.STRANGER, bid(EngineTest.UNIT, EngineTest.UNIT), SignerMatch.OTHER),
+            "UNAUTHORIZED_SIGNER");
     }
 }

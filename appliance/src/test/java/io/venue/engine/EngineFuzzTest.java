@@ -31,7 +31,8 @@ class EngineFuzzTest
     {
         final SplittableRandom random = new SplittableRandom(seed);
         final List<byte[]> records = stream(seed);
-        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), (buffer, offset, length) -> { });
+        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR),
+            (buffer, offset, length) -> { });
         for (final byte[] record : records)
         {
             if (random.nextInt(3) == 0)
@@ -50,7 +51,8 @@ class EngineFuzzTest
     @Property(tries = 200)
     void randomBytesNeverThrow(@ForAll final byte[] bytes)
     {
-        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), (buffer, offset, length) -> { });
+        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR),
+            (buffer, offset, length) -> { });
         final byte[] before = engine.stateHash();
         if (!engine.onCommand(new UnsafeBuffer(Arrays.copyOf(bytes, Math.max(bytes.length, 1))), 0, bytes.length))
         {

@@ -42,7 +42,10 @@ final class EngineHarness
     private long sequence;
     long now = T0;
     byte[] lastDigest;
-    /** The schema version the commands are journaled in: this build's, or an older one it reads (JOURNAL-SCHEMA.md, section 9). */
+    /**
+     * The schema version the commands are journaled in: this build's, or an older one it reads (JOURNAL-SCHEMA.md,
+     * section 9).
+     */
     int version = JournalRecords.SCHEMA_VERSION;
 
     EngineHarness(final EngineConfig config, final boolean keepLines)
@@ -98,7 +101,8 @@ final class EngineHarness
     {
         final long nonce = nonce(account);
         nextNonce.put(account, nonce + 1);
-        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null);
+        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW,
+            account, null);
     }
 
     List<String> admin(final Action action)
@@ -107,7 +111,8 @@ final class EngineHarness
     }
 
     /** Any payload with any verifier result: for nonce, signer and agent tests. */
-    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner)
+    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner,
+        final Address personalSigner)
     {
         return send(payload, match, rawSigner, personalSigner, LimitClass.TRADING);
     }
@@ -122,18 +127,19 @@ final class EngineHarness
     {
         final long nonce = nonce(account);
         nextNonce.put(account, nonce + 1);
-        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account, null,
-            LimitClass.MM);
+        return send(new ActionPayload(account, nonce, clientOrderId, now, action), SignerMatch.ACCOUNT_RAW, account,
+            null, LimitClass.MM);
     }
 
-    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner, final Address personalSigner,
-        final LimitClass limitClass)
+    List<String> send(final ActionPayload payload, final SignerMatch match, final Address rawSigner,
+        final Address personalSigner, final LimitClass limitClass)
     {
         final byte[] json = CanonicalJson.toBytes(payload);
         lastDigest = new byte[32];
         digest.v2(json, 0, json.length, lastDigest, 0);
         final int length = encoder.encode(++sequence, now, 1, payload, lastDigest, match,
-            rawSigner == null ? new byte[20] : rawSigner.toBytes(), personalSigner == null ? new byte[20] : personalSigner.toBytes(),
+            rawSigner == null ? new byte[20] : rawSigner.toBytes(),
+            personalSigner == null ? new byte[20] : personalSigner.toBytes(),
             null, limitClass == LimitClass.MM, buffer, 0);
         if (version != JournalRecords.SCHEMA_VERSION)
         {
@@ -170,7 +176,8 @@ final class EngineHarness
     }
 
     /** Replays every command sent so far into a fresh engine; returns its event bytes. */
-    static byte[] replay(final EngineConfig config, final ExpandableArrayBuffer commands, final int length, final Engine[] out)
+    static byte[] replay(final EngineConfig config, final ExpandableArrayBuffer commands, final int length,
+        final Engine[] out)
     {
         final EventLog log = new EventLog(false);
         final Engine engine = new Engine(config.operator(OPERATOR), log);

@@ -62,7 +62,8 @@ class EngineJournalTest
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, 3).setUp().run(300);
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender appender = commands.appender();
             for (int position = 0; position < h.commandsLength(); position += 4 + h.commands.getInt(position))
@@ -110,10 +111,12 @@ class EngineJournalTest
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, 7).setUp().run(5_000);
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender out = events.appender();
-            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new JournalEventSink(out));
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new JournalEventSink(out));
             final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
             final AgentRunner runner = new AgentRunner(
                 new BackoffIdleStrategy(10, 10, 1_000, 100_000), Throwable::printStackTrace, null, agent);
@@ -153,7 +156,8 @@ class EngineJournalTest
         try (Journal commands = Journal.openReadOnly(commandsFolder); Journal events = Journal.open(eventsFolder))
         {
             final JournalAppender out = events.appender();
-            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), new JournalEventSink(out));
+            final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new JournalEventSink(out));
             final JournalTailer in = commands.tailer();
             final int[] applied = {0};
             while (in.read((buffer, offset, length, index) ->

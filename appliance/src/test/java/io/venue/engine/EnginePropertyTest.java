@@ -61,7 +61,8 @@ class EnginePropertyTest
 
     private static EngineConfig config()
     {
-        return new EngineConfig().maxLevelsPerSide(6).orderCapacityPerBook(64).maxOpenOrdersPerAccountAndMarket(12).actionRate(30, 1000);
+        return new EngineConfig().maxLevelsPerSide(6).orderCapacityPerBook(64).maxOpenOrdersPerAccountAndMarket(12)
+            .actionRate(30, 1000);
     }
 
     @Property(tries = 80)
@@ -180,7 +181,8 @@ class EnginePropertyTest
             else
             {
                 // replays, stale and far nonces, and strangers' signatures
-                final long nonce = random.nextBoolean() ? random.nextLong(Math.max(1, h.nonce(account))) : h.nonce(account) + 300;
+                final long nonce = random.nextBoolean() ? random.nextLong(Math.max(1, h.nonce(account))) :
+                    h.nonce(account) + 300;
                 h.send(new ActionPayload(account, nonce, null, h.now, place(random)),
                     random.nextBoolean() ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER, account, null);
             }
@@ -202,8 +204,8 @@ class EnginePropertyTest
         assertArrayEquals(h.engine.stateHash(), replayed[0].stateHash(), "replay must give the same state");
     }
 
-    private static void deposit(final EngineHarness h, final Map<Long, Long> expected, final Address account, final long asset,
-        final long amount)
+    private static void deposit(final EngineHarness h, final Map<Long, Long> expected, final Address account,
+        final long asset, final long amount)
     {
         if (accepted(h.admin(new Deposit(account, asset, amount))))
         {
@@ -225,7 +227,8 @@ class EnginePropertyTest
         final TimeInForce tif = TimeInForce.values()[random.nextInt(4)];
         final StpMode stp = random.nextInt(3) == 0 ? null : StpMode.values()[random.nextInt(4)];
         final boolean isMarket = tif != TimeInForce.POST_ONLY && random.nextInt(10) == 0;
-        final long expiresAt = random.nextInt(6) == 0 ? 1_763_000_000_000L + random.nextInt(200_000) : SpotPlaceOrder.NO_EXPIRY;
+        final long expiresAt = random.nextInt(6) == 0 ? 1_763_000_000_000L + random.nextInt(200_000) :
+            SpotPlaceOrder.NO_EXPIRY;
         return new SpotPlaceOrder(market, book, side, price(random, market), lots(random), stp, tif, isMarket,
             random.nextInt(12) == 0, expiresAt);
     }
@@ -252,7 +255,8 @@ class EnginePropertyTest
         final EngineView view = engine.view();
         for (final Map.Entry<Long, Long> entry : expectedTotal.entrySet())
         {
-            assertEquals(entry.getValue().longValue(), view.total(view.asset(entry.getKey())), "conservation of asset " + entry.getKey());
+            assertEquals(entry.getValue().longValue(), view.total(view.asset(entry.getKey())),
+                "conservation of asset " + entry.getKey());
         }
         assertEquals(sharesMinted, view.total(view.yesAsset(OUTCOME)), "YES shares exist only by split and merge");
         assertEquals(sharesMinted, view.total(view.noAsset(OUTCOME)), "NO shares exist only by split and merge");
@@ -275,8 +279,8 @@ class EnginePropertyTest
         EventFold.forEachResting(view, (market, which, book, side, slot) ->
         {
             book.orderIdInto(slot, id, 0);
-            reserved[book.accountOf(slot)][side == Side.BID ? view.quoteAsset(market) : view.baseAssetOfBook(market, which)] +=
-                view.reservedOf(id);
+            reserved[book.accountOf(slot)][side == Side.BID ? view.quoteAsset(market) :
+                view.baseAssetOfBook(market, which)] += view.reservedOf(id);
         });
         for (int account = 0; account < view.accountCount(); account++)
         {

@@ -43,7 +43,8 @@ class EngineReplayTest
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, 7L).setUp().run(50_000);
         final EventLog scribbled = new EventLog(false);
-        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), (buffer, offset, length) ->
+        final Engine engine = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR),
+            (buffer, offset, length) ->
         {
             scribbled.onEvent(buffer, offset, length);
             final MutableDirectBuffer scratch = (MutableDirectBuffer)buffer;

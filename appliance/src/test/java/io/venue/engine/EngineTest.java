@@ -76,7 +76,8 @@ class EngineTest
         }
     }
 
-    static SpotPlaceOrder order(final Side side, final long price, final long qty, final TimeInForce tif, final StpMode stp)
+    static SpotPlaceOrder order(final Side side, final long price, final long qty, final TimeInForce tif,
+        final StpMode stp)
     {
         return new SpotPlaceOrder(SPOT, null, side, price, qty, stp, tif, false, false, SpotPlaceOrder.NO_EXPIRY);
     }
@@ -111,7 +112,8 @@ class EngineTest
     static void assertRejected(final List<String> lines, final String code)
     {
         line(lines, "ActionRejected", "\"code\":\"" + code + "\"");
-        assertFalse(lines.stream().anyMatch(l -> l.contains("\"type\":\"ActionAccepted\"")), () -> String.join("\n", lines));
+        assertFalse(lines.stream().anyMatch(l -> l.contains("\"type\":\"ActionAccepted\"")),
+            () -> String.join("\n", lines));
     }
 
     private long available(final Address account, final long asset)
@@ -143,7 +145,8 @@ class EngineTest
     {
         h.act(ALICE, bid(2 * UNIT, 3 * UNIT));
         final List<String> events = h.act(BOB, order(Side.ASK, UNIT, 2 * UNIT, TimeInForce.IOC, null));
-        line(events, "Trade", "\"price\":2000000", "\"qty\":2000000", "\"takerSide\":\"ASK\"", "\"makerRemaining\":1000000");
+        line(events, "Trade", "\"price\":2000000", "\"qty\":2000000", "\"takerSide\":\"ASK\"",
+            "\"makerRemaining\":1000000");
         line(events, "OrderDone", "\"reason\":\"FILLED\"");
         assertEquals(102 * UNIT, available(ALICE, BTC));
         assertEquals(2 * UNIT, locked(ALICE, USD), "the rest of the bid keeps its reservation");
@@ -158,15 +161,18 @@ class EngineTest
         final ActionPayload first = new ActionPayload(ALICE, 5, null, h.now, new CancelAll(CancelAll.ALL_MARKETS));
         line(h.send(first, SignerMatch.ACCOUNT_RAW, ALICE, null), "ActionAccepted");
         assertRejected(h.send(first, SignerMatch.ACCOUNT_RAW, ALICE, null), "NONCE_REPLAYED");
-        final List<String> outside = h.send(new ActionPayload(ALICE, 256, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
+        final List<String> outside = h.send(
+            new ActionPayload(ALICE, 256, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
             SignerMatch.ACCOUNT_RAW, ALICE, null);
         line(outside, "ActionRejected", "\"code\":\"NONCE_OUTSIDE_WINDOW\"", "\"nonceFloor\":0", "\"nonceWindow\":256",
             "\"nextUsableNonce\":6");
         for (long n = 0; n < 5; n++)
         {
-            h.send(new ActionPayload(ALICE, n, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)), SignerMatch.ACCOUNT_RAW, ALICE, null);
+            h.send(new ActionPayload(ALICE, n, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
+                SignerMatch.ACCOUNT_RAW, ALICE, null);
         }
-        final List<String> below = h.send(new ActionPayload(ALICE, 3, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
+        final List<String> below = h.send(
+            new ActionPayload(ALICE, 3, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
             SignerMatch.ACCOUNT_RAW, ALICE, null);
         line(below, "ActionRejected", "\"code\":\"NONCE_BELOW_FLOOR\"", "\"nonceFloor\":6");
     }
@@ -174,7 +180,8 @@ class EngineTest
     @Test
     void ordersOfLimitClassMmAreNotCountedByThePerAccountLimiter()
     {
-        // the MM windows were charged before the journal: places and cancels of limit class MM pass the trading route's limit
+        // the MM windows were charged before the journal: places and cancels of limit class MM pass the trading
+        // route's limit
         for (int i = 0; i < 60; i++)
         {
             final List<String> placed = h.actInMmLimitClass(ALICE, bid(UNIT, UNIT));
@@ -194,20 +201,24 @@ class EngineTest
             PlaceOrderEncoder.limitClassEncodingOffset();
 
         final int mm = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
-            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, record, 0);
+            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true,
+            record, 0);
         record.putByte(limitClassAt, (byte)2);
         final long accepted = h.engine.lastSequence();
         Assertions.assertFalse(h.engine.onCommand(record, 0, mm), "an undefined limit class is not read");
         Assertions.assertEquals(accepted, h.engine.lastSequence(), "and changes nothing");
 
         // a version 3 order command, one byte shorter, is not read either
-        final int length = encoder.encode(h.nextSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
-            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
+        final int length = encoder.encode(h.nextSequence(), h.now, 1,
+            new ActionPayload(ALICE, h.nonce(ALICE), null, h.now,
+            bid(UNIT, UNIT)), new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false,
+            record, 0);
         new MessageHeaderEncoder().wrap(record, 0).version(3)
             .blockLength(PlaceOrderEncoder.BLOCK_LENGTH - 1);
         Assertions.assertFalse(h.engine.onCommand(record, 0, length - 1));
         // the same command as this version writes it is
-        encoder.encode(h.lastSequence(), h.now, 1, new ActionPayload(ALICE, h.nonce(ALICE), null, h.now, bid(UNIT, UNIT)),
+        encoder.encode(h.lastSequence(), h.now, 1,
+            new ActionPayload(ALICE, h.nonce(ALICE), null, h.now, bid(UNIT, UNIT)),
             new byte[32], SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, false, record, 0);
         line(h.apply(record, length), "ActionAccepted");
     }
@@ -218,14 +229,15 @@ class EngineTest
         for (int i = 0; i < 50; i++)
         {
             // each answer reports the account's limiter after the action: what is left and when it is full again
-            line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted", "\"rateRemaining\":" + (49 - i) + ",",
-                "\"rateResetMs\":" + (20 * (i + 1)) + ",");
+            line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionAccepted",
+                "\"rateRemaining\":" + (49 - i) + ",", "\"rateResetMs\":" + (20 * (i + 1)) + ",");
         }
         final long nonce = h.nonce(ALICE);
         line(h.act(ALICE, new CancelAll(CancelAll.ALL_MARKETS)), "ActionRejected", "\"code\":\"RATE_LIMITED\"",
             "\"rateRemaining\":0,", "\"rateResetMs\":1000}");
         h.now += 20;
-        final List<String> again = h.send(new ActionPayload(ALICE, nonce, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
+        final List<String> again = h.send(
+            new ActionPayload(ALICE, nonce, null, h.now, new CancelAll(CancelAll.ALL_MARKETS)),
             SignerMatch.ACCOUNT_RAW, ALICE, null);
         line(again, "ActionAccepted", "\"nonce\":" + nonce);
     }
@@ -246,15 +258,24 @@ class EngineTest
         assertRejected(h.act(ALICE, bid(150, UNIT)), "INVALID_PRICE");
         assertRejected(h.act(ALICE, bid(UNIT, 1500)), "INVALID_QTY");
         assertRejected(h.act(ALICE, bid(UNIT, 0)), "INVALID_QTY");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(99, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        assertRejected(
+            h.act(ALICE, new SpotPlaceOrder(99, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "UNKNOWN_MARKET");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(SPOT, Book.YES, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        assertRejected(
+            h.act(ALICE,
+                new SpotPlaceOrder(SPOT, Book.YES, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "BOOK_MISMATCH");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(OUTCOME, null, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        assertRejected(
+            h.act(ALICE,
+                new SpotPlaceOrder(OUTCOME, null, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "BOOK_MISMATCH");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        assertRejected(
+            h.act(ALICE,
+                new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "INVALID_PRICE");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.POST_ONLY, true, false, -1)),
+        assertRejected(
+            h.act(ALICE,
+                new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.POST_ONLY, true, false, -1)),
             "INVALID_ACTION");
     }
 
@@ -262,7 +283,8 @@ class EngineTest
     void postOnlyThatWouldCrossIsRejectedWithItsReservationUndone()
     {
         h.act(BOB, ask(2 * UNIT, UNIT));
-        assertRejected(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT, TimeInForce.POST_ONLY, null)), "POST_ONLY_WOULD_CROSS");
+        assertRejected(h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT, TimeInForce.POST_ONLY, null)),
+            "POST_ONLY_WOULD_CROSS");
         assertEquals(0, locked(ALICE, USD));
         line(h.act(ALICE, order(Side.BID, 19 * UNIT / 10, UNIT, TimeInForce.POST_ONLY, null)), "OrderRested");
     }
@@ -276,7 +298,8 @@ class EngineTest
         assertRejected(fok, "FOK_NOT_FILLED");
         assertFalse(fok.stream().anyMatch(l -> l.contains("\"type\":\"Trade\"")));
         assertEquals(0, locked(BOB, USD));
-        final List<String> cancelMaker = h.act(ALICE, order(Side.BID, 2 * UNIT, UNIT, TimeInForce.GTC, StpMode.CANCEL_MAKER));
+        final List<String> cancelMaker = h.act(ALICE,
+            order(Side.BID, 2 * UNIT, UNIT, TimeInForce.GTC, StpMode.CANCEL_MAKER));
         line(cancelMaker, "OrderDone", "\"reason\":\"CANCELLED_STP\"");
         line(cancelMaker, "OrderRested");
     }
@@ -314,11 +337,14 @@ class EngineTest
     void anOrderMovedToAPriceWhereItRestsKeepsItsClientIdExpiryAndCredit()
     {
         final ClientOrderId cloid = ClientOrderId.of("0x0f0e0d0c0b0a09080706050403020100");
-        h.act(ALICE, cloid, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, 2 * UNIT, null, TimeInForce.GTC, false, false, h.now + 1_000));
+        h.act(ALICE, cloid,
+            new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, 2 * UNIT, null, TimeInForce.GTC, false, false,
+                h.now + 1_000));
         final OrderId id = new OrderId(h.lastDigest);
         h.act(BOB, ask(2 * UNIT, UNIT));
         final List<String> moved = h.act(ALICE, new Amend(id, 9 * UNIT / 10, 3 * UNIT));
-        assertEquals(List.of("ActionAccepted", "BookDelta", "OrderAccepted", "BalanceChanged", "OrderRested", "BookDelta"),
+        assertEquals(
+            List.of("ActionAccepted", "BookDelta", "OrderAccepted", "BalanceChanged", "OrderRested", "BookDelta"),
             moved.stream().map(l -> l.replaceAll(".*\"type\":\"([A-Za-z]+)\".*", "$1")).toList());
         line(moved, "BookDelta", "\"price\":1000000", "\"levelQty\":0");
         line(moved, "OrderRested", "\"price\":900000", "\"remaining\":3000000");
@@ -327,11 +353,13 @@ class EngineTest
         line(h.act(ALICE, new CancelByClientOrderId(cloid)), "OrderDone", "\"reason\":\"CANCELLED\"");
         assertEquals(0, locked(ALICE, USD));
 
-        h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now + 10));
+        h.act(ALICE,
+            new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now + 10));
         final OrderId expiring = new OrderId(h.lastDigest);
         line(h.act(ALICE, new Amend(expiring, 11 * UNIT / 10, UNIT)), "OrderRested", "\"price\":1100000");
         h.now += 10;
-        line(h.act(BOB, new CancelAll(CancelAll.ALL_MARKETS)), "OrderDone", "\"reason\":\"EXPIRED\"", "\"account\":\"" + ALICE + "\"");
+        line(h.act(BOB, new CancelAll(CancelAll.ALL_MARKETS)), "OrderDone", "\"reason\":\"EXPIRED\"",
+            "\"account\":\"" + ALICE + "\"");
         assertEquals(0, locked(ALICE, USD));
     }
 
@@ -380,7 +408,8 @@ class EngineTest
     void cancelAllInOneMarketOrEverywhere()
     {
         h.act(ALICE, bid(UNIT, UNIT));
-        h.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1));
+        h.act(ALICE,
+            new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1));
         h.act(BOB, bid(UNIT, UNIT));
         final List<String> one = h.act(ALICE, new CancelAll(SPOT));
         assertEquals(1, one.stream().filter(l -> l.contains("\"type\":\"OrderDone\"")).count());
@@ -400,9 +429,12 @@ class EngineTest
         line(h.act(ALICE, new Merge(OUTCOME, 2 * UNIT)), "PositionChanged", "\"yes\":3000000", "\"no\":3000000");
         assertRejected(h.act(ALICE, new Split(SPOT, UNIT)), "BOOK_MISMATCH");
         // shares trade on their book against collateral
-        h.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.YES, Side.ASK, 600_000, 3 * UNIT, null, TimeInForce.GTC, false, false, -1));
+        h.act(ALICE,
+            new SpotPlaceOrder(OUTCOME, Book.YES, Side.ASK, 600_000, 3 * UNIT, null, TimeInForce.GTC, false,
+                false, -1));
         final List<String> buy = h.act(BOB,
-            new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 700_000, 3 * UNIT, null, TimeInForce.IOC, false, false, -1));
+            new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 700_000, 3 * UNIT, null, TimeInForce.IOC, false,
+                false, -1));
         line(buy, "Trade", "\"book\":\"YES\"", "\"price\":600000");
         line(buy, "PositionChanged", "\"yes\":3000000", "\"no\":0");
         assertEquals(1_000_000 * UNIT - 1_800_000, available(BOB, USD));
@@ -439,7 +471,8 @@ class EngineTest
     void onlyOperatorKeysMayRunOperatorActions()
     {
         assertRejected(h.act(ALICE, new Deposit(ALICE, USD, UNIT)), "NOT_OPERATOR");
-        final List<String> forged = h.send(new ActionPayload(EngineHarness.OPERATOR, 99, null, h.now, new Deposit(ALICE, USD, UNIT)),
+        final List<String> forged = h.send(
+            new ActionPayload(EngineHarness.OPERATOR, 99, null, h.now, new Deposit(ALICE, USD, UNIT)),
             SignerMatch.OTHER, ALICE, null);
         assertRejected(forged, "NOT_OPERATOR");
         assertRejected(h.admin(new Withdraw(ALICE, USD, 2_000_000 * UNIT)), "INSUFFICIENT_BALANCE");
@@ -454,7 +487,8 @@ class EngineTest
     {
         final ActionPayload payload = new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT));
         assertRejected(h.send(payload, SignerMatch.OTHER, STRANGER, STRANGER), "UNAUTHORIZED_SIGNER");
-        assertRejected(h.send(new ActionPayload(STRANGER, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, ALICE, ALICE),
+        assertRejected(
+            h.send(new ActionPayload(STRANGER, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, ALICE, ALICE),
             "UNAUTHORIZED_SIGNER");
         assertEquals(-1, h.engine.view().account(STRANGER.toBytes()), "a refused stranger is not numbered");
     }
@@ -464,10 +498,12 @@ class EngineTest
     {
         final ActionPayload first = new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT));
         assertRejected(h.send(first, SignerMatch.OTHER, BOB, STRANGER), "UNAUTHORIZED_SIGNER");
-        line(h.admin(new SetVaultOwner(ALICE, BOB)), "VaultOwnerChanged", "\"hasOwner\":true", "\"owner\":\"" + BOB + "\"");
+        line(h.admin(new SetVaultOwner(ALICE, BOB)), "VaultOwnerChanged", "\"hasOwner\":true",
+            "\"owner\":\"" + BOB + "\"");
         line(h.send(first, SignerMatch.OTHER, STRANGER, BOB), "OrderRested", "\"account\":\"" + ALICE + "\"");
         h.admin(new SetVaultOwner(ALICE, null));
-        assertRejected(h.send(new ActionPayload(ALICE, 1, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, BOB, STRANGER),
+        assertRejected(
+            h.send(new ActionPayload(ALICE, 1, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, BOB, STRANGER),
             "UNAUTHORIZED_SIGNER");
     }
 
@@ -479,7 +515,8 @@ class EngineTest
         assertRejected(h.admin(new SetVaultOwner(ALICE, zero)), "INVALID_ACTION");
         // nor as an agent an owner registered: a signer that was not recovered (all zeros) is not that agent
         new AgentCommands(h).create(ALICE, 77, zero, AgentCommands.TRADE, h.now + 86_400_000);
-        assertRejected(h.send(new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, STRANGER, zero),
+        assertRejected(
+            h.send(new ActionPayload(ALICE, 0, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, STRANGER, zero),
             "UNAUTHORIZED_SIGNER");
         assertRejected(h.send(new ActionPayload(ALICE, 1, null, h.now, bid(UNIT, UNIT)), SignerMatch.OTHER, zero, zero),
             "UNAUTHORIZED_SIGNER");
@@ -499,31 +536,40 @@ class EngineTest
     @Test
     void restingOrdersExpireOnStampedTime()
     {
-        h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now + 500));
+        h.act(ALICE,
+            new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now + 500));
         h.now += 499;
         assertFalse(h.act(BOB, new CancelAll(CancelAll.ALL_MARKETS)).stream().anyMatch(l -> l.contains("EXPIRED")));
         h.now += 1;
         line(h.act(BOB, new CancelAll(CancelAll.ALL_MARKETS)), "OrderDone", "\"reason\":\"EXPIRED\"");
         assertEquals(0, locked(ALICE, USD));
-        line(h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now)),
+        line(
+            h.act(ALICE,
+                new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, h.now)),
             "OrderDone", "\"reason\":\"EXPIRED\"");
     }
 
     @Test
     void reduceOnlyMaySellHoldingsButNeverBuy()
     {
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, true, -1)),
+        assertRejected(
+            h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, true, -1)),
             "REDUCE_ONLY_VIOLATION");
-        assertRejected(h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.ASK, UNIT, 101 * UNIT, null, TimeInForce.GTC, false, true, -1)),
+        assertRejected(
+            h.act(ALICE,
+                new SpotPlaceOrder(SPOT, null, Side.ASK, UNIT, 101 * UNIT, null, TimeInForce.GTC, false, true, -1)),
             "REDUCE_ONLY_VIOLATION");
-        line(h.act(ALICE, new SpotPlaceOrder(SPOT, null, Side.ASK, UNIT, 100 * UNIT, null, TimeInForce.GTC, false, true, -1)),
+        line(
+            h.act(ALICE,
+                new SpotPlaceOrder(SPOT, null, Side.ASK, UNIT, 100 * UNIT, null, TimeInForce.GTC, false, true, -1)),
             "OrderRested");
     }
 
     @Test
     void openOrderLimitsPerAccountAndPerMarket()
     {
-        final EngineHarness small = new EngineHarness(new EngineConfig().maxOpenOrdersPerAccountAndMarket(2).maxOpenOrdersPerAccount(3),
+        final EngineHarness small = new EngineHarness(
+            new EngineConfig().maxOpenOrdersPerAccountAndMarket(2).maxOpenOrdersPerAccount(3),
             true);
         small.admin(new CreateAsset(USD, "USD"));
         small.admin(new CreateAsset(BTC, "BTC"));
@@ -533,9 +579,11 @@ class EngineTest
         small.act(ALICE, bid(UNIT, UNIT));
         small.act(ALICE, bid(UNIT, UNIT));
         assertRejected(small.act(ALICE, bid(UNIT, UNIT)), "OPEN_ORDER_LIMIT");
-        small.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1));
+        small.act(ALICE,
+            new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1));
         assertRejected(small.act(ALICE,
-            new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1)), "OPEN_ORDER_LIMIT");
+            new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
+            "OPEN_ORDER_LIMIT");
     }
 
     @Test
@@ -545,7 +593,8 @@ class EngineTest
         h.act(BOB, ask(UNIT, UNIT));
         h.act(ALICE, new Split(OUTCOME, UNIT));
         final Engine[] replayed = new Engine[1];
-        final byte[] events = EngineHarness.replay(new EngineConfig().maxLevelsPerSide(3), h.commands, h.commandsLength(), replayed);
+        final byte[] events = EngineHarness.replay(new EngineConfig().maxLevelsPerSide(3), h.commands,
+            h.commandsLength(), replayed);
         assertArrayEquals(h.log.bytes(), events);
         assertArrayEquals(h.engine.stateHash(), replayed[0].stateHash());
         assertTrue(h.engine.commandCount() > 10);

@@ -106,18 +106,22 @@ final class EventFold
                 final String id = hex(buffer, body + OrderAcceptedDecoder.orderIdEncodingOffset(), 32);
                 if (version < 6)
                 {
-                    // an amend of version 4 or 5 entered the order again as a new size: what it filled before is not in it
-                    // (the version told here, not by the engine's JournalRecords.keepsFilledOnReentry, which is under test)
+                    // an amend of version 4 or 5 entered the order again as a new size: what it filled before is not in
+                    // it (the version told here, not by the engine's JournalRecords.keepsFilledOnReentry, which is
+                    // under test)
                     fills.remove(id);
                 }
-                assertEquals(filled(id), accepted.qty() - accepted.remaining(), "OrderAccepted's size less its quantity: " + id);
+                assertEquals(filled(id), accepted.qty() - accepted.remaining(),
+                    "OrderAccepted's size less its quantity: " + id);
             }
             case OrderRestedDecoder.TEMPLATE_ID ->
             {
                 rested.wrap(buffer, body, block, version);
                 final String id = hex(buffer, body + OrderRestedDecoder.orderIdEncodingOffset(), 32);
-                assertEquals(filled(id), rested.qty() - rested.remaining(), "OrderRested's size less its remaining: " + id);
-                orders.put(id, new Order(hex(buffer, body + OrderRestedDecoder.accountEncodingOffset(), 20), rested.market(),
+                assertEquals(filled(id), rested.qty() - rested.remaining(),
+                    "OrderRested's size less its remaining: " + id);
+                orders.put(id,
+                    new Order(hex(buffer, body + OrderRestedDecoder.accountEncodingOffset(), 20), rested.market(),
                     which(rested.book()), rested.side() == Side.BID, rested.price(), rested.remaining(), filled(id)));
             }
             case TradeDecoder.TEMPLATE_ID ->
@@ -137,7 +141,8 @@ final class EventFold
                 final String id = hex(buffer, body + OrderAmendedDecoder.orderIdEncodingOffset(), 32);
                 final Order order = orders.get(id);
                 assertNotNull(order, "an amended order must have rested: " + id);
-                assertEquals(filled(id), amended.qty() - amended.remaining(), "OrderAmended's size less its remaining: " + id);
+                assertEquals(filled(id), amended.qty() - amended.remaining(),
+                    "OrderAmended's size less its remaining: " + id);
                 orders.put(id, new Order(order.account(), order.market(), order.book(), order.bid(), amended.price(),
                     amended.remaining(), filled(id)));
             }
@@ -150,19 +155,22 @@ final class EventFold
             case BalanceChangedDecoder.TEMPLATE_ID ->
             {
                 balance.wrap(buffer, body, block, version);
-                balances.put(hex(buffer, body + BalanceChangedDecoder.accountEncodingOffset(), 20) + "/" + balance.asset(),
+                balances.put(
+                    hex(buffer, body + BalanceChangedDecoder.accountEncodingOffset(), 20) + "/" + balance.asset(),
                     new Balance(balance.available(), balance.locked()));
             }
             case PositionChangedDecoder.TEMPLATE_ID ->
             {
                 position.wrap(buffer, body, block, version);
-                positions.put(hex(buffer, body + PositionChangedDecoder.accountEncodingOffset(), 20) + "/" + position.market(),
+                positions.put(
+                    hex(buffer, body + PositionChangedDecoder.accountEncodingOffset(), 20) + "/" + position.market(),
                     new Position(position.yes(), position.yesLocked(), position.no(), position.noLocked()));
             }
             case BookDeltaDecoder.TEMPLATE_ID ->
             {
                 delta.wrap(buffer, body, block, version);
-                final String level = levelKey(delta.market(), which(delta.book()), delta.side() == Side.BID, delta.price());
+                final String level = levelKey(delta.market(), which(delta.book()),
+                    delta.side() == Side.BID, delta.price());
                 if (delta.levelQty() == 0)
                 {
                     levels.remove(level);
@@ -201,7 +209,8 @@ final class EventFold
             for (final long asset : assets)
             {
                 final Balance folded = balances.getOrDefault(address + "/" + asset, new Balance(0, 0));
-                assertEquals(folded, new Balance(view.available(account, view.asset(asset)), view.locked(account, view.asset(asset))),
+                assertEquals(folded,
+                    new Balance(view.available(account, view.asset(asset)), view.locked(account, view.asset(asset))),
                     "balance of " + address + " in asset " + asset);
             }
             for (final long market : outcomeMarkets)
@@ -220,7 +229,8 @@ final class EventFold
         {
             @Override
             // FQN-CLASH: the action's Side (Side here is the codec's)
-            public void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int depth)
+            public void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side,
+                final int depth)
             {
                 // FQN-CLASH: the action's Side (Side here is the codec's)
                 bookLevels.put(levelKey(market, which, side == io.venue.action.Side.BID, book.levelPrice(side, depth)),
@@ -229,12 +239,16 @@ final class EventFold
 
             @Override
             // FQN-CLASH: the action's Side (Side here is the codec's)
-            public void order(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int slot)
+            public void order(final long market, final int which, final OrderBook book,
+                // FQN-CLASH: the action's Side (Side here is the codec's)
+                final io.venue.action.Side side, final int slot)
             {
                 book.orderIdInto(slot, id, 0);
-                open.put(HexFormat.of().formatHex(id), new Order(HexFormat.of().formatHex(view.addressOf(book.accountOf(slot))),
+                open.put(HexFormat.of().formatHex(id),
+                    new Order(HexFormat.of().formatHex(view.addressOf(book.accountOf(slot))),
                     // FQN-CLASH: the action's Side (Side here is the codec's)
-                    market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot), book.filledOf(slot)));
+                    market, which, side == io.venue.action.Side.BID, book.priceOf(slot), book.remainingOf(slot),
+                    book.filledOf(slot)));
             }
         });
         assertEquals(open, orders, "the open orders");
@@ -245,7 +259,8 @@ final class EventFold
     interface Resting
     {
         // FQN-CLASH: the action's Side (Side here is the codec's)
-        default void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side, final int depth)
+        default void level(final long market, final int which, final OrderBook book, final io.venue.action.Side side,
+            final int depth)
         {
         }
 
@@ -271,7 +286,8 @@ final class EventFold
                     for (int depth = 0; depth < book.levelCount(side); depth++)
                     {
                         resting.level(market, which, book, side, depth);
-                        for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
+                        for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT;
+                            slot = book.nextInLevel(slot))
                         {
                             resting.order(market, which, book, side, slot);
                         }

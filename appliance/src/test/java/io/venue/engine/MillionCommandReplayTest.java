@@ -29,7 +29,8 @@ class MillionCommandReplayTest
     @Test
     void aMillionJournaledCommandsReplayToTheSameEventBytesAndState()
     {
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
             final EventLog recorded = new EventLog(new JournalEventSink(events.appender()));

@@ -51,11 +51,13 @@ class PersistedEngineTest
         final Records records = new Records(source.commands, source.commandsLength());
 
         // stop and restart at several points; the sink survives restarts, as the event journal would
-        final int[] stops = {records.count() / 5, records.count() / 2, records.count() / 2 + 1, 4 * records.count() / 5};
+        final int[] stops = {records.count() / 5, records.count() / 2, records.count() / 2 + 1,
+            4 * records.count() / 5};
         final EventLog reference = new EventLog(false);
         final Engine continuous = new Engine(RandomStream.config().operator(EngineHarness.OPERATOR), reference);
         final EventLog persistedLog = new EventLog(false);
-        PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), persistedLog, context());
+        PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+            persistedLog, context());
         int next = 0;
         int mostOpen = 0;
         for (final int stop : stops)
@@ -65,10 +67,12 @@ class PersistedEngineTest
             next = stop;
             persisted.close();
 
-            persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), persistedLog, context());
+            persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                persistedLog, context());
             final Engine restored = persisted.engine();
             assertEquals(continuous.lastSequence(), restored.lastSequence(), "restored at the stored sequence");
-            assertArrayEquals(continuous.stateHash(), restored.stateHash(), "restored state after " + stop + " records");
+            assertArrayEquals(continuous.stateHash(), restored.stateHash(),
+                "restored state after " + stop + " records");
             assertEquals(continuous.openOrders(), restored.openOrders());
             mostOpen = Math.max(mostOpen, restored.openOrders());
             assertArrayEquals(reference.bytes(), persistedLog.bytes(), "events up to record " + stop);
@@ -81,8 +85,8 @@ class PersistedEngineTest
         persisted.close();
         assertTrue(mostOpen > 0, "books were rebuilt with orders in them");
 
-        try (PersistedEngine last = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
-            context()))
+        try (PersistedEngine last = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+            new EventLog(false), context()))
         {
             assertArrayEquals(continuous.stateHash(), last.engine().stateHash());
             assertTrue(last.state().agents().size() > 0 && last.state().credentials().size() > 1, "agents were stored");
@@ -99,7 +103,8 @@ class PersistedEngineTest
 
     @ParameterizedTest(name = "files={0}, commandsPerFlush={1}, recordsPerFlush={2}")
     @CsvSource({"true, 1, 256", "true, 1000, 256", "false, 7, 256", "true, 1000000, 10"})
-    void mirrorChangesNoEvent(final boolean files, final int commandsPerFlush, final int recordsPerFlush) throws Exception
+    void mirrorChangesNoEvent(final boolean files, final int commandsPerFlush, final int recordsPerFlush)
+        throws Exception
     {
         final EngineHarness plain = new EngineHarness(RandomStream.config(), false);
         new RandomStream(plain, 77).setUp().run(STEPS);
@@ -112,10 +117,13 @@ class PersistedEngineTest
             assertArrayEquals(plain.log.bytes(), mirrored.log.bytes(), "event bytes with and without the mirror");
             assertArrayEquals(plain.engine.stateHash(), mirrored.engine.stateHash());
             final long behind = mirrored.engine.lastSequence() - stored.meta().appliedSequence();
-            assertTrue(behind >= 0 && behind < stored.context().commandsPerFlush(), "the maps lag by less than one flush: " + behind);
-            assertTrue(stored.meta().appliedSequence() > 0, "written along the way, by command count or by record count");
+            assertTrue(behind >= 0 && behind < stored.context().commandsPerFlush(),
+                "the maps lag by less than one flush: " + behind);
+            assertTrue(stored.meta().appliedSequence() > 0,
+                "written along the way, by command count or by record count");
             mirrored.engine.flushState();
-            assertEquals(mirrored.engine.lastSequence(), stored.meta().appliedSequence(), "every command is marked applied");
+            assertEquals(mirrored.engine.lastSequence(), stored.meta().appliedSequence(),
+                "every command is marked applied");
             assertEquals(mirrored.engine.openOrders(), stored.openOrders().size(), "one record per resting order");
             assertEquals(mirrored.engine.view().accountCount(), stored.nonceWindows().size(), "one record per account");
         }
@@ -127,8 +135,8 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 5).setUp().run(300);
         final Records records = new Records(source.commands, source.commandsLength());
-        final PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
-            context());
+        final PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+            new EventLog(false), context());
         records.apply(persisted.engine(), 0, records.count());
         persisted.engine().flushState();
         // the process dies between beginApply and commitApplied of the next write
@@ -136,15 +144,18 @@ class PersistedEngineTest
         persisted.close();
 
         final StateUnusableException refused = assertThrows(StateUnusableException.class,
-            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()));
+            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new EventLog(false), context()));
         assertEquals(StateStatus.APPLY_INCOMPLETE, refused.status());
         assertTrue(refused.getMessage().startsWith("APPLY_INCOMPLETE"), refused.getMessage());
-        assertEquals(StateStatus.APPLY_INCOMPLETE, EngineState.check(context()).status(), "the files are left as found");
+        assertEquals(StateStatus.APPLY_INCOMPLETE, EngineState.check(context()).status(),
+            "the files are left as found");
 
         // what the caller does then: start over and replay the journal from the start
         try (EngineState fresh = EngineState.openEmpty(context()))
         {
-            final Engine rebuilt = Engine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), fresh);
+            final Engine rebuilt = Engine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new EventLog(false), fresh);
             records.apply(rebuilt, 0, records.count());
             assertArrayEquals(source.engine.stateHash(), rebuilt.stateHash());
         }
@@ -157,8 +168,8 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 9).setUp().run(200);
         final Records records = new Records(source.commands, source.commandsLength());
-        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
-            context()))
+        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+            new EventLog(false), context()))
         {
             records.apply(persisted.engine(), 0, records.count());
         }
@@ -173,12 +184,14 @@ class PersistedEngineTest
             stored.meta().commitApplied(sequence);
         }
         final StateUnusableException contradicting = assertThrows(StateUnusableException.class,
-            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()));
+            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new EventLog(false), context()));
         assertEquals(StateStatus.MAP_FILE_CORRUPT, contradicting.status(), contradicting.getMessage());
 
         Files.delete(context().directory().resolve(StoreFile.MARKETS.fileName()));
         final StateUnusableException missing = assertThrows(StateUnusableException.class,
-            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false), context()));
+            () -> PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+                new EventLog(false), context()));
         assertEquals(StateStatus.MAP_FILE_MISSING, missing.status());
         final StateCheck check = EngineState.check(context());
         assertEquals(StateStatus.MAP_FILE_MISSING, check.status(), "refusing leaves the folder as found");
@@ -190,12 +203,13 @@ class PersistedEngineTest
         final EngineHarness source = new EngineHarness(RandomStream.config(), false);
         new RandomStream(source, 3).setUp().run(50);
         final Records records = new Records(source.commands, source.commandsLength());
-        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR), new EventLog(false),
-            context()))
+        try (PersistedEngine persisted = PersistedEngine.open(RandomStream.config().operator(EngineHarness.OPERATOR),
+            new EventLog(false), context()))
         {
             records.apply(persisted.engine(), 0, records.count());
             final byte[] before = persisted.engine().stateHash();
-            assertThrows(IllegalStateException.class, () -> records.apply(persisted.engine(), records.count() - 1, records.count()));
+            assertThrows(IllegalStateException.class,
+                () -> records.apply(persisted.engine(), records.count() - 1, records.count()));
             assertArrayEquals(before, persisted.engine().stateHash());
         }
     }
@@ -217,7 +231,8 @@ class PersistedEngineTest
                 records.apply(persisted.engine(), i, i + 1);
                 final long stateSequence = persisted.state().meta().appliedSequence();
                 assertTrue(stateSequence <= events.lastSequence(),
-                    "the state reflects sequence " + stateSequence + " but the event journal ends at " + events.lastSequence());
+                    "the state reflects sequence " + stateSequence + " but the event journal ends at " +
+                    events.lastSequence());
                 written = Math.max(written, stateSequence);
             }
             assertTrue(written > 0, "the state was written during the run");

@@ -61,7 +61,10 @@ final class RandomStream
 
     private final EngineHarness h;
     private final SplittableRandom random;
-    /** Draws the limit class of order actions apart from {@link #random}, so the streams' other draws are what they were. */
+    /**
+     * Draws the limit class of order actions apart from {@link #random}, so the streams' other draws are what
+     * they were.
+     */
     private final SplittableRandom limitClasses;
     /**
      * Draws, apart from {@link #random}, which amends are of a recent order by its owner (half of them): some of those
@@ -179,7 +182,8 @@ final class RandomStream
             for (int i = 0, n = 1 + random.nextInt(5); i < n; i++)
             {
                 legs.add(random.nextBoolean() || placed.isEmpty() ? place() :
-                    random.nextBoolean() ? new Cancel(anyPlaced()) : new CancelByClientOrderId(new ClientOrderId(bytes(16, 3))));
+                    random.nextBoolean() ? new Cancel(anyPlaced()) :
+                    new CancelByClientOrderId(new ClientOrderId(bytes(16, 3))));
             }
             h.act(account, new Batch(legs));
         }
@@ -273,7 +277,8 @@ final class RandomStream
         else
         {
             // replays, stale and far nonces, and strangers' signatures
-            final long nonce = random.nextBoolean() ? random.nextLong(Math.max(1, h.nonce(account))) : h.nonce(account) + 300;
+            final long nonce = random.nextBoolean() ? random.nextLong(Math.max(1, h.nonce(account))) :
+                h.nonce(account) + 300;
             h.send(new ActionPayload(account, nonce, null, h.now, place()),
                 random.nextBoolean() ? SignerMatch.ACCOUNT_RAW : SignerMatch.OTHER, account, null);
         }
@@ -289,7 +294,8 @@ final class RandomStream
         if (which < 4)
         {
             agents.create(owner, agentId, agentSigners[random.nextInt(agentSigners.length)],
-                AgentCommands.TRADE | (random.nextBoolean() ? AgentCommands.CANCEL : 0), h.now + 1 + random.nextInt(100_000));
+                AgentCommands.TRADE | (random.nextBoolean() ? AgentCommands.CANCEL : 0),
+                h.now + 1 + random.nextInt(100_000));
         }
         else if (which < 7)
         {
@@ -308,7 +314,8 @@ final class RandomStream
 
     private void requestRejected(final Address account)
     {
-        final RequestRejectedEncoder e = new RequestRejectedEncoder().wrapAndApplyHeader(record, 0, new MessageHeaderEncoder())
+        final RequestRejectedEncoder e = new RequestRejectedEncoder()
+            .wrapAndApplyHeader(record, 0, new MessageHeaderEncoder())
             .sequence(h.nextSequence()).timestampMs(h.now).epoch(1).connectionId(3).correlationId(4)
             .reason(RequestRejectReason.values()[0]);
         e.putAccount(account.toBytes(), 0, 20).putDigest(new byte[32], 0, 32);
@@ -323,7 +330,8 @@ final class RandomStream
     {
         final SpotPlaceOrder place = place();
         final CancelReplaceEncoder e = new CancelReplaceEncoder()
-            .wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(h.nextSequence()).timestampMs(h.now).epoch(1);
+            .wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(h.nextSequence())
+            .timestampMs(h.now).epoch(1);
         // the EIP-712 hash the pool would have put here: unique per replace
         final byte[] orderId = new byte[32];
         orderId[0] = 0x7C;
@@ -332,13 +340,17 @@ final class RandomStream
             .hasClientOrderId(BooleanType.FALSE).putDigest(orderId, 0, 32)
             .signerMatch(SignerMatch.ACCOUNT_RAW).putRawSigner(account.toBytes(), 0, 20);
         e.putCancelOrderId(anyPlaced().toBytes(), 0, 32).market(place.market())
-            .book(place.book() == null ? io.venue.journal.sbe.Book.NONE : // FQN-CLASH: the codec's enums (the action's are imported)
+            // FQN-CLASH: the codec's enums (the action's are imported)
+            .book(place.book() == null ? io.venue.journal.sbe.Book.NONE :
+                // FQN-CLASH: the codec's enums (the action's are imported)
                 place.book() == Book.YES ? io.venue.journal.sbe.Book.YES : io.venue.journal.sbe.Book.NO)
             // FQN-CLASH: the codec's enums (the action's are imported)
             .side(place.side() == Side.BID ? io.venue.journal.sbe.Side.BID : io.venue.journal.sbe.Side.ASK)
             .price(place.price()).qty(place.qty())
             // FQN-CLASH: the codec's enums (the action's are imported)
-            .timeInForce(random.nextBoolean() ? io.venue.journal.sbe.TimeInForce.GTC : io.venue.journal.sbe.TimeInForce.POST_ONLY)
+            .timeInForce(random.nextBoolean() ? io.venue.journal.sbe.TimeInForce.GTC :
+                // FQN-CLASH: the codec's enums (the action's are imported)
+                io.venue.journal.sbe.TimeInForce.POST_ONLY)
             .expiry(random.nextInt(4) == 0 ? (EngineHarness.T0 + random.nextInt(200_000)) / 1000 : 0);
         h.apply(record, MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength());
         placed(account, new OrderId(orderId));
@@ -364,8 +376,10 @@ final class RandomStream
         final TimeInForce tif = TimeInForce.values()[random.nextInt(4)];
         final StpMode stp = random.nextInt(3) == 0 ? null : StpMode.values()[random.nextInt(4)];
         final boolean isMarket = tif != TimeInForce.POST_ONLY && random.nextInt(10) == 0;
-        final long expiresAt = random.nextInt(6) == 0 ? EngineHarness.T0 + random.nextInt(200_000) : SpotPlaceOrder.NO_EXPIRY;
-        return new SpotPlaceOrder(market, book, side, price(market), lots(), stp, tif, isMarket, random.nextInt(12) == 0, expiresAt);
+        final long expiresAt = random.nextInt(6) == 0 ? EngineHarness.T0 + random.nextInt(200_000) :
+            SpotPlaceOrder.NO_EXPIRY;
+        return new SpotPlaceOrder(market, book, side, price(market), lots(), stp, tif, isMarket,
+            random.nextInt(12) == 0, expiresAt);
     }
 
     private long price(final long market)

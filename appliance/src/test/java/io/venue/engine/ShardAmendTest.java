@@ -66,10 +66,13 @@ class ShardAmendTest
 
     private static SpotPlaceOrder order(final Side side, final long price, final long btc)
     {
-        return new SpotPlaceOrder(BTC_USD, null, side, price, btc * UNIT, null, TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
+        return new SpotPlaceOrder(BTC_USD, null, side, price, btc * UNIT, null, TimeInForce.GTC, false, false,
+            SpotPlaceOrder.NO_EXPIRY);
     }
 
-    /** Alice's bid of 10 BTC at 100 (1,000 dollars), open when a barrier starts a view, then half filled by Bob in it. */
+    /**
+     * Alice's bid of 10 BTC at 100 (1,000 dollars), open when a barrier starts a view, then half filled by Bob in it.
+     */
     private OrderId halfFilledBid()
     {
         h.act(ALICE, order(Side.BID, PRICE, 10));
@@ -131,7 +134,8 @@ class ShardAmendTest
         setUp(recorder, 2_000);
         recorder.act(ALICE, order(Side.BID, PRICE, 10));
         final OrderId bid = new OrderId(recorder.lastDigest);
-        recorder.act(ALICE, new SpotPlaceOrder(BTC_USD, null, Side.BID, 90 * UNIT, 2 * UNIT, null, TimeInForce.POST_ONLY, false,
+        recorder.act(ALICE,
+            new SpotPlaceOrder(BTC_USD, null, Side.BID, 90 * UNIT, 2 * UNIT, null, TimeInForce.POST_ONLY, false,
             false, SpotPlaceOrder.NO_EXPIRY));
         final OrderId postOnly = new OrderId(recorder.lastDigest);
         recorder.act(BOB, order(Side.ASK, 105 * UNIT, 3));

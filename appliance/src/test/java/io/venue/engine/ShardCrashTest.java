@@ -114,7 +114,8 @@ class ShardCrashTest
     private static String report(final ChildJvm child)
     {
         final StringBuilder report = new StringBuilder();
-        child.lines.stream().filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED") || l.startsWith("SET ASIDE"))
+        child.lines.stream()
+            .filter(l -> l.startsWith("REBUILT") || l.startsWith("RECOVERED") || l.startsWith("SET ASIDE"))
             .forEach(l -> report.append(l).append("; "));
         return report.toString();
     }

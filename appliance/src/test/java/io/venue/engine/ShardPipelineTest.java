@@ -49,7 +49,10 @@ class ShardPipelineTest
     @TempDir
     Path folder;
 
-    /** The records of a {@link RandomStream} (every kind of command) or, with {@code trading}, of a {@link TradingStream}. */
+    /**
+     * The records of a {@link RandomStream} (every kind of command) or, with {@code trading}, of a
+     * {@link TradingStream}.
+     */
     static List<byte[]> stream(final long seed, final int steps, final boolean trading)
     {
         final EngineHarness h = new EngineHarness(trading ? TradingStream.config() : RandomStream.config(), false);
@@ -70,7 +73,10 @@ class ShardPipelineTest
             .operator(EngineHarness.OPERATOR);
     }
 
-    /** Runs the records; drains after a record with probability {@code drainOneIn}⁻¹ (0: never). Returns events and state hash. */
+    /**
+     * Runs the records; drains after a record with probability {@code drainOneIn}⁻¹ (0: never). Returns events and
+     * state hash.
+     */
     static Run run(final EngineConfig config, final List<byte[]> records, final long drainSeed, final int drainOneIn)
     {
         final EventLog log = new EventLog(false);
@@ -184,7 +190,8 @@ class ShardPipelineTest
         try (PersistedEngine persisted = PersistedEngine.open(config, second, context))
         {
             restart = persisted.engine().lastSequence();
-            assertTrue(restart < stop, "the state was written where a group begins (a group end or a barrier): " + restart);
+            assertTrue(restart < stop,
+                "the state was written where a group begins (a group end or a barrier): " + restart);
             apply(persisted.engine(), records, (int)restart, records.size());
             hash = persisted.engine().stateHash();
         }
@@ -192,7 +199,8 @@ class ShardPipelineTest
         final byte[] joined = concat(upTo(firstLife, restart), second.bytes());
         assertArrayEquals(reference.events(), joined, "the events of both lives, the replayed commands once");
         assertArrayEquals(reference.hash(), hash);
-        assertArrayEquals(firstLife, Arrays.copyOf(joined, firstLife.length), "the replayed commands gave the events they gave before");
+        assertArrayEquals(firstLife, Arrays.copyOf(joined, firstLife.length),
+            "the replayed commands gave the events they gave before");
     }
 
     /**
@@ -220,8 +228,8 @@ class ShardPipelineTest
         final List<byte[]> records = h.records();
         assertTrue(h.engine.view().isOpen(bobsBid), "one shard: the proceeds are there at once");
 
-        final EngineConfig config = new EngineConfig().shards(2).groupCommands(1_000_000).operator(EngineHarness.OPERATOR)
-            .stateLimits(StateLimits.forAccounts(1_000, 10_000));
+        final EngineConfig config = new EngineConfig().shards(2).groupCommands(1_000_000)
+            .operator(EngineHarness.OPERATOR) .stateLimits(StateLimits.forAccounts(1_000, 10_000));
         try (Engine sharded = new Engine(config, (buffer, offset, length) -> { }))
         {
             apply(sharded, records, 0, records.size());
@@ -266,7 +274,8 @@ class ShardPipelineTest
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             final long stored;
-            try (PersistedEngine persisted = PersistedEngine.open(config, JournalEventSink.heldUntilFlush(eventOut), context))
+            try (PersistedEngine persisted = PersistedEngine.open(config,
+                JournalEventSink.heldUntilFlush(eventOut), context))
             {
                 apply(persisted.engine(), records, 0, stateAt);
                 persisted.engine().flushState();
@@ -294,7 +303,8 @@ class ShardPipelineTest
                 apply(crashed, records, 0, crashedAt);
                 crashed.drain();
             }
-            final ShardRecovery recovery = ShardRecovery.recover(config, context, commands, events, new ShardRecovery.Report()
+            final ShardRecovery recovery = ShardRecovery.recover(config, context, commands, events,
+                new ShardRecovery.Report()
             {
                 public void onStateRebuilt(final String reason)
                 {
@@ -306,7 +316,8 @@ class ShardPipelineTest
                     throw new AssertionError("unreadable command at index " + index);
                 }
 
-                public void onReplayed(final long replayed, final long matched, final long appended, final long lastSequence)
+                public void onReplayed(final long replayed, final long matched, final long appended,
+                    final long lastSequence)
                 {
                     assertEquals(records.size() - stored, replayed, "only the commands after the state");
                     assertTrue(matched > 0 && appended > 0);
@@ -316,10 +327,13 @@ class ShardPipelineTest
             recovery.engine().close();
             recovery.state().close();
         }
-        assertArrayEquals(reference.events(), ShardRecoveryTest.journal(folder.resolve("events")), "no event lost, none twice");
+        assertArrayEquals(reference.events(), ShardRecoveryTest.journal(folder.resolve("events")),
+            "no event lost, none twice");
     }
 
-    /** A book expires its orders at its own shard's commands: another shard's command leaves them, its own removes them. */
+    /**
+     * A book expires its orders at its own shard's commands: another shard's command leaves them, its own removes them.
+     */
     @Test
     void aShardExpiresItsBooksOrdersAtItsOwnCommands()
     {
@@ -334,7 +348,8 @@ class ShardPipelineTest
             TimeInForce.GTC, false, false, h.now + 100));
         h.now += 200;
         final List<String> otherShard = h.act(EngineTest.BOB, spotIn(8));
-        assertTrue(otherShard.stream().noneMatch(l -> l.contains("\"reason\":\"EXPIRED\"")), String.join("\n", otherShard));
+        assertTrue(otherShard.stream().noneMatch(l -> l.contains("\"reason\":\"EXPIRED\"")),
+            String.join("\n", otherShard));
         final List<String> ownShard = h.act(EngineTest.BOB, spotIn(7));
         EngineTest.line(ownShard, "OrderDone", "\"reason\":\"EXPIRED\"", "\"account\":\"" + EngineTest.ALICE + "\"");
         h.engine.close();
@@ -346,7 +361,9 @@ class ShardPipelineTest
             TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
     }
 
-    /** A defect while matching (here: a ticket for a book that does not exist) marks that command and stops the shard. */
+    /**
+     * A defect while matching (here: a ticket for a book that does not exist) marks that command and stops the shard.
+     */
     @Test
     void aShardThatFailsMarksItsCommandAndStops()
     {
@@ -387,7 +404,8 @@ class ShardPipelineTest
 
     private EngineState.Context stateContext(final String name, final int commandsPerFlush)
     {
-        return new EngineState.Context().directory(folder.resolve(name)).sizeFor(1_000, 10_000).commandsPerFlush(commandsPerFlush);
+        return new EngineState.Context().directory(folder.resolve(name)).sizeFor(1_000, 10_000)
+            .commandsPerFlush(commandsPerFlush);
     }
 
     /** The events of commands up to {@code sequence}. */
@@ -395,7 +413,8 @@ class ShardPipelineTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(events);
         int at = 0;
-        while (at < events.length && buffer.getLong(at + 4 + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN) <= sequence)
+        while (at < events.length &&
+            buffer.getLong(at + 4 + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN) <= sequence)
         {
             at += 4 + buffer.getInt(at, ByteOrder.nativeOrder());
         }

@@ -60,7 +60,8 @@ class ShardRecoveryTest
             log.add("unreadable " + index + " " + sequence);
         }
 
-        public void onReplayed(final long commands, final long eventsMatched, final long eventsAppended, final long lastSequence)
+        public void onReplayed(final long commands, final long eventsMatched, final long eventsAppended,
+            final long lastSequence)
         {
             replay[0] = commands;
             replay[1] = eventsMatched;
@@ -84,7 +85,8 @@ class ShardRecoveryTest
     {
         final EngineHarness reference = reference();
         final List<byte[]> records = reference.records();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
@@ -137,7 +139,8 @@ class ShardRecoveryTest
     {
         final EngineHarness reference = reference();
         final List<byte[]> records = reference.records();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
@@ -165,7 +168,8 @@ class ShardRecoveryTest
         new UnsafeBuffer(foreign).putShort(6, (short)(MessageHeaderDecoder.SCHEMA_VERSION + 1),
             ByteOrder.LITTLE_ENDIAN);
         records.set(9, foreign);
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
@@ -177,7 +181,8 @@ class ShardRecoveryTest
             }
             final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
             recovery.state().close();
-            assertEquals(List.of("unreadable " + tenth[0] + " " + JournalRecords.sequence(new UnsafeBuffer(foreign), 0)),
+            assertEquals(
+                List.of("unreadable " + tenth[0] + " " + JournalRecords.sequence(new UnsafeBuffer(foreign), 0)),
                 log.stream().filter(line -> line.startsWith("unreadable")).toList());
         }
     }
@@ -187,20 +192,23 @@ class ShardRecoveryTest
     {
         final EngineHarness reference = reference();
         final List<byte[]> records = reference.records();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender commandOut = commands.appender();
             records.forEach(r -> commandOut.append(new UnsafeBuffer(r), 0, r.length));
             final JournalAppender eventOut = events.appender();
             // a run under another operator key wrote different events for the same commands
-            final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB), new JournalEventSink(eventOut));
+            final Engine other = new Engine(RandomStream.config().operator(EngineTest.BOB),
+                new JournalEventSink(eventOut));
             for (int i = 0; i < 50; i++)
             {
                 apply(other, records.get(i));
             }
             final IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> ShardRecovery.recover(config(), context(), commands, events, report));
-            assertTrue(refused.getMessage().startsWith("the event journal disagrees with the replay at index"), refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("the event journal disagrees with the replay at index"),
+                refused.getMessage());
         }
     }
 
@@ -209,7 +217,8 @@ class ShardRecoveryTest
     {
         final EngineHarness reference = reference();
         final List<byte[]> records = reference.records();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             // the host kept the events of every command but lost the command journal's last 100 records
             final JournalAppender commandOut = commands.appender();
@@ -222,8 +231,8 @@ class ShardRecoveryTest
             }
             final IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> ShardRecovery.recover(config(), context(), commands, events, report));
-            assertTrue(refused.getMessage().startsWith("the event journal holds events past the command journal's end, from index"),
-                refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("the event journal holds events past the command journal's " +
+                "end, from index"), refused.getMessage());
         }
     }
 
@@ -235,7 +244,9 @@ class ShardRecoveryTest
         return h;
     }
 
-    /** A state closed cleanly (maps forced to disk), then a power loss takes the journals' tails, which were not forced. */
+    /**
+     * A state closed cleanly (maps forced to disk), then a power loss takes the journals' tails, which were not forced.
+     */
     @Test
     void aStateAheadOfTheJournalsIsRebuiltFromThem() throws Exception
     {
@@ -249,7 +260,8 @@ class ShardRecoveryTest
             records.forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
         }
         // what survived on disk of the journals: the first `kept` commands and their events
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender out = commands.appender();
             final Engine eventsOf = new Engine(config(), new JournalEventSink(events.appender()));
@@ -261,20 +273,24 @@ class ShardRecoveryTest
             final long journalEnd = commands.lastSequence();
             final ShardRecovery recovery = ShardRecovery.recover(config(), context(), commands, events, report);
             assertEquals(journalEnd, recovery.engine().lastSequence());
-            assertArrayEquals(eventsOf.stateHash(), recovery.engine().stateHash(), "the state of the journaled commands only");
-            assertTrue(log.stream().anyMatch(l -> l.startsWith("the state holds the commands up to " + records.size()) &&
+            assertArrayEquals(eventsOf.stateHash(), recovery.engine().stateHash(),
+                "the state of the journaled commands only");
+            assertTrue(
+                log.stream().anyMatch(l -> l.startsWith("the state holds the commands up to " + records.size()) &&
                 l.endsWith("(their tails were lost): not used")), log.toString());
             recovery.state().close();
         }
     }
 
     /**
-     * The other side of {@link #aStateAheadOfTheJournalsIsRebuiltFromThem}: after a clean stop whose last commands wrote no
-     * events (refusals, a record of another schema version the engine does not read), the state is used as it is.
+     * The other side of {@link #aStateAheadOfTheJournalsIsRebuiltFromThem}: after a clean stop whose last commands
+     * wrote no events (refusals, a record of another schema version the engine does not read), the state is used as
+     * it is.
      */
     @ParameterizedTest
     @CsvSource({"1,false", "2,false", "1,true"})
-    void aCleanStopEndingInCommandsWithoutEventsKeepsItsState(final int shards, final boolean unreadable) throws Exception
+    void aCleanStopEndingInCommandsWithoutEventsKeepsItsState(final int shards, final boolean unreadable)
+        throws Exception
     {
         final EngineConfig config = RandomStream.config().operator(EngineHarness.OPERATOR).shards(shards);
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
@@ -290,10 +306,12 @@ class ShardRecoveryTest
         }
         records.add(refusal(next++));
         records.add(refusal(next));
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender out = commands.appender();
-            try (PersistedEngine persisted = PersistedEngine.open(config, new JournalEventSink(events.appender()), context()))
+            try (PersistedEngine persisted = PersistedEngine.open(config,
+                new JournalEventSink(events.appender()), context()))
             {
                 for (final byte[] r : records)
                 {
@@ -313,8 +331,10 @@ class ShardRecoveryTest
     private static byte[] refusal(final long sequence)
     {
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(256);
-        final RequestRejectedEncoder refusal = new RequestRejectedEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .sequence(sequence).timestampMs(1).epoch(1).connectionId(3).correlationId(4).reason(RequestRejectReason.values()[0]);
+        final RequestRejectedEncoder refusal = new RequestRejectedEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .sequence(sequence).timestampMs(1).epoch(1).connectionId(3).correlationId(4)
+            .reason(RequestRejectReason.values()[0]);
         refusal.putAccount(new byte[20], 0, 20).putDigest(new byte[32], 0, 32);
         refusal.detail("refused before the engine");
         final byte[] bytes = new byte[MessageHeaderEncoder.ENCODED_LENGTH + refusal.encodedLength()];
@@ -322,17 +342,22 @@ class ShardRecoveryTest
         return bytes;
     }
 
-    /** A map file of the right length whose Chronicle header is damaged: rebuilt by replay at once, not after Chronicle's minute. */
+    /**
+     * A map file of the right length whose Chronicle header is damaged: rebuilt by replay at once, not after
+     * Chronicle's minute.
+     */
     @Test
     void aMapFileWithADamagedHeaderIsRebuilt() throws Exception
     {
         final EngineHarness h = new EngineHarness(RandomStream.config(), false);
         new RandomStream(h, 5).setUp().run(600);
         final List<byte[]> records = h.records();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final JournalAppender out = commands.appender();
-            try (PersistedEngine persisted = PersistedEngine.open(config(), new JournalEventSink(events.appender()), context()))
+            try (PersistedEngine persisted = PersistedEngine.open(config(),
+                new JournalEventSink(events.appender()), context()))
             {
                 for (final byte[] r : records)
                 {

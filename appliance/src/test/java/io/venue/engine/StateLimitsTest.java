@@ -55,8 +55,8 @@ class StateLimitsTest
     Path folder;
 
     /** Plenty of everything except what a test narrows. */
-    private static StateLimits limits(final long accounts, final long balances, final long positions, final long openOrders,
-        final long agents, final long credentials)
+    private static StateLimits limits(final long accounts, final long balances, final long positions,
+        final long openOrders, final long agents, final long credentials)
     {
         return new StateLimits(accounts, balances, positions, openOrders, agents, credentials);
     }
@@ -85,7 +85,8 @@ class StateLimitsTest
         line(h.admin(new Deposit(BOB, USD, UNIT)), "BalanceChanged");
 
         assertRejected(h.admin(new Deposit(CAROL, USD, UNIT)), "CAPACITY_LIMIT");
-        assertRejected(h.admin(new SetKillSwitch(KillScope.ACCOUNT, CAROL, SetKillSwitch.NO_MARKET, true)), "CAPACITY_LIMIT");
+        assertRejected(h.admin(new SetKillSwitch(KillScope.ACCOUNT, CAROL, SetKillSwitch.NO_MARKET, true)),
+            "CAPACITY_LIMIT");
         // a stranger's action is refused before capacity is asked (UnfundedAccountsTest); as a command of version 6 it
         // would be numbered once its nonce passed, and stops at the limit
         assertRejected(h.act(STRANGER, spot(Side.BID, 1000, 1000)), "ACCOUNT_NOT_FUNDED");
@@ -93,7 +94,8 @@ class StateLimitsTest
         assertRejected(h.act(STRANGER, spot(Side.BID, 1000, 1000)), "CAPACITY_LIMIT");
         h.version = JournalRecords.SCHEMA_VERSION;
         // an owner the venue holds nothing for is refused before any account is made for it
-        assertRejected(new AgentCommands(h).create(CAROL, 5, STRANGER, AgentCommands.TRADE, h.now + 1000), "ACCOUNT_NOT_FUNDED");
+        assertRejected(new AgentCommands(h).create(CAROL, 5, STRANGER, AgentCommands.TRADE, h.now + 1000),
+            "ACCOUNT_NOT_FUNDED");
         assertEquals(-1, h.engine.view().account(CAROL.toBytes()));
         assertEquals(-1, h.engine.view().account(STRANGER.toBytes()));
         assertEquals(3, h.engine.view().accountCount());
@@ -134,10 +136,14 @@ class StateLimitsTest
         line(h.act(ALICE, new Split(OUTCOME, UNIT)), "PositionChanged");
         line(h.act(ALICE, new Split(OUTCOME, UNIT)), "PositionChanged");
         // YES and NO of one market are one record: Alice selling NO shares opens nothing new
-        line(h.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.NO, Side.ASK, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        line(
+            h.act(ALICE,
+                new SpotPlaceOrder(OUTCOME, Book.NO, Side.ASK, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "OrderAccepted");
         assertRejected(h.act(BOB, new Split(OUTCOME, UNIT)), "CAPACITY_LIMIT");
-        assertRejected(h.act(BOB, new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        assertRejected(
+            h.act(BOB,
+                new SpotPlaceOrder(OUTCOME, Book.NO, Side.BID, 400_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
             "CAPACITY_LIMIT");
     }
 
@@ -148,7 +154,10 @@ class StateLimitsTest
         h.admin(new Deposit(ALICE, USD, 1_000 * UNIT));
         h.admin(new Deposit(BOB, BTC, 1_000 * UNIT));
         line(h.act(ALICE, spot(Side.BID, 1000, 1000)), "OrderAccepted");
-        line(h.act(ALICE, new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false, -1)),
+        line(
+            h.act(ALICE,
+                new SpotPlaceOrder(OUTCOME, Book.YES, Side.BID, 500_000, UNIT, null, TimeInForce.GTC, false, false,
+                    -1)),
             "OrderAccepted");
         assertRejected(h.act(ALICE, spot(Side.BID, 900, 1000)), "OPEN_ORDER_LIMIT");
         // an order that trades needs no record: Bob's ask fills Alice's bid and rests nothing
@@ -195,8 +204,10 @@ class StateLimitsTest
         final EngineConfig config = RandomStream.config().stateLimits(tight);
         final EngineHarness plain = new EngineHarness(config, true);
         new RandomStream(plain, seed).setUp().run(3_000);
-        assertTrue(plain.log.lines().stream().filter(l -> l.contains("CAPACITY_LIMIT")).count() > 10, "the limits were hit");
-        try (EngineState stored = EngineState.open(new EngineState.Context().directory(folder).sizeFor(tight).commandsPerFlush(1)))
+        assertTrue(plain.log.lines().stream().filter(l -> l.contains("CAPACITY_LIMIT")).count() > 10,
+            "the limits were hit");
+        try (EngineState stored = EngineState.open(
+            new EngineState.Context().directory(folder).sizeFor(tight).commandsPerFlush(1)))
         {
             final EngineHarness mirrored = new EngineHarness(config, false, stored);
             new RandomStream(mirrored, seed).setUp().run(3_000);
@@ -215,7 +226,8 @@ class StateLimitsTest
     {
         final EngineConfig config = new EngineConfig().stateLimits(StateLimits.forAccounts(1_000, 5_000));
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->
-            PersistedEngine.open(config, (b, o, l) -> { }, new EngineState.Context().directory(folder).sizeFor(100, 5_000)));
+            PersistedEngine.open(config, (b, o, l) -> { },
+                new EngineState.Context().directory(folder).sizeFor(100, 5_000)));
         assertTrue(refused.getMessage().contains("NONCE_WINDOWS"), refused.getMessage());
     }
 }

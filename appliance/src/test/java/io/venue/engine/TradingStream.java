@@ -126,7 +126,8 @@ final class TradingStream
         }
         else if (kind < 975)
         {
-            h.act(account, new CancelAll(random.nextBoolean() ? CancelAll.ALL_MARKETS : SPOT[random.nextInt(SPOT.length)]));
+            h.act(account,
+                new CancelAll(random.nextBoolean() ? CancelAll.ALL_MARKETS : SPOT[random.nextInt(SPOT.length)]));
         }
         else if (kind < 983)
         {
@@ -181,7 +182,8 @@ final class TradingStream
         final TimeInForce tif = random.nextInt(4) == 0 ? TimeInForce.values()[random.nextInt(4)] : TimeInForce.GTC;
         final StpMode stp = random.nextInt(3) == 0 ? null : StpMode.values()[random.nextInt(4)];
         final boolean isMarket = tif != TimeInForce.POST_ONLY && random.nextInt(15) == 0;
-        final long expiresAt = random.nextInt(8) == 0 && expiries ? h.now + random.nextInt(2_000) - 100 : SpotPlaceOrder.NO_EXPIRY;
+        final long expiresAt = random.nextInt(8) == 0 && expiries ? h.now + random.nextInt(2_000) - 100 :
+            SpotPlaceOrder.NO_EXPIRY;
         // bids a little above asks on average, so many orders cross
         final long price = outcome ? 10_000 * (40 + random.nextInt(20)) :
             1_000 * (side == Side.BID ? 995 + random.nextInt(12) : 993 + random.nextInt(12));

@@ -35,16 +35,16 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Command journals of schema versions 4 and 5, written before version 6 (JOURNAL-SCHEMA.md, section 9): the engine reads
- * their records as the same records of version 6 and writes each command's events in the command's version; and an
- * amend of version 4 or 5 that takes a partly filled order out of the book and enters it again starts the order's
+ * Command journals of schema versions 4 and 5, written before version 6 (JOURNAL-SCHEMA.md, section 9): the engine
+ * reads their records as the same records of version 6 and writes each command's events in the command's version; and
+ * an amend of version 4 or 5 that takes a partly filled order out of the book and enters it again starts the order's
  * filled quantity again from 0, as the builds of those versions did, where one of version 6 keeps it. So the same
- * commands as version 4 and as version 5 records give the same events but for the version in each header, and as version
- * 6 records the same events again but for the {@code qty} of the orders such amends entered again. {@link EventFold}
- * checks each run's sizes against the trades by the version of each event: it fails if a version 4 or 5 amend keeps what
- * the order filled, or a version 6 one does not. With one engine thread and with matching shards (whose staged events
- * are written at settlement), over a {@link RandomStream} (every kind of command) and a {@link TradingStream} (amends
- * that take partly filled orders out of the book and enter them again, many of them).
+ * commands as version 4 and as version 5 records give the same events but for the version in each header, and as
+ * version 6 records the same events again but for the {@code qty} of the orders such amends entered again.
+ * {@link EventFold} checks each run's sizes against the trades by the version of each event: it fails if a version 4 or
+ * 5 amend keeps what the order filled, or a version 6 one does not. With one engine thread and with matching shards
+ * (whose staged events are written at settlement), over a {@link RandomStream} (every kind of command) and a
+ * {@link TradingStream} (amends that take partly filled orders out of the book and enter them again, many of them).
  * <p>
  * That the events of versions 4 and 5 are the very bytes their builds wrote is shown against journals those builds
  * wrote, kept in the test resources of tools ({@code JournalAmendFillsTest}).
@@ -73,7 +73,8 @@ class VersionFourCommandsTest
         int orders = 0;
         for (final byte[] record : records)
         {
-            assertEquals(JournalRecords.SCHEMA_VERSION, new MessageHeaderDecoder().wrap(new UnsafeBuffer(record), 0).version());
+            assertEquals(JournalRecords.SCHEMA_VERSION,
+                new MessageHeaderDecoder().wrap(new UnsafeBuffer(record), 0).version());
             final int template = new MessageHeaderDecoder().wrap(new UnsafeBuffer(record), 0).templateId();
             orders += template >= 1 && template <= 4 ? 1 : 0;
         }
@@ -82,13 +83,17 @@ class VersionFourCommandsTest
         final EngineConfig config = config(stream).operator(EngineHarness.OPERATOR).shards(shards).groupCommands(group);
         // each run's EventFold checks every size by the version of the event that states it
         final ShardPipelineTest.Run version6 = ShardPipelineTest.run(config, records, 0, 0);
-        final ShardPipelineTest.Run version5 = ShardPipelineTest.run(config, asVersion(records, 5, records.size()), 0, 0);
-        final ShardPipelineTest.Run version4 = ShardPipelineTest.run(config, asVersion(records, 4, records.size()), 0, 0);
+        final ShardPipelineTest.Run version5 = ShardPipelineTest.run(config, asVersion(records, 5, records.size()),
+            0, 0);
+        final ShardPipelineTest.Run version4 = ShardPipelineTest.run(config, asVersion(records, 4, records.size()),
+            0, 0);
 
         assertArrayEquals(version5.hash(), version4.hash(), "the same state");
-        assertArrayEquals(logInVersion(version5.events(), 4), version4.events(), "version 5's events but for the version in each header");
+        assertArrayEquals(logInVersion(version5.events(), 4), version4.events(),
+            "version 5's events but for the version in each header");
 
-        // version 6: the same events but for the headers and the sizes of the orders that re-entered after filling in part
+        // version 6: the same events but for the headers and the sizes of the orders that re-entered after filling
+        // in part
         final List<byte[]> old = split(version5.events());
         final List<byte[]> now = split(version6.events());
         assertEquals(old.size(), now.size(), "as many events");
@@ -121,11 +126,13 @@ class VersionFourCommandsTest
             case "trading" -> 5;
             default -> 30;
         };
-        assertTrue(partlyFilledReentries >= least, "amends that entered a partly filled order again: " + partlyFilledReentries);
+        assertTrue(partlyFilledReentries >= least,
+            "amends that entered a partly filled order again: " + partlyFilledReentries);
         assertTrue(sizesDiffer >= partlyFilledReentries, sizesDiffer + " sizes differ");
 
-        // and the order status read model counts every fill of every id on either journal, and on a version 5 journal that
-        // this build carries on with version 6 commands (whose amends keep what the book holds of an order's fills)
+        // and the order status read model counts every fill of every id on either journal, and on a version 5 journal
+        // that this build carries on with version 6 commands (whose amends keep what the book holds of an
+        // order's fills)
         final List<byte[]> mixed = asVersion(records, 5, records.size() / 2);
         final ShardPipelineTest.Run mixedRun = ShardPipelineTest.run(config, mixed, 0, 0);
         for (final ShardPipelineTest.Run run : List.of(version6, version5, mixedRun))
@@ -266,8 +273,10 @@ class VersionFourCommandsTest
                 assertNotNull(json, id);
                 final Matcher matcher = STATUS.matcher(json);
                 assertTrue(matcher.find(), json);
-                assertEquals(fills.getOrDefault(id, 0L), Long.parseLong(matcher.group(3)), "what order " + id + " filled: " + json);
-                assertEquals(Long.parseLong(matcher.group(1)) - Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3)));
+                assertEquals(fills.getOrDefault(id, 0L), Long.parseLong(matcher.group(3)),
+                    "what order " + id + " filled: " + json);
+                assertEquals(Long.parseLong(matcher.group(1)) - Long.parseLong(matcher.group(2)),
+                    Long.parseLong(matcher.group(3)));
             }
         }
     }

@@ -77,7 +77,8 @@ class FailoverTest
         assertEquals("2", parts[1], "the new epoch");
         final long promotedAt = Long.parseLong(parts[2]);
         System.out.println("failover: answered through " + answered + ", standby held " + promotedAt + " at promotion");
-        assertTrue(promotedAt >= answered, "answered through " + answered + " but the standby holds only " + promotedAt);
+        assertTrue(promotedAt >= answered,
+            "answered through " + answered + " but the standby holds only " + promotedAt);
         assertTrue(promotedAt < lastOfSource, "the primary was killed before the end of its load");
 
         final String done = standby.awaitLine("DONE", 120);
@@ -91,7 +92,8 @@ class FailoverTest
         assertEquals("FENCED 2", fenced);
         assertTrue(restarted.process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(3, restarted.process.exitValue(), restarted.lines.toString());
-        assertEquals(primaryJournalEnd, lastSequence(primaryFolder.resolve("commands")), "the fenced primary appended nothing");
+        assertEquals(primaryJournalEnd, lastSequence(primaryFolder.resolve("commands")),
+            "the fenced primary appended nothing");
 
         Files.createFile(standbyFolder.resolve("stop"));
         assertTrue(standby.process.waitFor(60, TimeUnit.SECONDS));
@@ -99,7 +101,8 @@ class FailoverTest
 
         // the standby's event journal is exactly a fresh replay of its own command journal
         final Path replayed = folder.resolve("replayed-events");
-        try (Journal commands = Journal.openReadOnly(standbyFolder.resolve("commands")); Journal events = Journal.open(replayed))
+        try (Journal commands = Journal.openReadOnly(standbyFolder.resolve("commands"));
+            Journal events = Journal.open(replayed))
         {
             final Engine engine = new Engine(RandomCommands.config(), new JournalEventSink(events.appender()));
             final JournalTailer tailer = commands.tailer();
@@ -140,7 +143,8 @@ class FailoverTest
             long position = 0;
             while (left.next((buffer, offset, length, index) ->
             {
-                current[0] = JournalRecords.sequence(buffer, offset) > throughSequence ? null : copy(buffer, offset, length);
+                current[0] = JournalRecords.sequence(buffer, offset) > throughSequence ? null :
+                    copy(buffer, offset, length);
             }))
             {
                 if (current[0] == null)

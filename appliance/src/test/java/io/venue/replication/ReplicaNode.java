@@ -68,7 +68,8 @@ public final class ReplicaNode
                         System.out.println("UNREADABLE " + index + " " + sequence);
                     }
 
-                    public void onReplayed(final long replayed, final long matched, final long appended, final long last)
+                    public void onReplayed(final long replayed, final long matched, final long appended,
+                        final long last)
                     {
                         System.out.println("RECOVERED " + last);
                     }
@@ -89,10 +90,12 @@ public final class ReplicaNode
     }
 
     private static void runPrimary(
-        final ReplicationMedia media, final ReplicationContext context, final Journal commands, final ShardRecovery recovery,
+        final ReplicationMedia media, final ReplicationContext context, final Journal commands,
+        final ShardRecovery recovery,
         final List<byte[]> source, final long last, final long epoch) throws InterruptedException
     {
-        final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
+        final Publication toStandby = media.aeron()
+            .addExclusivePublication(context.commandChannel(), context.commandStreamId());
         final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
         final CommandShipper shipper = new CommandShipper(commands, toStandby, replies, context, epoch);
         // a primary that starts listens first: a newer primary's heartbeat fences it before it writes anything
@@ -110,12 +113,14 @@ public final class ReplicaNode
         }
         final AcknowledgementGate gate = new AcknowledgementGate(new SequencerListener()
         {
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 System.out.println("ACK " + sequence);
             }
 
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
             }
         }, shipper::ackedSequence, context.mode(), 10_000);
@@ -136,7 +141,8 @@ public final class ReplicaNode
             final long index = out.append(view, 0, record.length);
             gate.onSequenced(0, sequence, sequence, index);
             sent++;
-            while (sent > COMMANDS_PER_MS * TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) || gate.held() > 5_000)
+            while (sent > COMMANDS_PER_MS * TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) ||
+                gate.held() > 5_000)
             {
                 dutyCycle(shipper, gate, engine);
             }
@@ -151,7 +157,8 @@ public final class ReplicaNode
         }
     }
 
-    private static void dutyCycle(final CommandShipper shipper, final AcknowledgementGate gate, final EngineAgent engine)
+    private static void dutyCycle(final CommandShipper shipper, final AcknowledgementGate gate,
+        final EngineAgent engine)
     {
         shipper.doWork();
         gate.doWork();
@@ -162,8 +169,10 @@ public final class ReplicaNode
         final ReplicationMedia media, final ReplicationContext context, final Path folder, final Journal commands,
         final ShardRecovery recovery, final List<byte[]> source, final long last, final long epoch) throws Exception
     {
-        final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-        final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+        final Subscription fromPrimary = media.aeron()
+            .addSubscription(context.commandChannel(), context.commandStreamId());
+        final Publication toPrimary = media.aeron()
+            .addExclusivePublication(context.replyChannel(), context.replyStreamId());
         final JournalAppender out = commands.appender();
         final StandbyFollower follower = new StandbyFollower(commands, last, epoch, fromPrimary, toPrimary, context);
         final EngineAgent engine = new EngineAgent(recovery.engine(), recovery.commands(), 256);

@@ -79,17 +79,20 @@ class ReplicationTest extends ReplicationRig
         final List<Long> answered = new ArrayList<>();
         final SequencerListener responder = new SequencerListener()
         {
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 answered.add(sequence);
             }
 
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 answered.add(-sequence);
             }
         };
-        final AcknowledgementGate gate = new AcknowledgementGate(responder, shipper::ackedSequence, ReplicationContext.Mode.SYNC, 100);
+        final AcknowledgementGate gate = new AcknowledgementGate(responder, shipper::ackedSequence,
+            ReplicationContext.Mode.SYNC, 100);
         for (int i = 0; i < records.size(); i++)
         {
             final byte[] record = records.get(i);
@@ -239,7 +242,8 @@ class ReplicationTest extends ReplicationRig
             .forEach(r -> primaryOut.append(new UnsafeBuffer(r), 0, r.length));
         final int[] rounds = {0};
         runUntil(() -> ++rounds[0] > 40_000, shipper, follower);
-        assertEquals(records.size(), follower.lastSequence(), "nothing shipped after the standby's own, different, commands");
+        assertEquals(records.size(), follower.lastSequence(),
+            "nothing shipped after the standby's own, different, commands");
         assertEquals(0, shipper.ackedSequence());
         assertTrue(shipper.isStandbyAhead());
     }

@@ -53,8 +53,9 @@ class ExecutionHistoryTest
                     sequence++;
                     for (int t = 0; t < 1 + sequence % 2; t++)
                     {
-                        trade.wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(sequence).eventIndex(t).market(1)
-                            .book(Book.NONE).putMakerAccount(sequence % 5 == 0 ? OTHER : ACCOUNT, 0, 20).putTakerAccount(OTHER, 0, 20)
+                        trade.wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(sequence)
+                            .eventIndex(t).market(1) .book(Book.NONE)
+                            .putMakerAccount(sequence % 5 == 0 ? OTHER : ACCOUNT, 0, 20).putTakerAccount(OTHER, 0, 20)
                             .price(100).qty(1).takerSide(Side.BID).makerRemaining(0);
                         appender.add(record, 0, MessageHeaderEncoder.ENCODED_LENGTH + trade.encodedLength());
                         if (sequence % 5 != 0)

@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The order status read model on the events of an order an amend took out and entered again (same id): what it filled
- * before stays filled, whether the re-entry's {@code OrderAccepted} states it in its size (as the engine writes it for an
- * amend of journal version 6) or gives only the new quantity (as it writes it for an amend of version 4 or 5, and as
+ * before stays filled, whether the re-entry's {@code OrderAccepted} states it in its size (as the engine writes it for
+ * an amend of journal version 6) or gives only the new quantity (as it writes it for an amend of version 4 or 5, and as
  * their builds did), also across a later amend that keeps the order's place, whose {@code OrderAmended} states the size
  * the book holds.
  */
@@ -67,8 +67,8 @@ class OrderStatusesTest
         rested(10, 10);
         makerTrade(2, 8);
 
-        // the amend: 5 at a new price, entering again, then 1 filled; then an amend down to 3 that keeps its place, whose
-        // OrderAmended states the book's size: 7 less 1 when the re-entry kept the 2 (version 6), else 5 less 1
+        // the amend: 5 at a new price, entering again, then 1 filled; then an amend down to 3 that keeps its place,
+        // whose OrderAmended states the book's size: 7 less 1 when the re-entry kept the 2 (version 6), else 5 less 1
         accepted(sizeInTheEvent ? 7 : 5, 5);
         rested(sizeInTheEvent ? 7 : 5, 5);
         makerTrade(1, 4);
@@ -98,16 +98,16 @@ class OrderStatusesTest
     private void accepted(final long qty, final long remaining)
     {
         final OrderAcceptedEncoder event = new OrderAcceptedEncoder().wrapAndApplyHeader(buffer, 0, headerOut)
-            .sequence(++sequence).eventIndex(0).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1).book(Book.NONE)
-            .side(Side.BID).price(100).qty(qty).remaining(remaining);
+            .sequence(++sequence).eventIndex(0).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1)
+            .book(Book.NONE) .side(Side.BID).price(100).qty(qty).remaining(remaining);
         apply(event.encodedLength());
     }
 
     private void rested(final long qty, final long remaining)
     {
         final OrderRestedEncoder event = new OrderRestedEncoder().wrapAndApplyHeader(buffer, 0, headerOut)
-            .sequence(sequence).eventIndex(9).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1).book(Book.NONE)
-            .side(Side.BID).price(100).qty(qty).remaining(remaining);
+            .sequence(sequence).eventIndex(9).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1)
+            .book(Book.NONE) .side(Side.BID).price(100).qty(qty).remaining(remaining);
         apply(event.encodedLength());
     }
 
@@ -132,8 +132,9 @@ class OrderStatusesTest
 
     private void done(final OrderDoneReason reason, final long remaining)
     {
-        final OrderDoneEncoder event = new OrderDoneEncoder().wrapAndApplyHeader(buffer, 0, headerOut).sequence(sequence)
-            .eventIndex(9).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1).reason(reason).remaining(remaining);
+        final OrderDoneEncoder event = new OrderDoneEncoder().wrapAndApplyHeader(buffer, 0, headerOut)
+            .sequence(sequence) .eventIndex(9).putOrderId(ORDER, 0, 32).putAccount(ACCOUNT, 0, 20).market(1)
+            .reason(reason).remaining(remaining);
         apply(event.encodedLength());
     }
 

@@ -25,6 +25,8 @@ public enum Capability
     LANE_WINDOWS,
     /** Each request carries a transport credential (SVC-* headers) the gateway checks before any action. */
     MACHINE_AUTH,
-    /** A queue before the engine that a client's requests can fill (a verifier ring, a backlog), refused QUEUE_LIMIT. */
+    /**
+     * A queue before the engine that a client's requests can fill (a verifier ring, a backlog), refused QUEUE_LIMIT.
+     */
     FILLABLE_QUEUE
 }

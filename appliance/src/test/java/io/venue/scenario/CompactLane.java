@@ -78,9 +78,11 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     {
         return switch (capability)
         {
-            case CANCEL_ALL, SPLIT_MERGE, OPERATOR_ACTIONS -> "the compact body carries only place, cancel, amend and cancel " +
+            case CANCEL_ALL, SPLIT_MERGE,
+                OPERATOR_ACTIONS -> "the compact body carries only place, cancel, amend and cancel " +
                 "by client order id (kinds 0 to 3 of venue-bsl.xml)";
-            case ACCOUNT_LIMITER -> "the engine's per-account limiter does not count the MM lane's orders: the lane's own " +
+            case ACCOUNT_LIMITER ->
+                "the engine's per-account limiter does not count the MM lane's orders: the lane's own " +
                 "windows do (docs/API.md, Compact binary orders), walked as LANE_RATE_LIMITED";
             default -> "(the compact lane carries it)";
         };
@@ -93,7 +95,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
             new ArrayList<>()));
         while (credentials.size() < atLeast)
         {
-            credentials.add(new Credential(venue.newCredential(trader, AgentKind.INSTITUTIONAL, Scope.QUOTE), new AtomicLong(1)));
+            credentials.add(
+                new Credential(venue.newCredential(trader, AgentKind.INSTITUTIONAL, Scope.QUOTE), new AtomicLong(1)));
         }
         return credentials;
     }
@@ -117,7 +120,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
         return Venue.DEMO_SPOT_MARKET;
     }
 
-    private HttpRequest request(final Credential credential, final long svcNonce, final long timestampMs, final byte[] body)
+    private HttpRequest request(final Credential credential, final long svcNonce, final long timestampMs,
+        final byte[] body)
     {
         final Map<String, String> headers = new LinkedHashMap<>(DETAILED);
         headers.putAll(credential.signer().sign(svcNonce, timestampMs, "POST", ROUTE, null, body));
@@ -127,7 +131,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     private HttpResponse<String> post(final Trader trader, final byte[] body) throws Exception
     {
         final Credential credential = credentials(trader, 1).get(0);
-        return venue.http.send(request(credential, credential.nonce().getAndIncrement(), System.currentTimeMillis(), body),
+        return venue.http.send(
+            request(credential, credential.nonce().getAndIncrement(), System.currentTimeMillis(), body),
             HttpResponse.BodyHandlers.ofString());
     }
 
@@ -157,7 +162,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
             return Result.of(response);
         }
         final Map<String, Object> only = results.get(0);
-        return Result.of(((Long)only.get("status")).intValue(), answer(only), response.body(), response.headers().map());
+        return Result.of(((Long)only.get("status")).intValue(), answer(only), response.body(),
+            response.headers().map());
     }
 
     /** The answer of a request of several orders: accepted as a request, each refused order named by its index. */
@@ -216,7 +222,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     {
         if (code == RejectCode.UNKNOWN_MARKET)
         {
-            return new Refusal(400, "BAD_REQUEST", "a request on an unlisted market is refused before the engine, field market");
+            return new Refusal(400, "BAD_REQUEST",
+                "a request on an unlisted market is refused before the engine, field market");
         }
         return LaneClient.super.refusal(code);
     }
@@ -229,13 +236,15 @@ final class CompactLane implements LaneClient, MachineAuthProbes
             case MALFORMED -> new Refusal(400, "BAD_REQUEST", "a body that is not the layout, naming the field");
             case BAD_SIGNATURE -> new Refusal(401, "BAD_SIGNATURE", "the order's own result");
             case BODY_TOO_LARGE -> new Refusal(413, "BODY_TOO_LARGE");
-            case EDGE_RATE_LIMITED -> new Refusal(429, null, "the edge throttle counts only the lane's failed authentications");
+            case EDGE_RATE_LIMITED -> new Refusal(429, null,
+                "the edge throttle counts only the lane's failed authentications");
             case SHARD_BUSY -> new Refusal(503, "SHARD_BUSY");
             case QUEUE_LIMIT -> new Refusal(503, "QUEUE_LIMIT", "the pre-batched backlog is full");
             case TRANSPORT_AUTH_FAILED -> new Refusal(401, "UNAUTHENTICATED");
             case MACHINE_NONCE_REPLAYED -> new Refusal(409, "NONCE_REPLAYED");
             case TIMESTAMP_SKEW -> new Refusal(401, "SKEW");
-            case LANE_RATE_LIMITED -> new Refusal(429, "account max_actions_per_window", "spec 2.5's body names the window");
+            case LANE_RATE_LIMITED -> new Refusal(429, "account max_actions_per_window",
+                "spec 2.5's body names the window");
             default -> null;
         };
     }
@@ -244,7 +253,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     public String neverMeets(final RequestRejectReason reason)
     {
         return reason == RequestRejectReason.OWNER_SIGNATURE_INVALID ?
-            "an owner intent is not an order: the agent routes answer it, whatever the lane" : "(the compact lane meets it)";
+            "an owner intent is not an order: the agent routes answer it, whatever the lane" : "(the compact lane " +
+            "meets it)";
     }
 
     // ---- gateway probes ----
@@ -300,8 +310,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
 
     private static SpotPlaceOrder oneLotIoc()
     {
-        return new SpotPlaceOrder(Venue.DEMO_SPOT_MARKET, null, Side.BID, Venue.SPOT_TICK, Venue.SPOT_LOT, null, TimeInForce.IOC,
-            false, false, -1);
+        return new SpotPlaceOrder(Venue.DEMO_SPOT_MARKET, null, Side.BID, Venue.SPOT_TICK, Venue.SPOT_LOT, null,
+            TimeInForce.IOC, false, false, -1);
     }
 
     private static Credential unknownCredential()
@@ -346,7 +356,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     }
 
     @Override
-    public Result sendWithReplayedMachineNonce(final Trader trader, final Action first, final Action second) throws Exception
+    public Result sendWithReplayedMachineNonce(final Trader trader, final Action first, final Action second)
+        throws Exception
     {
         final Credential credential = credentials(trader, 1).get(0);
         final long svcNonce = credential.nonce().getAndIncrement();

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The documented refusals, read from the documents themselves so that the walk holds the venue to them:
- * docs/JOURNAL-SCHEMA.md section 7 (each RejectCode's wire code), section 5 (the RequestRejectReasons) and docs/API.md's
- * table of submit answers (each code's HTTP status).
+ * docs/JOURNAL-SCHEMA.md section 7 (each RejectCode's wire code), section 5 (the RequestRejectReasons) and
+ * docs/API.md's table of submit answers (each code's HTTP status).
  */
 final class Docs
 {
@@ -144,7 +144,8 @@ final class Docs
         {
             return new String[0];
         }
-        final String[] cells = inner.substring(1, inner.endsWith("|") ? inner.length() - 1 : inner.length()).split("\\|");
+        final String[] cells = inner.substring(1, inner.endsWith("|") ? inner.length() - 1 : inner.length())
+            .split("\\|");
         for (int i = 0; i < cells.length; i++)
         {
             cells[i] = cells[i].trim();

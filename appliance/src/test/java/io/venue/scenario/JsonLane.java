@@ -61,8 +61,10 @@ final class JsonLane implements LaneClient
     {
         return switch (capability)
         {
-            case LANE_WINDOWS -> "the trading route has no windows of its own: the engine's per-account limiter counts it";
-            case MACHINE_AUTH -> "the trading route takes no transport credential: the action's signature is the only one";
+            case LANE_WINDOWS ->
+                "the trading route has no windows of its own: the engine's per-account limiter counts it";
+            case MACHINE_AUTH ->
+                "the trading route takes no transport credential: the action's signature is the only one";
             default -> "(the JSON lane carries it)";
         };
     }
@@ -107,7 +109,8 @@ final class JsonLane implements LaneClient
         {
             case TRANSPORT_AUTH_FAILED, MACHINE_NONCE_REPLAYED, TIMESTAMP_SKEW -> lacks(Capability.MACHINE_AUTH);
             case LANE_RATE_LIMITED -> lacks(Capability.LANE_WINDOWS);
-            case OWNER_SIGNATURE_INVALID -> "an owner intent is not an action: the agent routes answer it, whatever the lane";
+            case OWNER_SIGNATURE_INVALID ->
+                "an owner intent is not an action: the agent routes answer it, whatever the lane";
             default -> "(the JSON lane meets it)";
         };
     }
@@ -143,8 +146,8 @@ final class JsonLane implements LaneClient
     @Override
     public List<Result> sendHeaviest(final Trader trader, final int n) throws Exception
     {
-        // a batch of the most legs (about 160 KB), each an IOC bid of one lot at one tick on the demo market: cheap for the
-        // engine, a large body for the verifier
+        // a batch of the most legs (about 160 KB), each an IOC bid of one lot at one tick on the demo market: cheap for
+        // the engine, a large body for the verifier
         final List<BatchLeg> legs = new ArrayList<>();
         for (int i = 0; i < MAX_LEGS; i++)
         {

@@ -106,10 +106,15 @@ public interface LaneClient
         return Docs.documentedRefusal(code);
     }
 
-    /** How this lane's gateway answers a refusal for {@code reason}, or null when no request of this lane can meet it. */
+    /**
+     * How this lane's gateway answers a refusal for {@code reason}, or null when no request of this lane can meet it.
+     */
     Refusal refusal(RequestRejectReason reason);
 
-    /** Why no request of this lane meets a gateway refusal for {@code reason} (when {@link #refusal(RequestRejectReason)} is null). */
+    /**
+     * Why no request of this lane meets a gateway refusal for {@code reason} (when
+     * {@link #refusal(RequestRejectReason)} is null).
+     */
     String neverMeets(RequestRejectReason reason);
 
     // ---- gateway probes: this lane's own requests that meet a refusal before the engine ----

@@ -72,7 +72,9 @@ class LaneScenariosTest extends ScenarioSupport
 
         final Venue.OrderView order = lane.orderStatus(placed.orderId());
         assertEquals("resting", order.status());
-        assertEquals(new Venue.OrderView("resting", PRICE, 3 * LOT, 3 * LOT, 0, "Bid", market, "NONE", trader.account().toString()),
+        assertEquals(
+            new Venue.OrderView("resting", PRICE, 3 * LOT, 3 * LOT, 0, "Bid", market, "NONE",
+                trader.account().toString()),
             order);
         final Venue.NonceView window = lane.nonceWindow(trader.account());
         assertTrue(window.seen());
@@ -91,7 +93,9 @@ class LaneScenariosTest extends ScenarioSupport
         final String bid = accepted(lane.place(buyer, bid(market, PRICE, 3))).orderId();
         final Result firstAsk = accepted(lane.place(seller, ask(market, PRICE, 1)));
         assertEquals(1, firstAsk.trades(), firstAsk::toString);
-        assertEquals(new Venue.OrderView("resting", PRICE, 3 * LOT, 2 * LOT, LOT, "Bid", market, "NONE", buyer.account().toString()),
+        assertEquals(
+            new Venue.OrderView("resting", PRICE, 3 * LOT, 2 * LOT, LOT, "Bid", market, "NONE",
+                buyer.account().toString()),
             lane.orderStatus(bid), "the maker, filled in part");
         final Venue.OrderView taker = lane.orderStatus(firstAsk.orderId());
         assertEquals("filled", taker.status());
@@ -208,7 +212,8 @@ class LaneScenariosTest extends ScenarioSupport
     /**
      * The amend scenario's one assertion on a known defect: an order filled in part and amended so that it enters the
      * book again must keep what it filled before (its status's {@code filled} is cumulative); the read model takes the
-     * re-entry's OrderAccepted as a new order and reports filled 0. Kept apart so the rest of the amend scenario stays green.
+     * re-entry's OrderAccepted as a new order and reports filled 0. Kept apart so the rest of the amend scenario
+     * stays green.
      */
     @OnEveryLane
     void anAmendAfterReentryKeepsFillHistory(final Lanes.Lane on) throws Exception
@@ -275,7 +280,8 @@ class LaneScenariosTest extends ScenarioSupport
         final long market = venue.newSpotMarket();
         final String earlier = accepted(lane.place(trader, bid(market, PRICE - 100 * TICK, 1))).orderId();
 
-        final Result batch = accepted(lane.batch(trader, List.of(bid(market, PRICE - 10 * TICK, 1), bid(market, PRICE - 20 * TICK, 2),
+        final Result batch = accepted(
+            lane.batch(trader, List.of(bid(market, PRICE - 10 * TICK, 1), bid(market, PRICE - 20 * TICK, 2),
             new Cancel(OrderId.of(earlier)), bid(market, PRICE + 1, 1))));
         assertEquals(Map.of(3, Docs.wire(RejectCode.INVALID_PRICE)), batch.legRejects(), batch::toString);
         assertEquals(2, batch.orderIds().size(), batch::toString);

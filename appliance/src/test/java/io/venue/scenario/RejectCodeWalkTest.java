@@ -53,9 +53,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Every refusal the venue can answer, each provoked by a real request on every lane and its HTTP status and wire code
- * asserted: every {@link RejectCode} of the engine, every {@link RequestRejectReason} of the gateways, and every code of
- * docs/API.md's table of submit answers. The expected answers are the documents' (docs/JOURNAL-SCHEMA.md's wire codes,
- * docs/API.md's statuses) unless the lane declares it answers otherwise ({@link LaneClient#refusal}).
+ * asserted: every {@link RejectCode} of the engine, every {@link RequestRejectReason} of the gateways, and every code
+ * of docs/API.md's table of submit answers. The expected answers are the documents' (docs/JOURNAL-SCHEMA.md's wire
+ * codes, docs/API.md's statuses) unless the lane declares it answers otherwise ({@link LaneClient#refusal}).
  *
  * <p>Each code is in exactly one catalogue below: walked on every lane, walked once on a route no lane carries (the
  * agent routes, an unknown route), or listed as not provokable from a client with the reason. A code an enum or the
@@ -129,11 +129,13 @@ class RejectCodeWalkTest extends ScenarioSupport
         ENGINE_ON_VENUE_ROUTES.put(RejectCode.CAPACITY_LIMIT, RejectCodeWalkTest::capacityLimit);
         ENGINE_ON_VENUE_ROUTES.put(RejectCode.ACCOUNT_NOT_FUNDED, RejectCodeWalkTest::accountNotFunded);
 
-        ENGINE_NOT_PROVOKABLE.put(RejectCode.SHARD_BUSY, "no engine path writes it: the gateway refuses a busy shard's " +
+        ENGINE_NOT_PROVOKABLE.put(RejectCode.SHARD_BUSY,
+            "no engine path writes it: the gateway refuses a busy shard's " +
             "requests before the engine, with the same wire code (walked as RequestRejectReason.SHARD_BUSY)");
         ENGINE_NOT_PROVOKABLE.put(RejectCode.QUEUE_LIMIT, "no engine path writes it: the gateway refuses with a full " +
             "queue before the engine, with the same wire code (walked as RequestRejectReason.QUEUE_LIMIT)");
-        ENGINE_NOT_PROVOKABLE.put(RejectCode.NULL_VAL, "SBE's null value (255): never written (docs/JOURNAL-SCHEMA.md)");
+        ENGINE_NOT_PROVOKABLE.put(RejectCode.NULL_VAL,
+            "SBE's null value (255): never written (docs/JOURNAL-SCHEMA.md)");
 
         GATEWAY_ON_LANES.put(RequestRejectReason.MALFORMED, RejectCodeWalkTest::malformed);
         GATEWAY_ON_LANES.put(RequestRejectReason.BAD_SIGNATURE, RejectCodeWalkTest::badSignature);
@@ -145,15 +147,18 @@ class RejectCodeWalkTest extends ScenarioSupport
         GATEWAY_ON_LANES.put(RequestRejectReason.MACHINE_NONCE_REPLAYED, RejectCodeWalkTest::machineNonceReplayed);
         GATEWAY_ON_LANES.put(RequestRejectReason.TIMESTAMP_SKEW, RejectCodeWalkTest::timestampSkew);
         GATEWAY_ON_LANES.put(RequestRejectReason.LANE_RATE_LIMITED, RejectCodeWalkTest::laneRateLimited);
-        GATEWAY_ON_VENUE_ROUTES.put(RequestRejectReason.OWNER_SIGNATURE_INVALID, RejectCodeWalkTest::ownerSignatureInvalid);
+        GATEWAY_ON_VENUE_ROUTES.put(RequestRejectReason.OWNER_SIGNATURE_INVALID,
+            RejectCodeWalkTest::ownerSignatureInvalid);
         GATEWAY_NOT_PROVOKABLE.put(RequestRejectReason.NULL_VAL, "SBE's null value (255): never written");
 
         API_ON_LANES.put("SHUTTING_DOWN", RejectCodeWalkTest::shuttingDown);
         API_ON_LANES.put("TIMEOUT", RejectCodeWalkTest::timeout);
         API_ON_VENUE_ROUTES.put("NOT_FOUND", RejectCodeWalkTest::notFound);
         API_ON_VENUE_ROUTES.put("METHOD_NOT_ALLOWED", RejectCodeWalkTest::methodNotAllowed);
-        API_NOT_PROVOKABLE.put("INTERNAL", "only when the engine cannot read a journaled command record, a defect: every " +
-            "record is encoded by the sequencer from a verified action, so no request makes one (EngineFuzzTest damages records)");
+        API_NOT_PROVOKABLE.put("INTERNAL",
+            "only when the engine cannot read a journaled command record, a defect: every " +
+            "record is encoded by the sequencer from a verified action, so no request makes one (EngineFuzzTest " +
+            "damages records)");
     }
 
     // ---- the venues, started on first use and closed after the class ----
@@ -291,9 +296,11 @@ class RejectCodeWalkTest extends ScenarioSupport
     @EnumSource(RejectCode.class)
     void everyEngineCodeIsWalkedOrListed(final RejectCode code)
     {
-        final int places = (ENGINE_ON_LANES.containsKey(code) ? 1 : 0) + (ENGINE_ON_VENUE_ROUTES.containsKey(code) ? 1 : 0) +
+        final int places = (ENGINE_ON_LANES.containsKey(code) ? 1 : 0) +
+            (ENGINE_ON_VENUE_ROUTES.containsKey(code) ? 1 : 0) +
             (ENGINE_NOT_PROVOKABLE.containsKey(code) ? 1 : 0);
-        assertEquals(1, places, "RejectCode." + code + " must be walked (ENGINE_ON_LANES or ENGINE_ON_VENUE_ROUTES) or " +
+        assertEquals(1, places,
+            "RejectCode." + code + " must be walked (ENGINE_ON_LANES or ENGINE_ON_VENUE_ROUTES) or " +
             "listed with its reason (ENGINE_NOT_PROVOKABLE), once");
         if (code != RejectCode.NULL_VAL)
         {
@@ -307,13 +314,15 @@ class RejectCodeWalkTest extends ScenarioSupport
     @EnumSource(RequestRejectReason.class)
     void everyGatewayReasonIsWalkedOrListed(final RequestRejectReason reason)
     {
-        final int places = (GATEWAY_ON_LANES.containsKey(reason) ? 1 : 0) + (GATEWAY_ON_VENUE_ROUTES.containsKey(reason) ? 1 : 0) +
+        final int places = (GATEWAY_ON_LANES.containsKey(reason) ? 1 : 0) +
+            (GATEWAY_ON_VENUE_ROUTES.containsKey(reason) ? 1 : 0) +
             (GATEWAY_NOT_PROVOKABLE.containsKey(reason) ? 1 : 0);
         assertEquals(1, places, "RequestRejectReason." + reason + " must be walked (GATEWAY_ON_LANES or " +
             "GATEWAY_ON_VENUE_ROUTES) or listed with its reason (GATEWAY_NOT_PROVOKABLE), once");
         if (reason != RequestRejectReason.NULL_VAL)
         {
-            assertTrue(Docs.schemaRequestRejectReasons().contains(reason.name()), "documented in docs/JOURNAL-SCHEMA.md section 5");
+            assertTrue(Docs.schemaRequestRejectReasons().contains(reason.name()),
+                "documented in docs/JOURNAL-SCHEMA.md section 5");
         }
         final String why = GATEWAY_NOT_PROVOKABLE.get(reason);
         Assumptions.assumeTrue(why == null, () -> "not provokable from a client: " + why);
@@ -324,7 +333,9 @@ class RejectCodeWalkTest extends ScenarioSupport
         return Docs.apiCodes().stream();
     }
 
-    /** Each code of docs/API.md's table, and the status the table gives it where a lane's answer is compared with it. */
+    /**
+     * Each code of docs/API.md's table, and the status the table gives it where a lane's answer is compared with it.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("apiCodes")
     void everyApiTableCodeIsWalkedOrListed(final String code)
@@ -344,15 +355,18 @@ class RejectCodeWalkTest extends ScenarioSupport
             if (refusal != null && Objects.equals(refusal.code() == null ? Docs.PLAIN_TEXT : refusal.code(), code))
             {
                 walkedAs.add("RequestRejectReason." + reason);
-                assertEquals(Docs.apiStatus(code), refusal.status(), "the JSON lane answers " + reason + " with the table's status");
+                assertEquals(Docs.apiStatus(code), refusal.status(),
+                    "the JSON lane answers " + reason + " with the table's status");
             }
         }
         walkedAs.addAll(API_ON_LANES.containsKey(code) ? List.of("API_ON_LANES") : List.of());
         walkedAs.addAll(API_ON_VENUE_ROUTES.containsKey(code) ? List.of("API_ON_VENUE_ROUTES") : List.of());
         walkedAs.addAll(API_NOT_PROVOKABLE.containsKey(code) ? List.of("API_NOT_PROVOKABLE") : List.of());
-        // an engine code and the gateway reason of the same wire code (SHARD_BUSY, QUEUE_LIMIT) are one code of the table
+        // an engine code and the gateway reason of the same wire code (SHARD_BUSY, QUEUE_LIMIT) are one code of
+        // the table
         final long apiOwn = walkedAs.stream().filter(place -> place.startsWith("API_")).count();
-        assertTrue(apiOwn == 0 ? !walkedAs.isEmpty() : walkedAs.size() == 1, () -> "docs/API.md's " + code + " must be the wire " +
+        assertTrue(apiOwn == 0 ? !walkedAs.isEmpty() : walkedAs.size() == 1,
+            () -> "docs/API.md's " + code + " must be the wire " +
             "code of a walked RejectCode or RequestRejectReason, or be walked or listed once in API_*: " + walkedAs);
         final String why = API_NOT_PROVOKABLE.get(code);
         Assumptions.assumeTrue(why == null, () -> "not provokable from a client: " + why);
@@ -468,7 +482,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Trader trader = trader(lane, main());
         // an agent that may cancel, not trade
         final Secp256k1KeyPair canceller = main().newAgentKey(trader, Scope.CANCEL);
-        refused(lane, RejectCode.SCOPE_DENIED, lane.place(trader.signedBy(canceller), bid(main().newSpotMarket(), PRICE, 1)));
+        refused(lane, RejectCode.SCOPE_DENIED,
+            lane.place(trader.signedBy(canceller), bid(main().newSpotMarket(), PRICE, 1)));
     }
 
     void unknownMarket(final Lanes.Lane on) throws Exception
@@ -499,7 +514,8 @@ class RejectCodeWalkTest extends ScenarioSupport
     {
         final LaneClient lane = lane(on);
         final Trader trader = trader(lane, main());
-        refused(lane, RejectCode.INVALID_QTY, lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID, PRICE,
+        refused(lane, RejectCode.INVALID_QTY,
+            lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID, PRICE,
             LOT + 1, null, TimeInForce.GTC, false, false, -1)));
     }
 
@@ -509,14 +525,16 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Trader trader = trader(lane, main());
         final long market = main().newSpotMarket();
         accepted(lane.place(trader, ask(market, PRICE, 1)));
-        refused(lane, RejectCode.POST_ONLY_WOULD_CROSS, lane.place(trader, order(market, Side.BID, PRICE, 1, TimeInForce.POST_ONLY)));
+        refused(lane, RejectCode.POST_ONLY_WOULD_CROSS,
+            lane.place(trader, order(market, Side.BID, PRICE, 1, TimeInForce.POST_ONLY)));
     }
 
     void fokNotFilled(final Lanes.Lane on) throws Exception
     {
         final LaneClient lane = lane(on);
         final Trader trader = trader(lane, main());
-        refused(lane, RejectCode.FOK_NOT_FILLED, lane.place(trader, order(main().newSpotMarket(), Side.BID, PRICE, 1, TimeInForce.FOK)));
+        refused(lane, RejectCode.FOK_NOT_FILLED,
+            lane.place(trader, order(main().newSpotMarket(), Side.BID, PRICE, 1, TimeInForce.FOK)));
     }
 
     void stpRejected(final Lanes.Lane on) throws Exception
@@ -546,7 +564,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         final LaneClient lane = lane(on);
         final Trader trader = trader(lane, main());
         // post-only and a market order at once
-        refused(lane, RejectCode.INVALID_ACTION, lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID, PRICE,
+        refused(lane, RejectCode.INVALID_ACTION,
+            lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID, PRICE,
             LOT, null, TimeInForce.POST_ONLY, true, false, -1)));
     }
 
@@ -554,7 +573,8 @@ class RejectCodeWalkTest extends ScenarioSupport
     {
         final LaneClient lane = lane(on);
         final Trader trader = trader(lane, main());
-        refused(lane, RejectCode.BOOK_MISMATCH, lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), Book.YES, Side.BID,
+        refused(lane, RejectCode.BOOK_MISMATCH,
+            lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), Book.YES, Side.BID,
             PRICE, LOT, null, TimeInForce.GTC, false, false, -1)));
     }
 
@@ -563,7 +583,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         final LaneClient lane = lane(on);
         final Trader trader = trader(lane, main());
         // a reduce-only bid would raise the holding
-        refused(lane, RejectCode.REDUCE_ONLY_VIOLATION, lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID,
+        refused(lane, RejectCode.REDUCE_ONLY_VIOLATION,
+            lane.place(trader, new SpotPlaceOrder(main().newSpotMarket(), null, Side.BID,
             PRICE, LOT, null, TimeInForce.GTC, false, true, -1)));
     }
 
@@ -579,7 +600,8 @@ class RejectCodeWalkTest extends ScenarioSupport
     {
         final LaneClient lane = lane(on);
         requires(lane, Capability.OPERATOR_ACTIONS);
-        refused(lane, RejectCode.MARKET_EXISTS, lane.submit(main().operator, new CreateSpotMarket(Venue.DEMO_SPOT_MARKET,
+        refused(lane, RejectCode.MARKET_EXISTS,
+            lane.submit(main().operator, new CreateSpotMarket(Venue.DEMO_SPOT_MARKET,
             Venue.BTC, Venue.USDC, TICK, LOT, LOT)));
     }
 
@@ -594,7 +616,8 @@ class RejectCodeWalkTest extends ScenarioSupport
     {
         final LaneClient lane = lane(on);
         requires(lane, Capability.OPERATOR_ACTIONS);
-        refused(lane, RejectCode.UNKNOWN_ASSET, lane.submit(main().operator, new CreateSpotMarket(9_999, 99, Venue.USDC, TICK, LOT,
+        refused(lane, RejectCode.UNKNOWN_ASSET,
+            lane.submit(main().operator, new CreateSpotMarket(9_999, 99, Venue.USDC, TICK, LOT,
             LOT)));
     }
 
@@ -607,7 +630,9 @@ class RejectCodeWalkTest extends ScenarioSupport
         refused(lane, RejectCode.INSUFFICIENT_BALANCE, lane.submit(trader, new Merge(main().newOutcomeMarket(), UNIT)));
     }
 
-    /** A bid of one BTC at {@code usdc} USDC on a fresh market of a cross-shard venue, by a trader holding 100,000 USDC. */
+    /**
+     * A bid of one BTC at {@code usdc} USDC on a fresh market of a cross-shard venue, by a trader holding 100,000 USDC.
+     */
     private Result crossShardBid(final Lanes.Lane on, final Venue.Profile profile, final long usdc) throws Exception
     {
         final Venue venue = venue(profile);
@@ -664,7 +689,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Trader owner = main().newTrader();
         final AgentKey agent = AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address());
         accepted(main().createAgent(owner, owner.wallet, agent, AgentKind.API, Scope.TRADE));
-        refusedOnRoute(RejectCode.AGENT_EXISTS, main().createAgent(owner, owner.wallet, agent, AgentKind.API, Scope.TRADE));
+        refusedOnRoute(RejectCode.AGENT_EXISTS,
+            main().createAgent(owner, owner.wallet, agent, AgentKind.API, Scope.TRADE));
     }
 
     void capacityLimit() throws Exception
@@ -673,7 +699,9 @@ class RejectCodeWalkTest extends ScenarioSupport
         // an owner holds at most 64 unrevoked agents
         for (int i = 0; i < 64; i++)
         {
-            accepted(main().createAgent(owner, owner.wallet, AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
+            accepted(main()
+                .createAgent(owner, owner.wallet,
+                    AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
                 AgentKind.API, Scope.READ));
         }
         refusedOnRoute(RejectCode.CAPACITY_LIMIT, main().createAgent(owner, owner.wallet,
@@ -745,7 +773,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         {
             fail("nothing of this is accepted: " + answer);
         }
-        final Result throttled = answers.stream().filter(lane.refusal(RequestRejectReason.EDGE_RATE_LIMITED)::matches).findFirst()
+        final Result throttled = answers.stream()
+            .filter(lane.refusal(RequestRejectReason.EDGE_RATE_LIMITED)::matches).findFirst()
             .orElseThrow();
         assertEquals("Too Many Requests! Wait for 1s", throttled.body());
         assertEquals("1", throttled.header("retry-after"));
@@ -826,7 +855,8 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Trader trader = trader(lane, main());
         final long market = main().newSpotMarket();
         refused(lane.refusal(RequestRejectReason.MACHINE_NONCE_REPLAYED),
-            machineAuth(lane).sendWithReplayedMachineNonce(trader, bid(market, PRICE, 1), bid(market, PRICE - TICK, 1)));
+            machineAuth(lane)
+            .sendWithReplayedMachineNonce(trader, bid(market, PRICE, 1), bid(market, PRICE - TICK, 1)));
     }
 
     void timestampSkew(final Lanes.Lane on) throws Exception
@@ -872,8 +902,8 @@ class RejectCodeWalkTest extends ScenarioSupport
 
     void timeout(final Lanes.Lane on) throws Exception
     {
-        // answers time out after 1 ms: of the heaviest requests sent at once, those still unanswered at the lane's first
-        // sweep for late answers (100 ms after each was taken) are 504; more of them each round until one is
+        // answers time out after 1 ms: of the heaviest requests sent at once, those still unanswered at the lane's
+        // first sweep for late answers (100 ms after each was taken) are 504; more of them each round until one is
         final Venue venue = venue(Venue.Profile.IMPATIENT);
         final LaneClient lane = lane(on, Venue.Profile.IMPATIENT);
         final Trader trader = trader(lane, venue);

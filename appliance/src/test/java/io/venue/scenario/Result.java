@@ -73,7 +73,8 @@ public record Result(int status, boolean accepted, String code, String message, 
         return of(status, parse(body), body, headers);
     }
 
-    static Result of(final int status, final Map<String, Object> answer, final String body, final Map<String, List<String>> headers)
+    static Result of(final int status, final Map<String, Object> answer, final String body,
+        final Map<String, List<String>> headers)
     {
         final List<String> ids = new ArrayList<>();
         if (answer.get("orderId") instanceof String id)
@@ -95,8 +96,8 @@ public record Result(int status, boolean accepted, String code, String message, 
         }
         final Object code = answer.containsKey("code") ? answer.get("code") : answer.get("error");
         return new Result(status, Boolean.TRUE.equals(answer.get("ok")), (String)code, (String)answer.get("message"),
-            List.copyOf(ids), number(answer, "sequence"), (String)answer.get("digest"), Math.max(0, number(answer, "trades")),
-            Collections.unmodifiableMap(legs), answer, body, lowerCase(headers));
+            List.copyOf(ids), number(answer, "sequence"), (String)answer.get("digest"),
+            Math.max(0, number(answer, "trades")), Collections.unmodifiableMap(legs), answer, body, lowerCase(headers));
     }
 
     static long number(final Map<String, Object> json, final String name)
@@ -118,7 +119,8 @@ public record Result(int status, boolean accepted, String code, String message, 
         }
         catch (final JsonReader.JsonException ex)
         {
-            throw new AssertionError("the venue answered JSON that does not read (" + ex.getMessage() + "): " + body, ex);
+            throw new AssertionError(
+                "the venue answered JSON that does not read (" + ex.getMessage() + "): " + body, ex);
         }
     }
 

@@ -29,7 +29,8 @@ abstract class ScenarioSupport
     /** The lane's client of {@code venue}, made once. */
     LaneClient connect(final Lanes.Lane lane, final Venue venue)
     {
-        return clients.computeIfAbsent(lane.name() + "@" + System.identityHashCode(venue), key -> lane.connect().apply(venue));
+        return clients.computeIfAbsent(lane.name() + "@" + System.identityHashCode(venue),
+            key -> lane.connect().apply(venue));
     }
 
     /** A fresh funded trader, ready to send on the lane. */
@@ -50,7 +51,8 @@ abstract class ScenarioSupport
         }
     }
 
-    static SpotPlaceOrder order(final long market, final Side side, final long price, final long lots, final TimeInForce tif)
+    static SpotPlaceOrder order(final long market, final Side side, final long price, final long lots,
+        final TimeInForce tif)
     {
         return new SpotPlaceOrder(market, null, side, price, lots * LOT, null, tif, false, false, -1);
     }
@@ -67,14 +69,16 @@ abstract class ScenarioSupport
 
     static SpotPlaceOrder withStp(final SpotPlaceOrder order, final StpMode stp)
     {
-        return new SpotPlaceOrder(order.market(), order.book(), order.side(), order.price(), order.qty(), stp, order.timeInForce(),
-            order.isMarket(), order.reduceOnly(), order.expiresAt());
+        return new SpotPlaceOrder(order.market(), order.book(), order.side(), order.price(), order.qty(), stp,
+            order.timeInForce(), order.isMarket(), order.reduceOnly(), order.expiresAt());
     }
 
     /** An order on an outcome market's book: {@code cents} hundredths of a unit a share, whole shares. */
-    static SpotPlaceOrder outcome(final long market, final Book book, final Side side, final long cents, final long shares)
+    static SpotPlaceOrder outcome(final long market, final Book book, final Side side, final long cents,
+        final long shares)
     {
-        return new SpotPlaceOrder(market, book, side, cents * 10_000, shares * UNIT, null, TimeInForce.GTC, false, false, -1);
+        return new SpotPlaceOrder(market, book, side, cents * 10_000, shares * UNIT, null, TimeInForce.GTC, false,
+            false, -1);
     }
 
     static Result accepted(final Result result)
@@ -96,8 +100,8 @@ abstract class ScenarioSupport
     }
 
     /**
-     * Refused with {@code code}, answered as the lane answers it: when that is the documented answer, the engine decided
-     * it, so the answer names the journaled command's sequence and the action's digest.
+     * Refused with {@code code}, answered as the lane answers it: when that is the documented answer, the engine
+     * decided it, so the answer names the journaled command's sequence and the action's digest.
      */
     static void refused(final LaneClient lane, final RejectCode code, final Result result)
     {
@@ -106,7 +110,8 @@ abstract class ScenarioSupport
         if (refusal.equals(Docs.documentedRefusal(code)))
         {
             assertTrue(result.sequence() > 0, () -> "the engine's refusal names its command's sequence: " + result);
-            assertTrue(result.digest() != null && result.digest().startsWith("0x"), () -> "and the action's digest: " + result);
+            assertTrue(result.digest() != null && result.digest().startsWith("0x"),
+                () -> "and the action's digest: " + result);
         }
     }
 }

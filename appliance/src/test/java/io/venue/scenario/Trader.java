@@ -34,8 +34,8 @@ public final class Trader
     private final AtomicLong nonce;
     private final Map<String, Object> laneState;
 
-    private Trader(final Secp256k1KeyPair wallet, final Address account, final Secp256k1KeyPair signer, final PreimageMode mode,
-        final AtomicLong nonce, final Map<String, Object> laneState)
+    private Trader(final Secp256k1KeyPair wallet, final Address account, final Secp256k1KeyPair signer,
+        final PreimageMode mode, final AtomicLong nonce, final Map<String, Object> laneState)
     {
         this.wallet = wallet;
         this.account = account;

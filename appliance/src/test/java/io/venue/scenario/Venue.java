@@ -86,11 +86,12 @@ public final class Venue implements AutoCloseable
     public enum Profile
     {
         /**
-         * Limits small enough for a scenario to reach, and far above what a scenario's fresh trader does otherwise: 5 open
-         * orders per account and market, 20 actions per account a minute on the trading route, 30 a minute on the MM lane.
+         * Limits small enough for a scenario to reach, and far above what a scenario's fresh trader does otherwise: 5
+         * open orders per account and market, 20 actions per account a minute on the trading route, 30 a minute on the
+         * MM lane.
          */
-        MAIN(Map.of("limits.open.orders.account.market", "5", "limits.account.actions", "20", "limits.account.window.ms", "60000",
-            "mm.account.actions", "30", "mm.window.ms", "60000")),
+        MAIN(Map.of("limits.open.orders.account.market", "5", "limits.account.actions", "20",
+            "limits.account.window.ms", "60000", "mm.account.actions", "30", "mm.window.ms", "60000")),
         /** Two matching shards with spec 8.6's admission: a 10% haircut, 50,000 USDC per account, 20,000 per market. */
         CROSS_SHARD(Map.of("engine.shards", "2", "mm.cross.shard.credit.enabled", "true",
             "mm.cross.shard.credit.haircut.ppm", "100000",
@@ -101,11 +102,15 @@ public final class Venue implements AutoCloseable
             "mm.cross.shard.credit.kill.switch", "true")),
         /** Loopback not exempt from the edge throttle: 1 request a second, a burst of 5. */
         EDGE(Map.of("edge.ip.exempt", "192.0.2.1", "edge.ip.rate", "1", "edge.ip.burst", "5")),
-        /** A shard is busy as soon as it is one command behind the journal; books deep enough to keep it busy a while. */
+        /**
+         * A shard is busy as soon as it is one command behind the journal; books deep enough to keep it busy a while.
+         */
         BUSY(Map.of("shard.busy.backlog", "0", "limits.orders.per.book", "16384")),
-        /** One pre-batched request at a time, every request of more than one order pre-batched; windows out of the way. */
-        BACKLOG(Map.of("mm.low.latency.max.actions", "1", "mm.prebatched.max.batches", "1", "mm.account.actions", "100000000",
-            "mm.key.actions", "100000000", "mm.ip.actions", "100000000", "mm.market.actions", "100000000",
+        /**
+         * One pre-batched request at a time, every request of more than one order pre-batched; windows out of the way.
+         */
+        BACKLOG(Map.of("mm.low.latency.max.actions", "1", "mm.prebatched.max.batches", "1", "mm.account.actions",
+            "100000000", "mm.key.actions", "100000000", "mm.ip.actions", "100000000", "mm.market.actions", "100000000",
             "mm.shard.actions", "100000000")),
         /** Answers time out after 1 ms (the lane sweeps for late answers every 100 ms). */
         IMPATIENT(Map.of("answer.timeout.ms", "1", "mm.account.actions", "100000000", "mm.key.actions", "100000000",
@@ -182,14 +187,15 @@ public final class Venue implements AutoCloseable
     }
 
     /**
-     * A set-up request: sent again while the venue refuses it 503 SHARD_BUSY (refused before verification, so nothing of
-     * it was used), as a client would after its Retry-After; on a venue whose shard is busy one command behind, even
+     * A set-up request: sent again while the venue refuses it 503 SHARD_BUSY (refused before verification, so nothing
+     * of it was used), as a client would after its Retry-After; on a venue whose shard is busy one command behind, even
      * a request sent after the last answer can find the engine not yet done with its command.
      */
     private HttpResponse<String> setUp(final String path, final byte[] body) throws Exception
     {
         HttpResponse<String> response = post(path, body, Map.of());
-        for (int tries = 0; tries < 100 && response.statusCode() == 503 && response.body().contains("\"SHARD_BUSY\""); tries++)
+        for (int tries = 0;
+            tries < 100 && response.statusCode() == 503 && response.body().contains("\"SHARD_BUSY\""); tries++)
         {
             Thread.sleep(5);
             response = post(path, body, Map.of());
@@ -197,7 +203,9 @@ public final class Venue implements AutoCloseable
         return response;
     }
 
-    /** The answer the venue kept for the action with this digest (GET /api/v1/trading/actions/{digest}), once decided. */
+    /**
+     * The answer the venue kept for the action with this digest (GET /api/v1/trading/actions/{digest}), once decided.
+     */
     @SuppressWarnings("unchecked")
     Result decided(final String digest) throws Exception
     {
@@ -266,7 +274,10 @@ public final class Venue implements AutoCloseable
         setUp(trader, new Split(market, qty));
     }
 
-    /** Rests {@code orders} bids of one lot at one tick on the market (batches of 1,000 on the trading route; a set-up step). */
+    /**
+     * Rests {@code orders} bids of one lot at one tick on the market (batches of 1,000 on the trading route; a
+     * set-up step).
+     */
     void rest(final Trader trader, final long market, final int orders) throws Exception
     {
         for (int placed = 0; placed < orders; placed += 1_000)
@@ -293,18 +304,23 @@ public final class Venue implements AutoCloseable
     /** Sends the trader's {@code action} on the trading route without waiting for its answer (a set-up step). */
     java.util.concurrent.CompletableFuture<HttpResponse<String>> sendAsync(final Trader trader, final Action action)
     {
-        return http.sendAsync(postRequest(JsonLane.ROUTE, CanonicalJson.signedActionBody(trader.sign(action)), Map.of()),
+        return http.sendAsync(
+            postRequest(JsonLane.ROUTE, CanonicalJson.signedActionBody(trader.sign(action)), Map.of()),
             HttpResponse.BodyHandlers.ofString());
     }
 
     // ---- delegated agents (docs/API.md, "Agents") ----
 
-    /** The answer to an agent create for {@code owner}, signed by {@code signedBy} (the owner's wallet, unless testing a forgery). */
+    /**
+     * The answer to an agent create for {@code owner}, signed by {@code signedBy} (the owner's wallet, unless testing
+     * a forgery).
+     */
     Result createAgent(final Trader owner, final Secp256k1KeyPair signedBy, final AgentKey agent, final AgentKind kind,
         final Scope... scopes) throws Exception
     {
         final long now = System.currentTimeMillis();
-        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.account).agent(agent).kind(kind)
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.account)
+            .agent(agent).kind(kind)
             .scopes(scopes).policy("").nonce(owner.nextNonce()).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS)
             .chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final StringBuilder scopeList = new StringBuilder();
@@ -312,8 +328,10 @@ public final class Venue implements AutoCloseable
         {
             scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
         }
-        return Result.of(setUp("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.account.toString())
-            .field("agent", agent.text()).field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "")
+        return Result.of(
+            setUp("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.account.toString())
+            .field("agent", agent.text()).field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]")
+            .field("policy", "")
             .field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", ownerSignature(signedBy, text.text())).toJson())
             .toJson().getBytes(StandardCharsets.UTF_8)));
@@ -323,7 +341,8 @@ public final class Venue implements AutoCloseable
     Secp256k1KeyPair newAgentKey(final Trader owner, final Scope... scopes) throws Exception
     {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
-        final Result created = createAgent(owner, owner.wallet, AgentKey.secp256k1(key.address()), AgentKind.API, scopes);
+        final Result created = createAgent(owner, owner.wallet, AgentKey.secp256k1(key.address()),
+            AgentKind.API, scopes);
         assertTrue(created.accepted(), () -> "agent not created: " + created);
         return key;
     }
@@ -353,7 +372,8 @@ public final class Venue implements AutoCloseable
         final AgentRevocationText text = AgentRevocationText.builder().owner(owner.account).agentId(agentId)
             .nonce(owner.nextNonce()).issuedAtMs(now).chainId(ApplianceContext.DEMO_CHAIN_ID)
             .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
-        return Result.of(setUp("/api/agents/revoke", new JsonWriter().field("userWalletAddress", owner.account.toString())
+        return Result.of(
+            setUp("/api/agents/revoke", new JsonWriter().field("userWalletAddress", owner.account.toString())
             .field("agentId", agentId).field("nonce", text.nonce()).field("issuedAtMs", now)
             .field("signature", ownerSignature(owner.wallet, text.text())).toJson().getBytes(StandardCharsets.UTF_8)));
     }
@@ -381,26 +401,30 @@ public final class Venue implements AutoCloseable
         final HttpResponse<String> response = get("/api/v1/trading/orders/" + orderId);
         if (response.statusCode() != 200)
         {
-            throw new AssertionError("order " + orderId + " not known: " + response.statusCode() + " " + response.body());
+            throw new AssertionError(
+                "order " + orderId + " not known: " + response.statusCode() + " " + response.body());
         }
-        @SuppressWarnings("unchecked") final Map<String, Object> order = (Map<String, Object>)Result.parse(response.body()).get("order");
+        @SuppressWarnings("unchecked") final Map<String, Object> order =
+            (Map<String, Object>)Result.parse(response.body())
+            .get("order");
         return new OrderView((String)order.get("status"), (Long)order.get("price"), (Long)order.get("qty"),
-            (Long)order.get("remaining"), (Long)order.get("filled"), (String)order.get("side"), (Long)order.get("market"),
-            (String)order.get("book"), (String)order.get("account"));
+            (Long)order.get("remaining"), (Long)order.get("filled"), (String)order.get("side"),
+            (Long)order.get("market"), (String)order.get("book"), (String)order.get("account"));
     }
 
     NonceView nonceWindow(final Address account) throws Exception
     {
         final Map<String, Object> window = Result.parse(get("/api/v1/trading/accounts/" + account + "/nonce").body());
-        return new NonceView((Long)window.get("nonceFloor"), (Long)window.get("nonceWindow"), (Long)window.get("nextUsableNonce"),
-            (Boolean)window.get("seen"));
+        return new NonceView((Long)window.get("nonceFloor"), (Long)window.get("nonceWindow"),
+            (Long)window.get("nextUsableNonce"), (Boolean)window.get("seen"));
     }
 
     // ---- HTTP ----
 
     HttpResponse<String> get(final String path) throws Exception
     {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+        return http.send(
+            HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(30)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     }
 
@@ -411,8 +435,8 @@ public final class Venue implements AutoCloseable
 
     HttpRequest postRequest(final String path, final byte[] body, final Map<String, String> headers)
     {
-        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(30))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+            .timeout(Duration.ofSeconds(30)) .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (!headers.containsKey("Content-Type"))
         {
             request.header("Content-Type", "application/json");
@@ -421,7 +445,10 @@ public final class Venue implements AutoCloseable
         return request.build();
     }
 
-    /** Sends every request at once (each on a connection of its own, as the client opens them) and waits for all answers. */
+    /**
+     * Sends every request at once (each on a connection of its own, as the client opens them) and waits for
+     * all answers.
+     */
     List<HttpResponse<String>> postAll(final List<HttpRequest> requests) throws Exception
     {
         final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();

@@ -80,8 +80,9 @@ class ActionCommandDecoderTest
                 envelope.getPersonalSigner(personal, 0, 20);
                 envelope.getSignature(signature, 0, 65);
                 final SignerMatch match = envelope.signerMatch();
-                final int length = encoder.encode(JournalRecords.sequence(buffer, 0), JournalRecords.timestampMs(buffer, 0),
-                    JournalRecords.epoch(buffer, 0), payload, digest, match, raw, personal, signature, decoder.mmLimitClass(), again, 0);
+                final int length = encoder.encode(JournalRecords.sequence(buffer, 0),
+                    JournalRecords.timestampMs(buffer, 0), JournalRecords.epoch(buffer, 0), payload, digest, match, raw,
+                    personal, signature, decoder.mmLimitClass(), again, 0);
                 final byte[] bytes = new byte[length];
                 again.getBytes(0, bytes);
                 assertArrayEquals(record, bytes, () -> "record of " + payload);
@@ -90,7 +91,8 @@ class ActionCommandDecoderTest
             }
         }
         assertTrue(decoded > 10_000, "decoded " + decoded);
-        assertTrue(kinds.containsAll(Set.of("SpotPlaceOrder", "Cancel", "Amend", "CancelByClientOrderId", "CancelAll", "Batch",
+        assertTrue(
+            kinds.containsAll(Set.of("SpotPlaceOrder", "Cancel", "Amend", "CancelByClientOrderId", "CancelAll", "Batch",
             "Split", "Merge", "CreateAsset", "CreateSpotMarket", "CreateOutcomeMarket", "HaltMarket", "ResumeMarket",
             "SetKillSwitch", "Deposit", "Withdraw", "SetVaultOwner")), kinds.toString());
     }

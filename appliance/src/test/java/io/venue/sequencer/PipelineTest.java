@@ -97,19 +97,23 @@ class PipelineTest
 
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
-            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)
+            VerifierPool pool = VerifierPool.start(
+                new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)
                 .delegates((account, signer) -> Arrays.equals(account, bobAddress) &&
                     Arrays.equals(signer, carolAddress))))
         {
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE,
+                new SequencerListener()
             {
-                public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     outcomes.put(correlationId, true);
                     acks.add(new long[]{connectionId, correlationId, sequence});
                 }
 
-                public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     outcomes.put(correlationId, false);
                     acks.add(new long[]{connectionId, correlationId, sequence});
@@ -118,8 +122,10 @@ class PipelineTest
             final JournalAppender eventOut = events.appender();
             final Engine engine = new Engine(config, new JournalEventSink(eventOut));
             final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
-            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
-            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);
+            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, sequencer);
+            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, engineAgent);
             AgentRunner.startOnThread(sequencerRunner);
             AgentRunner.startOnThread(engineRunner);
             try
@@ -127,7 +133,8 @@ class PipelineTest
                 // the operator lists the market and funds both traders, one request at a time (one connection)
                 final ActionSigner operator = new ActionSigner(CHAIN_ID, CONTRACT, operatorKey);
                 final Action[] setup = {
-                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"),
+                    new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
                     new Deposit(alice.address(), 1, 1_000 * UNIT), new Deposit(bob.address(), 2, 100 * UNIT)};
                 long correlation = 0;
                 for (int i = 0; i < setup.length; i++)
@@ -145,10 +152,12 @@ class PipelineTest
                     submit(pool, 1, ++correlation, aliceSigner, alice.address(), i,
                         new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
                     submit(pool, 2, ++correlation, bobSigner, bob.address(), i,
-                        new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1), PreimageMode.PERSONAL);
+                        new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1),
+                        PreimageMode.PERSONAL);
                 }
                 awaitAcks((int)correlation);
-                // Carol signs for Bob, whose agent the engine never saw: journaled with no personal-mode candidate, refused
+                // Carol signs for Bob, whose agent the engine never saw: journaled with no personal-mode
+                // candidate, refused
                 submit(pool, 4, ++correlation, new ActionSigner(CHAIN_ID, CONTRACT, carol), bob.address(), 100,
                     new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
                 awaitAcks((int)correlation);
@@ -159,7 +168,8 @@ class PipelineTest
                 final long before = sequencer.sequence();
                 assertTrue(pool.offer(3, garbageCorrelation, garbage, 0, garbage.length));
                 awaitAllVerified(pool);
-                // its result waits in the pool: a sequencer that ignored the pause would take it within its longest park (1 ms)
+                // its result waits in the pool: a sequencer that ignored the pause would take it within its longest
+                // park (1 ms)
                 Thread.sleep(100);
                 assertEquals(correlation - 1, acks.size(), "nothing answered while paused");
                 assertEquals(before, sequencer.sequence(), "nothing journaled while paused");
@@ -184,11 +194,14 @@ class PipelineTest
         }
 
         final List<String> eventLines = lines(folder.resolve("events"));
-        assertEquals(20, eventLines.stream().filter(l -> l.contains("\"type\":\"Trade\"")).count(), String.join("\n", eventLines));
+        assertEquals(20, eventLines.stream().filter(l -> l.contains("\"type\":\"Trade\"")).count(),
+            String.join("\n", eventLines));
         assertEquals(1, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"") &&
             l.contains("UNAUTHORIZED_SIGNER")).count(), String.join("\n", eventLines));
-        assertEquals(1, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(), String.join("\n", eventLines));
-        assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains("\"type\":\"RequestRejected\"")));
+        assertEquals(1, eventLines.stream().filter(l -> l.contains("\"type\":\"ActionRejected\"")).count(),
+            String.join("\n", eventLines));
+        assertTrue(
+            lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains("\"type\":\"RequestRejected\"")));
 
         // every signed command verifies again from its record (raw and personal signatures, or a raw one alone); a
         // changed one does not
@@ -205,17 +218,20 @@ class PipelineTest
             {
                 verified++;
             }
-            if (placed == null && new UnsafeBuffer(record).getShort(2, ByteOrder.LITTLE_ENDIAN) == PlaceOrderDecoder.TEMPLATE_ID)
+            if (placed == null &&
+                new UnsafeBuffer(record).getShort(2, ByteOrder.LITTLE_ENDIAN) == PlaceOrderDecoder.TEMPLATE_ID)
             {
                 placed = record;
             }
         }
         assertEquals(5 + 40 + 1, verified, "the refused body is the one record without a signed action");
         assertTrue(lines(folder.resolve("commands")).stream().anyMatch(l -> l.contains(carol.address().toString()) &&
-            l.contains("\"personalSigner\":\"0x0000000000000000000000000000000000000000\"")), "Carol's record has no personal candidate");
+            l.contains("\"personalSigner\":\"0x0000000000000000000000000000000000000000\"")),
+            "Carol's record has no personal candidate");
 
         final byte[] repriced = placed.clone();
-        new UnsafeBuffer(repriced).putLong(MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.priceEncodingOffset(), 2 * UNIT,
+        new UnsafeBuffer(repriced)
+            .putLong(MessageHeaderDecoder.ENCODED_LENGTH + PlaceOrderDecoder.priceEncodingOffset(), 2 * UNIT,
             ByteOrder.LITTLE_ENDIAN);
         assertEquals(SignatureAudit.Verdict.FAILED, audit.check(new UnsafeBuffer(repriced), 0, repriced.length));
         assertTrue(audit.failure().contains("another digest"), audit.failure());
@@ -239,11 +255,13 @@ class PipelineTest
         final AtomicInteger answeredTwice = new AtomicInteger();
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
-            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+            VerifierPool pool = VerifierPool.start(
+                new VerifierPool.Context().threads(2).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
         {
             final SequencerListener listener = new SequencerListener()
             {
-                public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     if (commands.lastSequence() < sequence)
                     {
@@ -253,22 +271,26 @@ class PipelineTest
                     acks.add(new long[]{connectionId, correlationId, sequence});
                 }
 
-                public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     onSequenced(connectionId, correlationId, sequence, index);
                 }
             };
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0, 64)
-                .pauseWhen(paused::get);
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1,
+                0, 64) .pauseWhen(paused::get);
             final Engine engine = new Engine(new EngineConfig().operator(operatorKey.address()),
                 JournalEventSink.heldUntilFlush(events.appender()));
             final EngineAgent engineAgent = new EngineAgent(engine, commands.tailer(), 64);
-            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
-            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, engineAgent);
+            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, sequencer);
+            final AgentRunner engineRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, engineAgent);
             // the responder reads each command and its events from the journals, which hold several commands an excerpt
             final Responder responder = new Responder(commands.tailer(), events.tailer(), pending,
                 new ReadModels(100), 64, 50, 1_000, new RecentAnswers(100), 0, Throwable::printStackTrace);
-            final AgentRunner responderRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, responder);
+            final AgentRunner responderRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, responder);
             AgentRunner.startOnThread(sequencerRunner);
             AgentRunner.startOnThread(engineRunner);
             AgentRunner.startOnThread(responderRunner);
@@ -276,18 +298,21 @@ class PipelineTest
             {
                 final ActionSigner operator = new ActionSigner(CHAIN_ID, CONTRACT, operatorKey);
                 final Action[] setup = {
-                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+                    new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"),
+                    new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
                     new Deposit(alice.address(), 1, 1_000 * UNIT), new Deposit(bob.address(), 2, 100 * UNIT)};
                 for (int i = 0; i < setup.length; i++)
                 {
                     submit(pool, 0, pending.register(response -> { }), operator, operatorKey.address(), i, setup[i]);
                     awaitAcks(i + 1);
                 }
-                // the engine has applied the set-up before the orders are journaled, so that their events go out on their own
+                // the engine has applied the set-up before the orders are journaled, so that their events go out on
+                // their own
                 final long setUpBy = System.nanoTime() + 30_000_000_000L;
                 while (engineAgent.appliedSequence() != setup.length)
                 {
-                    assertTrue(System.nanoTime() - setUpBy < 0, "the set-up was not applied within 30 s: " + engineAgent.appliedSequence());
+                    assertTrue(System.nanoTime() - setUpBy < 0,
+                        "the set-up was not applied within 30 s: " + engineAgent.appliedSequence());
                     Thread.sleep(1);
                 }
                 // twelve orders verified while the sequencer waits: one duty cycle takes them all; each ask trades
@@ -308,7 +333,8 @@ class PipelineTest
                     final boolean bid = i % 2 == 0;
                     // all on connection 1, so on one of the pool's two verifiers: verified and journaled in this order
                     submit(pool, 1, registered, bid ? aliceSigner : bobSigner, (bid ? alice : bob).address(), i / 2,
-                        new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+                        new SpotPlaceOrder(7, null, bid ? Side.BID : Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false,
+                            false, -1));
                 }
                 awaitAllVerified(pool);
                 assertEquals(setup.length, acks.size(), "nothing answered while paused");
@@ -347,10 +373,12 @@ class PipelineTest
             // five set-up commands an excerpt each, then the twelve orders in one
             assertEquals(Map.of(1L, 1L, 2L, 1L, 3L, 1L, 4L, 1L, 5L, 1L, 6L, 12L), excerptSizes(commands));
             // the engine applied them in one duty cycle: the events of the twelve (several each) in one excerpt (it may
-            // have applied set-up commands together, when it woke after several were journaled, but not with the orders)
+            // have applied set-up commands together, when it woke after several were journaled, but not with
+            // the orders)
             final Map<Long, Long> eventExcerpts = excerptSizes(events);
             assertEquals(12L, eventExcerpts.get((long)eventExcerpts.size()), eventExcerpts.toString());
-            assertEquals(17L, eventExcerpts.values().stream().mapToLong(Long::longValue).sum(), eventExcerpts.toString());
+            assertEquals(17L, eventExcerpts.values().stream().mapToLong(Long::longValue).sum(),
+                eventExcerpts.toString());
         }
     }
 
@@ -360,31 +388,38 @@ class PipelineTest
         final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
         final int requests = 6;
         try (Journal commands = Journal.open(folder.resolve("commands"));
-            VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+            VerifierPool pool = VerifierPool.start(
+                new VerifierPool.Context().threads(1).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
         {
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, new SequencerListener()
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE,
+                new SequencerListener()
             {
-                public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     acks.add(new long[]{connectionId, correlationId, sequence});
                 }
 
-                public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+                public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                    final long index)
                 {
                     onSequenced(connectionId, correlationId, sequence, index);
                 }
             }, 1, 0, 64).pauseWhen(paused::get);
-            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null, sequencer);
+            final AgentRunner sequencerRunner = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace,
+                null, sequencer);
             AgentRunner.startOnThread(sequencerRunner);
             try
             {
-                // six batches of 1,000 legs verified while the sequencer waits: more than 256 KiB of commands in one cycle
+                // six batches of 1,000 legs verified while the sequencer waits: more than 256 KiB of commands in
+                // one cycle
                 paused.set(true);
                 final ActionSigner signer = new ActionSigner(CHAIN_ID, CONTRACT, trader);
                 final List<BatchLeg> legs = new ArrayList<>();
                 for (int leg = 0; leg < 1_000; leg++)
                 {
-                    legs.add(new SpotPlaceOrder(7, null, Side.BID, UNIT + leg, UNIT, null, TimeInForce.GTC, false, false, -1));
+                    legs.add(new SpotPlaceOrder(7, null, Side.BID, UNIT + leg, UNIT, null, TimeInForce.GTC, false,
+                        false, -1));
                 }
                 for (int i = 0; i < requests; i++)
                 {
@@ -414,7 +449,8 @@ class PipelineTest
                 }
             }
             // an excerpt ends at the first record that takes it to the bound
-            assertTrue(largest[0] < JournalAppender.BATCH_COMMIT_BYTES + 200_000, "largest excerpt " + largest[0] + " bytes, " + sizes);
+            assertTrue(largest[0] < JournalAppender.BATCH_COMMIT_BYTES + 200_000,
+                "largest excerpt " + largest[0] + " bytes, " + sizes);
         }
     }
 
@@ -440,15 +476,15 @@ class PipelineTest
     }
 
     private static void submit(
-        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer, final Address account,
-        final long nonce, final Action action)
+        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer,
+        final Address account, final long nonce, final Action action)
     {
         submit(pool, connection, correlation, signer, account, nonce, action, PreimageMode.RAW);
     }
 
     private static void submit(
-        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer, final Address account,
-        final long nonce, final Action action, final PreimageMode mode)
+        final VerifierPool pool, final long connection, final long correlation, final ActionSigner signer,
+        final Address account, final long nonce, final Action action, final PreimageMode mode)
     {
         final byte[] body = CanonicalJson.signedActionBody(signer.sign(
             new ActionPayload(account, nonce, null, System.currentTimeMillis(), action), mode));
@@ -457,7 +493,8 @@ class PipelineTest
         {
             if (System.nanoTime() - deadline > 0)
             {
-                throw new AssertionError("the verifier pool refused request " + correlation + " for 30 s: its ring stayed full");
+                throw new AssertionError(
+                    "the verifier pool refused request " + correlation + " for 30 s: its ring stayed full");
             }
             Thread.onSpinWait();
         }

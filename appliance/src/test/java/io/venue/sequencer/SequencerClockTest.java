@@ -34,11 +34,13 @@ class SequencerClockTest
         };
         try (Journal commands = Journal.open(folder.resolve("commands"));
             VerifierPool pool = VerifierPool.start(
-                new VerifierPool.Context().threads(1).chainId(8453).verifyingContract(Address.of("0x" + "5e".repeat(20)))))
+                new VerifierPool.Context().threads(1).chainId(8453)
+                .verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             // first run: one record stamped at 2,000,000
             final PreJournalRefusals first = new PreJournalRefusals(1 << 16);
-            final Sequencer before = new Sequencer(pool, commands.appender(), clock::get, quiet, 1, 0, 64).refusals(first);
+            final Sequencer before = new Sequencer(pool, commands.appender(), clock::get, quiet, 1, 0, 64)
+                .refusals(first);
             first.offer(1, 1, 4, "edge");
             before.doWork();
             final long lastStamp = JournalRecords.timestampMs(lastRecord(commands), 0);
@@ -47,13 +49,14 @@ class SequencerClockTest
             // restart (same journal) on a host whose clock is one second behind (NTP step, or a promoted standby)
             clock.set(1_999_000L);
             final PreJournalRefusals second = new PreJournalRefusals(1 << 16);
-            final Sequencer after = new Sequencer(pool, commands.appender(), clock::get, quiet, 1, commands.lastSequence(), 64)
-                .stampsFrom(commands.lastTimestampMs())
+            final Sequencer after = new Sequencer(pool, commands.appender(), clock::get, quiet, 1,
+                commands.lastSequence(), 64) .stampsFrom(commands.lastTimestampMs())
                 .refusals(second);
             second.offer(1, 2, 4, "edge");
             after.doWork();
             final long newStamp = JournalRecords.timestampMs(lastRecord(commands), 0);
-            assertTrue(newStamp >= lastStamp, "stamp went backwards across the restart: " + lastStamp + " then " + newStamp);
+            assertTrue(newStamp >= lastStamp,
+                "stamp went backwards across the restart: " + lastStamp + " then " + newStamp);
         }
     }
 

@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The signature audit (journal replay --verify-signatures) verifies a command as the pool did: a command of limit class
- * MM (it came in on the MM routes) is checked over the v2 digest only, even when the v1 migration flag accepts v1 on the
- * trading route.
+ * MM (it came in on the MM routes) is checked over the v2 digest only, even when the v1 migration flag accepts v1 on
+ * the trading route.
  */
 class SignatureAuditTest
 {
@@ -38,7 +38,8 @@ class SignatureAuditTest
         final Address contract = Address.of("0x" + "5e".repeat(20));
         final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex("0x" + "0123456789abcdef".repeat(4)));
         final ActionPayload payload = new ActionPayload(key.address(), 7, null, 1_763_000_000_000L,
-            new SpotPlaceOrder(1, null, Side.BID, 1_000_000, 2_000_000, null, TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY));
+            new SpotPlaceOrder(1, null, Side.BID, 1_000_000, 2_000_000, null, TimeInForce.GTC, false, false,
+                SpotPlaceOrder.NO_EXPIRY));
         final byte[] json = CanonicalJson.toBytes(payload);
         final byte[] v1 = new byte[32];
         new ActionDigest(chainId, contract).v1(json, 0, json.length, v1, 0);
@@ -46,13 +47,14 @@ class SignatureAuditTest
         final byte[] body = CanonicalJson.signedActionBody(new SignedAction(payload, new Signature65(signature)));
 
         // the pool, migration flag on, on the MM lane (v2Only = true, as VerifierAgent does for MM_REQUEST_MSG_TYPE)
-        final ActionVerifier pool = new ActionVerifier(chainId, contract, new BouncyCastleSecp256k1Recovery(), true, 1 << 20,
-            DelegateSigners.NONE);
+        final ActionVerifier pool = new ActionVerifier(chainId, contract, new BouncyCastleSecp256k1Recovery(), true,
+            1 << 20, DelegateSigners.NONE);
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
         pool.verify(new UnsafeBuffer(body), 0, body.length, 0, 0, out, true);
         final VerificationResult result = new VerificationResult().wrap(out, 0);
         // FQN-CLASH: the verifier's SignerMatch (SignerMatch here is the codec's)
-        assertEquals(io.venue.verifier.SignerMatch.OTHER, result.signerMatch(), "the pool does not try v1 on the MM lane");
+        assertEquals(io.venue.verifier.SignerMatch.OTHER, result.signerMatch(),
+            "the pool does not try v1 on the MM lane");
 
         final byte[] digest = new byte[32];
         final byte[] raw = new byte[20];

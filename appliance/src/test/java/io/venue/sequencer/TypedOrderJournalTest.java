@@ -73,8 +73,10 @@ class TypedOrderJournalTest
         final byte[][] bodies = new byte[ORDERS][];
         for (int i = 0; i < ORDERS; i++)
         {
-            final ActionPayload payload = new ActionPayload(random.nextInt(10) == 0 ? new Address(bytes(random, 20)) : trader.address(),
-                i, random.nextBoolean() ? null : new ClientOrderId(bytes(random, 16)), 1_763_000_000_000L + i, action(random));
+            final ActionPayload payload = new ActionPayload(
+                random.nextInt(10) == 0 ? new Address(bytes(random, 20)) : trader.address(),
+                i, random.nextBoolean() ? null : new ClientOrderId(bytes(random, 16)), 1_763_000_000_000L + i,
+                action(random));
             final byte[] json = CanonicalJson.toBytes(payload);
             final byte[] digest = new byte[32];
             digests.v2(json, 0, json.length, digest, 0);
@@ -118,8 +120,10 @@ class TypedOrderJournalTest
                 .commandWriters(ActionCommandEncoder::new));
             VerifierPool jsonPool = VerifierPool.start(context(traderAddress, agentAddress)))
         {
-            final Sequencer typed = new Sequencer(typedPool, typedCommands.appender(), () -> 1_763_000_000_000L, quiet, 1, 0, 64);
-            final Sequencer json = new Sequencer(jsonPool, jsonCommands.appender(), () -> 1_763_000_000_000L, quiet, 1, 0, 64);
+            final Sequencer typed = new Sequencer(typedPool, typedCommands.appender(), () -> 1_763_000_000_000L, quiet,
+                1, 0, 64);
+            final Sequencer json = new Sequencer(jsonPool, jsonCommands.appender(), () -> 1_763_000_000_000L, quiet, 1,
+                0, 64);
             int typedOffered = 0;
             int jsonOffered = 0;
             final long deadline = System.nanoTime() + 60_000_000_000L;
@@ -131,7 +135,8 @@ class TypedOrderJournalTest
                 {
                     typedOffered++;
                 }
-                while (jsonOffered < ORDERS && jsonPool.offerMm(jsonOffered >= ORDERS / 2, 9, jsonOffered, bodies[jsonOffered], 0,
+                while (jsonOffered < ORDERS &&
+                    jsonPool.offerMm(jsonOffered >= ORDERS / 2, 9, jsonOffered, bodies[jsonOffered], 0,
                     bodies[jsonOffered].length))
                 {
                     jsonOffered++;
@@ -173,10 +178,13 @@ class TypedOrderJournalTest
     {
         return switch (random.nextInt(4))
         {
-            case 0 -> new SpotPlaceOrder(random.nextInt(100), random.nextInt(3) == 0 ? null : random.nextBoolean() ? Book.YES : Book.NO,
+            case 0 -> new SpotPlaceOrder(random.nextInt(100),
+                random.nextInt(3) == 0 ? null : random.nextBoolean() ? Book.YES : Book.NO,
                 random.nextBoolean() ? Side.BID : Side.ASK, random.nextLong(), random.nextLong(),
-                random.nextBoolean() ? null : StpMode.values()[random.nextInt(4)], TimeInForce.values()[random.nextInt(4)],
-                random.nextBoolean(), random.nextBoolean(), random.nextBoolean() ? SpotPlaceOrder.NO_EXPIRY : random.nextLong() >>> 1);
+                random.nextBoolean() ? null : StpMode.values()[random.nextInt(4)],
+                TimeInForce.values()[random.nextInt(4)],
+                random.nextBoolean(), random.nextBoolean(),
+                random.nextBoolean() ? SpotPlaceOrder.NO_EXPIRY : random.nextLong() >>> 1);
             case 1 -> new Cancel(new OrderId(bytes(random, 32)));
             case 2 -> new Amend(new OrderId(bytes(random, 32)), random.nextLong(), random.nextLong());
             default -> new CancelByClientOrderId(new ClientOrderId(bytes(random, 16)));

@@ -92,10 +92,10 @@ class VerifierWrittenCommandTest
             VerifierPool writtenPool = VerifierPool.start(context().commandWriters(ActionCommandEncoder::new));
             VerifierPool parsedPool = VerifierPool.start(context()))
         {
-            final Sequencer written = new Sequencer(writtenPool, writtenCommands.appender(), () -> 1_763_000_000_000L, quiet,
-                1, 0, 64);
-            final Sequencer parsed = new Sequencer(parsedPool, parsedCommands.appender(), () -> 1_763_000_000_000L, quiet,
-                1, 0, 64);
+            final Sequencer written = new Sequencer(writtenPool, writtenCommands.appender(), () -> 1_763_000_000_000L,
+                quiet, 1, 0, 64);
+            final Sequencer parsed = new Sequencer(parsedPool, parsedCommands.appender(), () -> 1_763_000_000_000L,
+                quiet, 1, 0, 64);
             int writtenOffered = 0;
             int parsedOffered = 0;
             final long deadline = System.nanoTime() + 120_000_000_000L;
@@ -136,7 +136,8 @@ class VerifierWrittenCommandTest
             "Deposit", "Withdraw", "SetVaultOwner")), kinds.toString());
     }
 
-    private static boolean offer(final VerifierPool pool, final int i, final List<byte[]> bodies, final List<Boolean> mm)
+    private static boolean offer(final VerifierPool pool, final int i, final List<byte[]> bodies,
+        final List<Boolean> mm)
     {
         final byte[] body = bodies.get(i);
         return mm.get(i) ? pool.offerMm(false, 9, i, body, 0, body.length) : pool.offer(9, i, body, 0, body.length);

@@ -60,11 +60,13 @@ class SnapshotTest
         assertTrue(newest > records.size() - EVERY - 20 && newest <= records.size(), "newest at " + newest);
 
         deleteState();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final ShardRecovery recovery = recover(commands, events);
             assertArrayEquals(reference, recovery.engine().stateHash());
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(0).getFileName())), reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(0).getFileName())),
+                reports.toString());
             assertEquals("replayed " + (records.size() - newest) + " appended 0", reports.get(reports.size() - 1),
                 "only the tail is replayed, every event of it already journaled");
             recovery.state().close();
@@ -82,12 +84,15 @@ class SnapshotTest
         Files.write(snapshots.get(0), bytes);
 
         deleteState();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final ShardRecovery recovery = recover(commands, events);
             assertArrayEquals(reference, recovery.engine().stateHash());
-            assertTrue(reports.stream().anyMatch(r -> r.contains(snapshots.get(0).getFileName() + " is damaged")), reports.toString());
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())), reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.contains(snapshots.get(0).getFileName() + " is damaged")),
+                reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())),
+                reports.toString());
             recovery.state().close();
         }
     }
@@ -102,7 +107,8 @@ class SnapshotTest
         final long older = SnapshotFiles.sequenceOf(snapshots.get(1));
         // a host crash kept the newest snapshot (forced to disk) but not the event journal's tail after it
         final long keptThrough = (older + newest) / 2;
-        try (Journal events = Journal.open(folder.resolve("events")); Journal cut = Journal.open(folder.resolve("events-cut")))
+        try (Journal events = Journal.open(folder.resolve("events"));
+            Journal cut = Journal.open(folder.resolve("events-cut")))
         {
             final JournalAppender out = cut.appender();
             final JournalTailer tailer = events.tailer();
@@ -128,13 +134,15 @@ class SnapshotTest
             }
         }
         deleteState();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events-cut")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events-cut")))
         {
             final ShardRecovery recovery = recover(commands, events);
             assertArrayEquals(reference, recovery.engine().stateHash());
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith(snapshots.get(0).getFileName() + " is past the journals' end")),
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith(snapshots.get(0).getFileName() + " is past the " +
+                "journals' end")), reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())),
                 reports.toString());
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshots.get(1).getFileName())), reports.toString());
             recovery.state().close();
         }
         assertArrayEquals(eventBytes(folder.resolve("events")), eventBytes(folder.resolve("events-cut")),
@@ -181,7 +189,8 @@ class SnapshotTest
             records.add(record);
         }
         final Path snapshot;
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events"));
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events"));
             PersistedEngine persisted = PersistedEngine.open(RandomCommands.config(),
                 new JournalEventSink(events.appender()), context(folder.resolve("state"))))
         {
@@ -198,10 +207,12 @@ class SnapshotTest
         assertEquals(sequence, SnapshotFiles.sequenceOf(snapshot));
 
         deleteState();
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final ShardRecovery recovery = recover(commands, events);
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshot.getFileName())), reports.toString());
+            assertTrue(reports.stream().anyMatch(r -> r.startsWith("loaded " + snapshot.getFileName())),
+                reports.toString());
             assertEquals("replayed 0 appended 0", reports.get(reports.size() - 1), reports.toString());
             recovery.state().close();
         }
@@ -214,7 +225,8 @@ class SnapshotTest
         final Path state = folder.resolve("state");
         final Path written;
         final byte[] hash;
-        try (PersistedEngine persisted = PersistedEngine.open(RandomCommands.config(), (b, o, l) -> { }, context(state)))
+        try (PersistedEngine persisted = PersistedEngine.open(RandomCommands.config(), (b, o, l) -> { },
+            context(state)))
         {
             records.forEach(r -> persisted.engine().onCommand(new UnsafeBuffer(r), 0, r.length));
             persisted.engine().flushState();
@@ -252,7 +264,8 @@ class SnapshotTest
             Files.write(damaged, bytes);
             try (EngineState empty = EngineState.openEmpty(context(load)))
             {
-                assertThrows(SnapshotDamagedException.class, () -> SnapshotReader.load(damaged, empty), "trial " + trial);
+                assertThrows(SnapshotDamagedException.class, () -> SnapshotReader.load(damaged, empty),
+                    "trial " + trial);
             }
         }
     }
@@ -260,7 +273,8 @@ class SnapshotTest
     /** Journals and applies the records with snapshots every EVERY commands; returns the final state hash. */
     private byte[] run(final List<byte[]> records) throws StateUnusableException
     {
-        try (Journal commands = Journal.open(folder.resolve("commands")); Journal events = Journal.open(folder.resolve("events")))
+        try (Journal commands = Journal.open(folder.resolve("commands"));
+            Journal events = Journal.open(folder.resolve("events")))
         {
             final ShardRecovery recovery = recover(commands, events);
             final EngineAgent agent = new EngineAgent(recovery.engine(), recovery.commands(), 256)
@@ -290,8 +304,8 @@ class SnapshotTest
 
     private ShardRecovery recover(final Journal commands, final Journal events) throws StateUnusableException
     {
-        return ShardRecovery.recover(RandomCommands.config(), context(folder.resolve("state")), folder.resolve("snapshots"),
-            commands, events, new ShardRecovery.Report()
+        return ShardRecovery.recover(RandomCommands.config(), context(folder.resolve("state")),
+            folder.resolve("snapshots"), commands, events, new ShardRecovery.Report()
             {
                 public void onStateRebuilt(final String reason)
                 {

@@ -30,7 +30,8 @@ public final class ChildJvm
         this.process = process;
         final Thread reader = new Thread(() ->
         {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+            try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
             {
                 String line;
                 while ((line = in.readLine()) != null)
@@ -76,7 +77,8 @@ public final class ChildJvm
     /** The highest N of the lines "ACK N" the child printed (what it acknowledged before it died). */
     public long lastAcknowledged()
     {
-        return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4))).max().orElse(0);
+        return lines.stream().filter(l -> l.startsWith("ACK ")).mapToLong(l -> Long.parseLong(l.substring(4)))
+            .max().orElse(0);
     }
 
     /** The first line starting with {@code prefix}, waiting for it; fails when the child ends or time runs out. */

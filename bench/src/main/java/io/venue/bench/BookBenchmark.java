@@ -218,7 +218,8 @@ public class BookBenchmark
             seed(20, ORDERS_PER_LEVEL);
             for (int i = 0; i < slots.length; i++)
             {
-                place(5_000_000 + i, 10, Side.ASK, MID + TICK + (i % 20) * TICK, 1_000_000_000_000_000L, TimeInForce.GTC);
+                place(5_000_000 + i, 10, Side.ASK, MID + TICK + (i % 20) * TICK, 1_000_000_000_000_000L,
+                    TimeInForce.GTC);
                 slots[i] = listener.lastRested;
             }
         }

@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the compact lane added per order before the verifier's own work until the lane offered typed orders
  * (2026-11-28): decoding the binary body, and rebuilding each order's JSON submit, which the verifier then parsed as it
- * parses a trading-route submit. Per order, over a request of 100 orders. Since then {@link #decode} is the lane's whole
- * part (the body checked in place); the other two stay as the figures of the JSON path ({@code TypedVerifyRun} compares
- * the two).
+ * parses a trading-route submit. Per order, over a request of 100 orders. Since then {@link #decode} is the lane's
+ * whole part (the body checked in place); the other two stay as the figures of the JSON path ({@code TypedVerifyRun}
+ * compares the two).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -88,7 +88,8 @@ public class EngineBenchmark
     @Setup
     public void setUp()
     {
-        engine = new Engine(new EngineConfig().operator(OPERATOR).actionRate(1_000_000_000L, 1), (buffer, offset, length) ->
+        engine = new Engine(new EngineConfig().operator(OPERATOR).actionRate(1_000_000_000L, 1),
+            (buffer, offset, length) ->
         {
             if (buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) == ActionRejectedEncoder.TEMPLATE_ID)
             {
@@ -107,18 +108,24 @@ public class EngineBenchmark
         // a standing book of 200 levels each side so matching and inserts work in a realistic depth
         for (int i = 1; i <= 200; i++)
         {
-            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.BID, UNIT - 100 * i - 10_000, UNIT, null, TimeInForce.GTC, false,
+            apply(MAKER, makerNonce++,
+                new SpotPlaceOrder(7, null, Side.BID, UNIT - 100 * i - 10_000, UNIT, null, TimeInForce.GTC, false,
                 false, -1));
-            apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.ASK, UNIT + 100 * i + 10_000, UNIT, null, TimeInForce.GTC, false,
+            apply(MAKER, makerNonce++,
+                new SpotPlaceOrder(7, null, Side.ASK, UNIT + 100 * i + 10_000, UNIT, null, TimeInForce.GTC, false,
                 false, -1));
         }
-        restBid = encode(MAKER, new SpotPlaceOrder(7, null, Side.BID, UNIT - 5_000, UNIT, null, TimeInForce.GTC, false, false, -1));
+        restBid = encode(MAKER,
+            new SpotPlaceOrder(7, null, Side.BID, UNIT - 5_000, UNIT, null, TimeInForce.GTC, false, false, -1));
         cancelBid = encode(MAKER, new Cancel(new OrderId(new byte[32])));
-        askToRest = encode(MAKER, new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
-        iocBid = encode(TAKER, new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.IOC, false, false, -1));
+        askToRest = encode(MAKER,
+            new SpotPlaceOrder(7, null, Side.ASK, UNIT, UNIT, null, TimeInForce.GTC, false, false, -1));
+        iocBid = encode(TAKER,
+            new SpotPlaceOrder(7, null, Side.BID, UNIT, UNIT, null, TimeInForce.IOC, false, false, -1));
         // one order that the amend benchmark moves between two prices
         final byte[] amendedId = nextDigest();
-        apply(MAKER, makerNonce++, new SpotPlaceOrder(7, null, Side.BID, UNIT - 6_000, UNIT, null, TimeInForce.GTC, false, false, -1),
+        apply(MAKER, makerNonce++,
+            new SpotPlaceOrder(7, null, Side.BID, UNIT - 6_000, UNIT, null, TimeInForce.GTC, false, false, -1),
             amendedId);
         amendUp = encode(MAKER, new Amend(new OrderId(amendedId), UNIT - 5_900, UNIT));
         amendDown = encode(MAKER, new Amend(new OrderId(amendedId), UNIT - 6_000, UNIT));
@@ -141,8 +148,8 @@ public class EngineBenchmark
     {
         final long orderId = id++;
         send(restBid, makerNonce++, orderId);
-        cancelBid.buffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH + CancelEncoder.orderIdEncodingOffset() + 24, orderId,
-            ByteOrder.BIG_ENDIAN);
+        cancelBid.buffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH + CancelEncoder.orderIdEncodingOffset() + 24,
+            orderId, ByteOrder.BIG_ENDIAN);
         return send(cancelBid, makerNonce++, id++);
     }
 
@@ -192,8 +199,8 @@ public class EngineBenchmark
 
     private void apply(final Address account, final long commandNonce, final Action action, final byte[] digest)
     {
-        final int length = encoder.encode(0, ++now, 1, new ActionPayload(account, commandNonce, null, now, action), digest,
-            SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], setup, 0);
+        final int length = encoder.encode(0, ++now, 1, new ActionPayload(account, commandNonce, null, now, action),
+            digest, SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], setup, 0);
         if (!engine.onCommand(setup, 0, length))
         {
             throw new IllegalStateException("setup command refused");

@@ -21,11 +21,13 @@ final class Fixtures
     static final long CHAIN_ID = 8453;
     static final Address CONTRACT = Address.of("0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e");
     static final Secp256k1KeyPair KEY =
-        Secp256k1KeyPair.fromPrivateKey(Hex.fromHex("0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+        Secp256k1KeyPair.fromPrivateKey(
+            Hex.fromHex("0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
 
     /** A delegated agent of {@link #KEY}'s account. */
     static final Secp256k1KeyPair AGENT =
-        Secp256k1KeyPair.fromPrivateKey(Hex.fromHex("0x1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+        Secp256k1KeyPair.fromPrivateKey(
+            Hex.fromHex("0x1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
 
     private Fixtures()
     {
@@ -44,7 +46,9 @@ final class Fixtures
         return signedBodies(count, KEY);
     }
 
-    /** As {@link #signedBodies(int)}, each order of {@link #KEY}'s account signed by {@code by} (an agent), in raw mode. */
+    /**
+     * As {@link #signedBodies(int)}, each order of {@link #KEY}'s account signed by {@code by} (an agent), in raw mode.
+     */
     static byte[][] signedBodies(final int count, final Secp256k1KeyPair by)
     {
         return signedBodies(count, by, PreimageMode.RAW);

@@ -38,7 +38,8 @@ public class MachineAuthBenchmark
     private static final String KEY_ID = "spk_0123456789abcdef";
     private static final String SECRET = "sps_" + "0123456789abcdef".repeat(4);
     private static final String PASSPHRASE = "spp_" + "fedcba9876543210".repeat(2);
-    private static final byte[] SEED = Hex.fromHex("0x9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
+    private static final byte[] SEED = Hex.fromHex(
+        "0x9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
     private static final long TS = 1_763_000_000_000L;
 
     private final SvcHmacV2 hmac = new SvcHmacV2();
@@ -83,6 +84,7 @@ public class MachineAuthBenchmark
     @Benchmark
     public Object svcRequestV2()
     {
-        return verifier.verify(headerLookup, credentials, "POST", "/api/v1/ws/token", "b=2&a=1", body, 0, body.length, TS);
+        return verifier.verify(headerLookup, credentials, "POST", "/api/v1/ws/token", "b=2&a=1", body, 0,
+            body.length, TS);
     }
 }

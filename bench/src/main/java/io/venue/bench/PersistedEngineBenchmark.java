@@ -127,7 +127,8 @@ public class PersistedEngineBenchmark
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[1024]);
         long operatorNonce = 0;
         final var setup = new Action[]{
-            new CreateAsset(USD, "USD"), new CreateAsset(BTC, "BTC"), new CreateSpotMarket(SPOT, BTC, USD, TICK, 1_000, 1_000)};
+            new CreateAsset(USD, "USD"), new CreateAsset(BTC, "BTC"),
+            new CreateSpotMarket(SPOT, BTC, USD, TICK, 1_000, 1_000)};
         for (final Action action : setup)
         {
             apply(encoder, scratch, new ActionPayload(OPERATOR, operatorNonce++, null, now, action), OPERATOR);
@@ -145,7 +146,8 @@ public class PersistedEngineBenchmark
                 SPOT, null, Side.BID, MID, 1_000, null, TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY)),
                 new byte[32], SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], places[a], 0);
             cancels[a] = new UnsafeBuffer(new byte[512]);
-            cancelLengths[a] = encoder.encode(0, now, 1, new ActionPayload(account, 0, null, now, new Cancel(new OrderId(new byte[32]))),
+            cancelLengths[a] = encoder.encode(0, now, 1,
+                new ActionPayload(account, 0, null, now, new Cancel(new OrderId(new byte[32]))),
                 new byte[32], SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], cancels[a], 0);
         }
     }
@@ -190,7 +192,8 @@ public class PersistedEngineBenchmark
             final boolean ioc = (r >>> 32) % 10 == 0;
             buffer = places[a];
             length = placeLengths[a];
-            final int envelope = stamp(buffer, PlaceOrderDecoder.sequenceEncodingOffset(), PlaceOrderDecoder.timestampMsEncodingOffset(),
+            final int envelope = stamp(buffer, PlaceOrderDecoder.sequenceEncodingOffset(),
+                PlaceOrderDecoder.timestampMsEncodingOffset(),
                 PlaceOrderDecoder.envelopeEncodingOffset(), a);
             orderId(buffer, envelope + ActionEnvelopeDecoder.digestEncodingOffset(), op, a);
             buffer.putByte(HEADER + PlaceOrderDecoder.sideEncodingOffset(),
@@ -198,7 +201,8 @@ public class PersistedEngineBenchmark
                 (byte)(bid ? io.venue.journal.sbe.Side.BID : io.venue.journal.sbe.Side.ASK).value());
             buffer.putLong(HEADER + PlaceOrderDecoder.priceEncodingOffset(),
                 bid ? MID - 3 * TICK + ticks * TICK : MID + 3 * TICK - ticks * TICK, ByteOrder.LITTLE_ENDIAN);
-            buffer.putLong(HEADER + PlaceOrderDecoder.qtyEncodingOffset(), 1_000 * (1 + (r >>> 40) % 10), ByteOrder.LITTLE_ENDIAN);
+            buffer.putLong(HEADER + PlaceOrderDecoder.qtyEncodingOffset(), 1_000 * (1 + (r >>> 40) % 10),
+                ByteOrder.LITTLE_ENDIAN);
             buffer.putByte(HEADER + PlaceOrderDecoder.timeInForceEncodingOffset(),
                 // FQN-CLASH: the codec's enums (the action's are imported)
                 (byte)(ioc ? io.venue.journal.sbe.TimeInForce.IOC : io.venue.journal.sbe.TimeInForce.GTC).value());
@@ -214,7 +218,8 @@ public class PersistedEngineBenchmark
     }
 
     /** Writes sequence, time and nonce into a command; returns the envelope's offset. */
-    private int stamp(final UnsafeBuffer buffer, final int sequenceOffset, final int timeOffset, final int envelopeOffset, final int a)
+    private int stamp(final UnsafeBuffer buffer, final int sequenceOffset, final int timeOffset,
+        final int envelopeOffset, final int a)
     {
         buffer.putLong(HEADER + sequenceOffset, ++sequence, ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(HEADER + timeOffset, ++now, ByteOrder.LITTLE_ENDIAN);
@@ -239,13 +244,14 @@ public class PersistedEngineBenchmark
         return (seed * 0x2545F4914F6CDD1DL) >>> 1;
     }
 
-    private void apply(final ActionCommandEncoder encoder, final UnsafeBuffer scratch, final ActionPayload payload, final Address signer)
+    private void apply(final ActionCommandEncoder encoder, final UnsafeBuffer scratch, final ActionPayload payload,
+        final Address signer)
     {
         final byte[] digest = new byte[32];
         digest[0] = (byte)0xAD;
         digest[31] = (byte)sequence;
-        final int length = encoder.encode(++sequence, now, 1, payload, digest, SignerMatch.ACCOUNT_RAW, signer.toBytes(), new byte[20],
-            scratch, 0);
+        final int length = encoder.encode(++sequence, now, 1, payload, digest, SignerMatch.ACCOUNT_RAW,
+            signer.toBytes(), new byte[20], scratch, 0);
         if (!engine.onCommand(scratch, 0, length))
         {
             throw new IllegalStateException("set-up command refused");

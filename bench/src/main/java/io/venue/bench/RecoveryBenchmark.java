@@ -109,7 +109,9 @@ public class RecoveryBenchmark
         return knowingVerifier.verify(body, 0, body.length, 0, 0, out);
     }
 
-    /** An account's own order signed in personal mode, the verifier recovering in the usual order: raw, then personal. */
+    /**
+     * An account's own order signed in personal mode, the verifier recovering in the usual order: raw, then personal.
+     */
     @Benchmark
     public int verifyPersonalOrder()
     {

@@ -22,11 +22,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The verifier's CPU per compact order, typed ({@link ActionVerifier#verifyTyped}: canonical JSON written from the typed
- * order's fields) against the JSON path the compact routes took before ({@link ActionVerifier#verify} of the order's
- * JSON submit: strict parse, then canonical re-encode), each as the verifier thread calls it (a record in direct memory
- * as on a ring, v2 only as for the MM lane), in alternating rounds on one thread: A B A B, so that what the shared
- * machine does meanwhile falls on both. CPU time is the thread's own ({@link ThreadMXBean#getCurrentThreadCpuTime}).
+ * The verifier's CPU per compact order, typed ({@link ActionVerifier#verifyTyped}: canonical JSON written from the
+ * typed order's fields) against the JSON path the compact routes took before ({@link ActionVerifier#verify} of the
+ * order's JSON submit: strict parse, then canonical re-encode), each as the verifier thread calls it (a record in
+ * direct memory as on a ring, v2 only as for the MM lane), in alternating rounds on one thread: A B A B, so that what
+ * the shared machine does meanwhile falls on both. CPU time is the thread's own
+ * ({@link ThreadMXBean#getCurrentThreadCpuTime}).
  * <p>
  * Three pairs of arms:
  * <ul>
@@ -38,7 +39,8 @@ import java.util.Locale;
  * signed actions and each rebuilt as its JSON submit; now, the body checked in place (the offer's copy excluded from
  * both).</li>
  * </ul>
- * Usage: {@code TypedVerifyRun [secondsPerArm] [rounds]} (default 2 and 6); two rounds of each arm run first, unreported.
+ * Usage: {@code TypedVerifyRun [secondsPerArm] [rounds]} (default 2 and 6); two rounds of each arm run
+ * first, unreported.
  */
 public final class TypedVerifyRun
 {
@@ -56,7 +58,8 @@ public final class TypedVerifyRun
 
     private TypedVerifyRun(final Secp256k1Recovery recovery, final List<SignedAction> orders)
     {
-        verifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 512 * 1024, (account, signer) -> false);
+        verifier = new ActionVerifier(Fixtures.CHAIN_ID, Fixtures.CONTRACT, recovery, false, 512 * 1024,
+            (account, signer) -> false);
         int at = 0;
         final UnsafeBuffer record = new UnsafeBuffer(new byte[TypedOrder.LENGTH]);
         for (int i = 0; i < ORDERS; i++)
@@ -88,7 +91,8 @@ public final class TypedVerifyRun
         }
         final Secp256k1Recoveries recoveries = Secp256k1Recoveries.select();
         final TypedVerifyRun full = new TypedVerifyRun(recoveries.newRecovery(), orders);
-        final TypedVerifyRun noRecovery = new TypedVerifyRun(new AccountAtOnce(Fixtures.KEY.address().toBytes()), orders);
+        final TypedVerifyRun noRecovery = new TypedVerifyRun(
+            new AccountAtOnce(Fixtures.KEY.address().toBytes()), orders);
         full.check();
         noRecovery.check();
         System.out.printf(Locale.ROOT, "recovery %s; %.1f s per arm, %d rounds (A B A B), after 2 unreported%n",
@@ -186,7 +190,8 @@ public final class TypedVerifyRun
         return count;
     }
 
-    private static void compare(final String name, final Arm json, final Arm typed, final double seconds, final int rounds)
+    private static void compare(final String name, final Arm json, final Arm typed, final double seconds,
+        final int rounds)
     {
         for (int i = 0; i < 2; i++)
         {
@@ -258,8 +263,8 @@ public final class TypedVerifyRun
         }
 
         @Override
-        public RecoveryStatus recover(final byte[] hash, final int hashOffset, final byte[] signature, final int signatureOffset,
-            final byte[] addressOut, final int addressOffset)
+        public RecoveryStatus recover(final byte[] hash, final int hashOffset, final byte[] signature,
+            final int signatureOffset, final byte[] addressOut, final int addressOffset)
         {
             System.arraycopy(account, 0, addressOut, addressOffset, account.length);
             return RecoveryStatus.OK;

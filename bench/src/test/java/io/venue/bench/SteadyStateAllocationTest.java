@@ -34,9 +34,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What the engine's and the sequencer's duty cycles allocate per command once warm: each runs here on the test's own
- * thread (its agent's doWork in a loop, as its AgentRunner would call it), with real Chronicle journals (and the engine's
- * Chronicle Map state) in a temporary folder, and the bytes that thread allocated (com.sun.management.ThreadMXBean,
- * exact per thread) are counted over tens of thousands of commands after a warm-up. Nothing is timed.
+ * thread (its agent's doWork in a loop, as its AgentRunner would call it), with real Chronicle journals (and the
+ * engine's Chronicle Map state) in a temporary folder, and the bytes that thread allocated
+ * (com.sun.management.ThreadMXBean, exact per thread) are counted over tens of thousands of commands after a warm-up.
+ * Nothing is timed.
  * <p>
  * The engine allocates nothing per command: 0.2 to 0.6 bytes a command on average, all of it one allocation of about
  * 24 KB in the window whatever its length (the event journal's writer moving on in its file, it seems; an idle poll
@@ -75,7 +76,8 @@ class SteadyStateAllocationTest
         try (Journal commands = Journal.open(folder.resolve("commands"));
             Journal events = Journal.open(folder.resolve("events"));
             PersistedEngine persisted = PersistedEngine.open(ExchangeCoreWorkload.config(),
-                JournalEventSink.heldUntilFlush(events.appender()), new EngineState.Context().directory(folder.resolve("state"))))
+                JournalEventSink.heldUntilFlush(events.appender()),
+                new EngineState.Context().directory(folder.resolve("state"))))
         {
             // the commands are journaled first, 64 to an excerpt as a busy sequencer writes them: not part of the count
             final JournalAppender appender = commands.appender();
@@ -91,8 +93,8 @@ class SteadyStateAllocationTest
             });
             appender.commit();
 
-            // the appliance's engine thread: the agent tails the command journal, applies each command to the engine and
-            // its state, and journals the events of each batch
+            // the appliance's engine thread: the agent tails the command journal, applies each command to the engine
+            // and its state, and journals the events of each batch
             final Engine engine = persisted.engine();
             final EngineAgent agent = new EngineAgent(engine, commands.tailer(), 64);
             final long warm = workload.setupCommands() + warmUp;
@@ -144,12 +146,14 @@ class SteadyStateAllocationTest
         final long[] told = {0, 0};
         final SequencerListener listener = new SequencerListener()
         {
-            public void onSequenced(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onSequenced(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 told[0]++;
             }
 
-            public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
+            public void onRejected(final long connectionId, final long correlationId, final long sequence,
+                final long index)
             {
                 told[1]++;
             }
@@ -158,8 +162,8 @@ class SteadyStateAllocationTest
             VerifierPool pool = VerifierPool.start(new VerifierPool.Context().threads(1).chainId(Fixtures.CHAIN_ID)
                 .verifyingContract(Fixtures.CONTRACT).commandWriters(ActionCommandEncoder::new)))
         {
-            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1, 0,
-                64).forces(mode);
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), SystemEpochClock.INSTANCE, listener, 1,
+                0, 64).forces(mode);
             final int total = warmUp + measured;
             final AtomicReference<Throwable> producerFailure = new AtomicReference<>();
             final Thread producer = new Thread(() ->
@@ -174,7 +178,8 @@ class SteadyStateAllocationTest
                         {
                             if (System.nanoTime() - giveUpAt > 0)
                             {
-                                throw new IllegalStateException("request " + i + " refused for 3 min: the pool's ring stayed full");
+                                throw new IllegalStateException(
+                                    "request " + i + " refused for 3 min: the pool's ring stayed full");
                             }
                             Thread.yield();
                         }
@@ -188,8 +193,9 @@ class SteadyStateAllocationTest
             producer.setDaemon(true);
             producer.start();
 
-            // the appliance's sequencer: it takes the pool's results, journals them (one excerpt a duty cycle) and tells
-            // the listener; the deadline is read only every 4,096 duty cycles, so that its clock is not what is counted
+            // the appliance's sequencer: it takes the pool's results, journals them (one excerpt a duty cycle) and
+            // tells the listener; the deadline is read only every 4,096 duty cycles, so that its clock is not what
+            // is counted
             final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             int cycles = 0;
             while (told[0] + told[1] < warmUp)
@@ -235,7 +241,8 @@ class SteadyStateAllocationTest
 
     private static void report(final String thread, final long allocated, final long commands)
     {
-        System.out.printf(Locale.ROOT, "SteadyStateAllocationTest: the %s thread allocated %,d bytes over %,d commands (%.3f a command)%n",
+        System.out.printf(Locale.ROOT,
+            "SteadyStateAllocationTest: the %s thread allocated %,d bytes over %,d commands (%.3f a command)%n",
             thread, allocated, commands, (double)allocated / commands);
     }
 }

@@ -36,8 +36,8 @@ public final class JournalRecords
     public static final int SCHEMA_VERSION = MessageHeaderDecoder.SCHEMA_VERSION;
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
-     * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not the
-     * layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
+     * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not
+     * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
      * also added a value of {@code SignerMatch}): every version 4 to 6 record is laid out as the same record of version
      * 7, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this
      * version's may be read this way.
@@ -45,11 +45,11 @@ public final class JournalRecords
     public static final int OLDEST_READ_VERSION = 4;
     /**
      * The first version whose amends keep what an order filled when they take it out of the book and enter it again (a
-     * new price or more quantity): the engine applies an {@code Amend} (or a batch's amend leg) of this version or later
-     * with the order's fills counted in its size, so {@code qty} of the {@code OrderAccepted}, {@code OrderRested} and
-     * {@code OrderAmended} it causes, less {@code remaining}, is what the id filled before and since. An amend of an
-     * older version enters the order again as its own build did, its size the new quantity alone, so a replay of an
-     * older journal writes the events its run wrote (JOURNAL-SCHEMA.md, section 9).
+     * new price or more quantity): the engine applies an {@code Amend} (or a batch's amend leg) of this version or
+     * later with the order's fills counted in its size, so {@code qty} of the {@code OrderAccepted},
+     * {@code OrderRested} and {@code OrderAmended} it causes, less {@code remaining}, is what the id filled before and
+     * since. An amend of an older version enters the order again as its own build did, its size the new quantity alone,
+     * so a replay of an older journal writes the events its run wrote (JOURNAL-SCHEMA.md, section 9).
      */
     public static final int FILLED_KEPT_ON_REENTRY_VERSION = 6;
     /**
@@ -229,7 +229,8 @@ public final class JournalRecords
     }
 
     /** True when the two ranges hold the same bytes: how a replay is compared with what was recorded. */
-    public static boolean sameBytes(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
+    public static boolean sameBytes(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset,
+        final int length)
     {
         int i = 0;
         for (; i + 8 <= length; i += 8)
@@ -272,8 +273,8 @@ public final class JournalRecords
         }
         // version 2 grew the action envelope in place (a version 1 record does not read as one); version 3 events
         // carry the limiter fields a replay writes, so older event journals cannot be compared with a replay; version 4
-        // order commands name their limit class, which a replay of older commands could not know; version 5 only renamed
-        // (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
+        // order commands name their limit class, which a replay of older commands could not know; version 5 only
+        // renamed (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
         // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION) and added a SignerMatch value
         // (ACCOUNT_ADMIN_TEXT), so version 4 to 6 records read as version 7 ones
         if (!readsVersion(version))

@@ -94,13 +94,17 @@ class JournalRecordsTest
         assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length),
             "version 1 records have no signature in the envelope");
         header.version(2);
-        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 2 events lack the limiter fields");
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length),
+            "version 2 events lack the limiter fields");
         header.version(3);
-        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "version 3 order commands lack the limit class");
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length),
+            "version 3 order commands lack the limit class");
         header.version(JournalRecords.SCHEMA_VERSION + 1);
-        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length), "a newer version than this build's");
+        assertEquals(RecordError.UNSUPPORTED_VERSION, records.wrap(buffer, 0, length),
+            "a newer version than this build's");
         header.version(4);
-        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 5 only renamed: version 4 records read as its own");
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length),
+            "version 5 only renamed: version 4 records read as its own");
         assertEquals(4, records.version());
         header.version(5);
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 6 changed values, not the layout");

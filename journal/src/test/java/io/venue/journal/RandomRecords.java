@@ -115,7 +115,8 @@ final class RandomRecords
     }
 
     /** As {@link #decode(Message, DirectBuffer, int)}, the decoder acting as of {@code version}. */
-    static Map<String, Object> decode(final Message message, final DirectBuffer buffer, final int offset, final int version)
+    static Map<String, Object> decode(final Message message, final DirectBuffer buffer, final int offset,
+        final int version)
     {
         try
         {
@@ -396,7 +397,8 @@ final class RandomRecords
                 return method.invoke(target, converted);
             }
         }
-        throw new NoSuchMethodException(target.getClass().getSimpleName() + "." + name + " for " + args.length + " args");
+        throw new NoSuchMethodException(
+            target.getClass().getSimpleName() + "." + name + " for " + args.length + " args");
     }
 
     private static Object convert(final Object arg, final Class<?> parameter)

@@ -68,8 +68,8 @@ class RecordPrinterTest
             "\"envelope\":{\"account\":\"0x" + "ab".repeat(20) + "\",\"nonce\":18446744073709551615," +
             "\"ts\":1763000000000,\"hasClientOrderId\":false,\"clientOrderId\":\"0x" + "00".repeat(16) + "\"," +
             "\"digest\":\"0x" + "00".repeat(31) + "01\",\"signerMatch\":\"ACCOUNT_RAW\"," +
-            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" + "00".repeat(65) +
-            "\"}," +
+            "\"rawSigner\":\"" + zeroAddress + "\",\"personalSigner\":\"" + zeroAddress + "\",\"signature\":\"0x" +
+            "00".repeat(65) + "\"}," +
             "\"market\":4294967000,\"book\":\"NONE\",\"side\":\"BID\",\"price\":1500000,\"qty\":2000000," +
             "\"stpMode\":\"NONE\",\"timeInForce\":\"POST_ONLY\",\"isMarket\":false,\"reduceOnly\":true," +
             "\"expiresAt\":null,\"limitClass\":\"MM\"}",
@@ -97,7 +97,8 @@ class RecordPrinterTest
             final Map<String, Object> json = Json.parseObject(line);
             assertEquals(type.messageName(), json.get("type"), line);
             final Message message = SCHEMA.message(type.messageName());
-            assertEquals(1 + message.fields().size() + message.groups().size() + message.data().size(), json.size(), line);
+            assertEquals(1 + message.fields().size() + message.groups().size() + message.data().size(),
+                json.size(), line);
         }
     }
 
@@ -152,12 +153,13 @@ class RecordPrinterTest
     void printsAnErrorLineForBytesItCannotRead()
     {
         assertEquals("{\"error\":\"TOO_SHORT_FOR_HEADER\",\"length\":3}", printer.print(buffer, 0, 3));
-        assertEquals("{\"error\":\"OUT_OF_BOUNDS\",\"length\":100}", printer.print(buffer, buffer.capacity() - 10, 100));
+        assertEquals("{\"error\":\"OUT_OF_BOUNDS\",\"length\":100}",
+            printer.print(buffer, buffer.capacity() - 10, 100));
 
         header.wrap(buffer, 0).blockLength(40).templateId(77).schemaId(1).version(4);
         assertEquals(
-            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":4,\"blockLength\":40}",
-            printer.print(buffer, 0, 64));
+            "{\"error\":\"UNKNOWN_TEMPLATE\",\"length\":64,\"templateId\":77,\"schemaId\":1,\"version\":4," +
+            "\"blockLength\":40}", printer.print(buffer, 0, 64));
     }
 
     @Property(tries = 3000)

@@ -57,7 +57,8 @@ class RoundTripTest
         final int legs = ((List<?>)expected.get("legs")).size();
         assertEquals(1000, legs);
         assertEquals(
-            JournalRecords.HEADER_LENGTH + RecordType.BATCH.blockLength() + 4 + legs * RecordType.BATCH.groupEntryLength(),
+            JournalRecords.HEADER_LENGTH + RecordType.BATCH.blockLength() + 4 +
+            legs * RecordType.BATCH.groupEntryLength(),
             records.encodedLength());
     }
 
@@ -73,7 +74,8 @@ class RoundTripTest
         assertEquals(RecordError.NONE, records.wrap(buffer, offset, random.encodedLength()), message.name());
         assertSame(RecordType.ofTemplateId(message.id()), records.type());
         assertEquals(random.encodedLength(), records.encodedLength(), message.name());
-        assertEquals(expected.get("sequence").toString(), Long.toUnsignedString(JournalRecords.sequence(buffer, offset)));
+        assertEquals(expected.get("sequence").toString(),
+            Long.toUnsignedString(JournalRecords.sequence(buffer, offset)));
 
         final String line = printer.print(buffer, offset, random.encodedLength());
         assertEquals(expected.toString(), Json.parseObject(line).toString(), line);

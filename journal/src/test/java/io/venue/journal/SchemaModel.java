@@ -134,8 +134,8 @@ final class SchemaModel
     private Field field(final Element element)
     {
         final String since = element.getAttribute("sinceVersion");
-        return new Field(element.getAttribute("name"), Integer.parseInt(element.getAttribute("id")), type(element.getAttribute("type")),
-            since.isEmpty() ? 0 : Integer.parseInt(since));
+        return new Field(element.getAttribute("name"), Integer.parseInt(element.getAttribute("id")),
+            type(element.getAttribute("type")), since.isEmpty() ? 0 : Integer.parseInt(since));
     }
 
     private Data data(final Element element)

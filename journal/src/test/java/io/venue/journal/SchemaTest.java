@@ -113,7 +113,8 @@ class SchemaTest
             {
                 continue;
             }
-            assertLeadingFields(message, List.of("sequence", "timestampMs", "epoch"), List.of("uint64", "uint64", "uint32"));
+            assertLeadingFields(message, List.of("sequence", "timestampMs", "epoch"),
+                List.of("uint64", "uint64", "uint32"));
             final Class<?> decoder = decoderClass(message);
             assertEquals(JournalRecords.SEQUENCE_OFFSET, bodyOffset(decoder, "sequence"));
             assertEquals(JournalRecords.TIMESTAMP_MS_OFFSET, bodyOffset(decoder, "timestampMs"));

@@ -29,11 +29,12 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Version 5 renamed version 4's enum {@code Lane} and its fields {@code lane} to {@code LimitClass} and {@code limitClass}
- * and changed no byte, and version 6 changed what some values mean (an amend that enters a partly filled order again
- * keeps what it filled), not names or layout (JOURNAL-SCHEMA.md, section 9). Version 4's schema file, kept in the test
- * resources as it was released ({@code sbe/venue-journal-v4.xml}), lays out every record as this build's (version 6)
- * does; a record whose header says version 4 or 5 is read, decoded and printed as the same record of version 6.
+ * Version 5 renamed version 4's enum {@code Lane} and its fields {@code lane} to {@code LimitClass} and
+ * {@code limitClass} and changed no byte, and version 6 changed what some values mean (an amend that enters a partly
+ * filled order again keeps what it filled), not names or layout (JOURNAL-SCHEMA.md, section 9). Version 4's schema
+ * file, kept in the test resources as it was released ({@code sbe/venue-journal-v4.xml}), lays out every record as this
+ * build's (version 6) does; a record whose header says version 4 or 5 is read, decoded and printed as the same record
+ * of version 6.
  */
 class VersionFourRecordsTest
 {
@@ -101,7 +102,8 @@ class VersionFourRecordsTest
             AmendDecoder.BLOCK_LENGTH, CancelByClientOrderIdDecoder.BLOCK_LENGTH));
         assertEquals(List.of(15, 6, 8, 6), List.of(PlaceOrderDecoder.limitClassId(), CancelDecoder.limitClassId(),
             AmendDecoder.limitClassId(), CancelByClientOrderIdDecoder.limitClassId()));
-        assertEquals(List.of(4, 4, 4, 4), List.of(PlaceOrderDecoder.limitClassSinceVersion(), CancelDecoder.limitClassSinceVersion(),
+        assertEquals(List.of(4, 4, 4, 4),
+            List.of(PlaceOrderDecoder.limitClassSinceVersion(), CancelDecoder.limitClassSinceVersion(),
             AmendDecoder.limitClassSinceVersion(), CancelByClientOrderIdDecoder.limitClassSinceVersion()));
         assertEquals(Map.of("TRADING", (short)0, "MM", (short)1), Arrays.stream(LimitClass.values())
             .filter(v -> v != LimitClass.NULL_VAL).collect(Collectors.toMap(Enum::name, LimitClass::value)));
@@ -125,7 +127,8 @@ class VersionFourRecordsTest
                 assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), message.name());
                 assertEquals(version, records.version());
                 assertEquals(length, records.encodedLength(), message.name());
-                assertEquals(written.toString(), RandomRecords.decode(message, buffer, 0, version).toString(), message.name());
+                assertEquals(written.toString(), RandomRecords.decode(message, buffer, 0, version).toString(),
+                    message.name());
                 assertEquals(asVersion6, printer.print(buffer, 0, length), message.name());
             }
         }
@@ -138,7 +141,8 @@ class VersionFourRecordsTest
         assertEquals(RENAMED_FIELDS.getOrDefault(old.name(), old.name()), now.name(), where);
         assertEquals(old.id(), now.id(), where);
         assertEquals(old.sinceVersion(), now.sinceVersion(), where);
-        assertEquals(RENAMED_TYPES.getOrDefault(typeName(old.type()), typeName(old.type())), typeName(now.type()), where);
+        assertEquals(RENAMED_TYPES.getOrDefault(typeName(old.type()), typeName(old.type())),
+            typeName(now.type()), where);
         assertEquals(layout(old.type()), layout(now.type()), where);
         return old.name().equals(now.name()) ? 0 : 1;
     }

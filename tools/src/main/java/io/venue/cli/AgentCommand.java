@@ -36,7 +36,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "agent", mixinStandardHelpOptions = true,
     description = "Create, rotate and revoke delegated agents with the owner wallet's EIP-191 signature.",
-    subcommands = {AgentCommand.Create.class, AgentCommand.Rotate.class, AgentCommand.Revoke.class, AgentCommand.OwnerRevoke.class})
+    subcommands = {AgentCommand.Create.class, AgentCommand.Rotate.class, AgentCommand.Revoke.class,
+        AgentCommand.OwnerRevoke.class})
 final class AgentCommand
 {
     /** What every intent takes: the owner's key, its nonce, the deployment binding and where to send it. */
@@ -51,10 +52,12 @@ final class AgentCommand
         @Mixin
         DeploymentOptions deployment;
 
-        @Option(names = "--nonce", required = true, description = "The intent's nonce (u64), in the owner's action nonce window.")
+        @Option(names = "--nonce", required = true,
+            description = "The intent's nonce (u64), in the owner's action nonce window.")
         String nonce;
 
-        @Option(names = "--submit", paramLabel = "URL", description = "POST the body to the appliance at this base URL and " +
+        @Option(names = "--submit", paramLabel = "URL",
+            description = "POST the body to the appliance at this base URL and " +
             "print its answer; exit 0 only when it says ok.")
         String submitUrl;
 
@@ -90,23 +93,28 @@ final class AgentCommand
         }
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Authorize a new agent key (POST /api/agents/create).")
+    @Command(name = "create", mixinStandardHelpOptions = true,
+        description = "Authorize a new agent key (POST /api/agents/create).")
     static final class Create extends Intent
     {
-        @Option(names = "--agent", required = true, description = "The agent's secp256k1 address (0x...) or ed25519:<64 hex>.")
+        @Option(names = "--agent", required = true,
+            description = "The agent's secp256k1 address (0x...) or ed25519:<64 hex>.")
         String agent;
 
-        @Option(names = "--kind", defaultValue = "api", description = "api, institutional, browser or mobile (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--kind", defaultValue = "api",
+            description = "api, institutional, browser or mobile (default: ${DEFAULT-VALUE}).")
         String kind;
 
         @Option(names = "--scopes", required = true, split = ",",
             description = "Comma-separated: trade, cancel, quote, mint_redeem, read, drop_copy.")
         List<String> scopes;
 
-        @Option(names = "--days", description = "Lifetime in days, within the kind's cap (default: 30, or the kind's cap when shorter).")
+        @Option(names = "--days",
+            description = "Lifetime in days, within the kind's cap (default: 30, or the kind's cap when shorter).")
         Double days;
 
-        @Option(names = "--policy", defaultValue = "", description = "The authorization's policy line (default: empty).")
+        @Option(names = "--policy", defaultValue = "",
+            description = "The authorization's policy line (default: empty).")
         String policy;
 
         @Override
@@ -130,21 +138,24 @@ final class AgentCommand
             final long lifetimeMs = days != null ? (long)(days * AgentKind.DAY_MS) :
                 Math.min(30 * AgentKind.DAY_MS, agentKind.maxLifetimeMs());
             final long expiresAtMs = issuedAtMs + lifetimeMs;
-            final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address()).agent(agentKey(agent))
-                .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
+            final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address())
+                .agent(agentKey(agent)) .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce)
+                .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();
             return new String[]{"/api/agents/create", OwnerIntents.createBody(text, sign(key, text))};
         }
     }
 
     @Command(name = "rotate", mixinStandardHelpOptions = true,
-        description = "Give an agent a new key; the earlier credentials stay valid 24 h (POST /api/agents/{id}/rotate).")
+        description =
+            "Give an agent a new key; the earlier credentials stay valid 24 h (POST /api/agents/{id}/rotate).")
     static final class Rotate extends Intent
     {
         @Option(names = "--agent-id", required = true, description = "The agent's spk_ id.")
         String agentId;
 
-        @Option(names = "--new-agent", required = true, description = "The new key: a secp256k1 address or ed25519:<64 hex>.")
+        @Option(names = "--new-agent", required = true,
+            description = "The new key: a secp256k1 address or ed25519:<64 hex>.")
         String newAgent;
 
         @Override
@@ -155,7 +166,8 @@ final class AgentCommand
                 .verifyingContract(deployment.contractAddress()).build();
             return new String[]{"/api/agents/" + agentId + "/rotate", new JsonWriter()
                 .field("userWalletAddress", key.address().toString()).field("newAgent", text.newAgent().text())
-                .unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs).field("signature", sign(key, text)).toJson()};
+                .unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
+                .field("signature", sign(key, text)).toJson()};
         }
     }
 
@@ -166,7 +178,8 @@ final class AgentCommand
         @Option(names = "--agent-id", required = true, description = "The agent's spk_ id.")
         String agentId;
 
-        @Option(names = "--credential", description = "One credential's spk_ id; without it, every credential of the agent.")
+        @Option(names = "--credential",
+            description = "One credential's spk_ id; without it, every credential of the agent.")
         String credentialId;
 
         @Override
@@ -175,12 +188,14 @@ final class AgentCommand
             final AgentRevocationText text = AgentRevocationText.builder().owner(key.address()).agentId(agentId)
                 .credentialId(credentialId).nonce(intentNonce).issuedAtMs(issuedAtMs).chainId(deployment.chainId)
                 .verifyingContract(deployment.contractAddress()).build();
-            final JsonWriter body = new JsonWriter().field("userWalletAddress", key.address().toString()).field("agentId", agentId);
+            final JsonWriter body = new JsonWriter().field("userWalletAddress", key.address().toString())
+                .field("agentId", agentId);
             if (credentialId != null)
             {
                 body.field("credentialId", credentialId);
             }
-            return new String[]{"/api/agents/revoke", body.unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
+            return new String[]{"/api/agents/revoke",
+                body.unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
                 .field("signature", sign(key, text)).toJson()};
         }
     }
@@ -192,11 +207,12 @@ final class AgentCommand
         @Override
         String[] request(final Secp256k1KeyPair key, final long intentNonce, final long issuedAtMs)
         {
-            final OwnerRevokeText text = OwnerRevokeText.builder().owner(key.address()).nonce(intentNonce).issuedAtMs(issuedAtMs)
+            final OwnerRevokeText text = OwnerRevokeText.builder().owner(key.address()).nonce(intentNonce)
+                .issuedAtMs(issuedAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();
             return new String[]{"/api/v1/trading/accounts/owner-revoke", new JsonWriter()
-                .field("userWalletAddress", key.address().toString()).unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
-                .field("signature", sign(key, text)).toJson()};
+                .field("userWalletAddress", key.address().toString()).unsigned("nonce", intentNonce)
+                .field("issuedAtMs", issuedAtMs) .field("signature", sign(key, text)).toJson()};
         }
     }
 }

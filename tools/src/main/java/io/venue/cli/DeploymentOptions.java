@@ -14,11 +14,13 @@ final class DeploymentOptions
     static final String TEST_CONTRACT = "0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
 
     @Option(names = "--chain-id", defaultValue = "" + TEST_CHAIN_ID,
-        description = "Chain id bound into the v2 digest (default: ${DEFAULT-VALUE}, the test chain of the reference vectors).")
+        description =
+            "Chain id bound into the v2 digest (default: ${DEFAULT-VALUE}, the test chain of the reference vectors).")
     long chainId;
 
     @Option(names = "--contract", defaultValue = TEST_CONTRACT,
-        description = "Verifying contract bound into the v2 digest (default: the vectors' placeholder ${DEFAULT-VALUE}).")
+        description =
+            "Verifying contract bound into the v2 digest (default: the vectors' placeholder ${DEFAULT-VALUE}).")
     String contract;
 
     Address contractAddress()

@@ -16,14 +16,17 @@ import java.util.List;
  */
 final class EngineOptions
 {
-    @Option(names = "--config", description = "The run's configuration file: the engine configuration is read from it " +
+    @Option(names = "--config",
+        description = "The run's configuration file: the engine configuration is read from it " +
         "(operators, limits.*, engine.*, mm.cross.shard.credit.*); the options below are then not taken.")
     Path config;
 
-    @Option(names = "--operator", description = "An operator key of the run (0x address); repeat for several. Needed without --config.")
+    @Option(names = "--operator",
+        description = "An operator key of the run (0x address); repeat for several. Needed without --config.")
     List<String> operators;
 
-    @Option(names = "--shards", defaultValue = "1", description = "The run's engine.shards (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--shards", defaultValue = "1",
+        description = "The run's engine.shards (default: ${DEFAULT-VALUE}).")
     int shards;
 
     @Option(names = "--group-commands", defaultValue = "64",

@@ -60,7 +60,8 @@ final class JournalCommand
         @Option(names = "--to-sequence", description = "Only records whose sequence is at most this.")
         Long toSequence;
 
-        @Option(names = "--account", description = "Only records naming this address (as account, maker, taker, owner…).")
+        @Option(names = "--account",
+            description = "Only records naming this address (as account, maker, taker, owner…).")
         String account;
 
         @Option(names = "--order", description = "Only records naming this order id.")
@@ -69,7 +70,8 @@ final class JournalCommand
         @Option(names = "--market", description = "Only records of this market.")
         Long market;
 
-        @Option(names = "--from-time", description = "Only command records stamped at or after this Unix ms (events carry no time).")
+        @Option(names = "--from-time",
+            description = "Only command records stamped at or after this Unix ms (events carry no time).")
         Long fromTime;
 
         @Option(names = "--to-time", description = "Only command records stamped at or before this Unix ms.")
@@ -121,8 +123,10 @@ final class JournalCommand
                 if (eventsTimed[0])
                 {
                     out.flush();
-                    spec.commandLine().getErr().println("--from-time and --to-time filter a command journal: events carry no " +
-                        "time (dump the commands with the time filter, then the events by --from-sequence and --to-sequence)");
+                    spec.commandLine().getErr()
+                        .println("--from-time and --to-time filter a command journal: events carry no " +
+                        "time (dump the commands with the time filter, then the events by --from-sequence and " +
+                        "--to-sequence)");
                     return 2;
                 }
             }
@@ -152,7 +156,8 @@ final class JournalCommand
     }
 
     @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = "Re-run the engine over a command journal and compare the events it produces, byte for byte, with an event journal.")
+        description = "Re-run the engine over a command journal and compare the events it produces, byte for byte, " +
+            "with an event journal.")
     static final class Replay implements Callable<Integer>
     {
         @Spec
@@ -168,20 +173,23 @@ final class JournalCommand
         EngineOptions engineOptions;
 
         @Option(names = "--verify-signatures",
-            description = "Verify every signed command again from its record (the request rebuilt, its digest, signer match and " +
+            description = "Verify every signed command again from its record (the request rebuilt, its digest, " +
+                "signer match and " +
                 "signers) instead of trusting what the verifier recorded; stops at the first that fails.")
         boolean verifySignatures;
 
-        @Option(names = "--accept-v1", description = "With --verify-signatures: the run accepted v1 digests (the migration flag).")
+        @Option(names = "--accept-v1",
+            description = "With --verify-signatures: the run accepted v1 digests (the migration flag).")
         boolean acceptV1;
 
         @Option(names = "--allow-unsigned",
-            description = "With --verify-signatures: let signed-action commands without a kept signature pass (journals written " +
-                "by tests or load runs); by default such a command fails the check.")
+            description = "With --verify-signatures: let signed-action commands without a kept signature pass " +
+                "(journals written " + "by tests or load runs); by default such a command fails the check.")
         boolean allowUnsigned;
 
         @Option(names = "--snapshot",
-            description = "Start from this snapshot file (snapshot-<sequence>.sbe) instead of the journal's first command.")
+            description =
+                "Start from this snapshot file (snapshot-<sequence>.sbe) instead of the journal's first command.")
         Path snapshot;
 
         @Option(names = "--to-sequence", description = "Stop after the command with this sequence.")
@@ -193,7 +201,8 @@ final class JournalCommand
         @Override
         public Integer call() throws Exception
         {
-            final SignatureAudit audit = verifySignatures ? new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) :
+            final SignatureAudit audit = verifySignatures ?
+                new SignatureAudit(deployment.chainId, deployment.contractAddress(), acceptV1) :
                 null;
             final long[] signatures = new long[2];
             final EngineConfig config = engineOptions.config();
@@ -206,7 +215,8 @@ final class JournalCommand
                 produced.putBytes(producedLength[0] + 4, buffer, offset, length);
                 producedLength[0] += 4 + length;
             };
-            final EngineState state = null == snapshot ? null : EngineState.openEmpty(new EngineState.Context().persisted(false));
+            final EngineState state = null == snapshot ? null :
+                EngineState.openEmpty(new EngineState.Context().persisted(false));
             final long from;
             try
             {
@@ -250,7 +260,8 @@ final class JournalCommand
                         if (verdict == SignatureAudit.Verdict.NO_SIGNATURE && !allowUnsigned)
                         {
                             divergence[0] = "signature check failed at command index " + index + " (sequence " +
-                                JournalRecords.sequence(buffer, offset) + "): a signed action without a kept signature " +
+                                JournalRecords.sequence(buffer, offset) +
+                                "): a signed action without a kept signature " +
                                 "(--allow-unsigned lets such commands pass)";
                             return;
                         }
@@ -273,12 +284,16 @@ final class JournalCommand
                     producedLength[0] = 0;
                     if (!engine.onCommand(buffer, offset, length))
                     {
-                        // the live engine skips such a record too (and counts it): said here, never passed over in silence
+                        // the live engine skips such a record too (and counts it): said here, never passed over
+                        // in silence
                         unreadable[0]++;
-                        out.println("command index " + index + (length >= JournalRecords.SEQUENCE_OFFSET + 8 ? " (sequence " +
-                            JournalRecords.sequence(buffer, offset) + ")" : "") + " is not a record the engine reads: skipped");
+                        out.println(
+                            "command index " + index + (length >= JournalRecords.SEQUENCE_OFFSET + 8 ? " (sequence " +
+                            JournalRecords.sequence(buffer, offset) + ")" : "") +
+                            " is not a record the engine reads: skipped");
                     }
-                    // with several shards a command's events come when it is settled: each one is compared before the next
+                    // with several shards a command's events come when it is settled: each one is compared before
+                    // the next
                     engine.drain();
                     counts[0]++;
                     int position = 0;
@@ -286,19 +301,23 @@ final class JournalCommand
                     {
                         final int eventLength = produced.getInt(position);
                         final int at = position + 4;
-                        final boolean present = eventCursor.next((recorded, recordedOffset, recordedLength, eventIndex) ->
+                        final boolean present = eventCursor.next(
+                            (recorded, recordedOffset, recordedLength, eventIndex) ->
                         {
-                            if (recordedLength != eventLength || !JournalRecords.sameBytes(produced, at, recorded, recordedOffset,
+                            if (recordedLength != eventLength ||
+                                !JournalRecords.sameBytes(produced, at, recorded, recordedOffset,
                                 eventLength))
                             {
-                                divergence[0] = "first divergence at command index " + index + ", event journal index " + eventIndex +
-                                    "\n  recorded: " + new RecordPrinter().print(recorded, recordedOffset, recordedLength) +
+                                divergence[0] = "first divergence at command index " + index +
+                                    ", event journal index " + eventIndex + "\n  recorded: " +
+                                    new RecordPrinter().print(recorded, recordedOffset, recordedLength) +
                                     "\n  replayed: " + new RecordPrinter().print(produced, at, eventLength);
                             }
                         });
                         if (!present)
                         {
-                            divergence[0] = "the event journal ends before the replay's events of command index " + index;
+                            divergence[0] = "the event journal ends before the replay's events of command index " +
+                                index;
                         }
                         counts[1]++;
                         position = at + eventLength;
@@ -309,13 +328,16 @@ final class JournalCommand
                 }
                 if (divergence[0] == null)
                 {
-                    // an event left over is one the replay did not produce, unless it is of a command after --to-sequence
+                    // an event left over is one the replay did not produce, unless it is of a command
+                    // after --to-sequence
                     final long[] next = {-1};
-                    if (eventCursor.next((buffer, offset, length, index) -> next[0] = JournalRecords.sequenceOrNone(buffer, offset,
+                    if (eventCursor.next(
+                        (buffer, offset, length, index) -> next[0] = JournalRecords.sequenceOrNone(buffer, offset,
                         length)) && (null == toSequence || next[0] < 0 || next[0] <= toSequence))
                     {
                         divergence[0] = "the event journal holds more events than the replay produced" +
-                            (null == toSequence ? "" : " (an event of sequence " + next[0] + ", not after " + toSequence + ")");
+                            (null == toSequence ? "" :
+                                " (an event of sequence " + next[0] + ", not after " + toSequence + ")");
                     }
                 }
                 if (divergence[0] != null)
@@ -328,14 +350,15 @@ final class JournalCommand
                     null == state ? "" : " after the snapshot at " + from, counts[1], Hex.to0x(engine.stateHash()));
                 if (unreadable[0] > 0)
                 {
-                    out.printf("%d command records the engine cannot read (listed above): the journal is damaged or not this " +
-                        "version's%n", unreadable[0]);
+                    out.printf("%d command records the engine cannot read (listed above): the journal is damaged or " +
+                        "not this " + "version's%n", unreadable[0]);
                     out.flush();
                     return 1;
                 }
                 if (null != audit)
                 {
-                    out.printf("%d signatures verified again; %d records not verified (owner intents keep no signature, " +
+                    out.printf(
+                        "%d signatures verified again; %d records not verified (owner intents keep no signature, " +
                         "refused requests are not actions%s)%n", signatures[0], signatures[1],
                         allowUnsigned ? ", unsigned commands allowed" : "");
                 }
@@ -346,7 +369,8 @@ final class JournalCommand
     }
 
     @Command(name = "timeline", mixinStandardHelpOptions = true,
-        description = "Every command and event that touched one order, in sequence order (each command before its events).")
+        description =
+            "Every command and event that touched one order, in sequence order (each command before its events).")
     static final class Timeline implements Callable<Integer>
     {
         @Spec
@@ -382,7 +406,8 @@ final class JournalCommand
                     while (tailer.read((buffer, offset, length, index) ->
                     {
                         line.setLength(0);
-                        if (length >= JournalRecords.SEQUENCE_OFFSET + 8 && printer.print(buffer, offset, length, line).indexOf(id) >= 0)
+                        if (length >= JournalRecords.SEQUENCE_OFFSET + 8 &&
+                            printer.print(buffer, offset, length, line).indexOf(id) >= 0)
                         {
                             touched.add(JournalRecords.sequence(buffer, offset));
                         }
@@ -393,7 +418,8 @@ final class JournalCommand
                 }
             }
             final PrintWriter out = spec.commandLine().getOut();
-            try (Journal commandJournal = Journal.openReadOnly(commands); Journal eventJournal = Journal.openReadOnly(events))
+            try (Journal commandJournal = Journal.openReadOnly(commands);
+                Journal eventJournal = Journal.openReadOnly(events))
             {
                 final RecordCursor eventCursor = new RecordCursor(eventJournal.tailer());
                 final ExpandableArrayBuffer event = new ExpandableArrayBuffer(1024);
@@ -442,7 +468,8 @@ final class JournalCommand
     }
 
     @Command(name = "book", mixinStandardHelpOptions = true,
-        description = "The book of a market as it stood after a given command sequence, rebuilt by replaying the command journal.")
+        description = "The book of a market as it stood after a given command sequence, rebuilt by replaying the " +
+            "command journal.")
     static final class BookAt implements Callable<Integer>
     {
         @Spec
@@ -494,15 +521,16 @@ final class JournalCommand
                     continue;
                 }
                 any = true;
-                // the journal's names (Book: NONE, YES, NO): an outcome market's books are YES and NO, a spot market's NONE
+                // the journal's names (Book: NONE, YES, NO): an outcome market's books are YES and NO, a spot
+                // market's NONE
                 final String bookName = which == 1 ? "NO" : view.book(market, 1) != null ? "YES" : "NONE";
                 for (final Side side : Side.values())
                 {
                     for (int depth = 0; depth < book.levelCount(side); depth++)
                     {
-                        out.printf("{\"market\":%d,\"book\":\"%s\",\"side\":\"%s\",\"depth\":%d,\"price\":%d,\"qty\":%d,\"orders\":%d}%n",
-                            market, bookName, side.wire(), depth, book.levelPrice(side, depth), book.levelQty(side, depth),
-                            book.levelOrderCount(side, depth));
+                        out.printf("{\"market\":%d,\"book\":\"%s\",\"side\":\"%s\",\"depth\":%d,\"price\":%d,\"qty\":" +
+                            "%d,\"orders\":%d}%n", market, bookName, side.wire(), depth, book.levelPrice(side, depth),
+                            book.levelQty(side, depth), book.levelOrderCount(side, depth));
                     }
                 }
             }
@@ -516,7 +544,8 @@ final class JournalCommand
         }
     }
 
-    @Command(name = "diff", mixinStandardHelpOptions = true, description = "The first record where two journals differ.")
+    @Command(name = "diff", mixinStandardHelpOptions = true,
+        description = "The first record where two journals differ.")
     static final class Diff implements Callable<Integer>
     {
         @Spec
@@ -565,7 +594,8 @@ final class JournalCommand
                     }
                     if (!rightHas)
                     {
-                        difference[0] = "first:  " + new RecordPrinter().print(copy, 0, copyLength[0]) + "\nsecond: (ended)";
+                        difference[0] = "first:  " + new RecordPrinter().print(copy, 0, copyLength[0]) +
+                            "\nsecond: (ended)";
                     }
                     if (difference[0] != null)
                     {

@@ -47,7 +47,8 @@ final class KeygenCommand implements Callable<Integer>
         {
             final Secp256k1KeyPair key = Secp256k1KeyPair.generate(random);
             privateHex = Hex.to0x(key.privateKey());
-            json = "{\"type\":\"secp256k1\",\"privateKey\":\"" + privateHex + "\",\"address\":\"" + key.address() + "\"}";
+            json = "{\"type\":\"secp256k1\",\"privateKey\":\"" + privateHex + "\",\"address\":\"" +
+                key.address() + "\"}";
         }
         if (out != null)
         {
@@ -65,7 +66,8 @@ final class KeygenCommand implements Callable<Integer>
     {
         if (!KeyFiles.writePrivate(file, text))
         {
-            spec.commandLine().getErr().println("warning: " + file + " is on a file system without POSIX permissions; " +
+            spec.commandLine().getErr()
+                .println("warning: " + file + " is on a file system without POSIX permissions; " +
                 "restrict who can read it yourself");
         }
     }

@@ -30,7 +30,8 @@ import java.util.concurrent.Executors;
  * closed-loop throughput ceiling; prints a table, writes JSON and a percentile plot.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Load generator: funds fresh traders through the operator, pre-signs their actions, then submits them " +
+    description =
+        "Load generator: funds fresh traders through the operator, pre-signs their actions, then submits them " +
         "at fixed rates (open loop, latency from the intended send time) and, with --ceiling, as fast as answers come.")
 final class LoadgenCommand implements Callable<Integer>
 {
@@ -44,29 +45,36 @@ final class LoadgenCommand implements Callable<Integer>
     @Mixin
     DeploymentOptions deployment;
 
-    @Option(names = "--url", defaultValue = "http://127.0.0.1:8080", description = "The appliance (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--url", defaultValue = "http://127.0.0.1:8080",
+        description = "The appliance (default: ${DEFAULT-VALUE}).")
     String url;
 
-    @Option(names = "--operator-key", required = true, description = "The operator's key file (the demo's data/keys/operator.key).")
+    @Option(names = "--operator-key", required = true,
+        description = "The operator's key file (the demo's data/keys/operator.key).")
     Path operatorKey;
 
-    @Option(names = "--rates", split = ",", defaultValue = "1000,5000", description = "Fixed rates, actions/s (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rates", split = ",", defaultValue = "1000,5000",
+        description = "Fixed rates, actions/s (default: ${DEFAULT-VALUE}).")
     List<Long> rates;
 
-    @Option(names = "--duration", defaultValue = "5", description = "Measured seconds per rate (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", defaultValue = "5",
+        description = "Measured seconds per rate (default: ${DEFAULT-VALUE}).")
     double duration;
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Seconds sent first and not recorded (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "1",
+        description = "Seconds sent first and not recorded (default: ${DEFAULT-VALUE}).")
     double warmup;
 
-    @Option(names = "--ceiling", defaultValue = "0", description = "Also run closed loop with this many requests in flight (0: no).")
+    @Option(names = "--ceiling", defaultValue = "0",
+        description = "Also run closed loop with this many requests in flight (0: no).")
     int ceiling;
 
     @Option(names = "--ceiling-actions", defaultValue = "100000",
         description = "Actions the ceiling run sends (default: ${DEFAULT-VALUE}).")
     int ceilingActions;
 
-    @Option(names = "--accounts", description = "Traders (default: enough for the highest rate at 40 actions/s each, at least 50).")
+    @Option(names = "--accounts",
+        description = "Traders (default: enough for the highest rate at 40 actions/s each, at least 50).")
     Integer accounts;
 
     @Option(names = "--market", defaultValue = "1", description = "Spot market to bid in (default: ${DEFAULT-VALUE}).")
@@ -76,14 +84,16 @@ final class LoadgenCommand implements Callable<Integer>
         description = "The market's quote asset, deposited to each trader (default: ${DEFAULT-VALUE}).")
     long quoteAsset;
 
-    @Option(names = "--sign-threads", defaultValue = "2", description = "Threads that pre-sign (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sign-threads", defaultValue = "2",
+        description = "Threads that pre-sign (default: ${DEFAULT-VALUE}).")
     int signThreads;
 
     @Option(names = "--connections", defaultValue = "64",
         description = "Keep-alive connections; each trader uses one (default: ${DEFAULT-VALUE}).")
     int connections;
 
-    @Option(names = "--compact", defaultValue = "0", description = "Send compact binary requests of this many orders (an even " +
+    @Option(names = "--compact", defaultValue = "0",
+        description = "Send compact binary requests of this many orders (an even " +
         "number, 2 to 1000) on the MM lane, each trader through an institutional agent it makes; rates count orders " +
         "(default: 0, JSON submits on the trading route).")
     int compact;
@@ -101,17 +111,21 @@ final class LoadgenCommand implements Callable<Integer>
         if (rates.stream().anyMatch(r -> r < 1) || duration <= 0 || warmup < 0 || ceiling < 0 || connections < 1)
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections positive");
+                "--rates must be positive, --duration positive, --warmup and --ceiling not negative, --connections " +
+                "positive");
         }
         if (compact != 0 && (compact < 2 || compact > CompactOrders.MAX_ORDERS || compact % 2 != 0 ||
             rates.stream().anyMatch(r -> r % compact != 0)))
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and every rate a multiple of it");
+                "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and every rate a " +
+                "multiple of it");
         }
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
-            (int)Math.max(50, (maxRate + LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND - 1) / LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND);
+            (int)Math.max(50,
+                (maxRate + LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND - 1) /
+                LoadAccounts.ACTIONS_PER_ACCOUNT_PER_SECOND);
         final String baseUrl = url.replaceAll("/+$", "");
         final String submit = baseUrl + Submit.ROUTE;
         final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -123,7 +137,8 @@ final class LoadgenCommand implements Callable<Integer>
             })).build();
         final Secp256k1KeyPair operator = Secp256k1KeyPair.fromPrivateKey(
             Hex.fromHex(Secrets.read(operatorKey, "--operator-key")));
-        final LoadAccounts load = new LoadAccounts(traders, deployment.chainId, deployment.contractAddress(), market, quoteAsset);
+        final LoadAccounts load = new LoadAccounts(traders, deployment.chainId, deployment.contractAddress(),
+            market, quoteAsset);
 
         long begin = System.nanoTime();
         load.fund(client, submit, operator);
@@ -133,7 +148,8 @@ final class LoadgenCommand implements Callable<Integer>
         {
             begin = System.nanoTime();
             load.createAgents(client, baseUrl);
-            log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders, (System.nanoTime() - begin) / 1e9);
+            log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders,
+                (System.nanoTime() - begin) / 1e9);
         }
         final HttpLoadClient loadClient = new HttpLoadClient(compact > 0 ? baseUrl + COMPACT_ROUTE : submit,
             Math.min(connections, traders));
@@ -200,7 +216,8 @@ final class LoadgenCommand implements Callable<Integer>
                 labels.add(label(r));
                 histograms.add(r.latencyNs());
             }
-            PercentilePlot.write(labels, histograms, compact > 0 ? "compact requests of " + compact + " signed orders, latency " +
+            PercentilePlot.write(labels, histograms,
+                compact > 0 ? "compact requests of " + compact + " signed orders, latency " +
                 "from intended send time" : "signed submits, latency from intended send time", plot);
             log.println("wrote " + plot);
         }
@@ -221,7 +238,8 @@ final class LoadgenCommand implements Callable<Integer>
         final long late = System.currentTimeMillis() - startMs;
         if (late > 0)
         {
-            log.printf(Locale.ROOT, "signing took %,d ms longer than estimated: the first orders are dated that far back " +
+            log.printf(Locale.ROOT,
+                "signing took %,d ms longer than estimated: the first orders are dated that far back " +
                 "(the lane takes 15,000 ms)%n", late);
         }
         Thread.sleep(Math.max(0, -late));
@@ -238,17 +256,19 @@ final class LoadgenCommand implements Callable<Integer>
     private String label(final LoadRun.Result r)
     {
         return r.mode().equals("fixed") ? String.format(Locale.ROOT, "%,d/s", r.targetRate() * perRequest()) :
-            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(), r.ok() * (double)perRequest() / r.seconds());
+            String.format(Locale.ROOT, "ceiling, %d in flight (%,.0f/s)", r.concurrency(),
+                r.ok() * (double)perRequest() / r.seconds());
     }
 
     private String line(final LoadRun.Result r)
     {
         final Histogram h = r.latencyNs();
         // actions a second counts the orders of requests answered with every order accepted
-        return String.format(Locale.ROOT, "%-34s answered %,.0f actions/s over %.1f s (%,.0f requests/s): ok %,d, refused %s, " +
+        return String.format(Locale.ROOT,
+            "%-34s answered %,.0f actions/s over %.1f s (%,.0f requests/s): ok %,d, refused %s, " +
             "failed %d; latency p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f", label(r),
-            r.ok() * (double)perRequest() / r.seconds(), r.seconds(), r.answeredPerSecond(), r.ok(), r.refused(), r.failed(),
-            ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
+            r.ok() * (double)perRequest() / r.seconds(), r.seconds(), r.answeredPerSecond(), r.ok(), r.refused(),
+            r.failed(), ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
     }
 
     private static double ms(final Histogram h, final double percentile)
@@ -267,11 +287,14 @@ final class LoadgenCommand implements Callable<Integer>
             final Histogram h = r.latencyNs();
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                 "{\"mode\":\"%s\",\"targetRate\":%d,\"concurrency\":%d,\"seconds\":%.3f,\"sent\":%d,\"answered\":%d," +
-                "\"answeredPerSecond\":%.1f,\"ok\":%d,\"failed\":%d,\"refused\":{", r.mode(), r.targetRate(), r.concurrency(),
-                r.seconds(), r.sent(), r.answered(), r.answeredPerSecond(), r.ok(), r.failed()));
+                "\"answeredPerSecond\":%.1f,\"ok\":%d,\"failed\":%d,\"refused\":{", r.mode(), r.targetRate(),
+                r.concurrency(), r.seconds(), r.sent(), r.answered(), r.answeredPerSecond(), r.ok(), r.failed()));
             final StringBuilder codes = new StringBuilder();
-            r.refused().forEach((code, n) -> codes.append(codes.length() == 0 ? "" : ",").append('"').append(code).append("\":").append(n));
-            b.append(codes).append(String.format(Locale.ROOT, "},\"latencyMs\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f," +
+            r.refused()
+                .forEach((code, n) -> codes.append(codes.length() == 0 ? "" : ",").append('"').append(code)
+                    .append("\":").append(n));
+            b.append(codes)
+                .append(String.format(Locale.ROOT, "},\"latencyMs\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f," +
                 "\"p999\":%.3f,\"max\":%.3f}}", ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6));
         }
         return b.append("]}\n").toString();

@@ -54,7 +54,8 @@ final class MmCommand
         @Option(names = "--url", required = true, description = "The appliance's base URL, e.g. http://127.0.0.1:8080.")
         String url;
 
-        @ArgGroup(exclusive = false, multiplicity = "1", heading = "Key that signs the orders (the trader's or its agent's):%n")
+        @ArgGroup(exclusive = false, multiplicity = "1",
+            heading = "Key that signs the orders (the trader's or its agent's):%n")
         KeyInput key;
 
         @Option(names = "--trader", description = "The trader's account; default: the signing key's address.")
@@ -86,8 +87,9 @@ final class MmCommand
         }
     }
     /**
-     * POST /api/v1/mm/orders/replace: signs the new order (EIP-712 {@code Order}) and the cancel of the old one (EIP-191
-     * {@code CancelById}) with the trader's key, and the request with an institutional agent's SVC-* credential.
+     * POST /api/v1/mm/orders/replace: signs the new order (EIP-712 {@code Order}) and the cancel of the old one
+     * (EIP-191 {@code CancelById}) with the trader's key, and the request with an institutional agent's
+     * SVC-* credential.
      */
     @Command(name = "replace", mixinStandardHelpOptions = true,
         description = "Cancel one of the trader's orders and place a new one, signed for the MM lane.")
@@ -95,7 +97,8 @@ final class MmCommand
     {
         static final String ROUTE = "/api/v1/mm/orders/replace";
 
-        @Option(names = "--cancel", required = true, description = "The id of the order to cancel (0x and 64 hex digits).")
+        @Option(names = "--cancel", required = true,
+            description = "The id of the order to cancel (0x and 64 hex digits).")
         String cancel;
 
         @Option(names = "--market", required = true, description = "The market of the new order.")
@@ -104,7 +107,8 @@ final class MmCommand
         @Option(names = "--side", required = true, description = "Bid or Ask.")
         String side;
 
-        @Option(names = "--no-book", description = "The NO book of an outcome market (default: the YES book, or the spot book).")
+        @Option(names = "--no-book",
+            description = "The NO book of an outcome market (default: the YES book, or the spot book).")
         boolean noBook;
 
         @Option(names = "--price", required = true, description = "Micro-units of the quote asset per unit.")
@@ -169,10 +173,12 @@ final class MmCommand
         @Option(names = "--book", description = "YES or NO: the book of the places on an outcome market.")
         String book;
 
-        @Option(names = "--nonce", required = true, description = "The first order's action nonce; the next ones count up.")
+        @Option(names = "--nonce", required = true,
+            description = "The first order's action nonce; the next ones count up.")
         String nonce;
 
-        @Option(names = "--result-mode", description = "ack (the lane's default: only refused orders are listed) or detailed.")
+        @Option(names = "--result-mode",
+            description = "ack (the lane's default: only refused orders are listed) or detailed.")
         String resultMode;
 
         @picocli.CommandLine.Parameters(arity = "1..*", paramLabel = "ORDER", description = "In body order: " +
@@ -194,7 +200,8 @@ final class MmCommand
                 signed.add(signer.sign(payload, PreimageMode.RAW));
                 if (payload.action() instanceof SpotPlaceOrder)
                 {
-                    spec.commandLine().getErr().println("order id of " + order + ": " + Hex.to0x(signer.digestV2(payload)));
+                    spec.commandLine().getErr()
+                        .println("order id of " + order + ": " + Hex.to0x(signer.digestV2(payload)));
                 }
             }
             final Map<String, String> headers = new HashMap<>(Map.of("Content-Type", "application/octet-stream"));
@@ -219,7 +226,8 @@ final class MmCommand
                         if (parts.length == 4 || parts.length == 5)
                         {
                             return new SpotPlaceOrder(market, book == null ? null : WireValues.parse(Book.class, book),
-                                WireValues.parse(Side.class, parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]), null,
+                                WireValues.parse(Side.class, parts[1]), WireValues.u64(parts[2]),
+                                WireValues.u64(parts[3]), null,
                                 parts.length == 5 ? WireValues.parse(TimeInForce.class, parts[4]) :
                                     TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
                         }

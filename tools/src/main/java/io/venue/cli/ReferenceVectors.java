@@ -63,16 +63,19 @@ final class ReferenceVectors
         files.put("spot-post-only-bid.json", PrettyJson.write(action("spot-post-only-bid",
             "A post-only spot bid (spec 2.2): 2 units at 1.5 on a synthetic market.", bid, true)));
 
-        final ActionPayload cancel = new ActionPayload(key.address(), 2, null, TS + 1, new Cancel(new OrderId(bidOrderId)));
+        final ActionPayload cancel = new ActionPayload(key.address(), 2, null, TS + 1,
+            new Cancel(new OrderId(bidOrderId)));
         files.put("cancel.json", PrettyJson.write(action("cancel",
-            "Cancels the order placed by spot-post-only-bid (its order id is that action's v2 digest).", cancel, false)));
+            "Cancels the order placed by spot-post-only-bid (its order id is that action's v2 digest).",
+            cancel, false)));
 
         final ActionPayload outcome = new ActionPayload(key.address(), 3,
             ClientOrderId.of("0x000102030405060708090a0b0c0d0e0f"), TS + 2,
             new SpotPlaceOrder(SYNTHETIC_OUTCOME_MARKET, Book.YES, Side.ASK, 650_000, 10_000_000, StpMode.CANCEL_MAKER,
                 TimeInForce.GTC, false, true, TS + 3_600_000));
         files.put("outcome-yes-ask.json", PrettyJson.write(action("outcome-yes-ask",
-            "An outcome-market order on the YES book, with client_order_id, stp_mode, reduce_only and expires_at.", outcome, true)));
+            "An outcome-market order on the YES book, with client_order_id, stp_mode, reduce_only and expires_at.",
+            outcome, true)));
 
         files.put("eip712-order.json", PrettyJson.write(eip712Order()));
         files.put("cancel-by-id.json", PrettyJson.write(cancelById(new OrderId(bidOrderId))));
@@ -85,7 +88,8 @@ final class ReferenceVectors
         return files;
     }
 
-    private Map<String, Object> action(final String name, final String description, final ActionPayload payload, final boolean places)
+    private Map<String, Object> action(final String name, final String description, final ActionPayload payload,
+        final boolean places)
     {
         final byte[] json = CanonicalJson.toBytes(payload);
         final byte[] digest = signer.digestV2(payload);
@@ -115,7 +119,8 @@ final class ReferenceVectors
         mode.signedDigest(new Keccak256(), digest, 0, signedHash, 0);
         entry.put("signedHash", Hex.to0x(signedHash));
         entry.put("signatureHex", Hex.to0x(signature));
-        entry.put("body", new PrettyJson.Raw(new String(CanonicalJson.signedActionBody(signed), StandardCharsets.US_ASCII)));
+        entry.put("body",
+            new PrettyJson.Raw(new String(CanonicalJson.signedActionBody(signed), StandardCharsets.US_ASCII)));
         return entry;
     }
 
@@ -123,7 +128,8 @@ final class ReferenceVectors
     {
         final Eip712Order eip712 = new Eip712Order(chainId, contract);
         final Map<String, Object> vector = header("eip712-order",
-            "EIP-712 typed Order (spec 5.3): the place leg of MM cancel-replace. Side code 2 = (NO, Bid); expiry in seconds.");
+            "EIP-712 typed Order (spec 5.3): the place leg of MM cancel-replace. Side code 2 = (NO, Bid); expiry in " +
+            "seconds.");
         final Map<String, Object> order = PrettyJson.object();
         final long marketId = SYNTHETIC_OUTCOME_MARKET;
         final int side = Eip712Order.sideCode(Side.BID, Book.NO);
@@ -170,7 +176,8 @@ final class ReferenceVectors
         return vector;
     }
 
-    private Map<String, Object> svc(final String name, final String description, final SvcRequestSigner signer, final String ed25519Seed)
+    private Map<String, Object> svc(final String name, final String description, final SvcRequestSigner signer,
+        final String ed25519Seed)
     {
         final String method = "POST";
         final String path = "/api/v1/ws/token";

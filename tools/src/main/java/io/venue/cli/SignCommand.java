@@ -66,7 +66,8 @@ final class SignCommand
         SigningOptions signing;
 
         @Option(names = "--submit", paramLabel = "URL",
-            description = "POST the signed body to the appliance at this base URL (e.g. http://127.0.0.1:8080) and print its " +
+            description =
+                "POST the signed body to the appliance at this base URL (e.g. http://127.0.0.1:8080) and print its " +
                 "answer; exit 0 only when it says ok.")
         String submitUrl;
 
@@ -76,7 +77,8 @@ final class SignCommand
         public Integer call() throws Exception
         {
             final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(signing.key.privateKey());
-            final ActionSigner signer = new ActionSigner(signing.deployment.chainId, signing.deployment.contractAddress(), key);
+            final ActionSigner signer = new ActionSigner(signing.deployment.chainId,
+                signing.deployment.contractAddress(), key);
             final ActionPayload payload = payload(key.address());
             final SignedAction signed = signing.adminText() ? signer.signAdminText(payload) :
                 signer.sign(payload, signing.preimageMode());
@@ -111,7 +113,8 @@ final class SignCommand
         }
     }
 
-    @Command(name = "place", mixinStandardHelpOptions = true, description = "SpotPlaceOrder (spot, or outcome with --book).")
+    @Command(name = "place", mixinStandardHelpOptions = true,
+        description = "SpotPlaceOrder (spot, or outcome with --book).")
     static final class Place extends SignAction
     {
         @Option(names = "--market", required = true, description = "Market id (u32).")
@@ -132,7 +135,8 @@ final class SignCommand
         @Option(names = "--stp", description = "cancel_maker, cancel_taker, reject or skip_self. Default: none (null).")
         String stp;
 
-        @Option(names = "--tif", defaultValue = "gtc", description = "gtc, ioc, fok or post_only (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--tif", defaultValue = "gtc",
+            description = "gtc, ioc, fok or post_only (default: ${DEFAULT-VALUE}).")
         String tif;
 
         @Option(names = "--market-order", description = "Set is_market.")
@@ -186,7 +190,8 @@ final class SignCommand
         }
     }
 
-    @Command(name = "cancel-all", mixinStandardHelpOptions = true, description = "Cancel all orders, in one market or all.")
+    @Command(name = "cancel-all", mixinStandardHelpOptions = true,
+        description = "Cancel all orders, in one market or all.")
     static final class CancelAllOrders extends SignAction
     {
         @Option(names = "--in-market", description = "Only this market. Default: every market.")
@@ -199,7 +204,8 @@ final class SignCommand
         }
     }
 
-    @Command(name = "cancel-by-client-id", mixinStandardHelpOptions = true, description = "Cancel the order with this client order id.")
+    @Command(name = "cancel-by-client-id", mixinStandardHelpOptions = true,
+        description = "Cancel the order with this client order id.")
     static final class CancelByClientId extends SignAction
     {
         @Option(names = "--cancel-client-order-id", required = true, description = "0x + 32 lowercase hex.")

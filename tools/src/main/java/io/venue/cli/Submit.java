@@ -19,14 +19,17 @@ final class Submit
     {
     }
 
-    /** @return 0 when the answer is 200 with ok true, 1 for any other answer or when the appliance cannot be reached. */
+    /**
+     * @return 0 when the answer is 200 with ok true, 1 for any other answer or when the appliance cannot be reached.
+     */
     static int post(final String baseUrl, final byte[] body, final PrintWriter out, final PrintWriter err)
     {
         return post(baseUrl, ROUTE, body, out, err);
     }
 
     /** The same, to another route of the appliance. */
-    static int post(final String baseUrl, final String route, final byte[] body, final PrintWriter out, final PrintWriter err)
+    static int post(final String baseUrl, final String route, final byte[] body, final PrintWriter out,
+        final PrintWriter err)
     {
         return post(baseUrl, route, body, Map.of(), out, err);
     }
@@ -59,7 +62,8 @@ final class Submit
                 request.header("Content-Type", "application/json");
             }
             headers.forEach(request::header);
-            final HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            final HttpResponse<String> response = client.send(request.build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             err.println("HTTP " + response.statusCode());
             err.flush();
             out.println(response.body());

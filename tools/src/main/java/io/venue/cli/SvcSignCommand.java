@@ -102,7 +102,8 @@ final class SvcSignCommand implements Callable<Integer>
     @Option(names = "--method", defaultValue = "POST", description = "HTTP method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--path", required = true, description = "Request path, with its query string if any, e.g. /api/v1/ws/token?b=2&a=1.")
+    @Option(names = "--path", required = true,
+        description = "Request path, with its query string if any, e.g. /api/v1/ws/token?b=2&a=1.")
     String pathAndQuery;
 
     @Option(names = "--body", description = "Request body text. Default: empty.")
@@ -131,7 +132,8 @@ final class SvcSignCommand implements Callable<Integer>
             body != null ? body.getBytes(StandardCharsets.UTF_8) : new byte[0];
 
         final Map<String, String> headers = signer.sign(
-            Long.parseUnsignedLong(nonce), ts != null ? ts : System.currentTimeMillis(), method, path, rawQuery, bodyBytes);
+            Long.parseUnsignedLong(nonce), ts != null ? ts : System.currentTimeMillis(), method, path,
+            rawQuery, bodyBytes);
         final PrintWriter out = spec.commandLine().getOut();
         headers.forEach((name, value) -> out.println(name + ": " + value));
         out.flush();

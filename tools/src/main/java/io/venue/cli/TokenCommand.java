@@ -80,16 +80,17 @@ final class TokenCommand implements Callable<Integer>
         final Address account = mode.wallet.account == null ? key.address() :
             Address.of(mode.wallet.account);
         final long nonce = WireValues.u64(mode.wallet.nonce);
-        final WsTokenText text = WsTokenText.builder().owner(account).nonce(nonce).issuedAtMs(now).chainId(deployment.chainId)
-            .verifyingContract(deployment.contractAddress()).build();
+        final WsTokenText text = WsTokenText.builder().owner(account).nonce(nonce).issuedAtMs(now)
+            .chainId(deployment.chainId) .verifyingContract(deployment.contractAddress()).build();
         final JsonWriter body = new JsonWriter().field("account", account.toString()).unsigned("nonce", nonce)
             .field("issuedAtMs", now)
-            .field("signature", Hex.to0x(new Secp256k1Signer(key).sign(Eip191.personalHash(text.text()), PreimageMode.RAW)));
+            .field("signature",
+                Hex.to0x(new Secp256k1Signer(key).sign(Eip191.personalHash(text.text()), PreimageMode.RAW)));
         if (ttlMs != null)
         {
             body.field("ttlMs", ttlMs);
         }
-        return Submit.post(url, ROUTE, body.toJson().getBytes(StandardCharsets.UTF_8), Map.of(), spec.commandLine().getOut(),
-            spec.commandLine().getErr());
+        return Submit.post(url, ROUTE, body.toJson().getBytes(StandardCharsets.UTF_8), Map.of(),
+            spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 }

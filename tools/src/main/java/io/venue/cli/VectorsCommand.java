@@ -22,7 +22,8 @@ final class VectorsCommand implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dir", defaultValue = "docs/vectors", description = "Folder of the vector files (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dir", defaultValue = "docs/vectors",
+        description = "Folder of the vector files (default: ${DEFAULT-VALUE}).")
     Path dir;
 
     @Option(names = "--check", description = "Compare instead of writing; exit 1 if any file differs or is missing.")
@@ -57,7 +58,8 @@ final class VectorsCommand implements Callable<Integer>
         }
         if (check)
         {
-            spec.commandLine().getOut().println(drifted == 0 ? "all " + files.size() + " vectors match" : drifted + " vectors drifted");
+            spec.commandLine().getOut()
+                .println(drifted == 0 ? "all " + files.size() + " vectors match" : drifted + " vectors drifted");
         }
         return drifted == 0 ? 0 : 1;
     }

@@ -37,7 +37,8 @@ final class VerifyCommand implements Callable<Integer>
     @Option(names = "--accept-v1", description = "Also accept v1 digests signed by the account (migration flag).")
     boolean acceptV1;
 
-    @Parameters(index = "0", defaultValue = "-", description = "File with the SignedAction JSON, or - for standard input (default).")
+    @Parameters(index = "0", defaultValue = "-",
+        description = "File with the SignedAction JSON, or - for standard input (default).")
     String file;
 
     @Override

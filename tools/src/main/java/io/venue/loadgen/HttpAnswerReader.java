@@ -94,7 +94,9 @@ final class HttpAnswerReader
         }
     }
 
-    /** The index just past the blank line that ends the head starting at {@code start}, or -1 if it has not come yet. */
+    /**
+     * The index just past the blank line that ends the head starting at {@code start}, or -1 if it has not come yet.
+     */
     private int headEnd(final int start)
     {
         for (int i = start; i + 3 < held; i++)

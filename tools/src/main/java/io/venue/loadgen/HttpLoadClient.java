@@ -281,7 +281,8 @@ public final class HttpLoadClient implements AutoCloseable
             try
             {
                 channel.write(out);
-                key.interestOps(out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+                key.interestOps(
+                    out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
             }
             catch (final IOException ex)
             {

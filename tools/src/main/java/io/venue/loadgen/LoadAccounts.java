@@ -64,7 +64,8 @@ public final class LoadAccounts
     private SvcRequestSigner[] agents;
     private long[] svcNonce;
 
-    public LoadAccounts(final int count, final long chainId, final Address contract, final long market, final long quoteAsset)
+    public LoadAccounts(final int count, final long chainId, final Address contract, final long market,
+        final long quoteAsset)
     {
         final SecureRandom random = new SecureRandom();
         keys = new Secp256k1KeyPair[count];
@@ -96,8 +97,10 @@ public final class LoadAccounts
         for (int i = 0; i < keys.length; )
         {
             final long tryNonce = nonce < 0 ? 0 : nonce;
-            final byte[] body = CanonicalJson.signedActionBody(signer.sign(new ActionPayload(operator.address(), tryNonce, null,
-                System.currentTimeMillis(), new Deposit(keys[i].address(), quoteAsset, 1_000_000 * UNIT)), PreimageMode.PERSONAL));
+            final byte[] body = CanonicalJson.signedActionBody(
+                signer.sign(new ActionPayload(operator.address(), tryNonce, null,
+                System.currentTimeMillis(), new Deposit(keys[i].address(), quoteAsset, 1_000_000 * UNIT)),
+                PreimageMode.PERSONAL));
             final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(submitUrl))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -118,7 +121,8 @@ public final class LoadAccounts
             }
             else
             {
-                throw new IllegalStateException("funding trader " + i + " refused (HTTP " + answer.statusCode() + "): " + text);
+                throw new IllegalStateException(
+                    "funding trader " + i + " refused (HTTP " + answer.statusCode() + "): " + text);
             }
         }
     }
@@ -142,12 +146,14 @@ public final class LoadAccounts
             final String signature = Hex.to0x(new Secp256k1Signer(keys[i])
                 .sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
             final String body = OwnerIntents.createBody(text, signature);
-            final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/agents/create"))
+            final HttpResponse<String> answer = client.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/api/agents/create"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
             if (!answer.body().startsWith("{\"ok\":true"))
             {
-                throw new IllegalStateException("agent of trader " + i + " refused (HTTP " + answer.statusCode() + "): " + answer.body());
+                throw new IllegalStateException(
+                    "agent of trader " + i + " refused (HTTP " + answer.statusCode() + "): " + answer.body());
             }
             final Map<?, ?> created = (Map<?, ?>)JsonReader.read(
                 answer.body().getBytes(StandardCharsets.UTF_8));
@@ -182,8 +188,9 @@ public final class LoadAccounts
 
     /**
      * The next {@code count} compact bodies of {@code orders} orders each (bid, cancel of that bid, and again),
-     * round-robin over the traders. Request i's orders carry the time it is due, {@code firstMs + i / requestsPerSecond},
-     * so they are within the lane's 15 s of the server's clock however long the signing takes before the run.
+     * round-robin over the traders. Request i's orders carry the time it is due,
+     * {@code firstMs + i / requestsPerSecond}, so they are within the lane's 15 s of the server's clock however long
+     * the signing takes before the run.
      */
     public byte[][] signCompact(final int count, final int orders, final int threads, final long firstMs,
         final double requestsPerSecond) throws Exception
@@ -207,7 +214,8 @@ public final class LoadAccounts
     public byte[][] sign(final int count, final int threads) throws Exception
     {
         return signEach(count, threads, (a, signer, random, i) ->
-            CanonicalJson.signedActionBody(signer.sign(next(a, signer, random, System.currentTimeMillis()), PreimageMode.RAW)));
+            CanonicalJson.signedActionBody(
+                signer.sign(next(a, signer, random, System.currentTimeMillis()), PreimageMode.RAW)));
     }
 
     /** Body i of trader a (i mod the traders), made with the trader's signer on the thread that owns the trader. */
@@ -254,7 +262,8 @@ public final class LoadAccounts
     }
 
     /** The trader's next action: a bid, or the cancel of its last bid. */
-    private ActionPayload next(final int account, final ActionSigner signer, final SplittableRandom random, final long ts)
+    private ActionPayload next(final int account, final ActionSigner signer,
+        final SplittableRandom random, final long ts)
     {
         final long nonce = nextNonce[account]++;
         final ActionPayload payload;

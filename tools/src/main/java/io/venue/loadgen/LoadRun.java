@@ -23,8 +23,8 @@ import java.util.function.BiFunction;
 public final class LoadRun
 {
     /** What one run measured. */
-    public record Result(String mode, long targetRate, int concurrency, double seconds, long sent, long answered, long ok,
-        Map<String, Long> refused, long failed, Histogram latencyNs)
+    public record Result(String mode, long targetRate, int concurrency, double seconds, long sent, long answered,
+        long ok, Map<String, Long> refused, long failed, Histogram latencyNs)
     {
         public double answeredPerSecond()
         {
@@ -57,7 +57,8 @@ public final class LoadRun
         this.headers = headers;
     }
 
-    public Result fixedRate(final byte[][] bodies, final long rate, final double warmupSeconds) throws InterruptedException
+    public Result fixedRate(final byte[][] bodies, final long rate, final double warmupSeconds)
+        throws InterruptedException
     {
         final Counters counters = new Counters();
         final int warmup = (int)Math.min(bodies.length, Math.round(rate * warmupSeconds));
@@ -85,7 +86,9 @@ public final class LoadRun
         }
         counters.awaitAll(bodies.length);
         // from the first measured request's due time to the last answer: a run that falls behind shows a lower rate
-        final double seconds = (Math.max(counters.lastAnswerNs.get(), start + due(bodies.length, rate)) - measuredStart) / 1e9;
+        final double seconds = (Math.max(counters.lastAnswerNs.get(), start + due(bodies.length, rate)) -
+            measuredStart) /
+            1e9;
         return counters.result("fixed", rate, 0, seconds);
     }
 
@@ -95,7 +98,8 @@ public final class LoadRun
         return i * 1_000_000_000L / rate;
     }
 
-    public Result ceiling(final byte[][] bodies, final int concurrency, final double warmupSeconds) throws InterruptedException
+    public Result ceiling(final byte[][] bodies, final int concurrency, final double warmupSeconds)
+        throws InterruptedException
     {
         final Counters counters = new Counters();
         final Semaphore inFlight = new Semaphore(concurrency);
@@ -120,15 +124,17 @@ public final class LoadRun
         counters.awaitAll(sent);
         final long lastAnswer = counters.lastAnswerNs.get();
         // no answer at all: no time to divide by, and a rate of 0
-        final double seconds = lastAnswer == 0 ? 1 : Math.max(1e-9, (lastAnswer - (measuredStart < 0 ? start : measuredStart)) / 1e9);
+        final double seconds = lastAnswer == 0 ? 1 :
+            Math.max(1e-9, (lastAnswer - (measuredStart < 0 ? start : measuredStart)) / 1e9);
         return counters.result("ceiling", 0, concurrency, seconds);
     }
 
-    private void send(final int i, final byte[] body, final long intendedNs, final boolean measured, final Counters counters,
-        final Semaphore inFlight)
+    private void send(final int i, final byte[] body, final long intendedNs, final boolean measured,
+        final Counters counters, final Semaphore inFlight)
     {
         counters.sent.increment();
-        client.submit((i % accounts) % client.connections(), body, headers.apply(i % accounts, body), (status, code, error) ->
+        client.submit((i % accounts) % client.connections(), body, headers.apply(i % accounts, body),
+            (status, code, error) ->
         {
             final long now = System.nanoTime();
             counters.lastAnswerNs.accumulateAndGet(now, Math::max);
@@ -171,7 +177,8 @@ public final class LoadRun
             }
             else
             {
-                refused.computeIfAbsent("HTTP".equals(code) ? "HTTP " + status : code, c -> new LongAdder()).increment();
+                refused.computeIfAbsent("HTTP".equals(code) ? "HTTP " + status : code, c -> new LongAdder())
+                    .increment();
             }
         }
 

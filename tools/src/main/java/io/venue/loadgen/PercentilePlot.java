@@ -27,8 +27,8 @@ public final class PercentilePlot
     private static final int TOP = 40;
     private static final int BOTTOM = 60;
     private static final double MAX_NINES = 4; // 99.99%
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
-        new Color(0xff7f0e), new Color(0x8c564b)};
+    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
+        new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b)};
 
     private PercentilePlot()
     {

@@ -55,7 +55,8 @@ class AgentCommandTest
         final String account = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(
             Files.readString(Path.of(ownerKey)).trim())).address().toString();
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-            appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions")).header("Authorization", "Bearer " + token)
+            appliance.baseUrl() + "/api/v1/bsl/accounts/" + account + "/executions"))
+            .header("Authorization", "Bearer " + token)
             .build(), HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
@@ -112,7 +113,8 @@ class AgentCommandTest
         assertTrue(after.out().contains("UNAUTHENTICATED"), after.out());
 
         // without --submit the body is printed for another tool to send
-        final CliRun printed = CliRun.of("agent", "revoke", "--key-file", ownerKey, "--nonce", "3", "--agent-id", keyId);
+        final CliRun printed = CliRun.of("agent", "revoke", "--key-file", ownerKey, "--nonce", "3",
+            "--agent-id", keyId);
         assertEquals(0, printed.exitCode(), printed.err());
         assertTrue(printed.out().startsWith("{\"userWalletAddress\":"), printed.out());
     }

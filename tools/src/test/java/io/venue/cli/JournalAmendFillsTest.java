@@ -56,8 +56,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * book and entered it again, which those builds entered with the new quantity as the order's size (its filled quantity
  * from 0); kept in the test resources as they wrote them ({@code journal-amends/README.md}). Version 6 keeps what the
  * order filled, for amends of version 6 only (JOURNAL-SCHEMA.md, section 9): this build replays the old journals to the
- * very events and state their runs recorded, gives the fills kept to the same commands as version 6 records, and carries
- * a version 5 journal on with version 6 amends, the order status read model counting every fill of the id throughout.
+ * very events and state their runs recorded, gives the fills kept to the same commands as version 6 records, and
+ * carries a version 5 journal on with version 6 amends, the order status read model counting every fill of the
+ * id throughout.
  */
 class JournalAmendFillsTest
 {
@@ -74,8 +75,8 @@ class JournalAmendFillsTest
 
     @ParameterizedTest(name = "{0}: {1} commands, {2} events")
     @CsvSource({"v4, 25, 145, 4", "v5, 25, 145, 5", "v5-random, 811, 4252, 5"})
-    void replayWritesTheEventsTheOldBuildWroteByteForByte(final String fixture, final int commandCount, final int eventCount,
-        final int version) throws IOException
+    void replayWritesTheEventsTheOldBuildWroteByteForByte(final String fixture, final int commandCount,
+        final int eventCount, final int version) throws IOException
     {
         final List<byte[]> commands = records(fixture, "commands.hex");
         final List<byte[]> events = records(fixture, "events.hex");
@@ -83,32 +84,34 @@ class JournalAmendFillsTest
         assertEquals(eventCount, events.size());
         assertTrue(commands.stream().allMatch(record -> versionOf(record) == version));
         assertTrue(events.stream().allMatch(record -> versionOf(record) == version));
-        // what the fixture is for: amends that entered a partly filled order again, its size then the new quantity alone
+        // what the fixture is for: amends that entered a partly filled order again, its size then the new
+        // quantity alone
         final int reentries = partlyFilledReentries(events);
         assertTrue(reentries >= 5, "re-entries of partly filled orders: " + reentries);
         JournalFolders.write(dir.resolve("commands"), commands);
         JournalFolders.write(dir.resolve("events"), events);
         final String hash = lines(fixture, "state-hash").get(0);
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertEquals("replayed " + commandCount + " commands, " + eventCount + " events identical; state hash " + hash,
             replay.out().trim());
 
         // the run had one engine thread; matching shards write the same events, amends settled from the shards' tapes
-        // (groups of one) or applied as barriers (an amend of an order placed in its group). A group longer than one reads
-        // credit as at its start, which some accounts of the random journal run short of, so only groups of one decide
-        // exactly as one thread there. The state hash is not the one thread's: admission gives each place and amend a time
-        // priority even if the book refuses it or it keeps its place (ENGINE.md, "Other differences from one shard"), and
-        // the hash counts priorities
+        // (groups of one) or applied as barriers (an amend of an order placed in its group). A group longer than one
+        // reads credit as at its start, which some accounts of the random journal run short of, so only groups of one
+        // decide exactly as one thread there. The state hash is not the one thread's: admission gives each place and
+        // amend a time priority even if the book refuses it or it keeps its place (ENGINE.md, "Other differences from
+        // one shard"), and the hash counts priorities
         for (final String group : fixture.endsWith("random") ? new String[] {"1"} : new String[] {"1", "4"})
         {
             final CliRun sharded = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
-                dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", group);
+                dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--shards", "2",
+                "--group-commands", group);
             assertEquals(0, sharded.exitCode(), sharded.out() + sharded.err());
-            assertTrue(sharded.out().startsWith("replayed " + commandCount + " commands, " + eventCount + " events identical;"),
-                sharded.out() + " (groups of " + group + ")");
+            assertTrue(sharded.out().startsWith("replayed " + commandCount + " commands, " + eventCount + " events " +
+                "identical;"), sharded.out() + " (groups of " + group + ")");
         }
     }
 
@@ -192,7 +195,9 @@ class JournalAmendFillsTest
             assertNotNull(fromVersion5.orders().json(id));
             assertEquals(fromVersion6.orders().json(id), fromVersion5.orders().json(id), id);
         }
-        assertTrue(fromVersion5.orders().json(a).contains("\"qty\":10000000,\"remaining\":0,\"filled\":10000000,\"status\":\"filled\""),
+        assertTrue(
+            fromVersion5.orders().json(a)
+            .contains("\"qty\":10000000,\"remaining\":0,\"filled\":10000000,\"status\":\"filled\""),
             fromVersion5.orders().json(a));
         assertTrue(fromVersion5.orders().json(c)
             .contains("\"qty\":7000000,\"remaining\":5000000,\"filled\":2000000,\"status\":\"resting\""),
@@ -206,12 +211,14 @@ class JournalAmendFillsTest
         final String c = acceptedAt(recorded, 18);
         final OrderId order = OrderId.of(c);
         final List<byte[]> commands = new ArrayList<>(records("v5", "commands.hex"));
-        // C, which a version 5 amend entered again after it filled 2 (its size in the book 5 then, nothing filled), fills 1
-        // (after the ask at 107), is moved by a version 6 amend, fills 1 more and is moved again
-        commands.add(command(26, ALICE, 50, new SpotPlaceOrder(7, null, Side.BID, 111 * UNIT, 2 * UNIT, null, TimeInForce.IOC, false,
+        // C, which a version 5 amend entered again after it filled 2 (its size in the book 5 then, nothing filled),
+        // fills 1 (after the ask at 107), is moved by a version 6 amend, fills 1 more and is moved again
+        commands.add(command(26, ALICE, 50,
+            new SpotPlaceOrder(7, null, Side.BID, 111 * UNIT, 2 * UNIT, null, TimeInForce.IOC, false,
             false, SpotPlaceOrder.NO_EXPIRY)));
         commands.add(command(27, BOB, 50, new Amend(order, 112 * UNIT, 4 * UNIT)));
-        commands.add(command(28, ALICE, 51, new SpotPlaceOrder(7, null, Side.BID, 112 * UNIT, UNIT, null, TimeInForce.IOC, false,
+        commands.add(
+            command(28, ALICE, 51, new SpotPlaceOrder(7, null, Side.BID, 112 * UNIT, UNIT, null, TimeInForce.IOC, false,
             false, SpotPlaceOrder.NO_EXPIRY)));
         commands.add(command(29, BOB, 51, new Amend(order, 113 * UNIT, 2 * UNIT)));
 
@@ -229,14 +236,17 @@ class JournalAmendFillsTest
         assertSize(events, 27, "OrderAccepted", c, 5, 4);
         assertSize(events, 29, "OrderAccepted", c, 4, 2);
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(),
             "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", "1");
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
-        assertTrue(replay.out().startsWith("replayed 29 commands, " + events.size() + " events identical;"), replay.out());
+        assertTrue(
+            replay.out().startsWith("replayed 29 commands, " + events.size() + " events identical;"), replay.out());
 
         // the read model counts all 4 it filled, across both re-entries
         final String json = models(dir.resolve("events")).orders().json(c);
-        assertTrue(json.contains("\"qty\":6000000,\"remaining\":2000000,\"filled\":4000000,\"status\":\"resting\""), json);
+        assertTrue(
+            json.contains("\"qty\":6000000,\"remaining\":2000000,\"filled\":4000000,\"status\":\"resting\""), json);
     }
 
     /** Runs this build's engine over the commands, both journaled in {@code folder}; returns the events. */
@@ -244,7 +254,8 @@ class JournalAmendFillsTest
     {
         try (Journal commandJournal = Journal.open(folder.resolve("commands"));
             Journal eventJournal = Journal.open(folder.resolve("events"));
-            Engine engine = new Engine(new EngineConfig().operator(OPERATOR), new JournalEventSink(eventJournal.appender())))
+            Engine engine = new Engine(new EngineConfig().operator(OPERATOR),
+                new JournalEventSink(eventJournal.appender())))
         {
             final JournalAppender out = commandJournal.appender();
             for (final byte[] record : commands)
@@ -264,7 +275,8 @@ class JournalAmendFillsTest
         digest[0] = (byte)0xd6;
         digest[31] = (byte)sequence;
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(1024);
-        final int length = new ActionCommandEncoder().encode(sequence, T0 + sequence, 1, new ActionPayload(account, nonce, null,
+        final int length = new ActionCommandEncoder()
+            .encode(sequence, T0 + sequence, 1, new ActionPayload(account, nonce, null,
             T0, action), digest, SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], null, false, buffer, 0);
         final byte[] record = new byte[length];
         buffer.getBytes(0, record);
@@ -272,9 +284,13 @@ class JournalAmendFillsTest
         return record;
     }
 
-    /** Asserts the event of {@code type} about {@code orderId} caused by the command at {@code sequence} states this size. */
+    /**
+     * Asserts the event of {@code type} about {@code orderId} caused by the command at {@code sequence} states
+     * this size.
+     */
     private static void assertSize(
-        final List<byte[]> events, final long sequence, final String type, final String orderId, final long qty, final long remaining)
+        final List<byte[]> events, final long sequence, final String type, final String orderId, final long qty,
+        final long remaining)
     {
         final String line = line(events, sequence, type, orderId);
         assertTrue(line.contains("\"qty\":" + qty * UNIT + ",\"remaining\":" + remaining * UNIT), line);
@@ -315,7 +331,8 @@ class JournalAmendFillsTest
         {
             if (templateOf(event) == OrderAcceptedDecoder.TEMPLATE_ID)
             {
-                ids.add(id(new UnsafeBuffer(event), MessageHeaderDecoder.ENCODED_LENGTH + OrderAcceptedDecoder.orderIdEncodingOffset()));
+                ids.add(id(new UnsafeBuffer(event),
+                    MessageHeaderDecoder.ENCODED_LENGTH + OrderAcceptedDecoder.orderIdEncodingOffset()));
             }
         }
         return ids;
@@ -338,8 +355,10 @@ class JournalAmendFillsTest
                 {
                     count++;
                     // as the builds of versions 4 and 5 entered it: its size is its new quantity
-                    assertEquals(buffer.getLong(body + OrderAcceptedDecoder.qtyEncodingOffset(), JournalRecords.BYTE_ORDER),
-                        buffer.getLong(body + OrderAcceptedDecoder.remainingEncodingOffset(), JournalRecords.BYTE_ORDER));
+                    assertEquals(
+                        buffer.getLong(body + OrderAcceptedDecoder.qtyEncodingOffset(), JournalRecords.BYTE_ORDER),
+                        buffer.getLong(body + OrderAcceptedDecoder.remainingEncodingOffset(),
+                            JournalRecords.BYTE_ORDER));
                 }
             }
             else if (templateOf(event) == TradeDecoder.TEMPLATE_ID)
@@ -397,7 +416,8 @@ class JournalAmendFillsTest
         InputStream in = JournalAmendFillsTest.class.getResourceAsStream(FIXTURE + fixture + "/" + name);
         if (in == null)
         {
-            in = new GZIPInputStream(JournalAmendFillsTest.class.getResourceAsStream(FIXTURE + fixture + "/" + name + ".gz"));
+            in = new GZIPInputStream(
+                JournalAmendFillsTest.class.getResourceAsStream(FIXTURE + fixture + "/" + name + ".gz"));
         }
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)))
         {

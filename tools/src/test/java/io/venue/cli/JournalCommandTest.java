@@ -111,8 +111,8 @@ class JournalCommandTest
         final byte[] digest = new byte[32];
         digest[31] = (byte)sequence;
         final int length = encoder.encode(sequence, 1_763_000_000_000L + sequence, 1,
-            new ActionPayload(account, nonce, clientOrderId, 1_763_000_000_000L, action), digest, SignerMatch.ACCOUNT_RAW,
-            account.toBytes(), new byte[20], buffer, 0);
+            new ActionPayload(account, nonce, clientOrderId, 1_763_000_000_000L, action), digest,
+            SignerMatch.ACCOUNT_RAW, account.toBytes(), new byte[20], buffer, 0);
         commands.append(buffer, 0, length);
         engine.onCommand(buffer, 0, length);
         return sequence;
@@ -128,8 +128,8 @@ class JournalCommandTest
         assertTrue(dump.out().contains("\"type\":\"Trade\""), dump.out());
         assertTrue(dump.out().lines().allMatch(line -> line.contains("\"sequence\":7")), dump.out());
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().startsWith("replayed 7 commands"), replay.out());
     }
@@ -137,13 +137,15 @@ class JournalCommandTest
     @Test
     void replayAndBookTakeTheRunsShards()
     {
-        run(new EngineConfig().operator(OPERATOR).shards(2).groupCommands(2), dir.resolve("commands"), dir.resolve("events"));
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+        run(new EngineConfig().operator(OPERATOR).shards(2).groupCommands(2), dir.resolve("commands"),
+            dir.resolve("events"));
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(),
             "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", "2");
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().startsWith("replayed 7 commands"), replay.out());
-        final CliRun book = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "7",
-            "--operator", OPERATOR.toString(), "--shards", "2");
+        final CliRun book = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at",
+            "7", "--operator", OPERATOR.toString(), "--shards", "2");
         assertEquals(0, book.exitCode(), book.out() + book.err());
         assertTrue(book.out().contains("\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":3000000"), book.out());
     }
@@ -159,11 +161,12 @@ class JournalCommandTest
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("events").toString());
         assertTrue(dump.out().contains("CROSS_SHARD_CREDIT_HAIRCUT"), dump.out());
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--config", file.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--config", file.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         final CliRun withoutPolicy = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
-            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", "2");
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--shards", "2",
+            "--group-commands", "2");
         assertEquals(1, withoutPolicy.exitCode(), withoutPolicy.out() + withoutPolicy.err());
         assertTrue(withoutPolicy.out().startsWith("first divergence at command index"), withoutPolicy.out());
     }
@@ -174,13 +177,15 @@ class JournalCommandTest
         final Secp256k1KeyPair operatorKey = Secp256k1KeyPair.generate(new SecureRandom());
         final Secp256k1KeyPair alice = Secp256k1KeyPair.generate(new SecureRandom());
         final Address operator = operatorKey.address();
-        final ActionVerifier verifier = new ActionVerifier(DeploymentOptions.TEST_CHAIN_ID, Address.of(DeploymentOptions.TEST_CONTRACT),
+        final ActionVerifier verifier = new ActionVerifier(DeploymentOptions.TEST_CHAIN_ID,
+            Address.of(DeploymentOptions.TEST_CONTRACT),
             Secp256k1Recoveries.select().newRecovery(), false, 1 << 16);
         final ActionCommandEncoder encoder = new ActionCommandEncoder();
         final ExpandableArrayBuffer record = new ExpandableArrayBuffer(1024);
         final ExpandableArrayBuffer result = new ExpandableArrayBuffer(4096);
         final List<byte[]> records = new ArrayList<>();
-        final Action[] actions = {new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"), new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
+        final Action[] actions = {new CreateAsset(1, "USD"), new CreateAsset(2, "BTC"),
+            new CreateSpotMarket(7, 2, 1, 100, 1000, 1000),
             new Deposit(alice.address(), 1, 1_000_000_000),
             new SpotPlaceOrder(7, null, Side.BID, 1_000_000, 5_000_000, null, TimeInForce.GTC, false, false, -1)};
         for (int i = 0; i < actions.length; i++)
@@ -209,8 +214,8 @@ class JournalCommandTest
             records.add(copy);
         }
         writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("commands"), dir.resolve("events"));
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", operator.toString(), "--verify-signatures");
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", operator.toString(), "--verify-signatures");
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().contains("5 signatures verified again; 0 records not verified"), replay.out());
 
@@ -221,15 +226,18 @@ class JournalCommandTest
         assertEquals(1, unsigned.exitCode(), unsigned.out());
         assertTrue(unsigned.out().contains("without a kept signature"), unsigned.out());
         final CliRun allowed = CliRun.of("journal", "replay", dir.resolve("unsigned-commands").toString(),
-            dir.resolve("unsigned-events").toString(), "--operator", OPERATOR.toString(), "--verify-signatures", "--allow-unsigned");
+            dir.resolve("unsigned-events").toString(), "--operator", OPERATOR.toString(), "--verify-signatures",
+            "--allow-unsigned");
         assertEquals(0, allowed.exitCode(), allowed.out());
 
         // the same journal with the order's price changed after it was signed (and its events replayed from it)
         final byte[] changed = records.get(4).clone();
-        new UnsafeBuffer(changed).putLong(MessageHeaderEncoder.ENCODED_LENGTH + PlaceOrderEncoder.priceEncodingOffset(), 2_000_000,
+        new UnsafeBuffer(changed)
+            .putLong(MessageHeaderEncoder.ENCODED_LENGTH + PlaceOrderEncoder.priceEncodingOffset(), 2_000_000,
             ByteOrder.LITTLE_ENDIAN);
         records.set(4, changed);
-        writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("changed-commands"), dir.resolve("changed-events"));
+        writeAndRun(new EngineConfig().operator(operator), records, dir.resolve("changed-commands"),
+            dir.resolve("changed-events"));
         final CliRun trusted = CliRun.of("journal", "replay", dir.resolve("changed-commands").toString(),
             dir.resolve("changed-events").toString(), "--operator", operator.toString());
         assertEquals(0, trusted.exitCode(), "without the option the recorded signer is trusted: " + trusted.out());
@@ -240,7 +248,8 @@ class JournalCommandTest
         assertTrue(audited.out().contains("(sequence 5)") && audited.out().contains("another digest"), audited.out());
     }
 
-    private static void writeAndRun(final EngineConfig config, final List<byte[]> records, final Path commands, final Path events)
+    private static void writeAndRun(final EngineConfig config, final List<byte[]> records, final Path commands,
+        final Path events)
     {
         try (Journal commandJournal = Journal.open(commands); Journal eventJournal = Journal.open(events))
         {
@@ -268,23 +277,24 @@ class JournalCommandTest
             final JournalTailer tailer = commands.tailer();
             for (int i = 0; i < 5; i++)
             {
-                assertTrue(tailer.read((buffer, offset, length, index) -> persisted.engine().onCommand(buffer, offset, length)));
+                assertTrue(tailer.read((buffer, offset, length, index) -> persisted.engine()
+                    .onCommand(buffer, offset, length)));
             }
             persisted.engine().flushState();
             snapshot = SnapshotWriter.write(persisted.state(), dir.resolve("snapshots"));
         }
-        final CliRun fromSnapshot = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString(), "--snapshot", snapshot.toString());
+        final CliRun fromSnapshot = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--snapshot", snapshot.toString());
         assertEquals(0, fromSnapshot.exitCode(), fromSnapshot.out() + fromSnapshot.err());
         assertTrue(fromSnapshot.out().startsWith("replayed 2 commands after the snapshot at 5,"), fromSnapshot.out());
-        final CliRun whole = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString());
+        final CliRun whole = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString());
         assertEquals(whole.out().substring(whole.out().indexOf("state hash")),
             fromSnapshot.out().substring(fromSnapshot.out().indexOf("state hash")),
             "the same final state either way");
 
-        final CliRun partial = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        final CliRun partial = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--to-sequence", "6");
         assertEquals(0, partial.exitCode(), partial.out());
         assertTrue(partial.out().startsWith("replayed 6 commands,"), partial.out());
 
@@ -293,8 +303,8 @@ class JournalCommandTest
         final Path damaged = dir.resolve("damaged").resolve(snapshot.getFileName());
         Files.createDirectories(damaged.getParent());
         Files.write(damaged, bytes);
-        final CliRun refused = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString(), "--snapshot", damaged.toString());
+        final CliRun refused = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--snapshot", damaged.toString());
         assertEquals(2, refused.exitCode(), refused.out());
         assertTrue(refused.out().contains("is damaged"), refused.out());
     }
@@ -336,8 +346,10 @@ class JournalCommandTest
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
         // Alice's deposit (sequence 4) as a record of another schema version: the live engine skips it too
         final List<byte[]> commands = records(dir.resolve("commands"));
-        new UnsafeBuffer(commands.get(3)).putShort(6, (short)(MessageHeaderEncoder.SCHEMA_VERSION + 1), ByteOrder.LITTLE_ENDIAN);
-        writeAndRun(new EngineConfig().operator(OPERATOR), commands, dir.resolve("foreign-commands"), dir.resolve("foreign-events"));
+        new UnsafeBuffer(commands.get(3))
+            .putShort(6, (short)(MessageHeaderEncoder.SCHEMA_VERSION + 1), ByteOrder.LITTLE_ENDIAN);
+        writeAndRun(new EngineConfig().operator(OPERATOR), commands, dir.resolve("foreign-commands"),
+            dir.resolve("foreign-events"));
 
         final CliRun replay = CliRun.of("journal", "replay", dir.resolve("foreign-commands").toString(),
             dir.resolve("foreign-events").toString(), "--operator", OPERATOR.toString());
@@ -354,7 +366,8 @@ class JournalCommandTest
         byte[] lastOfSix = null;
         for (final byte[] event : records(dir.resolve("events")))
         {
-            final long sequence = new UnsafeBuffer(event).getLong(MessageHeaderEncoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
+            final long sequence = new UnsafeBuffer(event)
+                .getLong(MessageHeaderEncoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
             if (sequence == 7 && lastOfSix != null)
             {
                 events.add(lastOfSix);
@@ -365,13 +378,14 @@ class JournalCommandTest
         }
         write(dir.resolve("extra-events"), events);
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("extra-events").toString(),
-            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("extra-events").toString(), "--operator", OPERATOR.toString(), "--to-sequence", "6");
         assertEquals(1, replay.exitCode(), replay.out());
-        assertTrue(replay.out().contains("holds more events than the replay produced (an event of sequence 6, not after 6)"),
+        assertTrue(
+            replay.out().contains("holds more events than the replay produced (an event of sequence 6, not after 6)"),
             replay.out());
-        final CliRun untouched = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString(), "--to-sequence", "6");
+        final CliRun untouched = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString(), "--to-sequence", "6");
         assertEquals(0, untouched.exitCode(), "the next command's events are not extra: " + untouched.out());
     }
 
@@ -379,8 +393,8 @@ class JournalCommandTest
     void replayUnderAnotherConfigurationShowsTheFirstDivergence()
     {
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands"), dir.resolve("events"));
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", BOB.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", BOB.toString());
         assertEquals(1, replay.exitCode(), replay.out());
         assertTrue(replay.out().contains("first divergence at command index"), replay.out());
         assertTrue(replay.out().contains("NOT_OPERATOR"), replay.out());
@@ -395,33 +409,36 @@ class JournalCommandTest
         assertEquals(0, bob.exitCode(), bob.err());
         assertTrue(bob.out().lines().allMatch(line -> line.contains(BOB.toString())), bob.out());
         assertTrue(bob.out().contains("\"type\":\"Trade\""), bob.out());
-        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("commands").toString(), "--from-time", "1763000000006",
-            "--market", "7");
+        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("commands").toString(), "--from-time",
+            "1763000000006", "--market", "7");
         assertEquals(2, timed.out().lines().count(), timed.out());
 
         // Alice's bid: its id is the digest the test gave command 6
         final String aliceOrder = "0x" + "00".repeat(31) + "06";
-        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--order", aliceOrder);
+        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--order", aliceOrder);
         assertEquals(0, timeline.exitCode(), timeline.err());
         final List<String> lines = timeline.out().lines().toList();
         assertTrue(lines.get(0).contains("\"type\":\"PlaceOrder\""), timeline.out());
         assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"OrderRested\"")), timeline.out());
         assertTrue(lines.stream().anyMatch(line -> line.contains("\"type\":\"Trade\"")), timeline.out());
 
-        final CliRun before = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "6",
-            "--operator", OPERATOR.toString());
+        final CliRun before = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at",
+            "6", "--operator", OPERATOR.toString());
         assertEquals(0, before.exitCode(), before.err());
-        assertEquals("{\"market\":7,\"book\":\"NONE\",\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":5000000,\"orders\":1}",
-            before.out().trim());
-        final CliRun after = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at", "7",
-            "--operator", OPERATOR.toString());
+        assertEquals("{\"market\":7,\"book\":\"NONE\",\"side\":\"Bid\",\"depth\":0,\"price\":1000000,\"qty\":5000000," +
+            "\"orders\":1}", before.out().trim());
+        final CliRun after = CliRun.of("journal", "book", dir.resolve("commands").toString(), "--market", "7", "--at",
+            "7", "--operator", OPERATOR.toString());
         assertTrue(after.out().contains("\"qty\":3000000"), after.out());
 
         run(new EngineConfig().operator(OPERATOR), dir.resolve("commands2"), dir.resolve("events2"));
-        assertEquals(0, CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events2").toString()).exitCode());
+        assertEquals(0,
+            CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events2").toString())
+            .exitCode());
         run(new EngineConfig().operator(BOB), dir.resolve("commands3"), dir.resolve("events3"));
-        final CliRun diff = CliRun.of("journal", "diff", dir.resolve("events").toString(), dir.resolve("events3").toString());
+        final CliRun diff = CliRun.of("journal", "diff", dir.resolve("events").toString(),
+            dir.resolve("events3").toString());
         assertEquals(1, diff.exitCode(), diff.out());
         assertTrue(diff.out().startsWith("journals differ at record 0"), diff.out());
     }
@@ -430,8 +447,10 @@ class JournalCommandTest
     void timelineShowsEveryCommandThatTouchedTheOrderWithAllItsEvents()
     {
         final ClientOrderId clientId = ClientOrderId.of("0x" + "c1".repeat(16));
-        try (Journal commandJournal = Journal.open(dir.resolve("commands")); Journal eventJournal = Journal.open(dir.resolve("events"));
-            Engine engine = new Engine(new EngineConfig().operator(OPERATOR), new JournalEventSink(eventJournal.appender())))
+        try (Journal commandJournal = Journal.open(dir.resolve("commands"));
+            Journal eventJournal = Journal.open(dir.resolve("events"));
+            Engine engine = new Engine(new EngineConfig().operator(OPERATOR),
+                new JournalEventSink(eventJournal.appender())))
         {
             final JournalAppender out = commandJournal.appender();
             final ActionCommandEncoder encoder = new ActionCommandEncoder();
@@ -447,17 +466,21 @@ class JournalCommandTest
             send(engine, encoder, buffer, out, 6, ALICE, 1, new CancelByClientOrderId(clientId));
         }
         final String aliceOrder = "0x" + "00".repeat(31) + "05";
-        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--order", aliceOrder);
+        final CliRun timeline = CliRun.of("journal", "timeline", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--order", aliceOrder);
         assertEquals(0, timeline.exitCode(), timeline.err());
         final List<String> types = timeline.out().lines()
-            .map(line -> line.substring(line.indexOf("\"type\":\"") + 8, line.indexOf('"', line.indexOf("\"type\":\"") + 8))).toList();
+            .map(line -> line.substring(line.indexOf("\"type\":\"") + 8,
+                line.indexOf('"', line.indexOf("\"type\":\"") + 8)))
+            .toList();
         assertEquals("PlaceOrder", types.get(0), timeline.out());
         final int cancel = types.indexOf("CancelByClientOrderId");
-        assertTrue(cancel > 0, "the cancel names only the client order id, yet it touched the order: " + timeline.out());
+        assertTrue(cancel > 0,
+            "the cancel names only the client order id, yet it touched the order: " + timeline.out());
         assertTrue(types.subList(cancel, types.size()).containsAll(List.of("ActionAccepted", "OrderDone")),
             "the cancel's events follow it: " + timeline.out());
-        assertTrue(timeline.out().lines().noneMatch(line -> line.contains("\"type\":\"Deposit\"")), "nothing else: " + timeline.out());
+        assertTrue(timeline.out().lines().noneMatch(line -> line.contains("\"type\":\"Deposit\"")),
+            "nothing else: " + timeline.out());
     }
 
     @Test
@@ -467,12 +490,14 @@ class JournalCommandTest
         final List<byte[]> commands = records(dir.resolve("commands"));
         new UnsafeBuffer(commands.get(2)).putShort(4, (short)999, ByteOrder.LITTLE_ENDIAN);
         write(dir.resolve("damaged"), commands);
-        final CliRun alice = CliRun.of("journal", "dump", dir.resolve("damaged").toString(), "--account", ALICE.toString());
+        final CliRun alice = CliRun.of("journal", "dump", dir.resolve("damaged").toString(), "--account",
+            ALICE.toString());
         assertEquals(0, alice.exitCode(), alice.err());
         assertTrue(alice.out().lines().anyMatch(line -> line.startsWith("{\"error\":\"WRONG_SCHEMA\"") &&
             line.endsWith(" at journal index " + indexOf(dir.resolve("damaged"), 2))), alice.out());
 
-        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("events").toString(), "--from-time", "1763000000006");
+        final CliRun timed = CliRun.of("journal", "dump", dir.resolve("events").toString(), "--from-time",
+            "1763000000006");
         assertEquals(2, timed.exitCode(), timed.out());
         assertTrue(timed.err().contains("events carry no time"), timed.err());
     }

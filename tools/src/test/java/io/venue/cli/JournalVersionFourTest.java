@@ -32,10 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A journal written under schema version 4 (before version 5 renamed {@code Lane} to {@code LimitClass}), kept in the test
- * resources as the version 4 build wrote it ({@code journal-v4/README.md}): this build dumps it as that build did but for
- * the key {@code limitClass} in place of {@code lane}, replays it to the very event bytes and state that run recorded, and
- * carries on such a journal with records of its own version (6).
+ * A journal written under schema version 4 (before version 5 renamed {@code Lane} to {@code LimitClass}), kept in the
+ * test resources as the version 4 build wrote it ({@code journal-v4/README.md}): this build dumps it as that build did
+ * but for the key {@code limitClass} in place of {@code lane}, replays it to the very event bytes and state that run
+ * recorded, and carries on such a journal with records of its own version (6).
  */
 class JournalVersionFourTest
 {
@@ -50,7 +50,8 @@ class JournalVersionFourTest
     void dumpPrintsTheVersionFourJournalAsTheVersionFourBuildDidButForTheKeyOfTheLimitClass() throws IOException
     {
         final List<byte[]> commands = records("commands.hex");
-        assertTrue(commands.stream().allMatch(record -> new UnsafeBuffer(record).getShort(6, JournalRecords.BYTE_ORDER) == 4));
+        assertTrue(
+            commands.stream().allMatch(record -> new UnsafeBuffer(record).getShort(6, JournalRecords.BYTE_ORDER) == 4));
         JournalFolders.write(dir.resolve("commands"), commands);
         JournalFolders.write(dir.resolve("events"), records("events.hex"));
 
@@ -74,13 +75,14 @@ class JournalVersionFourTest
         JournalFolders.write(dir.resolve("events"), records("events.hex"));
         final String hash = lines("state-hash").get(0);
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertEquals("replayed 17 commands, 72 events identical; state hash " + hash, replay.out().trim());
 
         // the run had one engine thread; matching shards write the same events (staged ones at settlement)
-        final CliRun sharded = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
+        final CliRun sharded = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(),
             "--operator", OPERATOR.toString(), "--shards", "2", "--group-commands", "2");
         assertEquals(0, sharded.exitCode(), sharded.out() + sharded.err());
         assertTrue(sharded.out().startsWith("replayed 17 commands, 72 events identical;"), sharded.out());
@@ -95,7 +97,8 @@ class JournalVersionFourTest
         final byte[] digest = new byte[32];
         digest[31] = 18;
         // Alice's next order, of limit class MM, as this build journals it
-        final int length = encoder.encode(18, 1_763_000_000_018L, 1, new ActionPayload(ALICE, 7, null, 1_763_000_000_000L,
+        final int length = encoder.encode(18, 1_763_000_000_018L, 1,
+            new ActionPayload(ALICE, 7, null, 1_763_000_000_000L,
                 new SpotPlaceOrder(7, null, Side.BID, 700_000, 1_000_000, null, TimeInForce.GTC, false, false, -1)),
             digest, SignerMatch.ACCOUNT_RAW, ALICE.toBytes(), new byte[20], null, true, buffer, 0);
         final byte[] next = new byte[length];
@@ -104,8 +107,10 @@ class JournalVersionFourTest
         commands.add(next);
 
         // this build's engine runs the whole journal, as a primary does after the upgrade
-        try (Journal commandJournal = Journal.open(dir.resolve("commands")); Journal eventJournal = Journal.open(dir.resolve("events"));
-            Engine engine = new Engine(new EngineConfig().operator(OPERATOR), new JournalEventSink(eventJournal.appender())))
+        try (Journal commandJournal = Journal.open(dir.resolve("commands"));
+            Journal eventJournal = Journal.open(dir.resolve("events"));
+            Engine engine = new Engine(new EngineConfig().operator(OPERATOR),
+                new JournalEventSink(eventJournal.appender())))
         {
             final JournalAppender out = commandJournal.appender();
             for (final byte[] record : commands)
@@ -127,10 +132,11 @@ class JournalVersionFourTest
                 "the new command's events");
         }
 
-        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(), dir.resolve("events").toString(),
-            "--operator", OPERATOR.toString());
+        final CliRun replay = CliRun.of("journal", "replay", dir.resolve("commands").toString(),
+            dir.resolve("events").toString(), "--operator", OPERATOR.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
-        assertTrue(replay.out().startsWith("replayed 18 commands, " + events.size() + " events identical;"), replay.out());
+        assertTrue(
+            replay.out().startsWith("replayed 18 commands, " + events.size() + " events identical;"), replay.out());
         final CliRun dump = CliRun.of("journal", "dump", dir.resolve("commands").toString(), "--from-sequence", "16");
         assertEquals(3, dump.out().lines().filter(line -> line.contains("\"limitClass\":")).count(), dump.out());
     }

@@ -16,7 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code venue loadgen} against a real appliance on loopback, at a gentle rate: every action answered ok, JSON and plot written. */
+/**
+ * {@code venue loadgen} against a real appliance on loopback, at a gentle rate: every action answered ok, JSON and
+ * plot written.
+ */
 class LoadgenCommandTest
 {
     @TempDir
@@ -39,7 +42,8 @@ class LoadgenCommandTest
             assertTrue(run.out().contains("funded 10 traders"), run.out());
             final String results = Files.readString(json);
             // 1.5 s at 200/s, of which 1 s measured; 300 in the ceiling run, minus its warm-up; nothing refused
-            assertTrue(results.matches("(?s).*\\{\"mode\":\"fixed\",\"targetRate\":200,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
+            assertTrue(results.matches(
+                "(?s).*\\{\"mode\":\"fixed\",\"targetRate\":200,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
                 "\"sent\":300,\"answered\":200,.*"), results);
             assertTrue(results.contains("\"ok\":200,\"failed\":0,\"refused\":{}"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":4,"), results);
@@ -61,16 +65,19 @@ class LoadgenCommandTest
             final Path json = folder.resolve("compact.json");
             final CliRun run = CliRun.of("loadgen", "--url", appliance.baseUrl(), "--operator-key",
                 appliance.operatorKeyFile().toString(), "--accounts", "4", "--rates", "400", "--duration", "1",
-                "--warmup", "0.5", "--compact", "20", "--ceiling", "2", "--ceiling-actions", "400", "--connections", "4",
-                "--out", json.toString());
+                "--warmup", "0.5", "--compact", "20", "--ceiling", "2", "--ceiling-actions", "400", "--connections",
+                "4", "--out", json.toString());
             assertEquals(0, run.exitCode(), run.out() + run.err());
             assertTrue(run.out().contains("made 4 institutional agents"), run.out());
             final String results = Files.readString(json);
             // 400 orders a second in requests of 20: 20 requests a second, 30 sent, 20 measured, every order accepted
-            assertTrue(results.startsWith("{\"url\":\"" + appliance.baseUrl() + "\",\"traders\":4,\"ordersPerRequest\":20,"),
+            assertTrue(
+                results.startsWith("{\"url\":\"" + appliance.baseUrl() + "\",\"traders\":4,\"ordersPerRequest\":20,"),
                 results);
-            assertTrue(results.matches("(?s).*\\{\"mode\":\"fixed\",\"targetRate\":20,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
-                "\"sent\":30,\"answered\":20,\"answeredPerSecond\":[\\d.]+,\"ok\":20,\"failed\":0,\"refused\":\\{\\}.*"), results);
+            assertTrue(results.matches(
+                "(?s).*\\{\"mode\":\"fixed\",\"targetRate\":20,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
+                "\"sent\":30,\"answered\":20,\"answeredPerSecond\":[\\d.]+,\"ok\":20,\"failed\":0," +
+                "\"refused\":\\{\\}.*"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":2,"), results);
         }
     }

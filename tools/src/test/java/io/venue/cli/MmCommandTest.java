@@ -46,17 +46,18 @@ class MmCommandTest
     @Test
     void anInstitutionalAgentReplacesTheTradersBid()
     {
-        final CliRun agent = CliRun.of("agent", "create", "--key-file", traderKey, "--nonce", "0", "--kind", "institutional",
+        final CliRun agent = CliRun.of("agent", "create", "--key-file", traderKey, "--nonce", "0", "--kind",
+            "institutional",
             "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "quote",
             "--submit", appliance.baseUrl());
         assertEquals(0, agent.exitCode(), agent.err() + agent.out());
-        final CliRun bid = CliRun.of("sign", "place", "--key-file", traderKey, "--nonce", "1", "--market", "1", "--side", "Bid",
-            "--price", "50000000000", "--qty", "10000", "--submit", appliance.baseUrl());
+        final CliRun bid = CliRun.of("sign", "place", "--key-file", traderKey, "--nonce", "1", "--market", "1",
+            "--side", "Bid", "--price", "50000000000", "--qty", "10000", "--submit", appliance.baseUrl());
         assertEquals(0, bid.exitCode(), bid.err() + bid.out());
         final String resting = bid.outField("orderId");
 
-        final String[] replace = {"mm", "replace", "--url", appliance.baseUrl(), "--key-file", traderKey, "--cancel", resting,
-            "--market", "1", "--side", "Bid", "--price", "49000000000", "--qty", "10000", "--nonce", "2",
+        final String[] replace = {"mm", "replace", "--url", appliance.baseUrl(), "--key-file", traderKey, "--cancel",
+            resting, "--market", "1", "--side", "Bid", "--price", "49000000000", "--qty", "10000", "--nonce", "2",
             "--key-id", agent.outField("apiKeyId"), "--secret", agent.outField("apiSecret"),
             "--passphrase", agent.outField("apiPassphrase"), "--svc-nonce", "1"};
         final CliRun replaced = CliRun.of(replace);
@@ -64,7 +65,8 @@ class MmCommandTest
         assertTrue(replaced.out().contains("\"ok\":true"), replaced.out());
         final String newId = replaced.outField("orderId");
         assertTrue(replaced.err().contains("new order id (EIP-712 Order hash): " + newId), replaced.err());
-        assertTrue(replaced.out().contains("\"remainingActions\":3999"), "the MM budget comes with the answer: " + replaced.out());
+        assertTrue(replaced.out().contains("\"remainingActions\":3999"),
+            "the MM budget comes with the answer: " + replaced.out());
 
         // the same request again: the SVC-Nonce is single use
         final CliRun again = CliRun.of(replace);
@@ -75,14 +77,16 @@ class MmCommandTest
     @Test
     void compactOrdersPlaceAndCancelTheTradersBids()
     {
-        final CliRun agent = CliRun.of("agent", "create", "--key-file", traderKey, "--nonce", "0", "--kind", "institutional",
+        final CliRun agent = CliRun.of("agent", "create", "--key-file", traderKey, "--nonce", "0", "--kind",
+            "institutional",
             "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "quote",
             "--submit", appliance.baseUrl());
         assertEquals(0, agent.exitCode(), agent.err() + agent.out());
         final String[] credential = {"--key-id", agent.outField("apiKeyId"), "--secret", agent.outField("apiSecret"),
             "--passphrase", agent.outField("apiPassphrase")};
 
-        final CliRun placed = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
+        final CliRun placed = CliRun.of(
+            concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
             "--market", "1", "--nonce", "1", "--result-mode", "detailed", "--svc-nonce", "1",
             "place:Bid:49000000000:10000", "place:Bid:48000000000:10000:post_only"}, credential));
         assertEquals(0, placed.exitCode(), placed.err() + placed.out());
@@ -93,9 +97,10 @@ class MmCommandTest
             .findFirst().orElseThrow().replaceAll(".*: ", "");
 
         // a cancel of the first bid, and one of an order that is not there: exit 1, the refusal listed (ack mode)
-        final CliRun cancelled = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file",
-            traderKey, "--market", "1", "--nonce", "3", "--svc-nonce", "2", "cancel:" + first, "cancel:0x" + "00".repeat(32)},
-            credential));
+        final CliRun cancelled = CliRun.of(
+            concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file",
+            traderKey, "--market", "1", "--nonce", "3", "--svc-nonce", "2", "cancel:" + first,
+            "cancel:0x" + "00".repeat(32)}, credential));
         assertEquals(1, cancelled.exitCode(), cancelled.err() + cancelled.out());
         assertTrue(cancelled.out().contains("\"orders\":2,\"accepted\":1,\"refused\":1,\"results\":[{\"index\":1,"),
             cancelled.out());
@@ -108,7 +113,8 @@ class MmCommandTest
         assertEquals(0, amended.exitCode(), amended.err() + amended.out());
         assertTrue(amended.out().contains("\"orders\":1,\"accepted\":1,\"refused\":0,"), amended.out());
 
-        final CliRun bad = CliRun.of(concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
+        final CliRun bad = CliRun.of(
+            concat(new String[]{"mm", "orders", "--url", appliance.baseUrl(), "--key-file", traderKey,
             "--market", "1", "--nonce", "6", "--svc-nonce", "4", "place:Up:1:1"}, credential));
         assertEquals(2, bad.exitCode(), bad.err());
         assertTrue(bad.err().contains("place:Up:1:1"), bad.err());

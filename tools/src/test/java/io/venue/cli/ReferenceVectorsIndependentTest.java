@@ -60,7 +60,8 @@ class ReferenceVectorsIndependentTest
 
     private static Sign.SignatureData signatureData(final byte[] signature)
     {
-        return new Sign.SignatureData(signature[64], Arrays.copyOfRange(signature, 0, 32), Arrays.copyOfRange(signature, 32, 64));
+        return new Sign.SignatureData(signature[64], Arrays.copyOfRange(signature, 0, 32),
+            Arrays.copyOfRange(signature, 32, 64));
     }
 
     private static byte[] bytes(final Sign.SignatureData data)
@@ -88,15 +89,18 @@ class ReferenceVectorsIndependentTest
 
         // RFC 6979 with low s on both sides: web3j's signatures are the same bytes
         assertArrayEquals(bytes(Sign.signMessage(digest, key, false)), hex(vector.get("raw").get("signatureHex")));
-        assertArrayEquals(bytes(Sign.signPrefixedMessage(digest, key)), hex(vector.get("personal").get("signatureHex")));
+        assertArrayEquals(bytes(Sign.signPrefixedMessage(digest, key)),
+            hex(vector.get("personal").get("signatureHex")));
         assertArrayEquals(Sign.getEthereumMessageHash(digest), hex(vector.get("personal").get("signedHash")));
-        final BigInteger recovered = Sign.signedMessageHashToKey(digest, signatureData(hex(vector.get("raw").get("signatureHex"))));
+        final BigInteger recovered = Sign.signedMessageHashToKey(digest,
+            signatureData(hex(vector.get("raw").get("signatureHex"))));
         assertEquals(vector.get("signer").asText(), "0x" + Keys.getAddress(recovered));
 
         // the body a client sends parses back to the canonical JSON
         for (final String mode : new String[]{"raw", "personal"})
         {
-            final ParseResult parsed = new SignedActionParser().parse(JSON.writeValueAsBytes(vector.get(mode).get("body")));
+            final ParseResult parsed = new SignedActionParser()
+                .parse(JSON.writeValueAsBytes(vector.get(mode).get("body")));
             assertTrue(parsed.isOk(), parsed::toString);
             assertArrayEquals(json, CanonicalJson.toBytes(parsed.payload()));
         }
@@ -113,8 +117,10 @@ class ReferenceVectorsIndependentTest
             "{\"name\":\"chainId\",\"type\":\"uint256\"},{\"name\":\"verifyingContract\",\"type\":\"address\"}]," +
             "\"Order\":[{\"name\":\"marketId\",\"type\":\"uint256\"},{\"name\":\"trader\",\"type\":\"address\"}," +
             "{\"name\":\"side\",\"type\":\"uint8\"}," +
-            "{\"name\":\"price\",\"type\":\"uint256\"},{\"name\":\"qty\",\"type\":\"uint256\"},{\"name\":\"expiry\",\"type\":\"uint64\"}," +
-            "{\"name\":\"nonce\",\"type\":\"uint64\"}]},\"primaryType\":\"Order\",\"domain\":" + domain + ",\"message\":" + order + "}";
+            "{\"name\":\"price\",\"type\":\"uint256\"},{\"name\":\"qty\",\"type\":\"uint256\"},{\"name\":\"expiry\"," +
+            "\"type\":\"uint64\"}," +
+            "{\"name\":\"nonce\",\"type\":\"uint64\"}]},\"primaryType\":\"Order\",\"domain\":" + domain +
+            ",\"message\":" + order + "}";
         final StructuredDataEncoder encoder = new StructuredDataEncoder(typedData);
         final byte[] digest = encoder.hashStructuredData();
         assertArrayEquals(digest, hex(vector.get("digest")));
@@ -165,8 +171,10 @@ class ReferenceVectorsIndependentTest
         final JsonNode request = vector.get("request");
         final String query = String.join("&", Arrays.stream(request.get("query").asText().split("&"))
             .filter(part -> !part.isEmpty()).sorted().toList());
-        final byte[] sha = MessageDigest.getInstance("SHA-256").digest(request.get("body").asText().getBytes(StandardCharsets.UTF_8));
-        return versionLine + "\nsvc-key:" + vector.get("apiKeyId").asText() + "\nsvc-nonce:" + request.get("nonce").asText() +
+        final byte[] sha = MessageDigest.getInstance("SHA-256")
+            .digest(request.get("body").asText().getBytes(StandardCharsets.UTF_8));
+        return versionLine + "\nsvc-key:" + vector.get("apiKeyId").asText() + "\nsvc-nonce:" +
+            request.get("nonce").asText() +
             "\nsvc-timestamp:" + request.get("timestampMs").asText() + "\nmethod:" + request.get("method").asText() +
             "\npath:" + request.get("path").asText() + "\nquery:" + query + "\nbody-sha256:" + Hex.toHex(sha);
     }

@@ -16,7 +16,9 @@ import java.security.SecureRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Secrets from files and standard input instead of arguments (visible in ps), and key files others may read refused. */
+/**
+ * Secrets from files and standard input instead of arguments (visible in ps), and key files others may read refused.
+ */
 class SecretInputTest
 {
     private static final String[] SVC_REQUEST = {"--path", "/api/v1/ws/token?b=2&a=1", "--nonce", "3", "--ts",

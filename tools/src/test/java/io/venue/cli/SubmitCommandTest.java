@@ -33,7 +33,8 @@ class SubmitCommandTest
     @BeforeEach
     void start() throws Exception
     {
-        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0), new PrintStream(OutputStream.nullOutputStream()));
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0),
+            new PrintStream(OutputStream.nullOutputStream()));
     }
 
     @AfterEach

@@ -46,10 +46,12 @@ class VenueCliTest
     {
         final Path keyFile = dir.resolve("key.hex");
         CliRun.of("keygen", "--out", keyFile.toString());
-        final CliRun signed = CliRun.of("sign", "place", "--key-file", keyFile.toString(), "--nonce", "5", "--ts", "1763000000000",
-            "--market", "7", "--side", "Bid", "--price", "1500000", "--qty", "2000000", "--tif", "post_only", "--mode", "personal");
+        final CliRun signed = CliRun.of("sign", "place", "--key-file", keyFile.toString(), "--nonce", "5", "--ts",
+            "1763000000000", "--market", "7", "--side", "Bid", "--price", "1500000", "--qty", "2000000", "--tif",
+            "post_only", "--mode", "personal");
         assertEquals(0, signed.exitCode(), signed.err());
-        final ParseResult parsed = new SignedActionParser().parse(signed.out().trim().getBytes(StandardCharsets.US_ASCII));
+        final ParseResult parsed = new SignedActionParser()
+            .parse(signed.out().trim().getBytes(StandardCharsets.US_ASCII));
         assertTrue(parsed.isOk(), parsed::toString);
         assertEquals(7, ((SpotPlaceOrder)parsed.payload().action()).market());
 
@@ -101,10 +103,12 @@ class VenueCliTest
     {
         final Path payload = dir.resolve("payload.json");
         final String account = "0x" + "ab".repeat(20);
-        Files.writeString(payload, "{\"account\":\"" + account + "\",\"nonce\":9,\"nonce_reservation_id\":null,\"ts\":1," +
-            "\"action\":{\"Batch\":{\"legs\":[{\"SpotPlaceOrder\":{\"market\":1,\"side\":\"Ask\",\"price\":2,\"qty\":3," +
-            "\"stp_mode\":null,\"time_in_force\":\"gtc\",\"is_market\":false,\"reduce_only\":false,\"expires_at\":null}}," +
-            "{\"CancelAll\":{\"market\":null}}]}}}");
+        Files.writeString(payload,
+            "{\"account\":\"" + account + "\",\"nonce\":9,\"nonce_reservation_id\":null,\"ts\":1," +
+            "\"action\":{\"Batch\":{\"legs\":[{\"SpotPlaceOrder\":{\"market\":1,\"side\":\"Ask\",\"price\":2," +
+            "\"qty\":3," +
+            "\"stp_mode\":null,\"time_in_force\":\"gtc\",\"is_market\":false,\"reduce_only\":false," +
+            "\"expires_at\":null}}," + "{\"CancelAll\":{\"market\":null}}]}}}");
         final CliRun refused = CliRun.of("sign", "payload", "--key", "0x" + "01".repeat(32), payload.toString());
         assertEquals(2, refused.exitCode());
         assertTrue(refused.err().contains("UNKNOWN_ACTION at action.Batch.legs[1].CancelAll"), refused.err());
@@ -118,7 +122,8 @@ class VenueCliTest
     @Test
     void svcSignPrintsEveryHeader()
     {
-        final CliRun run = CliRun.of("svc-sign", "--key-id", ReferenceVectors.TEST_API_KEY, "--secret", ReferenceVectors.TEST_API_SECRET,
+        final CliRun run = CliRun.of("svc-sign", "--key-id", ReferenceVectors.TEST_API_KEY, "--secret",
+            ReferenceVectors.TEST_API_SECRET,
             "--passphrase", ReferenceVectors.TEST_API_PASSPHRASE, "--path", "/api/v1/ws/token?b=2&a=1", "--nonce", "3",
             "--ts", "1763000000000", "--show-string");
         assertEquals(0, run.exitCode(), run.err());

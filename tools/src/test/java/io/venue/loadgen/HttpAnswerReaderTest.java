@@ -44,8 +44,10 @@ class HttpAnswerReaderTest
     Arbitrary<List<Answer>> answers()
     {
         final Arbitrary<Integer> status = Arbitraries.of(200, 400, 401, 409, 413, 429, 503);
-        final Arbitrary<String> lengthName = Arbitraries.of("Content-Length", "content-length", "CONTENT-LENGTH", "Content-length");
-        final Arbitrary<List<String>> others = Arbitraries.of("Date: Sat, 28 Nov 2026 11:00:00 GMT", "X-RateLimit-Limit: 50",
+        final Arbitrary<String> lengthName = Arbitraries.of("Content-Length", "content-length", "CONTENT-LENGTH",
+            "Content-length");
+        final Arbitrary<List<String>> others = Arbitraries.of("Date: Sat, 28 Nov 2026 11:00:00 GMT",
+            "X-RateLimit-Limit: 50",
             "Content-Type: application/json", "Retry-After: 1", "x-content-lengthy: 7").list().ofMaxSize(5);
         final Arbitrary<byte[]> body = Arbitraries.bytes().array(byte[].class).ofMaxSize(3_000);
         return Combinators.combine(status, lengthName, others, body).as(Answer::new).list().ofMinSize(1).ofMaxSize(8);
@@ -80,7 +82,8 @@ class HttpAnswerReaderTest
     }
 
     @Property(tries = 2_000)
-    void anyBytesGiveAnswersOrWaitOrANamedRefusal(@ForAll @Size(max = 600) final byte[] noise, @ForAll final boolean asHead)
+    void anyBytesGiveAnswersOrWaitOrANamedRefusal(@ForAll @Size(max = 600) final byte[] noise,
+        @ForAll final boolean asHead)
     {
         final HttpAnswerReader reader = new HttpAnswerReader();
         if (asHead)
@@ -90,7 +93,8 @@ class HttpAnswerReaderTest
         reader.append(noise, 0, noise.length);
         try
         {
-            reader.drain((status, body, offset, length) -> assertTrue(offset >= 0 && length >= 0 && offset + length <= body.length));
+            reader.drain((status, body, offset,
+                length) -> assertTrue(offset >= 0 && length >= 0 && offset + length <= body.length));
         }
         catch (final IOException refused)
         {
@@ -116,7 +120,8 @@ class HttpAnswerReaderTest
     {
         final HttpAnswerReader reader = new HttpAnswerReader();
         final byte[] wire =
-            "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nab".getBytes(StandardCharsets.US_ASCII);
+            "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nab".getBytes(
+                StandardCharsets.US_ASCII);
         reader.append(wire, 0, wire.length);
         final List<Integer> statuses = new ArrayList<>();
         assertEquals(1, reader.drain((status, body, offset, length) -> statuses.add(status)));

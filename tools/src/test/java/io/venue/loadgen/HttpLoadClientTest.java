@@ -67,14 +67,16 @@ class HttpLoadClientTest
             });
             final List<String> answers = new CopyOnWriteArrayList<>();
             final CountDownLatch done = new CountDownLatch(2);
-            try (HttpLoadClient client = new HttpLoadClient("http://127.0.0.1:" + server.getLocalPort() + "/api/v1/trading/actions", 1))
+            try (HttpLoadClient client = new HttpLoadClient(
+                "http://127.0.0.1:" + server.getLocalPort() + "/api/v1/trading/actions", 1))
             {
                 client.submit(0, "{\"a\":1}".getBytes(StandardCharsets.UTF_8), (status, code, error) ->
                 {
                     answers.add(status + " " + code + " " + error);
                     done.countDown();
                 });
-                client.submit(0, "{\"b\":2}".getBytes(StandardCharsets.UTF_8), Map.of("Content-Type", "application/x-compact",
+                client.submit(0, "{\"b\":2}".getBytes(StandardCharsets.UTF_8),
+                    Map.of("Content-Type", "application/x-compact",
                     "SVC-Nonce", "7"), (status, code, error) ->
                 {
                     answers.add(status + " " + code + " " + error);
@@ -84,11 +86,13 @@ class HttpLoadClientTest
             }
             assertEquals(List.of("200 ok null", "429 rate_limited null"), answers);
             final List<Request> requests = seen.get(10, TimeUnit.SECONDS);
-            assertTrue(requests.get(0).head().startsWith("POST /api/v1/trading/actions HTTP/1.1\r\n"), requests.get(0).head());
+            assertTrue(requests.get(0).head().startsWith("POST /api/v1/trading/actions HTTP/1.1\r\n"),
+                requests.get(0).head());
             assertEquals("application/json", requests.get(0).header("Content-Type"));
             assertEquals("127.0.0.1:" + server.getLocalPort(), requests.get(0).header("Host"));
             assertEquals("{\"a\":1}", requests.get(0).body());
-            assertEquals("application/x-compact", requests.get(1).header("Content-Type"), "a given Content-Type replaces JSON's");
+            assertEquals("application/x-compact", requests.get(1).header("Content-Type"),
+                "a given Content-Type replaces JSON's");
             assertEquals("7", requests.get(1).header("SVC-Nonce"));
             assertEquals(1, requests.get(1).head().split("(?i)content-type:").length - 1);
             assertEquals("{\"b\":2}", requests.get(1).body());
@@ -138,7 +142,8 @@ class HttpLoadClientTest
             assertEquals(3, errors.size());
             errors.forEach(error -> assertNotNull(error, "every request waiting on a closed connection fails"));
             assertEquals(List.of(0, 0, 0), statuses, "none of them has an HTTP status");
-            assertEquals("the connection is closed", errors.get(2).getMessage(), "the one after the close is refused as such");
+            assertEquals("the connection is closed", errors.get(2).getMessage(),
+                "the one after the close is refused as such");
         }
     }
 
@@ -184,8 +189,8 @@ class HttpLoadClientTest
     private static void answer(final OutputStream out, final int status, final String body) throws IOException
     {
         final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        out.write(("HTTP/1.1 " + status + " X\r\ncontent-type: application/json\r\ncontent-length: " + bytes.length + "\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+        out.write(("HTTP/1.1 " + status + " X\r\ncontent-type: application/json\r\ncontent-length: " +
+            bytes.length + "\r\n\r\n") .getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
     }

@@ -211,7 +211,9 @@ public final class Answer
         return kind == Kind.ACCEPTED || kind == Kind.REJECTED && RejectCodes.usedNonce(code);
     }
 
-    /** A refusal's detail with {@code field\nmessage} split (a malformed body's), or the whole detail as the message. */
+    /**
+     * A refusal's detail with {@code field\nmessage} split (a malformed body's), or the whole detail as the message.
+     */
     public String detailField()
     {
         final int split = detail == null ? -1 : detail.indexOf('\n');
@@ -275,7 +277,8 @@ public final class Answer
             return start(Kind.REJECTED, sequence, serverTimeMs);
         }
 
-        public Builder refused(final long sequence, final long serverTimeMs, final RequestRejectReason reason, final String detail)
+        public Builder refused(final long sequence, final long serverTimeMs, final RequestRejectReason reason,
+            final String detail)
         {
             this.reason = reason;
             this.detail = detail;

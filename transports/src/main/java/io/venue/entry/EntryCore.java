@@ -90,7 +90,8 @@ public final class EntryCore
     {
         final EdgeThrottle throttle = context.edgeThrottle;
         journal(connectionId, RequestRejectReason.EDGE_RATE_LIMITED, "edge throttle: " + address + " above " +
-            throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " + count + (count == 1 ? " request" : " requests") +
+            throttle.ratePerSecond() + "/s (burst " + throttle.burst() + "): " + count +
+            (count == 1 ? " request" : " requests") +
             " refused");
     }
 
@@ -105,14 +106,16 @@ public final class EntryCore
     }
 
     /** Refuses at the edge: journals the address's refusals (at most once a second) and says how long to wait. */
-    Refusal refuseAtEdge(final long connectionId, final InetAddress address, final EdgeThrottle throttle, final long waitSeconds)
+    Refusal refuseAtEdge(final long connectionId, final InetAddress address, final EdgeThrottle throttle,
+        final long waitSeconds)
     {
         final long toJournal = throttle.refusalsToJournal(address, true);
         if (toJournal > 0)
         {
             journalEdge(connectionId, EdgeThrottle.describe(address), toJournal);
         }
-        return new Refusal(Refusal.Code.EDGE_RATE_LIMITED, "Too Many Requests! Wait for " + waitSeconds + "s", waitSeconds);
+        return new Refusal(Refusal.Code.EDGE_RATE_LIMITED,
+            "Too Many Requests! Wait for " + waitSeconds + "s", waitSeconds);
     }
 
     /** Configuration, Aeron style: set what differs from the defaults; {@link #conclude} checks it once. */
@@ -178,8 +181,8 @@ public final class EntryCore
         }
 
         /**
-         * Where requests refused before verification go to be journaled (the edge throttle, a body over the limit, a full
-         * verifier queue); without it they are answered and not journaled.
+         * Where requests refused before verification go to be journaled (the edge throttle, a body over the limit, a
+         * full verifier queue); without it they are answered and not journaled.
          */
         public Context refusals(final PreJournalRefusals refusals)
         {
@@ -213,15 +216,16 @@ public final class EntryCore
         }
 
         /**
-         * The two verifier rings ({@link PrebatchedOrder}): a request of more than {@code lowLatencyMaxActions} orders is
-         * a batch, and at most {@code prebatchedMaxBatches} batches may wait at once (default 32 and 8).
+         * The two verifier rings ({@link PrebatchedOrder}): a request of more than {@code lowLatencyMaxActions} orders
+         * is a batch, and at most {@code prebatchedMaxBatches} batches may wait at once (default 32 and 8).
          */
         public Context prebatched(final int lowLatencyMaxActions, final int prebatchedMaxBatches)
         {
             if (lowLatencyMaxActions < 1 || lowLatencyMaxActions > MAX_BATCH_ORDERS || prebatchedMaxBatches < 1)
             {
                 throw new IllegalArgumentException("lowLatencyMaxActions 1 to " + MAX_BATCH_ORDERS +
-                    " and prebatchedMaxBatches at least 1, got " + lowLatencyMaxActions + " and " + prebatchedMaxBatches);
+                    " and prebatchedMaxBatches at least 1, got " + lowLatencyMaxActions + " and " +
+                    prebatchedMaxBatches);
             }
             this.lowLatencyMaxActions = lowLatencyMaxActions;
             this.prebatchedMaxBatches = prebatchedMaxBatches;
@@ -236,8 +240,8 @@ public final class EntryCore
         }
 
         /**
-         * Machine credentials: an API key id to its active credential (null when unknown, revoked or expired), and where
-         * each key's highest accepted SVC-Nonce is kept across restarts (null: in memory only).
+         * Machine credentials: an API key id to its active credential (null when unknown, revoked or expired), and
+         * where each key's highest accepted SVC-Nonce is kept across restarts (null: in memory only).
          */
         public Context machineCredentials(final Function<String, ApiKey> apiKeys, final SvcNonceStore store)
         {

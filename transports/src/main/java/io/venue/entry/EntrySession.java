@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  */
 public final class EntrySession
 {
-    private static final String QUEUE_FULL = "the verifier queue is full; this request was not verified (journaled as " +
+    private static final String QUEUE_FULL =
+        "the verifier queue is full; this request was not verified (journaled as " +
         "refused), retry after the delay";
 
     private final EntryCore core;
@@ -44,8 +45,9 @@ public final class EntrySession
     }
 
     /**
-     * What every write passes before it is read: {@link #admitRequest} (the edge throttle only when {@code edgeThrottled}:
-     * a limit class with limits of its own passes false), then the shard's backlog. A refusal of a write is journaled.
+     * What every write passes before it is read: {@link #admitRequest} (the edge throttle only when
+     * {@code edgeThrottled}: a limit class with limits of its own passes false), then the shard's backlog. A refusal of
+     * a write is journaled.
      */
     public Refusal admitWrite(final InetAddress remote, final boolean edgeThrottled)
     {
@@ -121,7 +123,8 @@ public final class EntrySession
     public Refusal admitMmAuthentication(final InetAddress remote)
     {
         final EdgeThrottle throttle = core.mmAuthThrottle();
-        return throttle != null && throttle.exhausted(remote) ? core.refuseAtEdge(connectionId, remote, throttle, 1) : null;
+        return throttle != null && throttle.exhausted(remote) ?
+            core.refuseAtEdge(connectionId, remote, throttle, 1) : null;
     }
 
     /** Refuses at the MM authentication throttle after a failed check that asked the address to wait. */
@@ -135,7 +138,8 @@ public final class EntrySession
     {
         final boolean prebatched = order.behind();
         final long correlation = register(prebatched, onAnswer);
-        return offered(correlation, prebatched, context.submitter().offer(prebatched, connectionId, correlation, body, 0,
+        return offered(correlation, prebatched,
+            context.submitter().offer(prebatched, connectionId, correlation, body, 0,
             body.length));
     }
 
@@ -145,17 +149,22 @@ public final class EntrySession
     {
         final boolean prebatched = order.behind();
         final long correlation = register(prebatched, onAnswer);
-        return offered(correlation, prebatched, context.intentSubmitter().offer(prebatched, connectionId, correlation, owner,
+        return offered(correlation, prebatched,
+            context.intentSubmitter().offer(prebatched, connectionId, correlation, owner,
             signature, text, command, commandLength));
     }
 
-    /** An MM cancel-replace, to the verifier: null once offered, or the refusal (the lane gives the windows' charge back). */
-    public Refusal submitCancelReplace(final CancelReplaceCheck.Order replace, final byte[] signatures, final byte[] command,
-        final Consumer<Answer> onAnswer)
+    /**
+     * An MM cancel-replace, to the verifier: null once offered, or the refusal (the lane gives the windows'
+     * charge back).
+     */
+    public Refusal submitCancelReplace(final CancelReplaceCheck.Order replace, final byte[] signatures,
+        final byte[] command, final Consumer<Answer> onAnswer)
     {
         final boolean prebatched = order.behind();
         final long correlation = register(prebatched, onAnswer);
-        return offered(correlation, prebatched, context.cancelReplaceSubmitter().offer(prebatched, connectionId, correlation,
+        return offered(correlation, prebatched,
+            context.cancelReplaceSubmitter().offer(prebatched, connectionId, correlation,
             replace, signatures, command, command.length));
     }
 
@@ -174,17 +183,19 @@ public final class EntrySession
         final Runnable place = order.admitBatch();
         if (place == null)
         {
-            journal(RequestRejectReason.QUEUE_LIMIT, "the pre-batched backlog is full: " + context.prebatchedMaxBatches() +
+            journal(RequestRejectReason.QUEUE_LIMIT,
+                "the pre-batched backlog is full: " + context.prebatchedMaxBatches() +
                 " requests of more than " + context.lowLatencyMaxActions() + " orders wait");
         }
         return place;
     }
 
     /**
-     * Offers a request's typed orders (signed actions of the MM limit class) in their order, on the pre-batched ring when
-     * {@code batch} or when this connection has a request there. Stops at the first the pool does not take: the rest are
-     * not offered (their order would break), journaled as refused together, and answered null in {@code onAll}'s array.
-     * {@code onAll} runs once every offered order is answered (on the responder's thread) or at once when none was taken.
+     * Offers a request's typed orders (signed actions of the MM limit class) in their order, on the pre-batched ring
+     * when {@code batch} or when this connection has a request there. Stops at the first the pool does not take: the
+     * rest are not offered (their order would break), journaled as refused together, and answered null in
+     * {@code onAll}'s array. {@code onAll} runs once every offered order is answered (on the responder's thread) or at
+     * once when none was taken.
      *
      * @return how many orders the pool took.
      */
@@ -206,7 +217,8 @@ public final class EntrySession
                     onAll.accept(answers);
                 }
             }));
-            if (!context.mmSubmitter().offerTyped(prebatched, connectionId, correlation, orders.buffer(), orders.offset(index),
+            if (!context.mmSubmitter()
+                .offerTyped(prebatched, connectionId, correlation, orders.buffer(), orders.offset(index),
                 orders.market()))
             {
                 context.pending().forget(correlation);

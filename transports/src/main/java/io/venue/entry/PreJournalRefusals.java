@@ -40,7 +40,8 @@ public final class PreJournalRefusals
 
     public PreJournalRefusals(final int capacityBytes)
     {
-        ring = new ManyToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(capacityBytes + RingBufferDescriptor.TRAILER_LENGTH)));
+        ring = new ManyToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(capacityBytes + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
     /** @param reason a {@code RequestRejectReason} value of the journal schema; a long detail is capped. */

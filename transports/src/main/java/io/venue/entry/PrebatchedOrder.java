@@ -39,8 +39,8 @@ final class PrebatchedOrder
     }
 
     /**
-     * Takes a place in the gateway's backlog for one batch: null when the backlog is full, or what gives the place back,
-     * once however often it runs (when the batch is answered in full, or refused, or its answer times out).
+     * Takes a place in the gateway's backlog for one batch: null when the backlog is full, or what gives the place
+     * back, once however often it runs (when the batch is answered in full, or refused, or its answer times out).
      */
     Runnable admitBatch()
     {

@@ -19,7 +19,8 @@ public final class RejectCodes
     {
         return switch (code)
         {
-            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED -> code.name().toLowerCase(Locale.ROOT);
+            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED,
+                RATE_LIMITED -> code.name().toLowerCase(Locale.ROOT);
             default -> code.name();
         };
     }
@@ -35,15 +36,16 @@ public final class RejectCodes
     {
         return switch (code)
         {
-            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED, UNAUTHORIZED_SIGNER, SCOPE_DENIED,
-                NOT_OPERATOR, CAPACITY_LIMIT, ACCOUNT_NOT_FUNDED -> false;
+            case NONCE_BELOW_FLOOR, NONCE_OUTSIDE_WINDOW, NONCE_REPLAYED, RATE_LIMITED, UNAUTHORIZED_SIGNER,
+                SCOPE_DENIED, NOT_OPERATOR, CAPACITY_LIMIT, ACCOUNT_NOT_FUNDED -> false;
             default -> true;
         };
     }
 
     public static boolean isNonce(final RejectCode code)
     {
-        return code == RejectCode.NONCE_BELOW_FLOOR || code == RejectCode.NONCE_OUTSIDE_WINDOW || code == RejectCode.NONCE_REPLAYED;
+        return code == RejectCode.NONCE_BELOW_FLOOR || code == RejectCode.NONCE_OUTSIDE_WINDOW ||
+            code == RejectCode.NONCE_REPLAYED;
     }
 
 
@@ -69,10 +71,14 @@ public final class RejectCodes
             case INSUFFICIENT_BALANCE -> "the available balance is below the amount";
             case ACCOUNT_NOT_FUNDED ->
                 "the account (or the agent's owner) holds nothing at the venue: deposit, then send the action again";
-            case CROSS_SHARD_CREDIT_KILL_SWITCH -> "the cross-shard credit kill switch is on: no new reservation is admitted";
-            case CROSS_SHARD_CREDIT_HAIRCUT -> "the reservation is above the available credit less the cross-shard haircut";
-            case CROSS_SHARD_CREDIT_ACCOUNT_CAP -> "the account's locked credit in this asset would pass the cross-shard cap";
-            case CROSS_SHARD_CREDIT_MARKET_CAP -> "the market's locked credit in this asset would pass the cross-shard cap";
+            case CROSS_SHARD_CREDIT_KILL_SWITCH ->
+                "the cross-shard credit kill switch is on: no new reservation is admitted";
+            case CROSS_SHARD_CREDIT_HAIRCUT ->
+                "the reservation is above the available credit less the cross-shard haircut";
+            case CROSS_SHARD_CREDIT_ACCOUNT_CAP ->
+                "the account's locked credit in this asset would pass the cross-shard cap";
+            case CROSS_SHARD_CREDIT_MARKET_CAP ->
+                "the market's locked credit in this asset would pass the cross-shard cap";
             default -> code.name().toLowerCase(Locale.ROOT).replace('_', ' ');
         };
     }

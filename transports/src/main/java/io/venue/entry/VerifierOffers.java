@@ -23,8 +23,9 @@ public final class VerifierOffers
 
     /**
      * One order of a binary lane as the typed action it is, with no JSON: its bytes in the typed order's layout
-     * ({@code io.venue.action.typed.TypedOrder}: the action, then its signature) at {@code order[offset]}, and the market
-     * of a place. The verifier derives the canonical JSON and the digest from it, byte for byte the JSON route's.
+     * ({@code io.venue.action.typed.TypedOrder}: the action, then its signature) at {@code order[offset]}, and the
+     * market of a place. The verifier derives the canonical JSON and the digest from it, byte for byte the
+     * JSON route's.
      */
     @FunctionalInterface
     public interface Typed
@@ -37,8 +38,8 @@ public final class VerifierOffers
     @FunctionalInterface
     public interface Intent
     {
-        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] owner, byte[] signature, byte[] text,
-            byte[] command, int commandLength);
+        boolean offer(boolean prebatched, long connectionId, long correlationId, byte[] owner, byte[] signature,
+            byte[] text, byte[] command, int commandLength);
     }
 
     /** An MM cancel-replace: its signed fields, both signatures and the command. */

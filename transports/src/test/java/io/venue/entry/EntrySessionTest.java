@@ -104,7 +104,8 @@ class EntrySessionTest
     {
         final List<String> out = new ArrayList<>();
         refusals.poll((connectionId, correlationId, reason, detail) ->
-            out.add(RequestRejectReason.get((short)reason) + " " + ConnectionIds.laneOf(connectionId) + " " + detail), 100);
+            out.add(RequestRejectReason.get((short)reason) + " " + ConnectionIds.laneOf(connectionId) + " " + detail),
+            100);
         return out;
     }
 
@@ -168,7 +169,8 @@ class EntrySessionTest
         final Refusal busy = session.admitWrite(CLIENT, true);
         assertEquals(Refusal.Code.SHARD_BUSY, busy.code());
         assertTrue(busy.message().contains("11 commands behind"), busy.message());
-        assertEquals(List.of("SHARD_BUSY " + ConnectionIds.FIX + " the shard is 11 commands behind the journal"), journaled());
+        assertEquals(
+            List.of("SHARD_BUSY " + ConnectionIds.FIX + " the shard is 11 commands behind the journal"), journaled());
         backlog = 10;
         assertNull(session.admitWrite(CLIENT, true));
     }
@@ -187,13 +189,15 @@ class EntrySessionTest
         assertNull(session.admitWrite(CLIENT, false));
         final List<String> journaled = journaled();
         assertEquals(1, journaled.size(), journaled.toString());
-        assertTrue(journaled.get(0).startsWith("EDGE_RATE_LIMITED " + ConnectionIds.FIX + " edge throttle: "), journaled.get(0));
+        assertTrue(journaled.get(0).startsWith("EDGE_RATE_LIMITED " + ConnectionIds.FIX + " edge throttle: "),
+            journaled.get(0));
     }
 
     @Test
     void aBatchTakesTheBacklogsPlaceAndGoesOnThePrebatchedRingWithTheRequestsBehindIt()
     {
-        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
+        final EntryCore core = new EntryCore(
+            new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
             .refusals(refusals).prebatched(2, 1).mmWindows(windows()).machineCredentials(id -> null, null));
         final EntrySession session = core.open(ids.next());
         assertFalse(session.isBatch(2));
@@ -201,7 +205,8 @@ class EntrySessionTest
         final Runnable place = session.admitBatch();
         assertNotNull(place);
         assertNull(core.open(ids.next()).admitBatch(), "one batch may wait at a time");
-        assertEquals(List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the pre-batched backlog is full: 1 requests of more " +
+        assertEquals(
+            List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the pre-batched backlog is full: 1 requests of more " +
             "than 2 orders wait"), journaled());
         final AtomicReference<Answer[]> all = new AtomicReference<>();
         assertEquals(3, session.submitBatch(true, orders(3), all::set));
@@ -227,20 +232,23 @@ class EntrySessionTest
     @Test
     void aBatchThePoolTakesInPartIsAnsweredWithTheRestNotVerified()
     {
-        final EntryCore core = new EntryCore(new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
+        final EntryCore core = new EntryCore(
+            new EntryCore.Context().submitter(pool).mmSubmitter(typedPool).pending(pending)
             .refusals(refusals).mmWindows(windows()).machineCredentials(id -> null, null));
         final EntrySession session = core.open(ids.next());
         room = 2;
         final AtomicReference<Answer[]> all = new AtomicReference<>();
         assertEquals(2, session.submitBatch(false, orders(4), all::set));
-        assertEquals(List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the verifier queue is full: 2 of 4 compact orders not " +
+        assertEquals(
+            List.of("QUEUE_LIMIT " + ConnectionIds.FIX + " the verifier queue is full: 2 of 4 compact orders not " +
             "verified"), journaled());
         assertEquals(2, pending.waiting(), "the two not taken wait for nothing");
         answer(offers.get(0), 1);
         answer(offers.get(1), 2);
         final Answer[] answers = all.get();
         assertNotNull(answers);
-        assertArrayEquals(new boolean[] {true, true, false, false}, new boolean[] {answers[0] != null, answers[1] != null,
+        assertArrayEquals(new boolean[] {true, true, false, false},
+            new boolean[] {answers[0] != null, answers[1] != null,
             answers[2] != null, answers[3] != null});
         // none taken: no answer at all, the lane refuses the whole request
         room = 0;

@@ -46,7 +46,8 @@ public final class Doorbell
         // the consumer's own thread (agents sharing one thread) is awake: ringing would only cut its next park short
         if (sleeper != null && sleeper != Thread.currentThread())
         {
-            // one producer takes the announcement and pays for the unpark; the consumer announces again before it next parks
+            // one producer takes the announcement and pays for the unpark; the consumer announces again before it
+            // next parks
             final Thread thread = (Thread)SLEEPER.getAndSet(this, null);
             if (thread != null)
             {

@@ -62,7 +62,8 @@ public final class DoorbellIdleStrategy implements IdleStrategy
         }
         else if (!announced)
         {
-            // the agent polls once more after this: work published before a producer could see the announcement is found
+            // the agent polls once more after this: work published before a producer could see the announcement
+            // is found
             doorbell.announce(Thread.currentThread());
             announced = true;
             standing = true;

@@ -52,7 +52,8 @@ public final class PinnedThreads
             final boolean pinned = mask.equals(Affinity.getAffinity());
             if (!pinned)
             {
-                LOG.warn("could not pin {} to cpu {}: the system kept {}", Thread.currentThread().getName(), cpu, Affinity.getAffinity());
+                LOG.warn("could not pin {} to cpu {}: the system kept {}", Thread.currentThread().getName(), cpu,
+                    Affinity.getAffinity());
             }
             return pinned;
         }

@@ -21,7 +21,8 @@ class DoorbellIdleStrategyTest
     @Test
     void noWakeUpIsLostInAPingPongOfParkedThreads()
     {
-        // each hand-off finds the other thread somewhere in its spin, announce or park phase: with no spins, mostly parked
+        // each hand-off finds the other thread somewhere in its spin, announce or park phase: with no spins,
+        // mostly parked
         for (final int spins : new int[]{0, 1, 50})
         {
             final int rounds = 20_000;
@@ -35,7 +36,8 @@ class DoorbellIdleStrategyTest
         final AtomicLong ball = new AtomicLong();
         final Doorbell pingBell = new Doorbell();
         final Doorbell pongBell = new Doorbell();
-        final Thread pong = new Thread(() -> play(ball, 1, rounds, new DoorbellIdleStrategy(pongBell, spins, FOREVER_NS), pingBell));
+        final Thread pong = new Thread(
+            () -> play(ball, 1, rounds, new DoorbellIdleStrategy(pongBell, spins, FOREVER_NS), pingBell));
         pong.setDaemon(true);
         pong.start();
         play(ball, 0, rounds, new DoorbellIdleStrategy(pingBell, spins, FOREVER_NS), pongBell);
@@ -43,7 +45,10 @@ class DoorbellIdleStrategyTest
         return ball.get() / 2;
     }
 
-    /** Hits the ball when its count has this side's parity, rings the other side, until both sides hit {@code rounds} times. */
+    /**
+     * Hits the ball when its count has this side's parity, rings the other side, until both sides hit
+     * {@code rounds} times.
+     */
     private static void play(final AtomicLong ball, final int parity, final int rounds, final DoorbellIdleStrategy idle,
         final Doorbell other)
     {

@@ -15,7 +15,8 @@ class PinnedThreadsTest
     {
         final int cpu = Runtime.getRuntime().availableProcessors() - 1;
         final AtomicReference<BitSet> seen = new AtomicReference<>();
-        final Thread thread = PinnedThreads.factory("pinned-test", cpu).newThread(() -> seen.set(PinnedThreads.currentAffinity()));
+        final Thread thread = PinnedThreads.factory("pinned-test", cpu)
+            .newThread(() -> seen.set(PinnedThreads.currentAffinity()));
         thread.start();
         thread.join(10_000);
         assertNotNull(seen.get());

@@ -23,9 +23,9 @@ public record ActionPayload(Address account, long nonce, ClientOrderId clientOrd
     }
 
     /**
-     * Writes the canonical JSON object. {@link io.venue.action.typed.TypedOrder#writePayload} writes the same bytes from a
-     * binary lane's typed order (a place, cancel, amend or cancel by client order id): a change here is one there
-     * ({@code TypedOrderTest} holds the two equal).
+     * Writes the canonical JSON object. {@link io.venue.action.typed.TypedOrder#writePayload} writes the same bytes
+     * from a binary lane's typed order (a place, cancel, amend or cancel by client order id): a change here is one
+     * there ({@code TypedOrderTest} holds the two equal).
      */
     public void writeTo(final CanonicalJsonWriter w)
     {

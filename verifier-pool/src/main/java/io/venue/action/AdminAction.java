@@ -6,6 +6,7 @@ package io.venue.action;
  * personal mode (docs/SIGNING.md section 6).
  */
 public sealed interface AdminAction extends Action
-    permits CreateAsset, CreateSpotMarket, CreateOutcomeMarket, HaltMarket, ResumeMarket, SetKillSwitch, Deposit, Withdraw, SetVaultOwner
+    permits CreateAsset, CreateSpotMarket, CreateOutcomeMarket, HaltMarket, ResumeMarket, SetKillSwitch, Deposit,
+    Withdraw, SetVaultOwner
 {
 }

@@ -18,7 +18,8 @@ public record Batch(List<BatchLeg> legs) implements Action
         Fields.requireNonNull("legs", legs);
         if (legs.isEmpty() || legs.size() > Fields.MAX_BATCH_LEGS)
         {
-            throw new IllegalArgumentException("legs must hold 1 to " + Fields.MAX_BATCH_LEGS + " actions, got " + legs.size());
+            throw new IllegalArgumentException(
+                "legs must hold 1 to " + Fields.MAX_BATCH_LEGS + " actions, got " + legs.size());
         }
         legs = List.copyOf(legs);
     }

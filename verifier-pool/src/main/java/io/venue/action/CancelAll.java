@@ -2,7 +2,9 @@ package io.venue.action;
 
 import io.venue.action.json.CanonicalJsonWriter;
 
-/** Cancels every open order of the account in one market, or in all markets ({@link #ALL_MARKETS}, null on the wire). */
+/**
+ * Cancels every open order of the account in one market, or in all markets ({@link #ALL_MARKETS}, null on the wire).
+ */
 public record CancelAll(long market) implements Action
 {
     public static final String TAG = "CancelAll";

@@ -2,7 +2,9 @@ package io.venue.action;
 
 import io.venue.action.json.CanonicalJsonWriter;
 
-/** Turns qty YES plus qty NO shares of an outcome market back into qty units of collateral. Quantities are micro-units. */
+/**
+ * Turns qty YES plus qty NO shares of an outcome market back into qty units of collateral. Quantities are micro-units.
+ */
 public record Merge(long market, long qty) implements Action
 {
     public static final String TAG = "Merge";

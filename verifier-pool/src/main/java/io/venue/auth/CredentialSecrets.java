@@ -45,7 +45,8 @@ public final class CredentialSecrets
     /** {@code spp_} and 32 hex digits. */
     public String passphrase(final String apiKeyId)
     {
-        return Credentials.PASSPHRASE_PREFIX + Hex.toHex(Arrays.copyOf(derive("spp:" + apiKeyId), Credentials.PASSPHRASE_BYTES));
+        return Credentials.PASSPHRASE_PREFIX +
+            Hex.toHex(Arrays.copyOf(derive("spp:" + apiKeyId), Credentials.PASSPHRASE_BYTES));
     }
 
     /** What the SVC verifier needs for an HMAC credential (auth version 2). */

@@ -14,7 +14,8 @@ public final class Hex
     }
 
     /** Writes 2 lowercase hex digits per byte into {@code dst} at {@code dstOffset}; returns the new offset. */
-    public static int encode(final byte[] src, final int srcOffset, final int length, final byte[] dst, final int dstOffset)
+    public static int encode(final byte[] src, final int srcOffset, final int length, final byte[] dst,
+        final int dstOffset)
     {
         int out = dstOffset;
         for (int i = srcOffset, end = srcOffset + length; i < end; i++)

@@ -30,7 +30,8 @@ public final class MetricsText
         {
             throw new IllegalArgumentException("a label value with a quote, backslash or line feed: " + labelValue);
         }
-        text.append(name).append('{').append(label).append("=\"").append(labelValue).append("\"} ").append(value).append('\n');
+        text.append(name).append('{').append(label).append("=\"").append(labelValue).append("\"} ")
+            .append(value).append('\n');
         return this;
     }
 

@@ -41,7 +41,8 @@ public final class BouncyCastleSecp256k1Recovery implements Secp256k1Recovery
         final BigInteger r = new BigInteger(1, signature, signatureOffset, 32);
         final BigInteger s = new BigInteger(1, signature, signatureOffset + 32, 32);
         final BigInteger e = new BigInteger(1, hash, hashOffset, 32);
-        final int recoveryId = RecoverableSignature.recoveryId(signature[signatureOffset + RecoverableSignature.V_OFFSET] & 0xFF);
+        final int recoveryId = RecoverableSignature.recoveryId(
+            signature[signatureOffset + RecoverableSignature.V_OFFSET] & 0xFF);
 
         final ECPoint q = Secp256k1Curve.recoverPublicKey(r, s, recoveryId, e);
         if (null == q)

@@ -58,7 +58,8 @@ public final class NativeSecp256k1Recovery implements Secp256k1Recovery
 
         System.arraycopy(signature, signatureOffset, compact, 0, 64);
         System.arraycopy(hash, hashOffset, message, 0, 32);
-        final int recoveryId = RecoverableSignature.recoveryId(signature[signatureOffset + RecoverableSignature.V_OFFSET] & 0xFF);
+        final int recoveryId = RecoverableSignature.recoveryId(
+            signature[signatureOffset + RecoverableSignature.V_OFFSET] & 0xFF);
 
         final byte[] publicKey;
         try

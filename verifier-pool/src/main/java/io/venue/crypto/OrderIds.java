@@ -16,7 +16,8 @@ public final class OrderIds
     private final Blake3 blake3 = new Blake3();
 
     /** Writes the id of batch leg {@code legIndex} into {@code out}; reusable, allocation free. */
-    public void batchLeg(final byte[] batchDigest, final int batchDigestOffset, final int legIndex, final byte[] out, final int outOffset)
+    public void batchLeg(final byte[] batchDigest, final int batchDigestOffset, final int legIndex, final byte[] out,
+        final int outOffset)
     {
         blake3.reset();
         blake3.update(BATCH_LEG_DOMAIN, 0, BATCH_LEG_DOMAIN.length);

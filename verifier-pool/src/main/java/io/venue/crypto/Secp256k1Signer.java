@@ -52,7 +52,8 @@ public final class Secp256k1Signer
     }
 
     /** Signs 32 bytes at {@code hashOffset} in the given mode, writing 65 bytes to {@code out}. */
-    public void sign(final byte[] hash, final int hashOffset, final PreimageMode mode, final byte[] out, final int outOffset)
+    public void sign(final byte[] hash, final int hashOffset, final PreimageMode mode, final byte[] out,
+        final int outOffset)
     {
         mode.signedDigest(keccak, hash, hashOffset, digest, 0);
 

@@ -27,7 +27,8 @@ public final class SvcEd25519V3
     /** The 32-byte public key of a 32-byte private seed. */
     public static byte[] publicKey(final byte[] seed)
     {
-        return new Ed25519PrivateKeyParameters(requireLength(seed, SEED_LENGTH, "seed")).generatePublicKey().getEncoded();
+        return new Ed25519PrivateKeyParameters(requireLength(seed, SEED_LENGTH, "seed"))
+            .generatePublicKey().getEncoded();
     }
 
     /**

@@ -126,7 +126,8 @@ public final class SvcHeaders
         {
             if (passphraseText == null)
             {
-                return fail(SvcAuthResult.MISSING_HEADER, PASSPHRASE, "SVC-Passphrase header is required for auth version 2");
+                return fail(SvcAuthResult.MISSING_HEADER, PASSPHRASE,
+                    "SVC-Passphrase header is required for auth version 2");
             }
             if (!Credentials.isPassphrase(passphraseText))
             {

@@ -54,7 +54,8 @@ public final class SvcRequestSigner
         {
             throw new IllegalArgumentException("seed must be 32 bytes");
         }
-        final SvcRequestSigner signer = new SvcRequestSigner(SvcAuthVersion.ED25519, apiKeyId, null, null, seed.clone());
+        final SvcRequestSigner signer = new SvcRequestSigner(SvcAuthVersion.ED25519, apiKeyId, null,
+            null, seed.clone());
         signer.ed25519 = new SvcEd25519V3();
         return signer;
     }

@@ -78,7 +78,8 @@ public final class SvcVerifier
             return fail(headers.result(), headers.errorField(), headers.errorMessage());
         }
         return verify(
-            headers, credentials.apply(headers.apiKeyId()), method, path, rawQuery, body, bodyOffset, bodyLength, nowMs);
+            headers, credentials.apply(headers.apiKeyId()), method, path, rawQuery, body, bodyOffset,
+            bodyLength, nowMs);
     }
 
     /** As above with the whole array as body. */
@@ -91,7 +92,8 @@ public final class SvcVerifier
         final byte[] body,
         final long nowMs)
     {
-        return verify(headerLookup, credentials, method, path, rawQuery, body, 0, body == null ? 0 : body.length, nowMs);
+        return verify(headerLookup, credentials, method, path, rawQuery, body, 0,
+            body == null ? 0 : body.length, nowMs);
     }
 
     /**
@@ -174,7 +176,8 @@ public final class SvcVerifier
         if (parsed.version() == SvcAuthVersion.HMAC_SHA256 &&
             !SvcConstantTime.equals(parsed.passphrase(), credential.passphrase()))
         {
-            return fail(SvcAuthResult.BAD_PASSPHRASE, SvcHeaders.PASSPHRASE, "SVC-Passphrase is not the key's passphrase");
+            return fail(SvcAuthResult.BAD_PASSPHRASE, SvcHeaders.PASSPHRASE,
+                "SVC-Passphrase is not the key's passphrase");
         }
 
         result = SvcAuthResult.OK;
@@ -183,7 +186,10 @@ public final class SvcVerifier
         return result;
     }
 
-    /** The headers of the last {@link #verify(Function, Function, CharSequence, CharSequence, CharSequence, byte[], long)}. */
+    /**
+     * The headers of the last {@link #verify(Function, Function, CharSequence, CharSequence, CharSequence,
+     * byte[], long)}.
+     */
     public SvcHeaders headers()
     {
         return headers;

@@ -44,9 +44,9 @@ import static io.venue.verifier.VerificationResultLayout.TEXT_LENGTH;
  * Verifies one SignedAction body: strict parse, canonical re-encode, v2 digest, signer recovery in raw
  * then personal mode (then, for an admin action, over its admin text; and v1 when the migration flag is on), and writes
  * the result record; or one typed order of a
- * binary lane ({@link #verifyTyped}), whose canonical JSON is written from its fields instead of parsed. Made with the delegates
- * it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual order. One instance
- * per verifier thread; it shares only the delegates it reads.
+ * binary lane ({@link #verifyTyped}), whose canonical JSON is written from its fields instead of parsed. Made with the
+ * delegates it knows, it saves recoveries (its second constructor); an audit's recovers every candidate in the usual
+ * order. One instance per verifier thread; it shares only the delegates it reads.
  */
 public final class ActionVerifier
 {
@@ -116,8 +116,8 @@ public final class ActionVerifier
     /**
      * Makes each verified result carry its journal command, written by {@code writer}, instead of the canonical JSON
      * (the result's text form says which), as long as the command is at most {@code maxLength} bytes: the single writer
-     * then only stamps it. A longer command (a batch of legs whose JSON is shorter than their fixed-width records) keeps
-     * the JSON form.
+     * then only stamps it. A longer command (a batch of legs whose JSON is shorter than their fixed-width records)
+     * keeps the JSON form.
      */
     public ActionVerifier writesCommands(final CommandWriter writer, final int maxLength)
     {
@@ -143,8 +143,8 @@ public final class ActionVerifier
     }
 
     /**
-     * As above; with {@code v2Only} (a submit of the MM lane, spec 5.1: blake3 v2 per order) the v1 digest is not tried,
-     * whatever the migration flag says.
+     * As above; with {@code v2Only} (a submit of the MM lane, spec 5.1: blake3 v2 per order) the v1 digest is not
+     * tried, whatever the migration flag says.
      */
     public int verify(
         final DirectBuffer src,
@@ -204,11 +204,12 @@ public final class ActionVerifier
     }
 
     /**
-     * Verifies a typed order ({@link TypedOrder}: {@code src[offset, offset + length)} is a whole record) and writes the
-     * result record at {@code out[0..)}: the canonical JSON is derived from the record's fields instead of parsed, and
-     * from there on it is {@link #verify}'s path, so the record is the one {@link #verify} writes for the same action's JSON
-     * body. A record the action model refuses, or of another length, is MALFORMED with the JSON route's code and field
-     * path (and its message, where JSON can spell the value); nothing of this verifier's state changes for it.
+     * Verifies a typed order ({@link TypedOrder}: {@code src[offset, offset + length)} is a whole record) and writes
+     * the result record at {@code out[0..)}: the canonical JSON is derived from the record's fields instead of parsed,
+     * and from there on it is {@link #verify}'s path, so the record is the one {@link #verify} writes for the same
+     * action's JSON body. A record the action model refuses, or of another length, is MALFORMED with the JSON route's
+     * code and field path (and its message, where JSON can spell the value); nothing of this verifier's state changes
+     * for it.
      *
      * @param v2Only as for {@link #verify(DirectBuffer, int, int, long, long, MutableDirectBuffer, boolean)}.
      * @return the length of the result record.
@@ -226,7 +227,8 @@ public final class ActionVerifier
         out.putLong(CORRELATION_ID, correlationId);
         if (length != TypedOrder.LENGTH)
         {
-            return malformed(out, ParseErrorCode.INVALID_BODY_SIZE, "", "a typed order is " + TypedOrder.LENGTH + " bytes, got " + length);
+            return malformed(out, ParseErrorCode.INVALID_BODY_SIZE, "",
+                "a typed order is " + TypedOrder.LENGTH + " bytes, got " + length);
         }
         final long market = TypedOrder.market(src, offset);
         final TypedOrder.Fault fault = TypedOrder.check(src, offset, market);
@@ -249,7 +251,8 @@ public final class ActionVerifier
      * From the canonical JSON on: the v2 digest, the recoveries and the result record, given the request's
      * {@link #signature} and {@link #account}.
      */
-    private int verifyCanonical(final MutableDirectBuffer out, final boolean v2Only, final byte[] json, final int jsonLength)
+    private int verifyCanonical(final MutableDirectBuffer out, final boolean v2Only, final byte[] json,
+        final int jsonLength)
     {
         digest.v2(json, 0, jsonLength, v2Hash, 0);
 
@@ -268,7 +271,8 @@ public final class ActionVerifier
             }
             if (personal == RecoveryStatus.OK && Arrays.equals(personalSigner, account))
             {
-                return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+                return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2,
+                    json, jsonLength);
             }
             if (personal == RecoveryStatus.OK && delegates.signsFor(account, personalSigner))
             {
@@ -296,7 +300,8 @@ public final class ActionVerifier
         if (personal == RecoveryStatus.OK && Arrays.equals(personalSigner, account))
         {
             learnPersonalMode();
-            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2, json, jsonLength);
+            return record(out, VerificationOutcome.VERIFIED, SignerMatch.ACCOUNT_PERSONAL.ordinal(), 2,
+                json, jsonLength);
         }
         if (adminAction && recoverAdminText() == RecoveryStatus.OK && Arrays.equals(adminSigner, account))
         {
@@ -357,12 +362,14 @@ public final class ActionVerifier
     {
         final byte[] candidate = v1Signer;
         digest.v1(json, 0, jsonLength, v1Hash, 0);
-        if (recovery.recover(v1Hash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK && Arrays.equals(candidate, account))
+        if (recovery.recover(v1Hash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK &&
+            Arrays.equals(candidate, account))
         {
             return SignerMatch.ACCOUNT_RAW_V1;
         }
         Eip191.personalHash32(keccak, v1Hash, 0, personalHash, 0);
-        if (recovery.recover(personalHash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK && Arrays.equals(candidate, account))
+        if (recovery.recover(personalHash, 0, signature, 0, candidate, 0) == RecoveryStatus.OK &&
+            Arrays.equals(candidate, account))
         {
             return SignerMatch.ACCOUNT_PERSONAL_V1;
         }
@@ -392,8 +399,8 @@ public final class ActionVerifier
         payload = null;
         if (outcome == VerificationOutcome.VERIFIED && commands != null && action != null)
         {
-            final int length = commands.write(action, v2Hash, detail, rawSigner, personalSigner, signature, mmLimitClass,
-                out, TEXT);
+            final int length = commands.write(action, v2Hash, detail, rawSigner, personalSigner, signature,
+                mmLimitClass, out, TEXT);
             if (length <= maxCommandLength)
             {
                 out.putByte(TEXT_FORM, TEXT_IS_COMMAND);
@@ -411,7 +418,8 @@ public final class ActionVerifier
         return malformed(out, parsed.code(), parsed.field(), parsed.message());
     }
 
-    private static int malformed(final MutableDirectBuffer out, final ParseErrorCode code, final String field, final String message)
+    private static int malformed(final MutableDirectBuffer out, final ParseErrorCode code, final String field,
+        final String message)
     {
         out.putByte(OUTCOME, (byte)VerificationOutcome.MALFORMED.ordinal());
         out.putByte(DETAIL, (byte)code.ordinal());

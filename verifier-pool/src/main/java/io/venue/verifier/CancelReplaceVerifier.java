@@ -64,8 +64,8 @@ final class CancelReplaceVerifier
     }
 
     int verify(
-        final DirectBuffer request, final int offset, final int length, final long connectionId, final long correlationId,
-        final MutableDirectBuffer out)
+        final DirectBuffer request, final int offset, final int length, final long connectionId,
+        final long correlationId, final MutableDirectBuffer out)
     {
         out.putLong(CONNECTION_ID, connectionId);
         out.putLong(CORRELATION_ID, correlationId);
@@ -80,7 +80,8 @@ final class CancelReplaceVerifier
         request.getBytes(offset + CANCEL_SIGNATURE, cancelSignature);
         final String problem = check.check(new CancelReplaceCheck.Order(trader, request.getLong(offset + MARKET),
             request.getByte(offset + SIDE_CODE) & 0xFF, request.getLong(offset + PRICE), request.getLong(offset + QTY),
-            request.getLong(offset + EXPIRY), request.getLong(offset + NONCE), cancelOrderId), placeSignature, cancelSignature);
+            request.getLong(offset + EXPIRY), request.getLong(offset + NONCE), cancelOrderId), placeSignature,
+            cancelSignature);
         if (problem != null)
         {
             return refuse(out, VerificationOutcome.BAD_SIGNATURE, problem, check.placeHash());
@@ -92,14 +93,17 @@ final class CancelReplaceVerifier
         return TEXT + commandLength;
     }
 
-    private int refuse(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason, final byte[] hash)
+    private int refuse(final MutableDirectBuffer out, final VerificationOutcome outcome, final String reason,
+        final byte[] hash)
     {
         writeFixed(out, outcome, hash, null);
         return VerificationResultLayout.writeReason(out, reason);
     }
 
-    private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome, final byte[] hash, final byte[] signer)
+    private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome, final byte[] hash,
+        final byte[] signer)
     {
-        VerificationResultLayout.writePrepared(out, outcome, PREPARED_CANCEL_REPLACE, hash, signer, null, trader, placeSignature);
+        VerificationResultLayout.writePrepared(out, outcome, PREPARED_CANCEL_REPLACE, hash, signer, null, trader,
+            placeSignature);
     }
 }

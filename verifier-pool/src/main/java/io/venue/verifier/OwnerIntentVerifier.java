@@ -59,8 +59,8 @@ final class OwnerIntentVerifier
      * reason) to {@code out} and returns its length.
      */
     int verify(
-        final DirectBuffer request, final int offset, final int length, final long connectionId, final long correlationId,
-        final MutableDirectBuffer out)
+        final DirectBuffer request, final int offset, final int length, final long connectionId,
+        final long correlationId, final MutableDirectBuffer out)
     {
         out.putLong(CONNECTION_ID, connectionId);
         out.putLong(CORRELATION_ID, correlationId);
@@ -84,7 +84,8 @@ final class OwnerIntentVerifier
         final RecoveryStatus status = recovery.recover(hash, 0, signature, 0, recovered, 0);
         if (status != RecoveryStatus.OK)
         {
-            return record(out, VerificationOutcome.BAD_SIGNATURE, "the owner signature is not a valid secp256k1 signature (" +
+            return record(out, VerificationOutcome.BAD_SIGNATURE,
+                "the owner signature is not a valid secp256k1 signature (" +
                 status + ")");
         }
         if (!Arrays.equals(recovered, owner))
@@ -108,7 +109,7 @@ final class OwnerIntentVerifier
 
     private void writeFixed(final MutableDirectBuffer out, final VerificationOutcome outcome)
     {
-        VerificationResultLayout.writePrepared(out, outcome, VerificationResultLayout.PREPARED_OWNER_INTENT, hash, null, recovered,
-            owner, signature);
+        VerificationResultLayout.writePrepared(out, outcome, VerificationResultLayout.PREPARED_OWNER_INTENT, hash, null,
+            recovered, owner, signature);
     }
 }

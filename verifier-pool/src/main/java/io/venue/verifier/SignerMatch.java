@@ -15,7 +15,8 @@ public enum SignerMatch
     /** v1 digest (migration flag on), personal mode, signed by the account. */
     ACCOUNT_PERSONAL_V1,
     /** Neither mode recovers to the account: both v2 candidates are reported for the gate to check against
-     * the vault owner and the delegated agents (the raw one alone when it is a known delegate, {@link DelegateSigners}). */
+     * the vault owner and the delegated agents (the raw one alone when it is a known delegate,
+     * {@link DelegateSigners}). */
     OTHER,
     /**
      * An admin action whose account signed its admin text with EIP-191 ({@link io.venue.auth.AdminActionText},

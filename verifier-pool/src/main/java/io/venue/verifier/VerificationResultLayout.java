@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
  *  16  outcome          int8   VerificationOutcome ordinal
  *  17  detail           int8   SignerMatch, ParseErrorCode or RecoveryStatus ordinal, by outcome
  *  18  digestVersion    int8   2, 1, or 0 when the body did not parse
- *  19  limitClass       int8   the journal's LimitClass: 0 TRADING (a submit of the trading route); 1 MM (of the MM routes,
- *                             whose windows were charged before the pool) (submit results only)
+ *  19  limitClass       int8   the journal's LimitClass: 0 TRADING (a submit of the trading route); 1 MM (of the MM
+ *                             routes, whose windows were charged before the pool) (submit results only)
  *  20  digest           32 bytes
  *  52  rawSigner        20 bytes  raw-mode recovered address, zero if not computed
  *  72  personalSigner   20 bytes  personal-mode recovered address, zero if not computed
@@ -61,14 +61,17 @@ final class VerificationResultLayout
      * the lane prepared and the pool verified (owner intents, MM cancel-replace).
      */
     static final int INTENT_MSG_TYPE = 2;
-    /** Message type of MM cancel-replace requests ({@link CancelReplaceVerifier}); their results are {@link #INTENT_MSG_TYPE}. */
+    /**
+     * Message type of MM cancel-replace requests ({@link CancelReplaceVerifier}); their results are
+     * {@link #INTENT_MSG_TYPE}.
+     */
     static final int CANCEL_REPLACE_MSG_TYPE = 3;
     /** The detail byte of an {@link #INTENT_MSG_TYPE} result: which verifier prepared it. */
     static final int PREPARED_OWNER_INTENT = 0;
     static final int PREPARED_CANCEL_REPLACE = 1;
     /**
-     * Message type of submit requests of the MM routes: verified as {@link #REQUEST_MSG_TYPE} but over the v2 digest only,
-     * their results of limit class MM ({@link #LIMIT_CLASS}).
+     * Message type of submit requests of the MM routes: verified as {@link #REQUEST_MSG_TYPE} but over the v2 digest
+     * only, their results of limit class MM ({@link #LIMIT_CLASS}).
      */
     static final int MM_REQUEST_MSG_TYPE = 4;
     /**
@@ -93,7 +96,8 @@ final class VerificationResultLayout
      * in DETAIL; a null signer is written as zeros.
      */
     static void writePrepared(final MutableDirectBuffer out, final VerificationOutcome outcome, final int preparedBy,
-        final byte[] hash, final byte[] rawSigner, final byte[] personalSigner, final byte[] account, final byte[] signature)
+        final byte[] hash, final byte[] rawSigner, final byte[] personalSigner, final byte[] account,
+        final byte[] signature)
     {
         out.putByte(OUTCOME, (byte)outcome.ordinal());
         out.putByte(DETAIL, (byte)preparedBy);

@@ -138,7 +138,8 @@ final class VerifierAgent implements Agent
             {
                 held = false; // a volatile store only when the mark changes, not one per result
             }
-            // each result at once: a verification takes tens of microseconds, the batch's first should not wait for its last
+            // each result at once: a verification takes tens of microseconds, the batch's first should not wait for
+            // its last
             resultsDoorbell.ring();
             return true;
         }

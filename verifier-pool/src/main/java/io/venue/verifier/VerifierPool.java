@@ -80,8 +80,8 @@ public final class VerifierPool implements AutoCloseable
             prebatchedRings[i] = newRing(context.requestRingBytes);
             doorbells[i] = new Doorbell();
             final ActionVerifier verifier = new ActionVerifier(
-                context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1, context.maxBodyBytes,
-                context.delegates);
+                context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1,
+                context.maxBodyBytes, context.delegates);
             if (context.commandWriters != null)
             {
                 // a result is at most an eighth of the ring (Agrona's limit), its fixed part included
@@ -89,11 +89,13 @@ public final class VerifierPool implements AutoCloseable
             }
             final Secp256k1Recovery intentRecovery = context.recovery.get();
             final VerifierAgent agent = new VerifierAgent(
-                "verifier-" + i, requestRings[i], prebatchedRings[i], resultRing, verifier, new OwnerIntentVerifier(intentRecovery),
-                new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery), context.batchLimit,
-                context.resultsDoorbell);
+                "verifier-" + i, requestRings[i], prebatchedRings[i], resultRing, verifier,
+                new OwnerIntentVerifier(intentRecovery),
+                new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery),
+                context.batchLimit, context.resultsDoorbell);
             agents[i] = agent;
-            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError, null, agent);
+            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError,
+                null, agent);
         }
     }
 
@@ -136,7 +138,8 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /** Same as {@link #offer(long, long, DirectBuffer, int, int)} for a heap body. */
-    public boolean offer(final long connectionId, final long correlationId, final byte[] body, final int offset, final int length)
+    public boolean offer(final long connectionId, final long correlationId, final byte[] body, final int offset,
+        final int length)
     {
         return offer(false, connectionId, correlationId, body, offset, length);
     }
@@ -149,25 +152,26 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
-     * As {@link #offer(boolean, long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but with
-     * the v2 digest only, and its result is of limit class MM ({@link VerificationResult#mmLimitClass()}), so the command
-     * carries the class of limits it passed (the MM windows).
+     * As {@link #offer(boolean, long, long, byte[], int, int)} for a submit of the MM lane: verified the same way but
+     * with the v2 digest only, and its result is of limit class MM ({@link VerificationResult#mmLimitClass()}), so the
+     * command carries the class of limits it passed (the MM windows).
      */
-    public boolean offerMm(final boolean prebatched, final long connectionId, final long correlationId, final byte[] body,
-        final int offset, final int length)
+    public boolean offerMm(final boolean prebatched, final long connectionId, final long correlationId,
+        final byte[] body, final int offset, final int length)
     {
-        return offer(prebatched, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body, offset, length);
+        return offer(prebatched, VerificationResultLayout.MM_REQUEST_MSG_TYPE, connectionId, correlationId, body,
+            offset, length);
     }
 
     /**
-     * Queues one order of a binary lane as the typed action it is, for the MM lane: no JSON body is built or parsed. The
-     * record on the ring is the order's compact bytes, {@code order[offset, offset + TypedOrder.ORDER_LENGTH)} in the
-     * layout of {@link TypedOrder} (the typed action, then its signature at {@link TypedOrder#SIGNATURE}), copied once,
-     * and {@code market} after them. The verifier derives the canonical JSON and the v2 digest from those fields; the
-     * result is the one {@link #offerMm} gives for the same action's JSON body (v2 only, marked as the MM lane), so the
-     * sequencer journals the same command. A record the action model refuses gets a MALFORMED result naming the field
-     * as the JSON route does. Same ordering, pre-batching and refusal rules as {@link #offerMm}: a connection's typed
-     * and JSON requests on one ring are verified in the order offered.
+     * Queues one order of a binary lane as the typed action it is, for the MM lane: no JSON body is built or parsed.
+     * The record on the ring is the order's compact bytes, {@code order[offset, offset + TypedOrder.ORDER_LENGTH)} in
+     * the layout of {@link TypedOrder} (the typed action, then its signature at {@link TypedOrder#SIGNATURE}), copied
+     * once, and {@code market} after them. The verifier derives the canonical JSON and the v2 digest from those fields;
+     * the result is the one {@link #offerMm} gives for the same action's JSON body (v2 only, marked as the MM lane), so
+     * the sequencer journals the same command. A record the action model refuses gets a MALFORMED result naming the
+     * field as the JSON route does. Same ordering, pre-batching and refusal rules as {@link #offerMm}: a connection's
+     * typed and JSON requests on one ring are verified in the order offered.
      *
      * @param market the market of a place (the request's, a u32); ignored for the other kinds.
      * @return false if the connection's verifier ring is full: nothing was queued.
@@ -191,8 +195,8 @@ public final class VerifierPool implements AutoCloseable
         return true;
     }
 
-    private boolean offer(final boolean prebatched, final int msgType, final long connectionId, final long correlationId,
-        final byte[] body, final int offset, final int length)
+    private boolean offer(final boolean prebatched, final int msgType, final long connectionId,
+        final long correlationId, final byte[] body, final int offset, final int length)
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
@@ -215,8 +219,8 @@ public final class VerifierPool implements AutoCloseable
      * @param signature 65 bytes: r, s, v as sent.
      */
     public boolean offerIntent(final boolean prebatched,
-        final long connectionId, final long correlationId, final byte[] owner, final byte[] signature, final byte[] text,
-        final byte[] command, final int commandLength)
+        final long connectionId, final long correlationId, final byte[] owner, final byte[] signature,
+        final byte[] text, final byte[] command, final int commandLength)
     {
         final int length = OwnerIntentVerifier.TEXT_AT + text.length + commandLength;
         final int verifier = verifierIndex(connectionId);
@@ -244,13 +248,13 @@ public final class VerifierPool implements AutoCloseable
      * @param signatures the place leg's then the cancel leg's, 65 bytes each.
      */
     public boolean offerCancelReplace(final boolean prebatched,
-        final long connectionId, final long correlationId, final CancelReplaceCheck.Order order, final byte[] signatures,
-        final byte[] command, final int commandLength)
+        final long connectionId, final long correlationId, final CancelReplaceCheck.Order order,
+        final byte[] signatures, final byte[] command, final int commandLength)
     {
         final int verifier = verifierIndex(connectionId);
         final RingBuffer ring = ring(prebatched, verifier);
-        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId, CancelReplaceVerifier.COMMAND +
-            commandLength);
+        final int index = claim(prebatched, verifier, CANCEL_REPLACE_MSG_TYPE, connectionId, correlationId,
+            CancelReplaceVerifier.COMMAND + commandLength);
         if (index <= 0)
         {
             return false;
@@ -278,8 +282,8 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
-     * Claims a request's record; returns where its header starts (the connection and correlation ids, then the body), or
-     * a value not above zero when the ring is full or the body too large. A pre-batched record starts with the
+     * Claims a request's record; returns where its header starts (the connection and correlation ids, then the body),
+     * or a value not above zero when the ring is full or the body too large. A pre-batched record starts with the
      * low-latency ring's producer position at its offer: the verifier takes it only once it has consumed that far, so a
      * request never overtakes one its connection offered on the low-latency ring before it.
      */
@@ -309,7 +313,8 @@ public final class VerifierPool implements AutoCloseable
 
     private void commit(final boolean prebatched, final int verifier, final int index)
     {
-        ring(prebatched, verifier).commit(prebatched ? index - VerificationResultLayout.PREBATCHED_STAMP_LENGTH : index);
+        ring(prebatched, verifier)
+            .commit(prebatched ? index - VerificationResultLayout.PREBATCHED_STAMP_LENGTH : index);
         doorbells[verifier].ring();
     }
 
@@ -352,9 +357,9 @@ public final class VerifierPool implements AutoCloseable
     }
 
     /**
-     * Whether every request offered so far has been verified: none waits in a request ring or is being verified, and each
-     * result is in the result ring (or held by its verifier until the ring has room). For a test that must know the results
-     * are all there before their consumer takes them; any thread, exact while nothing is being offered.
+     * Whether every request offered so far has been verified: none waits in a request ring or is being verified, and
+     * each result is in the result ring (or held by its verifier until the ring has room). For a test that must know
+     * the results are all there before their consumer takes them; any thread, exact while nothing is being offered.
      */
     public boolean allVerified()
     {
@@ -416,7 +421,8 @@ public final class VerifierPool implements AutoCloseable
         private Supplier<Secp256k1Recovery> recovery;
         private Supplier<CommandWriter> commandWriters;
         private String recoveryName;
-        private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell, 100, 1_000_000);
+        private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell,
+            100, 1_000_000);
         private Doorbell resultsDoorbell = new Doorbell();
         private ThreadFactory threadFactory = runnable ->
         {
@@ -432,7 +438,10 @@ public final class VerifierPool implements AutoCloseable
             return this;
         }
 
-        /** Capacity of each verifier's two request rings (low-latency and pre-batched), a power of two each (default 8 MiB). */
+        /**
+         * Capacity of each verifier's two request rings (low-latency and pre-batched), a power of two each (default
+         * 8 MiB).
+         */
         public Context requestRingBytes(final int bytes)
         {
             this.requestRingBytes = bytes;
@@ -496,9 +505,9 @@ public final class VerifierPool implements AutoCloseable
         }
 
         /**
-         * One journal-command writer per verifier thread (default none: a verified result carries the canonical JSON and
-         * its consumer writes the command). With them the verifier writes each verified action's command itself, and its
-         * consumer only stamps it.
+         * One journal-command writer per verifier thread (default none: a verified result carries the canonical JSON
+         * and its consumer writes the command). With them the verifier writes each verified action's command itself,
+         * and its consumer only stamps it.
          */
         public Context commandWriters(final Supplier<CommandWriter> writers)
         {
@@ -550,7 +559,8 @@ public final class VerifierPool implements AutoCloseable
             final int requestMax = requestRingBytes / 8;
             if (REQUEST_HEADER_LENGTH + maxBodyBytes > requestMax)
             {
-                throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " needs requestRingBytes of at least " +
+                throw new IllegalArgumentException(
+                    "maxBodyBytes " + maxBodyBytes + " needs requestRingBytes of at least " +
                     Integer.highestOneBit((REQUEST_HEADER_LENGTH + maxBodyBytes) * 8 - 1) * 2);
             }
             if (TEXT + maxBodyBytes + 1024 > resultRingBytes / 8)

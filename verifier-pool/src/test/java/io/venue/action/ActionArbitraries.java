@@ -30,7 +30,8 @@ public final class ActionArbitraries
 
     public static Arbitrary<Long> millis()
     {
-        return Arbitraries.oneOf(Arbitraries.of(0L, Long.MAX_VALUE, 1_763_000_000_000L), Arbitraries.longs().between(0, Long.MAX_VALUE));
+        return Arbitraries.oneOf(Arbitraries.of(0L, Long.MAX_VALUE, 1_763_000_000_000L),
+            Arbitraries.longs().between(0, Long.MAX_VALUE));
     }
 
     public static Arbitrary<byte[]> bytes(final int length)

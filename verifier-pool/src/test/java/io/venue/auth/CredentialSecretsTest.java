@@ -17,7 +17,8 @@ class CredentialSecretsTest
         final String secret = secrets.apiSecret("spk_0000000000000001");
         assertTrue(Credentials.isApiSecret(secret), secret);
         assertTrue(Credentials.isPassphrase(secrets.passphrase("spk_0000000000000001")));
-        assertEquals(secret, new CredentialSecrets(key.clone()).apiSecret("spk_0000000000000001"), "the same on every node");
+        assertEquals(secret, new CredentialSecrets(key.clone()).apiSecret("spk_0000000000000001"),
+            "the same on every node");
         assertNotEquals(secret, secrets.apiSecret("spk_0000000000000002"));
         key[0] = 1;
         assertEquals(secret, secrets.apiSecret("spk_0000000000000001"), "the key was copied");

@@ -47,7 +47,8 @@ class ActionDigestTest
 
     @Property(tries = 200)
     void v2AndV1MatchBouncyCastleOverTheSpecPreimages(
-        @ForAll final long chainId, @ForAll @Size(20) final byte[] contract, @ForAll @Size(max = 3000) final byte[] json)
+        @ForAll final long chainId, @ForAll @Size(20) final byte[] contract,
+        @ForAll @Size(max = 3000) final byte[] json)
     {
         final Address verifyingContract = new Address(contract);
         final ActionDigest digest = new ActionDigest(chainId, verifyingContract);
@@ -71,7 +72,8 @@ class ActionDigestTest
         final byte[] c = new byte[32];
         new ActionDigest(42161, CONTRACT).v2(json, 0, json.length, a, 0);
         new ActionDigest(8453, CONTRACT).v2(json, 0, json.length, b, 0);
-        new ActionDigest(42161, Address.of("0x00000000000000000000000000000000000c0fff")).v2(json, 0, json.length, c, 0);
+        new ActionDigest(42161, Address.of("0x00000000000000000000000000000000000c0fff"))
+            .v2(json, 0, json.length, c, 0);
 
         assertFalse(Arrays.equals(a, b));
         assertFalse(Arrays.equals(a, c));

@@ -111,7 +111,8 @@ class Secp256k1RecoveriesTest
             {
                 final Secp256k1Recoveries choice = Secp256k1Recoveries.select(args[0]);
                 System.out.println(
-                    "chosen=" + choice.name() + " self-test=" + Secp256k1Recoveries.passesSelfTest(choice.newRecovery()));
+                    "chosen=" + choice.name() + " self-test=" +
+                    Secp256k1Recoveries.passesSelfTest(choice.newRecovery()));
             }
             catch (final IllegalStateException ex)
             {

@@ -52,7 +52,8 @@ class Secp256k1RecoveryTest
 
     @Property(tries = 200)
     void randomSignaturesNeverThrowAndBothImplementationsAgree(
-        @ForAll @Size(32) final byte[] hash, @ForAll @Size(65) final byte[] signature, @ForAll @IntRange(max = 3) final int v)
+        @ForAll @Size(32) final byte[] hash, @ForAll @Size(65) final byte[] signature,
+        @ForAll @IntRange(max = 3) final int v)
     {
         // Mostly-valid v values, so the curve arithmetic is reached, not just the v check.
         signature[64] = (byte)List.of(0, 1, 27, 28).get(v).intValue();

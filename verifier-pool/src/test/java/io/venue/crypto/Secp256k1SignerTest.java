@@ -98,7 +98,8 @@ class Secp256k1SignerTest
         final ECKeyPair theirs = ECKeyPair.create(privateKey);
 
         assertArrayEquals(privateKey, ours.privateKey());
-        assertArrayEquals(RecoverableSignature.toBytes32(theirs.getPublicKey().shiftRight(256)), head(ours.publicKey()));
+        assertArrayEquals(RecoverableSignature.toBytes32(theirs.getPublicKey().shiftRight(256)),
+            head(ours.publicKey()));
         assertEquals(theirs.getPublicKey(), new BigInteger(1, ours.publicKey()));
         assertEquals("0x" + Keys.getAddress(theirs), ours.address().toString());
         assertEquals(ours.address(), Secp256k1KeyPair.addressOf(ours.publicKey(), 0));
@@ -109,7 +110,8 @@ class Secp256k1SignerTest
     {
         final byte[] one = new byte[32];
         one[31] = 1;
-        assertEquals("0x7e5f4552091a69125d5dfcb7b8c2659029395bdf", Secp256k1KeyPair.fromPrivateKey(one).address().toString());
+        assertEquals("0x7e5f4552091a69125d5dfcb7b8c2659029395bdf",
+            Secp256k1KeyPair.fromPrivateKey(one).address().toString());
     }
 
     @Test
@@ -121,7 +123,8 @@ class Secp256k1SignerTest
         assertFalse(first.address().equals(second.address()));
 
         final byte[] hash = Secp256k1Recoveries.SELF_TEST_HASH;
-        assertArrayEquals(first.address().toBytes(), recover(nativeRecovery, hash, new Secp256k1Signer(first).sign(hash)));
+        assertArrayEquals(first.address().toBytes(),
+            recover(nativeRecovery, hash, new Secp256k1Signer(first).sign(hash)));
         assertFalse(first.toString().contains(Hex.toHex(first.privateKey())));
     }
 

@@ -48,7 +48,8 @@ final class Web3jInterop
     /** A valid private key from 32 arbitrary bytes (reduced into [1, n-1]). */
     static byte[] privateKey(final byte[] seed)
     {
-        final BigInteger d = new BigInteger(1, seed).mod(RecoverableSignature.N.subtract(BigInteger.ONE)).add(BigInteger.ONE);
+        final BigInteger d = new BigInteger(1, seed).mod(RecoverableSignature.N.subtract(BigInteger.ONE))
+            .add(BigInteger.ONE);
         return RecoverableSignature.toBytes32(d);
     }
 }

@@ -112,7 +112,8 @@ class SvcCanonicalStringTest
         final SvcCanonicalString canonical = new SvcCanonicalString();
         final String longPath = "/" + "x".repeat(5000);
         final String longQuery = "q=" + "y".repeat(3000) + "&a=1";
-        canonical.encode(SvcAuthVersion.HMAC_SHA256, "spk_0123456789abcdef", 1, 2, "GET", longPath, longQuery, null, 0, 0);
+        canonical.encode(SvcAuthVersion.HMAC_SHA256, "spk_0123456789abcdef", 1, 2, "GET", longPath, longQuery, null,
+            0, 0);
         final String big = canonical.toString();
         assertEquals(SvcCanonicalString.of(
             SvcAuthVersion.HMAC_SHA256, "spk_0123456789abcdef", 1, 2, "GET", longPath, longQuery, null), big);

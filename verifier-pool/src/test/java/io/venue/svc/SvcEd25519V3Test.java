@@ -63,7 +63,8 @@ class SvcEd25519V3Test
     void documentedExample()
     {
         final byte[] seed = HEX.parseHex(RFC8032[0][0]);
-        assertEquals(SvcVerifierTest.EXAMPLE_ED25519_SIGNATURE, ed25519.sign(seed, SvcVerifierTest.EXAMPLE_ED25519_STRING));
+        assertEquals(SvcVerifierTest.EXAMPLE_ED25519_SIGNATURE,
+            ed25519.sign(seed, SvcVerifierTest.EXAMPLE_ED25519_STRING));
     }
 
     @Test

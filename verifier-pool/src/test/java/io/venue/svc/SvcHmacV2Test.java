@@ -94,7 +94,8 @@ class SvcHmacV2Test
 
         final String first = hmac.sign(SECRET, message, 0, message.length);
         // An equal secret in a new String instance must give the same MAC.
-        final String again = hmac.sign(sameInstance ? SECRET : new String(SECRET.toCharArray()), message, 0, message.length);
+        final String again = hmac.sign(sameInstance ? SECRET : new String(SECRET.toCharArray()), message, 0,
+            message.length);
         assertEquals(first, again);
         assertEquals(expectedOther, hmac.sign(OTHER_SECRET, message, 0, message.length));
         assertEquals(first, hmac.sign(SECRET, message, 0, message.length));

@@ -46,7 +46,8 @@ class SvcVerifierTest
     static final String EXAMPLE_ED25519_STRING = EXAMPLE_STRING
         .replace("SERVICE-HMAC-V2", "SERVICE-ED25519-V1")
         .replace(EXAMPLE_KEY, EXAMPLE_ED25519_KEY);
-    static final String EXAMPLE_ED25519_SIGNATURE = "0xe1a143ad53ec48b09651ead1b6dd6620f192f47ef85bc036b3b1a579bdd40cc4" +
+    static final String EXAMPLE_ED25519_SIGNATURE =
+        "0xe1a143ad53ec48b09651ead1b6dd6620f192f47ef85bc036b3b1a579bdd40cc4" +
         "34a06e5e643756662f2d9b7d5855ed101a5ef62640f26c0bfd3b544505b6ef09";
     static final byte[] ED25519_SEED = HexFormat.of().parseHex(
         "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
@@ -77,7 +78,8 @@ class SvcVerifierTest
         return new HashMap<>(ed25519Signer.sign(EXAMPLE_NONCE, timestampMs, "POST", PATH, "b=2&a=1", BODY));
     }
 
-    private SvcAuthResult verify(final Map<String, String> headers, final String method, final String query, final byte[] body)
+    private SvcAuthResult verify(final Map<String, String> headers, final String method, final String query,
+        final byte[] body)
     {
         return verifier.verify(headers::get, STORE::get, method, PATH, query, body, NOW);
     }
@@ -93,7 +95,8 @@ class SvcVerifierTest
         final Map<String, String> headers = signedHmac(EXAMPLE_TS);
         assertEquals(EXAMPLE_HMAC_SIGNATURE, headers.get(SvcHeaders.SIGNATURE));
         assertEquals(EXAMPLE_STRING, hmacSigner.lastSignedString());
-        assertEquals(List.of("SVC-Auth-Version", "SVC-Key", "SVC-Nonce", "SVC-Timestamp", "SVC-Passphrase", "SVC-Signature"),
+        assertEquals(
+            List.of("SVC-Auth-Version", "SVC-Key", "SVC-Nonce", "SVC-Timestamp", "SVC-Passphrase", "SVC-Signature"),
             List.copyOf(hmacSigner.sign(EXAMPLE_NONCE, EXAMPLE_TS, "POST", PATH, "b=2&a=1", BODY).keySet()));
 
         assertEquals(SvcAuthResult.OK, verify(headers));
@@ -119,8 +122,10 @@ class SvcVerifierTest
         assertEquals(SvcAuthResult.OK, verify(headers, "post", "a=1&&b=2&", BODY));
         assertEquals(SvcAuthResult.BAD_SIGNATURE, verify(headers, "PUT", "b=2&a=1", BODY));
         assertEquals(SvcAuthResult.BAD_SIGNATURE, verify(headers, "POST", "b=2&a=2", BODY));
-        assertEquals(SvcAuthResult.BAD_SIGNATURE, verify(headers, "POST", "b=2&a=1", "{}".getBytes(StandardCharsets.UTF_8)));
-        assertEquals(SvcAuthResult.BAD_SIGNATURE, verifier.verify(headers::get, STORE::get, "POST", PATH + "/", "b=2&a=1", BODY, NOW));
+        assertEquals(SvcAuthResult.BAD_SIGNATURE,
+            verify(headers, "POST", "b=2&a=1", "{}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(SvcAuthResult.BAD_SIGNATURE,
+            verifier.verify(headers::get, STORE::get, "POST", PATH + "/", "b=2&a=1", BODY, NOW));
         assertEquals(SvcHeaders.SIGNATURE, verifier.errorField());
     }
 
@@ -168,7 +173,8 @@ class SvcVerifierTest
     void unknownKeyAndCredentialMismatch()
     {
         final Map<String, String> headers = signedHmac(EXAMPLE_TS);
-        assertEquals(SvcAuthResult.UNKNOWN_KEY, verifier.verify(headers::get, key -> null, "POST", PATH, "", BODY, NOW));
+        assertEquals(SvcAuthResult.UNKNOWN_KEY,
+            verifier.verify(headers::get, key -> null, "POST", PATH, "", BODY, NOW));
         assertEquals(SvcHeaders.KEY, verifier.errorField());
         assertEquals(SvcAuthResult.UNKNOWN_KEY,
             verifier.verify(headers::get, key -> ED25519_CREDENTIAL, "POST", PATH, "", BODY, NOW));
@@ -244,8 +250,10 @@ class SvcVerifierTest
         assertEquals(SvcAuthResult.OK, verifier.verify(
             signedHmac(EXAMPLE_TS)::get, STORE::get, "POST", PATH, "b=2&a=1", framed, 4, BODY.length, NOW));
 
-        final Map<String, String> emptyBody = new HashMap<>(hmacSigner.sign(5, NOW, "GET", "/api/v1/bsl/limits", null, null));
-        assertEquals(SvcAuthResult.OK, verifier.verify(emptyBody::get, STORE::get, "GET", "/api/v1/bsl/limits", null, null, NOW));
+        final Map<String, String> emptyBody = new HashMap<>(
+            hmacSigner.sign(5, NOW, "GET", "/api/v1/bsl/limits", null, null));
+        assertEquals(SvcAuthResult.OK,
+            verifier.verify(emptyBody::get, STORE::get, "GET", "/api/v1/bsl/limits", null, null, NOW));
         assertEquals(SvcAuthResult.OK,
             verifier.verify(emptyBody::get, STORE::get, "GET", "/api/v1/bsl/limits", "", new byte[0], NOW));
     }
@@ -306,7 +314,8 @@ class SvcVerifierTest
         final Function<String, SvcCredential> store = STORE::get;
         final SvcAuthResult full = verifier.verify(headers::get, store, method, path, query, body, now);
         assertNamed(full);
-        final SvcAuthResult sliced = verifier.verify(headers::get, store, method, path, query, body, bodyOffset, bodyLength, now);
+        final SvcAuthResult sliced = verifier.verify(headers::get, store, method, path, query, body, bodyOffset,
+            bodyLength, now);
         assertNamed(sliced);
         final SvcAuthResult nulls = verifier.verify(headers::get, store, null, null, null, null, 0, 0, now);
         assertNamed(nulls);

@@ -92,8 +92,8 @@ class ActionVerifierTest
 
         @Override
         public RecoveryStatus recover(
-            final byte[] hash, final int hashOffset, final byte[] signature, final int signatureOffset, final byte[] addressOut,
-            final int addressOffset)
+            final byte[] hash, final int hashOffset, final byte[] signature, final int signatureOffset,
+            final byte[] addressOut, final int addressOffset)
         {
             calls++;
             return recovery.recover(hash, hashOffset, signature, signatureOffset, addressOut, addressOffset);
@@ -144,7 +144,8 @@ class ActionVerifierTest
     {
         final byte[] delegate = address(OTHER_KEY.address());
         final byte[] principal = address(KEY.address());
-        final DelegateSigners known = (account, signer) -> Arrays.equals(account, principal) && Arrays.equals(signer, delegate);
+        final DelegateSigners known = (account, signer) -> Arrays.equals(account, principal) &&
+            Arrays.equals(signer, delegate);
         final byte[] raw = signedBody(OTHER_KEY, bid(KEY.address(), 1), PreimageMode.RAW);
         final byte[] personal = signedBody(OTHER_KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL);
         final byte[] signer = new byte[20];
@@ -206,7 +207,8 @@ class ActionVerifierTest
         r.getPersonalSigner(signer, 0);
         assertArrayEquals(new byte[20], signer, "the missed personal candidate is not reported");
         counted.calls = 0;
-        assertEquals(SignerMatch.ACCOUNT_RAW, verify(verifier, signedBody(KEY, bid(KEY.address(), 4), PreimageMode.RAW)).signerMatch());
+        assertEquals(SignerMatch.ACCOUNT_RAW,
+            verify(verifier, signedBody(KEY, bid(KEY.address(), 4), PreimageMode.RAW)).signerMatch());
         assertEquals(1, counted.calls);
 
         // a known delegate of the account in personal mode: two recoveries, then one
@@ -224,15 +226,16 @@ class ActionVerifierTest
     @Test
     void anotherAccountsDelegateNeverSavesARecoveryOfThisAccountsActions()
     {
-        // the account signs in personal mode; an attacker who saw the signature names its raw-mode recovery (no one's key)
-        // as an agent of an account of its own, and signs in personal mode with an agent of its own for the victim
+        // the account signs in personal mode; an attacker who saw the signature names its raw-mode recovery (no one's
+        // key) as an agent of an account of its own, and signs in personal mode with an agent of its own for the victim
         final byte[] victim = address(KEY.address());
         final byte[] body = signedBody(KEY, bid(KEY.address(), 1), PreimageMode.PERSONAL);
         final byte[] noOnesKey = new byte[20];
         verify(verifier(false), body).getRawSigner(noOnesKey, 0);
         final byte[] attackersAgent = address(OTHER_KEY.address());
         final byte[] attacker = filled(0x61);
-        final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT, Secp256k1Recoveries.select().newRecovery(), false,
+        final ActionVerifier verifier = new ActionVerifier(CHAIN_ID, CONTRACT,
+            Secp256k1Recoveries.select().newRecovery(), false,
             1 << 20, (account, signer) -> Arrays.equals(account, 0, 20, attacker, 0, 20) &&
                 (Arrays.equals(signer, noOnesKey) || Arrays.equals(signer, attackersAgent)));
         assertEquals(SignerMatch.ACCOUNT_PERSONAL, verify(verifier, body).signerMatch());
@@ -246,8 +249,8 @@ class ActionVerifierTest
     }
 
     /**
-     * A signature whose raw-mode recovery is the point at infinity (s = e·k⁻¹ for the raw digest e) is still a signature
-     * over the personal-mode digest: the verifier tries that mode, in whichever order, and reports the same.
+     * A signature whose raw-mode recovery is the point at infinity (s = e·k⁻¹ for the raw digest e) is still a
+     * signature over the personal-mode digest: the verifier tries that mode, in whichever order, and reports the same.
      */
     @Test
     void aRawModePointAtInfinityIsNotABadSignatureWhenPersonalModeRecovers()
@@ -280,9 +283,11 @@ class ActionVerifierTest
         final byte[] personal = new byte[20];
         usual.getPersonalSigner(personal, 0);
 
-        // a verifier that knows the personal-mode signer as the account's delegate, and has the account in personal-first
+        // a verifier that knows the personal-mode signer as the account's delegate, and has the account
+        // in personal-first
         final byte[] account = address(KEY.address());
-        final ActionVerifier knowing = new ActionVerifier(CHAIN_ID, CONTRACT, Secp256k1Recoveries.select().newRecovery(), false,
+        final ActionVerifier knowing = new ActionVerifier(CHAIN_ID, CONTRACT,
+            Secp256k1Recoveries.select().newRecovery(), false,
             1 << 20, (of, signer) -> Arrays.equals(of, account) && Arrays.equals(signer, personal));
         verify(knowing, signedBody(KEY, bid(KEY.address(), 10), PreimageMode.PERSONAL));
         final VerificationResult first = verify(knowing, body);
@@ -329,14 +334,16 @@ class ActionVerifierTest
     @Test
     void personalSignatureOfTheAccountIsVerified()
     {
-        final VerificationResult r = verify(verifier(false), signedBody(KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL));
+        final VerificationResult r = verify(verifier(false),
+            signedBody(KEY, bid(KEY.address(), 2), PreimageMode.PERSONAL));
         assertEquals(SignerMatch.ACCOUNT_PERSONAL, r.signerMatch());
     }
 
     @Test
     void anotherSignerIsReportedInBothModesForTheGate()
     {
-        final VerificationResult r = verify(verifier(false), signedBody(OTHER_KEY, bid(KEY.address(), 3), PreimageMode.PERSONAL));
+        final VerificationResult r = verify(verifier(false),
+            signedBody(OTHER_KEY, bid(KEY.address(), 3), PreimageMode.PERSONAL));
         assertEquals(VerificationOutcome.VERIFIED, r.outcome());
         assertEquals(SignerMatch.OTHER, r.signerMatch());
         final byte[] personal = new byte[20];
@@ -389,8 +396,8 @@ class ActionVerifierTest
     /**
      * A mutated body gets the outcome its bytes call for: MALFORMED with the strict parser's own error when the parser
      * refuses it; otherwise the digest of what it now says, BAD_SIGNATURE when its signature is out of range (the
-     * statuses checked here with BigInteger against the group order), and VERIFIED (or BAD_SIGNATURE for no curve point)
-     * with the account as signer only when neither the payload nor the signature changed.
+     * statuses checked here with BigInteger against the group order), and VERIFIED (or BAD_SIGNATURE for no curve
+     * point) with the account as signer only when neither the payload nor the signature changed.
      */
     @Property(tries = 300)
     void mutatedSignedBodiesGetTheOutcomeTheirBytesCallFor(@ForAll final long seed)
@@ -426,13 +433,15 @@ class ActionVerifierTest
             Arrays.equals(signature, 0, 64, signed, 0, 64) && signature[64] % 27 == signed[64] % 27;
         if (r.outcome() == VerificationOutcome.BAD_SIGNATURE)
         {
-            assertEquals(RecoveryStatus.NO_POINT, r.recoveryStatus(), "a signature in range fails only for want of a point");
+            assertEquals(RecoveryStatus.NO_POINT, r.recoveryStatus(),
+                "a signature in range fails only for want of a point");
             assertTrue(!unchanged, "the account's own signature over its own payload has a point");
         }
         else
         {
             assertEquals(VerificationOutcome.VERIFIED, r.outcome());
-            assertEquals(unchanged, r.signerMatch().isAccount(), r.signerMatch() + " for a body " + (unchanged ? "" : "not ") +
+            assertEquals(unchanged, r.signerMatch().isAccount(),
+                r.signerMatch() + " for a body " + (unchanged ? "" : "not ") +
                 "as the account signed it");
         }
     }

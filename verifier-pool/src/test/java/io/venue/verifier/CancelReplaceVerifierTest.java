@@ -34,23 +34,27 @@ class CancelReplaceVerifierTest
 
     private static CancelReplaceCheck.Order order()
     {
-        return new CancelReplaceCheck.Order(TRADER.address().toBytes(), 1, Eip712Order.YES_ASK, 5_000_000, 2_000, 0, 42, CANCEL_ID);
+        return new CancelReplaceCheck.Order(TRADER.address().toBytes(), 1, Eip712Order.YES_ASK, 5_000_000, 2_000, 0,
+            42, CANCEL_ID);
     }
 
     private static byte[] signatures(final Secp256k1KeyPair placeSigner, final Secp256k1KeyPair cancelSigner)
     {
         final byte[] hash = new byte[32];
-        new Eip712Order(CHAIN_ID, CONTRACT).hash(1, TRADER.address(), Eip712Order.YES_ASK, 5_000_000, 2_000, 0, 42, hash, 0);
+        new Eip712Order(CHAIN_ID, CONTRACT)
+            .hash(1, TRADER.address(), Eip712Order.YES_ASK, 5_000_000, 2_000, 0, 42, hash, 0);
         final byte[] out = new byte[130];
         System.arraycopy(new Secp256k1Signer(placeSigner).sign(hash, PreimageMode.RAW), 0, out, 0, 65);
-        System.arraycopy(new Secp256k1Signer(cancelSigner).sign(Eip191.personalHash(CancelByIdText.text(new OrderId(CANCEL_ID),
+        System.arraycopy(
+            new Secp256k1Signer(cancelSigner).sign(Eip191.personalHash(CancelByIdText.text(new OrderId(CANCEL_ID),
             TRADER.address())), PreimageMode.RAW), 0, out, 65, 65);
         return out;
     }
 
     private static VerificationResult verify(final byte[] signatures, final ExpandableArrayBuffer out)
     {
-        final CancelReplaceVerifier verifier = new CancelReplaceVerifier(CHAIN_ID, CONTRACT, new BouncyCastleSecp256k1Recovery());
+        final CancelReplaceVerifier verifier = new CancelReplaceVerifier(CHAIN_ID, CONTRACT,
+            new BouncyCastleSecp256k1Recovery());
         final CancelReplaceCheck.Order order = order();
         final UnsafeBuffer request = new UnsafeBuffer(new byte[CancelReplaceVerifier.COMMAND + COMMAND.length]);
         request.putBytes(CancelReplaceVerifier.TRADER, order.trader());
@@ -79,7 +83,8 @@ class CancelReplaceVerifierTest
         final byte[] digest = new byte[32];
         result.getDigest(digest, 0);
         final byte[] expected = new byte[32];
-        new Eip712Order(CHAIN_ID, CONTRACT).hash(1, TRADER.address(), Eip712Order.YES_ASK, 5_000_000, 2_000, 0, 42, expected, 0);
+        new Eip712Order(CHAIN_ID, CONTRACT)
+            .hash(1, TRADER.address(), Eip712Order.YES_ASK, 5_000_000, 2_000, 0, 42, expected, 0);
         assertArrayEquals(expected, digest, "the new order's id is the EIP-712 Order hash");
         final byte[] command = new byte[result.textLength()];
         result.getText(command, 0);
@@ -99,7 +104,8 @@ class CancelReplaceVerifierTest
     @Property(tries = 1000)
     void anyRequestBytesGiveAResultNeverVerified(@ForAll @Size(max = 400) final byte[] request)
     {
-        final CancelReplaceVerifier verifier = new CancelReplaceVerifier(CHAIN_ID, CONTRACT, new BouncyCastleSecp256k1Recovery());
+        final CancelReplaceVerifier verifier = new CancelReplaceVerifier(CHAIN_ID, CONTRACT,
+            new BouncyCastleSecp256k1Recovery());
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(1024);
         final int length = verifier.verify(new UnsafeBuffer(request), 0, request.length, 1, 2, out);
         final VerificationResult result = new VerificationResult().wrap(out, 0, true);

@@ -83,7 +83,8 @@ class OwnerIntentVerifierTest
             final VerificationResult refused = poll(pool, text);
             assertEquals(VerificationOutcome.BAD_SIGNATURE, refused.outcome());
             final String reason = new String(text.get(), StandardCharsets.UTF_8);
-            assertTrue(reason.contains(owner.address().toString()) && reason.contains(other.address().toString()), reason);
+            assertTrue(
+                reason.contains(owner.address().toString()) && reason.contains(other.address().toString()), reason);
 
             final byte[] zeros = new byte[65];
             assertTrue(pool.offerIntent(false, 7, 3, owner.address().toBytes(), zeros, TEXT, COMMAND, COMMAND.length));

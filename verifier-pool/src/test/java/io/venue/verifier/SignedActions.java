@@ -39,7 +39,8 @@ final class SignedActions
     static ActionPayload bid(final Address account, final long nonce)
     {
         return new ActionPayload(account, nonce, null, 1_763_000_000_000L + nonce,
-            new SpotPlaceOrder(1, null, Side.BID, 1_000_000, 2_000_000, null, TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY));
+            new SpotPlaceOrder(1, null, Side.BID, 1_000_000, 2_000_000, null, TimeInForce.GTC, false, false,
+                SpotPlaceOrder.NO_EXPIRY));
     }
 
     static byte[] v2Digest(final ActionPayload payload)
@@ -81,7 +82,8 @@ final class SignedActions
             case 0 -> new SpotPlaceOrder(random.nextInt(1 << 20), random.nextBoolean() ? null : Book.NO,
                 random.nextBoolean() ? Side.BID : Side.ASK, random.nextLong(), random.nextLong(),
                 random.nextBoolean() ? null : StpMode.REJECT, TimeInForce.values()[random.nextInt(4)],
-                random.nextBoolean(), random.nextBoolean(), random.nextBoolean() ? SpotPlaceOrder.NO_EXPIRY : random.nextLong() >>> 1);
+                random.nextBoolean(), random.nextBoolean(),
+                random.nextBoolean() ? SpotPlaceOrder.NO_EXPIRY : random.nextLong() >>> 1);
             case 1 -> new Cancel(new OrderId(id));
             case 2 -> new Amend(new OrderId(id), random.nextLong(), random.nextLong());
             default -> new CancelByClientOrderId(new ClientOrderId(Arrays.copyOf(id, 16)));
@@ -89,6 +91,7 @@ final class SignedActions
         final ActionPayload payload = new ActionPayload(key.address(), nonce,
             random.nextBoolean() ? null : new ClientOrderId(Arrays.copyOfRange(id, 16, 32)),
             1_763_000_000_000L + nonce, action);
-        return new SignedAction(payload, new Signature65(new Secp256k1Signer(key).sign(v2Digest(payload), PreimageMode.RAW)));
+        return new SignedAction(payload,
+            new Signature65(new Secp256k1Signer(key).sign(v2Digest(payload), PreimageMode.RAW)));
     }
 }

@@ -61,7 +61,8 @@ class TypedVerificationTest
     /** The agent signs for the trader (as the event journal would have told the verifiers). */
     private static final DelegateSigners DELEGATES = (account, signer) ->
         Arrays.equals(account, TRADER_ADDRESS) && Arrays.equals(signer, AGENT_ADDRESS);
-    private static final BigInteger N = new BigInteger("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16);
+    private static final BigInteger N = new BigInteger(
+        "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16);
 
     /** One signed order as a test sends it: the order, and how its JSON route body and typed record are verified. */
     record Sent(SignedAction order, boolean v2Only)
@@ -88,7 +89,8 @@ class TypedVerificationTest
     {
         final ActionPayload probe = new ActionPayload(TRADER.address(), 1, null, 1_763_000_000_000L,
             new SpotPlaceOrder(7, null, Side.BID, 1, 1, null, TimeInForce.GTC, false, false, -1));
-        return new SignedAction(probe, new Signature65(new Secp256k1Signer(TRADER).sign(v2Digest(probe), PreimageMode.PERSONAL)));
+        return new SignedAction(probe,
+            new Signature65(new Secp256k1Signer(TRADER).sign(v2Digest(probe), PreimageMode.PERSONAL)));
     }
 
     /** A pair of verifiers in step: {@code json} is given bodies, {@code typed} records of the same orders. */
@@ -101,14 +103,16 @@ class TypedVerificationTest
         long correlation;
 
         /** Verifies the body one way and the record the other; asserts the two result records are equal; returns it. */
-        byte[] same(final byte[] body, final UnsafeBuffer record, final int recordLength, final boolean v2Only, final String what)
+        byte[] same(final byte[] body, final UnsafeBuffer record, final int recordLength, final boolean v2Only,
+            final String what)
         {
             correlation++;
             final int jsonLength = json.verify(new UnsafeBuffer(body), 0, body.length, 3, correlation, jsonOut, v2Only);
             final int typedLength = typed.verifyTyped(record, 0, recordLength, 3, correlation, typedOut, v2Only);
             final byte[] expected = bytes(jsonOut, jsonLength);
             final byte[] actual = bytes(typedOut, typedLength);
-            assertArrayEquals(expected, actual, () -> what + "\nJSON route:  " + describe(expected) + "\ntyped route: " +
+            assertArrayEquals(expected, actual,
+                () -> what + "\nJSON route:  " + describe(expected) + "\ntyped route: " +
                 describe(actual));
             return actual;
         }
@@ -121,18 +125,21 @@ class TypedVerificationTest
     }
 
     @Property(tries = 100)
-    void aTypedOrderVerifiesToTheResultOfItsJsonBody(@ForAll("signedOrders") @Size(min = 1, max = 12) final List<Sent> orders)
+    void aTypedOrderVerifiesToTheResultOfItsJsonBody(
+        @ForAll("signedOrders") @Size(min = 1, max = 12) final List<Sent> orders)
     {
         final Pair pair = new Pair();
         for (final Sent sent : orders)
         {
             final byte[] result = pair.same(sent.order(), sent.v2Only());
-            assertEquals(VerificationOutcome.VERIFIED.ordinal(), result[VerificationResultLayout.OUTCOME], describe(result));
+            assertEquals(VerificationOutcome.VERIFIED.ordinal(), result[VerificationResultLayout.OUTCOME],
+                describe(result));
         }
     }
 
     @Property(tries = 300)
-    void badSignaturesAreRefusedAsOnTheJsonRoute(@ForAll("signedOrders") @Size(min = 1, max = 4) final List<Sent> orders,
+    void badSignaturesAreRefusedAsOnTheJsonRoute(
+        @ForAll("signedOrders") @Size(min = 1, max = 4) final List<Sent> orders,
         @ForAll final long seed)
     {
         final Pair pair = new Pair();
@@ -145,13 +152,14 @@ class TypedVerificationTest
     }
 
     /**
-     * Every value of a place that JSON can spell and the model refuses (a ts above 2^63-1, a market above 2^32-1, a book,
-     * side, stp mode or time in force that is none of the strings, a flag that is a number, a negative expiry), alone or
-     * several at once: the typed order is refused with the record the JSON body with those values gets, the first in
-     * canonical order named.
+     * Every value of a place that JSON can spell and the model refuses (a ts above 2^63-1, a market above 2^32-1, a
+     * book, side, stp mode or time in force that is none of the strings, a flag that is a number, a negative expiry),
+     * alone or several at once: the typed order is refused with the record the JSON body with those values gets, the
+     * first in canonical order named.
      */
     @Property(tries = 500)
-    void malformedTypedOrdersAreRefusedAsTheirJsonSpellingIs(@ForAll("signedOrders") @Size(min = 1, max = 1) final List<Sent> sent,
+    void malformedTypedOrdersAreRefusedAsTheirJsonSpellingIs(
+        @ForAll("signedOrders") @Size(min = 1, max = 1) final List<Sent> sent,
         @ForAll @IntRange(min = 1, max = 511) final int faults, @ForAll final long seed)
     {
         final SignedAction order = sent.get(0).order();
@@ -216,18 +224,20 @@ class TypedVerificationTest
         }
         final boolean refused = (faults & 1) != 0 || (place && faults > 1);
         final Pair pair = new Pair();
-        final byte[] result = pair.same(body.getBytes(StandardCharsets.US_ASCII), record, TypedOrder.LENGTH, sent.get(0).v2Only(), body);
+        final byte[] result = pair.same(body.getBytes(StandardCharsets.US_ASCII), record, TypedOrder.LENGTH,
+            sent.get(0).v2Only(), body);
         assertEquals(refused ? VerificationOutcome.MALFORMED.ordinal() : VerificationOutcome.VERIFIED.ordinal(),
             result[VerificationResultLayout.OUTCOME], describe(result));
     }
 
     /**
-     * What JSON cannot spell (a kind or a client-order-id flag the schema does not define, a record of another length) is
-     * refused as MALFORMED with the JSON route's code for the field, and the record of a refused body: no digest, account or
-     * signature.
+     * What JSON cannot spell (a kind or a client-order-id flag the schema does not define, a record of another length)
+     * is refused as MALFORMED with the JSON route's code for the field, and the record of a refused body: no digest,
+     * account or signature.
      */
     @Property(tries = 200)
-    void whatJsonCannotSpellIsRefusedWithTheJsonRoutesCode(@ForAll("signedOrders") @Size(min = 1, max = 1) final List<Sent> sent,
+    void whatJsonCannotSpellIsRefusedWithTheJsonRoutesCode(
+        @ForAll("signedOrders") @Size(min = 1, max = 1) final List<Sent> sent,
         @ForAll @IntRange(min = 0, max = 2) final int fault, @ForAll @IntRange(min = 0, max = 255) final int raw)
     {
         final UnsafeBuffer record = record(sent.get(0).order());
@@ -288,11 +298,14 @@ class TypedVerificationTest
     private static String describe(final byte[] record)
     {
         final VerificationResult result = new VerificationResult().wrap(new UnsafeBuffer(record), 0);
-        return result.outcome() + " detail " + record[VerificationResultLayout.DETAIL] + " v" + result.digestVersion() + " " +
-            result.text();
+        return result.outcome() + " detail " + record[VerificationResultLayout.DETAIL] + " v" + result.digestVersion() +
+            " " + result.text();
     }
 
-    /** A signature made unusable one way or another: random bytes, another v, a high s, r or s out of range, a flipped bit. */
+    /**
+     * A signature made unusable one way or another: random bytes, another v, a high s, r or s out of range, a
+     * flipped bit.
+     */
     private static byte[] spoil(final byte[] signature, final Random random)
     {
         final byte[] spoiled = signature.clone();
@@ -309,7 +322,8 @@ class TypedVerificationTest
             }
             case 3 -> Arrays.fill(spoiled, 0, 32, (byte)0);
             case 4 -> System.arraycopy(unsigned32(N.add(BigInteger.valueOf(random.nextInt(1000)))
-                .min(BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE))), 0, spoiled, random.nextBoolean() ? 0 : 32, 32);
+                .min(BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE))), 0, spoiled,
+                random.nextBoolean() ? 0 : 32, 32);
             default -> spoiled[random.nextInt(65)] ^= (byte)(1 << random.nextInt(8));
         }
         return spoiled;
@@ -325,9 +339,9 @@ class TypedVerificationTest
     }
 
     /**
-     * Orders of the four kinds a typed order carries, every field over its range, mostly of the trader's account, signed
-     * by the trader, its agent or a stranger, in raw or personal mode, over the v2 digest or (now and then) the v1 one,
-     * each verified as the MM lane does (v2 only) or as the trading route does.
+     * Orders of the four kinds a typed order carries, every field over its range, mostly of the trader's account,
+     * signed by the trader, its agent or a stranger, in raw or personal mode, over the v2 digest or (now and then) the
+     * v1 one, each verified as the MM lane does (v2 only) or as the trading route does.
      */
     @Provide
     Arbitrary<List<Sent>> signedOrders()
@@ -335,15 +349,17 @@ class TypedVerificationTest
         final Arbitrary<Address> accounts = Arbitraries.frequencyOf(
             Tuple.of(8, Arbitraries.just(TRADER.address())), Tuple.of(1, ActionArbitraries.addresses()));
         final Arbitrary<ActionPayload> payloads = Combinators.combine(accounts, ActionArbitraries.u64(),
-            ActionArbitraries.clientOrderIds().injectNull(0.5), ActionArbitraries.millis(), ActionArbitraries.batchLegs())
-            .as(ActionPayload::new);
+            ActionArbitraries.clientOrderIds().injectNull(0.5), ActionArbitraries.millis(),
+            ActionArbitraries.batchLegs()) .as(ActionPayload::new);
         final Arbitrary<Secp256k1KeyPair> signers = Arbitraries.of(TRADER, TRADER, AGENT, STRANGER);
-        return Combinators.combine(payloads, signers, Arbitraries.of(PreimageMode.class), Arbitraries.integers().between(0, 9),
+        return Combinators.combine(payloads, signers, Arbitraries.of(PreimageMode.class),
+            Arbitraries.integers().between(0, 9),
                 Arbitraries.of(true, false))
             .as((payload, signer, mode, version, v2Only) ->
             {
                 final byte[] digest = version == 0 ? v1Digest(payload) : v2Digest(payload);
-                return new Sent(new SignedAction(payload, new Signature65(new Secp256k1Signer(signer).sign(digest, mode))), v2Only);
+                return new Sent(
+                    new SignedAction(payload, new Signature65(new Secp256k1Signer(signer).sign(digest, mode))), v2Only);
             })
             .list();
     }

@@ -33,8 +33,8 @@ class TypedVerifierFuzzTest
 {
     /**
      * Any bytes of any length: one result, never an exception; an order when the model takes it (then the JSON route's
-     * result for that action), MALFORMED otherwise; and the refusals leave the verifier as it was: afterwards it treats an
-     * account it never matched in personal mode as a fresh verifier does.
+     * result for that action), MALFORMED otherwise; and the refusals leave the verifier as it was: afterwards it treats
+     * an account it never matched in personal mode as a fresh verifier does.
      */
     @Property(tries = 1000)
     void anyBytesGiveOneCleanResultAndChangeNothing(
@@ -63,7 +63,8 @@ class TypedVerifierFuzzTest
         final long market = TypedOrder.market(record, 0);
         if (length == TypedOrder.LENGTH && TypedOrder.check(record, 0, market) == null)
         {
-            // an order (the trader's own, signed in personal mode, may teach both verifiers that mode: they stay in step)
+            // an order (the trader's own, signed in personal mode, may teach both verifiers that mode: they stay
+            // in step)
             final SignedAction decoded = TypedOrder.toSignedAction(record, 0, market);
             pair.same(CanonicalJson.signedActionBody(decoded), record, length, true, decoded.toString());
             return;
@@ -81,10 +82,11 @@ class TypedVerifierFuzzTest
         final byte[] afterFuzz = pair.same(signed, true);
         final ExpandableArrayBuffer freshOut = new ExpandableArrayBuffer(1024);
         final UnsafeBuffer probeRecord = record(signed);
-        final int freshLength = verifier().verifyTyped(probeRecord, 0, TypedOrder.LENGTH, 3, pair.correlation, freshOut, true);
+        final int freshLength = verifier()
+            .verifyTyped(probeRecord, 0, TypedOrder.LENGTH, 3, pair.correlation, freshOut, true);
         assertArrayEquals(bytes(freshOut, freshLength), afterFuzz, "the verifier's state changed");
-        // and the probe sees that state: matched once in personal mode, the trader's next order is recovered in that mode
-        // alone, its raw candidate left zero
+        // and the probe sees that state: matched once in personal mode, the trader's next order is recovered in that
+        // mode alone, its raw candidate left zero
         final int raw = VerificationResultLayout.RAW_SIGNER;
         assertTrue(!Arrays.equals(new byte[20], Arrays.copyOfRange(afterFuzz, raw, raw + 20)));
         final byte[] learned = pair.same(signed, true);

@@ -32,10 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Typed orders on real verifier threads and rings: a connection's typed and JSON requests come out in the order offered,
- * across the low-latency and pre-batched rings, each typed order with the result its JSON body gets; a full ring
- * refuses a typed order at once and loses nothing it took; a pre-batched typed order waits for the low-latency requests
- * offered before it.
+ * Typed orders on real verifier threads and rings: a connection's typed and JSON requests come out in the order
+ * offered, across the low-latency and pre-batched rings, each typed order with the result its JSON body gets; a full
+ * ring refuses a typed order at once and loses nothing it took; a pre-batched typed order waits for the low-latency
+ * requests offered before it.
  */
 class TypedVerifierPoolTest
 {
@@ -56,8 +56,9 @@ class TypedVerifierPoolTest
     {
         final Random random = new Random(20261128);
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
-        // order i of every connection, offered twice in a row: typed (correlation 2i), then its JSON body (2i + 1); from a
-        // point of its own on, each connection is pre-batched, as the gateway sends a connection's requests behind a batch.
+        // order i of every connection, offered twice in a row: typed (correlation 2i), then its JSON body (2i + 1);
+        // from a point of its own on, each connection is pre-batched, as the gateway sends a connection's requests
+        // behind a batch.
         // Raw-mode signatures: one the verifier matched in personal mode would change how it recovers the second of the
         // pair (TypedVerificationTest covers that mode, with a JSON verifier in step)
         final SignedAction[] orders = new SignedAction[PER_CONNECTION];
@@ -105,7 +106,8 @@ class TypedVerifierPoolTest
                             for (int c = firstConnection; c < firstConnection + CONNECTIONS / 2; c++)
                             {
                                 final boolean prebatched = i >= batchedFrom[c];
-                                while (!pool.offerTypedMm(prebatched, c, 2L * i, records[i], 3, TypedOrder.market(records[i], 3)))
+                                while (!pool.offerTypedMm(prebatched, c, 2L * i, records[i], 3,
+                                    TypedOrder.market(records[i], 3)))
                                 {
                                     Thread.yield();
                                 }
@@ -200,8 +202,10 @@ class TypedVerifierPoolTest
             }
             assertEquals(accepted, received[0]);
             // both rings drained; each ring's requests in the order offered
-            assertEquals(order.stream().filter(c -> c % 2 == 0).sorted().toList(), order.stream().filter(c -> c % 2 == 0).toList());
-            assertEquals(order.stream().filter(c -> c % 2 == 1).sorted().toList(), order.stream().filter(c -> c % 2 == 1).toList());
+            assertEquals(order.stream().filter(c -> c % 2 == 0).sorted().toList(),
+                order.stream().filter(c -> c % 2 == 0).toList());
+            assertEquals(order.stream().filter(c -> c % 2 == 1).sorted().toList(),
+                order.stream().filter(c -> c % 2 == 1).toList());
         }
     }
 
@@ -228,10 +232,12 @@ class TypedVerifierPoolTest
         }));
         try (VerifierPool pool = VerifierPool.start(context))
         {
-            // 100 low-latency requests of one connection (typed and JSON), then its pre-batched typed order, then 10 more
+            // 100 low-latency requests of one connection (typed and JSON), then its pre-batched typed order, then
+            // 10 more
             for (int i = 0; i < 100; i++)
             {
-                assertTrue(i % 2 == 0 ? pool.offerTypedMm(false, 1, i, record, 0, market) : pool.offer(false, 1, i, body, 0, body.length));
+                assertTrue(i % 2 == 0 ? pool.offerTypedMm(false, 1, i, record, 0, market) :
+                    pool.offer(false, 1, i, body, 0, body.length));
             }
             assertTrue(pool.offerTypedMm(true, 1, 1_000, record, 0, market));
             for (int i = 100; i < 110; i++)

@@ -104,7 +104,8 @@ class VerifierPoolTest
                     assertEquals(VerificationOutcome.VERIFIED, result.outcome());
                     assertTrue(result.signerMatch().isAccount(), result.signerMatch()::toString);
                     final long previous = lastCorrelation.getOrDefault(result.connectionId(), -1L);
-                    assertEquals(previous + 1, result.correlationId(), "connection " + result.connectionId() + " out of order");
+                    assertEquals(previous + 1, result.correlationId(),
+                        "connection " + result.connectionId() + " out of order");
                     lastCorrelation.put(result.connectionId(), result.correlationId());
                     received[0]++;
                 }, 100);
@@ -129,13 +130,14 @@ class VerifierPoolTest
     @Test
     void aVerifierParkedOnAFullResultRingIsWokenWhenRoomIsMade()
     {
-        // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time; the
-        // request ring holds more than the result ring, so the verifier stops on a result that does not fit
+        // parked for an hour unless rung: only the consumer's ring after it made room can wake the verifier in time;
+        // the request ring holds more than the result ring, so the verifier stops on a result that does not fit
         fillThenDrain(context(1).idleStrategy(doorbell -> new DoorbellIdleStrategy(doorbell, 0,
             TimeUnit.HOURS.toNanos(1))), 256 * 1024, true);
     }
 
-    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes, final boolean held)
+    private static void fillThenDrain(final VerifierPool.Context poolContext, final int requestRingBytes,
+        final boolean held)
     {
         final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
         final byte[] body = signedBody(key, bid(key.address(), 1), PreimageMode.RAW);
@@ -153,8 +155,8 @@ class VerifierPoolTest
             });
         try (VerifierPool pool = VerifierPool.start(context))
         {
-            // nobody polls: the request ring fills; where it holds more than the result ring, the result ring fills first
-            // and the verifier holds a result that does not fit
+            // nobody polls: the request ring fills; where it holds more than the result ring, the result ring fills
+            // first and the verifier holds a result that does not fit
             int accepted = 0;
             int refused = 0;
             for (int i = 0; i < 5_000 && refused == 0; i++)
@@ -172,12 +174,15 @@ class VerifierPoolTest
             assertTrue(accepted > 100, "accepted " + accepted);
             if (held)
             {
-                // the verifier reaches its park holding a result that does not fit: parked with requests still in its ring
+                // the verifier reaches its park holding a result that does not fit: parked with requests still in
+                // its ring
                 final long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (verifiers.get(0).getState() != Thread.State.TIMED_WAITING || pool.allVerified())
                 {
-                    assertTrue(System.nanoTime() - parkedBy < 0, "the verifier did not stop on a full result ring within 30 s: " +
-                        verifiers.get(0).getState() + (pool.allVerified() ? ", every request verified" : ", requests waiting"));
+                    assertTrue(System.nanoTime() - parkedBy < 0,
+                        "the verifier did not stop on a full result ring within 30 s: " +
+                        verifiers.get(0).getState() +
+                        (pool.allVerified() ? ", every request verified" : ", requests waiting"));
                     Thread.yield();
                 }
             }
@@ -262,8 +267,8 @@ class VerifierPoolTest
     }
 
     /**
-     * The correlation ids of the {@code results} results, in the order one verifier (batch limit 64) produced them, of what
-     * {@code offers} queued before its thread started, so that its duty cycles see the rings filled.
+     * The correlation ids of the {@code results} results, in the order one verifier (batch limit 64) produced them, of
+     * what {@code offers} queued before its thread started, so that its duty cycles see the rings filled.
      */
     private static List<Long> verifyQueued(final int results, final Consumer<VerifierPool> offers)
     {
@@ -301,7 +306,8 @@ class VerifierPoolTest
     @Test
     void bodiesAboveTheLimitAreRefusedWithoutQueueing()
     {
-        try (VerifierPool pool = VerifierPool.start(context(1).maxBodyBytes(4096).requestRingBytes(64 * 1024).resultRingBytes(64 * 1024)))
+        try (VerifierPool pool = VerifierPool.start(
+            context(1).maxBodyBytes(4096).requestRingBytes(64 * 1024).resultRingBytes(64 * 1024)))
         {
             assertEquals(false, pool.offer(1, 1, new byte[4097], 0, 4097));
         }

@@ -74,7 +74,8 @@ public final class Agents
      *
      * @return {@link #OK} or the reason it may not.
      */
-    public int authorize(final DirectBuffer signer, final int signerOffset, final int account, final int scope, final long nowMs)
+    public int authorize(final DirectBuffer signer, final int signerOffset, final int account, final int scope,
+        final long nowMs)
     {
         final int credential = credentialOf(signer, signerOffset);
         if (credential == FixedKeyIndex.MISSING)
@@ -316,7 +317,8 @@ public final class Agents
     }
 
     /** Re-creates an agent as it was stored: start-up only, in agent-number order. Returns its number. */
-    public int restoreAgent(final long agentId, final int owner, final int scopeBits, final long expiresAtMs, final boolean revoked)
+    public int restoreAgent(final long agentId, final int owner, final int scopeBits, final long expiresAtMs,
+        final boolean revoked)
     {
         final int agent = agentCount++;
         ensureAgents(agentCount);

@@ -161,7 +161,8 @@ public final class MatchTape implements MatchListener
      * reads at it.
      */
     public static void replay(
-        final DirectBuffer tape, final int offset, final int length, final Replayed slots, final MatchListener listener, final Marks marks)
+        final DirectBuffer tape, final int offset, final int length, final Replayed slots, final MatchListener listener,
+        final Marks marks)
     {
         final int end = offset + length;
         int at = offset;
@@ -191,13 +192,14 @@ public final class MatchTape implements MatchListener
                 }
                 case TAKER_DONE ->
                 {
-                    listener.onTakerDone(TAKER_REASONS[tape.getByte(at + 1)], tape.getLong(at + 2, LE), tape.getLong(at + 10, LE));
+                    listener.onTakerDone(TAKER_REASONS[tape.getByte(at + 1)], tape.getLong(at + 2, LE),
+                        tape.getLong(at + 10, LE));
                     at += 18;
                 }
                 case LEVEL ->
                 {
-                    listener.onLevelChanged(SIDES[tape.getByte(at + 1)], tape.getLong(at + 2, LE), tape.getLong(at + 10, LE),
-                        tape.getInt(at + 18, LE));
+                    listener.onLevelChanged(SIDES[tape.getByte(at + 1)], tape.getLong(at + 2, LE),
+                        tape.getLong(at + 10, LE), tape.getInt(at + 18, LE));
                     at += 22;
                 }
                 case MARK ->
@@ -211,7 +213,8 @@ public final class MatchTape implements MatchListener
                     marks.onMark(tape.getInt(at + 1, LE), tape.getInt(at + 5, LE));
                     at += 9 + SLOT_COPY;
                 }
-                default -> throw new IllegalStateException("not a match tape record: type " + type + " at " + (at - offset));
+                default -> throw new IllegalStateException(
+                    "not a match tape record: type " + type + " at " + (at - offset));
             }
         }
     }

@@ -129,7 +129,10 @@ public final class OrderBook implements SlotReader
         this.expiries = new ExpiryQueue(pool);
     }
 
-    /** Whether an order may rest in the book: a limit order that is GTC or post-only (IOC, FOK and market orders never do). */
+    /**
+     * Whether an order may rest in the book: a limit order that is GTC or post-only (IOC, FOK and market orders
+     * never do).
+     */
     public static boolean canRest(final boolean market, final TimeInForce timeInForce)
     {
         return !market && (timeInForce == TimeInForce.GTC || timeInForce == TimeInForce.POST_ONLY);
@@ -140,7 +143,8 @@ public final class OrderBook implements SlotReader
      * <p>
      * INVALID when: side or time in force is null, account index is negative, price or qty is not positive,
      * filledBefore is negative, {@code market} with POST_ONLY, expiresAt below -1, or the sequence is below the last
-     * accepted one. The taker's {@code onTakerDone} counts this place's fills only ({@code filledQty + remainingQty = qty}).
+     * accepted one. The taker's {@code onTakerDone} counts this place's fills only
+     * ({@code filledQty + remainingQty = qty}).
      *
      * @param request  the order; only read, reusable as soon as this returns.
      * @param listener receives trades, makers done, level changes and the taker's end.
@@ -290,9 +294,9 @@ public final class OrderBook implements SlotReader
      * Rests a {@link #lift lifted} order again with {@code qty} remaining at {@code newPrice} with
      * {@code newSequence}, at the back of its level: {@link MatchListener#onTakerRested}, then
      * {@link MatchListener#onLevelChanged}. Its size becomes {@code filledBefore + qty}, as {@link #place} with
-     * {@link PlaceRequest#filledBefore} makes it: the engine passes what the order filled ({@link #filledOf}) to keep it,
-     * or 0 for an amend of a journal version that started the order's filled quantity again (JOURNAL-SCHEMA.md, section
-     * 9). Only for a price {@link #restsWithoutMatching} accepted.
+     * {@link PlaceRequest#filledBefore} makes it: the engine passes what the order filled ({@link #filledOf}) to keep
+     * it, or 0 for an amend of a journal version that started the order's filled quantity again (JOURNAL-SCHEMA.md,
+     * section 9). Only for a price {@link #restsWithoutMatching} accepted.
      */
     public void restAgain(
         final int slot, final long newPrice, final long qty, final long filledBefore, final long newSequence,
@@ -847,7 +851,8 @@ public final class OrderBook implements SlotReader
     }
 
     /** Clears expired orders a post-only order would otherwise rest across. */
-    private void removeExpiredCrossing(final PlaceRequest request, final PriceLevels opposite, final MatchListener listener)
+    private void removeExpiredCrossing(final PlaceRequest request, final PriceLevels opposite,
+        final MatchListener listener)
     {
         final boolean bid = request.side() == Side.BID;
         final long nowMs = request.nowMs();
@@ -898,7 +903,8 @@ public final class OrderBook implements SlotReader
     }
 
     /** Puts a resting order at the back of its level and its expiry in the queue, and reports it rested. */
-    private void joinLevel(final PriceLevels same, final int index, final int slot, final long price, final MatchListener listener)
+    private void joinLevel(final PriceLevels same, final int index, final int slot, final long price,
+        final MatchListener listener)
     {
         same.append(index, slot);
         if (pool.expiresAt(slot) != NO_EXPIRY)

@@ -42,7 +42,8 @@ public final class TokenBucket
     }
 
     /** Whole actions left now. */
-    public static long remaining(final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
+    public static long remaining(final long[] words, final int base, final long nowMs, final long capacity,
+        final long windowMs)
     {
         final long deficit = current(words, base, nowMs, capacity);
         return deficit == 0 ? capacity : (capacity * windowMs - deficit) / windowMs; // full: no division
@@ -56,7 +57,8 @@ public final class TokenBucket
     }
 
     /** Milliseconds until one more action is allowed; 0 if one is allowed now. */
-    public static long retryAfterMs(final long[] words, final int base, final long nowMs, final long capacity, final long windowMs)
+    public static long retryAfterMs(final long[] words, final int base, final long nowMs, final long capacity,
+        final long windowMs)
     {
         final long excess = current(words, base, nowMs, capacity) + windowMs - capacity * windowMs;
         return excess <= 0 ? 0 : ceilDiv(excess, capacity);

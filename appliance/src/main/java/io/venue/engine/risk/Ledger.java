@@ -165,7 +165,8 @@ public final class Ledger
     public boolean credit(final int account, final int asset, final long amount)
     {
         final int cell = 2 * ensure(account, asset);
-        if (amount < 0 || cells[cell] > Long.MAX_VALUE - amount || cells[cell + 1] > Long.MAX_VALUE - cells[cell] - amount)
+        if (amount < 0 || cells[cell] > Long.MAX_VALUE - amount ||
+            cells[cell + 1] > Long.MAX_VALUE - cells[cell] - amount)
         {
             return false;
         }

@@ -24,7 +24,8 @@ public final class ChronicleMapFile
         try (InputStream in = Files.newInputStream(file))
         {
             final int read = in.readNBytes(start, 0, start.length);
-            return new String(start, 0, read, StandardCharsets.ISO_8859_1).contains("net.openhft.chronicle.map.VanillaChronicleMap");
+            return new String(start, 0, read, StandardCharsets.ISO_8859_1)
+                .contains("net.openhft.chronicle.map.VanillaChronicleMap");
         }
     }
 }

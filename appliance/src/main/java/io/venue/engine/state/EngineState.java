@@ -51,7 +51,8 @@ public final class EngineState implements AutoCloseable
 
     @SuppressWarnings("unchecked")
     private EngineState(
-        final Context context, final StateMeta meta, final StateCheck openedAs, final EnumMap<StoreFile, FixedMap<?, ?>> maps)
+        final Context context, final StateMeta meta, final StateCheck openedAs,
+        final EnumMap<StoreFile, FixedMap<?, ?>> maps)
     {
         this.context = context;
         this.meta = meta;
@@ -224,7 +225,8 @@ public final class EngineState implements AutoCloseable
             throw ex instanceof IOException ? new UncheckedIOException((IOException)ex) : (RuntimeException)ex;
         }
         final StateMeta meta = StateMeta.inMemory();
-        return new EngineState(context, meta, new StateCheck(StateStatus.EMPTY, "in memory", StateMeta.NO_SEQUENCE), maps);
+        return new EngineState(context, meta,
+            new StateCheck(StateStatus.EMPTY, "in memory", StateMeta.NO_SEQUENCE), maps);
     }
 
     private static EngineState createPersisted(final Context context) throws IOException, StateUnusableException
@@ -243,7 +245,8 @@ public final class EngineState implements AutoCloseable
         }
         meta.markOpen(HostBoot.high(), HostBoot.low());
         meta.force();
-        final StateCheck created = new StateCheck(StateStatus.EMPTY, "created in " + context.directory(), StateMeta.NO_SEQUENCE);
+        final StateCheck created = new StateCheck(StateStatus.EMPTY, "created in " + context.directory(),
+            StateMeta.NO_SEQUENCE);
         return openPersisted(context, meta, created);
     }
 
@@ -271,7 +274,8 @@ public final class EngineState implements AutoCloseable
                 closeAll(maps);
                 meta.close();
                 throw new StateUnusableException(
-                    StateCheck.unusable(StateStatus.MAP_FILE_CORRUPT, "Chronicle Map refused " + file + ": " + ex.getMessage()), ex);
+                    StateCheck.unusable(StateStatus.MAP_FILE_CORRUPT, "Chronicle Map " +
+                        "refused " + file + ": " + ex.getMessage()), ex);
             }
         }
         for (final StoreFile store : StoreFile.values())
@@ -308,9 +312,9 @@ public final class EngineState implements AutoCloseable
         {
             return new FixedMap<>(builder.createPersistedTo(file), entries);
         }
-        // what the recovery finds wrong besides held locks (what it is here for) it repairs by dropping entries: then the
-        // maps no longer hold what the journal made. Should Chronicle word its lock finding otherwise, the state is only
-        // rebuilt needlessly.
+        // what the recovery finds wrong besides held locks (what it is here for) it repairs by dropping entries: then
+        // the maps no longer hold what the journal made. Should Chronicle word its lock finding otherwise, the state is
+        // only rebuilt needlessly.
         final List<String> damage = new ArrayList<>();
         final ChronicleMap<K, V> map = builder.recoverPersistedTo(file, false, corruption ->
         {
@@ -322,7 +326,8 @@ public final class EngineState implements AutoCloseable
         if (!damage.isEmpty())
         {
             map.close();
-            throw new IOException("Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) +
+            throw new IOException(
+                "Chronicle's recovery found it damaged (" + damage.size() + " findings, the first: " + damage.get(0) +
                 ")");
         }
         return new FixedMap<>(map, entries);
@@ -337,8 +342,10 @@ public final class EngineState implements AutoCloseable
             case BALANCES -> new FlyweightClasses(AccountIdKey.class, Balance.class);
             case POSITIONS -> new FlyweightClasses(AccountIdKey.class, Position.class);
             case OPEN_ORDERS -> new FlyweightClasses(OrderIdKey.class, OpenOrder.class);
-            case AGENTS, CREDENTIALS, ASSETS, MARKETS -> new FlyweightClasses(NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
-                store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class : MarketRecord.class);
+            case AGENTS, CREDENTIALS, ASSETS,
+                MARKETS -> new FlyweightClasses(NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
+                store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class :
+                    MarketRecord.class);
         };
     }
 
@@ -391,7 +398,8 @@ public final class EngineState implements AutoCloseable
         try
         {
             return new Flyweight[]{
-                classes.key().getDeclaredConstructor().newInstance(), classes.value().getDeclaredConstructor().newInstance()};
+                classes.key().getDeclaredConstructor().newInstance(),
+                classes.value().getDeclaredConstructor().newInstance()};
         }
         catch (final ReflectiveOperationException ex)
         {

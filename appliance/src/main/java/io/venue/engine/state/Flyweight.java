@@ -30,7 +30,8 @@ abstract class Flyweight implements Byteable
     {
         if (length != maxSize())
         {
-            throw new IllegalArgumentException(getClass().getSimpleName() + " is " + maxSize() + " bytes, got " + length);
+            throw new IllegalArgumentException(
+                getClass().getSimpleName() + " is " + maxSize() + " bytes, got " + length);
         }
         if (!bytesStore.isDirectMemory())
         {
@@ -154,7 +155,10 @@ abstract class Flyweight implements Byteable
         view.setMemory(at, length, (byte)0);
     }
 
-    /** Native scratch memory for a key flyweight that is filled by the caller before each lookup; never freed (a few bytes per key). */
+    /**
+     * Native scratch memory for a key flyweight that is filled by the caller before each lookup; never freed (a few
+     * bytes per key).
+     */
     static BytesStore<?, ?> scratch(final int size)
     {
         return BytesStore.nativeStoreWithFixedCapacity(size);

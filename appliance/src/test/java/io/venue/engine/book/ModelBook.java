@@ -271,7 +271,8 @@ final class ModelBook
                 }
             }
         }
-        expired.sort(Comparator.<Order>comparingLong(order -> order.expiresAt).thenComparingLong(order -> order.sequence));
+        expired.sort(
+            Comparator.<Order>comparingLong(order -> order.expiresAt).thenComparingLong(order -> order.sequence));
         expired.forEach(order -> removeOrder(order, MakerDoneReason.EXPIRED));
         return expired.size();
     }
@@ -291,7 +292,8 @@ final class ModelBook
             {
                 final Order order = orders.get(i++);
                 total += order.remaining;
-                queue.append(queue.length() == 0 ? "" : " ").append('#').append(order.id).append(':').append(order.remaining);
+                queue.append(queue.length() == 0 ? "" : " ").append('#').append(order.id).append(':')
+                    .append(order.remaining);
             }
             result.add(price + "=" + total + "[" + queue + "]");
         }

@@ -36,7 +36,8 @@ class OrderBookMoveTest
      * A step: place a GTC order, or move the n-th resting order (by id) to a new price and quantity, keeping what it
      * filled or (as the engine does for an amend of journal version 4 or 5) starting it again from 0.
      */
-    record Step(boolean move, int pick, boolean bid, int ticks, long qty, int account, boolean expires, boolean keepsFilled)
+    record Step(boolean move, int pick, boolean bid, int ticks, long qty, int account, boolean expires,
+        boolean keepsFilled)
     {
     }
 
@@ -62,7 +63,8 @@ class OrderBookMoveTest
         Statistics.label("moved in place").collect(pair.moves > 0);
         Statistics.label("other side reached or side full").collect(pair.refused > 0);
         Statistics.label("moved in place").coverage(coverage -> coverage.check(true).percentage(p -> p > 50));
-        Statistics.label("other side reached or side full").coverage(coverage -> coverage.check(true).percentage(p -> p > 20));
+        Statistics.label("other side reached or side full")
+            .coverage(coverage -> coverage.check(true).percentage(p -> p > 20));
     }
 
     @Test
@@ -112,8 +114,9 @@ class OrderBookMoveTest
         {
             for (int depth = 0; depth < book.levelCount(side); depth++)
             {
-                final StringBuilder line = new StringBuilder().append(side).append(' ').append(book.levelPrice(side, depth))
-                    .append('=').append(book.levelQty(side, depth)).append('/').append(book.levelOrderCount(side, depth));
+                final StringBuilder line = new StringBuilder().append(side).append(' ')
+                    .append(book.levelPrice(side, depth)) .append('=').append(book.levelQty(side, depth)).append('/')
+                    .append(book.levelOrderCount(side, depth));
                 for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
                 {
                     line.append(" [").append(slot).append(" #").append(book.orderIdWord(slot, 3)).append(' ')
@@ -157,9 +160,11 @@ class OrderBookMoveTest
             general.clear();
             moved.clear();
             final PlaceResult a = generalBook.place(fill(id, step.account(), step.bid() ? Side.BID : Side.ASK,
-                BASE_PRICE + step.ticks() * TICK, step.qty(), step.expires() ? 5_000 + id : OrderBook.NO_EXPIRY, seq), general);
+                BASE_PRICE + step.ticks() * TICK, step.qty(), step.expires() ? 5_000 + id : OrderBook.NO_EXPIRY, seq),
+                general);
             final PlaceResult b = movedBook.place(fill(id, step.account(), step.bid() ? Side.BID : Side.ASK,
-                BASE_PRICE + step.ticks() * TICK, step.qty(), step.expires() ? 5_000 + id : OrderBook.NO_EXPIRY, seq), moved);
+                BASE_PRICE + step.ticks() * TICK, step.qty(), step.expires() ? 5_000 + id : OrderBook.NO_EXPIRY, seq),
+                moved);
             assertEquals(a, b);
             if (a == PlaceResult.RESTED)
             {
@@ -195,7 +200,8 @@ class OrderBookMoveTest
             moved.clear();
             assertTrue(generalBook.remove(slot, general));
             // the engine places the order again with what it filled (or 0), which restAgain counts alike
-            assertEquals(PlaceResult.RESTED, generalBook.place(fill(id, account, side, newPrice, step.qty(), expiresAt, seq)
+            assertEquals(PlaceResult.RESTED,
+                generalBook.place(fill(id, account, side, newPrice, step.qty(), expiresAt, seq)
                 .filledBefore(filled), general));
             assertEquals(slot, general.restedSlot, "the pool hands back the slot it freed last");
             movedBook.lift(slot, moved);
@@ -217,7 +223,8 @@ class OrderBookMoveTest
             {
                 for (int depth = 0; depth < book.levelCount(side); depth++)
                 {
-                    for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
+                    for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT;
+                        slot = book.nextInLevel(slot))
                     {
                         if (book.orderIdWord(slot, 3) == id)
                         {

@@ -228,7 +228,8 @@ class OrderBookPropertyTest
 
         private void place(
             final long id, final int account, final Side side, final long price, final long qty,
-            final TimeInForce tif, final StpMode stp, final boolean market, final long expiresAt, final long filledBefore)
+            final TimeInForce tif, final StpMode stp, final boolean market, final long expiresAt,
+            final long filledBefore)
         {
             request.reset()
                 .orderId(0, 0, 0, id)
@@ -405,7 +406,9 @@ class OrderBookPropertyTest
             assertEquals(taker.filledBefore() + takerFilled, book.filledOf(slot));
             assertEquals(taker.price(), book.priceOf(slot));
             assertEquals(taker.sequence(), book.sequenceOf(slot));
-            live.put(slot, new Tracked(taker.orderIdWord(3), taker.filledBefore() + taker.qty(), taker.filledBefore() + takerFilled));
+            live.put(slot,
+                new Tracked(taker.orderIdWord(3), taker.filledBefore() + taker.qty(),
+                    taker.filledBefore() + takerFilled));
         }
 
         @Override
@@ -457,7 +460,8 @@ class OrderBookPropertyTest
                     previous = price;
                     long total = 0;
                     int count = 0;
-                    for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT; slot = book.nextInLevel(slot))
+                    for (int slot = book.levelHead(side, depth); slot != OrderBook.NULL_SLOT;
+                        slot = book.nextInLevel(slot))
                     {
                         assertTrue(seen.add(slot), "an order in one level only");
                         assertTrue(book.isLive(slot));

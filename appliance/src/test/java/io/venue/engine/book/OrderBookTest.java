@@ -399,9 +399,11 @@ class OrderBookTest
         {
             tester.gtc(1, B, Side.ASK, 101, 5);
             final String before = tester.snapshot();
-            assertEquals(PlaceResult.REJECTED_POST_ONLY, tester.place(2, A, Side.BID, 101, 5, TimeInForce.POST_ONLY, null));
+            assertEquals(PlaceResult.REJECTED_POST_ONLY,
+                tester.place(2, A, Side.BID, 101, 5, TimeInForce.POST_ONLY, null));
             assertEquals(List.of("X REJECTED_POST_ONLY 0/5"), events.events);
-            assertEquals(PlaceResult.REJECTED_POST_ONLY, tester.place(3, A, Side.BID, 105, 5, TimeInForce.POST_ONLY, null));
+            assertEquals(PlaceResult.REJECTED_POST_ONLY,
+                tester.place(3, A, Side.BID, 105, 5, TimeInForce.POST_ONLY, null));
             assertEquals(before, tester.snapshot());
         }
 
@@ -410,7 +412,8 @@ class OrderBookTest
         void isRejectedWhenItWouldCrossAnOwnOrderWhateverTheStpMode(final StpMode stp)
         {
             tester.gtc(1, A, Side.ASK, 101, 5);
-            assertEquals(PlaceResult.REJECTED_POST_ONLY, tester.place(2, A, Side.BID, 101, 5, TimeInForce.POST_ONLY, stp));
+            assertEquals(PlaceResult.REJECTED_POST_ONLY,
+                tester.place(2, A, Side.BID, 101, 5, TimeInForce.POST_ONLY, stp));
             assertEquals(1, book.openOrders());
         }
 
@@ -548,7 +551,8 @@ class OrderBookTest
         {
             tester.gtc(1, B, Side.ASK, 100, 3);
             tester.gtc(2, A, Side.ASK, 101, 5);
-            assertEquals(PlaceResult.REJECTED_STP, tester.place(3, A, Side.BID, 101, 5, TimeInForce.IOC, StpMode.REJECT));
+            assertEquals(PlaceResult.REJECTED_STP,
+                tester.place(3, A, Side.BID, 101, 5, TimeInForce.IOC, StpMode.REJECT));
             assertEquals(List.of("X REJECTED_STP 0/5"), events.events);
         }
 
@@ -575,7 +579,8 @@ class OrderBookTest
         void stpDoesNotApplyToOtherAccounts()
         {
             tester.gtc(1, B, Side.ASK, 100, 5);
-            assertEquals(PlaceResult.FILLED, tester.place(2, A, Side.BID, 100, 5, TimeInForce.IOC, StpMode.CANCEL_TAKER));
+            assertEquals(PlaceResult.FILLED,
+                tester.place(2, A, Side.BID, 100, 5, TimeInForce.IOC, StpMode.CANCEL_TAKER));
         }
     }
 

@@ -34,7 +34,8 @@ class TimeInForceStpTest
     static Stream<Arguments> combinations()
     {
         final List<Arguments> cases = new ArrayList<>();
-        final StpMode[] stpModes = {null, StpMode.CANCEL_MAKER, StpMode.CANCEL_TAKER, StpMode.REJECT, StpMode.SKIP_SELF};
+        final StpMode[] stpModes = {null, StpMode.CANCEL_MAKER, StpMode.CANCEL_TAKER, StpMode.REJECT,
+            StpMode.SKIP_SELF};
         for (final TimeInForce tif : TimeInForce.values())
         {
             for (final StpMode stp : stpModes)

@@ -37,7 +37,8 @@ class TokenBucketTest
         assertEquals(1000, TokenBucket.resetMs(words, 0, t, CAPACITY));
         assertFalse(TokenBucket.tryAcquire(words, 0, t + 19, CAPACITY, WINDOW));
         assertTrue(TokenBucket.tryAcquire(words, 0, t + 20, CAPACITY, WINDOW));
-        assertEquals(50, TokenBucket.remaining(words, 0, t + 100_000, CAPACITY, WINDOW), "a long idle refills to full, no more");
+        assertEquals(50, TokenBucket.remaining(words, 0, t + 100_000, CAPACITY, WINDOW),
+            "a long idle refills to full, no more");
         assertEquals(0, TokenBucket.resetMs(words, 0, t + 100_000, CAPACITY));
     }
 
@@ -89,8 +90,10 @@ class TokenBucketTest
         final long[] words = {deficit, lastMs};
         final long nowMs = lastMs + elapsed;
         final BigInteger refill = BigInteger.valueOf(Math.max(0, elapsed)).multiply(BigInteger.valueOf(capacity));
-        final long current = elapsed <= 0 ? deficit : BigInteger.valueOf(deficit).subtract(refill).max(BigInteger.ZERO).longValueExact();
-        assertEquals((capacity * windowMs - current) / windowMs, TokenBucket.remaining(words, 0, nowMs, capacity, windowMs));
+        final long current = elapsed <= 0 ? deficit :
+            BigInteger.valueOf(deficit).subtract(refill).max(BigInteger.ZERO).longValueExact();
+        assertEquals((capacity * windowMs - current) / windowMs,
+            TokenBucket.remaining(words, 0, nowMs, capacity, windowMs));
         assertEquals((current + capacity - 1) / capacity, TokenBucket.resetMs(words, 0, nowMs, capacity));
     }
 
@@ -109,10 +112,12 @@ class TokenBucketTest
             t += spacingMs / Math.max(1, acquires);
         }
         final long exact = TokenBucket.retryAfterMs(bucket, 0, t, capacity, windowMs);
-        final long fromReset = TokenBucket.retryAfterMsFromReset(TokenBucket.resetMs(bucket, 0, t, capacity), capacity, windowMs);
+        final long fromReset = TokenBucket.retryAfterMsFromReset(TokenBucket.resetMs(bucket, 0, t, capacity),
+            capacity, windowMs);
         assertTrue(fromReset >= exact && fromReset <= exact + 1, "exact " + exact + ", from the reset " + fromReset);
         final long remaining = TokenBucket.remaining(bucket, 0, t, capacity, windowMs);
-        final long remainingFromReset = TokenBucket.remainingFromReset(TokenBucket.resetMs(bucket, 0, t, capacity), capacity, windowMs);
+        final long remainingFromReset = TokenBucket.remainingFromReset(TokenBucket.resetMs(bucket, 0, t, capacity),
+            capacity, windowMs);
         final long refilledInAMillisecond = (capacity + windowMs - 1) / windowMs;
         assertTrue(remainingFromReset <= remaining && remainingFromReset >= remaining - refilledInAMillisecond,
             "remaining " + remaining + ", from the reset " + remainingFromReset);

@@ -49,7 +49,8 @@ class NotionalTest
     /** Products within 63 bits (the short way) and around 2^63 (where the short way hands over to the long one). */
     @Property(tries = 5000)
     void matchesBigIntegerArithmeticForTheUsualSizesAndAroundTwoToTheSixtyThird(
-        @ForAll @LongRange(min = 0, max = 1L << 33) final long price, @ForAll @LongRange(min = 0, max = 1L << 31) final long qty)
+        @ForAll @LongRange(min = 0, max = 1L << 33) final long price,
+        @ForAll @LongRange(min = 0, max = 1L << 31) final long qty)
     {
         assertEquals(expected(price, qty, false), Notional.settle(price, qty));
         assertEquals(expected(price, qty, true), Notional.reserve(price, qty));

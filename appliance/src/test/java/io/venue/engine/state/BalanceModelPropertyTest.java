@@ -166,9 +166,9 @@ class BalanceModelPropertyTest
      */
     static Arbitrary<Long> amounts()
     {
-        final Arbitrary<Long> edges = Arbitraries.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1,
-            Long.MAX_VALUE, (long)Integer.MIN_VALUE, (long)Integer.MAX_VALUE, 1L << 31, 1L << 32, (1L << 32) - 1, -(1L << 32),
-            1L << 53, -(1L << 53), 1L << 62, -(1L << 62));
+        final Arbitrary<Long> edges = Arbitraries.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L,
+            Long.MAX_VALUE - 1, Long.MAX_VALUE, (long)Integer.MIN_VALUE, (long)Integer.MAX_VALUE, 1L << 31, 1L << 32,
+            (1L << 32) - 1, -(1L << 32), 1L << 53, -(1L << 53), 1L << 62, -(1L << 62));
         final Arbitrary<Long> nearMax = Arbitraries.longs().between(0, 1_000_000).map(d -> Long.MAX_VALUE - d);
         final Arbitrary<Long> nearMin = Arbitraries.longs().between(0, 1_000_000).map(d -> Long.MIN_VALUE + d);
         final Arbitrary<Long> halves = Arbitraries.longs().between(0, 1_000_000)

@@ -147,7 +147,8 @@ class RecoveryTest
     {
         final StateCheck check = EngineState.check(context().entries(StoreFile.BALANCES, 5_000));
         assertEquals(StateStatus.CAPACITY_CHANGED, check.status(), check.toString());
-        assertThrows(StateUnusableException.class, () -> EngineState.open(context().entries(StoreFile.BALANCES, 5_000)));
+        assertThrows(StateUnusableException.class,
+            () -> EngineState.open(context().entries(StoreFile.BALANCES, 5_000)));
     }
 
     @Test

@@ -85,8 +85,10 @@ public final class EngineLoadRun
             engine.close();
             final double rate = (workload.commands() - workload.setupCommands()) / (elapsed / 1e9);
             events = sink.events;
-            System.out.printf(Locale.ROOT, "throughput %s %d: %,.0f commands/s (%,d events, %,d open orders at the end)%n",
-                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, rate, sink.events, engine.openOrders());
+            System.out.printf(Locale.ROOT,
+                "throughput %s %d: %,.0f commands/s (%,d events, %,d open orders at the end)%n",
+                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, rate, sink.events,
+                engine.openOrders());
             if (run >= 0)
             {
                 throughput[run] = rate;
@@ -96,8 +98,10 @@ public final class EngineLoadRun
         Arrays.sort(sorted);
         System.out.printf(Locale.ROOT, "throughput median %,.0f commands/s (min %,.0f, max %,.0f)%n",
             sorted[THROUGHPUT_RUNS / 2], sorted[0], sorted[THROUGHPUT_RUNS - 1]);
-        json.add(String.format(Locale.ROOT, "\"throughput\":{\"runs\":%s,\"medianCommandsPerSecond\":%.0f,\"eventsPerRun\":%d}",
-            Arrays.toString(Arrays.stream(throughput).mapToLong(Math::round).toArray()), sorted[THROUGHPUT_RUNS / 2], events));
+        json.add(String.format(Locale.ROOT,
+            "\"throughput\":{\"runs\":%s,\"medianCommandsPerSecond\":%.0f,\"eventsPerRun\":%d}",
+            Arrays.toString(Arrays.stream(throughput).mapToLong(Math::round).toArray()),
+            sorted[THROUGHPUT_RUNS / 2], events));
 
         final List<String> latencies = new ArrayList<>();
         for (final long rate : rates)
@@ -108,11 +112,12 @@ public final class EngineLoadRun
                 histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3);
             latencies.add(String.format(Locale.ROOT,
                 "{\"rate\":%d,\"p50Ns\":%d,\"p99Ns\":%d,\"p999Ns\":%d,\"maxNs\":%d,\"count\":%d}", rate,
-                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9),
-                histogram.getMaxValue(), histogram.getTotalCount()));
+                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), histogram.getTotalCount()));
         }
         json.add("\"latency\":[" + String.join(",", latencies) + "]");
-        json.add(String.format(Locale.ROOT, "\"workload\":{\"commands\":%d,\"setupCommands\":%d,\"accounts\":%d,\"mix\":\"%s\"}",
+        json.add(String.format(Locale.ROOT,
+            "\"workload\":{\"commands\":%d,\"setupCommands\":%d,\"accounts\":%d,\"mix\":\"%s\"}",
             workload.commands(), workload.setupCommands(), accounts, workload.mix()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, "{" + String.join(",", json) + "}\n", StandardCharsets.UTF_8);
@@ -172,7 +177,8 @@ public final class EngineLoadRun
         }
         try
         {
-            final EngineState.Context context = new EngineState.Context().directory(Files.createTempDirectory("engine-load-state"));
+            final EngineState.Context context = new EngineState.Context()
+                .directory(Files.createTempDirectory("engine-load-state"));
             if (recordsPerFlush > 0)
             {
                 context.recordsPerFlush(recordsPerFlush);

@@ -55,7 +55,8 @@ public final class ExchangeCoreWorkload
     private final long[] mix;
 
     private ExchangeCoreWorkload(
-        final ExpandableDirectByteBuffer records, final int length, final int commands, final int setupCommands, final long[] mix)
+        final ExpandableDirectByteBuffer records, final int length, final int commands, final int setupCommands,
+        final long[] mix)
     {
         this.mix = mix;
         this.records = records;
@@ -64,7 +65,10 @@ public final class ExchangeCoreWorkload
         this.setupCommands = setupCommands;
     }
 
-    /** The configuration the stream is meant for: venue limits as usual, the per-account rate off (exchange-core has none). */
+    /**
+     * The configuration the stream is meant for: venue limits as usual, the per-account rate off (exchange-core
+     * has none).
+     */
     public static EngineConfig config()
     {
         return new EngineConfig().operator(OPERATOR).actionRate(1_000_000_000L, 1).expectedAccounts(4_096)
@@ -88,7 +92,8 @@ public final class ExchangeCoreWorkload
      * The same stream as {@link #generate}, handed record by record to {@code sink} instead of kept: for runs
      * longer than memory holds. The returned workload holds no records.
      */
-    public static ExchangeCoreWorkload stream(final int accounts, final int measuredCommands, final long seed, final CommandSink sink)
+    public static ExchangeCoreWorkload stream(final int accounts, final int measuredCommands, final long seed,
+        final CommandSink sink)
     {
         final Generator generator = new Generator(accounts, seed, sink);
         return generator.run(measuredCommands);
@@ -127,7 +132,8 @@ public final class ExchangeCoreWorkload
     {
         final double total = mix[0] + mix[1] + mix[2] + mix[3] + mix[4];
         return String.format(Locale.ROOT, "GTC %.1f%%, IOC %.1f%%, amend price %.1f%%, cancel %.1f%%, reduce %.1f%%",
-            100 * mix[0] / total, 100 * mix[1] / total, 100 * mix[2] / total, 100 * mix[3] / total, 100 * mix[4] / total);
+            100 * mix[0] / total, 100 * mix[1] / total, 100 * mix[2] / total, 100 * mix[3] / total,
+            100 * mix[4] / total);
     }
 
     /** The first commands list the market and fund the accounts; measurements skip them. */

@@ -58,7 +58,8 @@ public final class ForcedJournalRun
                 final double[] fixed = run(parent, modes[m], commands, rate);
                 System.out.printf(Locale.ROOT, "round %d %-5s most %,9.0f/s (%,6.0f forces, %5.1f records a force)",
                     round, modes[m], most[0], most[1], most[2]);
-                System.out.printf(Locale.ROOT, " | at %,d/s: p50 %,8.1f µs, p99 %,9.1f µs, p99.9 %,9.1f µs, max %,9.1f µs%n",
+                System.out.printf(Locale.ROOT,
+                    " | at %,d/s: p50 %,8.1f µs, p99 %,9.1f µs, p99.9 %,9.1f µs, max %,9.1f µs%n",
                     rate, fixed[3], fixed[4], fixed[5], fixed[6]);
                 results.get(m).add(new double[] {most[0], fixed[3], fixed[4], fixed[5]});
             }
@@ -98,7 +99,8 @@ public final class ForcedJournalRun
         final SequencerListener listener = new SequencerListener()
         {
             @Override
-            public void onSequenced(final long connection, final long correlation, final long sequence, final long index)
+            public void onSequenced(final long connection, final long correlation, final long sequence,
+                final long index)
             {
                 onTold(correlation);
             }
@@ -122,8 +124,8 @@ public final class ForcedJournalRun
                 .verifyingContract(Address.of("0x" + "5e".repeat(20)))))
         {
             final PreJournalRefusals refusals = new PreJournalRefusals(64 << 20);
-            final Sequencer sequencer = new Sequencer(pool, journal.appender(), SystemEpochClock.INSTANCE, listener, 1, 0,
-                BATCH).refusals(refusals).forces(mode);
+            final Sequencer sequencer = new Sequencer(pool, journal.appender(), SystemEpochClock.INSTANCE, listener, 1,
+                0, BATCH).refusals(refusals).forces(mode);
             final String detail = "edge throttle: " + "x".repeat(40);
             final Thread producer = new Thread(() ->
             {

@@ -33,12 +33,12 @@ import java.util.Locale;
  * does: {@code commandsPerExcerpt} commands to a command excerpt (what its sequencer stages in one duty cycle), and
  * the events of the commands applied together as one event excerpt.
  * <p>
- * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush] [pretouch|pretouch-own-mapping|no-pretouch]
- * [commandsPerExcerpt]}
+ * Usage: {@code JournaledEngineRun [commands] [accounts] [folder] [commandsPerFlush]
+ * [pretouch|pretouch-own-mapping|no-pretouch] [commandsPerExcerpt]}
  * (given: the state written every that many commands whatever the records, absent or 0: its default rule; the journals'
- * pages faulted in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless no-pretouch,
- * and through its own mapping only with pretouch-own-mapping; commands per excerpt 64 by default, the appliance's batch
- * limit, 1 for an excerpt per command as at a low rate); the folder (a
+ * pages faulted in ahead of their writers by a {@link JournalPretoucher} thread, as in the appliance, unless
+ * no-pretouch, and through its own mapping only with pretouch-own-mapping; commands per excerpt 64 by default, the
+ * appliance's batch limit, 1 for an excerpt per command as at a low rate); the folder (a
  * temporary one by default, also when given as "") gets one pair of journals and one state folder per run,
  * deleted after it.
  */
@@ -60,7 +60,8 @@ public final class JournaledEngineRun
     {
         final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-        final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) : Files.createTempDirectory("journaled-run");
+        final Path root = args.length > 2 && !args[2].isEmpty() ? Path.of(args[2]) :
+            Files.createTempDirectory("journaled-run");
         // given: a write every that many commands, whatever the records; absent: the state's default rule
         commandsPerFlush = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         final String pretouching = args.length > 4 ? args[4] : "pretouch";
@@ -68,7 +69,8 @@ public final class JournaledEngineRun
         {
             case "pretouch", "pretouch-own-mapping" -> true;
             case "no-pretouch" -> false;
-            default -> throw new IllegalArgumentException("pretouch, pretouch-own-mapping or no-pretouch: " + pretouching);
+            default -> throw new IllegalArgumentException(
+                "pretouch, pretouch-own-mapping or no-pretouch: " + pretouching);
         };
         populateWriterMappings = "pretouch".equals(pretouching);
         commandsPerExcerpt = args.length > 5 ? Integer.parseInt(args[5]) : 64;
@@ -101,7 +103,8 @@ public final class JournaledEngineRun
                 Journal eventJournal = Journal.open(folder.resolve("state-events")))
             {
                 final AgentRunner pretoucher = pretouching(commandJournal, eventJournal);
-                sj = measured / seconds(() -> engineWithStateJournaled(workload, folder.resolve("state-journaled"), commandJournal,
+                sj = measured /
+                    seconds(() -> engineWithStateJournaled(workload, folder.resolve("state-journaled"), commandJournal,
                     eventJournal));
                 CloseHelper.quietClose(pretoucher);
             }
@@ -123,9 +126,10 @@ public final class JournaledEngineRun
             final long bytes = BenchFiles.size(folder);
             BenchFiles.delete(folder);
             System.out.printf(Locale.ROOT,
-                "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s (%.0f%%), " +
-                "state and journals %,.0f/s (%.0f%% of with state), replay %,.0f/s; %,d events, %,d MiB of journal files%n",
-                run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s, 100 * s / a, j, 100 * j / a, p, 100 * p / a,
+                "%s %d: alone %,.0f/s, with state %,.0f/s (%.0f%%), journaled %,.0f/s (%.0f%%), two threads %,.0f/s " +
+                "(%.0f%%), " + "state and journals %,.0f/s (%.0f%% of with state), replay %,.0f/s; %,d events, %,d " +
+                "MiB of journal files%n", run < 0 ? "warm-up" : "run", run < 0 ? run + WARMUP_RUNS + 1 : run + 1, a, s,
+                100 * s / a, j, 100 * j / a, p, 100 * p / a,
                 sj, 100 * sj / s, r, eventsJournaled, bytes >> 20);
             if (run >= 0)
             {
@@ -150,11 +154,12 @@ public final class JournaledEngineRun
         }
         System.out.printf(Locale.ROOT, "median: with state %s, with state/alone %.1f%% (%s)%n", range(stated),
             100 * median(stateRatio), rangePercent(stateRatio));
-        System.out.printf(Locale.ROOT, "median: state and journals %s, of with state %.1f%% (%s)%n", range(statedJournaled),
-            100 * median(journalOverState), rangePercent(journalOverState));
+        System.out.printf(Locale.ROOT, "median: state and journals %s, of with state %.1f%% (%s)%n",
+            range(statedJournaled), 100 * median(journalOverState), rangePercent(journalOverState));
         System.out.printf(Locale.ROOT, "median: alone %s, journaled %s, journaled/alone %.1f%% (%s), two threads %s, " +
-            "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled), 100 * median(ratio),
-            rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio), rangePercent(pipelinedRatio), range(replay));
+            "two threads/alone %.1f%% (%s), replay %s commands/s%n", range(alone), range(journaled),
+            100 * median(ratio), rangePercent(ratio), range(pipelined), 100 * median(pipelinedRatio),
+            rangePercent(pipelinedRatio), range(replay));
     }
 
     /** The appliance's pretoucher following both journals on a thread of its own, or null with no-pretouch. */
@@ -164,7 +169,8 @@ public final class JournaledEngineRun
         {
             return null;
         }
-        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, 1_000_000), Throwable::printStackTrace,
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, 1_000_000),
+            Throwable::printStackTrace,
             null, new JournalPretoucher(new JournalPretoucher.Context().populateWriterMappings(populateWriterMappings))
             .follow(commands).follow(events));
         AgentRunner.startOnThread(runner);
@@ -180,7 +186,8 @@ public final class JournaledEngineRun
     private static EngineState.Context stateContext(final Path folder)
     {
         final EngineState.Context context = new EngineState.Context().directory(folder);
-        return commandsPerFlush > 0 ? context.commandsPerFlush(commandsPerFlush).recordsPerFlush(Integer.MAX_VALUE) : context;
+        return commandsPerFlush > 0 ?
+            context.commandsPerFlush(commandsPerFlush).recordsPerFlush(Integer.MAX_VALUE) : context;
     }
 
     /** The engine with its Chronicle Map state (memory-mapped files, written by the chosen rule), events dropped. */
@@ -197,7 +204,10 @@ public final class JournaledEngineRun
         }
     }
 
-    /** The appliance's own shape on one thread: commands appended, then applied with their state, their events journaled. */
+    /**
+     * The appliance's own shape on one thread: commands appended, then applied with their state, their
+     * events journaled.
+     */
     private static void engineWithStateJournaled(
         final ExchangeCoreWorkload workload, final Path folder, final Journal commands, final Journal events)
     {
@@ -214,7 +224,8 @@ public final class JournaledEngineRun
         }
     }
 
-    private static void engineJournaled(final ExchangeCoreWorkload workload, final Journal commands, final Journal events)
+    private static void engineJournaled(final ExchangeCoreWorkload workload, final Journal commands,
+        final Journal events)
     {
         final JournalAppender eventOut = events.appender();
         eventsJournaled = 0;
@@ -300,7 +311,8 @@ public final class JournaledEngineRun
     {
         final double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", sorted[sorted.length / 2], sorted[0], sorted[sorted.length - 1]);
+        return String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", sorted[sorted.length / 2], sorted[0],
+            sorted[sorted.length - 1]);
     }
 
     private static String rangePercent(final double[] values)

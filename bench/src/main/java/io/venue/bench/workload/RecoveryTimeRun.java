@@ -66,8 +66,8 @@ public final class RecoveryTimeRun
                     }
                 });
             }
-            System.out.printf(Locale.ROOT, "journaled and applied %,d commands in %.1f s; %,d MiB of journals%n", applied[0],
-                (System.nanoTime() - writeStart) / 1e9,
+            System.out.printf(Locale.ROOT, "journaled and applied %,d commands in %.1f s; %,d MiB of journals%n",
+                applied[0], (System.nanoTime() - writeStart) / 1e9,
                 (BenchFiles.size(folder.resolve("commands")) + BenchFiles.size(folder.resolve("events"))) >> 20);
 
             recover(folder, context, folder.resolve("snapshots"), "state intact");
@@ -82,16 +82,16 @@ public final class RecoveryTimeRun
         }
     }
 
-    private static void recover(final Path folder, final EngineState.Context context, final Path snapshots, final String title)
-        throws Exception
+    private static void recover(final Path folder, final EngineState.Context context, final Path snapshots,
+        final String title) throws Exception
     {
         final long start = System.nanoTime();
         final StringBuilder log = new StringBuilder();
         try (Journal commandJournal = Journal.open(folder.resolve("commands"));
             Journal eventJournal = Journal.open(folder.resolve("events")))
         {
-            final ShardRecovery recovery = ShardRecovery.recover(ExchangeCoreWorkload.config(), context, snapshots, commandJournal,
-                eventJournal, new ShardRecovery.Report()
+            final ShardRecovery recovery = ShardRecovery.recover(ExchangeCoreWorkload.config(), context, snapshots,
+                commandJournal, eventJournal, new ShardRecovery.Report()
                 {
                     public void onStateRebuilt(final String reason)
                     {
@@ -103,9 +103,11 @@ public final class RecoveryTimeRun
                         log.append("unreadable command at index ").append(index).append("; ");
                     }
 
-                    public void onReplayed(final long replayed, final long matched, final long appended, final long last)
+                    public void onReplayed(final long replayed, final long matched, final long appended,
+                        final long last)
                     {
-                        log.append(String.format(Locale.ROOT, "replayed %,d commands (%,d events matched, %,d appended) to %,d",
+                        log.append(String.format(Locale.ROOT,
+                            "replayed %,d commands (%,d events matched, %,d appended) to %,d",
                             replayed, matched, appended, last));
                     }
                 });

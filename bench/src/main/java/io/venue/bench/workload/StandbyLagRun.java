@@ -52,8 +52,8 @@ public final class StandbyLagRun
         yielding = args.length > 3 && "yield".equals(args[3]);
         final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(2_000, commands, 42);
         final byte[][] records = split(workload);
-        System.out.printf(Locale.ROOT, "%,d command records, %s, idle threads %s%n", records.length, udp ? "UDP on loopback" : "IPC",
-            yielding ? "yield" : "spin");
+        System.out.printf(Locale.ROOT, "%,d command records, %s, idle threads %s%n", records.length,
+            udp ? "UDP on loopback" : "IPC", yielding ? "yield" : "spin");
         for (final long rate : rates)
         {
             run(records, rate, udp, false);
@@ -61,7 +61,8 @@ public final class StandbyLagRun
         }
     }
 
-    private static void run(final byte[][] records, final long rate, final boolean udp, final boolean report) throws Exception
+    private static void run(final byte[][] records, final long rate, final boolean udp, final boolean report)
+        throws Exception
     {
         final Path folder = Files.createTempDirectory("standby-lag");
         final ReplicationContext context = new ReplicationContext()
@@ -79,9 +80,12 @@ public final class StandbyLagRun
             Journal primaryJournal = Journal.open(folder.resolve("primary"));
             Journal standbyJournal = Journal.open(folder.resolve("standby")))
         {
-            final Publication toStandby = media.aeron().addExclusivePublication(context.commandChannel(), context.commandStreamId());
-            final Subscription fromPrimary = media.aeron().addSubscription(context.commandChannel(), context.commandStreamId());
-            final Publication toPrimary = media.aeron().addExclusivePublication(context.replyChannel(), context.replyStreamId());
+            final Publication toStandby = media.aeron()
+                .addExclusivePublication(context.commandChannel(), context.commandStreamId());
+            final Subscription fromPrimary = media.aeron()
+                .addSubscription(context.commandChannel(), context.commandStreamId());
+            final Publication toPrimary = media.aeron()
+                .addExclusivePublication(context.replyChannel(), context.replyStreamId());
             final Subscription replies = media.aeron().addSubscription(context.replyChannel(), context.replyStreamId());
             final CommandShipper shipper = new CommandShipper(primaryJournal, toStandby, replies, context, 1);
             final StandbyFollower follower = new StandbyFollower(standbyJournal, 0, 1, fromPrimary, toPrimary, context);
@@ -146,10 +150,13 @@ public final class StandbyLagRun
                 "standby lag at most %,d commands%n",
                 rate, histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
                 histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3, maxLag);
-            System.out.printf(Locale.ROOT, "  the primary thread off its core (gaps over 50 us in a loop that never blocks): %,d times, " +
-                "median %.1f us, max %.1f us, %.1f ms in all%n", STALLS.getTotalCount(), STALLS.getValueAtPercentile(50) / 1e3,
+            System.out.printf(Locale.ROOT,
+                "  the primary thread off its core (gaps over 50 us in a loop that never blocks): %,d times, " +
+                "median %.1f us, max %.1f us, %.1f ms in all%n", STALLS.getTotalCount(),
+                STALLS.getValueAtPercentile(50) / 1e3,
                 STALLS.getMaxValue() / 1e3, STALLS.getTotalCount() * STALLS.getMean() / 1e6);
-            System.out.printf(Locale.ROOT, "  the primary's own journal append: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us%n",
+            System.out.printf(Locale.ROOT,
+                "  the primary's own journal append: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us%n",
                 appends.getValueAtPercentile(50) / 1e3, appends.getValueAtPercentile(99) / 1e3,
                 appends.getValueAtPercentile(99.9) / 1e3, appends.getMaxValue() / 1e3);
         }
@@ -176,7 +183,8 @@ public final class StandbyLagRun
     private static long lastTurn;
 
     /** Ships, reads the standby's acknowledgement, and records the delay of every command it now covers. */
-    private static long drain(final CommandShipper shipper, final Histogram histogram, final long[] intended, final long recorded)
+    private static long drain(final CommandShipper shipper, final Histogram histogram, final long[] intended,
+        final long recorded)
     {
         final long turn = System.nanoTime();
         if (lastTurn != 0 && turn - lastTurn > 50_000)

@@ -23,7 +23,8 @@ public final class StateReopenRun
 
     public static void main(final String[] args) throws Exception
     {
-        final EngineState.Context context = new EngineState.Context().directory(Path.of(args[0])).sizeFor(StateLimits.PRODUCTION);
+        final EngineState.Context context = new EngineState.Context().directory(Path.of(args[0]))
+            .sizeFor(StateLimits.PRODUCTION);
         final boolean wasClean = !EngineState.check(context).detail().startsWith("reopened after");
         final long start = System.nanoTime();
         final EngineState state = EngineState.open(context);

@@ -40,7 +40,8 @@ class GapSummaryTest
         final GapSummary summary = GapSummary.of(new long[0], 0, 1_000_000_000L, THRESHOLDS);
 
         assertArrayEquals(new double[] {0, 0, 0}, summary.shareDelayedOver());
-        assertEquals("gaps over 20 us 0, over 100 us 0, over 1 ms 0, longest 0.0 us; instants delayed over 20 us 0.000%," +
+        assertEquals(
+            "gaps over 20 us 0, over 100 us 0, over 1 ms 0, longest 0.0 us; instants delayed over 20 us 0.000%," +
             " over 50 us 0.000%, over 2 ms 0.000%", summary.describe());
     }
 }

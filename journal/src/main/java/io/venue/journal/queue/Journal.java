@@ -41,7 +41,8 @@ public final class Journal implements AutoCloseable
 
     private Journal(final Path folder, final boolean readOnly)
     {
-        this(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).readOnly(readOnly), folder, readOnly);
+        this(SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).readOnly(readOnly),
+            folder, readOnly);
     }
 
     private Journal(final SingleChronicleQueueBuilder builder, final Path folder, final boolean readOnly)
@@ -142,7 +143,10 @@ public final class Journal implements AutoCloseable
         return sequence[0];
     }
 
-    /** The CRC-32C of the record with this sequence (its bytes as journaled), or 0 when the journal holds none (as for 0). */
+    /**
+     * The CRC-32C of the record with this sequence (its bytes as journaled), or 0 when the journal holds none (as
+     * for 0).
+     */
     public long recordCrc(final long sequence)
     {
         if (sequence <= 0)

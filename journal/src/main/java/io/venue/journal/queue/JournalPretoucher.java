@@ -41,7 +41,10 @@ import java.util.Objects;
 public final class JournalPretoucher implements Agent
 {
     private static final int PAGE = OS.pageSize();
-    /** Populated per call: each call holds the process's map lock for reading, which a writer mapping its next chunk waits for. */
+    /**
+     * Populated per call: each call holds the process's map lock for reading, which a writer mapping its next chunk
+     * waits for.
+     */
     private static final long POPULATE_STEP = 256L << 10;
     /** The span of one mapping; the file is mapped window by window as the writer moves on. */
     private static final long WINDOW = 64L << 20;
@@ -108,7 +111,8 @@ public final class JournalPretoucher implements Agent
     private void failed(final File file, final Exception cause)
     {
         failures++; // one writer: this agent's thread
-        context.errorHandler.onError(new IOException("journal pretouching stopped for " + file + " until its next file", cause));
+        context.errorHandler.onError(
+            new IOException("journal pretouching stopped for " + file + " until its next file", cause));
     }
 
     /** The file the pretoucher maps for the {@code i}-th journal it follows, or null before its first excerpt. */
@@ -153,7 +157,8 @@ public final class JournalPretoucher implements Agent
         {
             if (bytes < PAGE || bytes > WINDOW)
             {
-                throw new IllegalArgumentException("aheadBytes must be between " + PAGE + " and " + WINDOW + ": " + bytes);
+                throw new IllegalArgumentException(
+                    "aheadBytes must be between " + PAGE + " and " + WINDOW + ": " + bytes);
             }
             aheadBytes = bytes;
             return this;
@@ -197,7 +202,9 @@ public final class JournalPretoucher implements Agent
         private final WriteFront front;
         private final JournalPretoucher owner;
         private final boolean populating;
-        /** The writer's mapping populated so far, up to populatedTo; one that failed is left until the writer moves on. */
+        /**
+         * The writer's mapping populated so far, up to populatedTo; one that failed is left until the writer moves on.
+         */
         private WriteFront.WriterMapping populatedMapping;
         private WriteFront.WriterMapping failedMapping;
         private long populatedTo;
@@ -282,11 +289,12 @@ public final class JournalPretoucher implements Agent
         }
 
         /** Populates the writer's mapping from the writer's page up to the target; returns the pages done. */
-        private int populate(final WriteFront.WriterMapping mapping, final long position, final long target, final long aheadBytes,
-            final int maxPages)
+        private int populate(final WriteFront.WriterMapping mapping, final long position, final long target,
+            final long aheadBytes, final int maxPages)
         {
             // another mapping is another set of page tables, even over the same bytes of the file: start again
-            if (mapping != populatedMapping || populatedTo < (position & -PAGE) || position + aheadBytes + PAGE < populatedTo)
+            if (mapping != populatedMapping || populatedTo < (position & -PAGE) ||
+                position + aheadBytes + PAGE < populatedTo)
             {
                 populatedMapping = mapping;
                 populatedTo = position & -PAGE;
@@ -308,7 +316,8 @@ public final class JournalPretoucher implements Agent
             {
                 for (long done = 0; done < length; done += POPULATE_STEP)
                 {
-                    if (!WriterPages.populate(mapping.address() + (from + done - mapping.from()), Math.min(POPULATE_STEP, length - done)))
+                    if (!WriterPages.populate(mapping.address() + (from + done - mapping.from()),
+                        Math.min(POPULATE_STEP, length - done)))
                     {
                         // not expected while the store is held (the range lies within the file and the mapping)
                         failedMapping = mapping;

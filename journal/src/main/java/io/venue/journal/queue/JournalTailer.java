@@ -105,7 +105,8 @@ public final class JournalTailer implements AutoCloseable
     /** Whether a {@link #moveAfterSequence} through {@code through} passes over the record at {@code record}. */
     private boolean passedOver(final int record, final int recordLength, final long through)
     {
-        return through != NOTHING_TO_SKIP && recordLength >= MIN_SEQUENCED && JournalRecords.sequence(view, record) <= through;
+        return through != NOTHING_TO_SKIP && recordLength >= MIN_SEQUENCED &&
+            JournalRecords.sequence(view, record) <= through;
     }
 
     /**
@@ -143,7 +144,8 @@ public final class JournalTailer implements AutoCloseable
         }
         skipThrough = NOTHING_TO_SKIP;
         int position = 0;
-        while (position < length && passedOver(position + Journal.FRAME_HEADER, view.getInt(position, ByteOrder.LITTLE_ENDIAN), through))
+        while (position < length &&
+            passedOver(position + Journal.FRAME_HEADER, view.getInt(position, ByteOrder.LITTLE_ENDIAN), through))
         {
             position += Journal.FRAME_HEADER + view.getInt(position, ByteOrder.LITTLE_ENDIAN);
         }
@@ -190,7 +192,9 @@ public final class JournalTailer implements AutoCloseable
         }
     }
 
-    /** The length of the record framed at {@code position}, which must be positive and fit the excerpt's {@code length}. */
+    /**
+     * The length of the record framed at {@code position}, which must be positive and fit the excerpt's {@code length}.
+     */
     private static int frameAt(final DirectBuffer excerpt, final int position, final int length, final long index)
     {
         if (length - position < Journal.FRAME_HEADER)
@@ -200,7 +204,8 @@ public final class JournalTailer implements AutoCloseable
         final int recordLength = excerpt.getInt(position, ByteOrder.LITTLE_ENDIAN);
         if (recordLength <= 0 || recordLength > length - position - Journal.FRAME_HEADER)
         {
-            throw new JournalDamagedException(index, "a record of " + recordLength + " bytes at byte " + position + " of " + length);
+            throw new JournalDamagedException(index,
+                "a record of " + recordLength + " bytes at byte " + position + " of " + length);
         }
         return recordLength;
     }
@@ -283,7 +288,8 @@ public final class JournalTailer implements AutoCloseable
             tailer.moveToIndex(found);
             skipThrough = sequence;
         }
-        // else the read stepped past excerpt lo, to whatever follows it (the next day's first, if it was the day's last)
+        // else the read stepped past excerpt lo, to whatever follows it (the next day's first, if it was the
+        // day's last)
     }
 
     private static final long NOT_PRESENT = Long.MIN_VALUE;

@@ -46,7 +46,8 @@ final class WriteFront
             cycle = writerCycle;
             // a reader that sees the new file with the old file's last position must not skip the new file's start
             POSITION.setRelease(this, 0L);
-            // nor fault in the old file's mapping for it: a reader that sees the new file sees no mapping or the new one
+            // nor fault in the old file's mapping for it: a reader that sees the new file sees no mapping or the
+            // new one
             mapping = null;
             file = currentFile.get();
         }
@@ -63,7 +64,8 @@ final class WriteFront
         {
             mappedStore = store;
             mapping = store instanceof MappedBytesStore mapped ?
-                new WriterMapping(mapped, mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit()) : null;
+                new WriterMapping(mapped, mapped.addressForWrite(mapped.start()), mapped.start(),
+                    mapped.safeLimit()) : null;
         }
     }
 
@@ -74,9 +76,9 @@ final class WriteFront
     }
 
     /**
-     * The writer's mapping of file bytes {@code [from, to)} at {@code address}, made by {@code store}. The writer's queue
-     * unmaps it when the last reference to the store goes: a reader must hold one ({@code tryReserve}) while it uses the
-     * address.
+     * The writer's mapping of file bytes {@code [from, to)} at {@code address}, made by {@code store}. The writer's
+     * queue unmaps it when the last reference to the store goes: a reader must hold one ({@code tryReserve}) while it
+     * uses the address.
      */
     record WriterMapping(MappedBytesStore store, long address, long from, long to)
     {

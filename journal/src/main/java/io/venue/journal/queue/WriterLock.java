@@ -61,7 +61,8 @@ final class WriterLock implements AutoCloseable
             }
             try
             {
-                final FileChannel channel = FileChannel.open(key.resolve(FILE_NAME), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                final FileChannel channel = FileChannel.open(key.resolve(FILE_NAME), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
                 final FileLock lock;
                 try
                 {

@@ -42,7 +42,8 @@ final class WriterPages
      */
     static boolean supports(final PosixAPI api)
     {
-        return api != null && api.madvise(0, 0, MADV_POPULATE_WRITE) == 0 && api.madvise(1, OS.pageSize(), MADV_POPULATE_WRITE) != 0;
+        return api != null && api.madvise(0, 0, MADV_POPULATE_WRITE) == 0 &&
+            api.madvise(1, OS.pageSize(), MADV_POPULATE_WRITE) != 0;
     }
 
     /**

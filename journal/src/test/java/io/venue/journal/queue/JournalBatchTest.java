@@ -54,7 +54,8 @@ class JournalBatchTest
                     final byte[] record = new byte[1 + random.nextInt(300)];
                     random.nextBytes(record);
                     final UnsafeBuffer source = r % 2 == 0 ?
-                        new UnsafeBuffer(new byte[record.length + 3]) : new UnsafeBuffer(ByteBuffer.allocateDirect(record.length + 3));
+                        new UnsafeBuffer(new byte[record.length + 3]) : new UnsafeBuffer(
+                            ByteBuffer.allocateDirect(record.length + 3));
                     source.putBytes(3, record);
                     appender.add(source, 3, record.length);
                     written.add(record);
@@ -116,7 +117,8 @@ class JournalBatchTest
             final JournalTailer whole = journal.tailer();
             for (final byte[] framed : excerpts)
             {
-                assertTrue(whole.readExcerpt((buffer, offset, length, index) -> assertArrayEquals(framed, copy(buffer, offset, length))));
+                assertTrue(whole.readExcerpt((buffer, offset, length, index) -> assertArrayEquals(framed,
+                    copy(buffer, offset, length))));
             }
             assertFalse(whole.readExcerpt((buffer, offset, length, index) -> { }));
         }
@@ -132,7 +134,8 @@ class JournalBatchTest
         }
         // a frame claiming 100 bytes (Chronicle writes little-endian here) in an excerpt of 6, written past the
         // journal's own appender
-        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile())
+            .rollCycle(RollCycles.FAST_DAILY).build())
         {
             final ExcerptAppender appender = raw.createAppender();
             try (DocumentContext context = appender.writingDocument())
@@ -158,7 +161,8 @@ class JournalBatchTest
     void aReadThatStopsInsideAnExcerptGoesOnFromTheRecordItStoppedAtNeverHandingARecordTwice()
     {
         final long damagedAt;
-        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile())
+            .rollCycle(RollCycles.FAST_DAILY).build())
         {
             final ExcerptAppender appender = raw.createAppender();
             // four good records of 16 bytes (sequences 1..4), then a frame claiming 100 bytes
@@ -246,7 +250,8 @@ class JournalBatchTest
         final Random random = new Random(2026);
         final List<byte[]> expected = new ArrayList<>();
         final List<Long> damagedIndexes = new ArrayList<>();
-        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile()).rollCycle(RollCycles.FAST_DAILY).build())
+        try (ChronicleQueue raw = SingleChronicleQueueBuilder.single(folder.toFile())
+            .rollCycle(RollCycles.FAST_DAILY).build())
         {
             final ExcerptAppender appender = raw.createAppender();
             for (int excerpt = 0; excerpt < 600; excerpt++)
@@ -304,7 +309,8 @@ class JournalBatchTest
                 }
                 catch (final JournalDamagedException damaged)
                 {
-                    assertEquals(damagedIndexes.get(damagesSeen), damaged.index(), "the damage is reported where it is");
+                    assertEquals(damagedIndexes.get(damagesSeen), damaged.index(),
+                        "the damage is reported where it is");
                     damagesSeen++;
                     // an operator's choice, for this test only: go on past the damaged excerpt
                     tailer.moveToIndex(damaged.index() + 1);
@@ -479,7 +485,8 @@ class JournalBatchTest
                 final List<Long> expected = sequences.stream().filter(s -> s > bound).toList();
                 tailer.moveAfterSequence(after);
                 final List<Long> read = new ArrayList<>();
-                while (tailer.read((buffer, offset, length, index) -> read.add(JournalRecords.sequence(buffer, offset))))
+                while (tailer.read(
+                    (buffer, offset, length, index) -> read.add(JournalRecords.sequence(buffer, offset))))
                 {
                     // to the end
                 }
@@ -489,7 +496,8 @@ class JournalBatchTest
                 cursorTailer.moveAfterSequence(after);
                 final RecordCursor cursor = new RecordCursor(cursorTailer);
                 final List<Long> cursorRead = new ArrayList<>();
-                while (cursor.next((buffer, offset, length, index) -> cursorRead.add(JournalRecords.sequence(buffer, offset))))
+                while (cursor.next(
+                    (buffer, offset, length, index) -> cursorRead.add(JournalRecords.sequence(buffer, offset))))
                 {
                     // to the end
                 }
@@ -539,7 +547,8 @@ class JournalBatchTest
             final RecordCursor cursor = new RecordCursor(journal.tailer());
             final List<Integer> groups = new ArrayList<>();
             final long[] sequence = {0};
-            final RecordHandler read = (buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(buffer, offset);
+            final RecordHandler read = (buffer, offset, length, index) -> sequence[0] = JournalRecords.sequence(
+                buffer, offset);
             while (cursor.next(read))
             {
                 int size = 1;

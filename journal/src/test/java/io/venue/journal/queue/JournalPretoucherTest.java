@@ -45,7 +45,8 @@ class JournalPretoucherTest
         final List<byte[]> written = new ArrayList<>();
         try (Journal journal = Journal.open(folder))
         {
-            final JournalPretoucher pretoucher = new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(1 << 20))
+            final JournalPretoucher pretoucher = new JournalPretoucher(
+                new JournalPretoucher.Context().aheadBytes(1 << 20))
                 .follow(journal);
             final AgentRunner runner = start(pretoucher);
             try
@@ -76,7 +77,8 @@ class JournalPretoucherTest
                 runner.close();
             }
             // the 1 MiB ahead of the first record and the 1 MiB ahead of the last, megabytes apart
-            assertTrue(pretoucher.pagesTouched() >= 512, "pages ahead of the writer were touched: " + pretoucher.pagesTouched());
+            assertTrue(pretoucher.pagesTouched() >= 512,
+                "pages ahead of the writer were touched: " + pretoucher.pagesTouched());
             assertEquals(0, pretoucher.failures());
             assertZeroAfter(journal.writeFront().file(), journal.writeFront().position(), 1 << 20);
             final List<byte[]> read = new ArrayList<>();
@@ -119,7 +121,8 @@ class JournalPretoucherTest
                 appender.append(record, 0, 64);
                 final File second = awaitFollowing(pretoucher, first);
                 assertNotEquals(first, second);
-                assertTrue(awaitTouched(pretoucher, touchedInFirst + 1) > touchedInFirst, "the new file's pages are touched");
+                assertTrue(awaitTouched(pretoucher, touchedInFirst + 1) > touchedInFirst,
+                    "the new file's pages are touched");
             }
             finally
             {
@@ -142,7 +145,8 @@ class JournalPretoucherTest
     {
         final List<Throwable> reported = new ArrayList<>();
         final WriteFront front = new WriteFront();
-        final JournalPretoucher pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(reported::add))
+        final JournalPretoucher pretoucher = new JournalPretoucher(
+            new JournalPretoucher.Context().errorHandler(reported::add))
             .follow(front);
         front.publish(1, () -> folder.resolve("gone.cq4").toFile(), 4096);
         assertEquals(0, pretoucher.doWork());
@@ -172,18 +176,26 @@ class JournalPretoucherTest
     void theWriterTakesFarFewerFaultsWhenThePretoucherPopulatesItsOwnMapping() throws Exception
     {
         assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "per-thread fault counts are Linux's");
-        final JournalPretoucher populating = new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(16 << 20));
-        assumeTrue(populating.populatesWriterMappings(), "this kernel cannot populate another thread's mapping (Linux 5.14+)");
+        final JournalPretoucher populating = new JournalPretoucher(
+            new JournalPretoucher.Context().aheadBytes(16 << 20));
+        assumeTrue(populating.populatesWriterMappings(),
+            "this kernel cannot populate another thread's mapping (Linux 5.14+)");
         final long touchedElsewhere = writerFaultsOverPages(folder.resolve("own-mapping"),
-            new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(16 << 20).populateWriterMappings(false)), 2_048);
-        assumeTrue(touchedElsewhere > 256, "this file system maps written pages without a fault each (" + touchedElsewhere +
+            new JournalPretoucher(new JournalPretoucher.Context().aheadBytes(16 << 20).populateWriterMappings(false)),
+            2_048);
+        assumeTrue(touchedElsewhere > 256,
+            "this file system maps written pages without a fault each (" + touchedElsewhere +
             " faults over 2,048 pages): nothing to compare");
         final long populated = writerFaultsOverPages(folder.resolve("populated"), populating, 2_048);
         assertTrue(populated * 8 < touchedElsewhere,
-            "the writer faulted " + populated + " times over 2,048 populated pages, " + touchedElsewhere + " over pages touched elsewhere");
+            "the writer faulted " + populated + " times over 2,048 populated pages, " + touchedElsewhere +
+            " over pages touched elsewhere");
     }
 
-    /** Which native access counts as able to populate: the library's no-op stand-in, whose every call succeeds, does not. */
+    /**
+     * Which native access counts as able to populate: the library's no-op stand-in, whose every call succeeds,
+     * does not.
+     */
     @Test
     void aLibraryThatOnlyPretendsToCallTheKernelIsNotTakenForOne()
     {
@@ -192,10 +204,11 @@ class JournalPretoucherTest
     }
 
     /**
-     * Writes one excerpt, waits until the pretoucher has done the 16 MiB ahead, then counts this thread's minor faults over
-     * {@code pages} more.
+     * Writes one excerpt, waits until the pretoucher has done the 16 MiB ahead, then counts this thread's minor faults
+     * over {@code pages} more.
      */
-    private static long writerFaultsOverPages(final Path folder, final JournalPretoucher pretoucher, final int pages) throws Exception
+    private static long writerFaultsOverPages(final Path folder, final JournalPretoucher pretoucher, final int pages)
+        throws Exception
     {
         try (Journal journal = Journal.open(folder))
         {
@@ -240,7 +253,8 @@ class JournalPretoucherTest
 
     private static AgentRunner start(final JournalPretoucher pretoucher)
     {
-        final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, pretoucher);
+        final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace,
+            null, pretoucher);
         AgentRunner.startOnThread(runner);
         return runner;
     }
@@ -269,14 +283,16 @@ class JournalPretoucherTest
         {
             Thread.sleep(1);
         }
-        assertTrue(pretoucher.pagesTouched() >= atLeast, "touched " + pretoucher.pagesTouched() + ", expected " + atLeast);
+        assertTrue(pretoucher.pagesTouched() >= atLeast,
+            "touched " + pretoucher.pagesTouched() + ", expected " + atLeast);
         return pretoucher.pagesTouched();
     }
 
     private static File awaitFollowing(final JournalPretoucher pretoucher, final File other) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((pretoucher.following(0) == null || pretoucher.following(0).equals(other)) && System.nanoTime() < deadline)
+        while ((pretoucher.following(0) == null || pretoucher.following(0).equals(other)) &&
+            System.nanoTime() < deadline)
         {
             Thread.sleep(1);
         }

@@ -89,7 +89,8 @@ class JournalTest
                 command.add(argument);
             }
         }
-        command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+        command.addAll(
+            List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
             Writer.class.getName(), folder.toString()));
         final Process writer = new ProcessBuilder(command).redirectErrorStream(true).start();
         try
@@ -152,7 +153,8 @@ class JournalTest
                 written.add(record);
                 // heap and off-heap sources, at an offset
                 final UnsafeBuffer source = i % 2 == 0 ?
-                    new UnsafeBuffer(new byte[record.length + 5]) : new UnsafeBuffer(ByteBuffer.allocateDirect(record.length + 5));
+                    new UnsafeBuffer(new byte[record.length + 5]) : new UnsafeBuffer(
+                        ByteBuffer.allocateDirect(record.length + 5));
                 source.putBytes(5, record);
                 indexes.add(appender.append(source, 5, record.length));
             }

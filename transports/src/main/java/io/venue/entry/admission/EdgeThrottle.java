@@ -29,7 +29,8 @@ public final class EdgeThrottle
     private final ConcurrentHashMap<InetAddress, Bucket> buckets = new ConcurrentHashMap<>();
     private final AtomicLong nextPruneNs = new AtomicLong();
 
-    public EdgeThrottle(final long ratePerSecond, final long burst, final Set<InetAddress> exempt, final LongSupplier nanoClock)
+    public EdgeThrottle(final long ratePerSecond, final long burst, final Set<InetAddress> exempt,
+        final LongSupplier nanoClock)
     {
         if (ratePerSecond < 1 || burst < 1)
         {
@@ -67,7 +68,8 @@ public final class EdgeThrottle
                 prune();
             }
         }
-        final Bucket bucket = buckets.computeIfAbsent(key(address), a -> new Bucket(burst * NANOS, nanoClock.getAsLong()));
+        final Bucket bucket = buckets.computeIfAbsent(key(address),
+            a -> new Bucket(burst * NANOS, nanoClock.getAsLong()));
         synchronized (bucket)
         {
             final long now = nanoClock.getAsLong();
@@ -112,7 +114,8 @@ public final class EdgeThrottle
     {
         final long elapsed = Math.max(0, now - bucket.lastNs);
         final long capacity = burst * NANOS;
-        return elapsed >= capacity / ratePerSecond ? capacity : Math.min(capacity, bucket.units + elapsed * ratePerSecond);
+        return elapsed >= capacity / ratePerSecond ? capacity :
+            Math.min(capacity, bucket.units + elapsed * ratePerSecond);
     }
 
     /** The address itself for IPv4, its /64 for IPv6: what a per-address limit counts by. */

@@ -59,9 +59,9 @@ public final class SlidingCount
     }
 
     /**
-     * Takes back up to {@code amount} of a charge made at {@code chargedAtMs}, from that charge's bucket (not the newest:
-     * another key holder's later charge must keep counting as long as it should). A charge whose bucket has left the
-     * ring no longer counts anyway.
+     * Takes back up to {@code amount} of a charge made at {@code chargedAtMs}, from that charge's bucket (not the
+     * newest: another key holder's later charge must keep counting as long as it should). A charge whose bucket has
+     * left the ring no longer counts anyway.
      */
     public void takeBack(final long chargedAtMs, final long amount)
     {

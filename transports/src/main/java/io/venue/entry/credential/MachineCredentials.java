@@ -93,8 +93,8 @@ public final class MachineCredentials
      * A refused machine authentication: the check's result, the field at fault and a message a person can act on, the
      * server's time (and the earliest timestamp taken, or -1), and what the journal records of it.
      */
-    public record Failure(SvcAuthResult result, String field, String message, long serverTimeMs, long acceptsTimestampsFromMs,
-        RequestRejectReason journalReason, String journalDetail)
+    public record Failure(SvcAuthResult result, String field, String message, long serverTimeMs,
+        long acceptsTimestampsFromMs, RequestRejectReason journalReason, String journalDetail)
     {
     }
 
@@ -123,7 +123,8 @@ public final class MachineCredentials
                 key[0] = apiKeys.apply(id);
                 return key[0] == null ? null : key[0].svc();
             }, method, rawPath, query < 0 ? null : uri.substring(query + 1), body, now);
-            final boolean beforeStart = result == SvcAuthResult.OK && svc.headers().timestampMs() < acceptsTimestampsFromMs;
+            final boolean beforeStart = result == SvcAuthResult.OK &&
+                svc.headers().timestampMs() < acceptsTimestampsFromMs;
             if (beforeStart)
             {
                 result = SvcAuthResult.SKEW;
@@ -151,12 +152,13 @@ public final class MachineCredentials
                 SvcHeaders.NONCE : unauthenticated ? SvcHeaders.SIGNATURE : svc.errorField();
             final String message = beforeStart ? "signed at " + svc.headers().timestampMs() +
                 ", before this node started serving at " + acceptsTimestampsFromMs + " (its start, or its start or " +
-                "promotion plus the 30 s skew when its record of used nonces may be incomplete; nonces used before then " +
-                "may be unknown to it): sign again with an SVC-Timestamp from " + acceptsTimestampsFromMs + " on; a client " +
+                "promotion plus the 30 s skew when its record of used nonces may be incomplete; nonces used " +
+                "before then " + "may be unknown to it): sign again with an SVC-Timestamp from " +
+                acceptsTimestampsFromMs + " on; a client " +
                 "whose clock is behind the server's (serverTimeMs) waits for it" :
                 result == SvcAuthResult.NONCE_REPLAYED ?
-                "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a larger one" :
-                unauthenticated ? UNAUTHENTICATED : svc.errorMessage();
+                "this SVC-Nonce is not above the highest one accepted for the key: each is single use, send a " +
+                "larger one" : unauthenticated ? UNAUTHENTICATED : svc.errorMessage();
             final RequestRejectReason reason = switch (result)
             {
                 case SKEW -> RequestRejectReason.TIMESTAMP_SKEW;

@@ -72,13 +72,15 @@ public final class WsTokens
         try
         {
             signature = DECODER.decode(token.substring(dot + 1));
-            parts = new String(DECODER.decode(token.substring(PREFIX.length(), dot)), StandardCharsets.US_ASCII).split("\\|", -1);
+            parts = new String(DECODER.decode(token.substring(PREFIX.length(), dot)), StandardCharsets.US_ASCII)
+                .split("\\|", -1);
         }
         catch (final IllegalArgumentException notBase64)
         {
             return null;
         }
-        if (!MessageDigest.isEqual(signature, sign(token.substring(0, dot))) || parts.length != 4 || !SCOPE.equals(parts[3]))
+        if (!MessageDigest.isEqual(signature, sign(token.substring(0, dot))) || parts.length != 4 ||
+            !SCOPE.equals(parts[3]))
         {
             return null;
         }

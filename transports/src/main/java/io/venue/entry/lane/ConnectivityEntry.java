@@ -20,7 +20,8 @@ public record ConnectivityEntry(String name, Map<String, Object> fields)
             if (!(value instanceof String || value instanceof Boolean || value instanceof Long))
             {
                 throw new IllegalArgumentException("connectivity field " + name + "." + field + " is a " +
-                    (value == null ? "null" : value.getClass().getSimpleName()) + "; a String, Boolean or Long is written");
+                    (value == null ? "null" : value.getClass().getSimpleName()) +
+                    "; a String, Boolean or Long is written");
             }
             copy.put(field, value);
         });

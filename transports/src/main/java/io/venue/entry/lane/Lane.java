@@ -30,8 +30,8 @@ public interface Lane extends AutoCloseable
     void close();
 
     /**
-     * Appends the lane's own counters to the node's metrics (Prometheus text), each family named for the lane; called on
-     * the thread that asks for the metrics, so what it reads must be safe to read from there.
+     * Appends the lane's own counters to the node's metrics (Prometheus text), each family named for the lane; called
+     * on the thread that asks for the metrics, so what it reads must be safe to read from there.
      */
     void appendMetrics(MetricsText text);
 

@@ -145,7 +145,8 @@ public final class MmWindows
      * The scopes a refusal names: the one-second windows in the order {@link #keys} gives them (the second counts the
      * account's cancels, the others actions), then the builder plan's minute.
      */
-    public static final String[] SCOPES = {"account", "account_cancels", "api_key", "ip", "market", "shard", "builder_plan"};
+    public static final String[] SCOPES = {"account", "account_cancels", "api_key", "ip", "market", "shard",
+        "builder_plan"};
     private static final String BUILDER_PLAN = SCOPES[SCOPES.length - 1];
     private static final String PLAN = "plan:";
 
@@ -171,11 +172,12 @@ public final class MmWindows
      * @param clockMs a clock in milliseconds that never goes back (not the wall clock, which can).
      * @param shardOf the matching shard of a listed market.
      */
-    public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs, final LongToIntFunction shardOf)
+    public MmWindows(final Limits limits, final Plans plans, final LongSupplier clockMs,
+        final LongToIntFunction shardOf)
     {
         this.limits = limits;
-        this.maxima = new long[]{limits.accountActions(), limits.accountCancels(), limits.keyActions(), limits.ipActions(),
-            limits.marketActions(), limits.shardActions()};
+        this.maxima = new long[]{limits.accountActions(), limits.accountCancels(), limits.keyActions(),
+            limits.ipActions(), limits.marketActions(), limits.shardActions()};
         this.plans = plans;
         this.newWindow = key -> new SlidingCount(limits.windowMs());
         this.clockMs = clockMs;
@@ -206,13 +208,14 @@ public final class MmWindows
     }
 
     /**
-     * Admits and charges the request's cost for the account, key, address, markets and shards at {@code now}, or refuses
-     * naming the first full window, with the time after which every full window has room for the request; a request
-     * larger than a window's whole limit is refused naming that window, with {@link #NEVER}.
+     * Admits and charges the request's cost for the account, key, address, markets and shards at {@code now}, or
+     * refuses naming the first full window, with the time after which every full window has room for the request; a
+     * request larger than a window's whole limit is refused naming that window, with {@link #NEVER}.
      *
      * @return null when admitted.
      */
-    public Refusal charge(final long now, final String account, final String apiKeyId, final String address, final Cost cost)
+    public Refusal charge(final long now, final String account, final String apiKeyId, final String address,
+        final Cost cost)
     {
         // the keys are made before the lock every lane thread shares
         final Charges charges = charges(account, apiKeyId, address, cost);
@@ -232,11 +235,13 @@ public final class MmWindows
                 final long used = counts[i].used(now);
                 if (charge > maxima[scope])
                 {
-                    never = never != null ? never : new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, NEVER);
+                    never = never != null ? never :
+                        new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, NEVER);
                 }
                 else if (charge > 0 && used + charge > maxima[scope])
                 {
-                    refusal = refusal != null ? refusal : new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, 0);
+                    refusal = refusal != null ? refusal :
+                        new Refusal(SCOPES[scope], limits.windowMs(), maxima[scope], used, 0);
                     fitsInMs = Math.max(fitsInMs, counts[i].fitsInMs(now, maxima[scope], charge));
                 }
             }
@@ -249,7 +254,8 @@ public final class MmWindows
             }
             else if (plan != null && actions > 0 && planUsed + actions > perMinute)
             {
-                refusal = refusal != null ? refusal : new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, planUsed, 0);
+                refusal = refusal != null ? refusal :
+                    new Refusal(BUILDER_PLAN, Plans.MINUTE_MS, perMinute, planUsed, 0);
                 fitsInMs = Math.max(fitsInMs, plan.fitsInMs(now, perMinute, actions));
             }
             if (never != null)
@@ -258,8 +264,8 @@ public final class MmWindows
             }
             if (refusal != null)
             {
-                return new Refusal(refusal.scope(), refusal.windowMs(), refusal.maxActionsPerWindow(), refusal.usedActions(),
-                    fitsInMs);
+                return new Refusal(refusal.scope(), refusal.windowMs(), refusal.maxActionsPerWindow(),
+                    refusal.usedActions(), fitsInMs);
             }
             if (plan != null)
             {
@@ -280,8 +286,12 @@ public final class MmWindows
         refund(chargedAtMs, account, apiKeyId, address, cost(market, actions, cancels));
     }
 
-    /** Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue was full). */
-    public void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address, final Cost cost)
+    /**
+     * Gives back a charge made at {@code chargedAtMs} whose request was not taken after all (the verifier queue
+     * was full).
+     */
+    public void refund(final long chargedAtMs, final String account, final String apiKeyId, final String address,
+        final Cost cost)
     {
         final Charges charges = charges(account, apiKeyId, address, cost);
         synchronized (this)
@@ -330,7 +340,10 @@ public final class MmWindows
         return new Cost().actions(market, actions).cancels(cancels);
     }
 
-    /** Each window a request counts in ({@code keys}), the index of its scope in {@link #SCOPES} and what it costs there. */
+    /**
+     * Each window a request counts in ({@code keys}), the index of its scope in {@link #SCOPES} and what it
+     * costs there.
+     */
     private record Charges(String[] keys, int[] scopes, long[] costs)
     {
     }

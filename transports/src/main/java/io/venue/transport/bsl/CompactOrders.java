@@ -32,11 +32,11 @@ import io.venue.bsl.sbe.TimeInForce;
 /**
  * The compact binary body of the MM/BSL order-entry routes (schema {@code venue-bsl.xml}): 1 to 1,000 signed orders,
  * each the fields of one signed action of the trading route, so the verifier derives the very action the client signed
- * (docs/SIGNING.md). Decoding is strict: the header, the group's sizes and the body's exact length are checked before any
- * order is read, and every order must be one the action model takes (every enum value one the schema defines). Fields
- * an order's kind does not use are ignored. A decoded {@link Request} is a view over the body, not a copy: each order's
- * bytes are already a typed order of the verifier pool ({@link TypedOrder}, whose layout is the schema's order group:
- * checked when this class loads), which the lane offers as they are. Stateless and thread safe.
+ * (docs/SIGNING.md). Decoding is strict: the header, the group's sizes and the body's exact length are checked before
+ * any order is read, and every order must be one the action model takes (every enum value one the schema defines).
+ * Fields an order's kind does not use are ignored. A decoded {@link Request} is a view over the body, not a copy: each
+ * order's bytes are already a typed order of the verifier pool ({@link TypedOrder}, whose layout is the schema's order
+ * group: checked when this class loads), which the lane offers as they are. Stateless and thread safe.
  */
 public final class CompactOrders
 {
@@ -49,7 +49,8 @@ public final class CompactOrders
 
     static
     {
-        // the lane offers an order's bytes as they arrived: the schema's order must be the pool's typed order, field by field
+        // the lane offers an order's bytes as they arrived: the schema's order must be the pool's typed order, field
+        // by field
         final int[][] offsets = {
             {ORDER_LENGTH, TypedOrder.ORDER_LENGTH},
             {CompactOrdersDecoder.OrdersDecoder.kindEncodingOffset(), TypedOrder.KIND},
@@ -98,9 +99,9 @@ public final class CompactOrders
     }
 
     /**
-     * A decoded request: the market its places are on, and its orders in the order they are to be applied, read in place
-     * from the body (which must not change while the request is in use). Order i's bytes are a {@link TypedOrder}'s
-     * compact part at {@link #buffer()}{@code [offset(i), offset(i) + TypedOrder.ORDER_LENGTH)}.
+     * A decoded request: the market its places are on, and its orders in the order they are to be applied, read in
+     * place from the body (which must not change while the request is in use). Order i's bytes are a
+     * {@link TypedOrder}'s compact part at {@link #buffer()}{@code [offset(i), offset(i) + TypedOrder.ORDER_LENGTH)}.
      */
     public static final class Request implements TypedOrders
     {
@@ -143,7 +144,10 @@ public final class CompactOrders
             return FIXED_LENGTH + index * ORDER_LENGTH;
         }
 
-        /** Order {@code index}'s kind: {@link TypedOrder#PLACE}, {@code CANCEL}, {@code AMEND} or {@code CANCEL_BY_CLIENT_ORDER_ID}. */
+        /**
+         * Order {@code index}'s kind: {@link TypedOrder#PLACE}, {@code CANCEL}, {@code AMEND} or
+         * {@code CANCEL_BY_CLIENT_ORDER_ID}.
+         */
         public int kind(final int index)
         {
             return TypedOrder.kind(buffer, offset(index));
@@ -225,16 +229,20 @@ public final class CompactOrders
     {
         if (body.length < FIXED_LENGTH)
         {
-            throw new Malformed("body", "a compact body is at least " + FIXED_LENGTH + " bytes: the message header, the " +
+            throw new Malformed("body",
+                "a compact body is at least " + FIXED_LENGTH + " bytes: the message header, the " +
                 "request block and the orders' group header");
         }
         final UnsafeBuffer buffer = new UnsafeBuffer(body);
         final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(buffer, 0);
-        if (header.schemaId() != CompactOrdersDecoder.SCHEMA_ID || header.templateId() != CompactOrdersDecoder.TEMPLATE_ID ||
-            header.version() != CompactOrdersDecoder.SCHEMA_VERSION || header.blockLength() != CompactOrdersDecoder.BLOCK_LENGTH)
+        if (header.schemaId() != CompactOrdersDecoder.SCHEMA_ID ||
+            header.templateId() != CompactOrdersDecoder.TEMPLATE_ID ||
+            header.version() != CompactOrdersDecoder.SCHEMA_VERSION ||
+            header.blockLength() != CompactOrdersDecoder.BLOCK_LENGTH)
         {
             throw new Malformed("header", "expected schema " + CompactOrdersDecoder.SCHEMA_ID + ", template " +
-                CompactOrdersDecoder.TEMPLATE_ID + ", version " + CompactOrdersDecoder.SCHEMA_VERSION + ", block length " +
+                CompactOrdersDecoder.TEMPLATE_ID + ", version " + CompactOrdersDecoder.SCHEMA_VERSION +
+                ", block length " +
                 CompactOrdersDecoder.BLOCK_LENGTH + "; got " + header.schemaId() + ", " + header.templateId() + ", " +
                 header.version() + ", " + header.blockLength());
         }
@@ -244,7 +252,8 @@ public final class CompactOrders
         final int count = group.numInGroup();
         if (orderLength != ORDER_LENGTH)
         {
-            throw new Malformed("orders", "an order is " + ORDER_LENGTH + " bytes, the group header says " + orderLength);
+            throw new Malformed("orders",
+                "an order is " + ORDER_LENGTH + " bytes, the group header says " + orderLength);
         }
         if (count < 1 || count > MAX_ORDERS)
         {
@@ -252,7 +261,8 @@ public final class CompactOrders
         }
         if (body.length != length(count))
         {
-            throw new Malformed("body", count + " orders make a body of " + length(count) + " bytes, not " + body.length);
+            throw new Malformed("body",
+                count + " orders make a body of " + length(count) + " bytes, not " + body.length);
         }
         final long market = new CompactOrdersDecoder().wrapAndApplyHeader(buffer, 0, header).market();
         final Request request = new Request(buffer, market, count);
@@ -274,7 +284,8 @@ public final class CompactOrders
     }
 
     /** The lane's words for what the action model refuses in order {@code index} (at {@code at}). */
-    private static Malformed refusal(final TypedOrder.Fault fault, final DirectBuffer buffer, final int at, final int index)
+    private static Malformed refusal(final TypedOrder.Fault fault, final DirectBuffer buffer, final int at,
+        final int index)
     {
         final int raw = buffer.getByte(at + fault.offset()) & 0xFF;
         return switch (fault)
@@ -316,13 +327,15 @@ public final class CompactOrders
                 .book(Book.NONE).side(Side.BID).price(0).qty(0)
                 .stpMode(StpMode.NONE).timeInForce(TimeInForce.GTC)
                 .isMarket(BooleanType.FALSE).reduceOnly(BooleanType.FALSE).expiresAt(SpotPlaceOrder.NO_EXPIRY)
-                .putOrderId(zeros, 0, 32).putCancelClientOrderId(zeros, 0, 16).putSignature(signed.signature().toBytes(), 0, 65);
+                .putOrderId(zeros, 0, 32).putCancelClientOrderId(zeros, 0, 16)
+                .putSignature(signed.signature().toBytes(), 0, 65);
             final Action action = payload.action();
             if (action instanceof SpotPlaceOrder place)
             {
                 if (place.market() != market)
                 {
-                    throw new IllegalArgumentException("a place on market " + place.market() + " in a request on " + market);
+                    throw new IllegalArgumentException(
+                        "a place on market " + place.market() + " in a request on " + market);
                 }
                 order.kind(OrderKind.PLACE).book(place.book() == null ? Book.NONE :
                         Book.valueOf(place.book().name()))
@@ -340,11 +353,13 @@ public final class CompactOrders
             }
             else if (action instanceof Amend amend)
             {
-                order.kind(OrderKind.AMEND).putOrderId(amend.orderId().toBytes(), 0, 32).price(amend.price()).qty(amend.qty());
+                order.kind(OrderKind.AMEND).putOrderId(amend.orderId().toBytes(), 0, 32).price(amend.price())
+                    .qty(amend.qty());
             }
             else if (action instanceof CancelByClientOrderId cancel)
             {
-                order.kind(OrderKind.CANCEL_BY_CLIENT_ORDER_ID).putCancelClientOrderId(cancel.clientOrderId().toBytes(), 0, 16);
+                order.kind(OrderKind.CANCEL_BY_CLIENT_ORDER_ID)
+                    .putCancelClientOrderId(cancel.clientOrderId().toBytes(), 0, 16);
             }
             else
             {

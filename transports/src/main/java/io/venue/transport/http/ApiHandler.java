@@ -80,11 +80,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 {
 
     private static final String SUBMIT_TIMEOUT = HttpAnswers.TIMED_OUT;
-    private static final String COMPACT_TIMEOUT = "not every order was decided in time; each may still be applied: ask GET " +
+    private static final String COMPACT_TIMEOUT =
+        "not every order was decided in time; each may still be applied: ask GET " +
         "/api/v1/trading/actions/{digest} with each order's digest before sending any of them again";
     private static final String INTENT_TIMEOUT = "no decision in time; the intent may still be applied: ask GET " +
-        "/api/v1/trading/actions/{digest} with the EIP-191 hash of the text. A credential is returned only in the answer: " +
-        "if a create or rotation was applied, revoke that credential and rotate (or create) again";
+        "/api/v1/trading/actions/{digest} with the EIP-191 hash of the text. A credential is returned only in the " +
+        "answer: " + "if a create or rotation was applied, revoke that credential and rotate (or create) again";
 
     /** What a compact request that is not a batch gives back: it holds no place in the backlog of batches. */
     private static final Runnable NO_PLACE = () ->
@@ -122,7 +123,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             return;
         }
-        // every route and signature below reads the origin form; a server must accept the absolute form too (RFC 9112 3.2.2)
+        // every route and signature below reads the origin form; a server must accept the absolute form too (RFC
+        // 9112 3.2.2)
         request.setUri(originForm(request.uri()));
         // whether the connection stays open after this answer: a request that closes it stops whatever is read after it
         final boolean keepAlive = request instanceof BodyLimit.Oversized oversized ? oversized.keepAlive :
@@ -150,7 +152,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     answers.fill(ctx, slot, refusal(edge));
                     return;
                 }
-                session.journal(RequestRejectReason.BODY_TOO_LARGE, "a body over " + context.maxBodyBytes + " bytes on " +
+                session.journal(RequestRejectReason.BODY_TOO_LARGE,
+                    "a body over " + context.maxBodyBytes + " bytes on " +
                     rawPath);
             }
             answers.fill(ctx, slot, json(new SubmitResponse(413, error("BODY_TOO_LARGE", "the body is over " +
@@ -189,11 +192,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             }
             case EXCHANGE_INFO -> answers.fill(ctx, slot, ReadRoutes.read(method, context.exchangeInfo));
-            case BSL_CONNECTIVITY, FIX_CONNECTIVITY -> answers.fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
+            case BSL_CONNECTIVITY,
+                FIX_CONNECTIVITY -> answers.fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
             case OPENAPI -> answers.fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
-            case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null, request.content());
+            case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null,
+                request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
             case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
             case ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> compactOrders(ctx, slot, request, path);
@@ -215,7 +220,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     answers.fill(ctx, slot, reads.actionStatus(method, path.substring(SUBMIT.length() + 1)));
                 }
-                else if (path.startsWith(AGENTS) && path.endsWith(ROTATE) && path.length() > AGENTS.length() + ROTATE.length())
+                else if (path.startsWith(AGENTS) && path.endsWith(ROTATE) &&
+                    path.length() > AGENTS.length() + ROTATE.length())
                 {
                     ownerIntent(ctx, slot, method, OwnerIntents.Kind.ROTATE,
                         path.substring(AGENTS.length(), path.length() - ROTATE.length()), request.content());
@@ -233,11 +239,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 else if (path.startsWith(BSL_ACCOUNTS) && path.endsWith(EXECUTIONS) &&
                     path.length() > BSL_ACCOUNTS.length() + EXECUTIONS.length())
                 {
-                    executions(ctx, slot, request, path.substring(BSL_ACCOUNTS.length(), path.length() - EXECUTIONS.length()));
+                    executions(ctx, slot, request,
+                        path.substring(BSL_ACCOUNTS.length(), path.length() - EXECUTIONS.length()));
                 }
-                else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE) && path.length() > ACCOUNTS.length() + NONCE.length())
+                else if (path.startsWith(ACCOUNTS) && path.endsWith(NONCE) &&
+                    path.length() > ACCOUNTS.length() + NONCE.length())
                 {
-                    answers.fill(ctx, slot, reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
+                    answers.fill(ctx, slot,
+                        reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
                 }
                 else
                 {
@@ -258,7 +267,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     /** Hands an admitted submit body to the verifier pool. */
     private void offerSubmit(final ChannelHandlerContext ctx, final Slot slot, final byte[] body)
     {
-        offered(ctx, slot, session.submit(body, answer -> answers.answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
+        offered(ctx, slot,
+            session.submit(body, answer -> answers.answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
             SUBMIT_TIMEOUT);
     }
 
@@ -302,7 +312,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         final OwnerIntents intents = context.ownerIntents;
         if (intents == null)
         {
-            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
+            answers.fill(ctx, slot,
+                json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no owner intents"))));
             return;
         }
         if (!admitWrite(ctx, slot, true))
@@ -320,12 +331,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         offered(ctx, slot, session.submitIntent(intent.owner(), intent.signature(), intent.text(), intent.command(),
-            intent.commandLength(), answer -> answers.answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
+            intent.commandLength(),
+            answer -> answers.answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
             intent)))), INTENT_TIMEOUT);
     }
 
-    /** POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled. */
-    private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    /**
+     * POST /api/v1/ws/token ({@link TokenRoute}): the route's refusals of machine headers and signatures are journaled.
+     */
+    private void wsToken(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String path)
     {
         if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
         {
@@ -342,7 +357,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             answers.fill(ctx, slot, refusal(refused));
             return;
         }
-        answer(ctx, slot, tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
+        answer(ctx, slot,
+            tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
             System.currentTimeMillis()));
     }
 
@@ -360,7 +376,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a private read (spec 4.3: 401 without a token). The
      * bearer token must be valid, its credential still active and its account the one in the path.
      */
-    private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String account)
+    private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String account)
     {
                 if (!ReadRoutes.isRead(request.method()))
         {
@@ -369,7 +386,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (context.executions == null || context.wsTokens == null)
         {
-            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
+            answers.fill(ctx, slot,
+                json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
             return;
         }
         // per address before the token is checked: every ask counts, with a token or without
@@ -388,7 +406,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (claims == null || !tokens.stillGranted(claims, now))
         {
             // the server's time, so a client whose clock drifts can tell an expired token from a revoked one
-            final FullHttpResponse http = json(new SubmitResponse(401, JsonWriter.extend(error("UNAUTHORIZED", authorization == null ?
+            final FullHttpResponse http = json(
+                new SubmitResponse(401, JsonWriter.extend(error("UNAUTHORIZED", authorization == null ?
                 "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
                 "the token is malformed, expired, or its credential was revoked: obtain a new one"),
                 new JsonWriter().field("serverTimeMs", now))));
@@ -403,7 +422,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!account.equals(claims.account()))
         {
-            answers.fill(ctx, slot, json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
+            answers.fill(ctx, slot,
+                json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
             return;
         }
         // per account once it is known to be the token's: one account's flood waits for itself, not for the others
@@ -434,12 +454,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             cursor = Long.parseLong(cursors.get(0));
         }
         answers.await(ctx, slot, "the page was not read within " + session.answerTimeoutMs() + " ms; ask again");
-        context.executions.apply(account, cursor).whenComplete((page, failure) -> answers.answerLater(ctx, slot, () -> json(
+        context.executions.apply(account, cursor)
+            .whenComplete((page, failure) -> answers.answerLater(ctx, slot, () -> json(
             failure == null ? new SubmitResponse(200, page) :
             failure.getCause() instanceof RejectedExecutionException ||
                 failure instanceof RejectedExecutionException ?
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
-                new SubmitResponse(500, error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
+                new SubmitResponse(500,
+                    error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
     }
 
     /** The private reads' 429: the limiter's code, its burst as the limit, nothing left, and when one is back. */
@@ -454,7 +476,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * to the pool as the MM lane's; the request is answered once the engine has answered every order taken. The orders
      * go in body order on this connection, so they are journaled in that order.
      */
-    private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void compactOrders(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String path)
     {
         // a batch's place is taken before anything else is done for it (the length says how many orders a body holds)
         final boolean batch = session.isBatch(CompactOrders.ordersIn(request.content().readableBytes()));
@@ -464,22 +487,25 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         {
             // latency could not stay bounded: refused (and journaled) before it is authenticated, charged or verified
             final EntryCore.Context core = context.entry.context();
-            answers.fill(ctx, slot, queueLimit("the pre-batched backlog is full (" + core.prebatchedMaxBatches() + " requests of " +
-                "more than " + core.lowLatencyMaxActions() + " orders wait for verification); nothing was checked, charged " +
+            answers.fill(ctx, slot,
+                queueLimit("the pre-batched backlog is full (" + core.prebatchedMaxBatches() + " requests of " +
+                "more than " + core.lowLatencyMaxActions() +
+                " orders wait for verification); nothing was checked, charged " +
                 "or verified (journaled as refused), retry after the delay or send fewer orders"));
             return;
         }
-        final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request, context.compactOrders,
-            remote -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
-                remote));
+        final MmRoute.Decision<CompactOrderRoute.Admitted> decision = mmDecision(ctx, slot, request,
+            context.compactOrders,
+            remote -> compact.decide(request.headers()::get, request.method().name(), request.uri(), path,
+                bytes(request.content()), remote));
         if (decision == null)
         {
             freePlace.run();
             return;
         }
         final CompactOrderRoute.Admitted admitted = decision.admitted();
-        // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not on
-        // the responder's that completes the last order
+        // the answer (up to 1,000 results and the MM budget, under the windows' lock) is built on the I/O thread, not
+        // on the responder's that completes the last order
         final int taken = session.submitBatch(batch, admitted.bodies(), results ->
         {
             freePlace.run();
@@ -507,7 +533,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * admission and the edge throttle's count of failed authentications; then {@code decide}. Answers and returns null
      * unless the request is admitted.
      */
-    private <A> MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+    private <A>
+        MmRoute.Decision<A> mmDecision(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
         final boolean served, final Function<InetAddress, MmRoute.Decision<A>> decide)
     {
                 if (!allowed(ctx, slot, request.method(), HttpMethod.POST))
@@ -516,12 +543,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!served)
         {
-            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
+            answers.fill(ctx, slot,
+                json(new SubmitResponse(404, error("NOT_FOUND", "this gateway takes no MM orders"))));
             return null;
         }
         // the MM lane has its own limits (spec 8.2): a throttle of the edge's settings counts only its failed
-        // authentications, in buckets of its own, so an address that keeps failing is refused before the checks and cannot
-        // flood the journal, and the address's traffic on other routes never refuses its MM orders
+        // authentications, in buckets of its own, so an address that keeps failing is refused before the checks and
+        // cannot flood the journal, and the address's traffic on other routes never refuses its MM orders
         if (!admitWrite(ctx, slot, false))
         {
             return null;
@@ -552,18 +580,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
      * (spec 5.4, 5.9) for the trader's account, under the MM lane's windows (spec 8.2). The engine's answer carries the
      * account's budget (usedActions, remainingActions, resetInMs).
      */
-    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request, final String path)
+    private void cancelReplace(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String path)
     {
-                final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request, context.cancelReplaces != null,
-            remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path, bytes(request.content()),
-                remote));
+                final MmRoute.Decision<MmRoute.Admitted> decision = mmDecision(ctx, slot, request,
+                    context.cancelReplaces != null,
+            remote -> mm.decide(request.headers()::get, request.method().name(), request.uri(), path,
+                bytes(request.content()), remote));
         if (decision == null)
         {
             return;
         }
         final CancelReplaceRequests.Request replace = decision.admitted().replace();
         final Refusal refused = session.submitCancelReplace(replace.order(), replace.signatures(), replace.command(),
-            answer -> answers.answerLater(ctx, slot, () -> json(mm.withBudget(HttpAnswers.render(answer), replace.trader()))));
+            answer -> answers.answerLater(ctx, slot,
+                () -> json(mm.withBudget(HttpAnswers.render(answer), replace.trader()))));
         if (refused != null)
         {
             // not taken: the windows give the charge back
@@ -615,7 +646,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return true;
     }
 
-    /** After the offer to the pool: a refusal (a full queue, journaled) is answered at once, otherwise the wait starts. */
+    /**
+     * After the offer to the pool: a refusal (a full queue, journaled) is answered at once, otherwise the wait starts.
+     */
     private void offered(final ChannelHandlerContext ctx, final Slot slot, final Refusal refused, final String timeout)
     {
         if (refused != null)
@@ -652,7 +685,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** True when the request uses {@code expected}; otherwise answers 405 with Allow. */
-    private boolean allowed(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method, final HttpMethod expected)
+    private boolean allowed(final ChannelHandlerContext ctx, final Slot slot, final HttpMethod method,
+        final HttpMethod expected)
     {
         if (method.equals(expected))
         {

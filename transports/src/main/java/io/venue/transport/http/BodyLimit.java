@@ -83,7 +83,8 @@ final class BodyLimit extends HttpObjectAggregator
      * expectation other than 100-continue is ignored, as RFC 9110 allows.
      */
     @Override
-    protected Object newContinueResponse(final HttpMessage start, final int maxContentLength, final ChannelPipeline pipeline)
+    protected Object newContinueResponse(final HttpMessage start, final int maxContentLength,
+        final ChannelPipeline pipeline)
     {
         final boolean otherExpectation = start.headers().contains(HttpHeaderNames.EXPECT) &&
             !HttpUtil.is100ContinueExpected(start);

@@ -92,15 +92,18 @@ public final class CancelReplaceRequests
         // codes 0 and 1 are the YES book of an outcome market, and the only book of a spot one
         final Book book = sideCode >= 2 ? Book.NO : "OUTCOME".equals(marketKind.apply(market)) ? Book.YES : Book.NONE;
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(512);
-        final CancelReplaceEncoder e = new CancelReplaceEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        final CancelReplaceEncoder e = new CancelReplaceEncoder()
+            .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
         final ActionEnvelopeEncoder envelope = e.envelope();
         envelope.putAccount(trader.toBytes(), 0, 20).nonce(nonce).ts(0).hasClientOrderId(BooleanType.FALSE)
             .signerMatch(SignerMatch.OTHER).putSignature(signatures, 0, 65);
         e.putCancelOrderId(orderId, 0, 32).putCancelSignature(signatures, 65, 65).market(market).book(book)
-            .side((sideCode & 1) == 0 ? Side.BID : Side.ASK).price(price).qty(qty).timeInForce(timeInForce).expiry(expiry);
+            .side((sideCode & 1) == 0 ? Side.BID : Side.ASK).price(price).qty(qty).timeInForce(timeInForce)
+            .expiry(expiry);
         final byte[] command = new byte[MessageHeaderEncoder.ENCODED_LENGTH + e.encodedLength()];
         out.getBytes(0, command);
-        return new Request(new CancelReplaceCheck.Order(trader.toBytes(), market, (int)sideCode, price, qty, expiry, nonce, orderId),
+        return new Request(
+            new CancelReplaceCheck.Order(trader.toBytes(), market, (int)sideCode, price, qty, expiry, nonce, orderId),
             signatures, command, trader.toString());
     }
 }

@@ -16,8 +16,8 @@ import java.util.function.Function;
  * The compact binary order routes of the MM/BSL lane (spec 4, 4.1, 8.2), up to the pool: an institutional agent's
  * machine headers holding quote, the result and response modes, the body ({@link CompactOrders}), the account the
  * credential acts for, every order's timestamp, and the MM windows. Each admitted order goes to the verifier pool as
- * the typed order it is (its bytes in the body, {@link TypedOrder}: no JSON submit), marked as the MM lane's; the engine's
- * answers come back as one response
+ * the typed order it is (its bytes in the body, {@link TypedOrder}: no JSON submit), marked as the MM lane's; the
+ * engine's answers come back as one response
  * ({@link #answer}). One instance per connection (its {@link MachineAuth} is).
  */
 final class CompactOrderRoute
@@ -31,9 +31,9 @@ final class CompactOrderRoute
     private static final long CANCEL = -1;
 
     /**
-     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders, typed, in order (a
-     * view over the request's body, each offered as it is); {@code markets[i]} is the market whose window order i was
-     * charged to as an action, or {@link #CANCEL}, to refund what the pool does not take.
+     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders, typed, in order
+     * (a view over the request's body, each offered as it is); {@code markets[i]} is the market whose window order i
+     * was charged to as an action, or {@link #CANCEL}, to refund what the pool does not take.
      */
     record Admitted(String account, CompactOrders.Request bodies, long[] markets, boolean detailed, String apiKeyId,
         String address, long chargedAtMs)
@@ -52,7 +52,8 @@ final class CompactOrderRoute
     MmRoute.Decision<Admitted> decide(final Function<String, String> headers, final String method,
         final String uri, final String path, final byte[] body, final InetAddress remote)
     {
-        final MmRoute.Authorization authorization = MmRoute.authorize(context, machineAuth, headers, method, uri, body, remote);
+        final MmRoute.Authorization authorization = MmRoute.authorize(context, machineAuth, headers, method, uri,
+            body, remote);
         if (authorization.refusal() != null)
         {
             return authorization.refusal().as();
@@ -65,7 +66,8 @@ final class CompactOrderRoute
         final String responseMode = headers.apply(RESPONSE_MODE);
         if (responseMode != null && !responseMode.equals("detailed"))
         {
-            return MmRoute.Decision.refuse(TokenRoute.badRequest(RESPONSE_MODE, "only detailed (the default) is served"));
+            return MmRoute.Decision.refuse(
+                TokenRoute.badRequest(RESPONSE_MODE, "only detailed (the default) is served"));
         }
         final CompactOrders.Request request;
         try
@@ -79,7 +81,8 @@ final class CompactOrderRoute
         if (context.marketListed != null && !context.marketListed.test(request.market()))
         {
             // the request's market carries the per-market window's charge: it must be one the venue lists
-            return MmRoute.Decision.refuse(TokenRoute.badRequest("market", "market " + Long.toUnsignedString(request.market()) +
+            return MmRoute.Decision.refuse(
+                TokenRoute.badRequest("market", "market " + Long.toUnsignedString(request.market()) +
                 " is not listed"));
         }
         final String account = authorization.key().key().account();
@@ -90,7 +93,8 @@ final class CompactOrderRoute
         {
             if (!request.isOf(i, accountBytes))
             {
-                return MmRoute.Decision.refuse(new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
+                return MmRoute.Decision.refuse(
+                    new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
                     .field("field", "orders[" + i + "].account").field("message", "the credential acts for " + account +
                         ", not for " + request.account(i)).toJson()));
             }
@@ -123,13 +127,14 @@ final class CompactOrderRoute
     /** Gives back the charge of the orders from {@code from} on: the pool did not take them. */
     void refund(final Admitted admitted, final int from)
     {
-        context.entry.context().mmWindows().refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
+        context.entry.context().mmWindows()
+            .refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
             cost(admitted.markets(), from));
     }
 
     /**
-     * The one answer of a request whose every order was answered ({@code answers[i]} for order i): 200 with a result per
-     * order in detailed mode, or only those not accepted in ack mode, and the account's MM budget.
+     * The one answer of a request whose every order was answered ({@code answers[i]} for order i): 200 with a result
+     * per order in detailed mode, or only those not accepted in ack mode, and the account's MM budget.
      */
     SubmitResponse answer(final Admitted admitted, final Answer[] answers)
     {
@@ -146,7 +151,8 @@ final class CompactOrderRoute
                     .raw("answer", answer.body()).toJson());
             }
         }
-        final JsonWriter body = new JsonWriter().field("ok", true).field("resultMode", admitted.detailed() ? "detailed" : "ack")
+        final JsonWriter body = new JsonWriter().field("ok", true)
+            .field("resultMode", admitted.detailed() ? "detailed" : "ack")
             .field("orders", answers.length).field("accepted", accepted).field("refused", answers.length - accepted)
             .raw("results", JsonWriter.array(results));
         return new SubmitResponse(200, JsonWriter.extend(body.toJson(), MmRoute.budget(context, admitted.account())));
@@ -166,7 +172,8 @@ final class CompactOrderRoute
         }
         if (kind == TypedOrder.AMEND)
         {
-            final long known = context.orderMarket == null ? -1 : context.orderMarket.applyAsLong(request.orderId(index).toString());
+            final long known = context.orderMarket == null ? -1 :
+                context.orderMarket.applyAsLong(request.orderId(index).toString());
             return known < 0 ? request.market() : known;
         }
         return CANCEL;

@@ -62,7 +62,8 @@ final class HttpAnswers
             case REJECTED -> rejected(answer);
             case REFUSED -> refused(answer);
             case UNAPPLIED -> new SubmitResponse(500, new JsonWriter().field("ok", false).field("code", "INTERNAL")
-                .field("message", "the engine did not apply this command record").field("sequence", answer.sequence).toJson());
+                .field("message", "the engine did not apply this command record")
+                .field("sequence", answer.sequence).toJson());
             case TIMED_OUT -> new SubmitResponse(504, HttpResponses.error("TIMEOUT", TIMED_OUT));
         };
     }
@@ -95,8 +96,8 @@ final class HttpAnswers
             }
             w.raw("legRejects", JsonWriter.array(legs));
         }
-        return new SubmitResponse(200, w.field("trades", answer.trades).toJson(), 0, answer.rateLimit, answer.rateRemaining,
-            answer.rateResetMs);
+        return new SubmitResponse(200, w.field("trades", answer.trades).toJson(), 0, answer.rateLimit,
+            answer.rateRemaining, answer.rateResetMs);
     }
 
     private static SubmitResponse rejected(final Answer answer)
@@ -104,8 +105,8 @@ final class HttpAnswers
         final RejectCode code = answer.code;
         // the stamped time the engine judged by (agent expiry, the limiter), so a client can compare its own clock
         final JsonWriter w = new JsonWriter().field("ok", false).field("code", RejectCodes.wire(code))
-            .field("message", RejectCodes.message(code)).field("sequence", answer.sequence).field("digest", hex(answer.digest))
-            .field("serverTimeMs", answer.serverTimeMs);
+            .field("message", RejectCodes.message(code)).field("sequence", answer.sequence)
+            .field("digest", hex(answer.digest)) .field("serverTimeMs", answer.serverTimeMs);
         if (RejectCodes.isNonce(code))
         {
             w.unsigned("nonceFloor", answer.nonceFloor).unsigned("nonceWindow", answer.nonceWindow)
@@ -130,7 +131,8 @@ final class HttpAnswers
         final String detail = answer.detail;
         final String account = hex(answer.account);
         final String digest = hex(answer.digest);
-        final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name()).field("sequence", answer.sequence);
+        final JsonWriter w = new JsonWriter().field("ok", false).field("code", reason.name())
+            .field("sequence", answer.sequence);
         // a bad signature's detail is the canonical JSON of a signed action, or the words of an MM cancel-replace's leg
         final boolean badActionSignature = reason == RequestRejectReason.BAD_SIGNATURE && detail.startsWith("{");
         if (reason == RequestRejectReason.MALFORMED)
@@ -157,7 +159,8 @@ final class HttpAnswers
         {
             w.field("message", detail);
         }
-        return new SubmitResponse(status(reason), w.toJson(), 0, answer.rateLimit, answer.rateRemaining, answer.rateResetMs);
+        return new SubmitResponse(status(reason), w.toJson(), 0, answer.rateLimit, answer.rateRemaining,
+            answer.rateResetMs);
     }
 
     /**

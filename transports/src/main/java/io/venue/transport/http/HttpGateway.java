@@ -255,7 +255,10 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** Larger bodies are answered 413 without being read further (default 512 KiB, the verifier pool's: a batch of 1,000 legs fits). */
+        /**
+         * Larger bodies are answered 413 without being read further (default 512 KiB, the verifier pool's: a batch of
+         * 1,000 legs fits).
+         */
         public Context maxBodyBytes(final int bytes)
         {
             this.maxBodyBytes = bytes;
@@ -325,8 +328,8 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * GET /api/v1/admin/metrics: the operator's metrics (Prometheus text), answered only to {@code allowed} addresses
-         * (404 to any other, as if there were no such route).
+         * GET /api/v1/admin/metrics: the operator's metrics (Prometheus text), answered only to {@code allowed}
+         * addresses (404 to any other, as if there were no such route).
          */
         public Context metrics(final Set<InetAddress> allowed, final Supplier<String> metrics)
         {
@@ -335,7 +338,10 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** The engine's per-account limit, actions per window: X-RateLimit-Limit on submit answers the engine did not decide. */
+        /**
+         * The engine's per-account limit, actions per window: X-RateLimit-Limit on submit answers the engine did
+         * not decide.
+         */
         public Context accountRateLimit(final long actionsPerWindow)
         {
             this.accountRateLimit = actionsPerWindow;
@@ -350,8 +356,8 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action with that digest, or null when it
-         * is not among the recent ones.
+         * GET /api/v1/trading/actions/{digest}: the answer that says what happened to the action with that digest, or
+         * null when it is not among the recent ones.
          */
         public Context actionStatus(final Function<byte[], Answer> actionStatus)
         {
@@ -368,7 +374,8 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The MM lane on HTTP: POST /api/v1/mm/orders/replace (and /cancel-replace) with an institutional agent's SVC-*
-         * headers, under {@code windows}, which GET /api/v1/bsl/limits and /api/v1/mm/limits serve. Needs {@link #machineAuth}.
+         * headers, under {@code windows}, which GET /api/v1/bsl/limits and /api/v1/mm/limits serve. Needs
+         * {@link #machineAuth}.
          */
         public Context mmOrderEntry(final CancelReplaceRequests requests)
         {
@@ -378,8 +385,8 @@ public final class HttpGateway implements AutoCloseable
 
         /**
          * The compact binary order routes of the MM lane (POST /api/v1/bsl/orders/compact and its two aliases): each
-         * order is offered to {@code submitter} typed, as it is in the body, to be verified as a submit of the MM lane, its
-         * ts within {@code actionTsSkewMs} of the clock. Needs {@link #mmOrderEntry} (its windows).
+         * order is offered to {@code submitter} typed, as it is in the body, to be verified as a submit of the MM lane,
+         * its ts within {@code actionTsSkewMs} of the clock. Needs {@link #mmOrderEntry} (its windows).
          */
         public Context compactOrderEntry(final long actionTsSkewMs)
         {
@@ -407,8 +414,8 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * The market of a known order (its 0x id), or -1: a compact request's amend counts in the MM window of its order's
-         * market. Unset, every amend counts in its request's market.
+         * The market of a known order (its 0x id), or -1: a compact request's amend counts in the MM window of its
+         * order's market. Unset, every amend counts in its request's market.
          */
         public Context orderMarket(final ToLongFunction<String> orderMarket)
         {
@@ -437,8 +444,8 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * Lets a wallet obtain a token by signing (spec 5.7) instead of machine headers; needs {@link #ownerIntents} and
-         * {@link #machineAuth}.
+         * Lets a wallet obtain a token by signing (spec 5.7) instead of machine headers; needs {@link #ownerIntents}
+         * and {@link #machineAuth}.
          */
         public Context tokenSigners(final TokenSigners signers)
         {
@@ -447,8 +454,8 @@ public final class HttpGateway implements AutoCloseable
         }
 
         /**
-         * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a page of the account's executions after the cursor, as
-         * JSON, computed off the I/O threads. Needs {@link #machineAuth} for its bearer tokens.
+         * GET /api/v1/bsl/accounts/{account}/executions?cursor=: a page of the account's executions after the cursor,
+         * as JSON, computed off the I/O threads. Needs {@link #machineAuth} for its bearer tokens.
          */
         public Context executions(
             final BiFunction<String, Long, CompletableFuture<String>> executions)
@@ -466,18 +473,23 @@ public final class HttpGateway implements AutoCloseable
 
         void validate()
         {
-            if (entry == null || exchangeInfo == null || connectivity == null || actionStatus == null || nonceStatus == null)
+            if (entry == null || exchangeInfo == null || connectivity == null || actionStatus == null ||
+                nonceStatus == null)
             {
-                throw new IllegalStateException("entry, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
+                throw new IllegalStateException(
+                    "entry, exchangeInfo, connectivity, actionStatus and nonceStatus are required");
             }
             final EntryCore.Context core = entry.context();
             if (cancelReplaces != null && (core.cancelReplaceSubmitter() == null || entry.credentials() == null))
             {
-                throw new IllegalStateException("mmOrderEntry needs the core's cancel-replace submitter and machine credentials");
+                throw new IllegalStateException(
+                    "mmOrderEntry needs the core's cancel-replace submitter and machine credentials");
             }
-            if (compactOrders && (core.mmSubmitter() == null || core.mmWindows() == null || entry.credentials() == null))
+            if (compactOrders &&
+                (core.mmSubmitter() == null || core.mmWindows() == null || entry.credentials() == null))
             {
-                throw new IllegalStateException("compactOrderEntry needs the core's MM submitter, MM windows and machine credentials");
+                throw new IllegalStateException(
+                    "compactOrderEntry needs the core's MM submitter, MM windows and machine credentials");
             }
             if (ownerIntents != null && core.intentSubmitter() == null)
             {

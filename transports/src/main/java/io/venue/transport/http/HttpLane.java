@@ -68,8 +68,8 @@ public final class HttpLane implements Lane
     }
 
     /**
-     * Where to send HTTP requests (the bound port once started, the configured one before), and spec 4's BSL order-entry
-     * route, which this lane serves: the result mode to expect and the response verbosity (4.1's defaults).
+     * Where to send HTTP requests (the bound port once started, the configured one before), and spec 4's BSL
+     * order-entry route, which this lane serves: the result mode to expect and the response verbosity (4.1's defaults).
      */
     @Override
     public void appendMetrics(final MetricsText text)
@@ -93,7 +93,8 @@ public final class HttpLane implements Lane
             section.field("sniHosts", String.join(",", tls.hosts()));
         }
         return List.of(section.build(),
-            ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact").field("resultMode", "ack")
+            ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact")
+            .field("resultMode", "ack")
                 .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").build());
     }
 }

@@ -35,8 +35,8 @@ final class HttpResponses
     /** A JSON answer with the limiter headers (when it has them) and Retry-After (only with 429 and 503). */
     static FullHttpResponse json(final SubmitResponse response)
     {
-        final FullHttpResponse http = response(HttpResponseStatus.valueOf(response.status()), HttpHeaderValues.APPLICATION_JSON,
-            response.body());
+        final FullHttpResponse http = response(HttpResponseStatus.valueOf(response.status()),
+            HttpHeaderValues.APPLICATION_JSON, response.body());
         if (response.rateLimit() >= 0)
         {
             http.headers().set(RATE_LIMIT, response.rateLimit()).set(RATE_REMAINING, response.rateRemaining())
@@ -87,7 +87,8 @@ final class HttpResponses
                 .set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
             return http;
         }
-        return json(new SubmitResponse(503, error(refusal.code().name(), refusal.message()), refusal.retryAfterSeconds()));
+        return json(
+            new SubmitResponse(503, error(refusal.code().name(), refusal.message()), refusal.retryAfterSeconds()));
     }
 
     static FullHttpResponse queueLimit(final String message)

@@ -20,7 +20,8 @@ public final class LaneCounters
      * Upper bounds of the submit latency buckets, in microseconds: from the whole request read to its answer handed to
      * the socket (the answers of a connection go out in request order, so a submit waits for those before it).
      */
-    public static final long[] SUBMIT_LATENCY_BOUNDS_US = {100, 250, 500, 1_000, 2_000, 5_000, 10_000, 25_000, 50_000, 100_000};
+    public static final long[] SUBMIT_LATENCY_BOUNDS_US = {100, 250, 500, 1_000, 2_000, 5_000, 10_000, 25_000,
+        50_000, 100_000};
 
     private static final int STATUSES = 600;
     private final LongAdder[] submitLatency = adders(SUBMIT_LATENCY_BOUNDS_US.length + 1);
@@ -88,7 +89,8 @@ public final class LaneCounters
     /** Writes the counters in the Prometheus text format; statuses never answered are left out. */
     public void appendTo(final MetricsText text)
     {
-        text.family("venue_http_responses_total", "counter", "HTTP answers of the lane by status, since the lane started");
+        text.family("venue_http_responses_total", "counter",
+            "HTTP answers of the lane by status, since the lane started");
         for (int status = 0; status < STATUSES; status++)
         {
             final long count = responses[status].sum();
@@ -97,7 +99,8 @@ public final class LaneCounters
                 text.sample("venue_http_responses_total", "status", String.valueOf(status), count);
             }
         }
-        text.family("venue_http_submit_latency_us", "histogram", "Trading-route submits by the microseconds from the whole " +
+        text.family("venue_http_submit_latency_us", "histogram",
+            "Trading-route submits by the microseconds from the whole " +
             "request read to its answer handed to the socket, since the lane started");
         long cumulative = 0;
         for (int i = 0; i <= SUBMIT_LATENCY_BOUNDS_US.length; i++)
@@ -108,7 +111,8 @@ public final class LaneCounters
         }
         text.sample("venue_http_submit_latency_us_sum", submitLatencySumUs.sum());
         text.sample("venue_http_submit_latency_us_count", cumulative);
-        text.family("venue_mm_window_refusals_total", "counter", "MM requests refused by a full window (spec 8.2), by window");
+        text.family("venue_mm_window_refusals_total", "counter",
+            "MM requests refused by a full window (spec 8.2), by window");
         for (int i = 0; i < MmWindows.SCOPES.length; i++)
         {
             text.sample("venue_mm_window_refusals_total", "scope", MmWindows.SCOPES[i], mmRefusals[i].sum());

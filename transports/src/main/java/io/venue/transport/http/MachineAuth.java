@@ -24,8 +24,8 @@ final class MachineAuth
     {
     }
 
-    Authenticated authenticate(final Function<String, String> headers, final String method, final String uri, final byte[] body,
-        final long now)
+    Authenticated authenticate(final Function<String, String> headers, final String method, final String uri,
+        final byte[] body, final long now)
     {
         final MachineCredentials.Authenticated checked = check.authenticate(headers, method, uri, body, now);
         final MachineCredentials.Failure failure = checked.failure();
@@ -34,7 +34,8 @@ final class MachineAuth
             return new Authenticated(checked.key(), checked.apiKeyId(), null);
         }
         final JsonWriter refusal = new JsonWriter().field("ok", false).field("code", failure.result().name())
-            .field("field", failure.field()).field("message", failure.message()).field("serverTimeMs", failure.serverTimeMs());
+            .field("field", failure.field()).field("message", failure.message())
+            .field("serverTimeMs", failure.serverTimeMs());
         if (failure.acceptsTimestampsFromMs() >= 0)
         {
             refusal.field("acceptsTimestampsFromMs", failure.acceptsTimestampsFromMs());

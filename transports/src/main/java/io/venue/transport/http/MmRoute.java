@@ -18,8 +18,8 @@ import static io.venue.transport.http.HttpResponses.error;
 final class MmRoute
 {
     /**
-     * What to do with one request of the MM lane: refuse it at the edge ({@code edgeWaitSeconds} above 0: the plain-text
-     * 429), refuse it with {@code refusal} (journaled when it names a reason), or offer {@code admitted}.
+     * What to do with one request of the MM lane: refuse it at the edge ({@code edgeWaitSeconds} above 0: the
+     * plain-text 429), refuse it with {@code refusal} (journaled when it names a reason), or offer {@code admitted}.
      */
     record Decision<A>(long edgeWaitSeconds, TokenRoute.Outcome refusal, A admitted)
     {
@@ -75,17 +75,20 @@ final class MmRoute
         }
         if (!replace.trader().equals(key.key().account()))
         {
-            return Decision.refuse(new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + key.key().account() +
+            return Decision.refuse(
+                new SubmitResponse(403, error("FORBIDDEN", "the credential acts for " + key.key().account() +
                 ", not for the trader " + replace.trader())));
         }
         if (context.marketListed != null && !context.marketListed.test(replace.market()))
         {
             // the new order's market carries the per-market window's charge: it must be one the venue lists
-            return Decision.refuse(TokenRoute.badRequest("place.marketId", "market " + replace.market() + " is not listed"));
+            return Decision.refuse(
+                TokenRoute.badRequest("place.marketId", "market " + replace.market() + " is not listed"));
         }
         final String address = ipWindow(remote);
         final long chargedAtMs = context.entry.context().mmWindows().nowMs();
-        final MmWindows.Refusal full = context.entry.context().mmWindows().charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
+        final MmWindows.Refusal full = context.entry.context().mmWindows()
+            .charge(chargedAtMs, replace.trader(), key.apiKeyId(), address,
             replace.market(), 1, 1);
         if (full != null)
         {
@@ -114,35 +117,41 @@ final class MmRoute
         final Function<String, String> headers, final String method, final String uri, final byte[] body,
         final InetAddress remote)
     {
-        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body, System.currentTimeMillis());
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body,
+            System.currentTimeMillis());
         if (auth.refusal() != null)
         {
-            final long wait = context.entry.mmAuthThrottle() == null ? 0 : context.entry.mmAuthThrottle().acquire(remote);
+            final long wait = context.entry.mmAuthThrottle() == null ? 0 :
+                context.entry.mmAuthThrottle().acquire(remote);
             return new Authorization(null, new Decision<>(wait, wait > 0 ? null : auth.refusal(), null));
         }
         if (!auth.key().institutional() || !auth.key().holds(Scope.QUOTE))
         {
-            return new Authorization(null, Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry " +
+            return new Authorization(null,
+                Decision.refuse(new SubmitResponse(403, error("SCOPE_DENIED", "MM order entry " +
                 "needs an institutional agent's credential holding the quote scope"))));
         }
         return new Authorization(auth, null);
     }
 
     /**
-     * The 429 of a full MM window (spec 2.5, 8.2), or the 400 {@code EXCEEDS_WINDOW} of a request larger than a window's
-     * whole limit (no wait would let it through: it must be split), journaled as a lane refusal.
+     * The 429 of a full MM window (spec 2.5, 8.2), or the 400 {@code EXCEEDS_WINDOW} of a request larger than a
+     * window's whole limit (no wait would let it through: it must be split), journaled as a lane refusal.
      */
-    static <A> Decision<A> windowFull(final HttpGateway.Context context, final MmWindows.Refusal full, final String account,
+    static <A>
+        Decision<A> windowFull(final HttpGateway.Context context, final MmWindows.Refusal full, final String account,
         final String path)
     {
         context.counters.mmRefusal(full.scope());
         if (full.neverFits())
         {
             return new Decision<>(0, new TokenRoute.Outcome(new SubmitResponse(400, new JsonWriter().field("ok", false)
-                .field("code", "EXCEEDS_WINDOW").field("field", "orders").field("message", "the request charges more than " +
-                    "the " + full.scope() + " window's whole limit of " + full.maxActionsPerWindow() + " per " + full.windowMs() +
-                    " ms: split it into smaller requests").toJson()),
-                RequestRejectReason.LANE_RATE_LIMITED, "POST " + path + ": larger than the " + full.scope() + " window of " +
+                .field("code", "EXCEEDS_WINDOW").field("field", "orders")
+                .field("message", "the request charges more than " +
+                    "the " + full.scope() + " window's whole limit of " + full.maxActionsPerWindow() + " per " +
+                    full.windowMs() + " ms: split it into smaller requests").toJson()),
+                RequestRejectReason.LANE_RATE_LIMITED,
+                    "POST " + path + ": larger than the " + full.scope() + " window of " +
                 account + " (" + full.maxActionsPerWindow() + ")"), null);
         }
         return new Decision<>(0, new TokenRoute.Outcome(new SubmitResponse(429, new JsonWriter().field("ok", false)
@@ -159,7 +168,8 @@ final class MmRoute
     void refund(final Admitted admitted)
     {
         final CancelReplaceRequests.Request replace = admitted.replace();
-        context.entry.context().mmWindows().refund(admitted.chargedAtMs(), replace.trader(), admitted.apiKeyId(), admitted.address(),
+        context.entry.context().mmWindows()
+            .refund(admitted.chargedAtMs(), replace.trader(), admitted.apiKeyId(), admitted.address(),
             replace.market(), 1, 1);
     }
 
@@ -171,8 +181,8 @@ final class MmRoute
         {
             return response;
         }
-        return new SubmitResponse(response.status(), JsonWriter.extend(body, budget(context, trader)), response.retryAfterSeconds(),
-            -1, 0, 0);
+        return new SubmitResponse(response.status(), JsonWriter.extend(body, budget(context, trader)),
+            response.retryAfterSeconds(), -1, 0, 0);
     }
 
     /** The budget fields every accepted answer of the MM lane carries (spec 8.2). */

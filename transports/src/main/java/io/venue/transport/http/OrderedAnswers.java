@@ -15,9 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * One connection's answers in request order, as HTTP/1.1 requires even when requests are pipelined: each request takes
- * a slot; a slot is filled when its answer is known (at once for reads and early refusals, later for a submit, or with a
- * 504 once its deadline passes) and the slots at the head are written as they fill. Used on the connection's event loop
- * only; an answer from another thread hops there first ({@link #answerLater}).
+ * a slot; a slot is filled when its answer is known (at once for reads and early refusals, later for a submit, or with
+ * a 504 once its deadline passes) and the slots at the head are written as they fill. Used on the connection's event
+ * loop only; an answer from another thread hops there first ({@link #answerLater}).
  */
 final class OrderedAnswers
 {
@@ -64,7 +64,9 @@ final class OrderedAnswers
         return slot;
     }
 
-    /** The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes. */
+    /**
+     * The slot waits for an answer from another thread, or for {@code timeout} (a 504) once the answer timeout passes.
+     */
     void await(final ChannelHandlerContext ctx, final Slot slot, final String timeout)
     {
         slot.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(answerTimeoutMs);
@@ -92,7 +94,9 @@ final class OrderedAnswers
         }
     }
 
-    /** Gives a slot its answer (the first one wins: a late decision after a 504 is dropped) and writes what is ready. */
+    /**
+     * Gives a slot its answer (the first one wins: a late decision after a 504 is dropped) and writes what is ready.
+     */
     void fill(final ChannelHandlerContext ctx, final Slot slot, final FullHttpResponse http)
     {
         if (slot.http != null || slot.written)
@@ -219,7 +223,8 @@ final class OrderedAnswers
     /** Writes on the event loop; closes the connection after it when the client did not ask to keep it. */
     private static void write(final ChannelHandlerContext ctx, final boolean keepAlive, final FullHttpResponse http)
     {
-        http.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        http.headers()
+            .set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         if (keepAlive)
         {
             ctx.writeAndFlush(http);

@@ -178,12 +178,14 @@ public final class OwnerIntents
         }
         if (issuedAtMs > clockMs.getAsLong() + TOKEN_TEXT_FUTURE_MS)
         {
-            throw new BadIntent("issuedAtMs", "a token text may be dated at most " + TOKEN_TEXT_FUTURE_MS + " ms ahead of the " +
+            throw new BadIntent("issuedAtMs",
+                "a token text may be dated at most " + TOKEN_TEXT_FUTURE_MS + " ms ahead of the " +
                 "server's time " + clockMs.getAsLong() + " (serverTimeMs)");
         }
         if (issuedAtMs < acceptsTextsFromMs)
         {
-            throw new BadIntent("issuedAtMs", "this node takes token texts issued from " + acceptsTextsFromMs + " on (just " +
+            throw new BadIntent("issuedAtMs",
+                "this node takes token texts issued from " + acceptsTextsFromMs + " on (just " +
                 "after it started, so no text can be used twice across a restart or a failover): sign a new one");
         }
         return new WalletToken(account.toString(), Hex.to0x(signer), ttlMs, Hex.to0x(hash), issuedAtMs);
@@ -255,8 +257,8 @@ public final class OwnerIntents
 
     private Intent create(final Fields fields) throws BadIntent
     {
-        fields.allow("userWalletAddress", "agent", "agentKind", "scopes", "policy", "nonce", "issuedAtMs", "expiresAtMs",
-            "authorization");
+        fields.allow("userWalletAddress", "agent", "agentKind", "scopes", "policy", "nonce", "issuedAtMs",
+            "expiresAtMs", "authorization");
         final Fields authorization = fields.object("authorization");
         authorization.allow("signature", "accountIdHex");
         final Address owner = fields.address("userWalletAddress");
@@ -264,12 +266,14 @@ public final class OwnerIntents
         if (accountId != null && !ACCOUNT_ID.matcher(accountId).matches())
         {
             throw new BadIntent("authorization.accountIdHex", ADDRESS.matcher(accountId).matches() ?
-                "a 20-byte wallet address is not an account id: put the owner wallet in userWalletAddress and omit accountIdHex" :
+                "a 20-byte wallet address is not an account id: put the owner wallet in userWalletAddress and omit " +
+                "accountIdHex" :
                 "the internal account id is 0x and 64 lowercase hex digits; omit it unless you know it");
         }
         if (accountId != null && !accountId.equals(accountIdOf(owner)))
         {
-            throw new BadIntent("authorization.accountIdHex", "names another account than the owner wallet's " + accountIdOf(owner));
+            throw new BadIntent("authorization.accountIdHex",
+                "names another account than the owner wallet's " + accountIdOf(owner));
         }
         final AgentKey agent = fields.agentKey("agent");
         final AgentKind kind = AgentKind.fromWire(fields.string("agentKind"));
@@ -282,19 +286,23 @@ public final class OwnerIntents
         final long expiresAtMs = fields.millis("expiresAtMs");
         final long nonce = fields.u64("nonce");
         final String policy = fields.string("policy");
-        final AgentAuthorizationText text = build("", () -> AgentAuthorizationText.builder().owner(owner).agent(agent).kind(kind)
+        final AgentAuthorizationText text = build("",
+            () -> AgentAuthorizationText.builder().owner(owner).agent(agent).kind(kind)
             .scopes(scopes).policy(policy).nonce(nonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
             .chainId(chainId).verifyingContract(verifyingContract).build());
         final byte[] signature = authorization.signature("signature");
         final String apiKeyId = Credentials.newApiKeyId(random);
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256 + text.policy().length());
-        final AgentCreateEncoder create = new AgentCreateEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        final AgentCreateEncoder create = new AgentCreateEncoder()
+            .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
         create.putOwner(owner.toBytes(), 0, 20);
-        out.putLong(create.offset() + AgentCreateEncoder.agentIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
+        out.putLong(create.offset() + AgentCreateEncoder.agentIdEncodingOffset(), keyIdBits(apiKeyId),
+            ByteOrder.BIG_ENDIAN);
         create.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32)
             // FQN-CLASH: the journal's AgentKind (AgentKind here is the auth model's)
             .agentKind(io.venue.journal.sbe.AgentKind.valueOf(kind.name()))
-            .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs).nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+            .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs).nonce(nonce)
+            .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         out.putByte(create.offset() + AgentCreateEncoder.scopesEncodingOffset(), scopeBits(scopes));
         create.policy(text.policy());
         return intent(Kind.CREATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + create.encodedLength(),
@@ -309,17 +317,21 @@ public final class OwnerIntents
         final long issuedAtMs = issuedAt(fields);
         final long nonce = fields.u64("nonce");
         final AgentRotationText text = build("agentId", () -> AgentRotationText.builder().owner(owner).agentId(agentId)
-            .newAgent(agent).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract).build());
+            .newAgent(agent).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId)
+            .verifyingContract(verifyingContract).build());
         final byte[] signature = fields.signature("signature");
         final String apiKeyId = Credentials.newApiKeyId(random);
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
-        final AgentRotateEncoder rotate = new AgentRotateEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        final AgentRotateEncoder rotate = new AgentRotateEncoder()
+            .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
         rotate.putOwner(owner.toBytes(), 0, 20);
-        out.putLong(rotate.offset() + AgentRotateEncoder.agentIdEncodingOffset(), keyIdBits(agentId), ByteOrder.BIG_ENDIAN);
-        out.putLong(rotate.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), keyIdBits(apiKeyId), ByteOrder.BIG_ENDIAN);
+        out.putLong(rotate.offset() + AgentRotateEncoder.agentIdEncodingOffset(), keyIdBits(agentId),
+            ByteOrder.BIG_ENDIAN);
+        out.putLong(rotate.offset() + AgentRotateEncoder.newCredentialIdEncodingOffset(), keyIdBits(apiKeyId),
+            ByteOrder.BIG_ENDIAN);
         final long overlapUntilMs = issuedAtMs + AgentRotationText.OVERLAP_MS;
-        rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs).issuedAtMs(issuedAtMs)
-            .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs)
+            .issuedAtMs(issuedAtMs) .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.ROTATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + rotate.encodedLength(),
             agentId, apiKeyId, !agent.isEd25519(), overlapUntilMs);
     }
@@ -332,18 +344,21 @@ public final class OwnerIntents
         final String credentialId = fields.optionalString("credentialId");
         final long issuedAtMs = issuedAt(fields);
         final long nonce = fields.u64("nonce");
-        final AgentRevocationText text = build("agentId", () -> AgentRevocationText.builder().owner(owner).agentId(agentId)
-            .credentialId(credentialId).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId).verifyingContract(verifyingContract)
-            .build());
+        final AgentRevocationText text = build("agentId",
+            () -> AgentRevocationText.builder().owner(owner).agentId(agentId)
+            .credentialId(credentialId).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId)
+            .verifyingContract(verifyingContract) .build());
         final byte[] signature = fields.signature("signature");
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
-        final AgentRevokeEncoder revoke = new AgentRevokeEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        final AgentRevokeEncoder revoke = new AgentRevokeEncoder()
+            .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
         revoke.putOwner(owner.toBytes(), 0, 20);
-        out.putLong(revoke.offset() + AgentRevokeEncoder.agentIdEncodingOffset(), keyIdBits(agentId), ByteOrder.BIG_ENDIAN);
+        out.putLong(revoke.offset() + AgentRevokeEncoder.agentIdEncodingOffset(), keyIdBits(agentId),
+            ByteOrder.BIG_ENDIAN);
         out.putLong(revoke.offset() + AgentRevokeEncoder.credentialIdEncodingOffset(),
             credentialId == null ? 0 : keyIdBits(credentialId), ByteOrder.BIG_ENDIAN);
-        revoke.allCredentials(credentialId == null ? BooleanType.TRUE : BooleanType.FALSE).issuedAtMs(issuedAtMs).nonce(nonce)
-            .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+        revoke.allCredentials(credentialId == null ? BooleanType.TRUE : BooleanType.FALSE)
+            .issuedAtMs(issuedAtMs).nonce(nonce) .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.REVOKE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
             agentId, null, false, issuedAtMs);
     }
@@ -354,25 +369,29 @@ public final class OwnerIntents
         final Address owner = fields.address("userWalletAddress");
         final long issuedAtMs = issuedAt(fields);
         final long nonce = fields.u64("nonce");
-        final OwnerRevokeText text = build("", () -> OwnerRevokeText.builder().owner(owner).nonce(nonce).issuedAtMs(issuedAtMs)
+        final OwnerRevokeText text = build("",
+            () -> OwnerRevokeText.builder().owner(owner).nonce(nonce).issuedAtMs(issuedAtMs)
             .chainId(chainId).verifyingContract(verifyingContract).build());
         final byte[] signature = fields.signature("signature");
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(128);
-        final OwnerRevokeEncoder revoke = new OwnerRevokeEncoder().wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
+        final OwnerRevokeEncoder revoke = new OwnerRevokeEncoder()
+            .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
         revoke.putOwner(owner.toBytes(), 0, 20).issuedAtMs(issuedAtMs).nonce(nonce)
             .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
-        return intent(Kind.OWNER_REVOKE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
+        return intent(Kind.OWNER_REVOKE, text, signature, out,
+            MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
             null, null, false, issuedAtMs);
     }
 
     private Intent intent(
-        final Kind kind, final OwnerSignedText text, final byte[] signature, final ExpandableArrayBuffer command, final int length,
-        final String agentId, final String apiKeyId, final boolean hmac, final long validUntilMs)
+        final Kind kind, final OwnerSignedText text, final byte[] signature, final ExpandableArrayBuffer command,
+        final int length, final String agentId, final String apiKeyId, final boolean hmac, final long validUntilMs)
     {
         final byte[] bytes = new byte[length];
         command.getBytes(0, bytes);
-        return new Intent(kind, text.owner().toBytes(), signature, text.text().getBytes(StandardCharsets.UTF_8), bytes, length,
-            agentId, apiKeyId, hmac ? secrets.apiSecret(apiKeyId) : null, hmac ? secrets.passphrase(apiKeyId) : null, validUntilMs);
+        return new Intent(kind, text.owner().toBytes(), signature, text.text().getBytes(StandardCharsets.UTF_8), bytes,
+            length, agentId, apiKeyId, hmac ? secrets.apiSecret(apiKeyId) : null,
+            hmac ? secrets.passphrase(apiKeyId) : null, validUntilMs);
     }
 
     /**
@@ -387,8 +406,9 @@ public final class OwnerIntents
             scopes.add(JsonWriter.quote(scope.wire()));
         }
         return new JsonWriter().field("userWalletAddress", text.owner().toString()).field("agent", text.agent().text())
-            .field("agentKind", text.kind().wire()).raw("scopes", JsonWriter.array(scopes)).field("policy", text.policy())
-            .unsigned("nonce", text.nonce()).field("issuedAtMs", text.issuedAtMs()).field("expiresAtMs", text.expiresAtMs())
+            .field("agentKind", text.kind().wire()).raw("scopes", JsonWriter.array(scopes))
+            .field("policy", text.policy()) .unsigned("nonce", text.nonce()).field("issuedAtMs", text.issuedAtMs())
+            .field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", signature).toJson()).toJson();
     }
 
@@ -556,7 +576,8 @@ public final class OwnerIntents
                     throw new BadIntent(prefix + name, ex.getMessage());
                 }
             }
-            throw new BadIntent(prefix + name, "an agent key is a secp256k1 address (0x and 40 lowercase hex digits) or " +
+            throw new BadIntent(prefix + name,
+                "an agent key is a secp256k1 address (0x and 40 lowercase hex digits) or " +
                 AgentKey.ED25519_PREFIX + " and 64 lowercase hex digits");
         }
 
@@ -572,7 +593,8 @@ public final class OwnerIntents
                 final Scope scope = item instanceof String text ? Scope.fromWire(text) : null;
                 if (scope == null || !scopes.add(scope))
                 {
-                    throw new BadIntent(prefix + name, "each scope once, of trade, cancel, quote, mint_redeem, read, drop_copy");
+                    throw new BadIntent(prefix + name,
+                        "each scope once, of trade, cancel, quote, mint_redeem, read, drop_copy");
                 }
             }
             return scopes;

@@ -63,7 +63,8 @@ final class ReadRoutes
         if (answer == null)
         {
             return json(new SubmitResponse(404, error("UNKNOWN_ACTION", "no action with this digest among the recent " +
-                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused nonce_replayed)")));
+                "ones: it may never have reached the journal; resend the same signed body (a duplicate is refused " +
+                "nonce_replayed)")));
         }
         return json(new SubmitResponse(200, new JsonWriter().field("ok", true).field("found", true)
             .field("httpStatus", answer.status()).raw("answer", answer.body()).toJson()));
@@ -82,8 +83,8 @@ final class ReadRoutes
         }
         final String status = context.orderStatus.apply(orderId);
         return json(status != null ? new SubmitResponse(200, status) : new SubmitResponse(404, error("UNKNOWN_ORDER",
-            "no open order and none of the last 100,000 finished ones has this id: GET /api/v1/trading/actions/{digest} " +
-            "says what happened to the action that placed it")));
+            "no open order and none of the last 100,000 finished ones has this id: GET " +
+            "/api/v1/trading/actions/{digest} " + "says what happened to the action that placed it")));
     }
 
     /** GET /api/v1/trading/accounts/{account}/nonce. */
@@ -128,7 +129,8 @@ final class ReadRoutes
             .field("name", "account-executions").field("route", Routes.BSL_ACCOUNTS + "{account}" + Routes.EXECUTIONS)
             .field("auth", "Authorization: Bearer <token from POST " + Routes.WS_TOKEN + ">")
             .field("cursor", "a command sequence: 0 for the first page, then each page's nextCursor")
-            .field("replay", "from the first command the venue journaled").field("pageExecutions", ExecutionPages.EXECUTIONS)
+            .field("replay", "from the first command the venue journaled")
+            .field("pageExecutions", ExecutionPages.EXECUTIONS)
             .field("pageCommandsScanned", ExecutionPages.COMMANDS_SCANNED).toJson()))).toJson();
     }
 
@@ -161,9 +163,11 @@ final class ReadRoutes
             .raw("tradingLimits", context.tradingLimits == null ? "{}" : context.tradingLimits).toJson());
     }
 
-    private static JsonWriter addCompact(final JsonWriter writer, final String actions, final String ingress, final String backlog)
+    private static JsonWriter addCompact(final JsonWriter writer, final String actions, final String ingress,
+        final String backlog)
     {
-        return actions == null ? writer : writer.raw("actions", actions).raw("ingress", ingress).raw("backlog", backlog);
+        return actions == null ? writer :
+            writer.raw("actions", actions).raw("ingress", ingress).raw("backlog", backlog);
     }
 
     /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */

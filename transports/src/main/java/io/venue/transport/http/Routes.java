@@ -29,7 +29,9 @@ final class Routes
     static final String METRICS = "/api/v1/admin/metrics";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
-    /** The compact binary order routes (spec 4): the beta alias, the direct compatibility route and the canonical one. */
+    /**
+     * The compact binary order routes (spec 4): the beta alias, the direct compatibility route and the canonical one.
+     */
     static final String ORDER_ENTRY_BINARY = "/api/order-entry/binary";
     static final String MM_BATCH_BIN = "/api/v1/mm/orders/batch.bin";
     static final String BSL_ORDERS_COMPACT = "/api/v1/bsl/orders/compact";
@@ -42,8 +44,9 @@ final class Routes
     static final String EXECUTIONS = "/executions";
     /** Every route served, for the OpenAPI document's test. */
     static final List<String> ROUTES = List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
-        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE, AGENTS_REVOKE,
-        OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}", BSL_EXECUTIONS, BSL_SESSIONS,
+        FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE,
+        AGENTS_REVOKE, OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}",
+        BSL_EXECUTIONS, BSL_SESSIONS,
         BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
         BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS);
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
@@ -83,6 +86,7 @@ final class Routes
         {
             end++;
         }
-        return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) : "/" + target.substring(end);
+        return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) :
+            "/" + target.substring(end);
     }
 }

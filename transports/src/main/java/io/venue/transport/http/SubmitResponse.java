@@ -6,7 +6,8 @@ package io.venue.transport.http;
  * {@code rateLimit} is not negative the answer carries the account's limiter as the engine left it:
  * {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset-Ms}.
  */
-public record SubmitResponse(int status, String body, long retryAfterSeconds, long rateLimit, long rateRemaining, long rateResetMs)
+public record SubmitResponse(int status, String body, long retryAfterSeconds, long rateLimit, long rateRemaining,
+    long rateResetMs)
 {
     public SubmitResponse(final int status, final String body, final long retryAfterSeconds)
     {

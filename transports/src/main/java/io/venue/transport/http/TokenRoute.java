@@ -45,12 +45,13 @@ final class TokenRoute
      * @param headers  the request's headers, case-insensitive.
      * @param uri      the request line's target as sent (path and query).
      */
-    Outcome issue(final Function<String, String> headers, final String method, final String uri, final byte[] body, final long now)
+    Outcome issue(final Function<String, String> headers, final String method, final String uri,
+        final byte[] body, final long now)
     {
         final int query = uri.indexOf('?');
         final String rawPath = query < 0 ? uri : uri.substring(0, query);
-        if (headers.apply(SvcHeaders.AUTH_VERSION) == null && context.tokenSigners != null && context.ownerIntents != null &&
-            body.length > 0)
+        if (headers.apply(SvcHeaders.AUTH_VERSION) == null && context.tokenSigners != null &&
+            context.ownerIntents != null && body.length > 0)
         {
             return walletToken(rawPath, body, now);
         }
@@ -84,7 +85,10 @@ final class TokenRoute
         return Outcome.answer(token(auth.key().account(), auth.apiKeyId(), ttlMs, now));
     }
 
-    /** Without machine headers: a wallet signs for the account (itself, its vault owner, or an agent of it holding read). */
+    /**
+     * Without machine headers: a wallet signs for the account (itself, its vault owner, or an agent of it
+     * holding read).
+     */
     private Outcome walletToken(final String path, final byte[] body, final long now)
     {
         final OwnerIntents.WalletToken request;
@@ -100,7 +104,8 @@ final class TokenRoute
         final TokenSigners.Grant grant = context.tokenSigners.grant(request.account(), request.signer(), now);
         if (grant == null)
         {
-            return new Outcome(new SubmitResponse(401, new JsonWriter().field("ok", false).field("code", "UNAUTHORIZED_SIGNER")
+            return new Outcome(
+                new SubmitResponse(401, new JsonWriter().field("ok", false).field("code", "UNAUTHORIZED_SIGNER")
                 .field("message", "the signer is neither the account, its vault owner nor an active agent of it")
                 .field("expectedSigner", request.account()).field("recoveredSigner", request.signer()).toJson()),
                 RequestRejectReason.TRANSPORT_AUTH_FAILED, "POST " + path + ": wallet token for " + request.account() +
@@ -116,7 +121,8 @@ final class TokenRoute
         {
             return Outcome.answer("used".equals(used) ?
                 badRequest("nonce", "this signed text already obtained a token: sign a new one with another nonce") :
-                new SubmitResponse(503, HttpResponses.error("BUSY", "too many token texts in the last minute; retry after the delay"), 1));
+                new SubmitResponse(503,
+                    HttpResponses.error("BUSY", "too many token texts in the last minute; retry after the delay"), 1));
         }
         // the token names what must still hold when it is used: the agent credential, or the wallet that signed
         return Outcome.answer(token(request.account(), grant.credentialId().isEmpty() ? WALLET + request.signer() :
@@ -131,7 +137,8 @@ final class TokenRoute
     {
         if (claims.apiKeyId().startsWith(WALLET))
         {
-            // the wallet must still be the account or its owner: a grant by way of an agent key is the agent's, not the wallet's
+            // the wallet must still be the account or its owner: a grant by way of an agent key is the agent's, not
+            // the wallet's
             final String signer = claims.apiKeyId().substring(WALLET.length());
             final TokenSigners.Grant grant = context.tokenSigners == null ? null :
                 context.tokenSigners.grant(claims.account(), signer, now);
@@ -145,14 +152,16 @@ final class TokenRoute
     {
         final long ttl = WsTokens.clampTtl(ttlMs, context.wsTokenTtlMs);
         final String token = context.wsTokens.issue(account, credentialId, now + ttl);
-        return new SubmitResponse(200, new JsonWriter().field("ok", true).field("account", account).field("scope", WsTokens.SCOPE)
+        return new SubmitResponse(200,
+            new JsonWriter().field("ok", true).field("account", account).field("scope", WsTokens.SCOPE)
             .field("tokenType", "Bearer").field("token", token).field("ttlMs", ttl).toJson());
     }
 
     /** A 400 naming the field, with the server's time, which a time-related refusal needs. */
     static SubmitResponse badRequest(final String field, final String message)
     {
-        return new SubmitResponse(400, new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", field)
+        return new SubmitResponse(400,
+            new JsonWriter().field("ok", false).field("code", "BAD_REQUEST").field("field", field)
             .field("message", message).field("serverTimeMs", System.currentTimeMillis()).toJson());
     }
 }

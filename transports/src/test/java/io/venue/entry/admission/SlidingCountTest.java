@@ -63,12 +63,14 @@ class SlidingCountTest
             // every charge inside the window counts; none older than the window and one bucket does
             final long inWindow = sum(charged, now - widthMs + 1, now);
             final long inWindowAndBucket = sum(charged, now - widthMs - bucketMs + 1, now);
-            assertTrue(used >= inWindow && used <= inWindowAndBucket, used + " outside [" + inWindow + ", " + inWindowAndBucket + "]");
+            assertTrue(used >= inWindow && used <= inWindowAndBucket,
+                used + " outside [" + inWindow + ", " + inWindowAndBucket + "]");
             if (used + cost <= limit)
             {
                 count.add(now, cost);
                 charged.add(new long[] {now, cost});
-                assertTrue(sum(charged, now - widthMs + 1, now) <= limit, "the limit holds over every span of the width");
+                assertTrue(sum(charged, now - widthMs + 1, now) <= limit,
+                    "the limit holds over every span of the width");
             }
             else
             {

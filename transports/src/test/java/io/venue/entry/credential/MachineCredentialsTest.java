@@ -28,7 +28,8 @@ class MachineCredentialsTest
 
     private final Map<String, ApiKey> keys = Map.of(
         HMAC_KEY, new ApiKey(SvcCredential.hmac(HMAC_KEY, SECRET, PASSPHRASE), "0x" + "1".repeat(40), 0, true),
-        ED25519_KEY, new ApiKey(SvcCredential.ed25519(ED25519_KEY, ed25519PublicKey()), "0x" + "2".repeat(40), 0, true));
+        ED25519_KEY,
+        new ApiKey(SvcCredential.ed25519(ED25519_KEY, ed25519PublicKey()), "0x" + "2".repeat(40), 0, true));
     private final MachineCredentials credentials = new MachineCredentials(keys::get, null, 1_000);
 
     private static byte[] ed25519PublicKey()
@@ -47,9 +48,12 @@ class MachineCredentialsTest
     @Test
     void everyWrongPartIsRefusedAlikeAndJournaledAsATransportAuthFailure()
     {
-        final MachineCredentials.Failure wrongSecret = credentials.logon(HMAC_KEY, Credentials.newApiSecret(RANDOM), PASSPHRASE, 5);
-        final MachineCredentials.Failure wrongPassphrase = credentials.logon(HMAC_KEY, SECRET, Credentials.newPassphrase(RANDOM), 5);
-        final MachineCredentials.Failure unknownKey = credentials.logon(Credentials.newApiKeyId(RANDOM), SECRET, PASSPHRASE, 5);
+        final MachineCredentials.Failure wrongSecret = credentials.logon(HMAC_KEY, Credentials.newApiSecret(RANDOM),
+            PASSPHRASE, 5);
+        final MachineCredentials.Failure wrongPassphrase = credentials.logon(HMAC_KEY, SECRET,
+            Credentials.newPassphrase(RANDOM), 5);
+        final MachineCredentials.Failure unknownKey = credentials.logon(Credentials.newApiKeyId(RANDOM), SECRET,
+            PASSPHRASE, 5);
         final MachineCredentials.Failure noKey = credentials.logon(null, SECRET, PASSPHRASE, 5);
         final MachineCredentials.Failure noSecret = credentials.logon(HMAC_KEY, null, PASSPHRASE, 5);
         // an Ed25519 credential's holder never shows a secret: it cannot log on with one, whatever it sends
@@ -73,6 +77,7 @@ class MachineCredentialsTest
             return;
         }
         assertNotNull(credentials.logon(HMAC_KEY, secret, passphrase, 1));
-        assertNotNull(credentials.logon(HMAC_KEY, SECRET, passphrase.equals(PASSPHRASE) ? passphrase + "x" : passphrase, 1));
+        assertNotNull(
+            credentials.logon(HMAC_KEY, SECRET, passphrase.equals(PASSPHRASE) ? passphrase + "x" : passphrase, 1));
     }
 }

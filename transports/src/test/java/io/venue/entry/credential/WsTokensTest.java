@@ -33,7 +33,10 @@ class WsTokensTest
         assertEquals(90_000, WsTokens.clampTtl(90_000, 180_000));
     }
 
-    /** A base64url part's last character may carry unused bits, so a change can decode to the same bytes: never to other claims. */
+    /**
+     * A base64url part's last character may carry unused bits, so a change can decode to the same bytes: never to
+     * other claims.
+     */
     @Property(tries = 3000)
     void aChangedCharacterNeverYieldsOtherClaims(@ForAll final int position, @ForAll final char replacement)
     {

@@ -29,6 +29,7 @@ class ConnectivityEntryTest
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
             () -> new ConnectivityEntry("fix", Map.of("port", 9878)));
         assertTrue(refused.getMessage().contains("fix.port is a Integer"), refused.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> ConnectivityEntry.of("fix").field("host", (String)null).build());
+        assertThrows(IllegalArgumentException.class,
+            () -> ConnectivityEntry.of("fix").field("host", (String)null).build());
     }
 }

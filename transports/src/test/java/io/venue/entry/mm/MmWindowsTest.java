@@ -98,8 +98,8 @@ class MmWindowsTest
     void aRequestsActionsCountInTheWindowsOfTheMarketsAndShardsTheyActOn()
     {
         // markets 1 and 3 on shard 1, market 2 on shard 0; three actions a market, four a shard
-        final MmWindows w = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 100, 100, 3, 4), MmWindows.Plans.NONE, now::get,
-            market -> (int)(market % 2));
+        final MmWindows w = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 100, 100, 3, 4), MmWindows.Plans.NONE,
+            now::get, market -> (int)(market % 2));
         assertNull(w.charge(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2).action(2).cancels(5)));
         assertNull(w.charge(now.get(), "a", "k", "ip", 2, 1, 0));
         final MmWindows.Refusal market = w.charge(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2));
@@ -109,7 +109,8 @@ class MmWindowsTest
         final MmWindows.Refusal shard = w.charge(now.get(), "a", "k", "ip", 3, 2, 0);
         assertEquals("shard", shard.scope(), "markets 1 and 3 share shard 1's window, which holds 3 of 4");
         assertEquals(3, shard.usedActions());
-        assertEquals(6, w.budget("a").usedActions(), "the account counts every action on every market, the refused none");
+        assertEquals(6, w.budget("a").usedActions(),
+            "the account counts every action on every market, the refused none");
 
         // a refund gives each market its own share back
         w.refund(now.get(), "a", "k", "ip", new MmWindows.Cost().action(1).action(2).cancels(5));
@@ -144,10 +145,11 @@ class MmWindowsTest
         now.addAndGet(1_100); // out of the one-second window, still in the minute
         assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
         windows.refund(now.get(), "basic-account", "k", "ip", 1, 1, 0);
-        assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0), "the refund gave the plan's fourth action back");
+        assertNull(windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0),
+            "the refund gave the plan's fourth action back");
         assertEquals(new MmWindows.Budget(60_000, 4, 0, 60_899), windows.budget("basic-account"),
-            "the budget shows the plan's minute once it has less left than the second; the first three, charged in the 6 s " +
-            "bucket from 6,000 ms, count until 71,999 ms");
+            "the budget shows the plan's minute once it has less left than the second; the first three, charged in " +
+            "the 6 s " + "bucket from 6,000 ms, count until 71,999 ms");
         assertEquals("builder_plan", windows.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0).scope());
     }
 
@@ -162,14 +164,16 @@ class MmWindowsTest
             assertNull(tight.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0));
         }
         assertEquals("builder_plan", tight.charge(now.get(), "basic-account", "k", "ip", 1, 1, 0).scope());
-        assertNull(tight.charge(now.get(), "other", "k", "ip", 1, 1, 0), "the refused request took nothing from the key's window");
+        assertNull(tight.charge(now.get(), "other", "k", "ip", 1, 1, 0),
+            "the refused request took nothing from the key's window");
         assertEquals("api_key", tight.charge(now.get(), "other", "k", "ip", 1, 1, 0).scope());
     }
 
     @Test
     void aRefundTakesBackFromTheBucketItWasChargedIn()
     {
-        // the key holds 2 a second: R is charged at the end of one bucket, O at the start of the next, then R is refunded
+        // the key holds 2 a second: R is charged at the end of one bucket, O at the start of the next, then R
+        // is refunded
         final MmWindows keyOfTwo = new MmWindows(new MmWindows.Limits(1_000, 100, 100, 2, 100, 100, 100),
             MmWindows.Plans.NONE, now::get);
         final long r = 10_099;
@@ -207,7 +211,9 @@ class MmWindowsTest
         {
             for (int i = 0; i < 3; i++)
             {
-                admitted += windows.charge(now.get(), "pro-account", "k" + second, "ip" + second, second, 1, 0) == null ? 1 : 0;
+                admitted += windows.charge(now.get(), "pro-account", "k" + second, "ip" + second, second, 1, 0) ==
+                    null ?
+                    1 : 0;
             }
             now.addAndGet(1_000);
         }
@@ -248,7 +254,8 @@ class MmWindowsTest
             {
                 clock.addAndGet(wait);
             }
-            assertNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0), "trial " + trial + ": fits after " + wait + " ms");
+            assertNull(w.charge(clock.get(), "a", "k", "ip", 1, cost, 0),
+                "trial " + trial + ": fits after " + wait + " ms");
         }
     }
 }

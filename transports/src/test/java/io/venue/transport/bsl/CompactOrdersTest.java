@@ -50,7 +50,8 @@ class CompactOrdersTest
     private static final Address ACCOUNT = Address.of("0x" + "ab".repeat(20));
 
     @Property(tries = 300)
-    void whatAClientEncodesDecodesToTheActionsItSigned(@ForAll("orders") @Size(min = 1, max = 40) final List<SignedAction> orders)
+    void whatAClientEncodesDecodesToTheActionsItSigned(
+        @ForAll("orders") @Size(min = 1, max = 40) final List<SignedAction> orders)
         throws Exception
     {
         final CompactOrders.Request request = CompactOrders.decode(CompactOrders.encode(MARKET, orders));
@@ -58,7 +59,8 @@ class CompactOrdersTest
         assertEquals(orders.size(), request.orders().size());
         for (int i = 0; i < orders.size(); i++)
         {
-            assertArrayEquals(CanonicalJson.signedActionBody(orders.get(i)), CanonicalJson.signedActionBody(request.orders().get(i)),
+            assertArrayEquals(CanonicalJson.signedActionBody(orders.get(i)),
+                CanonicalJson.signedActionBody(request.orders().get(i)),
                 "order " + i);
         }
     }
@@ -68,7 +70,8 @@ class CompactOrdersTest
      * bytes {@link TypedOrder#encode} writes), and the request's typed reads are the action's fields.
      */
     @Property(tries = 300)
-    void eachOrdersBytesAreTheTypedOrderOfItsAction(@ForAll("orders") @Size(min = 1, max = 40) final List<SignedAction> orders)
+    void eachOrdersBytesAreTheTypedOrderOfItsAction(
+        @ForAll("orders") @Size(min = 1, max = 40) final List<SignedAction> orders)
         throws Exception
     {
         final CompactOrders.Request request = CompactOrders.decode(CompactOrders.encode(MARKET, orders));
@@ -86,10 +89,12 @@ class CompactOrdersTest
             assertEquals(order, request.order(i));
             assertEquals(order.payload().ts(), request.ts(i));
             assertTrue(request.isOf(i, order.payload().account().toBytes()));
-            assertEquals(false, request.isOf(i, new byte[20]) && !order.payload().account().equals(new Address(new byte[20])));
+            assertEquals(false,
+                request.isOf(i, new byte[20]) && !order.payload().account().equals(new Address(new byte[20])));
             assertEquals(order.payload().account(), request.account(i));
             final Action action = order.payload().action();
-            assertEquals(action instanceof SpotPlaceOrder ? TypedOrder.PLACE : action instanceof Cancel ? TypedOrder.CANCEL :
+            assertEquals(
+                action instanceof SpotPlaceOrder ? TypedOrder.PLACE : action instanceof Cancel ? TypedOrder.CANCEL :
                 action instanceof Amend ? TypedOrder.AMEND : TypedOrder.CANCEL_BY_CLIENT_ORDER_ID, request.kind(i));
             if (action instanceof Amend amend)
             {
@@ -114,7 +119,8 @@ class CompactOrdersTest
         {
             // what decodes is a request a client could have sent: encoded again, it decodes to the same actions
             final CompactOrders.Request request = CompactOrders.decode(cut);
-            final CompactOrders.Request again = CompactOrders.decode(CompactOrders.encode(request.market(), request.orders()));
+            final CompactOrders.Request again = CompactOrders.decode(
+                CompactOrders.encode(request.market(), request.orders()));
             for (int i = 0; i < request.orders().size(); i++)
             {
                 assertArrayEquals(CanonicalJson.signedActionBody(request.orders().get(i)),
@@ -211,7 +217,8 @@ class CompactOrdersTest
     {
         final byte[] signature = new byte[65];
         signature[64] = 27;
-        return new SignedAction(new ActionPayload(ACCOUNT, 5, clientOrderId, 1_763_000_000_000L, action), new Signature65(signature));
+        return new SignedAction(new ActionPayload(ACCOUNT, 5, clientOrderId, 1_763_000_000_000L, action),
+            new Signature65(signature));
     }
 
     @Provide
@@ -222,16 +229,19 @@ class CompactOrdersTest
         final Arbitrary<Long> u64 = Arbitraries.longs();
         final Arbitrary<Action> place = Combinators.combine(Arbitraries.of(Book.YES, Book.NO).injectNull(0.5),
             Arbitraries.of(Side.values()), u64, u64, Arbitraries.of(StpMode.values()).injectNull(0.3),
-            Arbitraries.of(TimeInForce.values()), Arbitraries.of(true, false), Arbitraries.longs().between(-1, Long.MAX_VALUE))
+            Arbitraries.of(TimeInForce.values()), Arbitraries.of(true, false),
+            Arbitraries.longs().between(-1, Long.MAX_VALUE))
             .as((book, side, price, qty, stp, tif, flag, expiry) ->
                 new SpotPlaceOrder(MARKET, book, side, price, qty, stp, tif, flag, !flag, expiry));
         final Arbitrary<Action> action = Arbitraries.oneOf(place, id32.map(b -> new Cancel(new OrderId(b))),
             Combinators.combine(id32, u64, u64).as((b, p, q) -> new Amend(new OrderId(b), p, q)),
             id16.map(b -> new CancelByClientOrderId(new ClientOrderId(b))));
-        final Arbitrary<SignedAction> signed = Combinators.combine(Arbitraries.bytes().array(byte[].class).ofSize(20), u64,
-            id16.injectNull(0.5), Arbitraries.longs().between(0, Long.MAX_VALUE), action, Arbitraries.bytes().array(byte[].class)
+        final Arbitrary<SignedAction> signed = Combinators.combine(Arbitraries.bytes().array(byte[].class).ofSize(20),
+            u64, id16.injectNull(0.5), Arbitraries.longs().between(0, Long.MAX_VALUE), action,
+            Arbitraries.bytes().array(byte[].class)
                 .ofSize(65))
-            .as((account, nonce, client, ts, a, signature) -> new SignedAction(new ActionPayload(new Address(account), nonce,
+            .as((account, nonce, client, ts, a,
+                signature) -> new SignedAction(new ActionPayload(new Address(account), nonce,
                 client == null ? null : new ClientOrderId(client), ts, a), new Signature65(signature)));
         return signed.list();
     }

@@ -20,10 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CancelReplaceRequestsTest
 {
     private static final String TRADER = "0x" + "12".repeat(20);
-    private static final String BODY = "{\"cancel\":{\"orderId\":\"0x" + "ab".repeat(32) + "\",\"signature\":\"0x" + "22".repeat(65) +
-        "\"},\"place\":{\"marketId\":2,\"trader\":\"" + TRADER + "\",\"side\":3,\"price\":600000,\"qty\":1000000,\"expiry\":0," +
+    private static final String BODY = "{\"cancel\":{\"orderId\":\"0x" + "ab".repeat(32) + "\",\"signature\":\"0x" +
+        "22".repeat(65) + "\"},\"place\":{\"marketId\":2,\"trader\":\"" + TRADER +
+        "\",\"side\":3,\"price\":600000,\"qty\":1000000,\"expiry\":0," +
         "\"nonce\":9,\"signature\":\"0x" + "33".repeat(65) + "\"},\"timeInForce\":\"post_only\"}";
-    private final CancelReplaceRequests requests = new CancelReplaceRequests(id -> id == 2 ? "OUTCOME" : id == 1 ? "SPOT" : null);
+    private final CancelReplaceRequests requests = new CancelReplaceRequests(
+        id -> id == 2 ? "OUTCOME" : id == 1 ? "SPOT" : null);
 
     @Test
     void aBodyBecomesTheSignedFieldsAndTheCommand() throws Exception
@@ -49,8 +51,10 @@ class CancelReplaceRequestsTest
             () -> requests.parse(BODY.replace("\"side\":3", "\"side\":4").getBytes(StandardCharsets.UTF_8)));
         assertEquals("place.side", side.field());
         final OwnerIntents.BadIntent huge = assertThrows(OwnerIntents.BadIntent.class,
-            () -> requests.parse(BODY.replace("\"marketId\":2", "\"marketId\":9223372036854775809").getBytes(StandardCharsets.UTF_8)));
-        assertEquals("place.marketId", huge.field(), "a u64 market above the u32 range is refused, not cut to its low bits");
+            () -> requests.parse(
+                BODY.replace("\"marketId\":2", "\"marketId\":9223372036854775809").getBytes(StandardCharsets.UTF_8)));
+        assertEquals("place.marketId", huge.field(),
+            "a u64 market above the u32 range is refused, not cut to its low bits");
         final OwnerIntents.BadIntent tif = assertThrows(OwnerIntents.BadIntent.class,
             () -> requests.parse(BODY.replace("post_only", "fok").getBytes(StandardCharsets.UTF_8)));
         assertEquals("timeInForce", tif.field());

@@ -52,11 +52,14 @@ class HttpAnswersTest
     @Test
     void aNonceRefusalCarriesTheWindowAndTheServersTime()
     {
-        final SubmitResponse http = HttpAnswers.render(new Answer.Builder().rejected(4, 1234, RejectCode.NONCE_OUTSIDE_WINDOW)
+        final SubmitResponse http = HttpAnswers.render(
+            new Answer.Builder().rejected(4, 1234, RejectCode.NONCE_OUTSIDE_WINDOW)
             .digest(new byte[32]).account(new byte[20]).nonce(10, 256, 12).rate(50, 50, 0).build());
         assertEquals(200, http.status());
-        assertEquals("{\"ok\":false,\"code\":\"nonce_outside_window\",\"message\":\"the nonce is at or above floor + window: " +
-            "use nextUsableNonce\",\"sequence\":4,\"digest\":\"0x" + ZEROS + "\",\"serverTimeMs\":1234,\"nonceFloor\":10," +
+        assertEquals(
+            "{\"ok\":false,\"code\":\"nonce_outside_window\",\"message\":\"the nonce is at or above floor + window: " +
+            "use nextUsableNonce\",\"sequence\":4,\"digest\":\"0x" + ZEROS +
+            "\",\"serverTimeMs\":1234,\"nonceFloor\":10," +
             "\"nonceWindow\":256,\"nextUsableNonce\":12}", http.body());
     }
 
@@ -72,12 +75,15 @@ class HttpAnswersTest
     @Test
     void aSignerRefusalShowsWhatTheServerRecoveredAndTheCanonicalJson()
     {
-        final SubmitResponse http = HttpAnswers.render(new Answer.Builder().rejected(6, 1, RejectCode.UNAUTHORIZED_SIGNER)
+        final SubmitResponse http = HttpAnswers.render(
+            new Answer.Builder().rejected(6, 1, RejectCode.UNAUTHORIZED_SIGNER)
             .digest(new byte[32]).account(filled(20, 0xaa)).signers(filled(20, 1), filled(20, 2),
                 "{\"a\":1}".getBytes(StandardCharsets.UTF_8)).build());
         assertEquals(401, http.status());
-        assertTrue(http.body().endsWith(",\"expectedSigner\":\"0x" + "aa".repeat(20) + "\",\"recoveredSigner\":{\"rawMode\":\"0x" +
-            "01".repeat(20) + "\",\"personalMode\":\"0x" + "02".repeat(20) + "\"},\"canonicalJson\":\"{\\\"a\\\":1}\"}"),
+        assertTrue(http.body()
+            .endsWith(",\"expectedSigner\":\"0x" + "aa".repeat(20) + "\",\"recoveredSigner\":{\"rawMode\":\"0x" +
+            "01".repeat(20) + "\",\"personalMode\":\"0x" + "02".repeat(20) +
+            "\"},\"canonicalJson\":\"{\\\"a\\\":1}\"}"),
             http.body());
     }
 
@@ -88,25 +94,31 @@ class HttpAnswersTest
             .refused(7, 1, RequestRejectReason.MALFORMED, "action.qty\nmust be a positive integer").digest(new byte[32])
             .account(new byte[20]).build());
         assertEquals(400, malformed.status());
-        assertEquals("{\"ok\":false,\"code\":\"MALFORMED\",\"sequence\":7,\"field\":\"action.qty\",\"message\":\"must be a " +
+        assertEquals(
+            "{\"ok\":false,\"code\":\"MALFORMED\",\"sequence\":7,\"field\":\"action.qty\",\"message\":\"must be a " +
             "positive integer\"}", malformed.body());
         final SubmitResponse badSignature = HttpAnswers.render(new Answer.Builder()
-            .refused(8, 1, RequestRejectReason.BAD_SIGNATURE, "{\"x\":2}").digest(filled(32, 3)).account(filled(20, 4)).build());
+            .refused(8, 1, RequestRejectReason.BAD_SIGNATURE, "{\"x\":2}").digest(filled(32, 3))
+            .account(filled(20, 4)).build());
         assertEquals(401, badSignature.status());
-        assertEquals("{\"ok\":false,\"code\":\"BAD_SIGNATURE\",\"sequence\":8,\"message\":\"the signature bytes are not a valid " +
+        assertEquals("{\"ok\":false,\"code\":\"BAD_SIGNATURE\",\"sequence\":8,\"message\":\"the signature bytes are " +
+            "not a valid " +
             "secp256k1 signature\",\"expectedSigner\":\"0x" + "04".repeat(20) + "\",\"digest\":\"0x" + "03".repeat(32) +
             "\",\"canonicalJson\":\"{\\\"x\\\":2}\"}", badSignature.body());
         final SubmitResponse unapplied = HttpAnswers.render(new Answer.Builder().unapplied(9, 1).build());
         assertEquals(500, unapplied.status());
-        assertEquals("{\"ok\":false,\"code\":\"INTERNAL\",\"message\":\"the engine did not apply this command record\"," +
+        assertEquals(
+            "{\"ok\":false,\"code\":\"INTERNAL\",\"message\":\"the engine did not apply this command record\"," +
             "\"sequence\":9}", unapplied.body());
     }
 
     @Property(tries = 300)
-    void everyCodeAndReasonRendersAsJsonWithItsStatus(@ForAll final RejectCode code, @ForAll final RequestRejectReason reason,
+    void everyCodeAndReasonRendersAsJsonWithItsStatus(@ForAll final RejectCode code,
+        @ForAll final RequestRejectReason reason,
         @ForAll final String detail) throws JsonReader.JsonException
     {
-        final SubmitResponse rejected = HttpAnswers.render(new Answer.Builder().rejected(1, 1, code).digest(new byte[32])
+        final SubmitResponse rejected = HttpAnswers.render(
+            new Answer.Builder().rejected(1, 1, code).digest(new byte[32])
             .account(new byte[20]).build());
         assertEquals(HttpAnswers.status(code), rejected.status());
         assertTrue(JsonReader.read(rejected.body().getBytes(StandardCharsets.UTF_8)) instanceof Map<?, ?>);

@@ -77,7 +77,8 @@ class HttpGatewayTest
 
     private HttpResponse<String> submit() throws Exception
     {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
+        return client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
             .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -100,7 +101,8 @@ class HttpGatewayTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (infoReads.get() < count)
         {
-            assertTrue(System.nanoTime() - deadline < 0, "the exchange info was read " + infoReads.get() + " times in 10 s, not " + count);
+            assertTrue(System.nanoTime() - deadline < 0,
+                "the exchange info was read " + infoReads.get() + " times in 10 s, not " + count);
             Thread.sleep(1);
         }
     }
@@ -142,7 +144,8 @@ class HttpGatewayTest
         final HttpResponse<String> answer = submit();
         responder.join();
         assertEquals(200, answer.statusCode());
-        assertEquals("{\"ok\":true,\"sequence\":1,\"digest\":\"0x" + "0".repeat(64) + "\",\"trades\":0}", answer.body());
+        assertEquals(
+            "{\"ok\":true,\"sequence\":1,\"digest\":\"0x" + "0".repeat(64) + "\",\"trades\":0}", answer.body());
         assertEquals("49", answer.headers().firstValue("x-ratelimit-remaining").orElse(null));
         assertEquals("20", answer.headers().firstValue("x-ratelimit-reset-ms").orElse(null));
         assertTrue(answer.headers().firstValue("date").isPresent());
@@ -157,7 +160,8 @@ class HttpGatewayTest
         {
             socket.setSoTimeout(5_000);
             // a submit and a read sent together: the read is ready first, but its answer must come second
-            socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
+            socket.getOutputStream()
+                .write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
                 "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
             // the read's answer is ready before the submit's
@@ -226,11 +230,13 @@ class HttpGatewayTest
     void requestsAfterAClosingAnswerAreNotExecuted() throws Exception
     {
         start(10_000);
-        final String text = exchange("GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
+        final String text = exchange(
+            "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
             "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
-        assertTrue(text.startsWith("HTTP/1.1 200") && text.indexOf("HTTP/1.1", 5) < 0, "one answer, then closed: " + text);
-        // both were read together: a submit wrongly taken after the closing answer would be offered at once (this window
-        // lets that mistake show)
+        assertTrue(text.startsWith("HTTP/1.1 200") && text.indexOf("HTTP/1.1", 5) < 0,
+            "one answer, then closed: " + text);
+        // both were read together: a submit wrongly taken after the closing answer would be offered at once (this
+        // window lets that mistake show)
         Thread.sleep(100);
         assertTrue(offered.isEmpty(), "the submit after the closing answer was never offered");
     }
@@ -243,11 +249,12 @@ class HttpGatewayTest
         {
             socket.setSoTimeout(5_000);
             final String submit = "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
-            socket.getOutputStream().write((submit + "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
+            socket.getOutputStream()
+                .write((submit + "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" +
                 submit).getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
-            // all three are read while the first waits for its answer: the closing read is handled, and the submit after
-            // it would be offered at once (a window for that mistake to show)
+            // all three are read while the first waits for its answer: the closing read is handled, and the submit
+            // after it would be offered at once (a window for that mistake to show)
             awaitInfoReads(1);
             Thread.sleep(100);
             assertEquals(1, offered.size(), "only the submit before the closing request was offered");
@@ -268,7 +275,8 @@ class HttpGatewayTest
         assertEquals("1", answer.headers().firstValue("retry-after").orElse(null));
         assertEquals(0, pending.waiting(), "nothing left registered");
         final StringBuilder journaled = new StringBuilder();
-        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        refusals.poll(
+            (connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
         assertEquals(RequestRejectReason.QUEUE_LIMIT.value() + " the verifier queue is full", journaled.toString(),
             "the refusal goes to be journaled");
     }
@@ -284,11 +292,13 @@ class HttpGatewayTest
         assertTrue(busy.body().contains("\"code\":\"SHARD_BUSY\""), busy.body());
         assertEquals("1", busy.headers().firstValue("retry-after").orElse(null));
         final StringBuilder journaled = new StringBuilder();
-        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        refusals.poll(
+            (connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
         assertEquals(RequestRejectReason.SHARD_BUSY.value() + " the shard is 6 commands behind the journal",
             journaled.toString());
         backlog = 5;
-        assertTrue(submit().body().contains("\"code\":\"QUEUE_LIMIT\""), "at the threshold the request goes on to the pool");
+        assertTrue(submit().body().contains("\"code\":\"QUEUE_LIMIT\""),
+            "at the threshold the request goes on to the pool");
     }
 
     @Test
@@ -297,11 +307,13 @@ class HttpGatewayTest
         start(10_000);
         final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/trading/actions"))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[513 * 1024])).build(), HttpResponse.BodyHandlers.ofString());
+            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[513 * 1024])).build(),
+            HttpResponse.BodyHandlers.ofString());
         assertEquals(413, answer.statusCode());
         assertTrue(offered.isEmpty(), "never offered for verification");
         final StringBuilder journaled = new StringBuilder();
-        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        refusals.poll(
+            (connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
         assertEquals(RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
             "/api/v1/trading/actions", journaled.toString());
     }
@@ -314,18 +326,21 @@ class HttpGatewayTest
         throttle = new EdgeThrottle(1, 5, Set.of(), () -> now);
         start(10_000);
         final List<Integer> statuses = new ArrayList<>();
-        for (final String target : List.of("POST /api/v1/trading/actions", "GET /api/v1/trading/actions/0x" + "ab".repeat(32)))
+        for (final String target : List.of("POST /api/v1/trading/actions",
+            "GET /api/v1/trading/actions/0x" + "ab".repeat(32)))
         {
             for (int i = 0; i < (target.startsWith("POST") ? 10 : 1); i++)
             {
-                final String answer = exchange(target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\nConnection: close\r\n\r\n");
+                final String answer = exchange(
+                    target + " HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\nConnection: close\r\n\r\n");
                 statuses.add(Integer.parseInt(answer.substring(9, 12)));
             }
         }
         // a burst of 5, then one a second
         final long passed = statuses.subList(0, 10).stream().filter(status -> status == 413).count();
         assertEquals(5, passed, statuses.toString());
-        assertEquals(10 - passed, statuses.subList(0, 10).stream().filter(status -> status == 429).count(), statuses.toString());
+        assertEquals(10 - passed, statuses.subList(0, 10).stream().filter(status -> status == 429).count(),
+            statuses.toString());
         assertEquals(413, statuses.get(10), "a read over the limit is refused too: " + statuses);
         final List<Integer> reasons = new ArrayList<>();
         refusals.poll((connection, correlation, reason, detail) -> reasons.add(reason), 100);
@@ -341,15 +356,19 @@ class HttpGatewayTest
         try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
+            socket.getOutputStream()
+                .write(("POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}" +
                 "GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n" +
-                "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 600000\r\n" +
-                "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                "POST /api/v1/trading/actions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: " +
+                "600000\r\n" + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             awaitOffered();
-            // the two after it are handled while it waits: the read, and the oversized submit's refusal goes to be journaled
+            // the two after it are handled while it waits: the read, and the oversized submit's refusal goes to
+            // be journaled
             awaitInfoReads(1);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10) == 0)
+            while (refusals.poll(
+                (connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10) ==
+                0)
             {
                 assertTrue(System.nanoTime() - deadline < 0, "the oversized submit was not refused within 10 s");
                 Thread.sleep(1);
@@ -361,7 +380,8 @@ class HttpGatewayTest
             final int third = text.indexOf("HTTP/1.1 413");
             assertTrue(first == 0 && text.indexOf("{\"ok\":true,\"sequence\":1}") < second && second < third, text);
         }
-        refusals.poll((connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
+        refusals.poll(
+            (connection, correlation, reason, detail) -> journaled.append(reason).append(' ').append(detail), 10);
         assertEquals(RequestRejectReason.BODY_TOO_LARGE.value() + " a body over 524288 bytes on " +
             "/api/v1/trading/actions", journaled.toString());
     }
@@ -381,12 +401,14 @@ class HttpGatewayTest
         pending.onSequenced(offered.poll(), 1);
         pending.complete(1, new Answer.Builder().accepted(1, 0).build());
         assertEquals(0, pending.waiting());
-        assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
+        assertEquals(404,
+            client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/x")).build(),
             HttpResponse.BodyHandlers.ofString()).statusCode(), "the connection still serves");
         try (Socket socket = new Socket("127.0.0.1", gateway.port()))
         {
             socket.setSoTimeout(5_000);
-            socket.getOutputStream().write("GET /api/%zz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                .write("GET /api/%zz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             final byte[] statusLine = new byte[12];
             assertEquals(12, socket.getInputStream().readNBytes(statusLine, 0, 12));
             assertEquals("HTTP/1.1 400", new String(statusLine, StandardCharsets.US_ASCII),

@@ -30,7 +30,8 @@ class HttpLaneTest
     private final ConcurrentLinkedQueue<Long> offered = new ConcurrentLinkedQueue<>();
     private final PendingRequests pending = new PendingRequests(0);
     private final EntryCore entry = new EntryCore(new EntryCore.Context()
-        .submitter((prebatched, connection, correlation, body, offset, length) -> offered.add(correlation)).pending(pending));
+        .submitter((prebatched, connection, correlation, body, offset, length) -> offered.add(correlation))
+        .pending(pending));
     private final HttpGateway.Context context = new HttpGateway.Context().host("127.0.0.1").port(0).entry(entry)
         .exchangeInfo(() -> "{\"assets\":[]}").connectivity(() -> "{}").actionStatus(digest -> null)
         .nonceStatus(account -> "{}");
@@ -102,7 +103,8 @@ class HttpLaneTest
         final List<ConnectivityEntry> entries = lane.connectivity();
         assertEquals(List.of("http", "bsl"), entries.stream().map(ConnectivityEntry::name).toList());
         final Map<String, Object> http = section(entries, "http").fields();
-        assertEquals(List.of("baseUrl", "submitRoute", "mmReplaceRoute", "adminRoute", "tls"), List.copyOf(http.keySet()));
+        assertEquals(List.of("baseUrl", "submitRoute", "mmReplaceRoute", "adminRoute", "tls"),
+            List.copyOf(http.keySet()));
         assertEquals("http://127.0.0.1:" + port(), http.get("baseUrl"));
         assertEquals(false, http.get("tls"));
         assertEquals("/api/v1/bsl/orders/compact", section(entries, "bsl").fields().get("orderEntryRoute"));

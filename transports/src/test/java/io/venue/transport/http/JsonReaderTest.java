@@ -26,7 +26,8 @@ class JsonReaderTest
     @Test
     void readsEveryKindOfValue() throws Exception
     {
-        final Object value = read(" {\"a\":[1,-2,18446744073709551615,1.5e3,true,false,null],\"b\":\"x\\u0041\\n\\\"\",\"c\":{}} ");
+        final Object value = read(
+            " {\"a\":[1,-2,18446744073709551615,1.5e3,true,false,null],\"b\":\"x\\u0041\\n\\\"\",\"c\":{}} ");
         final Map<?, ?> map = (Map<?, ?>)value;
         assertEquals(List.of("a", "b", "c"), List.copyOf(map.keySet()), "document order");
         final List<?> a = (List<?>)map.get("a");
@@ -43,13 +44,15 @@ class JsonReaderTest
     @Test
     void refusesWhatIsNotStrictJson()
     {
-        for (final String bad : List.of("", "{", "{\"a\":1,}", "{\"a\":1,\"a\":2}", "[1,]", "01", "1.", "-", "+1", "'a'",
+        for (final String bad : List.of("", "{", "{\"a\":1,}", "{\"a\":1,\"a\":2}", "[1,]", "01", "1.", "-", "+1",
+            "'a'",
             "{\"a\" 1}", "\"\u0001\"", "\"\\x\"", "tru", "nul", "{}{}", "[" .repeat(17) + "]".repeat(17), "\"\\u12\"",
             "{a:1}", "1e", "[1 2]", "1e99999999999", "9".repeat(41), "[" + "1".repeat(500_000) + "]"))
         {
             assertThrows(JsonReader.JsonException.class, () -> read(bad), bad);
         }
-        assertThrows(JsonReader.JsonException.class, () -> JsonReader.read(new byte[]{'"', (byte)0xC3, '"'}), "bad UTF-8");
+        assertThrows(JsonReader.JsonException.class,
+            () -> JsonReader.read(new byte[]{'"', (byte)0xC3, '"'}), "bad UTF-8");
     }
 
     @Property(tries = 3000)

@@ -25,6 +25,7 @@ class OpenApiDocumentTest
         }
         assertEquals(new TreeSet<>(Routes.ROUTES), documented);
         // a response's headers are a map from header name to header: a reference in place of the map names no header
-        assertTrue(!Pattern.compile("\"headers\": \\{\\s*\"\\$ref\"").matcher(text).find(), "a headers map that is a reference");
+        assertTrue(!Pattern.compile("\"headers\": \\{\\s*\"\\$ref\"").matcher(text).find(),
+            "a headers map that is a reference");
     }
 }

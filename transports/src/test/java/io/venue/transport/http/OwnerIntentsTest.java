@@ -37,11 +37,12 @@ class OwnerIntentsTest
     private static String create(final String agent)
     {
         return "{\"userWalletAddress\":\"" + OWNER + "\",\"agent\":\"" + agent + "\",\"agentKind\":\"api\"," +
-            "\"scopes\":[\"trade\",\"read\"],\"policy\":\"\",\"nonce\":3,\"issuedAtMs\":" + NOW + ",\"expiresAtMs\":" + (NOW + 1000) +
-            ",\"authorization\":{\"signature\":\"" + SIGNATURE + "\"}}";
+            "\"scopes\":[\"trade\",\"read\"],\"policy\":\"\",\"nonce\":3,\"issuedAtMs\":" + NOW + ",\"expiresAtMs\":" +
+            (NOW + 1000) + ",\"authorization\":{\"signature\":\"" + SIGNATURE + "\"}}";
     }
 
-    private OwnerIntents.Intent parse(final OwnerIntents.Kind kind, final String id, final String body) throws OwnerIntents.BadIntent
+    private OwnerIntents.Intent parse(final OwnerIntents.Kind kind, final String id, final String body)
+        throws OwnerIntents.BadIntent
     {
         return intents.parse(kind, id, body.getBytes(StandardCharsets.UTF_8));
     }
@@ -51,10 +52,12 @@ class OwnerIntentsTest
     {
         final OwnerIntents.Intent intent = parse(OwnerIntents.Kind.CREATE, null, create("0x" + "33".repeat(20)));
         final String text = new String(intent.text(), StandardCharsets.UTF_8);
-        assertTrue(text.startsWith("Service Agent Authorization\napp:service-trading\nowner:" + OWNER + "\nagent:0x3333"), text);
+        assertTrue(text.startsWith("Service Agent Authorization\napp:" +
+            "service-trading\nowner:" + OWNER + "\nagent:0x3333"), text);
         assertTrue(text.contains("\nscopes:trade,read\n"), text);
         assertEquals(intent.agentId(), intent.apiKeyId());
-        assertEquals(new CredentialSecrets(new byte[32]).apiSecret(intent.apiKeyId()), intent.apiSecret(), "derived, not stored");
+        assertEquals(new CredentialSecrets(new byte[32]).apiSecret(intent.apiKeyId()), intent.apiSecret(),
+            "derived, not stored");
         assertEquals(NOW + 1000, intent.validUntilMs());
         assertEquals(40, intent.command()[2], "an AgentCreate record");
 
@@ -69,27 +72,33 @@ class OwnerIntentsTest
     {
         final String good = create("0x" + "33".repeat(20));
         assertField("userWalletAddress", good.replace(OWNER, "0x12"));
-        assertField("authorization.accountIdHex", good.replace("{\"signature\"", "{\"accountIdHex\":\"" + OWNER + "\",\"signature\""));
+        assertField("authorization.accountIdHex",
+            good.replace("{\"signature\"", "{\"accountIdHex\":\"" + OWNER + "\",\"signature\""));
         assertField("issuedAtMs", good.replace("\"issuedAtMs\":" + NOW, "\"issuedAtMs\":" + (NOW - 31_000)));
         assertField("scopes", good.replace("[\"trade\",\"read\"]", "[\"trade\",\"trade\"]"));
         assertField("agentKind", good.replace("\"api\"", "\"robot\""));
         assertField("nonce", good.replace("\"nonce\":3", "\"nonce\":-3"));
         assertField("extra", good.replace("{\"userWalletAddress\"", "{\"extra\":1,\"userWalletAddress\""));
         assertField("authorization.signature", good.replace(SIGNATURE, "0x00"));
-        assertField("", good.replace("\"expiresAtMs\":" + (NOW + 1000), "\"expiresAtMs\":" + (NOW + 181L * 24 * 3_600_000)));
-        assertThrows(OwnerIntents.BadIntent.class, () -> parse(OwnerIntents.Kind.ROTATE, "spk_nothex", "{\"userWalletAddress\":\"" +
-            OWNER + "\",\"newAgent\":\"" + OWNER + "\",\"nonce\":1,\"issuedAtMs\":" + NOW + ",\"signature\":\"" + SIGNATURE + "\"}"));
+        assertField("",
+            good.replace("\"expiresAtMs\":" + (NOW + 1000), "\"expiresAtMs\":" + (NOW + 181L * 24 * 3_600_000)));
+        assertThrows(OwnerIntents.BadIntent.class,
+            () -> parse(OwnerIntents.Kind.ROTATE, "spk_nothex", "{\"userWalletAddress\":\"" +
+            OWNER + "\",\"newAgent\":\"" + OWNER + "\",\"nonce\":1,\"issuedAtMs\":" + NOW + ",\"signature\":\"" +
+            SIGNATURE + "\"}"));
     }
 
     private void assertField(final String field, final String body)
     {
-        final OwnerIntents.BadIntent bad = assertThrows(OwnerIntents.BadIntent.class, () -> parse(OwnerIntents.Kind.CREATE, null, body),
+        final OwnerIntents.BadIntent bad = assertThrows(OwnerIntents.BadIntent.class,
+            () -> parse(OwnerIntents.Kind.CREATE, null, body),
             body);
         assertEquals(field, bad.field(), bad.getMessage());
     }
 
     @Property(tries = 2000)
-    void mutatedBodiesAreIntentsOrRefusalsNeverOtherExceptions(@ForAll final long seed, @ForAll final OwnerIntents.Kind kind)
+    void mutatedBodiesAreIntentsOrRefusalsNeverOtherExceptions(@ForAll final long seed,
+        @ForAll final OwnerIntents.Kind kind)
     {
         final Random random = new Random(seed);
         final byte[] body = create("0x" + "33".repeat(20)).getBytes(StandardCharsets.UTF_8);
@@ -132,10 +141,12 @@ class OwnerIntentsTest
         assertEquals("used", intents.useOnce(request));
         final OwnerIntents.BadIntent early = assertThrows(OwnerIntents.BadIntent.class,
             () -> intents.walletToken(OwnerIntents.object(tokenRequest(2, issued - 1))));
-        assertEquals("issuedAtMs", early.field(), "a text an earlier node could have taken: this lane's memory of used texts is empty");
+        assertEquals("issuedAtMs", early.field(),
+            "a text an earlier node could have taken: this lane's memory of used texts is empty");
         final OwnerIntents.BadIntent ahead = assertThrows(OwnerIntents.BadIntent.class,
-            () -> new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)), new CredentialSecrets(new byte[32]), new SecureRandom(),
-                () -> NOW - 10_000, BouncyCastleSecp256k1Recovery::new).walletToken(OwnerIntents.object(tokenRequest(3, issued))));
+            () -> new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)), new CredentialSecrets(new byte[32]),
+                new SecureRandom(), () -> NOW - 10_000, BouncyCastleSecp256k1Recovery::new)
+                .walletToken(OwnerIntents.object(tokenRequest(3, issued))));
         assertTrue(ahead.getMessage().contains("ahead"), ahead.getMessage());
     }
 

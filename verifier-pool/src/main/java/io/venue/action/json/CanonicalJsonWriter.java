@@ -110,9 +110,9 @@ public final class CanonicalJsonWriter
     }
 
     /**
-     * Opens an externally tagged action (an object holding the tag's key and the opened object of its fields), for a writer
-     * of its fields that has no {@link Action} (a typed order read from a ring, {@link io.venue.action.typed.TypedOrder});
-     * the fields follow, then {@link #endAction()}.
+     * Opens an externally tagged action (an object holding the tag's key and the opened object of its fields), for a
+     * writer of its fields that has no {@link Action} (a typed order read from a ring,
+     * {@link io.venue.action.typed.TypedOrder}); the fields follow, then {@link #endAction()}.
      */
     public CanonicalJsonWriter beginAction(final String tag)
     {
@@ -201,8 +201,8 @@ public final class CanonicalJsonWriter
     }
 
     /**
-     * As {@link #fixedBytes(FixedBytes)} for {@code length} bytes read from {@code src} at {@code offset}: {@code "0x"} and
-     * their lowercase hex, in quotes.
+     * As {@link #fixedBytes(FixedBytes)} for {@code length} bytes read from {@code src} at {@code offset}: {@code "0x"}
+     * and their lowercase hex, in quotes.
      */
     public CanonicalJsonWriter fixedBytes(final DirectBuffer src, final int offset, final int length)
     {

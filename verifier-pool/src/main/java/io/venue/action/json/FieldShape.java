@@ -21,7 +21,8 @@ record FieldShape(JsonKey key, FieldKind kind, boolean optional, WireEnum[] enum
         return new FieldShape(key, kind, true, null, null);
     }
 
-    static FieldShape enumField(final JsonKey key, final boolean nullable, final boolean optional, final WireEnum[] values)
+    static FieldShape enumField(final JsonKey key, final boolean nullable, final boolean optional,
+        final WireEnum[] values)
     {
         return new FieldShape(key, nullable ? FieldKind.ENUM_OR_NULL : FieldKind.ENUM, optional, values, null);
     }

@@ -80,6 +80,7 @@ public final class ParseResult
     @Override
     public String toString()
     {
-        return isOk() ? "ok " + (signedAction != null ? signedAction : payload) : code + " at " + field + ": " + message;
+        return isOk() ? "ok " + (signedAction != null ? signedAction : payload) :
+            code + " at " + field + ": " + message;
     }
 }

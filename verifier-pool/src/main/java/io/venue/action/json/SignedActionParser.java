@@ -97,7 +97,8 @@ public final class SignedActionParser
             skipWhitespace();
             if (pos != end)
             {
-                throw reject(ParseErrorCode.TRAILING_DATA, "unexpected data after the closing brace at byte " + (pos - start));
+                throw reject(ParseErrorCode.TRAILING_DATA,
+                    "unexpected data after the closing brace at byte " + (pos - start));
             }
             return value instanceof SignedAction signedAction ?
                 ParseResult.ok(signedAction) : ParseResult.ok((ActionPayload)value);
@@ -131,7 +132,8 @@ public final class SignedActionParser
                 if (index < 0)
                 {
                     path.push(new String(in, stringStart, stringLength, StandardCharsets.ISO_8859_1));
-                    throw reject(ParseErrorCode.UNKNOWN_FIELD, "unknown field; " + shape.name + " has: " + shape.fieldNames());
+                    throw reject(ParseErrorCode.UNKNOWN_FIELD,
+                        "unknown field; " + shape.name + " has: " + shape.fieldNames());
                 }
                 final FieldShape field = shape.fields[index];
                 path.push(field.key().name());
@@ -237,7 +239,8 @@ public final class SignedActionParser
         if (batchLeg && !variant.batchLeg())
         {
             path.push(variant.tag().name());
-            throw reject(ParseErrorCode.UNKNOWN_ACTION, "a Batch leg must be SpotPlaceOrder, Cancel, Amend or CancelByClientOrderId");
+            throw reject(ParseErrorCode.UNKNOWN_ACTION,
+                "a Batch leg must be SpotPlaceOrder, Cancel, Amend or CancelByClientOrderId");
         }
         path.push(variant.tag().name());
         skipWhitespace();
@@ -315,7 +318,8 @@ public final class SignedActionParser
             final long value = readUnsignedOr(ParseErrorCode.INVALID_SIGNATURE_BYTES, "an integer 0-255");
             if (value > 255)
             {
-                throw reject(ParseErrorCode.INVALID_SIGNATURE_BYTES, "element " + count + " is " + Long.toUnsignedString(value) +
+                throw reject(ParseErrorCode.INVALID_SIGNATURE_BYTES,
+                    "element " + count + " is " + Long.toUnsignedString(value) +
                     ", above 255");
             }
             if (count == bytes.length)
@@ -371,7 +375,8 @@ public final class SignedActionParser
         final String symbol = new String(in, stringStart, stringLength, StandardCharsets.ISO_8859_1);
         if (!Fields.isValidSymbol(symbol))
         {
-            throw reject(ParseErrorCode.INVALID_VALUE, "a symbol is 1 to " + Fields.MAX_SYMBOL_LENGTH + " characters A-Z, 0-9");
+            throw reject(ParseErrorCode.INVALID_VALUE,
+                "a symbol is 1 to " + Fields.MAX_SYMBOL_LENGTH + " characters A-Z, 0-9");
         }
         return symbol;
     }
@@ -472,7 +477,8 @@ public final class SignedActionParser
         while (pos < end && (c = in[pos]) >= '0' && c <= '9')
         {
             final int digit = c - '0';
-            if (Long.compareUnsigned(value, U64_MAX_DIV_10) > 0 || (value == U64_MAX_DIV_10 && digit > U64_MAX_LAST_DIGIT))
+            if (Long.compareUnsigned(value, U64_MAX_DIV_10) > 0 ||
+                (value == U64_MAX_DIV_10 && digit > U64_MAX_LAST_DIGIT))
             {
                 throw reject(rangeCode, "must be " + expected + "; the number is above 18446744073709551615");
             }

@@ -96,26 +96,33 @@ public final class TypedOrder
     /** The model's value of each raw value the schema defines; null where the payload holds none. */
     private static final Book[] BOOKS = {null, Book.YES, Book.NO};
     private static final Side[] SIDES = {Side.BID, Side.ASK};
-    private static final StpMode[] STP_MODES = {null, StpMode.CANCEL_MAKER, StpMode.CANCEL_TAKER, StpMode.REJECT, StpMode.SKIP_SELF};
-    private static final TimeInForce[] TIMES_IN_FORCE = {TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK, TimeInForce.POST_ONLY};
+    private static final StpMode[] STP_MODES = {null, StpMode.CANCEL_MAKER, StpMode.CANCEL_TAKER, StpMode.REJECT,
+        StpMode.SKIP_SELF};
+    private static final TimeInForce[] TIMES_IN_FORCE = {TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK,
+        TimeInForce.POST_ONLY};
 
     /**
-     * What the action model refuses in a record: the field, by its name in the compact schema (for the lane's 400) and by
-     * the path the JSON parser names it by (for the verifier's MALFORMED result), with the JSON route's code and, where
-     * JSON can spell the same value (a ts above 2^63-1, a market above 2^32-1, a negative expiry, a flag that is a number,
-     * an enum value that is none of the strings), the parser's own message, so the refusal is the JSON route's.
+     * What the action model refuses in a record: the field, by its name in the compact schema (for the lane's 400) and
+     * by the path the JSON parser names it by (for the verifier's MALFORMED result), with the JSON route's code and,
+     * where JSON can spell the same value (a ts above 2^63-1, a market above 2^32-1, a negative expiry, a flag that is
+     * a number, an enum value that is none of the strings), the parser's own message, so the refusal is the
+     * JSON route's.
      */
     public enum Fault
     {
         /** No JSON spelling: a JSON payload either has the key or not. */
-        CLIENT_ORDER_ID_FLAG(HAS_CLIENT_ORDER_ID, "hasClientOrderId", ParseErrorCode.INVALID_VALUE, "payload.client_order_id", null),
+        CLIENT_ORDER_ID_FLAG(HAS_CLIENT_ORDER_ID, "hasClientOrderId", ParseErrorCode.INVALID_VALUE,
+            "payload.client_order_id", null),
         TS_RANGE(TS, "ts", ParseErrorCode.NUMBER_OUT_OF_RANGE, "payload.ts",
             "Unix milliseconds must be at most " + Long.MAX_VALUE),
         /** No JSON spelling: JSON names a variant by its tag. */
         KIND_VALUE(KIND, "kind", ParseErrorCode.UNKNOWN_ACTION, "payload.action", null),
-        MARKET_RANGE(MARKET, "market", ParseErrorCode.NUMBER_OUT_OF_RANGE, PLACE_PATH + "market", "must be at most " + Fields.MAX_U32),
-        BOOK_VALUE(BOOK, "book", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "book", "must be one of " + wires(Book.values())),
-        SIDE_VALUE(SIDE, "side", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "side", "must be one of " + wires(Side.values())),
+        MARKET_RANGE(MARKET, "market", ParseErrorCode.NUMBER_OUT_OF_RANGE, PLACE_PATH + "market",
+            "must be at most " + Fields.MAX_U32),
+        BOOK_VALUE(BOOK, "book", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "book",
+            "must be one of " + wires(Book.values())),
+        SIDE_VALUE(SIDE, "side", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "side",
+            "must be one of " + wires(Side.values())),
         STP_MODE_VALUE(STP_MODE, "stpMode", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "stp_mode",
             "must be one of " + wires(StpMode.values())),
         TIME_IN_FORCE_VALUE(TIME_IN_FORCE, "timeInForce", ParseErrorCode.INVALID_ENUM, PLACE_PATH + "time_in_force",
@@ -133,7 +140,8 @@ public final class TypedOrder
         private final String path;
         private final String message;
 
-        Fault(final int offset, final String compactField, final ParseErrorCode code, final String path, final String message)
+        Fault(final int offset, final String compactField, final ParseErrorCode code, final String path,
+            final String message)
         {
             this.offset = offset;
             this.compactField = compactField;
@@ -265,7 +273,8 @@ public final class TypedOrder
      * {@link ActionPayload#writeTo} writes for the action {@link #toSignedAction} returns. Allocates nothing once the
      * writer has grown.
      */
-    public static void writePayload(final DirectBuffer buffer, final int offset, final long market, final CanonicalJsonWriter w)
+    public static void writePayload(final DirectBuffer buffer, final int offset, final long market,
+        final CanonicalJsonWriter w)
     {
         w.beginObject();
         w.key(Fields.ACCOUNT).fixedBytes(buffer, offset + ACCOUNT, Address.LENGTH);
@@ -280,19 +289,24 @@ public final class TypedOrder
         switch (u8(buffer, offset + KIND))
         {
             case PLACE -> writePlace(buffer, offset, market, w);
-            case CANCEL -> w.beginAction(Cancel.TAG).key(Fields.ORDER_ID).fixedBytes(buffer, offset + ORDER_ID, OrderId.LENGTH);
-            case AMEND -> w.beginAction(Amend.TAG).key(Fields.ORDER_ID).fixedBytes(buffer, offset + ORDER_ID, OrderId.LENGTH)
-                .key(Fields.PRICE).u64(buffer.getLong(offset + PRICE, LE)).key(Fields.QTY).u64(buffer.getLong(offset + QTY, LE));
+            case CANCEL -> w.beginAction(Cancel.TAG).key(Fields.ORDER_ID)
+                .fixedBytes(buffer, offset + ORDER_ID, OrderId.LENGTH);
+            case AMEND -> w.beginAction(Amend.TAG).key(Fields.ORDER_ID)
+                .fixedBytes(buffer, offset + ORDER_ID, OrderId.LENGTH)
+                .key(Fields.PRICE).u64(buffer.getLong(offset + PRICE, LE)).key(Fields.QTY)
+                .u64(buffer.getLong(offset + QTY, LE));
             case CANCEL_BY_CLIENT_ORDER_ID -> w.beginAction(CancelByClientOrderId.TAG).key(Fields.CLIENT_ORDER_ID)
                 .fixedBytes(buffer, offset + CANCEL_CLIENT_ORDER_ID, ClientOrderId.LENGTH);
-            default -> throw new IllegalArgumentException("kind " + u8(buffer, offset + KIND) + ": check the order first");
+            default -> throw new IllegalArgumentException(
+                "kind " + u8(buffer, offset + KIND) + ": check the order first");
         }
         w.endAction();
         w.endObject();
     }
 
     /** The fields of {@link SpotPlaceOrder#writeFields}, in its order, from the record. */
-    private static void writePlace(final DirectBuffer buffer, final int offset, final long market, final CanonicalJsonWriter w)
+    private static void writePlace(final DirectBuffer buffer, final int offset, final long market,
+        final CanonicalJsonWriter w)
     {
         w.beginAction(SpotPlaceOrder.TAG);
         w.key(Fields.MARKET).u64(market);
@@ -331,12 +345,13 @@ public final class TypedOrder
         final Action action = switch (u8(buffer, offset + KIND))
         {
             case PLACE -> new SpotPlaceOrder(market, BOOKS[u8(buffer, offset + BOOK)], SIDES[u8(buffer, offset + SIDE)],
-                buffer.getLong(offset + PRICE, LE), buffer.getLong(offset + QTY, LE), STP_MODES[u8(buffer, offset + STP_MODE)],
+                buffer.getLong(offset + PRICE, LE), buffer.getLong(offset + QTY, LE),
+                STP_MODES[u8(buffer, offset + STP_MODE)],
                 TIMES_IN_FORCE[u8(buffer, offset + TIME_IN_FORCE)], u8(buffer, offset + IS_MARKET) == 1,
                 u8(buffer, offset + REDUCE_ONLY) == 1, buffer.getLong(offset + EXPIRES_AT, LE));
             case CANCEL -> new Cancel(new OrderId(bytes(buffer, offset + ORDER_ID, OrderId.LENGTH)));
-            case AMEND -> new Amend(new OrderId(bytes(buffer, offset + ORDER_ID, OrderId.LENGTH)), buffer.getLong(offset + PRICE, LE),
-                buffer.getLong(offset + QTY, LE));
+            case AMEND -> new Amend(new OrderId(bytes(buffer, offset + ORDER_ID, OrderId.LENGTH)),
+                buffer.getLong(offset + PRICE, LE), buffer.getLong(offset + QTY, LE));
             default -> new CancelByClientOrderId(new ClientOrderId(bytes(buffer, offset + CANCEL_CLIENT_ORDER_ID,
                 ClientOrderId.LENGTH)));
         };
@@ -348,9 +363,9 @@ public final class TypedOrder
     }
 
     /**
-     * Writes {@code order} as a whole record ({@link #LENGTH} bytes, the market of a place after its compact order, 0 for
-     * the other kinds) with every field its kind does not use zero (expiresAt -1): the bytes the compact body's encoder
-     * writes for the order. Tools and tests.
+     * Writes {@code order} as a whole record ({@link #LENGTH} bytes, the market of a place after its compact order, 0
+     * for the other kinds) with every field its kind does not use zero (expiresAt -1): the bytes the compact body's
+     * encoder writes for the order. Tools and tests.
      *
      * @throws IllegalArgumentException for a variant a typed order cannot carry.
      */

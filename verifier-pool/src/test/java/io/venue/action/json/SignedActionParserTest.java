@@ -37,12 +37,14 @@ class SignedActionParserTest
 
     private static String payload(final String fields)
     {
-        return "{\"payload\":{" + fields + "},\"signature\":{\"scheme\":\"EcdsaSecp256k1\",\"bytes\":" + SIG_BYTES + "}}";
+        return "{\"payload\":{" + fields + "},\"signature\":{\"scheme\":\"EcdsaSecp256k1\",\"bytes\":" +
+            SIG_BYTES + "}}";
     }
 
     private static String body(final String action)
     {
-        return payload("\"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"action\":" + action);
+        return payload(
+            "\"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"action\":" + action);
     }
 
     private ParseResult parse(final String text)
@@ -65,9 +67,10 @@ class SignedActionParserTest
         assertTrue(ordered.isOk(), ordered::toString);
         final String shuffled = " {\n \"signature\" : {\"bytes\":" + SIG_BYTES + ", \"scheme\":\"EcdsaSecp256k1\"}," +
             "\t\"payload\":{\"action\":" +
-            "{\"SpotPlaceOrder\":{\"expires_at\":null,\"reduce_only\":false,\"is_market\":false,\"time_in_force\":\"gtc\"," +
-            "\"stp_mode\":null,\"qty\":5,\"price\":100,\"side\":\"Bid\",\"market\":1}},\"ts\":2,\"nonce_reservation_id\":null," +
-            "\"nonce\":1,\"account\":\"" + ACCOUNT + "\"}}\r\n";
+            "{\"SpotPlaceOrder\":{\"expires_at\":null,\"reduce_only\":false,\"is_market\":false," +
+            "\"time_in_force\":\"gtc\"," +
+            "\"stp_mode\":null,\"qty\":5,\"price\":100,\"side\":\"Bid\",\"market\":1}},\"ts\":2," +
+            "\"nonce_reservation_id\":null," + "\"nonce\":1,\"account\":\"" + ACCOUNT + "\"}}\r\n";
         final ParseResult result = parse(shuffled);
         assertTrue(result.isOk(), result::toString);
         assertEquals(ordered.signedAction(), result.signedAction());
@@ -108,7 +111,8 @@ class SignedActionParserTest
         "leg error path           | \"account\":\"" + ACCOUNT + "\",\"nonce\":1,\"nonce_reservation_id\":null,\"ts\":2,\"action\":{\"Batch\":{\"legs\":[{\"CancelAll\":{\"market\":1}}]}} | UNKNOWN_ACTION | payload.action.Batch.legs[0].CancelAll",
     })
     // CHECKSTYLE.ON: LineLength
-    void refusesPayloadProblemsNamingTheField(final String name, final String fields, final ParseErrorCode code, final String field)
+    void refusesPayloadProblemsNamingTheField(final String name, final String fields, final ParseErrorCode code,
+        final String field)
     {
         assertRejected(payload(fields), code, field);
     }
@@ -116,16 +120,23 @@ class SignedActionParserTest
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "side lowercase      | \"side\":\"bid\"                  | INVALID_ENUM   | payload.action.SpotPlaceOrder.side",
-        "tif uppercase       | \"time_in_force\":\"GTC\"         | INVALID_ENUM   | payload.action.SpotPlaceOrder.time_in_force",
-        "stp unknown         | \"stp_mode\":\"none\"             | INVALID_ENUM   | payload.action.SpotPlaceOrder.stp_mode",
+        "tif uppercase       | \"time_in_force\":\"GTC\"         | INVALID_ENUM   | " +
+        "payload.action.SpotPlaceOrder.time_in_force",
+        "stp unknown         | \"stp_mode\":\"none\"             | INVALID_ENUM   | " +
+        "payload.action.SpotPlaceOrder.stp_mode",
         "book null           | \"book\":null                     | INVALID_TYPE   | payload.action.SpotPlaceOrder.book",
         "book lowercase      | \"book\":\"yes\"                  | INVALID_ENUM   | payload.action.SpotPlaceOrder.book",
-        "is_market as int    | \"is_market\":0                   | INVALID_TYPE   | payload.action.SpotPlaceOrder.is_market",
-        "price as string     | \"price\":\"100\"                 | INVALID_TYPE   | payload.action.SpotPlaceOrder.price",
-        "price fraction      | \"price\":0.5                     | INVALID_NUMBER | payload.action.SpotPlaceOrder.price",
-        "expiry above i64    | \"expires_at\":18446744073709551615 | NUMBER_OUT_OF_RANGE | payload.action.SpotPlaceOrder.expires_at",
+        "is_market as int    | \"is_market\":0                   | INVALID_TYPE   | " +
+        "payload.action.SpotPlaceOrder.is_market",
+        "price as string     | \"price\":\"100\"                 | INVALID_TYPE   | " +
+        "payload.action.SpotPlaceOrder.price",
+        "price fraction      | \"price\":0.5                     | INVALID_NUMBER | " +
+        "payload.action.SpotPlaceOrder.price",
+        "expiry above i64    | \"expires_at\":18446744073709551615 | NUMBER_OUT_OF_RANGE | " +
+        "payload.action.SpotPlaceOrder.expires_at",
     })
-    void refusesPlaceOrderFieldProblems(final String name, final String replacement, final ParseErrorCode code, final String field)
+    void refusesPlaceOrderFieldProblems(final String name, final String replacement, final ParseErrorCode code,
+        final String field)
     {
         final String key = replacement.substring(0, replacement.indexOf(':') + 1);
         final String place;
@@ -160,14 +171,15 @@ class SignedActionParserTest
     @Test
     void refuses66SignatureBytes()
     {
-        assertRejected(body(PLACE).replace(SIG_BYTES, SIG_BYTES.replace("[", "[1,")), ParseErrorCode.INVALID_SIGNATURE_BYTES,
-            "signature.bytes");
+        assertRejected(body(PLACE).replace(SIG_BYTES, SIG_BYTES.replace("[", "[1,")),
+            ParseErrorCode.INVALID_SIGNATURE_BYTES, "signature.bytes");
     }
 
     @Test
     void refusesOtherSchemes()
     {
-        assertRejected(body(PLACE).replace("EcdsaSecp256k1", "Ed25519"), ParseErrorCode.UNSUPPORTED_SCHEME, "signature.scheme");
+        assertRejected(body(PLACE).replace("EcdsaSecp256k1", "Ed25519"), ParseErrorCode.UNSUPPORTED_SCHEME,
+            "signature.scheme");
         assertRejected(body(PLACE).replace("\"EcdsaSecp256k1\"", "7"), ParseErrorCode.INVALID_TYPE, "signature.scheme");
     }
 

@@ -53,8 +53,8 @@ class TypedOrderTest
     }
 
     @Property(tries = 3000)
-    void anyBytesAreAnOrderOrTheFirstFieldTheModelRefuses(@ForAll("orders") final SignedAction order, @ForAll final long seed,
-        @ForAll @IntRange(min = 0, max = 12) final int changes)
+    void anyBytesAreAnOrderOrTheFirstFieldTheModelRefuses(@ForAll("orders") final SignedAction order,
+        @ForAll final long seed, @ForAll @IntRange(min = 0, max = 12) final int changes)
     {
         final UnsafeBuffer record = record(order);
         final Random random = new Random(seed);
@@ -92,23 +92,28 @@ class TypedOrderTest
     @Test
     void faultsAreFoundInTheCanonicalOrderOfTheFields()
     {
-        final SignedAction place = signed(new SpotPlaceOrder(7, null, Side.BID, 1, 2, null, TimeInForce.GTC, false, false, -1), null);
+        final SignedAction place = signed(
+            new SpotPlaceOrder(7, null, Side.BID, 1, 2, null, TimeInForce.GTC, false, false, -1), null);
         final UnsafeBuffer record = record(place);
         record.putByte(TypedOrder.SIDE, (byte)2);
         assertEquals(TypedOrder.Fault.SIDE_VALUE, TypedOrder.check(record, 0, 7));
         record.putLong(TypedOrder.EXPIRES_AT, -2, ByteOrder.LITTLE_ENDIAN);
         assertEquals(TypedOrder.Fault.SIDE_VALUE, TypedOrder.check(record, 0, 7), "side comes before expires_at");
-        assertEquals(TypedOrder.Fault.MARKET_RANGE, TypedOrder.check(record, 0, 1L << 32), "market comes first in a place");
+        assertEquals(TypedOrder.Fault.MARKET_RANGE, TypedOrder.check(record, 0, 1L << 32),
+            "market comes first in a place");
         record.putByte(TypedOrder.KIND, (byte)4);
         assertEquals(TypedOrder.Fault.KIND_VALUE, TypedOrder.check(record, 0, 7));
-        assertEquals("unknown action variant: a typed order's kind is 0 to 3, not 4", TypedOrder.Fault.KIND_VALUE.message(record, 0));
+        assertEquals("unknown action variant: a typed order's kind is 0 to 3, not 4",
+            TypedOrder.Fault.KIND_VALUE.message(record, 0));
         record.putLong(TypedOrder.TS, -1, ByteOrder.LITTLE_ENDIAN);
         assertEquals(TypedOrder.Fault.TS_RANGE, TypedOrder.check(record, 0, 7), "ts comes before the action");
         record.putByte(TypedOrder.HAS_CLIENT_ORDER_ID, (byte)2);
-        assertEquals(TypedOrder.Fault.CLIENT_ORDER_ID_FLAG, TypedOrder.check(record, 0, 7), "client_order_id comes before ts");
+        assertEquals(TypedOrder.Fault.CLIENT_ORDER_ID_FLAG, TypedOrder.check(record, 0, 7),
+            "client_order_id comes before ts");
 
         // a kind's unused fields are not read: a cancel with a side of 9 is a cancel
-        final UnsafeBuffer cancel = record(signed(new Cancel(new OrderId(new byte[32])), ClientOrderId.of("0x" + "01".repeat(16))));
+        final UnsafeBuffer cancel = record(
+            signed(new Cancel(new OrderId(new byte[32])), ClientOrderId.of("0x" + "01".repeat(16))));
         cancel.putByte(TypedOrder.SIDE, (byte)9);
         cancel.putLong(TypedOrder.MARKET, -1, ByteOrder.LITTLE_ENDIAN);
         assertNull(TypedOrder.check(cancel, 0, TypedOrder.market(cancel, 0)));
@@ -142,7 +147,8 @@ class TypedOrderTest
     {
         final byte[] signature = new byte[65];
         signature[64] = 27;
-        return new SignedAction(new ActionPayload(Address.of("0x" + "ab".repeat(20)), 5, clientOrderId, 1_763_000_000_000L, action),
+        return new SignedAction(
+            new ActionPayload(Address.of("0x" + "ab".repeat(20)), 5, clientOrderId, 1_763_000_000_000L, action),
             new Signature65(signature));
     }
 
@@ -165,9 +171,10 @@ class TypedOrderTest
     Arbitrary<SignedAction> orders()
     {
         return Combinators.combine(ActionArbitraries.addresses(), ActionArbitraries.u64(),
-                ActionArbitraries.clientOrderIds().injectNull(0.5), ActionArbitraries.millis(), ActionArbitraries.batchLegs(),
-                ActionArbitraries.bytes(Signature65.LENGTH))
+                ActionArbitraries.clientOrderIds().injectNull(0.5), ActionArbitraries.millis(),
+                ActionArbitraries.batchLegs(), ActionArbitraries.bytes(Signature65.LENGTH))
             .as((account, nonce, clientOrderId, ts, action, signature) ->
-                new SignedAction(new ActionPayload(account, nonce, clientOrderId, ts, action), new Signature65(signature)));
+                new SignedAction(new ActionPayload(account, nonce, clientOrderId, ts, action),
+                    new Signature65(signature)));
     }
 }
