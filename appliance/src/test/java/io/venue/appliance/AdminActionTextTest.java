@@ -143,7 +143,9 @@ class AdminActionTextTest
         assertTrue(verdicts.getOrDefault(SignatureAudit.Verdict.VERIFIED, 0) >= 10, verdicts::toString);
         open();
         final HttpResponse<String> again = http.submit(trader, 1, bid());
-        assertEquals("2", field(again.body(), "nonceFloor"), "recovered: " + again.body());
+        // its nonce 1 was used and recovered (nonce 0 never was: refused before the nonce step, ACCOUNT_NOT_FUNDED)
+        assertEquals("nonce_replayed", field(again.body(), "code"), "recovered: " + again.body());
+        assertEquals("2", field(again.body(), "nextUsableNonce"), "recovered: " + again.body());
         ok(http.submit(trader, 2, bid()));
     }
 }
