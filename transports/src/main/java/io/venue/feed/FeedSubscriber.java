@@ -1,0 +1,15 @@
+package io.venue.feed;
+
+/**
+ * One client connection as the feed sees it. Every call comes on the feed's own thread, in order: the answer to a
+ * request before the frames it announces, and each channel's frames in {@code seq} order with none missing. An
+ * implementation must not block (it queues the bytes for its connection and returns).
+ */
+public interface FeedSubscriber
+{
+    /** A data frame, a {@code gap_fill} or a {@code resume_required} notice of one of its channels. */
+    void onFrame(FeedFrame frame);
+
+    /** The answer to one of its requests: an {@code ack} or an {@code error} frame's whole JSON text. */
+    void onAnswer(byte[] json);
+}
