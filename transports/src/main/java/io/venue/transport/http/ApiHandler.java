@@ -5,8 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -17,8 +15,6 @@ import io.venue.codec.JsonWriter;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.Refusal;
-import io.venue.entry.admission.EdgeThrottle;
-import io.venue.entry.credential.WsTokens;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.http.OrderedAnswers.Slot;
@@ -36,7 +32,6 @@ import static io.venue.transport.http.HttpResponses.queueLimit;
 import static io.venue.transport.http.HttpResponses.refusal;
 import static io.venue.transport.http.HttpResponses.response;
 import static io.venue.transport.http.Routes.ACCOUNTS;
-import static io.venue.transport.http.Routes.ADDRESS;
 import static io.venue.transport.http.Routes.ADMIN_ACTIONS;
 import static io.venue.transport.http.Routes.AGENTS;
 import static io.venue.transport.http.Routes.AGENTS_CREATE;
@@ -100,6 +95,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private static final ThreadLocal<SignedActionParser> ADMIN_PARSER =
         ThreadLocal.withInitial(SignedActionParser::new);
     private final TokenRoute tokens;
+    private final PrivateReadGate privateReads;
+    private final FeedReads feedReads;
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
@@ -111,6 +108,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.answers = new OrderedAnswers(context, session.answerTimeoutMs());
         final MachineAuth machineAuth = new MachineAuth(context.entry.credentials());
         this.tokens = new TokenRoute(context, machineAuth);
+        this.privateReads = new PrivateReadGate(context, tokens, answers);
+        this.feedReads = new FeedReads(context, answers, privateReads);
         this.reads = new ReadRoutes(context);
         this.mm = new MmRoute(context, machineAuth);
         this.compact = new CompactOrderRoute(context, machineAuth);
@@ -231,6 +230,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     answers.fill(ctx, slot, reads.quoteObligations(method,
                         path.substring(BSL_MARKETS.length(), path.length() - QUOTE_OBLIGATIONS.length())));
+                }
+                else if (FeedReads.isMarketRead(path))
+                {
+                    feedReads.market(ctx, slot, request, path);
+                }
+                else if (FeedReads.accountRead(path) != null)
+                {
+                    feedReads.account(ctx, slot, request, path, FeedReads.accountRead(path));
                 }
                 else if (path.startsWith(ORDERS) && context.orderStatus != null)
                 {
@@ -379,58 +386,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private void executions(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
         final String account)
     {
-                if (!ReadRoutes.isRead(request.method()))
-        {
-            answers.fill(ctx, slot, notAllowed(ReadRoutes.READ_METHODS));
-            return;
-        }
-        if (context.executions == null || context.wsTokens == null)
+        if (context.executions == null && ReadRoutes.isRead(request.method()))
         {
             answers.fill(ctx, slot,
                 json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
             return;
         }
-        // per address before the token is checked: every ask counts, with a token or without
-        final InetAddress remote = remote(ctx);
-        final long addressWait = context.connectionsExempt.contains(remote) ? 0 :
-            context.readsByAddress.acquire(EdgeThrottle.key(remote));
-        if (addressWait > 0)
+        if (!privateReads.admit(ctx, slot, request, account))
         {
-            answers.fill(ctx, slot, readLimited("address", addressWait, context.readsByAddress.burst()));
-            return;
-        }
-        final String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-        final long now = System.currentTimeMillis();
-        final WsTokens.Claims claims = authorization == null || !authorization.startsWith("Bearer ") ? null :
-            context.wsTokens.verify(authorization.substring("Bearer ".length()), now);
-        if (claims == null || !tokens.stillGranted(claims, now))
-        {
-            // the server's time, so a client whose clock drifts can tell an expired token from a revoked one
-            final FullHttpResponse http = json(
-                new SubmitResponse(401, JsonWriter.extend(error("UNAUTHORIZED", authorization == null ?
-                "a private read needs Authorization: Bearer <token from POST /api/v1/ws/token>" :
-                "the token is malformed, expired, or its credential was revoked: obtain a new one"),
-                new JsonWriter().field("serverTimeMs", now))));
-            http.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
-            answers.fill(ctx, slot, http);
-            return;
-        }
-        if (!ADDRESS.matcher(account).matches())
-        {
-            badRequest(ctx, slot, "the account is 0x and 40 lowercase hex digits");
-            return;
-        }
-        if (!account.equals(claims.account()))
-        {
-            answers.fill(ctx, slot,
-                json(new SubmitResponse(403, error("FORBIDDEN", "the token is for account " + claims.account()))));
-            return;
-        }
-        // per account once it is known to be the token's: one account's flood waits for itself, not for the others
-        final long accountWait = context.readsByAccount.acquire(account);
-        if (accountWait > 0)
-        {
-            answers.fill(ctx, slot, readLimited("account", accountWait, context.readsByAccount.burst()));
             return;
         }
         final List<String> cursors;
@@ -462,13 +425,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 new SubmitResponse(503, error("BUSY", "too many private reads wait; retry after the delay"), 1) :
                 new SubmitResponse(500,
                     error("INTERNAL", "the event journal could not be read; the operator's log says why")))));
-    }
-
-    /** The private reads' 429: the limiter's code, its burst as the limit, nothing left, and when one is back. */
-    private static FullHttpResponse readLimited(final String scope, final long waitSeconds, final long burst)
-    {
-        return json(new SubmitResponse(429, error("rate_limited", "too many private reads from this " + scope +
-            "; retry after the delay"), waitSeconds, burst, 0, waitSeconds * 1_000));
     }
 
     /**

@@ -18,6 +18,7 @@ import io.venue.entry.PendingRequests;
 import io.venue.entry.admission.BoundedBuckets;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
+import io.venue.feed.Feed;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -214,6 +215,8 @@ public final class HttpGateway implements AutoCloseable
         WsTokens wsTokens;
         long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
         BiFunction<String, Long, CompletableFuture<String>> executions;
+        /** The market data and account reads; null: those routes answer 404. */
+        Feed feed;
         EntryCore entry;
         /** Whether the compact binary order routes are served. */
         boolean compactOrders;
@@ -450,6 +453,13 @@ public final class HttpGateway implements AutoCloseable
         public Context tokenSigners(final TokenSigners signers)
         {
             this.tokenSigners = signers;
+            return this;
+        }
+
+        /** The feed behind the market and account reads (FeedReads) and the WebSocket streams. */
+        public Context feed(final Feed feed)
+        {
+            this.feed = feed;
             return this;
         }
 

@@ -1,6 +1,9 @@
 package io.venue.transport.http;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /** The HTTP lane's routes (docs/API.md) and the forms their path parameters take. */
@@ -42,13 +45,22 @@ final class Routes
     static final String QUOTE_OBLIGATIONS = "/quote-obligations";
     static final String BSL_ACCOUNTS = "/api/v1/bsl/accounts/";
     static final String EXECUTIONS = "/executions";
+    /** The feed's reads: a market's book and trades, an account's open orders, balances and positions. */
+    static final String MARKETS = "/api/v1/public/markets/";
+    static final String BOOK = "/book";
+    static final String TRADES = "/trades";
+    static final Map<String, String> ACCOUNT_READS = orderedMap("/open-orders", "orders", "/balances", "balances",
+        "/positions", "positions");
+    static final String ASYNCAPI = "/api/v1/public/asyncapi.json";
     /** Every route served, for the OpenAPI document's test. */
     static final List<String> ROUTES = List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE,
         AGENTS_REVOKE, OWNER_REVOKE, WS_TOKEN, BSL_ACCOUNTS + "{account}" + EXECUTIONS, ORDERS + "{orderId}",
         BSL_EXECUTIONS, BSL_SESSIONS,
         BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
-        BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS);
+        BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS, MARKETS + "{marketId}" + BOOK,
+        MARKETS + "{marketId}" + TRADES, ACCOUNTS + "{account}/open-orders", ACCOUNTS + "{account}/balances",
+        ACCOUNTS + "{account}/positions");
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
 
@@ -88,5 +100,15 @@ final class Routes
         }
         return end == target.length() ? "/" : target.charAt(end) == '/' ? target.substring(end) :
             "/" + target.substring(end);
+    }
+
+    private static Map<String, String> orderedMap(final String... pairs)
+    {
+        final Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2)
+        {
+            map.put(pairs[i], pairs[i + 1]);
+        }
+        return Collections.unmodifiableMap(map);
     }
 }
