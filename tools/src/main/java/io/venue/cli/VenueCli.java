@@ -25,6 +25,7 @@ import java.io.PrintWriter;
         VectorsCommand.class,
         JournalCommand.class,
         LoadgenCommand.class,
+        WsFanoutCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class VenueCli
