@@ -114,7 +114,7 @@ class PrivateReadsTest
     }
 
     /** A bearer token for the wallet's own account, by its signature (no agent, no funds). */
-    private static String token(final VenueHttp http, final Secp256k1KeyPair wallet) throws Exception
+    static String token(final VenueHttp http, final Secp256k1KeyPair wallet) throws Exception
     {
         final long now = System.currentTimeMillis();
         final WsTokenText text = WsTokenText.builder().owner(wallet.address()).nonce(1).issuedAtMs(now)
