@@ -12,7 +12,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -26,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
 import static io.venue.appliance.DemoVenue.BTC;
@@ -241,6 +246,45 @@ class WebSocketStreamsTest
             assertEquals(epoch, next.get("epoch"));
             assertEquals(number(before, "seq") + 1, number(next, "seq"));
             assertNotEquals("snapshot", next.get("type"));
+        }
+    }
+
+    /**
+     * tools/interop/ws_book_client.py, a client in Python written from docs/WEBSOCKET.md alone (its own WebSocket
+     * framing, its own checksum), builds the same book as the REST read at the same seq.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aClientWrittenInPythonFromTheDocumentBuildsTheSameBook() throws Exception
+    {
+        placeRandomOrders(new Random(5), 10);
+        final Path script = Path.of("..", "tools", "interop", "ws_book_client.py").toAbsolutePath().normalize();
+        final Process client = new ProcessBuilder("python3", script.toString(), "--url",
+            appliance.baseUrl().replaceFirst("^http", "ws") + "/api/v1/ws/public", "--channel", "book.1")
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader out = new BufferedReader(
+            new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+            Writer in = new OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8))
+        {
+            final String subscribed = out.readLine();
+            assertTrue(subscribed != null && subscribed.startsWith("{\"subscribed\":"), subscribed);
+            placeRandomOrders(new Random(6), 40);
+            final Map<String, Object> rest = restBook();
+            in.write(number(rest, "seq") + "\n");
+            in.flush();
+            final Map<String, Object> built = (Map<String, Object>)JsonReader.read(
+                out.readLine().getBytes(StandardCharsets.UTF_8));
+            assertTrue(client.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, client.exitValue());
+            assertEquals(number(rest, "seq"), number(built, "seq"));
+            assertEquals(number(rest, "checksum"), number(built, "checksum"));
+            assertEquals(levels(rest.get("bids")), levels(built.get("bids")));
+            assertEquals(levels(rest.get("asks")), levels(built.get("asks")));
+            assertTrue(number(built, "frames") > 1, "deltas were applied, not only the snapshot");
+        }
+        finally
+        {
+            client.destroyForcibly();
         }
     }
 
