@@ -26,6 +26,8 @@ import io.venue.journal.sbe.TradeEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes a command journal and an event journal as the sequencer and the engine would: each command (a stand-in
@@ -42,6 +44,9 @@ final class EventScript implements AutoCloseable
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private long sequence;
     private int eventIndex;
+    /** Commands written but not yet appended (a command journal that lags the events, as a follower's may). */
+    private final List<byte[]> held = new ArrayList<>();
+    private boolean holding;
 
     EventScript(final Path folder)
     {
@@ -103,7 +108,36 @@ final class EventScript implements AutoCloseable
         eventIndex = 0;
         final HaltMarketEncoder command = new HaltMarketEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequence(sequence).timestampMs(ts).epoch(1).market(0);
-        commandAppender.append(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength());
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + command.encodedLength();
+        if (holding)
+        {
+            final byte[] record = new byte[length];
+            buffer.getBytes(0, record);
+            held.add(record);
+        }
+        else
+        {
+            commandAppender.append(buffer, 0, length);
+        }
+        return this;
+    }
+
+    /** From now on commands are held back until {@link #releaseCommands}. */
+    EventScript holdCommands()
+    {
+        holding = true;
+        return this;
+    }
+
+    /** Appends the held commands and writes the next ones at once again. */
+    EventScript releaseCommands()
+    {
+        holding = false;
+        for (final byte[] record : held)
+        {
+            commandAppender.append(new UnsafeBuffer(record), 0, record.length);
+        }
+        held.clear();
         return this;
     }
 

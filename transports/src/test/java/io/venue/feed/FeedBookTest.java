@@ -163,4 +163,60 @@ class FeedBookTest
             assertEquals(List.of(List.of(110_000L, 1_000L)), delta.get("asks"));
         }
     }
+
+    @Test
+    void theRestBookCarriesTheChannelsSeqAndChecksumAtAnyDepth()
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            script.command(3_000);
+            for (int i = 0; i < 30; i++)
+            {
+                script.delta(2, 2, 0, 500_000 - 10_000 * i, 1_000 + i).delta(2, 2, 1, 510_000 + 10_000 * i, 2_000);
+            }
+            script.commit();
+            script.command(3_001).delta(2, 2, 0, 500_000, 9_000).commit();
+            final MarketFeed feed = FeedHarness.feed(script);
+            final Map<String, Object> book = TestJson.object(FeedHarness.book(feed, 2, "NO", 2));
+            assertEquals(List.of(List.of(500_000L, 9_000L), List.of(490_000L, 1_001L)), book.get("bids"));
+            assertEquals(List.of(List.of(510_000L, 2_000L), List.of(520_000L, 2_000L)), book.get("asks"));
+            assertEquals(2L, book.get("seq"));
+            assertEquals(3L, book.get("engineSeq"));
+            assertEquals(3_001L, book.get("ts"));
+            assertEquals("book.2.NO", book.get("ch"));
+            final L2Book expected = new L2Book();
+            for (int i = 0; i < 30; i++)
+            {
+                expected.set(0, 500_000 - 10_000 * i, i == 0 ? 9_000 : 1_000 + i);
+                expected.set(1, 510_000 + 10_000 * i, 2_000);
+            }
+            assertEquals(new BookChecksum().of(expected), book.get("checksum"), "the checksum is of 25 levels");
+            assertEquals(null, FeedHarness.book(feed, 2, null, 5), "an outcome market has no spot book");
+            assertEquals(null, FeedHarness.book(feed, 1, "YES", 5));
+            assertEquals(null, FeedHarness.book(feed, 9, null, 5));
+        }
+    }
+
+    @Test
+    void framesWaitForTheCommandJournalThatStampsTheirTime()
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            final MarketFeed feed = FeedHarness.feed(script);
+            final Recorder client = new Recorder();
+            FeedHarness.subscribe(feed, client, null, 1, List.of("book.1"), null);
+            script.holdCommands();
+            script.command(4_000).delta(1, 0, 0, 100_000, 1_000).commit();
+            script.command(4_001).delta(1, 0, 0, 100_000, 2_000).commit();
+            pump(feed);
+            assertEquals(1, client.frames.size(), "only the snapshot: the commands are not journaled yet");
+            script.releaseCommands();
+            pump(feed);
+            assertEquals(3, client.frames.size());
+            assertEquals(4_000L, TestJson.object(Recorder.text(client.frames.get(1).json())).get("ts"));
+            assertEquals(4_001L, TestJson.object(Recorder.text(client.frames.get(2).json())).get("ts"));
+        }
+    }
 }
