@@ -3,6 +3,7 @@ package io.venue.transport.ws;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
@@ -150,6 +151,17 @@ final class InboundFrames extends ChannelInboundHandlerAdapter
         }
         // a failure of ours: this connection ends, the others go on
         connection.fail(WsCloses.INTERNAL_ERROR, "INTERNAL_ERROR", "the connection failed");
+    }
+
+    /** The client shut its side (the HTTP lane allows half-closed connections): nothing more will come. */
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+    {
+        if (event instanceof ChannelInputShutdownEvent)
+        {
+            ctx.close();
+        }
+        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.venue.transport.ws;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.venue.codec.JsonWriter;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 final class WsConnection implements FeedSubscriber
 {
     /** A close frame that cannot be written (the client stopped reading) does not keep the connection. */
-    private static final long CLOSE_LINGER_MS = 1_000;
+    static final long CLOSE_LINGER_MS = 1_000;
     /** How often, and how many times, a close is told again to a feed that was too busy to take it. */
     private static final long REMOVE_RETRY_MS = 50;
     private static final int REMOVE_RETRIES = 1_200;
@@ -390,7 +391,19 @@ final class WsConnection implements FeedSubscriber
             channel.close();
             return;
         }
-        channel.writeAndFlush(close).addListener(ChannelFutureListener.CLOSE);
+        // only our side is shut once the close is written: a client still sending does not get a reset that would
+        // discard the close frame before it reads it; what it sends meanwhile is dropped
+        channel.writeAndFlush(close).addListener(written ->
+        {
+            if (written.isSuccess() && channel instanceof DuplexChannel duplex)
+            {
+                duplex.shutdownOutput();
+            }
+            else
+            {
+                channel.close();
+            }
+        });
         channel.eventLoop().schedule(() -> channel.close(), CLOSE_LINGER_MS, TimeUnit.MILLISECONDS);
     }
 

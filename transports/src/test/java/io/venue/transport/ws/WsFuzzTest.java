@@ -163,8 +163,9 @@ class WsFuzzTest
                     }
                 }
             }
-            // only a flood may be reset before its close frame is read (the gateway closed with unread input)
-            assertTrue(!outcome.startsWith("ended") || kind == 4, "kind " + kind + " " + outcome);
+            // every connection ends with a close frame or is still served (the gateway shuts only its side first,
+            // so a client still sending is not reset before it reads the close)
+            assertTrue(!outcome.startsWith("ended"), "kind " + kind + " " + outcome);
             hostile.close();
             good.send("{\"method\":\"ping\",\"id\":" + round + "}");
             final String expected = "\"id\":" + round + ",";
