@@ -57,6 +57,12 @@ final class RawWs implements Closeable
         out = socket.getOutputStream();
     }
 
+    void write(final byte[] bytes) throws IOException
+    {
+        out.write(bytes);
+        out.flush();
+    }
+
     /** Sends a request head and returns the response head (status line and headers). */
     String request(final String head) throws IOException
     {

@@ -38,6 +38,13 @@ final class WsFixture implements AutoCloseable
 
     WsFixture(final Consumer<WsGateway.Context> configure)
     {
+        this(configure, http ->
+        {
+        });
+    }
+
+    WsFixture(final Consumer<WsGateway.Context> configure, final Consumer<HttpGateway.Context> configureHttp)
+    {
         ws = new WsGateway.Context().heartbeatMs(300).idleTimeoutMs(5_000).authDeadlineMs(2_000)
             .timers(50, 10).feed(feed).tokens(tokens, (claims, now) -> !revoked.contains(claims.apiKeyId()));
         configure.accept(ws);
@@ -47,6 +54,7 @@ final class WsFixture implements AutoCloseable
         http = new HttpGateway.Context().port(0).entry(entry).exchangeInfo(() -> "{}").connectivity(() -> "{}")
             .actionStatus(digest -> null).nonceStatus(account -> "{}").deadlines(2_000, 2_000, 2_000)
             .connections(100, 100, Set.of()).webSocket(ws);
+        configureHttp.accept(http);
         lane = new HttpLane(http);
         lane.start();
     }
@@ -85,7 +93,14 @@ final class WsFixture implements AutoCloseable
 
     RawWs raw(final int receiveBuffer) throws Exception
     {
+        return raw(receiveBuffer, new byte[0]);
+    }
+
+    /** A raw connection that first sends {@code preface} (a PROXY v2 header). */
+    RawWs raw(final int receiveBuffer, final byte[] preface) throws Exception
+    {
         final RawWs raw = new RawWs(port(), receiveBuffer);
+        raw.write(preface);
         opened.add(raw);
         return raw;
     }

@@ -6,6 +6,10 @@ import io.venue.transport.http.HttpGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.Set;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,6 +90,25 @@ class WsHandshakeTest
         raw.body(head);
         assertTrue(raw.drainsToEnd(), "closed after the answer; the upgrade read after a close is dropped");
         assertEquals(0, fixture.ws.counters().closes(WsCloses.NORMAL));
+    }
+
+    @Test
+    void behindATrustedProxyTheUpgradeFollowsThePROXYv2Header() throws Exception
+    {
+        fixture = new WsFixture(ws ->
+        {
+        }, http -> http.trustedProxies(Set.of(InetAddress.getLoopbackAddress())));
+        final ByteBuffer header = ByteBuffer.allocate(28)
+            .put(new byte[] {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A})
+            .put((byte)0x21).put((byte)0x11).putShort((short)12)
+            .put(new byte[] {(byte)203, 0, 113, 7}).put(new byte[] {127, 0, 0, 1}).putShort((short)40_000)
+            .putShort((short)fixture.port());
+        final RawWs raw = fixture.raw(0, header.array());
+        final String head = raw.upgrade(WsGateway.PUBLIC_PATH, "");
+        assertTrue(head.startsWith("HTTP/1.1 101"), head);
+        assertTrue(raw.read().text().contains("\"type\":\"session\""));
+        raw.sendText("{\"method\":\"ping\",\"id\":3}");
+        assertTrue(raw.readUntil("pong").text().contains("\"id\":3"));
     }
 
     @Test
