@@ -150,21 +150,21 @@ public final class WsGateway
         final WsCounters counters = new WsCounters();
         boolean concluded;
 
-        /** A heartbeat frame every {@code ms} (ws.heartbeat.ms, default 20 s). */
+        /** A heartbeat frame every {@code ms} (default 20 s). */
         public Context heartbeatMs(final long ms)
         {
             this.heartbeatMs = ms;
             return this;
         }
 
-        /** A connection that sends nothing for {@code ms} is closed 4000 (ws.idle.timeout.ms, default 90 s). */
+        /** A connection that sends nothing for {@code ms} is closed 4000 (default 90 s). */
         public Context idleTimeoutMs(final long ms)
         {
             this.idleTimeoutMs = ms;
             return this;
         }
 
-        /** A private connection's auth frame must come within {@code ms} (ws.auth.deadline.ms, default 5 s). */
+        /** A private connection's auth frame must come within {@code ms} (default 5 s). */
         public Context authDeadlineMs(final long ms)
         {
             this.authDeadlineMs = ms;
@@ -172,8 +172,8 @@ public final class WsGateway
         }
 
         /**
-         * Subscriptions per connection (ws.max.subscriptions, default 32) and distinct markets per public connection
-         * (ws.public.max.markets, default 16); over either: close 4409.
+         * Subscriptions per connection (default 32) and distinct markets per public connection
+         * (default 16); over either: close 4409.
          */
         public Context subscriptions(final int maxSubscriptions, final int publicMaxMarkets)
         {
@@ -183,8 +183,8 @@ public final class WsGateway
         }
 
         /**
-         * At most {@code messages} client messages in any {@code windowMs} (ws.max.control.messages, default 60, per
-         * ws.control.window.ms, default 60 s, a sliding window); one more: close 4409.
+         * At most {@code messages} client messages in any {@code windowMs} (default 60 per 60 s, a
+         * sliding window); one more: close 4409.
          */
         public Context controlMessages(final int messages, final long windowMs)
         {
@@ -193,7 +193,7 @@ public final class WsGateway
             return this;
         }
 
-        /** The largest client message, fragments aggregated (ws.max.inbound.bytes, default 64 KiB); over: 1009. */
+        /** The largest client message, fragments aggregated (default 64 KiB); over: 1009. */
         public Context maxInboundBytes(final int bytes)
         {
             this.maxInboundBytes = bytes;
@@ -201,9 +201,9 @@ public final class WsGateway
         }
 
         /**
-         * Bytes queued to a connection and not yet written over {@code bytes} (ws.slow.consumer.bytes, default 4 MiB):
-         * a slow_consumer frame; still over after {@code graceMs} (ws.slow.consumer.grace.ms, default 5 s): close
-         * 4408. Over {@code hardCapBytes} (ws.slow.consumer.hard.cap.bytes, default 8 times the mark): close 4408 at
+         * Bytes queued to a connection and not yet written over {@code bytes} (default 4 MiB):
+         * a slow_consumer frame; still over after {@code graceMs} (default 5 s): close
+         * 4408. Over {@code hardCapBytes} (default 8 times the mark): close 4408 at
          * once, so a connection never holds more.
          */
         public Context slowConsumer(final long bytes, final long graceMs, final long hardCapBytes)
@@ -216,7 +216,7 @@ public final class WsGateway
 
         /**
          * How often an authenticated private connection checks that its token's grant still holds
-         * (ws.grant.check.ms, default 1 s), and how often a connection looks at its deadlines (ws.tick.ms, default
+         * (default 1 s), and how often a connection looks at its deadlines (default
          * 100 ms: the precision of every timeout above).
          */
         public Context timers(final long grantCheckMs, final long tickMs)

@@ -6,7 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One connection's clocks, looked at every tick (ws.tick.ms) on its event loop: the heartbeat every heartbeatMs,
+ * One connection's clocks, looked at every tick (tickMs) on its event loop: the heartbeat every heartbeatMs,
  * the idle timeout (nothing received, any frame counting, pings included), the auth deadline of a private stream,
  * the periodic check that its token's grant still holds, and the slow consumer's grace. One timer per connection.
  */
