@@ -5,6 +5,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -18,6 +21,7 @@ import io.venue.entry.Refusal;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.http.OrderedAnswers.Slot;
+import io.venue.transport.ws.WsGateway;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -59,6 +63,8 @@ import static io.venue.transport.http.Routes.OWNER_REVOKE;
 import static io.venue.transport.http.Routes.QUOTE_OBLIGATIONS;
 import static io.venue.transport.http.Routes.ROTATE;
 import static io.venue.transport.http.Routes.SUBMIT;
+import static io.venue.transport.http.Routes.WS_PRIVATE;
+import static io.venue.transport.http.Routes.WS_PUBLIC;
 import static io.venue.transport.http.Routes.WS_TOKEN;
 import static io.venue.transport.http.Routes.originForm;
 
@@ -100,10 +106,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
+    /** Null: the WebSocket paths answer 404. */
+    private final WsGateway webSocket;
 
-    ApiHandler(final HttpGateway.Context context, final EntrySession session)
+    ApiHandler(final HttpGateway.Context context, final EntrySession session, final WsGateway webSocket)
     {
         this.context = context;
+        this.webSocket = webSocket;
         this.session = session;
         this.answers = new OrderedAnswers(context, session.answerTimeoutMs());
         final MachineAuth machineAuth = new MachineAuth(context.entry.credentials());
@@ -199,6 +208,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null,
                 request.content());
             case WS_TOKEN -> wsToken(ctx, slot, request, path);
+            case WS_PUBLIC, WS_PRIVATE -> webSocket(ctx, slot, request, path);
             case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
             case ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> compactOrders(ctx, slot, request, path);
             case ADMIN_ACTIONS ->
@@ -261,6 +271,51 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
             }
         }
+    }
+
+    /**
+     * GET /api/v1/ws/public and /private with {@code Upgrade: websocket}: the connection becomes a WebSocket one
+     * ({@link HttpGateway#toWebSocket}). Refused with an HTTP answer, the connection staying HTTP: another method
+     * (405), a request without the upgrade (426), a token in the query string or a header (400), an upgrade pipelined
+     * behind unanswered requests (400).
+     */
+    private void webSocket(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String path)
+    {
+        if (webSocket == null)
+        {
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "no route " + path))));
+            return;
+        }
+        if (!allowed(ctx, slot, request.method(), HttpMethod.GET))
+        {
+            return;
+        }
+        if (!HttpHeaderValues.WEBSOCKET.contentEqualsIgnoreCase(request.headers().get(HttpHeaderNames.UPGRADE, "")) ||
+            !request.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true) ||
+            !"13".equals(request.headers().get(HttpHeaderNames.SEC_WEBSOCKET_VERSION)) ||
+            !request.headers().contains(HttpHeaderNames.SEC_WEBSOCKET_KEY))
+        {
+            final FullHttpResponse http = json(new SubmitResponse(426, error("UPGRADE_REQUIRED",
+                path + " is a WebSocket endpoint (RFC 6455, version 13): send the upgrade request")));
+            http.headers().set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET)
+                .set(HttpHeaderNames.SEC_WEBSOCKET_VERSION, "13");
+            answers.fill(ctx, slot, http);
+            return;
+        }
+        final String refused = WsGateway.refusal(request);
+        if (refused != null)
+        {
+            answers.fill(ctx, slot, json(new SubmitResponse(400, error("TOKEN_NOT_ACCEPTED_HERE", refused))));
+            return;
+        }
+        if (!answers.handOver(slot))
+        {
+            answers.fill(ctx, slot, HttpResponses.badRequest(
+                "an upgrade must not follow requests still unanswered, nor a request that closes the connection"));
+            return;
+        }
+        HttpGateway.toWebSocket(ctx.channel(), webSocket, request, path.equals(WS_PRIVATE), context.tls != null);
     }
 
     private void submit(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)

@@ -159,6 +159,13 @@ final class ConnectionDeadlines
             stop();
             super.channelInactive(context);
         }
+
+        /** The connection became a WebSocket one, which keeps its own deadlines. */
+        @Override
+        public void handlerRemoved(final ChannelHandlerContext context)
+        {
+            stop();
+        }
     }
 
     /** Sees a head, a request's end and each answer written. */

@@ -9,6 +9,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.venue.entry.Answer;
 import io.venue.entry.ConnectionIds;
@@ -19,6 +20,7 @@ import io.venue.entry.admission.BoundedBuckets;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 import io.venue.feed.Feed;
+import io.venue.transport.ws.WsGateway;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,15 +41,23 @@ import java.util.function.ToLongFunction;
  */
 public final class HttpGateway implements AutoCloseable
 {
+    /** The names of the handlers a WebSocket upgrade removes ({@link #toWebSocket}). */
+    private static final String DEADLINES_RAW = "deadlines-raw";
+    private static final String DEADLINES_DECODED = "deadlines-decoded";
+    private static final String API = "api";
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
     private final Context context;
     private final ConnectionLimits limits;
+    /** Null: the WebSocket paths answer 404. */
+    private final WsGateway webSocket;
 
     private HttpGateway(final Context context)
     {
         this.context = context;
+        this.webSocket = context.webSocket == null ? null : new WsGateway(context.webSocket);
         this.limits = new ConnectionLimits(context.maxConnectionsPerAddress, context.maxConnections,
             context.connectionsExempt, context.counters);
         // read first (it loads the SVC-Nonce store): a failure leaves no threads behind
@@ -79,7 +89,7 @@ public final class HttpGateway implements AutoCloseable
                         final ConnectionDeadlines deadlines = new ConnectionDeadlines(context.headerTimeoutMs,
                             context.bodyTimeoutMs, context.idleTimeoutMs, context.counters);
                         // the deadlines see the raw bytes first: a TLS handshake counts against the header deadline
-                        channel.pipeline().addLast(deadlines.raw());
+                        channel.pipeline().addLast(DEADLINES_RAW, deadlines.raw());
                         if (fromProxy || !context.trustedProxies.isEmpty())
                         {
                             channel.pipeline().addLast(new ProxyHeaderHandler(fromProxy,
@@ -91,9 +101,9 @@ public final class HttpGateway implements AutoCloseable
                         }
                         channel.pipeline()
                             .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
-                            .addLast(deadlines.decoded())
+                            .addLast(DEADLINES_DECODED, deadlines.decoded())
                             .addLast(new BodyLimit(context, session))
-                            .addLast(new ApiHandler(context, session));
+                            .addLast(API, new ApiHandler(context, session, webSocket));
                     }
                 })
                 .bind(context.host, context.port).sync().channel();
@@ -115,6 +125,20 @@ public final class HttpGateway implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    /**
+     * Hands a connection over to the WebSocket gateway after its upgrade request, on its event loop: the HTTP read
+     * deadlines and the request handler go (the body aggregator and the codec go with the handshake), the WebSocket
+     * connection's own deadlines take over. The connection keeps its place under the connection caps.
+     */
+    static void toWebSocket(final Channel channel, final WsGateway webSocket, final FullHttpRequest request,
+        final boolean privateStream, final boolean secure)
+    {
+        channel.pipeline().remove(DEADLINES_RAW);
+        channel.pipeline().remove(DEADLINES_DECODED);
+        webSocket.upgrade(channel, request, privateStream, secure);
+        channel.pipeline().remove(API);
     }
 
     /** Binds and starts serving; fails if the address is taken. */
@@ -220,6 +244,8 @@ public final class HttpGateway implements AutoCloseable
         EntryCore entry;
         /** Whether the compact binary order routes are served. */
         boolean compactOrders;
+        /** The WebSocket endpoints' configuration; null: they answer 404. */
+        WsGateway.Context webSocket;
 
         public Context host(final String host)
         {
@@ -474,6 +500,23 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
+        /**
+         * Serves {@value WsGateway#PUBLIC_PATH} and {@value WsGateway#PRIVATE_PATH} (docs/WEBSOCKET.md) on this port,
+         * over its TLS and PROXY v2. Without its own token verifier and grant check, the context gets this lane's:
+         * {@link #wsTokens} and the check a private read makes of its token.
+         */
+        public Context webSocket(final WsGateway.Context webSocket)
+        {
+            this.webSocket = webSocket;
+            return this;
+        }
+
+        /** The WebSocket endpoints' configuration, or null. */
+        public WsGateway.Context webSocket()
+        {
+            return webSocket;
+        }
+
         /** The order-entry core this lane's connections enter by (shared with the node's other lanes). */
         public Context entry(final EntryCore core)
         {
@@ -508,6 +551,14 @@ public final class HttpGateway implements AutoCloseable
             if (tokenSigners != null && (ownerIntents == null || wsTokens == null))
             {
                 throw new IllegalStateException("tokenSigners needs ownerIntents and wsTokens");
+            }
+            if (webSocket != null)
+            {
+                if (!webSocket.hasTokens() && wsTokens != null)
+                {
+                    webSocket.tokens(wsTokens, new TokenRoute(this, null)::stillGranted);
+                }
+                webSocket.conclude();
             }
             if (port < 0 || port > 65_535 || ioThreads < 1 || maxBodyBytes < 1)
             {

@@ -3,6 +3,7 @@ package io.venue.transport.http;
 import io.venue.codec.MetricsText;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.transport.ws.WsGateway;
 
 import java.util.List;
 
@@ -75,6 +76,10 @@ public final class HttpLane implements Lane
     public void appendMetrics(final MetricsText text)
     {
         context.counters.appendTo(text);
+        if (context.webSocket != null)
+        {
+            context.webSocket.counters().appendTo(text);
+        }
     }
 
     @Override
@@ -92,9 +97,27 @@ public final class HttpLane implements Lane
             // the names a client may ask for by SNI to get a certificate of their own
             section.field("sniHosts", String.join(",", tls.hosts()));
         }
-        return List.of(section.build(),
-            ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact")
+        final ConnectivityEntry bsl = ConnectivityEntry.of("bsl").field("orderEntryRoute", "/api/v1/bsl/orders/compact")
             .field("resultMode", "ack")
-                .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").build());
+                .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").build();
+        final WsGateway.Context ws = context.webSocket;
+        if (ws == null)
+        {
+            return List.of(section.build(), bsl);
+        }
+        // the WebSocket endpoints share this lane's port and TLS; their limits are those the session frame advertises
+        final String base = (tls == null ? "ws://" : "wss://") + context.host + ":" +
+            (http == null ? context.port : http.port());
+        return List.of(section.build(), bsl, ConnectivityEntry.of("ws")
+            .field("publicUrl", base + WsGateway.PUBLIC_PATH).field("privateUrl", base + WsGateway.PRIVATE_PATH)
+            .field("tokenRoute", "/api/v1/ws/token")
+            .field("heartbeatMs", ws.heartbeatMs()).field("idleTimeoutMs", ws.idleTimeoutMs())
+            .field("authDeadlineMs", ws.authDeadlineMs())
+            .field("maxSubscriptionsPerConnection", (long)ws.maxSubscriptions())
+            .field("publicMaxMarketsPerConnection", (long)ws.publicMaxMarkets())
+            .field("maxControlMessagesPerWindow", (long)ws.maxControlMessages())
+            .field("controlMessageWindowMs", ws.controlWindowMs()).field("maxInboundBytes", (long)ws.maxInboundBytes())
+            .field("slowConsumerBytes", ws.slowConsumerBytes()).field("slowConsumerGraceMs", ws.slowConsumerGraceMs())
+            .build());
     }
 }

@@ -196,6 +196,21 @@ final class OrderedAnswers
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
+    /**
+     * Gives the connection up for another protocol after {@code slot}'s request (a WebSocket upgrade): only when it is
+     * the one request read and unanswered, so no HTTP answer can be due on the connection after it. True: the slot
+     * is gone and nothing waits.
+     */
+    boolean handOver(final Slot slot)
+    {
+        if (slots.size() != 1 || slots.peek() != slot || closing || inputShut)
+        {
+            return false;
+        }
+        close();
+        return true;
+    }
+
     /** The connection is gone: no more sweeps, and what waits is dropped. */
     void close()
     {

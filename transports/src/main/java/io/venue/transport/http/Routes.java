@@ -1,5 +1,7 @@
 package io.venue.transport.http;
 
+import io.venue.transport.ws.WsGateway;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +29,9 @@ final class Routes
     static final String ROTATE = "/rotate";
     static final String OWNER_REVOKE = ACCOUNTS + "owner-revoke";
     static final String WS_TOKEN = "/api/v1/ws/token";
+    /** The WebSocket upgrades, served when the lane has a WebSocket gateway. */
+    static final String WS_PUBLIC = WsGateway.PUBLIC_PATH;
+    static final String WS_PRIVATE = WsGateway.PRIVATE_PATH;
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
     static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
     static final String METRICS = "/api/v1/admin/metrics";
