@@ -110,6 +110,27 @@ public final class ApplianceConfigFile
         key("http.tls.key.file", (c, v, base) -> c.httpTlsKeyFile(base.resolve(v)));
         key("http.tls.sni.dir", (c, v, base) -> c.httpTlsSniDir(base.resolve(v)));
         key("http.trusted.proxies", (c, v, base) -> c.httpTrustedProxies(IpLiterals.list(v)));
+        key("ws.enabled", (c, v, base) -> c.webSocketEnabled(bool(v)));
+        key("ws.heartbeat.ms", (c, v, base) -> c.webSocket().heartbeatMs(Long.parseLong(v)));
+        key("ws.idle.timeout.ms", (c, v, base) -> c.webSocket().idleTimeoutMs(Long.parseLong(v)));
+        key("ws.auth.deadline.ms", (c, v, base) -> c.webSocket().authDeadlineMs(Long.parseLong(v)));
+        key("ws.max.subscriptions", (c, v, base) ->
+            c.webSocket().subscriptions(Integer.parseInt(v), c.webSocket().publicMaxMarkets()));
+        key("ws.public.max.markets", (c, v, base) ->
+            c.webSocket().subscriptions(c.webSocket().maxSubscriptions(), Integer.parseInt(v)));
+        key("ws.control.messages", (c, v, base) ->
+            c.webSocket().controlMessages(Integer.parseInt(v), c.webSocket().controlWindowMs()));
+        key("ws.control.window.ms", (c, v, base) ->
+            c.webSocket().controlMessages(c.webSocket().maxControlMessages(), Long.parseLong(v)));
+        key("ws.max.inbound.bytes", (c, v, base) -> c.webSocket().maxInboundBytes(Integer.parseInt(v)));
+        key("ws.slow.consumer.bytes", (c, v, base) -> c.webSocket().slowConsumer(Long.parseLong(v),
+            c.webSocket().slowConsumerGraceMs(), c.webSocket().hardCapBytes()));
+        key("ws.slow.consumer.grace.ms", (c, v, base) -> c.webSocket().slowConsumer(
+            c.webSocket().slowConsumerBytes(), Long.parseLong(v), c.webSocket().hardCapBytes()));
+        key("ws.slow.consumer.close.bytes", (c, v, base) -> c.webSocket().slowConsumer(
+            c.webSocket().slowConsumerBytes(), c.webSocket().slowConsumerGraceMs(), Long.parseLong(v)));
+        key("feed.window.frames", (c, v, base) -> c.feedWindow(Integer.parseInt(v), c.feedWindowBytes()));
+        key("feed.window.bytes", (c, v, base) -> c.feedWindow(c.feedWindowFrames(), Long.parseLong(v)));
         key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));
         key("reads.private.account.rate", (c, v, base) -> c.readsAccount(Long.parseLong(v), c.readsAccountBurst()));
         key("reads.private.account.burst", (c, v, base) -> c.readsAccount(c.readsAccountRate(), Long.parseLong(v)));

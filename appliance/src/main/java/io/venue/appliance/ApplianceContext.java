@@ -10,7 +10,9 @@ import io.venue.entry.mm.MmWindows;
 import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.responder.RecentAnswers;
+import io.venue.feed.MarketFeed;
 import io.venue.transport.http.HttpGateway;
+import io.venue.transport.ws.WsGateway;
 import io.venue.transport.http.HttpTls;
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.IdleStrategy;
@@ -150,6 +152,10 @@ public final class ApplianceContext
     private long readsAccountBurst = HttpGateway.Context.DEFAULT_READS_ACCOUNT_BURST;
     private long readsIpRate = HttpGateway.Context.DEFAULT_READS_ADDRESS_RATE;
     private long readsIpBurst = HttpGateway.Context.DEFAULT_READS_ADDRESS_BURST;
+    private final WsGateway.Context webSocket = new WsGateway.Context();
+    private boolean webSocketEnabled = true;
+    private int feedWindowFrames = MarketFeed.Context.WINDOW_FRAMES_DEFAULT;
+    private long feedWindowBytes = MarketFeed.Context.WINDOW_BYTES_DEFAULT;
     private long builderBasicPerMinute = 600;
     private long builderProPerMinute = 3_000;
     private final Set<String> builderBasic = new HashSet<>();
@@ -1256,6 +1262,45 @@ public final class ApplianceContext
         return readsIpBurst;
     }
 
+    /**
+     * {@code ws.*}: the WebSocket gateway's settings, set in place by the configuration file (defaults: the spec's);
+     * the HTTP lane checks them when it starts, with the node's feed and token check.
+     */
+    public WsGateway.Context webSocket()
+    {
+        return webSocket;
+    }
+
+    /** {@code ws.enabled}: whether the HTTP lane serves the WebSocket endpoints (default true). */
+    public ApplianceContext webSocketEnabled(final boolean enabled)
+    {
+        this.webSocketEnabled = enabled;
+        return changed();
+    }
+
+    public boolean webSocketEnabled()
+    {
+        return webSocketEnabled;
+    }
+
+    /** {@code feed.window.frames}, {@code feed.window.bytes}: what each public channel keeps for resuming clients. */
+    public ApplianceContext feedWindow(final int frames, final long bytes)
+    {
+        this.feedWindowFrames = frames;
+        this.feedWindowBytes = bytes;
+        return changed();
+    }
+
+    public int feedWindowFrames()
+    {
+        return feedWindowFrames;
+    }
+
+    public long feedWindowBytes()
+    {
+        return feedWindowBytes;
+    }
+
     /** {@code mm.builder.basic.per.minute}: the basic builder plan's MM actions a minute. */
     public ApplianceContext builderBasicPerMinute(final long builderBasicPerMinute)
     {
@@ -1390,6 +1435,10 @@ public final class ApplianceContext
         {
             throw new IllegalArgumentException("http.max.connections and http.max.connections.per.address must be " +
                 "positive");
+        }
+        if (feedWindowFrames < 1 || feedWindowBytes < 1)
+        {
+            throw new IllegalArgumentException("feed.window.frames and feed.window.bytes must be positive");
         }
         if (readsAccountRate < 1 || readsAccountBurst < 1 || readsIpRate < 1 || readsIpBurst < 1)
         {

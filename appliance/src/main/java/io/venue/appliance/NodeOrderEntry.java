@@ -11,6 +11,7 @@ import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.MmWindows;
+import io.venue.feed.MarketFeed;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.responder.ExecutionHistory;
 import io.venue.responder.ReadModels;
@@ -27,6 +28,8 @@ import io.venue.transport.http.OwnerIntents;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
@@ -53,6 +56,8 @@ final class NodeOrderEntry
     private static final int NONCE_WINDOW = 256;
     /** Answers kept for the status query: at most 100,000 actions, and at most {@code answers.kept.bytes} of heap. */
     private static final int RECENT = 100_000;
+    /** The longest the feed parks when the event journal has nothing new: the most a frame waits for it. */
+    private static final long FEED_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final ApplianceContext context;
     private final EngineConfig config;
@@ -73,6 +78,9 @@ final class NodeOrderEntry
     private SequencerListener answers;
     private NodeMetrics metrics;
     private PreJournalRefusals refusals;
+    /** The market data and private streams, and the reads they answer; on a thread of its own once serving. */
+    private MarketFeed feed;
+    private AgentRunner feedRunner;
     /** The order-entry core every lane enters by; made when serving starts. */
     private volatile EntryCore entry;
     private volatile VerifierPool pool;
@@ -135,6 +143,10 @@ final class NodeOrderEntry
                 pending.onSequenced(correlationId, sequence);
             }
         };
+        feed = new MarketFeed(new MarketFeed.Context().events(journals.events()).commands(journals.commands())
+            .windowFrames(context.feedWindowFrames()).windowBytes(context.feedWindowBytes())
+            .maxAccounts((int)Math.min(Integer.MAX_VALUE, config.stateLimits().accounts()))
+            .maxOpenOrders(config.stateLimits().openOrders()).errorHandler(onError));
         metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(),
             threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence());
     }
@@ -179,6 +191,9 @@ final class NodeOrderEntry
                     operator),
                 models, log);
         }
+        // before the lanes: it reads the event journal from its start, and answers what they ask once it has
+        feedRunner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000, FEED_MAX_PARK_NS), onError, null, feed);
+        AgentRunner.startOnThread(feedRunner, runnable -> new Thread(runnable, "market-feed"));
         final Lanes enabled = Lanes.make(context.lanes(), this);
         // before they start, so that a close after a failed start closes the ones that did
         lanes = enabled;
@@ -211,6 +226,7 @@ final class NodeOrderEntry
             .tokenSigners(this::tokenGrant)
             .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
             .executions(executionHistory::page)
+            .feed(feed).webSocket(context.webSocketEnabled() ? context.webSocket().feed(feed) : null)
             .mmOrderEntry(new CancelReplaceRequests(id ->
             {
                 final VenueDirectory.Market market = models.directory().market(id);
@@ -300,6 +316,15 @@ final class NodeOrderEntry
     {
         CloseHelper.quietClose(pool);
         CloseHelper.quietClose(executionHistory);
+        // the runner closes the feed on its own thread (its tailers are that thread's); a feed never run, here
+        if (feedRunner != null)
+        {
+            CloseHelper.quietClose(feedRunner);
+        }
+        else
+        {
+            CloseHelper.quietClose(feed);
+        }
     }
 
     ReadModels models()

@@ -152,14 +152,16 @@ class WebSocketStreamsTest
                 order(Side.ASK, MID, 5 * LOT, TimeInForce.GTC)));
             final String traderOrder = placed(http.submit(trader, ++traderNonce,
                 order(Side.BID, MID, 2 * LOT, TimeInForce.GTC)));
-            final Map<String, Object> myFill = mine.next(channel("fills"), 10);
+            final Map<String, Object> myFill = update(mine.next(channel("fills"), 10));
             assertEquals(demoOrder, myFill.get("orderId"), myFill.toString());
             assertEquals(2 * LOT, number(myFill, "qty"));
             assertEquals(MID, number(myFill, "price"));
-            assertEquals("maker", myFill.get("role"), myFill.toString());
-            final Map<String, Object> theirFill = theirs.next(channel("fills"), 10);
+            assertEquals("maker", myFill.get("liquidity"), myFill.toString());
+            assertEquals("sell", myFill.get("side"), myFill.toString());
+            final Map<String, Object> theirFill = update(theirs.next(channel("fills"), 10));
             assertEquals(traderOrder, theirFill.get("orderId"), theirFill.toString());
-            assertEquals("taker", theirFill.get("role"), theirFill.toString());
+            assertEquals("taker", theirFill.get("liquidity"), theirFill.toString());
+            assertEquals("buy", theirFill.get("side"), theirFill.toString());
             for (final StreamClient stream : List.of(mine, theirs))
             {
                 Map<String, Object> frame;
@@ -232,6 +234,7 @@ class WebSocketStreamsTest
         }
         appliance.close();
         startAppliance();
+        awaitFeed(number(before, "engineSeq"));
         final Map<String, Object> after = restBook();
         assertEquals(number(before, "seq"), number(after, "seq"));
         assertEquals(before.get("checksum"), after.get("checksum"));
@@ -301,9 +304,13 @@ class WebSocketStreamsTest
         return stream;
     }
 
-    /** Orders from both traders around the mid, some crossing, each answered before the next is sent. */
+    /**
+     * Orders from both traders around the mid, some crossing, each answered before the next is sent; returns once the
+     * feed has applied the last of them.
+     */
     private void placeRandomOrders(final Random random, final int count) throws Exception
     {
+        long last = 0;
         for (int i = 0; i < count; i++)
         {
             final boolean bid = random.nextBoolean();
@@ -314,7 +321,38 @@ class WebSocketStreamsTest
                 http.submit(demo, ++demoNonce, order(bid ? Side.BID : Side.ASK, price, qty, TimeInForce.GTC)) :
                 http.submit(trader, ++traderNonce, order(bid ? Side.BID : Side.ASK, price, qty, TimeInForce.GTC));
             assertEquals(200, answer.statusCode(), answer.body());
+            last = Long.parseLong(VenueHttp.field(answer.body(), "sequence"));
         }
+        awaitFeed(last);
+    }
+
+    /** Polls the trades read, whose engineSeq is the last command the feed applied, until it reaches sequence. */
+    @SuppressWarnings("unchecked")
+    private void awaitFeed(final long sequence) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long applied = -1;
+        while (System.nanoTime() < deadline)
+        {
+            final HttpResponse<String> trades = http.get("/api/v1/public/markets/" + SPOT_MARKET + "/trades?limit=1");
+            assertEquals(200, trades.statusCode(), trades.body());
+            applied = number((Map<String, Object>)JsonReader.read(trades.body().getBytes(StandardCharsets.UTF_8)),
+                "engineSeq");
+            if (applied >= sequence)
+            {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the feed applied up to " + applied + ", not " + sequence + ", within 20 s");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> update(final Map<String, Object> frame)
+    {
+        final List<Object> updates = (List<Object>)frame.get("updates");
+        assertEquals(1, updates.size(), frame.toString());
+        return (Map<String, Object>)updates.get(0);
     }
 
     private static SpotPlaceOrder order(final Side side, final long price, final long qty, final TimeInForce tif)
