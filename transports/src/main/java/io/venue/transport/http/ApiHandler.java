@@ -37,6 +37,7 @@ import static io.venue.transport.http.HttpResponses.refusal;
 import static io.venue.transport.http.HttpResponses.response;
 import static io.venue.transport.http.Routes.ACCOUNTS;
 import static io.venue.transport.http.Routes.ADMIN_ACTIONS;
+import static io.venue.transport.http.Routes.ASYNCAPI;
 import static io.venue.transport.http.Routes.AGENTS;
 import static io.venue.transport.http.Routes.AGENTS_CREATE;
 import static io.venue.transport.http.Routes.AGENTS_REVOKE;
@@ -202,7 +203,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case EXCHANGE_INFO -> answers.fill(ctx, slot, ReadRoutes.read(method, context.exchangeInfo));
             case BSL_CONNECTIVITY,
                 FIX_CONNECTIVITY -> answers.fill(ctx, slot, ReadRoutes.read(method, context.connectivity));
-            case OPENAPI -> answers.fill(ctx, slot, ReadRoutes.read(method, () -> OpenApiDocument.TEXT));
+            case OPENAPI -> answers.fill(ctx, slot, ReadRoutes.read(method, () -> ApiDocuments.OPENAPI));
+            case ASYNCAPI -> answers.fill(ctx, slot, ReadRoutes.read(method, () -> ApiDocuments.ASYNCAPI));
             case AGENTS_CREATE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.CREATE, null, request.content());
             case AGENTS_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.REVOKE, null, request.content());
             case OWNER_REVOKE -> ownerIntent(ctx, slot, method, OwnerIntents.Kind.OWNER_REVOKE, null,
