@@ -1,0 +1,53 @@
+#!/bin/bash
+# WebSocket fan-out at a fixed order rate: SUBS public subscribers (1000) of book.1 and trades.1 on one fresh demo
+# appliance while the load generator sends signed orders at RATE actions/s (1000) for DUR seconds (30).
+# usage: ws-fanout.sh APPLIANCE_JAR CLI_JAR LABEL
+# Prints ws-fanout's line (frames delivered per second, seq gaps, the delay from a frame's ts to its last subscriber)
+# and the CPU of the appliance's threads over the measured run, per delivered frame, by thread name.
+set -euo pipefail
+jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
+port=18092; data=/tmp/wsf-data; work=/tmp/wsf-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
+subs=${SUBS:-1000}; rate=${RATE:-1000}; dur=${DUR:-30}
+# every subscriber is on 127.0.0.1: the per-address connection cap is lifted for the loopback address
+printf "demo=true\nhttp.port=$port\nedge.ip.exempt=127.0.0.1\nhttp.max.connections=20000\n${EXTRA:-}" > venue.properties
+F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
+java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$jar" \
+  --config venue.properties --data "$data" > app.out 2>&1 &
+app=$!
+trap 'kill $app 2>/dev/null || true' EXIT
+for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
+sleep 2
+ticks() { for t in /proc/$app/task/*; do
+  { name=$(tr ' ' '_' < "$t/comm") && stat=$(sed 's/.*) //' "$t/stat"); } 2>/dev/null || continue
+  set -- $stat; echo "$name ${12} ${13}"; done; }
+java $F -XX:+UseZGC -jar "$cli" ws-fanout --url ws://127.0.0.1:$port/api/v1/ws/public --subscribers "$subs" \
+  --duration $((dur + 4)) > fanout.out 2>&1 &
+fan=$!
+sleep 8
+ticks > before.txt
+java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
+  --rates "$rate" --duration "$dur" --warmup 1 > load.out 2>&1
+ticks > after.txt
+wait $fan || true
+grep -E "frames delivered|delay" fanout.out | sed "s/^/$label: /"
+grep -E "/s " load.out | sed "s/^/$label: /"
+frames=$(sed -n 's/^frames delivered \([0-9,]*\).*/\1/p' fanout.out | tr -d ,)
+hz=$(getconf CLK_TCK)
+python3 - "$label" "$hz" "${frames:-0}" before.txt after.txt <<'PY'
+import sys, collections, re
+label, hz, frames = sys.argv[1], int(sys.argv[2]), max(1, int(sys.argv[3]))
+def load(f):
+    d = collections.Counter()
+    for line in open(f):
+        name, u, s = line.split()
+        d[re.sub(r'[-_#]?\d+$', '', name)] += int(u) + int(s)
+    return d
+b, a = load(sys.argv[4]), load(sys.argv[5])
+total = 0
+for k in sorted(a, key=lambda k: -(a[k] - b.get(k, 0))):
+    us = (a[k] - b.get(k, 0)) * 1e6 / hz / frames
+    total += us
+    if us >= 0.05:
+        print(f"{label}: {k:20s} {us:8.2f} us/frame")
+print(f"{label}: {'total':20s} {total:8.2f} us/frame (every appliance thread, orders included)")
+PY
