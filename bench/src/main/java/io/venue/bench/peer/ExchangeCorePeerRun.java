@@ -82,7 +82,8 @@ public final class ExchangeCorePeerRun
             final String difference = book.differenceFrom(stream.expectedBook());
             if (null != difference)
             {
-                throw new IllegalStateException("exchange-core's book is not the model's: " + difference);
+                throw new IllegalStateException(
+                    "exchange-core's book (here) is not the model's (there): " + difference);
             }
             if (refused != stream.expectedRefusals())
             {
