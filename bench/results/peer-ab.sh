@@ -4,7 +4,7 @@
 # a fresh one with the same flags, the same commands, accounts and seed; then the median of all measured runs of each
 # side and their ratio. With JOURNAL=1 (the default) also the journaled pair: JournaledEngineRun's "journaled" phase (A)
 # against exchange-core with its own disk journal (B), both writing into TMPDIR.
-# Run it on a quiet machine: it takes about an hour with the defaults.
+# Run it on a quiet machine: it takes over an hour with the defaults.
 # usage: bench/results/peer-ab.sh [out-file]
 # environment: COMMANDS (2000000), ACCOUNTS (2000), ROUNDS (2: A B A B), HEAP (-Xms6g -Xmx6g),
 #   CONFIGS (exchange-core configurations, PeerConfig's names; default: its three presets, each with its own waits and
