@@ -8,7 +8,8 @@
 # usage: bench/results/peer-ab.sh [out-file]
 # environment: COMMANDS (2000000), ACCOUNTS (2000), ROUNDS (2: A B A B), HEAP (-Xms6g -Xmx6g),
 #   CONFIGS (exchange-core configurations, PeerConfig's names; default: its three presets, each with its own waits and
-#   with YIELDING and BLOCKING), JOURNAL (1), JOURNAL_CONFIGS (latency,journal throughput,journal), TMPDIR (/tmp)
+#   with YIELDING and BLOCKING), JOURNAL (1), JOURNAL_CONFIGS (latency,journal throughput,journal), TMPDIR (/tmp),
+#   AMEND_KEEPS_SIZE (empty; 1: both sides run the stream's variant whose price amends keep the order's size)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:-$root/bench/results/peer-ab-$(date -u +%Y-%m-%d).txt}"
@@ -25,8 +26,12 @@ journal_configs="${JOURNAL_CONFIGS:-latency,journal throughput,journal}"
 tmp="${TMPDIR:-/tmp}"
 F="$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")"
 P="$(sed -n 's/^venue.jvm.production.flags=//p' "$root/tuning/jvm-flags.properties")"
+stream="the stream itself"
+variant=""
+if [ -n "${AMEND_KEEPS_SIZE:-}" ]; then stream="the variant whose amends keep the size"; \
+  variant="-Dvenue.bench.amendKeepsSize=true"; fi
 # shellcheck disable=SC2206
-jvm=($F $P ${HEAP:--Xms6g -Xmx6g} -Djava.io.tmpdir="$tmp" -cp "$jar")
+jvm=($F $P ${HEAP:--Xms6g -Xmx6g} -Djava.io.tmpdir="$tmp" $variant -cp "$jar")
 log="$(mktemp)"
 
 # the median of the numbers on standard input (commas allowed)
@@ -35,7 +40,8 @@ median() { tr -d , | sort -n | awk '{v[NR]=$1} END {if (NR == 0) {printf "0\n"} 
 
 {
   echo "peer A/B, $(date -u +%FT%TZ), commit $(cd "$root" && git rev-parse --short HEAD), $(nproc) cores," \
-    "load average $(cut -d' ' -f1-3 /proc/loadavg), $commands commands, $accounts accounts, $rounds rounds"
+    "load average $(cut -d' ' -f1-3 /proc/loadavg), $commands commands, $accounts accounts, $rounds rounds," \
+    "$stream"
   echo "java: ${jvm[*]}"
 } | tee "$out"
 

@@ -38,11 +38,17 @@ public final class ExchangeCorePeerRun
         final int runs = args.length > 3 ? Integer.parseInt(args[3]) : 5;
 
         final long generateStart = System.nanoTime();
-        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42,
+            ExchangeCoreWorkload.amendKeepsSizeAsked());
         final PeerStream stream = PeerStream.translate(workload);
         System.out.printf(Locale.ROOT, "generated %,d commands (%,d setup) in %.1f s%n", workload.commands(),
             workload.setupCommands(), (System.nanoTime() - generateStart) / 1e9);
         System.out.println("measured mix: " + workload.mix());
+        if (ExchangeCoreWorkload.amendKeepsSizeAsked())
+        {
+            System.out.println("the variant whose price amends keep the order's size (" +
+                ExchangeCoreWorkload.AMEND_KEEPS_SIZE_PROPERTY + ")");
+        }
         System.out.println("as exchange-core commands: " + stream.mix());
         System.out.println("exchange-core " + config.describe());
 

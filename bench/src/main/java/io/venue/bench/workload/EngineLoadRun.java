@@ -58,10 +58,16 @@ public final class EngineLoadRun
         recordsPerFlush = args.length > 4 && args[4].startsWith("state:") ? Integer.parseInt(args[4].substring(6)) : 0;
 
         final long generateStart = System.nanoTime();
-        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42,
+            ExchangeCoreWorkload.amendKeepsSizeAsked());
         System.out.printf(Locale.ROOT, "generated %,d commands (%,d setup) in %.1f s%n", workload.commands(),
             workload.setupCommands(), (System.nanoTime() - generateStart) / 1e9);
         System.out.println("measured mix: " + workload.mix());
+        if (ExchangeCoreWorkload.amendKeepsSizeAsked())
+        {
+            System.out.println("the variant whose price amends keep the order's size (" +
+                ExchangeCoreWorkload.AMEND_KEEPS_SIZE_PROPERTY + ")");
+        }
 
         final List<String> json = new ArrayList<>();
         final double[] throughput = new double[THROUGHPUT_RUNS];

@@ -48,6 +48,20 @@ class ExchangeCorePeerRunTest
     }
 
     @Test
+    void theVariantWhoseAmendsKeepTheSizeIsFollowedCloserAndStillMatches() throws IOException
+    {
+        final PeerStream variant = PeerStream.translate(ExchangeCoreWorkload.generate(2_000, 20_000, 42, true));
+        final ExchangeCorePeerRun.PeerResult result =
+            ExchangeCorePeerRun.run(variant, PeerConfig.parse("latency,BLOCKING"), "peer-test-variant");
+
+        assertNull(result.book().differenceFrom(variant.expectedBook()));
+        assertEquals(variant.expectedRefusals(), result.refused());
+        assertTrue(variant.expectedRefusals() < stream.expectedRefusals(),
+            "a move that keeps the size leaves fewer orders that exchange-core no longer has: " +
+            variant.expectedRefusals() + " refused, " + stream.expectedRefusals() + " with the stream itself");
+    }
+
+    @Test
     void aDifferentVolumeIsADifferentBook()
     {
         final BookLevels book = new BookLevels(new long[][] {{99, 5, 1}}, new long[][] {{101, 7, 2}});
