@@ -7,14 +7,14 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** The load runs' temporary folders: how much they hold, and removing them. */
-final class BenchFiles
+public final class BenchFiles
 {
     private BenchFiles()
     {
     }
 
     /** The bytes of every file below {@code folder}. */
-    static long size(final Path folder) throws IOException
+    public static long size(final Path folder) throws IOException
     {
         try (Stream<Path> paths = Files.walk(folder))
         {
@@ -28,7 +28,7 @@ final class BenchFiles
     }
 
     /** Deletes {@code folder} and everything below it; nothing when it does not exist. */
-    static void delete(final Path folder) throws IOException
+    public static void delete(final Path folder) throws IOException
     {
         if (!Files.exists(folder))
         {

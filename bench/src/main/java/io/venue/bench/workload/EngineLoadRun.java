@@ -26,9 +26,9 @@ import java.util.Locale;
  * that a stall shows in every command queued behind it (no coordinated omission). Events go to a sink
  * that only counts them: this is the engine alone, without journal or network.
  * <p>
- * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...] [out.json] [state|state:N]}; with {@code state}
- * the engine writes through to its Chronicle Map state (a temporary folder, the state's default write rule), with
- * {@code state:N} a write every 1,000 commands or N changed records.
+ * Usage: {@code EngineLoadRun [commands] [accounts] [rate,rate,...|none] [out.json] [state|state:N]}; with
+ * {@code state} the engine writes through to its Chronicle Map state (a temporary folder, the state's default write
+ * rule), with {@code state:N} a write every 1,000 commands or N changed records; {@code none}: no fixed-rate runs.
  */
 public final class EngineLoadRun
 {
@@ -48,18 +48,26 @@ public final class EngineLoadRun
     {
         final int commands = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         final int accounts = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-        final long[] rates = Arrays.stream((args.length > 2 ? args[2] : "100000,500000,1000000").split(","))
-            .mapToLong(Long::parseLong).toArray();
+        // "none": the throughput runs only (the A/B against exchange-core, bench/results/peer-ab.sh)
+        final String rateList = args.length > 2 ? args[2] : "100000,500000,1000000";
+        final long[] rates = "none".equals(rateList) ? new long[0] :
+            Arrays.stream(rateList.split(",")).mapToLong(Long::parseLong).toArray();
         final Path out = Path.of(args.length > 3 ? args[3] : "bench/results/engine-load.json");
         withState = args.length > 4 && args[4].startsWith("state");
         // "state:N": a write every 1,000 commands or N changed records (default: the state's own default)
         recordsPerFlush = args.length > 4 && args[4].startsWith("state:") ? Integer.parseInt(args[4].substring(6)) : 0;
 
         final long generateStart = System.nanoTime();
-        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42,
+            ExchangeCoreWorkload.amendKeepsSizeAsked());
         System.out.printf(Locale.ROOT, "generated %,d commands (%,d setup) in %.1f s%n", workload.commands(),
             workload.setupCommands(), (System.nanoTime() - generateStart) / 1e9);
         System.out.println("measured mix: " + workload.mix());
+        if (ExchangeCoreWorkload.amendKeepsSizeAsked())
+        {
+            System.out.println("the variant whose price amends keep the order's size (" +
+                ExchangeCoreWorkload.AMEND_KEEPS_SIZE_PROPERTY + ")");
+        }
 
         final List<String> json = new ArrayList<>();
         final double[] throughput = new double[THROUGHPUT_RUNS];

@@ -40,6 +40,11 @@ public final class ExchangeCoreWorkload
 {
     public static final Address OPERATOR = Address.of("0x00000000000000000000000000000000000000ff");
     public static final long MARKET = 1;
+    /**
+     * With {@code -Dvenue.bench.amendKeepsSize=true} the runs generate the variant whose price amends keep the order's
+     * size ({@link #generate(int, int, long, boolean)}): the stream exchange-core's move can follow exactly.
+     */
+    public static final String AMEND_KEEPS_SIZE_PROPERTY = "venue.bench.amendKeepsSize";
     private static final long BASE = 2;
     private static final long QUOTE = 1;
     private static final long TICK = 100;
@@ -84,8 +89,26 @@ public final class ExchangeCoreWorkload
 
     public static ExchangeCoreWorkload generate(final int accounts, final int measuredCommands, final long seed)
     {
-        final Generator generator = new Generator(accounts, seed, null);
+        return generate(accounts, measuredCommands, seed, false);
+    }
+
+    /**
+     * The stream, or with {@code amendKeepsSize} its variant whose price amends give the order the size it was last
+     * given (so only its price changes, as exchange-core's move does), all else the same: the same random numbers are
+     * drawn, so the choices of command, order, price and the sizes of places are those of the stream itself until the
+     * books differ.
+     */
+    public static ExchangeCoreWorkload generate(final int accounts, final int measuredCommands, final long seed,
+        final boolean amendKeepsSize)
+    {
+        final Generator generator = new Generator(accounts, seed, null, amendKeepsSize);
         return generator.run(measuredCommands);
+    }
+
+    /** The variant {@link #AMEND_KEEPS_SIZE_PROPERTY} asks for: false unless set. */
+    public static boolean amendKeepsSizeAsked()
+    {
+        return Boolean.getBoolean(AMEND_KEEPS_SIZE_PROPERTY);
     }
 
     /**
@@ -95,7 +118,7 @@ public final class ExchangeCoreWorkload
     public static ExchangeCoreWorkload stream(final int accounts, final int measuredCommands, final long seed,
         final CommandSink sink)
     {
-        final Generator generator = new Generator(accounts, seed, sink);
+        final Generator generator = new Generator(accounts, seed, sink, false);
         return generator.run(measuredCommands);
     }
 
@@ -154,6 +177,9 @@ public final class ExchangeCoreWorkload
         private final List<Address> openOwners = new ArrayList<>();
         private final List<Long> openPrices = new ArrayList<>();
         private final List<Side> openSides = new ArrayList<>();
+        /** The size each open order was last given (placed or amended), for the variant whose amends keep it. */
+        private final List<Long> openQtys = new ArrayList<>();
+        private final boolean amendKeepsSize;
         private final byte[] digest = new byte[32];
         private final byte[] zero = new byte[20];
         private int length;
@@ -164,9 +190,10 @@ public final class ExchangeCoreWorkload
         private final long[] mix = new long[5];
         private final CommandSink sink;
 
-        Generator(final int accountCount, final long seed, final CommandSink sink)
+        Generator(final int accountCount, final long seed, final CommandSink sink, final boolean amendKeepsSize)
         {
             this.sink = sink;
+            this.amendKeepsSize = amendKeepsSize;
             random = new SplittableRandom(seed);
             accounts = new Address[accountCount];
             nonces = new long[accountCount + 1];
@@ -251,6 +278,7 @@ public final class ExchangeCoreWorkload
                 openOwners.add(accounts[who]);
                 openPrices.add(price);
                 openSides.add(side);
+                openQtys.add(qty);
             }
             pruneFilled();
         }
@@ -261,9 +289,11 @@ public final class ExchangeCoreWorkload
             // a move stays on its own side of mid, as in exchange-core's workload
             final long offset = TICK * (1 + random.nextInt((int)(MID / 20 / TICK)));
             final long price = openSides.get(i) == Side.BID ? MID - offset : MID + offset;
-            final long qty = LOT * (1 + random.nextInt(126));
+            final long drawn = LOT * (1 + random.nextInt(126));
+            final long qty = amendKeepsSize ? openQtys.get(i) : drawn;
             emit(openOwners.get(i), indexOf(openOwners.get(i)), new Amend(open.get(i), price, qty));
             openPrices.set(i, price);
+            openQtys.set(i, qty);
             pruneFilled();
         }
 
@@ -272,6 +302,7 @@ public final class ExchangeCoreWorkload
             final int i = random.nextInt(open.size());
             // same price, the smallest size: a reduction that keeps priority
             emit(openOwners.get(i), indexOf(openOwners.get(i)), new Amend(open.get(i), openPrices.get(i), LOT));
+            openQtys.set(i, LOT);
             pruneFilled();
         }
 
@@ -299,7 +330,9 @@ public final class ExchangeCoreWorkload
                     openOwners.set(i, openOwners.get(last));
                     openPrices.set(i, openPrices.get(last));
                     openSides.set(i, openSides.get(last));
+                    openQtys.set(i, openQtys.get(last));
                     openSides.remove(last);
+                    openQtys.remove(last);
                     open.remove(last);
                     openOwners.remove(last);
                     openPrices.remove(last);

@@ -79,10 +79,16 @@ public final class JournaledEngineRun
         System.out.println(!pretouch ? "journals not pretouched" : populateWriterMappings ?
             "journals pretouched ahead of their writers, in the writers' own mappings where the kernel can" :
             "journals pretouched ahead of their writers through the pretoucher's own mapping only");
-        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42);
+        final ExchangeCoreWorkload workload = ExchangeCoreWorkload.generate(accounts, commands, 42,
+            ExchangeCoreWorkload.amendKeepsSizeAsked());
         final int measured = workload.commands() - workload.setupCommands();
         System.out.printf(Locale.ROOT, "workload: %,d measured commands after %,d setup; mix %s%n", measured,
             workload.setupCommands(), workload.mix());
+        if (ExchangeCoreWorkload.amendKeepsSizeAsked())
+        {
+            System.out.println("the variant whose price amends keep the order's size (" +
+                ExchangeCoreWorkload.AMEND_KEEPS_SIZE_PROPERTY + ")");
+        }
 
         final double[] alone = new double[RUNS];
         final double[] journaled = new double[RUNS];
