@@ -146,7 +146,8 @@ final class NodeOrderEntry
         feed = new MarketFeed(new MarketFeed.Context().events(journals.events()).commands(journals.commands())
             .windowFrames(context.feedWindowFrames()).windowBytes(context.feedWindowBytes())
             .maxAccounts((int)Math.min(Integer.MAX_VALUE, config.stateLimits().accounts()))
-            .maxOpenOrders(config.stateLimits().openOrders()).errorHandler(onError));
+            .maxOpenOrders(config.stateLimits().openOrders()).released(() -> pending.lastSequenced())
+            .errorHandler(onError));
         metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(),
             threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence());
     }

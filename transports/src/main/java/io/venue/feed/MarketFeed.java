@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The market data and private streams, derived from the event journal (and each command's stamped time from the
@@ -57,6 +58,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         private int excerptsPerCycle = EXCERPTS_PER_CYCLE_DEFAULT;
         private int requestsPerCycle = REQUESTS_PER_CYCLE_DEFAULT;
         private ErrorHandler errorHandler = Throwable::printStackTrace;
+        private LongSupplier released = () -> Long.MAX_VALUE;
 
         /** The event journal: what the frames are derived from. Required. */
         public Context events(final Journal events)
@@ -140,6 +142,17 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             return this;
         }
 
+        /**
+         * The last command sequence the node may show (journaled, and with a synchronous standby held by the standby
+         * too): the feed publishes nothing of a later command, so no frame shows what a failover would lose. Default:
+         * every command the event journal holds.
+         */
+        public Context released(final LongSupplier released)
+        {
+            this.released = released;
+            return this;
+        }
+
         /** Where an exception out of a subscriber or a callback goes (the feed carries on). */
         public Context errorHandler(final ErrorHandler errorHandler)
         {
@@ -156,7 +169,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             }
             if (windowFrames < 1 || windowBytes < 1 || requestQueueCapacity < 1 || maxMarkets < 1 ||
                 maxAccounts < 1 || maxOpenOrders < 0 || indexInterval < 1 || indexEntries < 1 ||
-                excerptsPerCycle < 1 || requestsPerCycle < 1 || null == errorHandler)
+                excerptsPerCycle < 1 || requestsPerCycle < 1 || null == errorHandler || null == released)
             {
                 throw new IllegalStateException("a bound of the feed is not positive");
             }
@@ -315,6 +328,13 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             if (command >= 0)
             {
                 endCommand();
+            }
+            if (sequence > ctx.released.getAsLong())
+            {
+                // not yet released to readers (a synchronous standby does not hold it yet): read it again next time
+                waitingForCommands = true;
+                tailer.stopHere();
+                return;
             }
             final long ts = times.timestampOf(sequence);
             if (ts == CommandTimes.NOT_YET)

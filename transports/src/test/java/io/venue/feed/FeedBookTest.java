@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -217,6 +218,31 @@ class FeedBookTest
             assertEquals(3, client.frames.size());
             assertEquals(4_000L, TestJson.object(Recorder.text(client.frames.get(1).json())).get("ts"));
             assertEquals(4_001L, TestJson.object(Recorder.text(client.frames.get(2).json())).get("ts"));
+        }
+    }
+
+    @Test
+    void framesWaitUntilTheirCommandIsReleasedToReaders()
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            final AtomicLong released = new AtomicLong(script.sequence());
+            final MarketFeed feed = FeedHarness.feed(script, ctx -> ctx.released(released::get));
+            final Recorder client = new Recorder();
+            FeedHarness.subscribe(feed, client, null, 1, List.of("book.1"), null);
+            script.command(4_000).delta(1, 0, 0, 100_000, 1_000).commit();
+            script.command(4_001).delta(1, 0, 0, 100_000, 2_000).commit();
+            pump(feed);
+            assertEquals(1, client.frames.size(), "only the snapshot: a synchronous standby holds neither command");
+            released.set(script.sequence() - 1);
+            pump(feed);
+            assertEquals(2, client.frames.size(), "the first command's frame, not the second's");
+            assertEquals(TestJson.object(Recorder.text(client.frames.get(1).json())).get("seq"),
+                TestJson.object(FeedHarness.book(feed, 1, null, 5)).get("seq"), "the REST book is the released one");
+            released.set(script.sequence());
+            pump(feed);
+            assertEquals(3, client.frames.size());
         }
     }
 }
