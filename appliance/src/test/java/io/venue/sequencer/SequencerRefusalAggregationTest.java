@@ -137,6 +137,9 @@ class SequencerRefusalAggregationTest
 
         final List<byte[]> records = JournalFolders.records(commandsFolder);
         assertEquals(THRESHOLD + 2, records.size(), "records for " + flood + " refusals");
+        final long bytes = records.stream().mapToLong(r -> r.length + Journal.FRAME_HEADER).sum();
+        System.out.printf("command journal per refused request, %,d bad signatures from one connection: %.2f bytes " +
+            "(%,d bytes of records and frames)%n", flood + 1, bytes / (double)(flood + 1), bytes);
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final RequestRejectedDecoder rejected = new RequestRejectedDecoder();
         final RequestsRejectedSummaryDecoder summary = new RequestsRejectedSummaryDecoder();
