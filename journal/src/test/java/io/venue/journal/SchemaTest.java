@@ -63,7 +63,7 @@ class SchemaTest
             assertTrue(typeIds.add(type.templateId()), "template id used twice: " + type);
         }
         assertEquals(schemaIds, typeIds);
-        assertEquals(39, SCHEMA.messages.size());
+        assertEquals(40, SCHEMA.messages.size());
     }
 
     @Test
