@@ -52,7 +52,6 @@ public final class RefusalAggregator
     /** No entry's window ends before this stamp: {@link #flushDue} before it need not scan the table. */
     private long earliestDueMs = Long.MAX_VALUE;
     private long evictions;
-    private long countedTotal;
 
     /**
      * @param threshold refusals of one source and reason journaled one by one in a window (at least 1).
@@ -124,7 +123,6 @@ public final class RefusalAggregator
             earliestDueMs = Math.min(earliestDueMs, windowStartMs[slot] + windowMs);
         }
         counted[slot]++;
-        countedTotal++;
         lastCorrelation[slot] = correlationId;
         lastMs[slot] = stampMs;
         System.arraycopy(account, 0, accounts, slot * ACCOUNT, ACCOUNT);
@@ -176,21 +174,6 @@ public final class RefusalAggregator
         return flushed;
     }
 
-    /** Hands every count held to {@code sink}, whatever its window. */
-    public int flushAll(final SummarySink sink)
-    {
-        int flushed = 0;
-        for (int slot = 0; slot <= mask && pending > 0; slot++)
-        {
-            if (reason[slot] != EMPTY && counted[slot] > 0)
-            {
-                flush(slot, sink);
-                flushed++;
-            }
-        }
-        return flushed;
-    }
-
     /** Entries held (at most the {@code sources} given). */
     public int entries()
     {
@@ -201,12 +184,6 @@ public final class RefusalAggregator
     public long evictions()
     {
         return evictions;
-    }
-
-    /** Refusals counted (not journaled on their own) since the start. */
-    public long countedTotal()
-    {
-        return countedTotal;
     }
 
     private void flush(final int slot, final SummarySink sink)

@@ -239,19 +239,6 @@ public final class Sequencer implements Agent
         return this;
     }
 
-    /**
-     * Journals every count still held, whatever its window: before a planned stop, so that no refusal is left out of
-     * the journal. On the sequencer's thread, or once it has stopped.
-     */
-    public void flushRefusalCounts()
-    {
-        if (aggregator != null)
-        {
-            aggregator.flushAll(onSummary);
-            commit();
-        }
-    }
-
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
         // the lane answered this request itself: a counted one has nobody to tell
