@@ -60,6 +60,9 @@ public final class ApplianceConfigFile
         key("replication.key.file", (c, v, base) -> c.replicationKeyFile(base.resolve(v)));
         key("replication.report.ms", (c, v, base) -> c.replicationReportMs(Long.parseLong(v)));
         key("shard.busy.backlog", (c, v, base) -> c.shardBusyBacklog(Long.parseLong(v)));
+        key("refusals.aggregate.after", (c, v, base) -> c.refusalsAggregateAfter(Integer.parseInt(v)));
+        key("refusals.aggregate.window.ms", (c, v, base) -> c.refusalsAggregateWindowMs(Long.parseLong(v)));
+        key("refusals.aggregate.sources", (c, v, base) -> c.refusalsAggregateSources(Integer.parseInt(v)));
         key("engine.shards", (c, v, base) -> c.engineShards(Integer.parseInt(v)));
         key("engine.group.commands", (c, v, base) -> c.groupCommands(Integer.parseInt(v)));
         key("core.shards", (c, v, base) -> c.coreShards(cores(v)));

@@ -84,6 +84,9 @@ public final class ApplianceContext
     private boolean autoPromote;
     private long replicationReportMs = 10_000;
     private long shardBusyBacklog = 20_000;
+    private int refusalsAggregateAfter = 16;
+    private long refusalsAggregateWindowMs = 1_000;
+    private int refusalsAggregateSources = 4_096;
     private int engineShards = 1;
     private int groupCommands = 64;
     private int[] coreShards = new int[0];
@@ -452,6 +455,48 @@ public final class ApplianceContext
     public long shardBusyBacklog()
     {
         return shardBusyBacklog;
+    }
+
+    /**
+     * {@code refusals.aggregate.after}: refusals of one connection and reason journaled one by one in a window; the
+     * rest of the window's are counted into one {@code RequestsRejectedSummary}. 0 journals every refusal on its own.
+     */
+    public ApplianceContext refusalsAggregateAfter(final int refusalsAggregateAfter)
+    {
+        this.refusalsAggregateAfter = refusalsAggregateAfter;
+        return changed();
+    }
+
+    public int refusalsAggregateAfter()
+    {
+        return refusalsAggregateAfter;
+    }
+
+    /** {@code refusals.aggregate.window.ms}: the window of those counts, in the sequencer's stamped time. */
+    public ApplianceContext refusalsAggregateWindowMs(final long refusalsAggregateWindowMs)
+    {
+        this.refusalsAggregateWindowMs = refusalsAggregateWindowMs;
+        return changed();
+    }
+
+    public long refusalsAggregateWindowMs()
+    {
+        return refusalsAggregateWindowMs;
+    }
+
+    /**
+     * {@code refusals.aggregate.sources}: the (connection, reason) pairs counted at once; a new one evicts an old one,
+     * whose count is journaled first.
+     */
+    public ApplianceContext refusalsAggregateSources(final int refusalsAggregateSources)
+    {
+        this.refusalsAggregateSources = refusalsAggregateSources;
+        return changed();
+    }
+
+    public int refusalsAggregateSources()
+    {
+        return refusalsAggregateSources;
     }
 
     /** {@code engine.shards}: matching shards (ENGINE.md). */
@@ -1397,6 +1442,12 @@ public final class ApplianceContext
         if (shardBusyBacklog < 0)
         {
             throw new IllegalArgumentException("shard.busy.backlog must not be negative");
+        }
+        if (refusalsAggregateAfter < 0 || refusalsAggregateWindowMs < 1 || refusalsAggregateSources < 1 ||
+            refusalsAggregateSources > 1 << 20)
+        {
+            throw new IllegalArgumentException("refusals.aggregate.after must not be negative, " +
+                "refusals.aggregate.window.ms must be positive and refusals.aggregate.sources from 1 to 1048576");
         }
         if (replicationReportMs < 1)
         {

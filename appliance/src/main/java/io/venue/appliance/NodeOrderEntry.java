@@ -3,9 +3,11 @@ package io.venue.appliance;
 import io.venue.auth.CredentialSecrets;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.engine.EngineConfig;
+import io.venue.entry.Answer;
 import io.venue.entry.EntryCore;
 import io.venue.entry.PendingRequests;
 import io.venue.entry.PreJournalRefusals;
+import io.venue.entry.RefusalDetails;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
@@ -13,12 +15,14 @@ import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.MmWindows;
 import io.venue.feed.MarketFeed;
 import io.venue.journal.queue.JournalTailer;
+import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.responder.ExecutionHistory;
 import io.venue.responder.ReadModels;
 import io.venue.responder.RecentAnswers;
 import io.venue.responder.Responder;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.ActionCommandEncoder;
+import io.venue.sequencer.RefusalAggregator;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.http.CancelReplaceRequests;
@@ -36,6 +40,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -142,6 +147,16 @@ final class NodeOrderEntry
             {
                 pending.onSequenced(correlationId, sequence);
             }
+
+            @Override
+            public void onRefusalCounted(final long connectionId, final long correlationId, final long timestampMs,
+                final RequestRejectReason reason, final byte[] account, final byte[] digest, final String detail)
+            {
+                // what the responder would have answered from its RequestRejected, with no sequence of its own
+                pending.answerUnjournaled(correlationId, new Answer.Builder()
+                    .refused(0, timestampMs, reason, RefusalDetails.cap(detail))
+                    .account(Arrays.copyOf(account, 20)).digest(Arrays.copyOf(digest, 32)).build());
+            }
         };
         feed = new MarketFeed(new MarketFeed.Context().events(journals.events()).commands(journals.commands())
             .windowFrames(context.feedWindowFrames()).windowBytes(context.feedWindowBytes())
@@ -170,6 +185,11 @@ final class NodeOrderEntry
         sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch,
             lastSequence, BATCH) .stampsFrom(journals.commands().lastTimestampMs())
             .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce());
+        if (context.refusalsAggregateAfter() > 0)
+        {
+            sequencer.aggregatesRefusals(new RefusalAggregator(context.refusalsAggregateAfter(),
+                context.refusalsAggregateWindowMs(), context.refusalsAggregateSources()));
+        }
         threads.add(sequencer);
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see
         // all traffic

@@ -25,7 +25,6 @@ import io.venue.journal.sbe.MergeDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
-import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
@@ -202,7 +201,7 @@ public final class Engine implements AutoCloseable
         }
         final long sequence = buffer.getLong(body, ByteOrder.LITTLE_ENDIAN);
         final long nowMs = buffer.getLong(body + 8, ByteOrder.LITTLE_ENDIAN);
-        if (templateId == RequestRejectedDecoder.TEMPLATE_ID)
+        if (JournalRecords.isRefusalAudit(templateId))
         {
             if (null != mirror)
             {

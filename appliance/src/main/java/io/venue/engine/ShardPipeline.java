@@ -15,7 +15,6 @@ import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.RejectCode;
-import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
@@ -215,7 +214,7 @@ final class ShardPipeline implements AutoCloseable
     {
         if (templateId != PlaceOrderDecoder.TEMPLATE_ID && templateId != CancelDecoder.TEMPLATE_ID &&
             templateId != CancelByClientOrderIdDecoder.TEMPLATE_ID && templateId != AmendDecoder.TEMPLATE_ID &&
-            templateId != RequestRejectedDecoder.TEMPLATE_ID)
+            !JournalRecords.isRefusalAudit(templateId))
         {
             return false;
         }
@@ -240,7 +239,7 @@ final class ShardPipeline implements AutoCloseable
         current = e;
         sequence[e] = commandSequence;
         recordVersion[e] = buffer.getShort(offset + MessageHeaderDecoder.versionEncodingOffset(), LE) & 0xFFFF;
-        kind[e] = templateId == RequestRejectedDecoder.TEMPLATE_ID ? AUDIT : NOTHING;
+        kind[e] = JournalRecords.isRefusalAudit(templateId) ? AUDIT : NOTHING;
         final int copyAt = bytesTail;
         bytes.putBytes(copyAt, buffer, offset, length);
         bytesTail += length;

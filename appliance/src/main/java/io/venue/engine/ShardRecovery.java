@@ -11,7 +11,6 @@ import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
-import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.snapshot.SnapshotDamagedException;
 import io.venue.snapshot.SnapshotFiles;
 import io.venue.snapshot.SnapshotReader;
@@ -235,7 +234,7 @@ public final class ShardRecovery
      */
     private static boolean writesNoEvents(final MessageHeaderDecoder header)
     {
-        return header.templateId() == RequestRejectedDecoder.TEMPLATE_ID ||
+        return JournalRecords.isRefusalAudit(header.templateId()) ||
             header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
             !JournalRecords.readsVersion(header.version());
     }

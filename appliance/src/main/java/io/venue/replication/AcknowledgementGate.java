@@ -1,5 +1,6 @@
 package io.venue.replication;
 
+import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.sequencer.SequencerListener;
 import org.agrona.concurrent.Agent;
 
@@ -63,6 +64,15 @@ public final class AcknowledgementGate implements SequencerListener, Agent
     public void onRejected(final long connectionId, final long correlationId, final long sequence, final long index)
     {
         notice(connectionId, correlationId, sequence, index, false);
+    }
+
+    /** Nothing of it is journaled, so nothing waits for the standby: passed on at once in either mode. */
+    @Override
+    public void onRefusalCounted(
+        final long connectionId, final long correlationId, final long timestampMs, final RequestRejectReason reason,
+        final byte[] account, final byte[] digest, final String detail)
+    {
+        downstream.onRefusalCounted(connectionId, correlationId, timestampMs, reason, account, digest, detail);
     }
 
     private void notice(final long connectionId, final long correlationId, final long sequence, final long index,

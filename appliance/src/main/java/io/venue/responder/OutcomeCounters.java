@@ -19,6 +19,7 @@ public final class OutcomeCounters
 
     private final AtomicLongArray engine = new AtomicLongArray(CODES.length + 1);
     private final AtomicLongArray refusals = new AtomicLongArray(REASONS.length);
+    private final AtomicLongArray summarized = new AtomicLongArray(REASONS.length);
     private volatile long unapplied;
     private volatile long answeredSequence;
 
@@ -35,6 +36,12 @@ public final class OutcomeCounters
     void refused(final RequestRejectReason reason)
     {
         refusals.incrementAndGet(reason.ordinal());
+    }
+
+    /** A summary record: {@code count} refusals of one source and reason, none journaled on its own. */
+    void summarized(final RequestRejectReason reason, final long count)
+    {
+        summarized.addAndGet(reason.ordinal(), count);
     }
 
     void unapplied()
@@ -73,6 +80,17 @@ public final class OutcomeCounters
             if (reason != RequestRejectReason.NULL_VAL)
             {
                 text.sample("venue_journaled_refusals_total", "reason", reason.name(), refusals.get(reason.ordinal()));
+            }
+        }
+        text.family("venue_summarized_refusals_total", "counter",
+            "refused requests counted in RequestsRejectedSummary records (a flood from one connection) by reason, " +
+            "none of them in a RequestRejected record of its own");
+        for (final RequestRejectReason reason : REASONS)
+        {
+            if (reason != RequestRejectReason.NULL_VAL)
+            {
+                text.sample("venue_summarized_refusals_total", "reason", reason.name(),
+                    summarized.get(reason.ordinal()));
             }
         }
         text.family("venue_unapplied_commands_total", "counter",

@@ -18,6 +18,7 @@ import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.journal.sbe.TradeDecoder;
 import io.venue.sequencer.ActionCommandDecoder;
 import org.agrona.DirectBuffer;
@@ -57,6 +58,7 @@ public final class Responder implements Agent
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
+    private final RequestsRejectedSummaryDecoder summary = new RequestsRejectedSummaryDecoder();
     private final ActionAcceptedDecoder accepted = new ActionAcceptedDecoder();
     private final ActionRejectedDecoder rejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
@@ -71,6 +73,8 @@ public final class Responder implements Agent
     /** The stamped time of the command being answered. */
     private long commandTimeMs;
     private Answer commandRefusal;
+    /** The command read is a summary of refusals: nobody waits for it, it has no events. */
+    private boolean commandSummary;
     /** The outcome built from the command's events. */
     private final Outcome outcome = new Outcome();
     private boolean outcomeReady;
@@ -151,6 +155,13 @@ public final class Responder implements Agent
             {
                 break;
             }
+            if (commandSummary)
+            {
+                // its refusals were each answered when the sequencer counted them
+                commandSummary = false;
+                commandSequence = 0;
+                continue;
+            }
             if (commandRefusal != null)
             {
                 publish(commandSequence, commandRefusal);
@@ -215,6 +226,16 @@ public final class Responder implements Agent
         {
             requestRejected.wrapAndApplyHeader(buffer, offset, header);
             commandRefusal = refusal(requestRejected);
+            return;
+        }
+        if (header.templateId() == RequestsRejectedSummaryDecoder.TEMPLATE_ID)
+        {
+            summary.wrapAndApplyHeader(buffer, offset, header);
+            if (sequence > scannedThrough)
+            {
+                counters.summarized(summary.reason(), summary.count());
+            }
+            commandSummary = true;
             return;
         }
         command.putBytes(0, buffer, offset, length);

@@ -7,6 +7,8 @@ import io.venue.journal.queue.JournalForce;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryEncoder;
+import io.venue.crypto.Blake3;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.tuning.Doorbell;
 import io.venue.verifier.VerificationOutcome;
@@ -37,6 +39,11 @@ import java.util.function.BooleanSupplier;
  * <p>
  * The stamped time is the clock's, never earlier than the previous stamp: the engine's only clock moves
  * forward. Everything non-deterministic (the clock, verification, arrival order) ends here.
+ * <p>
+ * With a {@link RefusalAggregator} ({@link #aggregatesRefusals}), a connection's refusals beyond its threshold in a
+ * window of stamped time are not journaled one by one: each is answered at once ({@link
+ * SequencerListener#onRefusalCounted}) and counted into one {@code RequestsRejectedSummary} per connection, reason
+ * and window, journaled when the window is over.
  */
 public final class Sequencer implements Agent
 {
@@ -50,6 +57,11 @@ public final class Sequencer implements Agent
     private final SignedActionParser parser = new SignedActionParser();
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final RequestRejectedEncoder rejected = new RequestRejectedEncoder();
+    private final RequestsRejectedSummaryEncoder summary = new RequestsRejectedSummaryEncoder();
+    private final RefusalAggregator.SummarySink onSummary = this::journalSummary;
+    private final Blake3 blake3 = new Blake3();
+    private final byte[] detailDigest = new byte[Blake3.DIGEST_LENGTH];
+    private RefusalAggregator aggregator;
     private final ExpandableArrayBuffer record = new ExpandableArrayBuffer(4096);
     private final VerificationResultHandler onResult = this::onResult;
     private final byte[] digest = new byte[32];
@@ -128,7 +140,11 @@ public final class Sequencer implements Agent
         try
         {
             final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
-            return refused + pool.poll(onResult, batchLimit);
+            final int results = pool.poll(onResult, batchLimit);
+            // the clock is read only while some count waits for its window to end
+            final int summaries = aggregator == null || !aggregator.hasPending() ? 0 :
+                aggregator.flushDue(Math.max(clock.time(), lastStamp), onSummary);
+            return refused + results + summaries;
         }
         finally
         {
@@ -213,12 +229,77 @@ public final class Sequencer implements Agent
         return this;
     }
 
+    /**
+     * Journals each connection's first {@code threshold} refusals of a reason in a window of stamped time one by one,
+     * and counts the rest into one summary per connection, reason and window (see {@link RefusalAggregator}).
+     */
+    public Sequencer aggregatesRefusals(final RefusalAggregator aggregator)
+    {
+        this.aggregator = aggregator;
+        return this;
+    }
+
     private void onRefusal(final long connectionId, final long correlationId, final int reason, final String detail)
     {
+        // the lane answered this request itself: a counted one has nobody to tell
+        refuse(stamp(), connectionId, correlationId, RequestRejectReason.get((short)reason), zeros32, zeros32, detail,
+            false);
+    }
+
+    /**
+     * A refusal: journaled on its own, or counted into its connection's summary and, when {@code waited}, answered at
+     * once. The aggregator may first journal a summary (a window it closes, an entry it evicts), so the next sequence
+     * is taken after it.
+     */
+    private void refuse(
+        final long stamp, final long connectionId, final long correlationId, final RequestRejectReason reason,
+        final byte[] accountBytes, final byte[] digestBytes, final String detail, final boolean waited)
+    {
+        if (aggregator != null && !aggregator.journalsOnItsOwn(connectionId, reason.value(), correlationId, stamp,
+            accountBytes, digestBytes, detail, onSummary))
+        {
+            if (waited)
+            {
+                listener.onRefusalCounted(
+                    connectionId, correlationId, stamp, reason, accountBytes, digestBytes, detail);
+            }
+            return;
+        }
         final long next = sequence + staged + 1;
-        final int recordLength = rejection(next, stamp(), connectionId, correlationId,
-            RequestRejectReason.get((short)reason), zeros32, zeros32, detail);
-        append(recordLength, false, connectionId, correlationId);
+        append(rejection(next, stamp, connectionId, correlationId, reason, accountBytes, digestBytes, detail), false,
+            connectionId, correlationId);
+    }
+
+    /**
+     * One RequestsRejectedSummary, stamped now and told to the listener with correlation id 0 (nobody waits for it):
+     * {@code detailDigest} is the BLAKE3 of the detail the last one's RequestRejected would have held.
+     */
+    private void journalSummary(
+        final long connectionId, final int reason, final long count, final long firstCorrelationId,
+        final long lastCorrelationId, final long firstTimestampMs, final long lastTimestampMs, final byte[] accounts,
+        final int accountOffset, final byte[] digests, final int digestOffset, final String lastDetail)
+    {
+        final byte[] capped = RefusalDetails.cap(lastDetail).getBytes(StandardCharsets.UTF_8);
+        blake3.reset();
+        blake3.update(capped, 0, capped.length);
+        blake3.digest(detailDigest, 0);
+        final long stamp = stamp();
+        final long next = sequence + staged + 1;
+        summary.wrapAndApplyHeader(record, 0, header)
+            .sequence(next)
+            .timestampMs(stamp)
+            .epoch(epoch)
+            .connectionId(connectionId)
+            .reason(RequestRejectReason.get((short)reason))
+            .count(count)
+            .firstCorrelationId(firstCorrelationId)
+            .lastCorrelationId(lastCorrelationId)
+            .firstTimestampMs(firstTimestampMs)
+            .lastTimestampMs(lastTimestampMs)
+            .putAccount(accounts, accountOffset, 20)
+            .putDigest(digests, digestOffset, 32)
+            .putDetailDigest(detailDigest, 0, 32);
+        append(MessageHeaderEncoder.ENCODED_LENGTH + summary.encodedLength(), false, connectionId, 0);
     }
 
     /**
@@ -311,8 +392,9 @@ public final class Sequencer implements Agent
         {
             final RequestRejectReason reason = result.outcome() == VerificationOutcome.MALFORMED ?
                 RequestRejectReason.MALFORMED : RequestRejectReason.BAD_SIGNATURE;
-            recordLength = rejection(next, stamp, result, reason, new String(text, 0, length, StandardCharsets.UTF_8));
-            accepted = false;
+            refuse(stamp, result.connectionId(), result.correlationId(), reason, account, digest,
+                new String(text, 0, length, StandardCharsets.UTF_8), true);
+            return;
         }
         append(recordLength, accepted, result.connectionId(), result.correlationId());
     }
@@ -361,7 +443,7 @@ public final class Sequencer implements Agent
         final RequestRejectReason reason = result.outcome() != VerificationOutcome.BAD_SIGNATURE ?
             RequestRejectReason.MALFORMED :
             cancelReplace ? RequestRejectReason.BAD_SIGNATURE : RequestRejectReason.OWNER_SIGNATURE_INVALID;
-        append(rejection(next, stamp, result, reason, detail), false, result.connectionId(), result.correlationId());
+        refuse(stamp, result.connectionId(), result.correlationId(), reason, account, digest, detail, true);
     }
 
     /** Every command starts with its sequence, time and epoch: written into the record staged at 0. */
@@ -425,6 +507,11 @@ public final class Sequencer implements Agent
     private void append(final int recordLength, final boolean accepted, final long connectionId,
         final long correlationId)
     {
+        if (staged == stagedConnection.length)
+        {
+            // summaries journaled in this duty cycle too: the excerpt so far goes first
+            commit();
+        }
         journal.add(record, 0, recordLength);
         stagedConnection[staged] = connectionId;
         stagedCorrelation[staged] = correlationId;

@@ -15,11 +15,14 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.entry.RefusalDetails;
 import io.venue.journal.queue.Journal;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.signing.ActionSigner;
 import io.venue.testing.JournalFolders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -253,14 +256,20 @@ class StrangerBoundsTest
         return Hex.to0x(digest);
     }
 
-    @Test
-    void aRefusedRequestCostsTheCommandJournalAboutAKilobyte() throws Exception
+    /**
+     * 10,000 refused requests from one client: journaled one by one ({@code refusals.aggregate.after=0}) each costs the
+     * command journal about a kilobyte however large its body; aggregated (the default), each connection's first ones
+     * in a window are journaled and the rest counted in summaries, and no refusal is missing from the journal.
+     */
+    @ParameterizedTest(name = "refusals.aggregate.after={0}")
+    @ValueSource(ints = {0, 16})
+    void aRefusedRequestCostsTheCommandJournalAtMostAKilobyte(final int aggregateAfter) throws Exception
     {
-        open(new ApplianceContext().journalPretouch(false));
+        open(new ApplianceContext().journalPretouch(false).refusalsAggregateAfter(aggregateAfter));
         final Path commands = folder.resolve("journal").resolve("commands");
         final long recordsBefore = journalBytes(commands);
         final long diskBefore = diskBytes(commands);
-        // a stranger's body with an unknown key of 4 KiB: MALFORMED, journaled one record a request
+        // a stranger's body with an unknown key of 4 KiB: MALFORMED
         final byte[] body = ("{\"payload\":{\"" + "k".repeat(4096) + "\":1}}").getBytes(StandardCharsets.US_ASCII);
         final int requests = 10_000;
         final List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
@@ -272,18 +281,46 @@ class StrangerBoundsTest
                 for (final CompletableFuture<HttpResponse<String>> answer : sent)
                 {
                     assertEquals(400, answer.get().statusCode());
+                    assertEquals("MALFORMED", field(answer.get().body(), "code"), answer.get().body());
                 }
                 sent.clear();
             }
         }
+        // every refusal is in the journal: in a record of its own or counted in a summary once its window is over
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        long inJournal = 0;
+        while (inJournal < requests)
+        {
+            assertTrue(System.nanoTime() < deadline, "refusals in the journal: " + inJournal);
+            final String metrics = http.get("/api/v1/admin/metrics").body();
+            inJournal = metric(metrics, "venue_journaled_refusals_total{reason=\"MALFORMED\"}") +
+                metric(metrics, "venue_summarized_refusals_total{reason=\"MALFORMED\"}");
+        }
+        assertEquals(requests, inJournal);
         appliance.close();
         appliance = null;
         final double perRecord = (journalBytes(commands) - recordsBefore) / (double)requests;
         final double perDisk = (diskBytes(commands) - diskBefore) / (double)requests;
-        System.out.printf("command journal per refused request (a 4 KiB unknown key): %.1f bytes of records, " +
-            "%.1f bytes of disk%n", perRecord, perDisk);
+        System.out.printf("command journal per refused request (a 4 KiB unknown key, refusals.aggregate.after=%d): " +
+            "%.1f bytes of records, %.1f bytes of disk%n", aggregateAfter, perRecord, perDisk);
         assertTrue(perRecord <= RefusalDetails.MAX_BYTES + 128, "bytes of records per refusal: " + perRecord);
         assertTrue(perDisk <= RefusalDetails.MAX_BYTES + 512, "bytes of disk per refusal: " + perDisk);
+        final long summaries = JournalFolders.records(commands).stream()
+            .filter(r -> (r[2] & 0xFF | (r[3] & 0xFF) << 8) == RequestsRejectedSummaryDecoder.TEMPLATE_ID).count();
+        assertEquals(aggregateAfter == 0, summaries == 0, "summaries: " + summaries);
+    }
+
+    /** The value of one sample line ("name{label} value") of a metrics text. */
+    private static long metric(final String text, final String sample)
+    {
+        for (final String line : text.split("\n"))
+        {
+            if (line.startsWith(sample + " "))
+            {
+                return Long.parseLong(line.substring(sample.length() + 1));
+            }
+        }
+        throw new AssertionError("no sample " + sample + " in\n" + text);
     }
 
     /** The bytes of the journal's records, each with its 4-byte frame. */

@@ -4,6 +4,8 @@ import io.venue.journal.sbe.AgentCreateDecoder;
 import io.venue.journal.sbe.GroupSizeEncodingDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OwnerRevokeDecoder;
+import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -38,8 +40,9 @@ public final class JournalRecords
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not
      * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
-     * also added a value of {@code SignerMatch}): every version 4 to 6 record is laid out as the same record of version
-     * 7, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this
+     * also added a value of {@code SignerMatch}), and version 8 only added the audit record
+     * {@code RequestsRejectedSummary}: every version 4 to 7 record is laid out as the same record of version 8, so it
+     * is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this
      * version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
@@ -221,6 +224,16 @@ public final class JournalRecords
         return version >= UNFUNDED_REFUSED_VERSION;
     }
 
+    /**
+     * Whether a command template is an audit record of refusals before the engine ({@code RequestRejected}, and
+     * {@code RequestsRejectedSummary} since version 8): the engine reads past it and writes no event for it.
+     */
+    public static boolean isRefusalAudit(final int templateId)
+    {
+        return templateId == RequestRejectedDecoder.TEMPLATE_ID ||
+            templateId == RequestsRejectedSummaryDecoder.TEMPLATE_ID;
+    }
+
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
@@ -276,7 +289,8 @@ public final class JournalRecords
         // order commands name their limit class, which a replay of older commands could not know; version 5 only
         // renamed (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
         // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION) and added a SignerMatch value
-        // (ACCOUNT_ADMIN_TEXT), so version 4 to 6 records read as version 7 ones
+        // (ACCOUNT_ADMIN_TEXT), and version 8 only added a record (RequestsRejectedSummary), so version 4 to 7 records
+        // read as version 8 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;

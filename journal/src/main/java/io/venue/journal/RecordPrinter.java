@@ -46,6 +46,7 @@ import io.venue.journal.sbe.PositionChangedDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
@@ -141,6 +142,7 @@ public final class RecordPrinter
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
     private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
+    private final RequestsRejectedSummaryDecoder requestsRejectedSummary = new RequestsRejectedSummaryDecoder();
     private final ActionAcceptedDecoder actionAccepted = new ActionAcceptedDecoder();
     private final ActionRejectedDecoder actionRejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
@@ -428,6 +430,22 @@ public final class RecordPrinter
                 bytes("digest", d.getDigest(scratch, 0, DIGEST));
                 final int length = d.detailLength();
                 utf8("detail", d.getDetail(scratch(length), 0, length));
+            }
+            case REQUESTS_REJECTED_SUMMARY ->
+            {
+                final RequestsRejectedSummaryDecoder d =
+                    requestsRejectedSummary.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                u64("connectionId", d.connectionId());
+                enumValue("reason", REQUEST_REJECT_REASON, d.reasonRaw());
+                u64("count", d.count());
+                u64("firstCorrelationId", d.firstCorrelationId());
+                u64("lastCorrelationId", d.lastCorrelationId());
+                u64("firstTimestampMs", d.firstTimestampMs());
+                u64("lastTimestampMs", d.lastTimestampMs());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                bytes("digest", d.getDigest(scratch, 0, DIGEST));
+                bytes("detailDigest", d.getDetailDigest(scratch, 0, DIGEST));
             }
             case ACTION_ACCEPTED ->
             {

@@ -32,6 +32,7 @@ import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.PositionChangedDecoder;
 import io.venue.journal.sbe.RequestRejectedDecoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SplitDecoder;
@@ -84,6 +85,9 @@ public enum RecordType
     REQUEST_REJECTED(
         COMMAND, "RequestRejected",
         RequestRejectedDecoder.TEMPLATE_ID, RequestRejectedDecoder.BLOCK_LENGTH, 0, 1),
+    REQUESTS_REJECTED_SUMMARY(
+        COMMAND, "RequestsRejectedSummary",
+        RequestsRejectedSummaryDecoder.TEMPLATE_ID, RequestsRejectedSummaryDecoder.BLOCK_LENGTH),
     ACTION_ACCEPTED(EVENT, "ActionAccepted", ActionAcceptedDecoder.TEMPLATE_ID, ActionAcceptedDecoder.BLOCK_LENGTH),
     ACTION_REJECTED(EVENT, "ActionRejected", ActionRejectedDecoder.TEMPLATE_ID, ActionRejectedDecoder.BLOCK_LENGTH),
     ORDER_ACCEPTED(EVENT, "OrderAccepted", OrderAcceptedDecoder.TEMPLATE_ID, OrderAcceptedDecoder.BLOCK_LENGTH),

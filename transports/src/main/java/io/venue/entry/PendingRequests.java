@@ -105,6 +105,23 @@ public final class PendingRequests
     }
 
     /**
+     * Answers at once, and forgets, a request that will have no record of its own (a refusal the sequencer counted
+     * into its connection's summary), if it still waits; any thread.
+     *
+     * @return whether one waited.
+     */
+    public boolean answerUnjournaled(final long correlation, final Answer answer)
+    {
+        final Waiting waiting = byCorrelation.remove(correlation);
+        if (waiting == null)
+        {
+            return false;
+        }
+        send(waiting.reply, answer);
+        return true;
+    }
+
+    /**
      * Commands up to {@code sequence} were journaled without a request of this process (a standby appends what
      * its primary sends): nobody waits for them.
      */
