@@ -15,6 +15,7 @@ import io.venue.transport.http.JsonReader;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One WebSocket connection's session: the session frame, the auth of a private stream, the control messages checked
@@ -41,6 +42,8 @@ final class WsConnection implements FeedSubscriber
     private final WsTimers timers;
     /** Set on the event loop; read by the feed's thread to drop what comes after. */
     private volatile boolean closing;
+    /** Set by the feed's thread when a frame would pass the hard cap. */
+    private final AtomicBoolean overHardCap = new AtomicBoolean();
     /** The authenticated token's claims (private streams), null before. */
     private WsTokens.Claims claims;
 
@@ -247,7 +250,7 @@ final class WsConnection implements FeedSubscriber
         }
         if (!outbound.reserve(frame.json().length))
         {
-            onLoop(this::overHardCap);
+            overHardCap();
             return;
         }
         onLoop(() ->
@@ -268,7 +271,7 @@ final class WsConnection implements FeedSubscriber
         }
         if (!outbound.reserve(json.length))
         {
-            onLoop(this::overHardCap);
+            overHardCap();
             return;
         }
         onLoop(() ->
@@ -312,10 +315,14 @@ final class WsConnection implements FeedSubscriber
         }
     }
 
+    /** On the feed's thread: the close is handed to the event loop once, whatever more the feed sends meanwhile. */
     private void overHardCap()
     {
-        fail(WsCloses.SLOW_CONSUMER, "SLOW_CONSUMER",
-            "over " + context.hardCapBytes + " bytes queued and not read");
+        if (overHardCap.compareAndSet(false, true))
+        {
+            onLoop(() -> fail(WsCloses.SLOW_CONSUMER, "SLOW_CONSUMER",
+                "over " + context.hardCapBytes + " bytes queued and not read"));
+        }
     }
 
     /** Called by the timers: still over the mark after the grace. */

@@ -98,6 +98,13 @@ class WsAuthTest
         assertTrue(client.await(m -> m.contains("\"type\":\"error\"")).contains("AUTH_REQUIRED"));
         assertEquals("4401 AUTH_REQUIRED", client.awaitClose());
         assertTrue(fixture.feed.requests.isEmpty(), "nothing reached the feed");
+        // the closed connection is removed from the feed
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (fixture.feed.removed.isEmpty())
+        {
+            assertTrue(System.nanoTime() < deadline, "the feed was not told of the close within 10 s");
+            fixture.feed.settle();
+        }
     }
 
     @Test

@@ -45,7 +45,7 @@ final class WsFixture implements AutoCloseable
 
     WsFixture(final Consumer<WsGateway.Context> configure, final Consumer<HttpGateway.Context> configureHttp)
     {
-        ws = new WsGateway.Context().heartbeatMs(300).idleTimeoutMs(5_000).authDeadlineMs(2_000)
+        ws = new WsGateway.Context().heartbeatMs(300).idleTimeoutMs(30_000).authDeadlineMs(10_000)
             .timers(50, 10).feed(feed).tokens(tokens, (claims, now) -> !revoked.contains(claims.apiKeyId()));
         configure.accept(ws);
         final EntryCore entry = new EntryCore(new EntryCore.Context().answerTimeoutMs(10_000)

@@ -197,6 +197,28 @@ class WsLimitsTest
     }
 
     @Test
+    void overTheHardCapAClientIsClosedAtOnceWithoutWaitingForTheGrace() throws Exception
+    {
+        fixture = new WsFixture(ws -> ws.slowConsumer(64 * 1024, 600_000, 256 * 1024).heartbeatMs(60_000));
+        final RawWs stopped = fixture.raw(4 * 1024);
+        assertTrue(stopped.upgrade(WsGateway.PUBLIC_PATH, "").startsWith("HTTP/1.1 101"));
+        stopped.read();
+        stopped.sendText(subscribe(1, "book.1"));
+        stopped.readUntil("\"id\":1");
+        final String pad = "w".repeat(16 * 1024);
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        int seq = 0;
+        while (fixture.ws.counters().closes(WsCloses.SLOW_CONSUMER) == 0)
+        {
+            assertTrue(System.nanoTime() < deadline, "not closed within 20 s; the grace is 10 minutes");
+            fixture.feed.publish("book.1", ++seq, false, "{\"seq\":" + seq + ",\"p\":\"" + pad + "\"}");
+            fixture.feed.settle();
+        }
+        assertTrue(stopped.drainsToEnd());
+        assertEquals(1, fixture.ws.counters().closes(WsCloses.SLOW_CONSUMER));
+    }
+
+    @Test
     void conflatableFramesAreReplacedWhileOverTheMark() throws Exception
     {
         fixture = new WsFixture(ws -> ws.slowConsumer(64 * 1024, 60_000, 64L * 1024 * 1024).heartbeatMs(60_000));
