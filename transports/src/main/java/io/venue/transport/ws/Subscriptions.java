@@ -1,5 +1,6 @@
 package io.venue.transport.ws;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,8 +23,11 @@ final class Subscriptions
     /** 0: no market limit (a private connection). */
     private final int maxMarkets;
     private final Set<String> channels = new HashSet<>();
-    /** Subscribe requests the feed has not answered yet: their channels, given back if it refuses. */
-    private final Map<Long, List<String>> pending = new HashMap<>();
+    /**
+     * Subscribe requests the feed has not answered yet, by id: their channels, given back if it refuses. Ids need not
+     * be unique, and the feed answers a connection's requests in the order sent: each id keeps its requests in order.
+     */
+    private final Map<Long, ArrayDeque<List<String>>> pending = new HashMap<>();
 
     Subscriptions(final int maxSubscriptions, final int maxMarkets)
     {
@@ -63,7 +67,7 @@ final class Subscriptions
     {
         final List<String> added = added(requested);
         channels.addAll(added);
-        pending.put(requestId, added);
+        pending.computeIfAbsent(requestId, id -> new ArrayDeque<>()).addLast(added);
     }
 
     void unsubscribed(final List<String> requested)
@@ -74,7 +78,12 @@ final class Subscriptions
     /** The feed answered a request: when it refused a subscribe, its channels no longer count. */
     void answered(final long requestId, final boolean refused)
     {
-        final List<String> added = pending.remove(requestId);
+        final ArrayDeque<List<String>> requests = pending.get(requestId);
+        final List<String> added = requests == null ? null : requests.pollFirst();
+        if (requests != null && requests.isEmpty())
+        {
+            pending.remove(requestId);
+        }
         if (refused && added != null)
         {
             channels.removeAll(added);
