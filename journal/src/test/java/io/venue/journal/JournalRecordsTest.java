@@ -113,6 +113,9 @@ class JournalRecordsTest
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 7 changed values, not the layout");
         assertEquals(6, records.version());
         header.version(7);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 8 changed meanings, not the layout");
+        assertEquals(7, records.version());
+        header.version(8);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);
