@@ -129,6 +129,8 @@ public final class ApplianceContext
     private long edgeIpBurst = 20;
     private Set<InetAddress> metricsAllowed = IpLiterals.list("127.0.0.1,::1");
     private final Set<InetAddress> edgeIpExempt = new HashSet<>();
+    /** Where {@code VENUE_CREDENTIALS_KEY} is read: the process's environment unless an embedding caller says. */
+    private Function<String, String> environment = System::getenv;
     /** Null: {@code keys/credentials.key} in the data folder. */
     private Path credentialKeyFile;
     private Path replicationKeyFile;
@@ -958,6 +960,22 @@ public final class ApplianceContext
     {
         this.credentialKeyFile = credentialKeyFile;
         return changed();
+    }
+
+    /**
+     * The environment the node reads {@code VENUE_CREDENTIALS_KEY} from (the credential key set, which then takes the
+     * place of {@code credentials.key.file}); the process's own by default. A caller embedding the appliance (a test)
+     * may give another.
+     */
+    public ApplianceContext environment(final Function<String, String> environment)
+    {
+        this.environment = environment;
+        return changed();
+    }
+
+    public Function<String, String> environment()
+    {
+        return environment;
     }
 
     /** Derived: where the credential key is (made there at first start when missing). */

@@ -124,7 +124,8 @@ final class NodeOrderEntry
             models.scan(scan);
         }
         svcNonceFile.credentialsExist(models.agents().credentials() > 0);
-        credentialSecrets = new CredentialSecrets(CredentialKey.load(context, models.agents().credentials() > 0, log));
+        credentialSecrets = CredentialKey.load(context, models.agents().credentials() > 0,
+            models.agents().keyVersionsInUse(System.currentTimeMillis()), log);
         final long answersFrom = Math.max(0, journaled - RECENT);
         final JournalTailer commandTail = journals.commands().tailer();
         final JournalTailer eventTail = journals.events().tailer();

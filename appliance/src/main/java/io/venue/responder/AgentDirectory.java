@@ -9,6 +9,7 @@ import io.venue.entry.credential.TokenSigners;
 import io.venue.journal.sbe.AgentChangedDecoder;
 import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.AgentKind;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.svc.SvcCredential;
 import org.agrona.DirectBuffer;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,18 +42,20 @@ public final class AgentDirectory
 
     /**
      * One credential: its agent, valid until {@code validUntilMs} unless revoked. {@code ed25519} holds an Ed25519
-     * credential's public key; an HMAC credential holds nothing secret: its secret is derived when it is used.
+     * credential's public key; an HMAC credential holds nothing secret: its secret is derived when it is used, under
+     * credential key {@code keyVersion} (0 for an Ed25519 credential).
      */
-    private record Credential(String agentId, SvcCredential ed25519, long validUntilMs, boolean revoked)
+    private record Credential(String agentId, SvcCredential ed25519, int keyVersion, long validUntilMs,
+        boolean revoked)
     {
         Credential until(final long untilMs)
         {
-            return new Credential(agentId, ed25519, Math.min(validUntilMs, untilMs), revoked);
+            return new Credential(agentId, ed25519, keyVersion, Math.min(validUntilMs, untilMs), revoked);
         }
 
         Credential revoke()
         {
-            return new Credential(agentId, ed25519, validUntilMs, true);
+            return new Credential(agentId, ed25519, keyVersion, validUntilMs, true);
         }
     }
 
@@ -84,8 +89,31 @@ public final class AgentDirectory
         {
             return null;
         }
-        final SvcCredential svc = credential.ed25519 != null ? credential.ed25519 : secrets.hmacCredential(apiKeyId);
+        if (credential.ed25519 == null && !secrets.holds(credential.keyVersion))
+        {
+            // issued under a key version retired since (it leaked): refused like an unknown key
+            return null;
+        }
+        final SvcCredential svc = credential.ed25519 != null ? credential.ed25519 :
+            secrets.hmacCredential(apiKeyId, credential.keyVersion);
         return new ApiKey(svc, agent.owner, agent.scopes, agent.kind == AgentKind.INSTITUTIONAL);
+    }
+
+    /**
+     * The credential key versions the HMAC credentials active at {@code nowMs} were issued under, each to how many
+     * use it: a version may be retired once no active credential needs it.
+     */
+    public SortedMap<Integer, Integer> keyVersionsInUse(final long nowMs)
+    {
+        final SortedMap<Integer, Integer> inUse = new TreeMap<>();
+        credentials.values().forEach(credential ->
+        {
+            if (credential.ed25519 == null && active(credential, nowMs) != null)
+            {
+                inUse.merge(credential.keyVersion, 1, Integer::sum);
+            }
+        });
+        return inUse;
     }
 
     /**
@@ -134,7 +162,8 @@ public final class AgentDirectory
                 ids.add(credentialId);
                 agents.put(agentId, new Agent(ownerAddress, changed.agentKind(), changed.scopes().getRaw() & 0xFF,
                     changed.validUntilMs(), ids, false));
-                credentials.put(credentialId, credential(agentId, credentialId, changed.validUntilMs()));
+                credentials.put(credentialId,
+                    credential(agentId, credentialId, changed.validUntilMs(), header.version()));
             }
             case ROTATED ->
             {
@@ -146,7 +175,8 @@ public final class AgentDirectory
                         credentials.computeIfPresent(earlier, (k, c) -> c.until(changed.validUntilMs()));
                     }
                     agent.credentials.add(credentialId);
-                    credentials.put(credentialId, credential(agentId, credentialId, agent.expiresAtMs));
+                    credentials.put(credentialId,
+                        credential(agentId, credentialId, agent.expiresAtMs, header.version()));
                 }
             }
             case REVOKED ->
@@ -171,7 +201,9 @@ public final class AgentDirectory
         }
     }
 
-    private Credential credential(final String agentId, final String credentialId, final long validUntilMs)
+    /** {@code version}: the event's, which is its command's (the engine writes each command's events in it). */
+    private Credential credential(
+        final String agentId, final String credentialId, final long validUntilMs, final int version)
     {
         changed.getAgentKey(key, 0, 32);
         final SvcCredential ed25519 = changed.keyKind() == AgentKeyKind.ED25519 ?
@@ -181,7 +213,8 @@ public final class AgentDirectory
         {
             signers.put(Hex.to0x(Arrays.copyOf(key, 20)), credentialId);
         }
-        return new Credential(agentId, ed25519, validUntilMs, false);
+        final int keyVersion = ed25519 != null ? 0 : JournalRecords.credentialKeyVersion(version, id[0]);
+        return new Credential(agentId, ed25519, keyVersion, validUntilMs, false);
     }
 
     private static String keyId(final byte[] bytes)

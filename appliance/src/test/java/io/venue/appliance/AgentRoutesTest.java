@@ -11,6 +11,7 @@ import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
 import io.venue.auth.AgentRotationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.Credentials;
 import io.venue.auth.OwnerRevokeText;
 import io.venue.auth.OwnerSignedText;
@@ -52,6 +53,7 @@ import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -70,6 +72,8 @@ class AgentRoutesTest
     private Secp256k1KeyPair owner;
     /** The owner's action nonces: the demo set-up used none of the demo account's; intents and actions share them. */
     private long nonce;
+    /** This client's delivery key: the new HMAC credentials' secrets are sealed to it. */
+    private final CredentialDelivery.Requester requester = new CredentialDelivery.Requester(new SecureRandom());
 
     @BeforeEach
     void start() throws Exception
@@ -95,8 +99,9 @@ class AgentRoutesTest
         final long issuedAtMs, final String accountIdHex, final Scope... scopes)
     {
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address()).agent(agent)
-            .kind(AgentKind.API).scopes(scopes).policy("").nonce(intentNonce).issuedAtMs(issuedAtMs)
-            .expiresAtMs(issuedAtMs + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+            .kind(AgentKind.API).scopes(scopes).policy("").deliveryKey(agent.isEd25519() ? null : requester.keyText())
+            .nonce(intentNonce).issuedAtMs(issuedAtMs).expiresAtMs(issuedAtMs + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
+            .verifyingContract(DEMO_CONTRACT).build();
         final JsonWriter authorization = new JsonWriter().field("signature", sign(wallet, text));
         if (accountIdHex != null)
         {
@@ -109,7 +114,7 @@ class AgentRoutesTest
         }
         return new JsonWriter().field("userWalletAddress", owner.address().toString()).field("agent", agent.text())
             .field("agentKind", "api").raw("scopes", JsonWriter.array(scopeNames)).field("policy", "")
-            .field("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
+            .field("deliveryKey", text.deliveryKey()).field("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
             .field("expiresAtMs", issuedAtMs + AgentKind.DAY_MS)
             .raw("authorization", authorization.toJson()).toJson();
     }
@@ -117,6 +122,19 @@ class AgentRoutesTest
     private HttpResponse<String> create(final AgentKey agent, final Scope... scopes) throws Exception
     {
         return post("/api/agents/create", createBody(owner, agent, nonce++, System.currentTimeMillis(), null, scopes));
+    }
+
+    /** The new credential of a create or rotate answer, opened with this client's delivery key. */
+    private CredentialDelivery.Opened opened(final HttpResponse<String> created)
+    {
+        assertNull(field(created.body(), "apiSecret"), "the secret is only sealed: " + created.body());
+        return requester.open(field(created.body(), "sealedCredential"), field(created.body(), "apiKeyId"));
+    }
+
+    private SvcRequestSigner credential(final HttpResponse<String> created)
+    {
+        final CredentialDelivery.Opened opened = opened(created);
+        return SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), opened.apiSecret(), opened.apiPassphrase());
     }
 
     private HttpResponse<String> post(final String path, final String body) throws Exception
@@ -160,8 +178,8 @@ class AgentRoutesTest
         final String agentId = field(created.body(), "agentId");
         assertTrue(agentId.matches("spk_[0-9a-f]{16}"), created.body());
         assertEquals(agentId, field(created.body(), "apiKeyId"), "the first credential's id is the agent's");
-        assertTrue(field(created.body(), "apiSecret").matches("sps_[0-9a-f]{64}"), created.body());
-        assertTrue(field(created.body(), "apiPassphrase").matches("spp_[0-9a-f]{32}"), created.body());
+        assertTrue(opened(created).apiSecret().matches("sps_[0-9a-f]{64}"), created.body());
+        assertTrue(opened(created).apiPassphrase().matches("spp_[0-9a-f]{32}"), created.body());
 
         ok(trade(agent));
         // the verifiers know the agent from the event journal: its raw-mode signatures cost one recovery
@@ -172,16 +190,19 @@ class AgentRoutesTest
 
         final Secp256k1KeyPair rotated = Secp256k1KeyPair.generate(new SecureRandom());
         final AgentRotationText rotation = AgentRotationText.builder().owner(owner.address()).agentId(agentId)
-            .newAgent(AgentKey.secp256k1(rotated.address())).nonce(nonce++).issuedAtMs(System.currentTimeMillis())
+            .newAgent(AgentKey.secp256k1(rotated.address())).deliveryKey(requester.keyText()).nonce(nonce++)
+            .issuedAtMs(System.currentTimeMillis())
             .chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
         final HttpResponse<String> rotate = post("/api/agents/" + agentId + "/rotate", new JsonWriter()
             .field("userWalletAddress", owner.address().toString()).field("newAgent", rotation.newAgent().text())
-            .field("nonce", rotation.nonce()).field("issuedAtMs", rotation.issuedAtMs())
+            .field("deliveryKey", rotation.deliveryKey()).field("nonce", rotation.nonce())
+            .field("issuedAtMs", rotation.issuedAtMs())
             .field("signature", sign(owner, rotation))
             .toJson());
         ok(rotate);
         final String newCredential = field(rotate.body(), "apiKeyId");
         assertFalse(newCredential.equals(agentId), rotate.body());
+        assertTrue(opened(rotate).apiSecret().matches("sps_[0-9a-f]{64}"), "sealed like a create's: " + rotate.body());
         assertEquals(rotation.issuedAtMs() + 24 * AgentKind.HOUR_MS,
             Long.parseLong(field(rotate.body(), "validUntilMs")),
             "the old credential stays valid 24 hours after the rotation");
@@ -219,7 +240,7 @@ class AgentRoutesTest
         ok(created);
         assertTrue(field(created.body(), "apiKeyId").startsWith("spk_"), created.body());
         assertNull(field(created.body(), "apiSecret"), created.body());
-        assertNull(field(created.body(), "apiPassphrase"), created.body());
+        assertNull(field(created.body(), "sealedCredential"), created.body());
     }
 
     @Test
@@ -258,9 +279,43 @@ class AgentRoutesTest
         ok(post("/api/agents/create", body));
         final HttpResponse<String> replayed = post("/api/agents/create", body);
         refused(replayed, 200, "nonce_below_floor");
-        assertNull(field(replayed.body(), "apiSecret"), "a refused create returns no credential");
+        assertNull(field(replayed.body(), "sealedCredential"), "a refused create returns no credential");
         assertEquals(1, nextUsableNonce());
         assertFalse(Files.readString(folder.resolve("keys").resolve("credentials.key")).isBlank());
+    }
+
+    @Test
+    void aCreateBodyTakenByAnotherClientDeliversTheSecretToItsRequesterOnly() throws Exception
+    {
+        final SecureRandom random = new SecureRandom();
+        final long now = System.currentTimeMillis();
+        final String body = createBody(owner, AgentKey.secp256k1(Secp256k1KeyPair.generate(random).address()),
+            nonce++, now, null, Scope.TRADE, Scope.READ);
+        // another client (one that saw the body on its way: a proxy, a log) submits it first, on its own connection
+        final VenueHttp replayer = new VenueHttp(appliance.baseUrl());
+        final CredentialDelivery.Requester replayersKey = new CredentialDelivery.Requester(random);
+        refused(replayer.post("/api/agents/create",
+            body.replace(requester.keyText(), replayersKey.keyText()).getBytes(StandardCharsets.UTF_8)),
+            401, "OWNER_SIGNATURE_INVALID");
+        final HttpResponse<String> taken = replayer.post("/api/agents/create", body.getBytes(StandardCharsets.UTF_8));
+        ok(taken);
+        final String apiKeyId = field(taken.body(), "apiKeyId");
+        assertNull(field(taken.body(), "apiSecret"), taken.body());
+        assertNull(field(taken.body(), "apiPassphrase"), taken.body());
+        final String sealed = field(taken.body(), "sealedCredential");
+        assertThrows(IllegalArgumentException.class, () -> replayersKey.open(sealed, apiKeyId),
+            "only the delivery key the owner signed opens the credential");
+        final CredentialDelivery.Opened opened = requester.open(sealed, apiKeyId);
+        assertFalse(taken.body().contains(opened.apiSecret().substring(4)), taken.body());
+        assertFalse(taken.body().contains(opened.apiPassphrase().substring(4)), taken.body());
+
+        // the requester's own submission is now a replay: refused, nothing delivered
+        final HttpResponse<String> late = post("/api/agents/create", body);
+        refused(late, 200, "nonce_below_floor");
+        assertNull(field(late.body(), "sealedCredential"), late.body());
+        // what the replayer was answered is the real credential, for the requester's key alone
+        ok(token(SvcRequestSigner.hmac(apiKeyId, opened.apiSecret(), opened.apiPassphrase()), 1,
+            System.currentTimeMillis(), ""));
     }
 
     /** POST /api/v1/ws/token with SVC-* headers from {@code signer}. */
@@ -294,8 +349,7 @@ class AgentRoutesTest
             AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()),
             Scope.TRADE, Scope.READ);
         ok(created);
-        final SvcRequestSigner signer = SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
-            field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
+        final SvcRequestSigner signer = credential(created);
 
         final long now = System.currentTimeMillis();
         final HttpResponse<String> issued = token(signer, 1, now, "{\"ttlMs\":1000}");
@@ -309,7 +363,7 @@ class AgentRoutesTest
 
         refused(token(signer, 1, now, "{\"ttlMs\":1000}"), 409, "NONCE_REPLAYED");
         refused(token(signer, 2, now - 60_000, ""), 401, "SKEW");
-        refused(token(SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
+        refused(token(SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), opened(created).apiSecret(),
             "spp_" + "0".repeat(32)), 2, now, ""), 401, "BAD_PASSPHRASE");
         // neither refusal used nonce 2 up: only a request that passes every check takes its nonce
         final HttpResponse<String> defaults = token(signer, 2, now, "");
@@ -395,7 +449,7 @@ class AgentRoutesTest
         final HttpResponse<String> unknown = token(SvcRequestSigner.hmac(unknownId, secret, passphrase), 1, now, "");
         assertEquals(401, unknown.statusCode(), unknown.body());
         final List<HttpResponse<String>> sameAnswer = List.of(
-            token(SvcRequestSigner.hmac(hmacId, secret, field(hmac.body(), "apiPassphrase")), 1, now, ""),
+            token(SvcRequestSigner.hmac(hmacId, secret, opened(hmac).apiPassphrase()), 1, now, ""),
             token(SvcRequestSigner.ed25519(unknownId, otherSeed), 1, now, ""),
             token(SvcRequestSigner.ed25519(ed25519Id, otherSeed), 1, now, ""),
             token(SvcRequestSigner.hmac(ed25519Id, secret, passphrase), 1, now, ""),
@@ -415,8 +469,7 @@ class AgentRoutesTest
         refused(staleUnknown, 401, "SKEW");
         assertEquals(withoutServerTime(staleUnknown.body()), withoutServerTime(staleKnown.body()));
         // none of it used a nonce of the real credentials
-        ok(token(SvcRequestSigner.hmac(hmacId, field(hmac.body(), "apiSecret"), field(hmac.body(), "apiPassphrase")), 1,
-            now, ""));
+        ok(token(credential(hmac), 1, now, ""));
         ok(token(SvcRequestSigner.ed25519(ed25519Id, reader.getEncoded()), 1, now, ""));
     }
 
@@ -570,8 +623,7 @@ class AgentRoutesTest
         final Secp256k1KeyPair agent = Secp256k1KeyPair.generate(new SecureRandom());
         final HttpResponse<String> created = create(AgentKey.secp256k1(agent.address()), Scope.TRADE, Scope.READ);
         ok(created);
-        final SvcRequestSigner signer = SvcRequestSigner.hmac(field(created.body(), "apiKeyId"),
-            field(created.body(), "apiSecret"), field(created.body(), "apiPassphrase"));
+        final SvcRequestSigner signer = credential(created);
         final long beforeRestart = System.currentTimeMillis();
         ok(token(signer, 1, beforeRestart, ""));
         // dated ahead, within the 30 s skew: still after the restart below

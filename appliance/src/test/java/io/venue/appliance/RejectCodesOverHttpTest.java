@@ -14,6 +14,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
 import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
@@ -193,16 +194,21 @@ class RejectCodesOverHttpTest
             "UNKNOWN_AGENT");
     }
 
+    /** The delivery key of this test's agent creates: their secrets are never read here. */
+    private static final CredentialDelivery.Requester DELIVERY_KEY =
+        new CredentialDelivery.Requester(new SecureRandom());
+
     private HttpResponse<String> createAgent(
         final Secp256k1KeyPair owner, final long nonce, final Secp256k1KeyPair agent, final long now) throws Exception
     {
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address())
             .agent(AgentKey.secp256k1(agent.address())).kind(AgentKind.API).scopes(Scope.TRADE).policy("")
-            .nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(DEMO_CHAIN_ID)
+            .deliveryKey(DELIVERY_KEY.keyText()).nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS)
+            .chainId(DEMO_CHAIN_ID)
             .verifyingContract(DEMO_CONTRACT).build();
         return http.post("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.address().toString())
             .field("agent", text.agent().text()).field("agentKind", "api").raw("scopes", "[\"trade\"]")
-            .field("policy", "")
+            .field("policy", "").field("deliveryKey", text.deliveryKey())
             .field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", sign(owner, text.text())).toJson()).toJson()
             .getBytes(StandardCharsets.UTF_8));

@@ -10,6 +10,7 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.auth.AgentAuthorizationText;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.Scope;
 import io.venue.crypto.Eip191;
 import io.venue.crypto.Secp256k1Signer;
@@ -97,14 +98,32 @@ final class VenueHttp
             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     }
 
+    /** A new HMAC credential as its requester reads it: the id, and the secret and passphrase it opened. */
+    record Credential(String apiKeyId, String apiSecret, String apiPassphrase)
+    {
+        SvcRequestSigner signer()
+        {
+            return SvcRequestSigner.hmac(apiKeyId, apiSecret, apiPassphrase);
+        }
+    }
+
     /** An HMAC credential of a new agent of {@code owner}, of this kind and scopes, created over the agent route. */
     SvcRequestSigner agentCredential(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind,
         final Scope... scopes) throws Exception
     {
+        return newCredential(owner, nonce, kind, scopes).signer();
+    }
+
+    /** As {@link #agentCredential}, the credential's parts. */
+    Credential newCredential(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind,
+        final Scope... scopes) throws Exception
+    {
         final long now = System.currentTimeMillis();
+        final CredentialDelivery.Requester requester = new CredentialDelivery.Requester(new SecureRandom());
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address())
             .agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()))
-            .kind(kind).scopes(scopes) .policy("").nonce(nonce).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS)
+            .kind(kind).scopes(scopes).policy("").deliveryKey(requester.keyText()).nonce(nonce).issuedAtMs(now)
+            .expiresAtMs(now + AgentKind.DAY_MS)
             .chainId(ApplianceContext.DEMO_CHAIN_ID)
             .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final StringBuilder scopeList = new StringBuilder();
@@ -117,15 +136,17 @@ final class VenueHttp
         final HttpResponse<String> created = post("/api/agents/create", new JsonWriter()
             .field("userWalletAddress", owner.address().toString()).field("agent", text.agent().text())
             .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "")
-            .field("nonce", text.nonce()) .field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
+            .field("deliveryKey", requester.keyText()).field("nonce", text.nonce()).field("issuedAtMs", now)
+            .field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", signature).toJson())
             .toJson().getBytes(StandardCharsets.UTF_8));
         if (created.statusCode() != 200)
         {
             throw new IllegalStateException("agent not created: " + created.body());
         }
-        return SvcRequestSigner.hmac(field(created.body(), "apiKeyId"), field(created.body(), "apiSecret"),
-            field(created.body(), "apiPassphrase"));
+        final CredentialDelivery.Opened opened =
+            requester.open(field(created.body(), "sealedCredential"), field(created.body(), "apiKeyId"));
+        return new Credential(field(created.body(), "apiKeyId"), opened.apiSecret(), opened.apiPassphrase());
     }
 
     /** POST with the SVC-* headers of {@code signer} over the route and body, and {@code headers}. */

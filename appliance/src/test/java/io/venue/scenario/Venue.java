@@ -20,6 +20,7 @@ import io.venue.appliance.Appliance;
 import io.venue.appliance.ApplianceConfigFile;
 import io.venue.appliance.ApplianceContext;
 import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
@@ -132,6 +133,8 @@ public final class Venue implements AutoCloseable
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     final Trader operator;
     private final Path data;
+    /** This client's delivery key: the new HMAC credentials' secrets are sealed to it. */
+    private final CredentialDelivery.Requester deliveryKey = new CredentialDelivery.Requester(new SecureRandom());
     private final AtomicLong nextMarket = new AtomicLong(3); // the demo lists markets 1 and 2
 
     private Venue(final Appliance appliance, final Path data) throws Exception
@@ -320,7 +323,7 @@ public final class Venue implements AutoCloseable
     {
         final long now = System.currentTimeMillis();
         final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.account)
-            .agent(agent).kind(kind)
+            .agent(agent).kind(kind).deliveryKey(agent.isEd25519() ? null : deliveryKey.keyText())
             .scopes(scopes).policy("").nonce(owner.nextNonce()).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS)
             .chainId(ApplianceContext.DEMO_CHAIN_ID).verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
         final StringBuilder scopeList = new StringBuilder();
@@ -331,7 +334,7 @@ public final class Venue implements AutoCloseable
         return Result.of(
             setUp("/api/agents/create", new JsonWriter().field("userWalletAddress", owner.account.toString())
             .field("agent", agent.text()).field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]")
-            .field("policy", "")
+            .field("policy", "").field("deliveryKey", text.deliveryKey())
             .field("nonce", text.nonce()).field("issuedAtMs", now).field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", ownerSignature(signedBy, text.text())).toJson())
             .toJson().getBytes(StandardCharsets.UTF_8)));
@@ -361,8 +364,10 @@ public final class Venue implements AutoCloseable
         while (created.status() == 504 && ++tries < 5);
         final Result answer = created;
         assertTrue(answer.accepted(), () -> "agent not created: " + answer);
-        return SvcRequestSigner.hmac((String)answer.answer().get("apiKeyId"), (String)answer.answer().get("apiSecret"),
-            (String)answer.answer().get("apiPassphrase"));
+        final String apiKeyId = (String)answer.answer().get("apiKeyId");
+        final CredentialDelivery.Opened opened =
+            deliveryKey.open((String)answer.answer().get("sealedCredential"), apiKeyId);
+        return SvcRequestSigner.hmac(apiKeyId, opened.apiSecret(), opened.apiPassphrase());
     }
 
     /** The answer to revoking {@code agentId} of {@code owner}. */

@@ -40,10 +40,10 @@ public final class JournalRecords
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not
      * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
-     * also added a value of {@code SignerMatch}), and version 8 only added the audit record
-     * {@code RequestsRejectedSummary}: every version 4 to 7 record is laid out as the same record of version 8, so it
-     * is read as one (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this
-     * version's may be read this way.
+     * also added a value of {@code SignerMatch}); version 8 only added the audit record {@code RequestsRejectedSummary},
+     * and version 9 ({@link #KEY_VERSION_IN_ID_VERSION}) changed a meaning, not the layout: every version 4 to 8 record
+     * is laid out as the same record of version 9, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version
+     * whose every record is laid out as this version's may be read this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
     /**
@@ -63,6 +63,13 @@ public final class JournalRecords
      * (JOURNAL-SCHEMA.md, section 9).
      */
     public static final int UNFUNDED_REFUSED_VERSION = 7;
+    /**
+     * The first version whose new HMAC credential ids (an {@code AgentCreate}'s {@code agentId}, an
+     * {@code AgentRotate}'s {@code newCredentialId}, and the {@code AgentChanged} events they cause) carry in their
+     * first byte the credential key version their secret derives from; a credential of an older record was issued
+     * under key version 1 (JOURNAL-SCHEMA.md, section 9). The engine writes the same events as before.
+     */
+    public static final int KEY_VERSION_IN_ID_VERSION = 9;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -232,6 +239,15 @@ public final class JournalRecords
     {
         return templateId == RequestRejectedDecoder.TEMPLATE_ID ||
             templateId == RequestsRejectedSummaryDecoder.TEMPLATE_ID;
+    }
+
+    /**
+     * The credential key version of an HMAC credential whose id begins with {@code firstIdByte}, in a record of
+     * {@code version}: that byte from {@link #KEY_VERSION_IN_ID_VERSION} on, 1 before.
+     */
+    public static int credentialKeyVersion(final int version, final byte firstIdByte)
+    {
+        return version >= KEY_VERSION_IN_ID_VERSION ? firstIdByte & 0xFF : 1;
     }
 
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */

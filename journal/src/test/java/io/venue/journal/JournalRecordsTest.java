@@ -113,6 +113,12 @@ class JournalRecordsTest
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 7 changed values, not the layout");
         assertEquals(6, records.version());
         header.version(7);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 8 added a message, not a layout");
+        assertEquals(7, records.version());
+        header.version(8);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 9 changed meanings, not the layout");
+        assertEquals(8, records.version());
+        header.version(9);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);

@@ -34,12 +34,13 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("8", SCHEMA.root.getAttribute("version"));
+        assertEquals("9", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(8, JournalRecords.SCHEMA_VERSION);
+        assertEquals(9, JournalRecords.SCHEMA_VERSION);
         assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
         assertEquals(6, JournalRecords.FILLED_KEPT_ON_REENTRY_VERSION);
+        assertEquals(9, JournalRecords.KEY_VERSION_IN_ID_VERSION);
         assertFalse(JournalRecords.keepsFilledOnReentry(4));
         assertFalse(JournalRecords.keepsFilledOnReentry(5));
         assertTrue(JournalRecords.keepsFilledOnReentry(6));

@@ -1,11 +1,13 @@
 package io.venue.cli;
 
 import io.venue.action.Address;
+import io.venue.appliance.KeyFiles;
 import io.venue.auth.AgentAuthorizationText;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
 import io.venue.auth.AgentRotationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.OwnerRevokeText;
 import io.venue.auth.OwnerSignedText;
 import io.venue.auth.Scope;
@@ -23,21 +25,32 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The owner wallet's agent intents (spec 5.8, docs/API.md "Agents"): builds the request body, signs the owner's
  * text with EIP-191 and prints the body, or submits it to the appliance and prints the answer (which holds a new
- * credential once).
+ * credential once). A secp256k1 agent's create or rotate carries a fresh X25519 delivery key that the owner signs; the
+ * answer's credential is sealed to it ({@link CredentialDelivery}) and opened here, so the secret is printed by the
+ * requester alone. A body printed to be submitted elsewhere keeps the delivery key's private half in
+ * {@code --delivery-key-file}, and {@code venue agent open} opens that answer.
  */
 @Command(name = "agent", mixinStandardHelpOptions = true,
     description = "Create, rotate and revoke delegated agents with the owner wallet's EIP-191 signature.",
     subcommands = {AgentCommand.Create.class, AgentCommand.Rotate.class, AgentCommand.Revoke.class,
-        AgentCommand.OwnerRevoke.class})
+        AgentCommand.OwnerRevoke.class, AgentCommand.Open.class})
 final class AgentCommand
 {
     /** What every intent takes: the owner's key, its nonce, the deployment binding and where to send it. */
@@ -61,6 +74,20 @@ final class AgentCommand
             "print its answer; exit 0 only when it says ok.")
         String submitUrl;
 
+        @Option(names = "--delivery-key-file", paramLabel = "FILE",
+            description = "Without --submit, for a secp256k1 agent's create or rotate: write the private half of " +
+            "the body's X25519 delivery key here (owner-only), for 'venue agent open' to read the answer with.")
+        Path deliveryKeyFile;
+
+        /** The key the new credential's secret is sealed to: made for this request, never sent. */
+        final CredentialDelivery.Requester requester = new CredentialDelivery.Requester(new SecureRandom());
+
+        /** Whether the request's new credential has a secret (a secp256k1 agent's create or rotate). */
+        boolean delivers()
+        {
+            return false;
+        }
+
         /** The route under the base URL and the JSON body, given the owner's key, nonce and issue time. */
         abstract String[] request(Secp256k1KeyPair key, long nonce, long issuedAtMs);
 
@@ -70,14 +97,32 @@ final class AgentCommand
             final Secp256k1KeyPair key = Secp256k1KeyPair.fromPrivateKey(owner.privateKey());
             final String[] request = request(key, WireValues.u64(nonce), System.currentTimeMillis());
             final PrintWriter out = spec.commandLine().getOut();
+            final PrintWriter err = spec.commandLine().getErr();
             if (submitUrl == null)
             {
+                if (delivers())
+                {
+                    if (deliveryKeyFile == null)
+                    {
+                        err.println("a secp256k1 agent's credential is sealed to the body's delivery key: give " +
+                            "--delivery-key-file to keep its private half (then 'venue agent open'), or --submit");
+                        err.flush();
+                        return 2;
+                    }
+                    KeyFiles.writePrivate(deliveryKeyFile, Hex.to0x(requester.privateKey()) + "\n");
+                }
                 out.println(request[1]);
                 out.flush();
                 return 0;
             }
-            return Submit.post(submitUrl, request[0], request[1].getBytes(StandardCharsets.UTF_8), out,
-                spec.commandLine().getErr());
+            final StringWriter answer = new StringWriter();
+            final PrintWriter buffered = new PrintWriter(answer);
+            final boolean ok = Submit.accepted(Submit.send(submitUrl, request[0],
+                request[1].getBytes(StandardCharsets.UTF_8), Map.of(), buffered, err));
+            buffered.flush();
+            out.print(delivers() ? Open.opened(answer.toString(), requester) : answer.toString());
+            out.flush();
+            return ok ? 0 : 1;
         }
 
         static String sign(final Secp256k1KeyPair key, final OwnerSignedText text)
@@ -118,6 +163,12 @@ final class AgentCommand
         String policy;
 
         @Override
+        boolean delivers()
+        {
+            return !agentKey(agent).isEd25519();
+        }
+
+        @Override
         String[] request(final Secp256k1KeyPair key, final long intentNonce, final long issuedAtMs)
         {
             final EnumSet<Scope> set = EnumSet.noneOf(Scope.class);
@@ -139,7 +190,8 @@ final class AgentCommand
                 Math.min(30 * AgentKind.DAY_MS, agentKind.maxLifetimeMs());
             final long expiresAtMs = issuedAtMs + lifetimeMs;
             final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(key.address())
-                .agent(agentKey(agent)) .kind(agentKind).scopes(set).policy(policy).nonce(intentNonce)
+                .agent(agentKey(agent)).kind(agentKind).scopes(set).policy(policy)
+                .deliveryKey(delivers() ? requester.keyText() : null).nonce(intentNonce)
                 .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
                 .chainId(deployment.chainId).verifyingContract(deployment.contractAddress()).build();
             return new String[]{"/api/agents/create", OwnerIntents.createBody(text, sign(key, text))};
@@ -159,14 +211,21 @@ final class AgentCommand
         String newAgent;
 
         @Override
+        boolean delivers()
+        {
+            return !agentKey(newAgent).isEd25519();
+        }
+
+        @Override
         String[] request(final Secp256k1KeyPair key, final long intentNonce, final long issuedAtMs)
         {
             final AgentRotationText text = AgentRotationText.builder().owner(key.address()).agentId(agentId)
-                .newAgent(agentKey(newAgent)).nonce(intentNonce).issuedAtMs(issuedAtMs).chainId(deployment.chainId)
+                .newAgent(agentKey(newAgent)).deliveryKey(delivers() ? requester.keyText() : null).nonce(intentNonce)
+                .issuedAtMs(issuedAtMs).chainId(deployment.chainId)
                 .verifyingContract(deployment.contractAddress()).build();
             return new String[]{"/api/agents/" + agentId + "/rotate", new JsonWriter()
                 .field("userWalletAddress", key.address().toString()).field("newAgent", text.newAgent().text())
-                .unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
+                .field("deliveryKey", text.deliveryKey()).unsigned("nonce", intentNonce).field("issuedAtMs", issuedAtMs)
                 .field("signature", sign(key, text)).toJson()};
         }
     }
@@ -213,6 +272,58 @@ final class AgentCommand
             return new String[]{"/api/v1/trading/accounts/owner-revoke", new JsonWriter()
                 .field("userWalletAddress", key.address().toString()).unsigned("nonce", intentNonce)
                 .field("issuedAtMs", issuedAtMs) .field("signature", sign(key, text)).toJson()};
+        }
+    }
+
+    @Command(name = "open", mixinStandardHelpOptions = true,
+        description = "Open the sealed credential of a create or rotate answer with the delivery key kept by " +
+            "--delivery-key-file; prints the answer with apiSecret and apiPassphrase in place of sealedCredential.")
+    static final class Open implements Callable<Integer>
+    {
+        private static final Pattern SEALED = Pattern.compile("\"sealedCredential\":\"(0x[0-9a-f]+)\"");
+        private static final Pattern KEY_ID = Pattern.compile("\"apiKeyId\":\"(spk_[0-9a-f]{16})\"");
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--delivery-key-file", required = true, paramLabel = "FILE",
+            description = "The file 'agent create/rotate --delivery-key-file' wrote.")
+        Path deliveryKeyFile;
+
+        @Option(names = "--answer-file", required = true, paramLabel = "FILE",
+            description = "The appliance's JSON answer to the create or rotate.")
+        Path answerFile;
+
+        @Override
+        public Integer call() throws IOException
+        {
+            final CredentialDelivery.Requester requester =
+                new CredentialDelivery.Requester(Hex.fromHex(KeyFiles.readPrivate(deliveryKeyFile)));
+            final String answer = Files.readString(answerFile, StandardCharsets.UTF_8);
+            if (!SEALED.matcher(answer).find())
+            {
+                spec.commandLine().getErr().println("the answer holds no sealedCredential");
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            spec.commandLine().getOut().print(opened(answer, requester));
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+
+        /** {@code answer} with its sealed credential opened in place; unchanged when it holds none. */
+        static String opened(final String answer, final CredentialDelivery.Requester requester)
+        {
+            final Matcher sealed = SEALED.matcher(answer);
+            final Matcher keyId = KEY_ID.matcher(answer);
+            if (!sealed.find() || !keyId.find())
+            {
+                return answer;
+            }
+            final CredentialDelivery.Opened credential = requester.open(sealed.group(1), keyId.group(1));
+            return answer.substring(0, sealed.start()) + new JsonWriter().field("apiSecret", credential.apiSecret())
+                .field("apiPassphrase", credential.apiPassphrase()).toJson().replaceAll("^\\{|\\}$", "") +
+                answer.substring(sealed.end());
         }
     }
 }

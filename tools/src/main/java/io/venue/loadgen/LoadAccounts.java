@@ -11,6 +11,7 @@ import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.action.json.CanonicalJson;
 import io.venue.auth.AgentAuthorizationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
@@ -138,10 +139,12 @@ public final class LoadAccounts
         for (int i = 0; i < keys.length; i++)
         {
             final long now = System.currentTimeMillis();
+            final CredentialDelivery.Requester requester = new CredentialDelivery.Requester(new SecureRandom());
             final AgentAuthorizationText text = AgentAuthorizationText.builder()
                 .owner(keys[i].address()).agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom())
                     .address())).kind(AgentKind.INSTITUTIONAL).scopes(Scope.QUOTE).policy("")
-                .nonce(nextNonce[i]++).issuedAtMs(now).expiresAtMs(now + AgentKind.DAY_MS).chainId(chainId)
+                .deliveryKey(requester.keyText()).nonce(nextNonce[i]++).issuedAtMs(now)
+                .expiresAtMs(now + AgentKind.DAY_MS).chainId(chainId)
                 .verifyingContract(contract).build();
             final String signature = Hex.to0x(new Secp256k1Signer(keys[i])
                 .sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
@@ -157,8 +160,10 @@ public final class LoadAccounts
             }
             final Map<?, ?> created = (Map<?, ?>)JsonReader.read(
                 answer.body().getBytes(StandardCharsets.UTF_8));
-            agents[i] = SvcRequestSigner.hmac((String)created.get("apiKeyId"), (String)created.get("apiSecret"),
-                (String)created.get("apiPassphrase"));
+            final String apiKeyId = (String)created.get("apiKeyId");
+            final CredentialDelivery.Opened credential =
+                requester.open((String)created.get("sealedCredential"), apiKeyId);
+            agents[i] = SvcRequestSigner.hmac(apiKeyId, credential.apiSecret(), credential.apiPassphrase());
         }
     }
 

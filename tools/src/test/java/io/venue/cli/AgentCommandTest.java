@@ -2,6 +2,8 @@ package io.venue.cli;
 
 import io.venue.appliance.Appliance;
 import io.venue.appliance.ApplianceContext;
+import io.venue.appliance.KeyFiles;
+import io.venue.auth.CredentialDelivery;
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.transport.http.OwnerIntents;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -64,10 +67,55 @@ class AgentCommandTest
     void mobileAgentsDefaultToTheirShorterCap()
     {
         final CliRun printed = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--kind", "mobile",
-            "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "read");
+            "--agent", Secp256k1KeyPair.generate(new SecureRandom()).address().toString(), "--scopes", "read",
+            "--delivery-key-file", folder.resolve("delivery.key").toString());
         assertEquals(0, printed.exitCode(), printed.err());
         final long issued = Long.parseLong(printed.out().replaceAll(".*\"issuedAtMs\":(\\d+).*\\s*", "$1"));
         assertTrue(printed.out().contains("\"expiresAtMs\":" + (issued + 24 * 3_600_000L)), printed.out());
+    }
+
+    @Test
+    void aPrintedCreateBodyDeliversItsSecretOnlyToTheKeptDeliveryKey() throws Exception
+    {
+        final String agent = Secp256k1KeyPair.generate(new SecureRandom()).address().toString();
+        final CliRun unkept = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--agent", agent,
+            "--scopes", "read");
+        assertEquals(2, unkept.exitCode(), "a secret no one could open is not asked for: " + unkept.out());
+        assertTrue(unkept.err().contains("--delivery-key-file"), unkept.err());
+
+        final Path deliveryKey = folder.resolve("delivery.key");
+        final CliRun printed = CliRun.of("agent", "create", "--key-file", ownerKey, "--nonce", "0", "--agent", agent,
+            "--scopes", "read", "--delivery-key-file", deliveryKey.toString());
+        assertEquals(0, printed.exitCode(), printed.err());
+        assertTrue(printed.out().contains("\"deliveryKey\":\"x25519:"), printed.out());
+        // whoever sends the body is answered the credential sealed: no secret in the answer
+        final String answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+            appliance.baseUrl() + "/api/agents/create")).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(printed.out().trim())).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(answer.startsWith("{\"ok\":true") && answer.contains("\"sealedCredential\":\"0x"), answer);
+        assertFalse(answer.contains("sps_") || answer.contains("spp_"), answer);
+        final Path answerFile = folder.resolve("answer.json");
+        Files.writeString(answerFile, answer);
+
+        final CliRun stranger = CliRun.of("agent", "open", "--delivery-key-file", writeOtherKey(),
+            "--answer-file", answerFile.toString());
+        assertTrue(stranger.exitCode() != 0, "another delivery key does not open it: " + stranger.out());
+        final CliRun opened = CliRun.of("agent", "open", "--delivery-key-file", deliveryKey.toString(),
+            "--answer-file", answerFile.toString());
+        assertEquals(0, opened.exitCode(), opened.err());
+        final CliRun token = CliRun.of("token", "--url", appliance.baseUrl(), "--key-id", opened.outField("apiKeyId"),
+            "--secret", opened.outField("apiSecret"), "--passphrase", opened.outField("apiPassphrase"),
+            "--svc-nonce", "1");
+        assertEquals(0, token.exitCode(), token.err() + token.out());
+    }
+
+    /** A delivery key file of a key that requested nothing. */
+    private String writeOtherKey() throws Exception
+    {
+        final Path other = folder.resolve("other.key");
+        KeyFiles.writePrivate(other, Hex.to0x(new CredentialDelivery.Requester(new SecureRandom()).privateKey()));
+        return other.toString();
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.Set;
  * agent_kind:api|institutional|browser|mobile
  * scopes:trade,cancel,...     (fixed order of {@link Scope})
  * policy:...                  (printable ASCII, may be empty)
+ * delivery_key:x25519:...     (secp256k1 agents only: the key the HMAC secret is sealed to, {@link CredentialDelivery})
  * nonce:u64
  * issued_at:ms
  * expires_at:ms
@@ -36,6 +37,7 @@ public final class AgentAuthorizationText extends OwnerSignedText
     private final Set<Scope> scopes;
     private final String policy;
     private final long expiresAtMs;
+    private final String deliveryKey;
 
     private AgentAuthorizationText(final Builder builder)
     {
@@ -46,7 +48,8 @@ public final class AgentAuthorizationText extends OwnerSignedText
                 .line("agent", builder.agent.text())
                 .line("agent_kind", builder.kind.wire())
                 .line("scopes", Scope.join(builder.scopes))
-                .line("policy", builder.policy),
+                .line("policy", builder.policy)
+                .lineIfSet("delivery_key", builder.deliveryKey),
             builder,
             "expires_at",
             builder.expiresAtMs));
@@ -55,6 +58,7 @@ public final class AgentAuthorizationText extends OwnerSignedText
         scopes = Collections.unmodifiableSet(EnumSet.copyOf(builder.scopes));
         policy = builder.policy;
         expiresAtMs = builder.expiresAtMs;
+        deliveryKey = builder.deliveryKey;
     }
 
     public static Builder builder()
@@ -88,6 +92,12 @@ public final class AgentAuthorizationText extends OwnerSignedText
         return expiresAtMs;
     }
 
+    /** The X25519 key the new credential's secret is sealed to; null for an Ed25519 agent. */
+    public String deliveryKey()
+    {
+        return deliveryKey;
+    }
+
     /**
      * Collects the fields; {@link #problem()} names the first invalid one without throwing, {@link #build()}
      * throws it.
@@ -99,6 +109,7 @@ public final class AgentAuthorizationText extends OwnerSignedText
         private final EnumSet<Scope> scopes = EnumSet.noneOf(Scope.class);
         private String policy;
         private long expiresAtMs = -1;
+        private String deliveryKey;
 
         private Builder()
         {
@@ -137,6 +148,16 @@ public final class AgentAuthorizationText extends OwnerSignedText
             return this;
         }
 
+        /**
+         * {@link CredentialDelivery#KEY_PREFIX} and 64 hex digits: the requester's key that the secret is sealed to;
+         * required for a secp256k1 (HMAC) agent, not allowed for an Ed25519 agent (it gets no secret).
+         */
+        public Builder deliveryKey(final String deliveryKey)
+        {
+            this.deliveryKey = deliveryKey;
+            return this;
+        }
+
         /** Unix milliseconds, after issued_at and within the cap of the agent kind. */
         public Builder expiresAtMs(final long expiresAtMs)
         {
@@ -167,7 +188,7 @@ public final class AgentAuthorizationText extends OwnerSignedText
             {
                 return "policy must be at most " + MAX_POLICY_LENGTH + " printable ASCII characters, no line feed";
             }
-            return null;
+            return CredentialDelivery.problem(agent, deliveryKey);
         }
 
         @Override

@@ -9,6 +9,7 @@ package io.venue.auth;
  * owner:0x...
  * agent_id:spk_...            (the agent being rotated)
  * new_agent:0x... | ed25519:...
+ * delivery_key:x25519:...     (secp256k1 agents only: the key the HMAC secret is sealed to, {@link CredentialDelivery})
  * nonce:u64
  * issued_at:ms
  * chain_id:u64
@@ -23,6 +24,7 @@ public final class AgentRotationText extends OwnerSignedText
 
     private final String agentId;
     private final AgentKey newAgent;
+    private final String deliveryKey;
 
     private AgentRotationText(final Builder builder)
     {
@@ -30,12 +32,14 @@ public final class AgentRotationText extends OwnerSignedText
             new TextLines(TITLE)
                 .line("owner", builder.owner)
                 .line("agent_id", builder.agentId)
-                .line("new_agent", builder.newAgent.text()),
+                .line("new_agent", builder.newAgent.text())
+                .lineIfSet("delivery_key", builder.deliveryKey),
             builder,
             null,
             0));
         agentId = builder.agentId;
         newAgent = builder.newAgent;
+        deliveryKey = builder.deliveryKey;
     }
 
     public static Builder builder()
@@ -53,6 +57,12 @@ public final class AgentRotationText extends OwnerSignedText
         return newAgent;
     }
 
+    /** The X25519 key the new credential's secret is sealed to; null for an Ed25519 agent. */
+    public String deliveryKey()
+    {
+        return deliveryKey;
+    }
+
     /**
      * Collects the fields; {@link #problem()} names the first invalid one without throwing, {@link #build()}
      * throws it.
@@ -61,6 +71,7 @@ public final class AgentRotationText extends OwnerSignedText
     {
         private String agentId;
         private AgentKey newAgent;
+        private String deliveryKey;
 
         private Builder()
         {
@@ -79,6 +90,13 @@ public final class AgentRotationText extends OwnerSignedText
             return this;
         }
 
+        /** As {@link AgentAuthorizationText.Builder#deliveryKey}, for the new key. */
+        public Builder deliveryKey(final String deliveryKey)
+        {
+            this.deliveryKey = deliveryKey;
+            return this;
+        }
+
         @Override
         String problemOfOwnFields()
         {
@@ -90,7 +108,7 @@ public final class AgentRotationText extends OwnerSignedText
             {
                 return "new_agent is required";
             }
-            return null;
+            return CredentialDelivery.problem(newAgent, deliveryKey);
         }
 
         /**

@@ -34,6 +34,22 @@ public final class Credentials
         return generate(random, API_KEY_ID_PREFIX, API_KEY_ID_BYTES);
     }
 
+    /**
+     * A new API key id whose first byte is {@code keyVersion}, the credential key version its secret derives from
+     * (journal version 8 on: JOURNAL-SCHEMA.md section 9); the other 7 bytes are random.
+     */
+    public static String newApiKeyId(final SecureRandom random, final int keyVersion)
+    {
+        if (keyVersion < 1 || keyVersion > CredentialSecrets.MAX_VERSION)
+        {
+            throw new IllegalArgumentException("a credential key version is 1 to " + CredentialSecrets.MAX_VERSION);
+        }
+        final byte[] bytes = new byte[API_KEY_ID_BYTES];
+        random.nextBytes(bytes);
+        bytes[0] = (byte)keyVersion;
+        return API_KEY_ID_PREFIX + Hex.toHex(bytes);
+    }
+
     public static String newApiSecret(final SecureRandom random)
     {
         return generate(random, API_SECRET_PREFIX, API_SECRET_BYTES);

@@ -21,6 +21,12 @@ final class TextLines
         return this;
     }
 
+    /** A line only when {@code value} is set: an optional field's line is absent, not empty. */
+    TextLines lineIfSet(final String name, final String value)
+    {
+        return value == null ? this : line(name, value);
+    }
+
     TextLines line(final String name, final Address value)
     {
         return line(name, value.toString());

@@ -2,7 +2,12 @@ package io.venue.auth;
 
 import org.junit.jupiter.api.Test;
 
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,5 +29,29 @@ class CredentialSecretsTest
         assertEquals(secret, secrets.apiSecret("spk_0000000000000001"), "the key was copied");
         assertNotEquals(secret, new CredentialSecrets(key).apiSecret("spk_0000000000000001"));
         assertThrows(IllegalArgumentException.class, () -> new CredentialSecrets(new byte[31]));
+    }
+
+    @Test
+    void eachVersionDerivesItsOwnSecretsAndTheHighestIsCurrent()
+    {
+        final byte[] one = new byte[32];
+        final byte[] two = new byte[32];
+        two[0] = 2;
+        final CredentialSecrets secrets = new CredentialSecrets(Map.of(2, two, 1, one));
+        assertEquals(2, secrets.currentVersion());
+        assertEquals(List.of(1, 2), List.copyOf(secrets.versions()));
+        assertEquals(new CredentialSecrets(one).apiSecret("spk_0000000000000001"),
+            secrets.apiSecret("spk_0000000000000001", 1), "version 1 of a set is the single key of before");
+        assertEquals(new CredentialSecrets(two).apiSecret("spk_0000000000000001"),
+            secrets.apiSecret("spk_0000000000000001"), "the current version");
+        assertFalse(secrets.holds(3));
+        assertThrows(IllegalStateException.class, () -> secrets.apiSecret("spk_0000000000000001", 3));
+        assertThrows(IllegalArgumentException.class, () -> new CredentialSecrets(Map.of(256, one)));
+        assertThrows(IllegalArgumentException.class, () -> new CredentialSecrets(Map.of()));
+
+        final String id = Credentials.newApiKeyId(new SecureRandom(), 2);
+        assertTrue(Credentials.isApiKeyId(id) && id.startsWith("spk_02"), id);
+        assertTrue(Credentials.newApiKeyId(new SecureRandom(), 255).startsWith("spk_ff"));
+        assertThrows(IllegalArgumentException.class, () -> Credentials.newApiKeyId(new SecureRandom(), 0));
     }
 }

@@ -25,6 +25,8 @@ class OwnerIntentTextsTest
     static final Address CONTRACT = Address.of("0x00000000000000000000000000000000000c0de1");
     static final byte[] ED25519_AGENT = HexFormat.of().parseHex(
         "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
+    /** RFC 7748 section 6.1's Alice public key: the delivery key of the examples. */
+    static final String DELIVERY_KEY = "x25519:8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a";
     static final long CHAIN = 8453;
     static final long ISSUED = 1_735_689_600_000L;
 
@@ -36,6 +38,7 @@ class OwnerIntentTextsTest
             .kind(AgentKind.INSTITUTIONAL)
             .scopes(Scope.READ, Scope.CANCEL, Scope.TRADE)
             .policy("markets=1,2;max_notional=1000000")
+            .deliveryKey(DELIVERY_KEY)
             .nonce(7)
             .issuedAtMs(ISSUED)
             .expiresAtMs(ISSUED + 90 * AgentKind.DAY_MS)
@@ -55,12 +58,14 @@ class OwnerIntentTextsTest
             "agent_kind:institutional",
             "scopes:trade,cancel,read",
             "policy:markets=1,2;max_notional=1000000",
+            "delivery_key:x25519:8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a",
             "nonce:7",
             "issued_at:1735689600000",
             "expires_at:1743465600000",
             "chain_id:8453",
             "verifying_contract:0x00000000000000000000000000000000000c0de1"), text.text());
         assertEquals(EnumSet.of(Scope.TRADE, Scope.CANCEL, Scope.READ), text.scopes());
+        assertEquals(DELIVERY_KEY, text.deliveryKey());
         assertThrows(UnsupportedOperationException.class, () -> text.scopes().add(Scope.QUOTE));
     }
 
@@ -69,6 +74,7 @@ class OwnerIntentTextsTest
     {
         final String text = authorization()
             .agent(AgentKey.ed25519(ED25519_AGENT))
+            .deliveryKey(null)
             .kind(AgentKind.MOBILE)
             .policy("")
             .nonce(-1L)
@@ -117,7 +123,24 @@ class OwnerIntentTextsTest
         assertTrue(authorization().chainId(0).problem().startsWith("chain_id"));
         assertTrue(authorization().verifyingContract(null).problem().startsWith("verifying_contract"));
         assertTrue(AgentAuthorizationText.builder().owner(OWNER).agent(AgentKey.secp256k1(AGENT)).kind(AgentKind.API)
-            .scopes(Scope.READ).policy("").problem().startsWith("nonce"));
+            .scopes(Scope.READ).policy("").deliveryKey(DELIVERY_KEY).problem().startsWith("nonce"));
+    }
+
+    @Test
+    void aSecp256k1AgentNeedsADeliveryKeyAndAnEd25519AgentHasNone()
+    {
+        assertTrue(authorization().deliveryKey(null).problem().startsWith("delivery_key is required"));
+        assertTrue(authorization().deliveryKey(DELIVERY_KEY.toUpperCase()).problem().startsWith("delivery_key"));
+        assertTrue(authorization().deliveryKey("x25519:" + "00".repeat(32)).problem().contains("low-order"));
+        assertTrue(authorization().agent(AgentKey.ed25519(ED25519_AGENT)).problem().startsWith("delivery_key is only"));
+        assertTrue(AgentRotationText.builder().owner(OWNER).agentId("spk_5f2b8c1d9e7a4630")
+            .newAgent(AgentKey.secp256k1(AGENT)).nonce(8).issuedAtMs(ISSUED).chainId(CHAIN).verifyingContract(CONTRACT)
+            .problem().startsWith("delivery_key is required"));
+        final String rotation = AgentRotationText.builder().owner(OWNER).agentId("spk_5f2b8c1d9e7a4630")
+            .newAgent(AgentKey.secp256k1(AGENT)).deliveryKey(DELIVERY_KEY).nonce(8).issuedAtMs(ISSUED).chainId(CHAIN)
+            .verifyingContract(CONTRACT).build().text();
+        assertTrue(rotation.contains("\nnew_agent:0x71c7656ec7ab88b098defb751b7401b5f6d8976f\ndelivery_key:" +
+            DELIVERY_KEY + "\nnonce:8\n"), rotation);
     }
 
     @Test
@@ -243,7 +266,7 @@ class OwnerIntentTextsTest
     }
 
     @Property(tries = 300)
-    void authorizationAlwaysHasTwelveLinesInOrder(
+    void authorizationAlwaysHasThirteenLinesInOrder(
         @ForAll final Set<Scope> scopes,
         @ForAll final long nonce,
         @ForAll @LongRange(min = 1, max = 180L * 24 * 3600 * 1000) final long lifetime)
@@ -254,6 +277,7 @@ class OwnerIntentTextsTest
             .kind(AgentKind.API)
             .scopes(scopes)
             .policy("p")
+            .deliveryKey(DELIVERY_KEY)
             .nonce(nonce)
             .issuedAtMs(ISSUED)
             .expiresAtMs(ISSUED + lifetime)
@@ -266,17 +290,17 @@ class OwnerIntentTextsTest
         }
         final String text = builder.build().text();
         final String[] lines = text.split("\n", -1);
-        assertEquals(12, lines.length);
+        assertEquals(13, lines.length);
         assertFalse(text.endsWith("\n"));
         assertFalse(text.contains("\r"));
-        final String[] names = {"app", "owner", "agent", "agent_kind", "scopes", "policy", "nonce", "issued_at",
-            "expires_at", "chain_id", "verifying_contract"};
+        final String[] names = {"app", "owner", "agent", "agent_kind", "scopes", "policy", "delivery_key", "nonce",
+            "issued_at", "expires_at", "chain_id", "verifying_contract"};
         for (int i = 0; i < names.length; i++)
         {
             assertTrue(lines[i + 1].startsWith(names[i] + ":"), lines[i + 1]);
         }
         assertEquals("scopes:" + Scope.join(EnumSet.copyOf(scopes)), lines[5]);
-        assertEquals("nonce:" + Long.toUnsignedString(nonce), lines[7]);
+        assertEquals("nonce:" + Long.toUnsignedString(nonce), lines[8]);
         // The fixed order: each scope's position in the line follows its declaration order.
         int previous = -1;
         for (final String wire : lines[5].substring("scopes:".length()).split(","))

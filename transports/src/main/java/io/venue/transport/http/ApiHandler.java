@@ -637,9 +637,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         if (intent.apiKeyId() != null)
         {
             more.field("apiKeyId", intent.apiKeyId());
-            if (intent.apiSecret() != null)
+            if (intent.sealedCredential() != null)
             {
-                more.field("apiSecret", intent.apiSecret()).field("apiPassphrase", intent.passphrase());
+                more.field("sealedCredential", intent.sealedCredential());
             }
         }
         more.field("validUntilMs", intent.validUntilMs());

@@ -6,6 +6,7 @@ import io.venue.auth.AgentKey;
 import io.venue.auth.AgentKind;
 import io.venue.auth.AgentRevocationText;
 import io.venue.auth.AgentRotationText;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.CredentialSecrets;
 import io.venue.auth.Credentials;
 import io.venue.auth.OwnerRevokeText;
@@ -46,8 +47,10 @@ import org.agrona.collections.LongArrayQueue;
 /**
  * Reads the bodies of the agent routes (spec 3.3, 5.8) into owner intents: the text the owner wallet signed with
  * EIP-191, rebuilt here from the request's fields (so the wallet signs exactly what the venue applies), and the
- * command record that applies it. A new credential id is drawn for create and rotate; an HMAC (secp256k1) agent's
- * secret and passphrase are derived from it ({@link CredentialSecrets}) and returned once.
+ * command record that applies it. A new credential id is drawn for create and rotate, its first byte the current
+ * credential key version; an HMAC (secp256k1) agent's secret and passphrase are derived from it
+ * ({@link CredentialSecrets}) and returned once, sealed to the delivery key the owner signed
+ * ({@link CredentialDelivery}), so only the requester that made the key reads them, whoever submits the body.
  * <p>
  * The signature is checked by the verifier pool, the nonce and the agent rules by the engine; here only what the
  * fields say on their face: shape, formats, the lifetime cap of the agent kind (spec 8.5), and an issue time within
@@ -73,12 +76,13 @@ public final class OwnerIntents
 
     /**
      * One owner intent ready for the verifier pool. {@code apiKeyId} is the new credential of a create or rotate
-     * (null otherwise); {@code apiSecret} and {@code passphrase} are set for a secp256k1 agent's new credential only.
+     * (null otherwise); {@code sealedCredential} (0x hex) is set for a secp256k1 agent's new credential only: its
+     * secret and passphrase sealed to the signed delivery key.
      */
     public record Intent(Kind kind, byte[] owner, byte[] signature, byte[] text, byte[] command, int commandLength,
-        String agentId, String apiKeyId, String apiSecret, String passphrase, long validUntilMs)
+        String agentId, String apiKeyId, String sealedCredential, long validUntilMs)
     {
-        /** Never the secret or the passphrase: a log line must not leak them. */
+        /** Not the sealed credential: a log line has no use for it. */
         @Override
         public String toString()
         {
@@ -257,8 +261,8 @@ public final class OwnerIntents
 
     private Intent create(final Fields fields) throws BadIntent
     {
-        fields.allow("userWalletAddress", "agent", "agentKind", "scopes", "policy", "nonce", "issuedAtMs",
-            "expiresAtMs", "authorization");
+        fields.allow("userWalletAddress", "agent", "agentKind", "scopes", "policy", "deliveryKey", "nonce",
+            "issuedAtMs", "expiresAtMs", "authorization");
         final Fields authorization = fields.object("authorization");
         authorization.allow("signature", "accountIdHex");
         final Address owner = fields.address("userWalletAddress");
@@ -286,12 +290,14 @@ public final class OwnerIntents
         final long expiresAtMs = fields.millis("expiresAtMs");
         final long nonce = fields.u64("nonce");
         final String policy = fields.string("policy");
+        final String deliveryKey = deliveryKey(fields, agent);
         final AgentAuthorizationText text = build("",
             () -> AgentAuthorizationText.builder().owner(owner).agent(agent).kind(kind)
-            .scopes(scopes).policy(policy).nonce(nonce).issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs)
+            .scopes(scopes).policy(policy).deliveryKey(deliveryKey).nonce(nonce).issuedAtMs(issuedAtMs)
+            .expiresAtMs(expiresAtMs)
             .chainId(chainId).verifyingContract(verifyingContract).build());
         final byte[] signature = authorization.signature("signature");
-        final String apiKeyId = Credentials.newApiKeyId(random);
+        final String apiKeyId = Credentials.newApiKeyId(random, secrets.currentVersion());
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256 + text.policy().length());
         final AgentCreateEncoder create = new AgentCreateEncoder()
             .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
@@ -306,21 +312,22 @@ public final class OwnerIntents
         out.putByte(create.offset() + AgentCreateEncoder.scopesEncodingOffset(), scopeBits(scopes));
         create.policy(text.policy());
         return intent(Kind.CREATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + create.encodedLength(),
-            apiKeyId, apiKeyId, !agent.isEd25519(), expiresAtMs);
+            apiKeyId, apiKeyId, deliveryKey, expiresAtMs);
     }
 
     private Intent rotate(final Fields fields, final String agentId) throws BadIntent
     {
-        fields.allow("userWalletAddress", "newAgent", "nonce", "issuedAtMs", "signature");
+        fields.allow("userWalletAddress", "newAgent", "deliveryKey", "nonce", "issuedAtMs", "signature");
         final Address owner = fields.address("userWalletAddress");
         final AgentKey agent = fields.agentKey("newAgent");
+        final String deliveryKey = deliveryKey(fields, agent);
         final long issuedAtMs = issuedAt(fields);
         final long nonce = fields.u64("nonce");
         final AgentRotationText text = build("agentId", () -> AgentRotationText.builder().owner(owner).agentId(agentId)
-            .newAgent(agent).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId)
+            .newAgent(agent).deliveryKey(deliveryKey).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId)
             .verifyingContract(verifyingContract).build());
         final byte[] signature = fields.signature("signature");
-        final String apiKeyId = Credentials.newApiKeyId(random);
+        final String apiKeyId = Credentials.newApiKeyId(random, secrets.currentVersion());
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
         final AgentRotateEncoder rotate = new AgentRotateEncoder()
             .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
@@ -333,7 +340,7 @@ public final class OwnerIntents
         rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs)
             .issuedAtMs(issuedAtMs) .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.ROTATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + rotate.encodedLength(),
-            agentId, apiKeyId, !agent.isEd25519(), overlapUntilMs);
+            agentId, apiKeyId, deliveryKey, overlapUntilMs);
     }
 
     private Intent revoke(final Fields fields) throws BadIntent
@@ -360,7 +367,7 @@ public final class OwnerIntents
         revoke.allCredentials(credentialId == null ? BooleanType.TRUE : BooleanType.FALSE)
             .issuedAtMs(issuedAtMs).nonce(nonce) .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.REVOKE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
-            agentId, null, false, issuedAtMs);
+            agentId, null, null, issuedAtMs);
     }
 
     private Intent ownerRevoke(final Fields fields) throws BadIntent
@@ -380,18 +387,33 @@ public final class OwnerIntents
             .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
         return intent(Kind.OWNER_REVOKE, text, signature, out,
             MessageHeaderEncoder.ENCODED_LENGTH + revoke.encodedLength(),
-            null, null, false, issuedAtMs);
+            null, null, null, issuedAtMs);
     }
 
     private Intent intent(
         final Kind kind, final OwnerSignedText text, final byte[] signature, final ExpandableArrayBuffer command,
-        final int length, final String agentId, final String apiKeyId, final boolean hmac, final long validUntilMs)
+        final int length, final String agentId, final String apiKeyId, final String deliveryKey,
+        final long validUntilMs)
     {
         final byte[] bytes = new byte[length];
         command.getBytes(0, bytes);
+        // a secp256k1 agent's new credential (the only intents with a delivery key): its secret, sealed
+        final String sealed = deliveryKey == null ? null : Hex.to0x(CredentialDelivery.seal(deliveryKey, apiKeyId,
+            secrets.apiSecret(apiKeyId), secrets.passphrase(apiKeyId), random));
         return new Intent(kind, text.owner().toBytes(), signature, text.text().getBytes(StandardCharsets.UTF_8), bytes,
-            length, agentId, apiKeyId, hmac ? secrets.apiSecret(apiKeyId) : null,
-            hmac ? secrets.passphrase(apiKeyId) : null, validUntilMs);
+            length, agentId, apiKeyId, sealed, validUntilMs);
+    }
+
+    /** The body's {@code deliveryKey}: required for a secp256k1 agent, refused for an Ed25519 one. */
+    private static String deliveryKey(final Fields fields, final AgentKey agent) throws BadIntent
+    {
+        final String deliveryKey = fields.optionalString("deliveryKey");
+        final String problem = CredentialDelivery.problem(agent, deliveryKey);
+        if (problem != null)
+        {
+            throw new BadIntent("deliveryKey", problem);
+        }
+        return deliveryKey;
     }
 
     /**
@@ -407,7 +429,8 @@ public final class OwnerIntents
         }
         return new JsonWriter().field("userWalletAddress", text.owner().toString()).field("agent", text.agent().text())
             .field("agentKind", text.kind().wire()).raw("scopes", JsonWriter.array(scopes))
-            .field("policy", text.policy()) .unsigned("nonce", text.nonce()).field("issuedAtMs", text.issuedAtMs())
+            .field("policy", text.policy()).field("deliveryKey", text.deliveryKey())
+            .unsigned("nonce", text.nonce()).field("issuedAtMs", text.issuedAtMs())
             .field("expiresAtMs", text.expiresAtMs())
             .raw("authorization", new JsonWriter().field("signature", signature).toJson()).toJson();
     }

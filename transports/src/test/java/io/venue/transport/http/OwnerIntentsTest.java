@@ -1,6 +1,7 @@
 package io.venue.transport.http;
 
 import io.venue.action.Address;
+import io.venue.auth.CredentialDelivery;
 import io.venue.auth.CredentialSecrets;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -8,6 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
 import io.venue.auth.WsTokenText;
 import io.venue.codec.Hex;
@@ -18,6 +21,8 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,11 +39,16 @@ class OwnerIntentsTest
     private final OwnerIntents intents = new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)),
         new CredentialSecrets(new byte[32]), new SecureRandom(), () -> NOW, BouncyCastleSecp256k1Recovery::new);
 
+    private static final CredentialDelivery.Requester REQUESTER = new CredentialDelivery.Requester(new SecureRandom());
+
+    /** A create body; a secp256k1 agent's carries the requester's delivery key. */
     private static String create(final String agent)
     {
+        final String delivery = agent.startsWith("0x") ?
+            "\"deliveryKey\":\"" + REQUESTER.keyText() + "\"," : "";
         return "{\"userWalletAddress\":\"" + OWNER + "\",\"agent\":\"" + agent + "\",\"agentKind\":\"api\"," +
-            "\"scopes\":[\"trade\",\"read\"],\"policy\":\"\",\"nonce\":3,\"issuedAtMs\":" + NOW + ",\"expiresAtMs\":" +
-            (NOW + 1000) + ",\"authorization\":{\"signature\":\"" + SIGNATURE + "\"}}";
+            "\"scopes\":[\"trade\",\"read\"],\"policy\":\"\"," + delivery + "\"nonce\":3,\"issuedAtMs\":" + NOW +
+            ",\"expiresAtMs\":" + (NOW + 1000) + ",\"authorization\":{\"signature\":\"" + SIGNATURE + "\"}}";
     }
 
     private OwnerIntents.Intent parse(final OwnerIntents.Kind kind, final String id, final String body)
@@ -56,15 +66,49 @@ class OwnerIntentsTest
             "service-trading\nowner:" + OWNER + "\nagent:0x3333"), text);
         assertTrue(text.contains("\nscopes:trade,read\n"), text);
         assertEquals(intent.agentId(), intent.apiKeyId());
-        assertEquals(new CredentialSecrets(new byte[32]).apiSecret(intent.apiKeyId()), intent.apiSecret(),
-            "derived, not stored");
+        assertTrue(text.contains("\npolicy:\ndelivery_key:" + REQUESTER.keyText() + "\nnonce:3\n"), text);
+        assertTrue(intent.apiKeyId().startsWith("spk_01"), "issued under key version 1: " + intent.apiKeyId());
+        final CredentialDelivery.Opened opened = REQUESTER.open(intent.sealedCredential(), intent.apiKeyId());
+        assertEquals(new CredentialSecrets(new byte[32]).apiSecret(intent.apiKeyId(), 1), opened.apiSecret(),
+            "derived, not stored, and sealed to the delivery key");
+        assertEquals(new CredentialSecrets(new byte[32]).passphrase(intent.apiKeyId(), 1), opened.apiPassphrase());
+        assertFalse(intent.sealedCredential().contains(opened.apiSecret().substring(4)));
+        final CredentialDelivery.Requester other = new CredentialDelivery.Requester(new SecureRandom());
+        assertThrows(IllegalArgumentException.class, () -> other.open(intent.sealedCredential(), intent.apiKeyId()),
+            "another key does not open it");
         assertEquals(NOW + 1000, intent.validUntilMs());
         assertEquals(40, intent.command()[2], "an AgentCreate record");
 
         final OwnerIntents.Intent ed = parse(OwnerIntents.Kind.CREATE, null,
             create("ed25519:" + "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"));
-        assertNull(ed.apiSecret(), "an Ed25519 agent has no secret");
-        assertNull(ed.passphrase());
+        assertNull(ed.sealedCredential(), "an Ed25519 agent has no secret");
+    }
+
+    @Test
+    void aNewCredentialIsIssuedUnderTheCurrentKeyVersion() throws Exception
+    {
+        final byte[] one = new byte[32];
+        final byte[] two = new byte[32];
+        Arrays.fill(two, (byte)2);
+        final CredentialSecrets secrets = new CredentialSecrets(Map.of(1, one, 2, two));
+        final OwnerIntents.Intent intent = new OwnerIntents(8453, Address.of("0x" + "5e".repeat(20)), secrets,
+            new SecureRandom(), () -> NOW, BouncyCastleSecp256k1Recovery::new)
+            .parse(OwnerIntents.Kind.CREATE, null, create("0x" + "33".repeat(20)).getBytes(StandardCharsets.UTF_8));
+        assertTrue(intent.apiKeyId().startsWith("spk_02"), intent.apiKeyId());
+        final CredentialDelivery.Opened opened = REQUESTER.open(intent.sealedCredential(), intent.apiKeyId());
+        assertEquals(secrets.apiSecret(intent.apiKeyId(), 2), opened.apiSecret());
+        assertNotEquals(secrets.apiSecret(intent.apiKeyId(), 1), opened.apiSecret());
+    }
+
+    @Test
+    void aSecp256k1AgentNeedsADeliveryKeyAndAnEd25519AgentTakesNone()
+    {
+        final String good = create("0x" + "33".repeat(20));
+        assertField("deliveryKey", good.replace("\"deliveryKey\":\"" + REQUESTER.keyText() + "\",", ""));
+        assertField("deliveryKey", good.replace(REQUESTER.keyText(), "x25519:" + "00".repeat(32)));
+        assertField("deliveryKey",
+            create("ed25519:" + "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+                .replace("\"policy\":\"\",", "\"policy\":\"\",\"deliveryKey\":\"" + REQUESTER.keyText() + "\","));
     }
 
     @Test
