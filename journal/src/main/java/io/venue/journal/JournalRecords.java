@@ -39,11 +39,12 @@ public final class JournalRecords
     /**
      * The oldest version this build reads. Version 5 renamed version 4's {@code Lane} and its fields {@code lane} to
      * {@code LimitClass} and {@code limitClass} and changed no byte, and version 6 changed the meaning of values, not
-     * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION}, which
-     * also added a value of {@code SignerMatch}); version 8 only added the audit record {@code RequestsRejectedSummary},
-     * and version 9 ({@link #KEY_VERSION_IN_ID_VERSION}) changed a meaning, not the layout: every version 4 to 8 record
-     * is laid out as the same record of version 9, so it is read as one (JOURNAL-SCHEMA.md, section 9). Only a version
-     * whose every record is laid out as this version's may be read this way.
+     * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION},
+     * which also added a value of {@code SignerMatch}); version 8 only added the audit record
+     * {@code RequestsRejectedSummary}, and version 9 ({@link #KEY_VERSION_IN_ID_VERSION}) changed a meaning, not the
+     * layout: every version 4 to 8 record is laid out as the same record of version 9, so it is read as one
+     * (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this version's may be read
+     * this way.
      */
     public static final int OLDEST_READ_VERSION = 4;
     /**
