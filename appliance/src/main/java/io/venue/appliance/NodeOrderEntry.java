@@ -303,6 +303,8 @@ final class NodeOrderEntry
         {
             return;
         }
+        // the lanes are drained: what the aggregated refusals counted is journaled now, not at their windows' end
+        sequencer.flushRefusalCounts();
         long last = -1;
         long quietSince = System.nanoTime();
         while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(200) && System.nanoTime() < deadlineNs)

@@ -62,6 +62,8 @@ public final class Sequencer implements Agent
     private final Blake3 blake3 = new Blake3();
     private final byte[] detailDigest = new byte[Blake3.DIGEST_LENGTH];
     private RefusalAggregator aggregator;
+    /** Set when the lanes have drained: every count still waiting for its window is journaled at once. */
+    private volatile boolean flushCounts;
     private final ExpandableArrayBuffer record = new ExpandableArrayBuffer(4096);
     private final VerificationResultHandler onResult = this::onResult;
     private final byte[] digest = new byte[32];
@@ -143,7 +145,7 @@ public final class Sequencer implements Agent
             final int results = pool.poll(onResult, batchLimit);
             // the clock is read only while some count waits for its window to end
             final int summaries = aggregator == null || !aggregator.hasPending() ? 0 :
-                aggregator.flushDue(Math.max(clock.time(), lastStamp), onSummary);
+                aggregator.flushDue(flushCounts ? Long.MAX_VALUE : Math.max(clock.time(), lastStamp), onSummary);
             return refused + results + summaries;
         }
         finally
@@ -233,6 +235,16 @@ public final class Sequencer implements Agent
      * Journals each connection's first {@code threshold} refusals of a reason in a window of stamped time one by one,
      * and counts the rest into one summary per connection, reason and window (see {@link RefusalAggregator}).
      */
+    /**
+     * Journals every refusal count still waiting for its window to end, on the sequencer's thread at its next duty
+     * cycle, and from then on each count as soon as it is made: a node that stops calls it once its lanes are drained,
+     * while the journal is still shipped, so no count is left out of the journal.
+     */
+    public void flushRefusalCounts()
+    {
+        flushCounts = true;
+    }
+
     public Sequencer aggregatesRefusals(final RefusalAggregator aggregator)
     {
         this.aggregator = aggregator;
