@@ -62,7 +62,8 @@ class ArchitectureTest
             root.resolve("appliance/src/main/java/io/venue/responder"),
             root.resolve("appliance/src/main/java/io/venue/replication"),
             root.resolve("appliance/src/main/java/io/venue/snapshot"), root.resolve("journal/src/main/java"),
-            root.resolve("verifier-pool/src/main/java"), root.resolve("transports/src/main/java/io/venue/entry"));
+            root.resolve("verifier-pool/src/main/java"), root.resolve("transports/src/main/java/io/venue/entry"),
+            root.resolve("transports/src/main/java/io/venue/feed"));
         final Pattern laneImport = Pattern.compile(
             "^import (static )?(io\\.venue\\.transport|io\\.netty|io\\.venue\\.appliance)\\.",
             Pattern.MULTILINE);
@@ -95,6 +96,19 @@ class ArchitectureTest
             .should().dependOnClassesThat()
             .resideInAnyPackage("io.venue.transport..", "io.netty..", "io.venue.appliance..")
             .because("every lane plugs into the order-entry core; it knows no transport");
+        rule.check(classes);
+    }
+
+    @Test
+    void theFeedIsLaneNeutralAndReadsNoClock()
+    {
+        final ArchRule rule = noClasses().that().resideInAPackage("io.venue.feed..")
+            .should().dependOnClassesThat()
+            .resideInAnyPackage("io.venue.transport..", "io.netty..", "io.venue.appliance..", "io.venue.engine..")
+            .orShould().callMethod(System.class, "currentTimeMillis")
+            .orShould().callMethod(System.class, "nanoTime")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")
+            .because("frames are a function of the journals alone, and every lane serves the same feed");
         rule.check(classes);
     }
 

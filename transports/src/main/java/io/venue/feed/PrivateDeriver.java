@@ -427,7 +427,9 @@ final class PrivateDeriver
         out.ch('}');
         if (keepViews)
         {
-            account.balances.put(balance.asset(), new long[]{balance.available(), balance.locked()});
+            final long[] held = account.balances.computeIfAbsent(balance.asset(), k -> new long[2]);
+            held[0] = balance.available();
+            held[1] = balance.locked();
         }
     }
 
@@ -449,8 +451,11 @@ final class PrivateDeriver
         out.ch('}');
         if (keepViews)
         {
-            account.positions.put(position.market(),
-                new long[]{position.yes(), position.yesLocked(), position.no(), position.noLocked()});
+            final long[] held = account.positions.computeIfAbsent(position.market(), k -> new long[4]);
+            held[0] = position.yes();
+            held[1] = position.yesLocked();
+            held[2] = position.no();
+            held[3] = position.noLocked();
         }
     }
 
