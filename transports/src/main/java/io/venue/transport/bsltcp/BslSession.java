@@ -258,10 +258,7 @@ final class BslSession extends ChannelInboundHandlerAdapter
         {
             entry.journal(outcome.journalReason(), outcome.journalDetail());
         }
-        state = State.CLOSING;
-        cancelTimers();
-        ctx.writeAndFlush(out.loginRejected(ctx.alloc(), lastProcessedSeq, outcome.reason(), now, outcome.message()))
-            .addListener(ChannelFutureListener.CLOSE);
+        closeAfter(out.loginRejected(ctx.alloc(), lastProcessedSeq, outcome.reason(), now, outcome.message()));
     }
 
     private void onLogout()
@@ -271,10 +268,7 @@ final class BslSession extends ChannelInboundHandlerAdapter
             fail(ErrorCode.NOT_LOGGED_IN, "the first message of a session is Login");
             return;
         }
-        state = State.CLOSING;
-        cancelTimers();
-        ctx.writeAndFlush(out.logout(ctx.alloc(), lastProcessedSeq, "logout acknowledged"))
-            .addListener(ChannelFutureListener.CLOSE);
+        closeAfter(out.logout(ctx.alloc(), lastProcessedSeq, "logout acknowledged"));
     }
 
     private void onOrders()
@@ -465,11 +459,35 @@ final class BslSession extends ChannelInboundHandlerAdapter
         {
             return;
         }
-        state = State.CLOSING;
         counters.errors.incrementAndGet();
+        closeAfter(out.error(ctx.alloc(), lastProcessedSeq, code, message));
+    }
+
+    /**
+     * Sends the session's last message and closes once it is written, or after a heartbeat interval whatever happened
+     * to it (a peer that reads nothing must not keep the connection).
+     */
+    private void closeAfter(final ByteBuf last)
+    {
+        state = State.CLOSING;
         cancelTimers();
-        ctx.writeAndFlush(out.error(ctx.alloc(), lastProcessedSeq, code, message))
-            .addListener(ChannelFutureListener.CLOSE);
+        ctx.channel().config().setAutoRead(false);
+        ctx.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
+        ctx.executor().schedule(() -> ctx.close(), context.heartbeatIntervalMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A peer that does not read its answers: stop reading its requests until the answers drain, so the outbound buffer
+     * stays bounded; its heartbeats then go unread and the silent-peer deadline ends the session.
+     */
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx)
+    {
+        if (state != State.CLOSING)
+        {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     private void cancelTimers()
