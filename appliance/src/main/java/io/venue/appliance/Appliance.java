@@ -5,6 +5,7 @@ import io.venue.engine.EngineConfig;
 import io.venue.engine.state.StateUnusableException;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.SequencerListener;
+import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.http.HttpLane;
 import io.venue.verifier.DelegateSigners;
 import org.agrona.CloseHelper;
@@ -114,6 +115,13 @@ public final class Appliance implements AutoCloseable
     {
         final HttpLane http = entry == null ? null : entry.lanes().find(HttpLane.class);
         return http == null ? -1 : http.port();
+    }
+
+    /** The bound BSL TCP port, or -1 while the node does not serve or has no {@code bsl-tcp} lane. */
+    public int bslTcpPort()
+    {
+        final BslTcpLane tcp = entry == null ? null : entry.lanes().find(BslTcpLane.class);
+        return tcp == null ? -1 : tcp.port();
     }
 
     public String baseUrl()

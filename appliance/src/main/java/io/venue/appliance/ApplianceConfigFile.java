@@ -41,6 +41,12 @@ public final class ApplianceConfigFile
         key("data.dir", (c, v, base) -> c.dataDir(base.resolve(v)));
         key("http.host", (c, v, base) -> c.httpHost(v));
         key("http.port", (c, v, base) -> c.httpPort(Integer.parseInt(v)));
+        key("bsl.tcp.host", (c, v, base) -> c.bslTcpHost(v));
+        key("bsl.tcp.port", (c, v, base) -> c.bslTcpPort(Integer.parseInt(v)));
+        key("bsl.tcp.heartbeat.ms", (c, v, base) -> c.bslTcpHeartbeatMs(Integer.parseInt(v)));
+        key("bsl.tcp.login.timeout.ms", (c, v, base) -> c.bslTcpLoginTimeoutMs(Long.parseLong(v)));
+        key("bsl.tcp.max.frame.bytes", (c, v, base) -> c.bslTcpMaxFrameBytes(Integer.parseInt(v)));
+        key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
         key("chain.id", (c, v, base) -> c.chainId(Long.parseLong(v)));
         key("verifying.contract", (c, v, base) -> c.verifyingContract(Address.of(v.toLowerCase(Locale.ROOT))));
         key("verifier.threads", (c, v, base) -> c.verifierThreads(Integer.parseInt(v)));

@@ -11,6 +11,8 @@ import io.venue.replication.ReplicationContext;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.responder.RecentAnswers;
 import io.venue.feed.MarketFeed;
+import io.venue.transport.bsltcp.BslFraming;
+import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.ws.WsGateway;
 import io.venue.transport.http.HttpTls;
@@ -64,6 +66,12 @@ public final class ApplianceContext
     private Path dataDir = Path.of("data");
     private String httpHost = "127.0.0.1";
     private int httpPort = 8080;
+    private String bslTcpHost = "127.0.0.1";
+    private int bslTcpPort = BslTcpLane.Context.DEFAULT_PORT;
+    private int bslTcpHeartbeatMs = BslTcpLane.Context.DEFAULT_HEARTBEAT_INTERVAL_MS;
+    private long bslTcpLoginTimeoutMs = BslTcpLane.Context.DEFAULT_LOGIN_TIMEOUT_MS;
+    private int bslTcpMaxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
+    private int bslTcpMaxSessions = BslTcpLane.Context.DEFAULT_MAX_SESSIONS;
     private long chainId = DEMO_CHAIN_ID;
     private Address verifyingContract = DEMO_CONTRACT;
     /** Whether the binding was set rather than left at the demo's values, which a production node must not run on. */
@@ -214,6 +222,78 @@ public final class ApplianceContext
     public int httpPort()
     {
         return httpPort;
+    }
+
+    /** {@code bsl.tcp.host}: the BSL TCP lane's address. */
+    public ApplianceContext bslTcpHost(final String host)
+    {
+        this.bslTcpHost = host;
+        return changed();
+    }
+
+    public String bslTcpHost()
+    {
+        return bslTcpHost;
+    }
+
+    /** {@code bsl.tcp.port}: the BSL TCP lane's port; 0 lets the system choose a free one (tests). */
+    public ApplianceContext bslTcpPort(final int port)
+    {
+        this.bslTcpPort = port;
+        return changed();
+    }
+
+    public int bslTcpPort()
+    {
+        return bslTcpPort;
+    }
+
+    /** {@code bsl.tcp.heartbeat.ms}: each side of a session sends something at least this often. */
+    public ApplianceContext bslTcpHeartbeatMs(final int ms)
+    {
+        this.bslTcpHeartbeatMs = ms;
+        return changed();
+    }
+
+    public int bslTcpHeartbeatMs()
+    {
+        return bslTcpHeartbeatMs;
+    }
+
+    /** {@code bsl.tcp.login.timeout.ms}: how long a connection may take to log in. */
+    public ApplianceContext bslTcpLoginTimeoutMs(final long ms)
+    {
+        this.bslTcpLoginTimeoutMs = ms;
+        return changed();
+    }
+
+    public long bslTcpLoginTimeoutMs()
+    {
+        return bslTcpLoginTimeoutMs;
+    }
+
+    /** {@code bsl.tcp.max.frame.bytes}: the largest message a client may send. */
+    public ApplianceContext bslTcpMaxFrameBytes(final int bytes)
+    {
+        this.bslTcpMaxFrameBytes = bytes;
+        return changed();
+    }
+
+    public int bslTcpMaxFrameBytes()
+    {
+        return bslTcpMaxFrameBytes;
+    }
+
+    /** {@code bsl.tcp.max.sessions}: the most BSL TCP connections open at once. */
+    public ApplianceContext bslTcpMaxSessions(final int sessions)
+    {
+        this.bslTcpMaxSessions = sessions;
+        return changed();
+    }
+
+    public int bslTcpMaxSessions()
+    {
+        return bslTcpMaxSessions;
     }
 
     /** {@code chain.id}: the deployment binding of the v2 digest: its chain id. */
@@ -1555,6 +1635,13 @@ public final class ApplianceContext
         checkEndpoint("replication.standby.endpoint", standbyEndpoint);
         checkEndpoint("replication.primary.endpoint", primaryEndpoint);
         checkLanes();
+        if (bslTcpPort < 0 || bslTcpPort > 65_535 || bslTcpHeartbeatMs < 10 || bslTcpLoginTimeoutMs < 1 ||
+            bslTcpMaxFrameBytes < BslFraming.MIN_MESSAGE_BYTES || bslTcpMaxSessions < 1 || bslTcpHost == null)
+        {
+            throw new IllegalArgumentException("bsl.tcp.port 0-65535, bsl.tcp.heartbeat.ms at least 10, " +
+                "bsl.tcp.login.timeout.ms and bsl.tcp.max.sessions positive, bsl.tcp.max.frame.bytes at least " +
+                BslFraming.MIN_MESSAGE_BYTES + ", bsl.tcp.host set");
+        }
         if (!demo && !(chainIdSet && verifyingContractSet))
         {
             // the demo's binding is the reference vectors' test values: a production node running on them would sign

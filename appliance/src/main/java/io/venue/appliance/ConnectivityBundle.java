@@ -2,6 +2,7 @@ package io.venue.appliance;
 
 import io.venue.action.Address;
 import io.venue.entry.lane.ConnectivityEntry;
+import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.codec.JsonWriter;
 
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Map;
 
 /**
  * The body of GET /api/v1/bsl/connectivity: where to connect (each enabled lane's sections, in the order of
- * {@code lanes}) and what to bind signatures to.
+ * {@code lanes}), what to bind signatures to, and where the binary schemas are.
  */
 final class ConnectivityBundle
 {
@@ -44,6 +45,8 @@ final class ConnectivityBundle
         return json.object("actionSigning").field("chainId", chainId)
             .field("verifyingContract", verifyingContract.toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
+            // every binary schema the venue speaks (the compact body, the BSL TCP session), served by the HTTP lane
+            .object("schemas").field("route", BslTcpLane.SCHEMAS_ROUTE).field("byteOrder", "littleEndian").end()
             .toJson();
     }
 }

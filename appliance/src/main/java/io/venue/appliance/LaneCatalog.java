@@ -1,6 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.entry.lane.Lane;
+import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.http.HttpLane;
 
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ final class LaneCatalog
     static
     {
         LANES.put(HttpLane.NAME, NodeOrderEntry::httpLane);
+        LANES.put(BslTcpLane.NAME, NodeOrderEntry::bslTcpLane);
     }
 
     private LaneCatalog()

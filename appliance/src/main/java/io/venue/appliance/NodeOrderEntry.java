@@ -25,6 +25,7 @@ import io.venue.sequencer.ActionCommandEncoder;
 import io.venue.sequencer.RefusalAggregator;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
+import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
@@ -255,6 +256,17 @@ final class NodeOrderEntry
                 return market == null ? null : market.kind();
             }))
             .compactOrderEntry(context.mmActionTsSkewMs()));
+    }
+
+    /** The BSL TCP lane ({@code bsl-tcp}) over this node's order entry: the HTTP compact route's admission. */
+    Lane bslTcpLane()
+    {
+        return new BslTcpLane(new BslTcpLane.Context().entry(entry).host(context.bslTcpHost())
+            .port(context.bslTcpPort()).heartbeatIntervalMs(context.bslTcpHeartbeatMs())
+            .loginTimeoutMs(context.bslTcpLoginTimeoutMs()).maxFrameBytes(context.bslTcpMaxFrameBytes())
+            .maxSessions(context.bslTcpMaxSessions()).tsSkewMs(context.mmActionTsSkewMs())
+            .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
+            .deployment(context.chainId(), context.verifyingContract()));
     }
 
     /** The MM lane's windows as configured. */

@@ -40,7 +40,8 @@ class ApplianceLanesTest
                 "\"responseMode\":" +
                 "\"detailed\",\"schema\":\"venue-bsl.xml, schema 4, version 1\"},\"actionSigning\":{\"chainId\":8453," +
                 "\"verifyingContract\":" +
-                "\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\",\"scheme\":\"EcdsaSecp256k1\"}}";
+                "\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\",\"scheme\":\"EcdsaSecp256k1\"}," +
+                "\"schemas\":{\"route\":\"/api/v1/public/schemas\",\"byteOrder\":\"littleEndian\"}}";
             assertEquals(expected, appliance.connectivityJson());
             assertTrue(get(port, "/api/v1/bsl/connectivity").endsWith("\r\n\r\n" + expected));
         }

@@ -31,6 +31,7 @@ class ConnectivityBundleTest
             .field("responseMode", "detailed").field("schema", "venue-bsl.xml, schema 4, version 1").end()
             .object("actionSigning").field("chainId", 1).field("verifyingContract", contract.toString())
             .field("digest", "blake3-v2").field("scheme", "EcdsaSecp256k1").end()
+            .object("schemas").field("route", "/api/v1/public/schemas").field("byteOrder", "littleEndian").end()
             .toJson();
         assertEquals(before, ConnectivityBundle.json(http, 1, contract));
     }
@@ -43,6 +44,7 @@ class ConnectivityBundleTest
             .field("senderCompId", "VENUE").build()), 8453, ApplianceContext.DEMO_CONTRACT);
         assertEquals("{\"ok\":true,\"fix\":{\"port\":9878,\"tls\":true,\"senderCompId\":\"VENUE\"},\"actionSigning\":" +
             "{\"chainId\":8453," + "\"verifyingContract\":\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\"," +
-            "\"scheme\":\"EcdsaSecp256k1\"}}", json);
+            "\"scheme\":\"EcdsaSecp256k1\"},\"schemas\":{\"route\":\"/api/v1/public/schemas\"," +
+            "\"byteOrder\":\"littleEndian\"}}", json);
     }
 }

@@ -3,14 +3,11 @@ package io.venue.cli;
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
-import io.venue.action.Amend;
 import io.venue.action.Book;
-import io.venue.action.Cancel;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
-import io.venue.action.TimeInForce;
 import io.venue.codec.Hex;
 import io.venue.crypto.CancelByIdText;
 import io.venue.crypto.Eip191;
@@ -217,43 +214,7 @@ final class MmCommand
 
         private Action action(final String order)
         {
-            final String[] parts = order.split(":", -1);
-            try
-            {
-                switch (parts[0])
-                {
-                    case "place":
-                        if (parts.length == 4 || parts.length == 5)
-                        {
-                            return new SpotPlaceOrder(market, book == null ? null : WireValues.parse(Book.class, book),
-                                WireValues.parse(Side.class, parts[1]), WireValues.u64(parts[2]),
-                                WireValues.u64(parts[3]), null,
-                                parts.length == 5 ? WireValues.parse(TimeInForce.class, parts[4]) :
-                                    TimeInForce.GTC, false, false, SpotPlaceOrder.NO_EXPIRY);
-                        }
-                        break;
-                    case "cancel":
-                        if (parts.length == 2)
-                        {
-                            return new Cancel(OrderId.of(parts[1]));
-                        }
-                        break;
-                    case "amend":
-                        if (parts.length == 4)
-                        {
-                            return new Amend(OrderId.of(parts[1]), WireValues.u64(parts[2]), WireValues.u64(parts[3]));
-                        }
-                        break;
-                    default:
-                        break;
-                }
-            }
-            catch (final IllegalArgumentException bad)
-            {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), order + ": " + bad.getMessage());
-            }
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), order + ": expected " +
-                "place:Bid|Ask:PRICE:QTY[:TIF], cancel:ORDER_ID or amend:ORDER_ID:PRICE:QTY");
+            return OrderSpecs.parse(spec.commandLine(), market, book, order);
         }
     }
 }

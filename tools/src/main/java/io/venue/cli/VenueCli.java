@@ -20,6 +20,7 @@ import java.io.PrintWriter;
         AgentCommand.class,
         TokenCommand.class,
         MmCommand.class,
+        BslCommand.class,
         VerifyCommand.class,
         SvcSignCommand.class,
         VectorsCommand.class,

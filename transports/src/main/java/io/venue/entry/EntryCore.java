@@ -4,6 +4,7 @@ import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.credential.ApiKey;
 import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.credential.SvcNonceStore;
+import io.venue.entry.lane.LiveSessions;
 import io.venue.entry.mm.MmWindows;
 import io.venue.journal.sbe.RequestRejectReason;
 
@@ -26,6 +27,7 @@ public final class EntryCore
     private final Semaphore batchPlaces;
     private final MachineCredentials credentials;
     private final EdgeThrottle mmAuthThrottle;
+    private final LiveSessions sessions = new LiveSessions();
     private volatile boolean draining;
 
     public EntryCore(final Context context)
@@ -63,6 +65,12 @@ public final class EntryCore
     public MachineCredentials credentials()
     {
         return credentials;
+    }
+
+    /** The node's live sessions of every session lane (GET /api/v1/bsl/sessions). */
+    public LiveSessions sessions()
+    {
+        return sessions;
     }
 
     /** The edge throttle's count of failed MM authentications: its settings, buckets of its own. Null without one. */

@@ -224,7 +224,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case METRICS -> answers.fill(ctx, slot, reads.metrics(method, remote(ctx)));
             case BSL_EXECUTIONS -> answers.fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
             case BSL_SESSIONS -> answers.fill(ctx, slot, ReadRoutes.read(method,
-                () -> new JsonWriter().field("ok", true).raw("sessions", "[]").toJson()));
+                () -> SessionList.json(context.entry == null ? null : context.entry.sessions())));
             default ->
             {
                 if (path.startsWith(SUBMIT + "/"))
@@ -266,6 +266,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 {
                     answers.fill(ctx, slot,
                         reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
+                }
+                else if (SchemaRoutes.serves(path))
+                {
+                    answers.fill(ctx, slot, SchemaRoutes.read(method, path));
                 }
                 else
                 {

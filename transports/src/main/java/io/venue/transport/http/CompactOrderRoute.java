@@ -1,9 +1,8 @@
 package io.venue.transport.http;
 
-import io.venue.action.typed.TypedOrder;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.Answer;
-import io.venue.entry.mm.MmWindows;
+import io.venue.entry.mm.CompactAdmission;
 import io.venue.transport.bsl.CompactOrders;
 
 import java.util.List;
@@ -27,26 +26,29 @@ final class CompactOrderRoute
     /** An order's ts may be at most this far from the server's clock either way (spec 8.2's maxActionTsSkewMs). */
     static final long MAX_ACTION_TS_SKEW_MS = 15_000;
 
-    /** What an order that is a cancel charges in {@link Admitted#markets}: no market window counts it. */
-    private static final long CANCEL = -1;
-
     /**
-     * An admitted request, its windows charged at {@code chargedAtMs}: {@code bodies} are the orders, typed, in order
-     * (a view over the request's body, each offered as it is); {@code markets[i]} is the market whose window order i
-     * was charged to as an action, or {@link #CANCEL}, to refund what the pool does not take.
+     * An admitted request: {@code bodies} are the orders, typed, in order (a view over the request's body, each offered
+     * as it is), {@code charge} what the core's admission charged to the MM windows.
      */
-    record Admitted(String account, CompactOrders.Request bodies, long[] markets, boolean detailed, String apiKeyId,
-        String address, long chargedAtMs)
+    record Admitted(CompactAdmission.Admitted charge, CompactOrders.Request bodies, boolean detailed)
     {
+        String account()
+        {
+            return charge.account();
+        }
     }
 
     private final HttpGateway.Context context;
     private final MachineAuth machineAuth;
+    private final CompactAdmission admission;
 
     CompactOrderRoute(final HttpGateway.Context context, final MachineAuth machineAuth)
     {
         this.context = context;
         this.machineAuth = machineAuth;
+        this.admission = context.entry.context().mmWindows() == null ? null :
+            new CompactAdmission(context.entry.context().mmWindows(), context.mmActionTsSkewMs, context.marketListed,
+            context.orderMarket);
     }
 
     MmRoute.Decision<Admitted> decide(final Function<String, String> headers, final String method,
@@ -78,46 +80,22 @@ final class CompactOrderRoute
         {
             return MmRoute.Decision.refuse(TokenRoute.badRequest(bad.field(), bad.getMessage()));
         }
-        if (context.marketListed != null && !context.marketListed.test(request.market()))
-        {
-            // the request's market carries the per-market window's charge: it must be one the venue lists
-            return MmRoute.Decision.refuse(
-                TokenRoute.badRequest("market", "market " + Long.toUnsignedString(request.market()) +
-                " is not listed"));
-        }
         final String account = authorization.key().key().account();
-        final byte[] accountBytes = Address.of(account).toBytes();
-        final long now = System.currentTimeMillis();
-        final long[] markets = new long[request.size()];
-        for (int i = 0; i < request.size(); i++)
+        final CompactAdmission.Verdict verdict = admission.admit(request, account, Address.of(account).toBytes(),
+            authorization.key().apiKeyId(), MmRoute.ipWindow(remote), System.currentTimeMillis());
+        if (verdict.full() != null)
         {
-            if (!request.isOf(i, accountBytes))
-            {
-                return MmRoute.Decision.refuse(
-                    new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
-                    .field("field", "orders[" + i + "].account").field("message", "the credential acts for " + account +
-                        ", not for " + request.account(i)).toJson()));
-            }
-            final long ts = request.ts(i);
-            final long skew = context.mmActionTsSkewMs;
-            if (ts < now - skew || ts > now + skew)
-            {
-                return MmRoute.Decision.refuse(TokenRoute.badRequest("orders[" + i + "].ts", "must be within " + skew +
-                    " ms of the server's clock (" + now + ")"));
-            }
-            markets[i] = chargedMarket(request, i);
+            return MmRoute.windowFull(context, verdict.full(), account, path);
         }
-        final String address = MmRoute.ipWindow(remote);
-        final long chargedAtMs = context.entry.context().mmWindows().nowMs();
-        final MmWindows windows = context.entry.context().mmWindows();
-        final MmWindows.Refusal full = windows.charge(chargedAtMs, account, authorization.key().apiKeyId(), address,
-            cost(markets, 0));
-        if (full != null)
+        final CompactAdmission.Fault fault = verdict.fault();
+        if (fault != null)
         {
-            return MmRoute.windowFull(context, full, account, path);
+            return MmRoute.Decision.refuse(fault.kind() == CompactAdmission.FaultKind.WRONG_ACCOUNT ?
+                new SubmitResponse(403, new JsonWriter().field("ok", false).field("code", "FORBIDDEN")
+                .field("field", fault.field()).field("message", fault.message()).toJson()) :
+                TokenRoute.badRequest(fault.field(), fault.message()));
         }
-        return MmRoute.Decision.admit(new Admitted(account, request, markets,
-            "detailed".equals(resultMode), authorization.key().apiKeyId(), address, chargedAtMs));
+        return MmRoute.Decision.admit(new Admitted(verdict.admitted(), request, "detailed".equals(resultMode)));
     }
 
     /** The result of an order the pool did not take: the verifier queue was full when it came to it. */
@@ -127,9 +105,7 @@ final class CompactOrderRoute
     /** Gives back the charge of the orders from {@code from} on: the pool did not take them. */
     void refund(final Admitted admitted, final int from)
     {
-        context.entry.context().mmWindows()
-            .refund(admitted.chargedAtMs(), admitted.account(), admitted.apiKeyId(), admitted.address(),
-            cost(admitted.markets(), from));
+        admission.refund(admitted.charge(), from);
     }
 
     /**
@@ -156,44 +132,5 @@ final class CompactOrderRoute
             .field("orders", answers.length).field("accepted", accepted).field("refused", answers.length - accepted)
             .raw("results", JsonWriter.array(results));
         return new SubmitResponse(200, JsonWriter.extend(body.toJson(), MmRoute.budget(context, admitted.account())));
-    }
-
-    /**
-     * The market whose window an order counts in as an action (spec 8.2: cancels cost nothing against the action budget
-     * and count in their own scope): a place's is the request's; an amend's is its order's, when the node knows the
-     * order, else the request's (an order not yet journaled, or gone, which the engine will refuse).
-     */
-    private long chargedMarket(final CompactOrders.Request request, final int index)
-    {
-        final int kind = request.kind(index);
-        if (kind == TypedOrder.PLACE)
-        {
-            return request.market();
-        }
-        if (kind == TypedOrder.AMEND)
-        {
-            final long known = context.orderMarket == null ? -1 :
-                context.orderMarket.applyAsLong(request.orderId(index).toString());
-            return known < 0 ? request.market() : known;
-        }
-        return CANCEL;
-    }
-
-    /** What the orders from {@code from} on cost in the MM windows. */
-    private static MmWindows.Cost cost(final long[] markets, final int from)
-    {
-        final MmWindows.Cost cost = new MmWindows.Cost();
-        for (int i = from; i < markets.length; i++)
-        {
-            if (markets[i] == CANCEL)
-            {
-                cost.cancels(1);
-            }
-            else
-            {
-                cost.action(markets[i]);
-            }
-        }
-        return cost;
     }
 }

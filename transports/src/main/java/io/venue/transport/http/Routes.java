@@ -65,7 +65,7 @@ final class Routes
         BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
         BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS, MARKETS + "{marketId}" + BOOK,
         MARKETS + "{marketId}" + TRADES, ACCOUNTS + "{account}/open-orders", ACCOUNTS + "{account}/balances",
-        ACCOUNTS + "{account}/positions", ASYNCAPI);
+        ACCOUNTS + "{account}/positions", ASYNCAPI, SchemaRoutes.SCHEMAS, SchemaRoutes.SCHEMAS + "/{name}");
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
 

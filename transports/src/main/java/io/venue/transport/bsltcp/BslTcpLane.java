@@ -1,0 +1,362 @@
+package io.venue.transport.bsltcp;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.venue.action.Address;
+import io.venue.codec.MetricsText;
+import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.entry.ConnectionIds;
+import io.venue.entry.EntryCore;
+import io.venue.entry.lane.ConnectivityEntry;
+import io.venue.entry.lane.Lane;
+import io.venue.entry.mm.CompactAdmission;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * The BSL Direct TCP lane (named {@value #NAME}; docs/BSL-TCP.md): length-framed SBE sessions carrying the compact
+ * orders of the HTTP compact route, on Netty (one boss thread, {@code ioThreads} I/O threads). Each connection is a
+ * {@link BslSession} over the node's {@link EntryCore}, with lane code {@link ConnectionIds#BSL_TCP}.
+ */
+public final class BslTcpLane implements Lane
+{
+    public static final String NAME = "bsl-tcp";
+    /** Where the schemas are served (the HTTP lane's public route), named in the connectivity bundle. */
+    public static final String SCHEMAS_ROUTE = "/api/v1/public/schemas";
+
+    private final Context context;
+    private final Counters counters = new Counters();
+    private final ConnectionIds ids = new ConnectionIds(ConnectionIds.BSL_TCP);
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private volatile Channel server;
+    private boolean started;
+    private boolean closed;
+
+    public BslTcpLane(final Context context)
+    {
+        this.context = context.conclude();
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    /** Binds; fails if the address is taken, or the lane started or closed already. */
+    @Override
+    public synchronized void start()
+    {
+        if (started || closed)
+        {
+            throw new IllegalStateException("the bsl-tcp lane has " + (closed ? "closed" : "started already"));
+        }
+        started = true;
+        final EntryCore core = context.entry;
+        final CompactAdmission admission = new CompactAdmission(core.context().mmWindows(), context.tsSkewMs,
+            context.marketListed, context.orderMarket);
+        final WalletLogins walletLogins = new WalletLogins(context.maxWalletLogins, SessionLogin.WALLET_SKEW_MS);
+        final long startedMs = System.currentTimeMillis();
+        final Secp256k1Recoveries recoveries = Secp256k1Recoveries.select();
+        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
+        try
+        {
+            server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                // answers a peer does not read stop its requests being read (BslSession.channelWritabilityChanged)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>()
+                {
+                    @Override
+                    protected void initChannel(final SocketChannel channel)
+                    {
+                        channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
+                            counters, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
+                            recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract,
+                            startedMs)));
+                    }
+                })
+                .bind(context.host, context.port).sync().channel();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while binding the bsl-tcp lane", ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    /** New logins are refused SHUTTING_DOWN (and new orders by the core); taken requests are still answered. */
+    @Override
+    public void drain()
+    {
+        context.draining = true;
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        context.draining = true;
+        if (server != null)
+        {
+            server.close().syncUninterruptibly();
+        }
+        if (boss != null)
+        {
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** The bound port, or -1 before the lane started. */
+    public int port()
+    {
+        final Channel bound = server;
+        return bound == null ? -1 : ((InetSocketAddress)bound.localAddress()).getPort();
+    }
+
+    @Override
+    public void appendMetrics(final MetricsText text)
+    {
+        counters.appendTo(text);
+    }
+
+    @Override
+    public List<ConnectivityEntry> connectivity()
+    {
+        final int port = port();
+        return List.of(ConnectivityEntry.of("bslTcp").field("host", context.host)
+            .field("port", port < 0 ? context.port : port)
+            .field("framing", "u32 little-endian length of the message, then one SBE message")
+            .field("byteOrder", "littleEndian")
+            .field("sessionSchema", "venue-bsl-session.xml, schema 5, version 1")
+            .field("ordersSchema", "venue-bsl.xml, schema 4, version 1")
+            .field("schemasRoute", SCHEMAS_ROUTE)
+            .field("heartbeatIntervalMs", (long)context.heartbeatIntervalMs)
+            .field("loginTimeoutMs", context.loginTimeoutMs)
+            .field("maxFrameBytes", (long)context.maxFrameBytes)
+            .field("sessionKinds", "session-key,wallet")
+            .field("resultModes", "ack,detailed")
+            .field("tls", false).build());
+    }
+
+    /** The lane's counters, read by the metrics' thread. */
+    static final class Counters
+    {
+        final AtomicLong connections = new AtomicLong();
+        final AtomicLong open = new AtomicLong();
+        final AtomicLong logins = new AtomicLong();
+        final AtomicLong loginsRefused = new AtomicLong();
+        final AtomicLong frames = new AtomicLong();
+        final AtomicLong requests = new AtomicLong();
+        final AtomicLong requestsRefused = new AtomicLong();
+        final AtomicLong windowRefusals = new AtomicLong();
+        final AtomicLong answers = new AtomicLong();
+        final AtomicLong errors = new AtomicLong();
+
+        void appendTo(final MetricsText text)
+        {
+            counter(text, "venue_bsltcp_connections_total", "BSL TCP connections accepted", connections);
+            text.family("venue_bsltcp_connections_open", "gauge", "BSL TCP connections open now")
+                .sample("venue_bsltcp_connections_open", open.get());
+            counter(text, "venue_bsltcp_logins_total", "BSL TCP logins accepted", logins);
+            counter(text, "venue_bsltcp_logins_refused_total", "BSL TCP logins refused", loginsRefused);
+            counter(text, "venue_bsltcp_frames_total", "BSL TCP frames read", frames);
+            counter(text, "venue_bsltcp_requests_total", "BSL TCP Orders requests taken", requests);
+            counter(text, "venue_bsltcp_requests_refused_total", "BSL TCP Orders requests refused whole",
+                requestsRefused);
+            counter(text, "venue_bsltcp_window_refusals_total", "BSL TCP requests refused by an MM window",
+                windowRefusals);
+            counter(text, "venue_bsltcp_answers_total", "BSL TCP OrderAnswers sent", answers);
+            counter(text, "venue_bsltcp_errors_total", "BSL TCP protocol errors (each closed its connection)", errors);
+        }
+
+        private static void counter(final MetricsText text, final String name, final String help,
+            final AtomicLong value)
+        {
+            text.family(name, "counter", help).sample(name, value.get());
+        }
+    }
+
+    /** Configuration, Aeron style: set what differs from the defaults; {@link #conclude} checks it once. */
+    public static final class Context
+    {
+        public static final int DEFAULT_PORT = 9300;
+        public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+        public static final long DEFAULT_LOGIN_TIMEOUT_MS = 5_000;
+        public static final int DEFAULT_MAX_SESSIONS = 256;
+
+        private EntryCore entry;
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private int ioThreads = 1;
+        private int heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
+        private long loginTimeoutMs = DEFAULT_LOGIN_TIMEOUT_MS;
+        private int maxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
+        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private int maxWalletLogins = 100_000;
+        private long tsSkewMs = 15_000;
+        private LongPredicate marketListed;
+        private ToLongFunction<String> orderMarket;
+        private long chainId;
+        private Address verifyingContract;
+        private volatile boolean draining;
+        private boolean concluded;
+
+        public Context entry(final EntryCore entry)
+        {
+            this.entry = entry;
+            return this;
+        }
+
+        public Context host(final String host)
+        {
+            this.host = host;
+            return this;
+        }
+
+        /** The port to bind; 0 for any free one ({@link BslTcpLane#port()} says which). */
+        public Context port(final int port)
+        {
+            this.port = port;
+            return this;
+        }
+
+        public Context ioThreads(final int ioThreads)
+        {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /** Each side sends something at least this often; a peer silent for three intervals is disconnected. */
+        public Context heartbeatIntervalMs(final int ms)
+        {
+            this.heartbeatIntervalMs = ms;
+            return this;
+        }
+
+        /** How long a connection may take to log in. */
+        public Context loginTimeoutMs(final long ms)
+        {
+            this.loginTimeoutMs = ms;
+            return this;
+        }
+
+        /** The largest message a client may send (the frame's length field). */
+        public Context maxFrameBytes(final int bytes)
+        {
+            this.maxFrameBytes = bytes;
+            return this;
+        }
+
+        /** The most connections open at once, logged in or not. */
+        public Context maxSessions(final int sessions)
+        {
+            this.maxSessions = sessions;
+            return this;
+        }
+
+        /** Spec 8.2's maxActionTsSkewMs, as the HTTP compact route's. */
+        public Context tsSkewMs(final long ms)
+        {
+            this.tsSkewMs = ms;
+            return this;
+        }
+
+        public Context marketListed(final LongPredicate listed)
+        {
+            this.marketListed = listed;
+            return this;
+        }
+
+        public Context orderMarket(final ToLongFunction<String> orderMarket)
+        {
+            this.orderMarket = orderMarket;
+            return this;
+        }
+
+        /** The deployment a wallet login text is bound to. */
+        public Context deployment(final long chainId, final Address verifyingContract)
+        {
+            this.chainId = chainId;
+            this.verifyingContract = verifyingContract;
+            return this;
+        }
+
+        int heartbeatIntervalMs()
+        {
+            return heartbeatIntervalMs;
+        }
+
+        long loginTimeoutMs()
+        {
+            return loginTimeoutMs;
+        }
+
+        int maxFrameBytes()
+        {
+            return maxFrameBytes;
+        }
+
+        int maxSessions()
+        {
+            return maxSessions;
+        }
+
+        boolean draining()
+        {
+            return draining;
+        }
+
+        Context conclude()
+        {
+            if (concluded)
+            {
+                return this;
+            }
+            if (entry == null || entry.context().mmSubmitter() == null || entry.context().mmWindows() == null)
+            {
+                throw new IllegalStateException("the bsl-tcp lane needs the order-entry core with MM order entry");
+            }
+            if (verifyingContract == null)
+            {
+                throw new IllegalStateException("the bsl-tcp lane needs the deployment (chain id, contract)");
+            }
+            if (heartbeatIntervalMs < 10 || loginTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 ||
+                maxFrameBytes < BslFraming.MIN_MESSAGE_BYTES || port < 0 || port > 65_535)
+            {
+                throw new IllegalStateException("bsl-tcp: heartbeat at least 10 ms, a positive login timeout, " +
+                    "sessions and I/O threads, a max frame of at least " + BslFraming.MIN_MESSAGE_BYTES +
+                    " bytes and a port 0 to 65535");
+            }
+            concluded = true;
+            return this;
+        }
+    }
+}
