@@ -19,34 +19,13 @@ sleep 2
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
-# a thread that ends while it is read is left out (its ticks are lost either way: /proc keeps no dead thread's)
-ticks() { for t in /proc/$app/task/*; do
-  { name=$(tr ' ' '_' < "$t/comm") && stat=$(sed 's/.*) //' "$t/stat"); } 2>/dev/null || continue
-  set -- $stat; echo "$name ${12} ${13}"; done; }
+. "$root/bench/results/thread-cpu.sh"
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
-ticks > before.txt
+ticks $app > before.txt
 gen measured
-ticks > after.txt
+ticks $app > after.txt
 # what the measured run had answered: its phases' accepted and refused actions, and a deposit per trader
 actions=$(python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(650 + sum(int(n.replace(",", "")) for n in re.findall(r"ok ([0-9,]+)", t)) + sum(int(n.replace(",", "")) for r in re.findall(r"refused \{([^}]*)\}", t) for n in re.findall(r"=([0-9,]+)", r)))' measured.out)
 echo "$label: $actions actions answered in the measured run"
 grep -E "^ceiling|/s " measured.out | sed "s/^/$label: /"
-hz=$(getconf CLK_TCK)
-python3 - "$label" "$hz" "$actions" before.txt after.txt <<'PY'
-import sys, collections, re
-label, hz, actions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-def load(f):
-    d = collections.Counter()
-    for line in open(f):
-        name, u, s = line.split()
-        d[re.sub(r'[-_#]?\d+$', '', name)] += int(u) + int(s)
-    return d
-b, a = load(sys.argv[4]), load(sys.argv[5])
-total = 0
-for k in sorted(a, key=lambda k: -(a[k] - b.get(k, 0))):
-    us = (a[k] - b.get(k, 0)) * 1e6 / hz / actions
-    total += us
-    if us >= 0.5:
-        print(f"{label}: {k:20s} {us:8.1f} us/action")
-print(f"{label}: {'total':20s} {total:8.1f} us/action")
-PY
+cpu_per "$label" action "$actions" before.txt after.txt 0.5

@@ -17,37 +17,17 @@ app=$!
 trap 'kill $app 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
 sleep 2
-ticks() { for t in /proc/$app/task/*; do
-  { name=$(tr ' ' '_' < "$t/comm") && stat=$(sed 's/.*) //' "$t/stat"); } 2>/dev/null || continue
-  set -- $stat; echo "$name ${12} ${13}"; done; }
+. "$root/bench/results/thread-cpu.sh"
 java $F -XX:+UseZGC -jar "$cli" ws-fanout --url ws://127.0.0.1:$port/api/v1/ws/public --subscribers "$subs" \
   --duration $((dur + 4)) > fanout.out 2>&1 &
 fan=$!
 sleep 8
-ticks > before.txt
+ticks $app > before.txt
 java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates "$rate" --duration "$dur" --warmup 1 > load.out 2>&1
-ticks > after.txt
+ticks $app > after.txt
 wait $fan || true
 grep -E "frames delivered|delay" fanout.out | sed "s/^/$label: /"
 grep -E "/s " load.out | sed "s/^/$label: /"
 frames=$(sed -n 's/^frames delivered \([0-9,]*\).*/\1/p' fanout.out | tr -d ,)
-hz=$(getconf CLK_TCK)
-python3 - "$label" "$hz" "${frames:-0}" before.txt after.txt <<'PY'
-import sys, collections, re
-label, hz, frames = sys.argv[1], int(sys.argv[2]), max(1, int(sys.argv[3]))
-def load(f):
-    d = collections.Counter()
-    for line in open(f):
-        name, u, s = line.split()
-        d[re.sub(r'[-_#]?\d+$', '', name)] += int(u) + int(s)
-    return d
-b, a = load(sys.argv[4]), load(sys.argv[5])
-total = 0
-for k in sorted(a, key=lambda k: -(a[k] - b.get(k, 0))):
-    us = (a[k] - b.get(k, 0)) * 1e6 / hz / frames
-    total += us
-    if us >= 0.05:
-        print(f"{label}: {k:20s} {us:8.2f} us/frame")
-print(f"{label}: {'total':20s} {total:8.2f} us/frame (every appliance thread, orders included)")
-PY
+cpu_per "$label" frame "${frames:-0}" before.txt after.txt 0.05
