@@ -38,7 +38,14 @@ class ApplianceLanesTest
                 "replace\",\"adminRoute\":\"/api/v1/admin/actions\"," +
                 "\"tls\":false},\"bsl\":{\"orderEntryRoute\":\"/api/v1/bsl/orders/compact\",\"resultMode\":\"ack\"," +
                 "\"responseMode\":" +
-                "\"detailed\",\"schema\":\"venue-bsl.xml, schema 4, version 1\"},\"actionSigning\":{\"chainId\":8453," +
+                "\"detailed\",\"schema\":\"venue-bsl.xml, schema 4, version 1\"}," +
+                "\"ws\":{\"publicUrl\":\"ws://127.0.0.1:" + port + "/api/v1/ws/public\",\"privateUrl\":" +
+                "\"ws://127.0.0.1:" + port + "/api/v1/ws/private\",\"tokenRoute\":\"/api/v1/ws/token\"," +
+                "\"heartbeatMs\":20000,\"idleTimeoutMs\":90000,\"authDeadlineMs\":5000," +
+                "\"maxSubscriptionsPerConnection\":32,\"publicMaxMarketsPerConnection\":16," +
+                "\"maxControlMessagesPerWindow\":60,\"controlMessageWindowMs\":60000,\"maxInboundBytes\":65536," +
+                "\"slowConsumerBytes\":4194304,\"slowConsumerGraceMs\":5000}," +
+                "\"actionSigning\":{\"chainId\":8453," +
                 "\"verifyingContract\":" +
                 "\"0x" + "5e".repeat(20) + "\",\"digest\":\"blake3-v2\",\"scheme\":\"EcdsaSecp256k1\"}," +
                 "\"schemas\":{\"route\":\"/api/v1/public/schemas\",\"byteOrder\":\"littleEndian\"}}";
