@@ -36,6 +36,10 @@ final class WsFanoutCommand implements Callable<Integer>
     @Option(names = "--subscribers", defaultValue = "1000", description = "Connections (default: ${DEFAULT-VALUE}).")
     int subscribers;
 
+    @Option(names = "--stalled", defaultValue = "0",
+        description = "Of the subscribers, how many stop reading once subscribed (default: ${DEFAULT-VALUE}).")
+    int stalled;
+
     @Option(names = "--channels", split = ",", defaultValue = "book.1,trades.1",
         description = "Channels each subscribes to (default: ${DEFAULT-VALUE}).")
     List<String> channels;
@@ -50,10 +54,12 @@ final class WsFanoutCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (subscribers < 1 || duration <= 0 || threads < 1 || channels.isEmpty())
+        if (subscribers < 1 || duration <= 0 || threads < 1 || channels.isEmpty() || stalled < 0 ||
+            stalled > subscribers)
         {
             throw new ParameterException(spec.commandLine(),
-                "--subscribers, --duration and --threads must be positive, --channels not empty");
+                "--subscribers, --duration and --threads must be positive, --channels not empty, --stalled from 0 " +
+                "to --subscribers");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
@@ -63,7 +69,7 @@ final class WsFanoutCommand implements Callable<Integer>
                 thread.setDaemon(true);
                 return thread;
             })).build();
-        try (WsFanout fanout = new WsFanout(url, subscribers, channels, client))
+        try (WsFanout fanout = new WsFanout(url, subscribers, stalled, channels, client))
         {
             out.printf(Locale.ROOT, "%d subscribers of %s%n", subscribers, String.join(",", channels));
             out.flush();

@@ -34,7 +34,6 @@ public final class WsFanout implements AutoCloseable
     }
 
     private final List<WebSocket> sockets = new ArrayList<>();
-    private final List<Subscriber> subscribers = new ArrayList<>();
     /** Per channel and seq, the latest arrival (ms) among the subscribers: the delay to the last one. */
     private final Map<String, ConcurrentHashMap<Long, AtomicLong>> lastArrival = new ConcurrentHashMap<>();
     private final Map<String, ConcurrentHashMap<Long, Long>> stampedAt = new ConcurrentHashMap<>();
@@ -42,9 +41,12 @@ public final class WsFanout implements AutoCloseable
     private final AtomicLong gaps = new AtomicLong();
     private volatile boolean recording;
 
-    /** Opens {@code count} connections to {@code url} (ws://host:port/api/v1/ws/public) and subscribes each. */
-    public WsFanout(final String url, final int count, final List<String> channels, final HttpClient client)
-        throws Exception
+    /**
+     * Opens {@code count} connections to {@code url} (ws://host:port/api/v1/ws/public) and subscribes each; the first
+     * {@code stalled} of them stop reading once subscribed (a client that hangs: the server's slow-consumer case).
+     */
+    public WsFanout(final String url, final int count, final int stalled, final List<String> channels,
+        final HttpClient client) throws Exception
     {
         final StringBuilder subscribe = new StringBuilder("{\"method\":\"subscribe\",\"id\":1,\"channels\":[");
         for (int i = 0; i < channels.size(); i++)
@@ -55,8 +57,7 @@ public final class WsFanout implements AutoCloseable
         final List<CompletableFuture<WebSocket>> opening = new ArrayList<>();
         for (int i = 0; i < count; i++)
         {
-            final Subscriber subscriber = new Subscriber();
-            subscribers.add(subscriber);
+            final Subscriber subscriber = new Subscriber(i < stalled);
             opening.add(client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
                 .buildAsync(URI.create(url), subscriber));
         }
@@ -168,6 +169,12 @@ public final class WsFanout implements AutoCloseable
     {
         private final StringBuilder parts = new StringBuilder();
         private final Map<String, Long> lastSeq = new HashMap<>();
+        private final boolean stalled;
+
+        Subscriber(final boolean stalled)
+        {
+            this.stalled = stalled;
+        }
 
         @Override
         public CompletionStage<?> onText(final WebSocket socket, final CharSequence data, final boolean whole)
@@ -175,10 +182,16 @@ public final class WsFanout implements AutoCloseable
             parts.append(data);
             if (whole)
             {
-                onFrame(this, parts.toString());
+                if (!stalled)
+                {
+                    onFrame(this, parts.toString());
+                }
                 parts.setLength(0);
             }
-            socket.request(1);
+            if (!stalled || !whole)
+            {
+                socket.request(1);
+            }
             return null;
         }
     }

@@ -1,0 +1,37 @@
+#!/bin/bash
+# The cost of WebSocket readers at the JSON route's ceiling: on one fresh demo appliance, the load generator's
+# closed-loop ceiling with no subscriber (A) and with SUBS public subscribers of book.1 and trades.1, STALLED of them
+# not reading (B), alternating A B A B for ROUNDS rounds (2). Prints each arm's ceiling and the ratio of the medians.
+# usage: ws-ceiling-ab.sh APPLIANCE_JAR CLI_JAR   (environment: SUBS 100, STALLED 1, CEIL 30000 actions a ceiling run)
+set -euo pipefail
+jar=$1; cli=$2; root="$(cd "$(dirname "$0")/../.." && pwd)"
+port=18093; data=/tmp/wsc-data; work=/tmp/wsc; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
+subs=${SUBS:-100}; stalled=${STALLED:-1}; rounds=${ROUNDS:-2}; ceil=${CEIL:-30000}
+printf "demo=true\nhttp.port=$port\nedge.ip.exempt=127.0.0.1\n${EXTRA:-}" > venue.properties
+F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
+java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$jar" \
+  --config venue.properties --data "$data" > app.out 2>&1 &
+app=$!
+trap 'kill $app 2>/dev/null || true; kill $fan 2>/dev/null || true' EXIT
+fan=
+for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
+sleep 2
+gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
+  --rates 1000 --duration 1 --accounts 650 --ceiling 64 --ceiling-actions "$ceil" > "$1.out" 2>&1
+  sed -n 's/.*ceiling, 64 in flight (\([0-9,]*\)\/s).*/\1/p' "$1.out" | tr -d , ; }
+gen warm > /dev/null
+a=(); b=()
+for r in $(seq 1 "$rounds"); do
+  a+=("$(gen "a$r")"); echo "round $r A (no subscriber): ${a[-1]}/s"
+  java $F -XX:+UseZGC -jar "$cli" ws-fanout --url ws://127.0.0.1:$port/api/v1/ws/public --subscribers "$subs" \
+    --stalled "$stalled" --duration 600 > "fan$r.out" 2>&1 &
+  fan=$!
+  sleep 5
+  b+=("$(gen "b$r")"); echo "round $r B ($subs subscribers, $stalled stalled): ${b[-1]}/s"
+  kill $fan 2>/dev/null || true; wait $fan 2>/dev/null || true; fan=
+done
+python3 - "${a[*]}" "${b[*]}" <<'PY'
+import sys, statistics
+a = [int(x) for x in sys.argv[1].split()]; b = [int(x) for x in sys.argv[2].split()]
+print(f"median A {statistics.median(a):,.0f}/s, B {statistics.median(b):,.0f}/s, B/A {statistics.median(b) / statistics.median(a):.3f}")
+PY
