@@ -161,6 +161,10 @@ public final class HttpGateway implements AutoCloseable
     public void drain()
     {
         context.entry.drain();
+        if (webSocket != null)
+        {
+            webSocket.drain();
+        }
         if (server != null)
         {
             server.close().syncUninterruptibly();

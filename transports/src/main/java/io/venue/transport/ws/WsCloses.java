@@ -12,6 +12,8 @@ final class WsCloses
 
     /** The client closed first: its close is echoed. */
     static final int NORMAL = 1000;
+    /** The node is stopping (its lanes drain): the client reconnects, to this node or its standby. */
+    static final int GOING_AWAY = 1001;
     /** A frame that breaks RFC 6455 (unmasked, a bad opcode or length, a control frame fragmented). */
     static final int PROTOCOL_ERROR = 1002;
     /** A binary message: the gateway reads JSON text only. */
@@ -34,6 +36,6 @@ final class WsCloses
     static final int LIMIT_EXCEEDED = 4409;
 
     /** Every code sent, for the metrics' closes by code. */
-    static final int[] CODES = {NORMAL, PROTOCOL_ERROR, UNSUPPORTED_DATA, INVALID_PAYLOAD, MESSAGE_TOO_BIG,
+    static final int[] CODES = {NORMAL, GOING_AWAY, PROTOCOL_ERROR, UNSUPPORTED_DATA, INVALID_PAYLOAD, MESSAGE_TOO_BIG,
         INTERNAL_ERROR, IDLE_TIMEOUT, AUTH_FAILED, GRANT_REVOKED, SLOW_CONSUMER, LIMIT_EXCEEDED};
 }

@@ -414,6 +414,12 @@ final class WsConnection implements FeedSubscriber
         channel.eventLoop().schedule(() -> channel.close(), CLOSE_LINGER_MS, TimeUnit.MILLISECONDS);
     }
 
+    /** The node is stopping: an error frame and close 1001, from any thread. */
+    void goingAway()
+    {
+        onLoop(() -> fail(WsCloses.GOING_AWAY, "GOING_AWAY", "the node is stopping; connect again"));
+    }
+
     /** The client's close: echoed with its code (RFC 6455 5.5.1), then the connection closes. */
     void closedByClient(final int code)
     {

@@ -13,6 +13,8 @@ import io.venue.feed.Feed;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 
 /**
@@ -28,6 +30,8 @@ public final class WsGateway
 
     private final Context context;
     private final ConnectionIds connectionIds = new ConnectionIds(ConnectionIds.WEBSOCKET);
+    /** The connections open now, for the going-away close when the node stops. */
+    private final Set<WsConnection> open = ConcurrentHashMap.newKeySet();
 
     /** @param context concluded ({@link Context#conclude}). */
     public WsGateway(final Context context)
@@ -106,10 +110,21 @@ public final class WsGateway
                 return;
             }
             final WsConnection connection = new WsConnection(context, channel, connectionId, privateStream);
+            open.add(connection);
+            channel.closeFuture().addListener(closed -> open.remove(connection));
             channel.pipeline().addLast(new InboundFrames(context.maxInboundBytes, connection));
             connection.start();
             channel.config().setAutoRead(true);
         });
+    }
+
+    /** Closes every open connection 1001 (going away): the node's lanes drain. */
+    public void drain()
+    {
+        for (final WsConnection connection : open)
+        {
+            connection.goingAway();
+        }
     }
 
     /** Configuration, Aeron style: set what differs from the defaults, then {@link #conclude}. */

@@ -64,6 +64,21 @@ class WsSessionTest
     }
 
     @Test
+    void aDrainingNodeClosesItsStreams1001GoingAway() throws Exception
+    {
+        fixture = new WsFixture(ws ->
+        {
+        });
+        final WsClient first = fixture.connectPublic();
+        final WsClient second = fixture.connectPrivate();
+        first.await(m -> m.contains("\"type\":\"session\""));
+        fixture.lane.drain();
+        first.await(m -> m.contains("\"code\":\"GOING_AWAY\""));
+        assertEquals("1001 GOING_AWAY", first.awaitClose());
+        assertEquals("1001 GOING_AWAY", second.awaitClose());
+    }
+
+    @Test
     void theDefaultsAreTheSpecs() throws Exception
     {
         final WsGateway.Context context = new WsGateway.Context().feed(new ScriptedFeed())
