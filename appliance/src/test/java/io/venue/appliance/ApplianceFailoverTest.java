@@ -35,10 +35,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two appliance processes from configuration files: a primary and a standby over UDP on loopback in SYNC mode.
  * Orders are answered by the primary, the primary is killed with SIGKILL, the operator promotes the standby with
  * {@code venue-appliance promote}, and the standby serves: every answered order is there (its nonce is spent), its
- * event journal is byte-identical to the primary's, and the old primary, restarted, refuses to write (fenced).
+ * event journal is byte-identical to the primary's, its market feed's book has the primary's epoch, seq and levels
+ * (a command the standby did not hold yet was in neither node's feed), and the old primary, restarted, refuses to
+ * write (fenced).
  */
 class ApplianceFailoverTest
 {
+    private static final String BOOK = "/api/v1/public/markets/" + DemoVenue.SPOT_MARKET + "/book?depth=1000";
+    private static final String TRADES = "/api/v1/public/markets/" + DemoVenue.SPOT_MARKET + "/trades?limit=1";
     private static final int ORDERS = 40;
 
     @TempDir
@@ -90,6 +94,8 @@ class ApplianceFailoverTest
 
         // a command the primary journaled and the standby does not hold yet is shown nowhere: a failover now would
         // lose it
+        awaitFeed(toPrimary, lastAnswered);
+        final String bookBefore = toPrimary.get(BOOK).body();
         signal(standby, "STOP");
         final long held = ORDERS + 2;
         final ActionSigner signer = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
@@ -104,6 +110,7 @@ class ApplianceFailoverTest
         assertTrue(!heldAnswer.isDone(), "answered before the standby holds it");
         assertEquals(404, toPrimary.get("/api/v1/trading/actions/" + digest).statusCode());
         assertEquals(404, toPrimary.get("/api/v1/trading/orders/" + digest).statusCode());
+        assertEquals(bookBefore, toPrimary.get(BOOK).body(), "the market feed shows nothing of it either");
         final String account = demo.address().toString();
         assertEquals(Long.toString(ORDERS + 2),
             VenueHttp.field(toPrimary.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
@@ -111,6 +118,10 @@ class ApplianceFailoverTest
         signal(standby, "CONT");
         assertEquals(200, heldAnswer.get(30, TimeUnit.SECONDS).statusCode());
         assertEquals("resting", VenueHttp.field(toPrimary.get("/api/v1/trading/orders/" + digest).body(), "status"));
+        awaitFeed(toPrimary, lastAnswered + 1);
+        final String bookAtFailover = toPrimary.get(BOOK).body();
+        assertEquals(Long.parseLong(VenueHttp.field(bookBefore, "seq")) + 1,
+            Long.parseLong(VenueHttp.field(bookAtFailover, "seq")), "the held bid's book frame, once released");
 
         primary.process.destroyForcibly();
         assertTrue(primary.process.waitFor(30, TimeUnit.SECONDS));
@@ -132,6 +143,9 @@ class ApplianceFailoverTest
             VenueHttp.field(toStandby.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
             "nextUsableNonce"));
         assertEquals("resting", VenueHttp.field(toStandby.get("/api/v1/trading/orders/" + digest).body(), "status"));
+        // the streams' numbering is the journal's: the promoted standby's book has the primary's epoch, seq and levels
+        awaitFeed(toStandby, lastAnswered + 1);
+        assertEquals(bookAtFailover, toStandby.get(BOOK).body());
         for (int nonce = 1; nonce <= ORDERS + 2; nonce++)
         {
             final HttpResponse<String> again = toStandby.submit(demo, nonce, bid(nonce));
@@ -157,6 +171,17 @@ class ApplianceFailoverTest
         assertTrue(primary.lines.stream().anyMatch(l -> l.contains("fenced: a primary of epoch 2 is running")),
             String.join("\n", primary.lines));
         assertEquals(1, primary.process.exitValue());
+    }
+
+    /** Polls the trades read, whose engineSeq is the last command the node's market feed applied. */
+    private static void awaitFeed(final VenueHttp node, final long sequence) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Long.parseLong(VenueHttp.field(node.get(TRADES).body(), "engineSeq")) < sequence)
+        {
+            assertTrue(System.nanoTime() < deadline, "the feed did not reach " + sequence);
+            Thread.sleep(10);
+        }
     }
 
     private static SpotPlaceOrder bid(final long nonce)
