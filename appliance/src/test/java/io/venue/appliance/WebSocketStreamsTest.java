@@ -15,9 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -81,7 +84,8 @@ class WebSocketStreamsTest
 
     private void startAppliance() throws Exception
     {
-        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+        final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1");
+        appliance = Appliance.start(context,
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         http = new VenueHttp(appliance.baseUrl());
     }
@@ -217,6 +221,79 @@ class WebSocketStreamsTest
                 assertEquals(last, number(snapshot, "seq"));
             }
         }
+    }
+
+    /**
+     * A client that subscribes and never reads again holds back nothing: another client of the same market gets every
+     * frame, in order, each checksum right. (Its close 4408 once its queue passes the mark is WsLimitsTest's: on
+     * loopback the kernel's buffers take more than a test's orders make.)
+     */
+    @Test
+    void aClientThatStopsReadingHoldsBackNoOtherClientsFrames() throws Exception
+    {
+        try (StreamClient reader = new StreamClient(appliance.baseUrl(), "/api/v1/ws/public");
+            Socket stalled = new Socket())
+        {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new InetSocketAddress("127.0.0.1", appliance.httpPort()), 5_000);
+            final OutputStream out = stalled.getOutputStream();
+            out.write(("GET /api/v1/ws/public HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n" +
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" +
+                "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            awaitUpgrade(stalled);
+            out.write(maskedText("{\"method\":\"subscribe\",\"id\":1,\"channels\":[\"book.1\",\"trades.1\"]}"));
+            out.flush();
+            reader.send("{\"method\":\"subscribe\",\"id\":1,\"channels\":[\"book.1\"]}");
+            final LocalBook book = new LocalBook();
+            book.apply(reader.next(channel("book.1"), 10));
+            final long first = book.seq;
+            placeRandomOrders(new Random(9), 100);
+            final long last = number(restBook(), "seq");
+            while (book.seq < last)
+            {
+                book.apply(reader.next(channel("book.1"), 10)); // every frame, in order, each checksum right
+            }
+            assertTrue(last - first >= 50, "the orders changed the book: " + (last - first) + " frames");
+            assertEquals(2, metric("venue_ws_connections_open"), "the stalled client is still connected");
+        }
+    }
+
+    /** Reads the server's answer to an upgrade up to the end of its head, and checks it is the 101. */
+    private static void awaitUpgrade(final Socket socket) throws Exception
+    {
+        socket.setSoTimeout(10_000);
+        final StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0)
+        {
+            final int b = socket.getInputStream().read();
+            assertTrue(b >= 0, "closed during the upgrade: " + head);
+            head.append((char)b);
+        }
+        assertTrue(head.toString().startsWith("HTTP/1.1 101"), head.toString());
+    }
+
+    /** A client's text frame: masked (RFC 6455 5.3) with a zero mask, which leaves the bytes as they are. */
+    private static byte[] maskedText(final String text)
+    {
+        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        final byte[] frame = new byte[2 + 4 + payload.length];
+        frame[0] = (byte)0x81;
+        frame[1] = (byte)(0x80 | payload.length);
+        System.arraycopy(payload, 0, frame, 6, payload.length);
+        return frame;
+    }
+
+    private long metric(final String sample) throws Exception
+    {
+        for (final String line : http.get("/api/v1/admin/metrics").body().split("\n"))
+        {
+            if (line.startsWith(sample + " "))
+            {
+                return Long.parseLong(line.substring(sample.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("no metric " + sample);
     }
 
     @Test
