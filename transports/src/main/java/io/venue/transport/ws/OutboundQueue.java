@@ -35,6 +35,8 @@ final class OutboundQueue
     /** When the queue went over the mark (0: it is under). */
     private long overSinceNs;
     private final ChannelFutureListener drainCheck = written -> drained();
+    /** While true, writes are not flushed one by one: {@link #endBatch} flushes them together. */
+    private boolean batching;
 
     OutboundQueue(final Channel channel, final long markBytes, final long hardCapBytes, final WsCounters counters)
     {
@@ -131,10 +133,23 @@ final class OutboundQueue
         write(frame.json());
     }
 
+    /** From now until {@link #endBatch}, the frames written go out with one flush (event loop only). */
+    void beginBatch()
+    {
+        batching = true;
+    }
+
+    void endBatch()
+    {
+        batching = false;
+        channel.flush();
+    }
+
     private void write(final byte[] json)
     {
         final int length = json.length;
-        channel.writeAndFlush(new TextWebSocketFrame(Unpooled.wrappedBuffer(json))).addListener(written ->
+        final TextWebSocketFrame frame = new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
+        (batching ? channel.write(frame) : channel.writeAndFlush(frame)).addListener(written ->
         {
             queued.addAndGet(-length);
             if (written.isSuccess())

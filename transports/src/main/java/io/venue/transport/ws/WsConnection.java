@@ -13,6 +13,8 @@ import io.venue.feed.FeedSubscriber;
 import io.venue.transport.http.JsonReader;
 
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,6 +38,10 @@ final class WsConnection implements FeedSubscriber
     private final Channel channel;
     private final long connectionId;
     private final boolean privateStream;
+    /** Writes from the feed's thread waiting for the event loop, and whether a loop task will take them. */
+    private final Queue<Runnable> fromFeed = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainFromFeed = this::drainFromFeed;
     private final OutboundQueue outbound;
     private final Subscriptions subscriptions;
     private final ControlWindow controls;
@@ -253,7 +259,7 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
-        onLoop(() ->
+        fromFeed(() ->
         {
             if (!closing)
             {
@@ -274,7 +280,7 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
-        onLoop(() ->
+        fromFeed(() ->
         {
             if (subscriptions.awaitingAnswers())
             {
@@ -300,6 +306,37 @@ final class WsConnection implements FeedSubscriber
         catch (final JsonReader.JsonException ex)
         {
             // not the feed's JSON: nothing to learn from it; it is still written
+        }
+    }
+
+    /**
+     * What the feed's thread hands to the event loop, in order: one task of the loop takes every write queued by then
+     * and flushes them together, so a burst of frames costs one wake-up and one flush, not one of each per frame.
+     */
+    private void fromFeed(final Runnable write)
+    {
+        fromFeed.add(write);
+        if (drainScheduled.compareAndSet(false, true))
+        {
+            onLoop(drainFromFeed);
+        }
+    }
+
+    private void drainFromFeed()
+    {
+        drainScheduled.set(false);
+        outbound.beginBatch();
+        try
+        {
+            Runnable write;
+            while ((write = fromFeed.poll()) != null)
+            {
+                write.run();
+            }
+        }
+        finally
+        {
+            outbound.endBatch();
         }
     }
 
