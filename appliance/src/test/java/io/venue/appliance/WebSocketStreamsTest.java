@@ -4,6 +4,14 @@ import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
 import io.venue.action.Deposit;
+import io.venue.auth.AgentKind;
+import io.venue.auth.OwnerRevokeText;
+import io.venue.auth.Scope;
+import io.venue.codec.Hex;
+import io.venue.codec.JsonWriter;
+import io.venue.crypto.Eip191;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1Signer;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.transport.http.JsonReader;
 import io.venue.transport.http.OwnerIntents;
@@ -326,6 +334,46 @@ class WebSocketStreamsTest
             assertEquals(epoch, next.get("epoch"));
             assertEquals(number(before, "seq") + 1, number(next, "seq"));
             assertNotEquals("snapshot", next.get("type"));
+        }
+    }
+
+    /**
+     * An institutional client's path: a token obtained with its agent credential's SVC-* headers opens the account's
+     * private streams; the owner revokes every agent and the open stream is closed 4403 within the grant check.
+     */
+    @Test
+    void aTokenObtainedByMachineHeadersOpensThePrivateStreamsUntilTheAgentIsRevoked() throws Exception
+    {
+        final VenueHttp.Credential credential = http.newCredential(demo, 1, AgentKind.API, Scope.TRADE, Scope.READ);
+        demoNonce = 10; // the owner's intents take nonces of the account's window: 1 here, 2 for the revoke below
+        final HttpRequest.Builder request = HttpRequest.newBuilder(
+            URI.create(appliance.baseUrl() + "/api/v1/ws/token")).POST(HttpRequest.BodyPublishers.noBody());
+        credential.signer().sign(1, System.currentTimeMillis(), "POST", "/api/v1/ws/token", null, null)
+            .forEach(request::header);
+        final HttpResponse<String> issued = http.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, issued.statusCode(), issued.body());
+        try (StreamClient stream = new StreamClient(appliance.baseUrl(), "/api/v1/ws/private"))
+        {
+            stream.next(type("session"), 10);
+            stream.send("{\"method\":\"auth\",\"id\":1,\"token\":\"" + VenueHttp.field(issued.body(), "token") + "\"}");
+            assertEquals(demo.address().toString(), stream.next(type("ack"), 10).get("account"));
+            stream.send("{\"method\":\"subscribe\",\"id\":2,\"channels\":[\"orders\"]}");
+            stream.next(type("ack"), 10);
+            final String order = placed(http.submit(demo, ++demoNonce, order(Side.BID, MID - 300 * TICK, LOT,
+                TimeInForce.GTC)));
+            final Map<String, Object> accepted = stream.next(channel("orders"), 10);
+            assertTrue(accepted.toString().contains(order), accepted.toString());
+
+            final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(demo.address()).nonce(2)
+                .issuedAtMs(System.currentTimeMillis()).chainId(ApplianceContext.DEMO_CHAIN_ID)
+                .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+            ok(http.post("/api/v1/trading/accounts/owner-revoke", new JsonWriter()
+                .field("userWalletAddress", demo.address().toString()).field("nonce", revokeAll.nonce())
+                .field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", Hex.to0x(new Secp256k1Signer(demo)
+                .sign(Eip191.personalHash(revokeAll.text()), PreimageMode.RAW))).toJson()
+                .getBytes(StandardCharsets.UTF_8)));
+            assertEquals(4403, stream.closeCode(10));
+            assertEquals("GRANT_REVOKED", stream.closeReason());
         }
     }
 
