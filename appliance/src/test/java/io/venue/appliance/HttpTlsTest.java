@@ -73,6 +73,21 @@ class HttpTlsTest
         }
     }
 
+    /** The WebSocket streams share the lane's TLS: wss:// on the same port, and the bundle names wss URLs. */
+    @Test
+    void theWebSocketStreamsAreServedOverTheLanesTls() throws Exception
+    {
+        final HttpClient client = HttpClient.newBuilder().sslContext(TlsCertificates.trusting(fallback)).build();
+        try (StreamClient stream = new StreamClient(client, appliance.baseUrl(), "/api/v1/ws/public"))
+        {
+            assertEquals("session", stream.next(10).get("type"));
+            stream.send("{\"method\":\"subscribe\",\"id\":1,\"channels\":[\"book.1\"]}");
+            assertEquals("snapshot", stream.next(StreamClient.channel("book.1"), 10).get("type"));
+        }
+        assertTrue(appliance.connectivityJson().contains("\"publicUrl\":\"wss://127.0.0.1:" + appliance.httpPort() +
+            "/api/v1/ws/public\""), appliance.connectivityJson());
+    }
+
     @Test
     void aSignedSubmitIsAnsweredOverTlsAndTheBundleSaysTls() throws Exception
     {

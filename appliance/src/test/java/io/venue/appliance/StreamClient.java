@@ -30,7 +30,13 @@ final class StreamClient implements AutoCloseable
     /** Connects to {@code baseUrl} (http://host:port) at {@code path}, e.g. {@code /api/v1/ws/public}. */
     StreamClient(final String baseUrl, final String path) throws Exception
     {
-        socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+        this(HttpClient.newHttpClient(), baseUrl, path);
+    }
+
+    /** As above over {@code client} (one trusting a test's TLS certificate): https becomes wss. */
+    StreamClient(final HttpClient client, final String baseUrl, final String path) throws Exception
+    {
+        socket = client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
             .buildAsync(URI.create(baseUrl.replaceFirst("^http", "ws") + path), new Listener())
             .get(30, TimeUnit.SECONDS);
     }
