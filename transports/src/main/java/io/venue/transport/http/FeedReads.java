@@ -3,10 +3,8 @@ package io.venue.transport.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.venue.entry.admission.EdgeThrottle;
 import io.venue.transport.http.OrderedAnswers.Slot;
 
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -108,12 +106,8 @@ final class FeedReads
                 (book ? MAX_DEPTH : MAX_TRADES)));
             return;
         }
-        final InetAddress remote = ClientAddress.of(ctx.channel());
-        final long addressWait = context.connectionsExempt.contains(remote) ? 0 :
-            context.readsByAddress.acquire(EdgeThrottle.key(remote));
-        if (addressWait > 0)
+        if (!privateReads.admitAddress(ctx, slot))
         {
-            answers.fill(ctx, slot, PrivateReadGate.limited("address", addressWait, context.readsByAddress.burst()));
             return;
         }
         final long marketId = Long.parseLong(market);

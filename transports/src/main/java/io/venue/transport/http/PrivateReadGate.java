@@ -48,12 +48,8 @@ final class PrivateReadGate
                 json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no private reads"))));
             return false;
         }
-        final InetAddress remote = ClientAddress.of(ctx.channel());
-        final long addressWait = context.connectionsExempt.contains(remote) ? 0 :
-            context.readsByAddress.acquire(EdgeThrottle.key(remote));
-        if (addressWait > 0)
+        if (!admitAddress(ctx, slot))
         {
-            answers.fill(ctx, slot, limited("address", addressWait, context.readsByAddress.burst()));
             return false;
         }
         final String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
@@ -93,8 +89,25 @@ final class PrivateReadGate
         return true;
     }
 
+    /**
+     * The address's throttle of the reads that cost another thread's time (private reads, the feed's reads): every ask
+     * counts, with a token or without; when refused, the slot has its 429.
+     */
+    boolean admitAddress(final ChannelHandlerContext ctx, final Slot slot)
+    {
+        final InetAddress remote = ClientAddress.of(ctx.channel());
+        final long addressWait = context.connectionsExempt.contains(remote) ? 0 :
+            context.readsByAddress.acquire(EdgeThrottle.key(remote));
+        if (addressWait > 0)
+        {
+            answers.fill(ctx, slot, limited("address", addressWait, context.readsByAddress.burst()));
+            return false;
+        }
+        return true;
+    }
+
     /** The reads' 429: the limiter's code, its burst as the limit, nothing left, and when one is back. */
-    static FullHttpResponse limited(final String scope, final long waitSeconds, final long burst)
+    private static FullHttpResponse limited(final String scope, final long waitSeconds, final long burst)
     {
         return json(new SubmitResponse(429, error("rate_limited", "too many reads from this " + scope +
             "; retry after the delay"), waitSeconds, burst, 0, waitSeconds * 1_000));
