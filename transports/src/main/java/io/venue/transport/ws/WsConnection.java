@@ -39,7 +39,7 @@ final class WsConnection implements FeedSubscriber
     private final long connectionId;
     private final boolean privateStream;
     /** Writes from the feed's thread waiting for the event loop, and whether a loop task will take them. */
-    private final Queue<Runnable> fromFeed = new ConcurrentLinkedQueue<>();
+    private final Queue<Object> fromFeed = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainFromFeed = this::drainFromFeed;
     private final OutboundQueue outbound;
@@ -259,13 +259,7 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
-        fromFeed(() ->
-        {
-            if (!closing)
-            {
-                outbound.writeFrame(frame);
-            }
-        });
+        fromFeed(frame);
     }
 
     @Override
@@ -280,17 +274,20 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
-        fromFeed(() ->
+        fromFeed(json);
+    }
+
+    /** An ack or an error of the feed's, on the event loop: what it tells the limits first, then written. */
+    private void writeAnswer(final byte[] json)
+    {
+        if (subscriptions.awaitingAnswers())
         {
-            if (subscriptions.awaitingAnswers())
-            {
-                answered(json);
-            }
-            if (!closing)
-            {
-                outbound.writeReserved(json);
-            }
-        });
+            answered(json);
+        }
+        if (!closing)
+        {
+            outbound.writeReserved(json);
+        }
     }
 
     /** A refused subscribe's channels no longer count against the limits. */
@@ -310,12 +307,13 @@ final class WsConnection implements FeedSubscriber
     }
 
     /**
-     * What the feed's thread hands to the event loop, in order: one task of the loop takes every write queued by then
-     * and flushes them together, so a burst of frames costs one wake-up and one flush, not one of each per frame.
+     * What the feed's thread hands to the event loop, in order (a {@link FeedFrame}, or an answer's bytes): one task of
+     * the loop takes everything queued by then and flushes it together, so a burst of frames costs one wake-up and one
+     * flush, not one of each per frame, and no task is made per frame.
      */
-    private void fromFeed(final Runnable write)
+    private void fromFeed(final Object frameOrAnswer)
     {
-        fromFeed.add(write);
+        fromFeed.add(frameOrAnswer);
         if (drainScheduled.compareAndSet(false, true))
         {
             onLoop(drainFromFeed);
@@ -328,10 +326,20 @@ final class WsConnection implements FeedSubscriber
         outbound.beginBatch();
         try
         {
-            Runnable write;
-            while ((write = fromFeed.poll()) != null)
+            Object item;
+            while ((item = fromFeed.poll()) != null)
             {
-                write.run();
+                if (item instanceof FeedFrame frame)
+                {
+                    if (!closing)
+                    {
+                        outbound.writeFrame(frame);
+                    }
+                }
+                else
+                {
+                    writeAnswer((byte[])item);
+                }
             }
         }
         finally
