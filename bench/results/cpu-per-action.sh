@@ -8,18 +8,12 @@
 set -euo pipefail
 jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18091; data=/tmp/cpa-data; work=/tmp/cpa-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
-printf "demo=true\nhttp.port=$port\nedge.ip.exempt=127.0.0.1\n${EXTRA:-}" > venue.properties
-F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
-java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$jar" \
-  --config venue.properties --data "$data" > app.out 2>&1 &
-app=$!
+. "$root/bench/results/appliance-run.sh"
+start_appliance "$jar" "$port" "$data"
 trap 'kill $app 2>/dev/null || true' EXIT
-for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
-sleep 2
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
-. "$root/bench/results/thread-cpu.sh"
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 ticks $app > before.txt
 gen measured

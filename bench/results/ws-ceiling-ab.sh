@@ -7,15 +7,10 @@ set -euo pipefail
 jar=$1; cli=$2; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18093; data=/tmp/wsc-data; work=/tmp/wsc; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
 subs=${SUBS:-100}; stalled=${STALLED:-1}; rounds=${ROUNDS:-2}; ceil=${CEIL:-30000}
-printf "demo=true\nhttp.port=$port\nedge.ip.exempt=127.0.0.1\n${EXTRA:-}" > venue.properties
-F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
-java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$jar" \
-  --config venue.properties --data "$data" > app.out 2>&1 &
-app=$!
+. "$root/bench/results/appliance-run.sh"
+start_appliance "$jar" "$port" "$data"
 trap 'kill $app 2>/dev/null || true; kill $fan 2>/dev/null || true' EXIT
 fan=
-for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
-sleep 2
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates 1000 --duration 1 --accounts 650 --ceiling 64 --ceiling-actions "$ceil" > "$1.out" 2>&1
   sed -n 's/.*ceiling, 64 in flight (\([0-9,]*\)\/s).*/\1/p' "$1.out" | tr -d , ; }

@@ -11,15 +11,9 @@ jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18092; data=/tmp/wsf-data; work=/tmp/wsf-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
 subs=${SUBS:-1000}; rate=${RATE:-1000}; dur=${DUR:-30}
 # every subscriber is on 127.0.0.1: the per-address connection cap is lifted for the loopback address
-printf "demo=true\nhttp.port=$port\nedge.ip.exempt=127.0.0.1\nhttp.max.connections=20000\n${EXTRA:-}" > venue.properties
-F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
-java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$jar" \
-  --config venue.properties --data "$data" > app.out 2>&1 &
-app=$!
+. "$root/bench/results/appliance-run.sh"
+start_appliance "$jar" "$port" "$data" "http.max.connections=20000\n"
 trap 'kill $app 2>/dev/null || true' EXIT
-for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done
-sleep 2
-. "$root/bench/results/thread-cpu.sh"
 java $F -XX:+UseZGC -jar "$cli" ws-fanout --url ws://127.0.0.1:$port/api/v1/ws/public --subscribers "$subs" \
   --duration $((dur + 45)) > fanout.out 2>&1 &
 fan=$!
