@@ -4,6 +4,7 @@ import io.venue.auth.CredentialSecrets;
 import io.venue.crypto.Secp256k1Recoveries;
 import io.venue.engine.EngineConfig;
 import io.venue.entry.Answer;
+import io.venue.entry.ConnectionAddresses;
 import io.venue.entry.EntryCore;
 import io.venue.entry.PendingRequests;
 import io.venue.entry.PreJournalRefusals;
@@ -187,10 +188,12 @@ final class NodeOrderEntry
         sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch,
             lastSequence, BATCH) .stampsFrom(journals.commands().lastTimestampMs())
             .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce());
+        // the lanes record each connection's client address; the sequencer counts repeated refusals by it
+        final ConnectionAddresses addresses = new ConnectionAddresses(ConnectionAddresses.DEFAULT_CAPACITY);
         if (context.refusalsAggregateAfter() > 0)
         {
             sequencer.aggregatesRefusals(new RefusalAggregator(context.refusalsAggregateAfter(),
-                context.refusalsAggregateWindowMs(), context.refusalsAggregateSources()));
+                context.refusalsAggregateWindowMs(), context.refusalsAggregateSources()), addresses);
         }
         threads.add(sequencer);
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see
@@ -198,7 +201,7 @@ final class NodeOrderEntry
         entry = new EntryCore(new EntryCore.Context()
             .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
-            .answerTimeoutMs(context.answerTimeoutMs())
+            .answerTimeoutMs(context.answerTimeoutMs()).addresses(addresses)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(),
                 context.edgeNanoClock()))
             .prebatched(context.mmLowLatencyMaxActions(), context.mmPrebatchedMaxBatches())

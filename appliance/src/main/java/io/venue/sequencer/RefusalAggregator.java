@@ -3,12 +3,16 @@ package io.venue.sequencer;
 /**
  * Decides, for the sequencer, which refusals get a {@code RequestRejected} record of their own and which are counted
  * into a {@code RequestsRejectedSummary}: within a window of the sequencer's stamped time, the first {@code threshold}
- * refusals of one source (a connection) and one reason are journaled one by one, the rest are counted, and the count
+ * refusals of one source and one reason are journaled one by one, the rest are counted, and the count
  * is handed to a {@link SummarySink} once the window closes, when the source is evicted, or when {@link #flushDue}
  * finds the window over. So a flood costs the journal at most {@code threshold} records and one summary per source,
  * reason and window, and every refusal is in its own record or in exactly one summary's count.
  * <p>
- * The table is an open-addressed hash of at most {@code sources} (connection, reason) entries, all arrays allocated
+ * A source is the client's address when the lane recorded it ({@code io.venue.entry.ConnectionAddresses}), whatever
+ * connection each refusal came on, so a client that opens a connection per request is still one source; otherwise the
+ * connection.
+ * <p>
+ * The table is an open-addressed hash of at most {@code sources} (source, reason) entries, all arrays allocated
  * up front: taking a refusal allocates nothing. When it is full a new entry evicts the one at a rotating hand,
  * flushing its count first. Single-threaded: the sequencer's thread only. Reads no clock: every time is a stamp given.
  */
@@ -18,23 +22,34 @@ public final class RefusalAggregator
     @FunctionalInterface
     public interface SummarySink
     {
+        /**
+         * @param connectionId the last one's connection.
+         * @param byAddress    whether the source is the address {@code addressHigh}, {@code addressLow} (16 bytes,
+         *                     big-endian halves); otherwise it is the connection.
+         */
         void onSummary(
-            long connectionId, int reason, long count, long firstCorrelationId, long lastCorrelationId,
-            long firstTimestampMs, long lastTimestampMs, byte[] accounts, int accountOffset, byte[] digests,
-            int digestOffset, String lastDetail);
+            long connectionId, boolean byAddress, long addressHigh, long addressLow, int reason, long count,
+            long firstCorrelationId, long lastCorrelationId, long firstTimestampMs, long lastTimestampMs,
+            byte[] accounts, int accountOffset, byte[] digests, int digestOffset, String lastDetail);
     }
 
     private static final int ACCOUNT = 20;
     private static final int DIGEST = 32;
     private static final int EMPTY = 0;
+    /** Set in a key's reason when its source is a connection, so that no address can equal it. */
+    private static final int BY_CONNECTION = 1 << 16;
+    private static final int REASON_MASK = BY_CONNECTION - 1;
 
     private final int threshold;
     private final long windowMs;
     private final int maxEntries;
     private final int mask;
-    private final long[] connection;
-    /** The reason's value; {@value #EMPTY} marks a free slot (RequestRejectReason values start at 1). */
+    /** The source: an address's halves, or the connection id and 0 ({@link #BY_CONNECTION} in the reason). */
+    private final long[] sourceHigh;
+    private final long[] sourceLow;
+    /** The reason's value, and {@link #BY_CONNECTION}; {@value #EMPTY} marks a free slot (reasons start at 1). */
     private final int[] reason;
+    private final long[] lastConnection;
     private final long[] windowStartMs;
     private final int[] journaled;
     private final long[] counted;
@@ -56,7 +71,7 @@ public final class RefusalAggregator
     /**
      * @param threshold refusals of one source and reason journaled one by one in a window (at least 1).
      * @param windowMs  the window, in the sequencer's stamped milliseconds (at least 1).
-     * @param sources   the most (connection, reason) entries held (at least 1).
+     * @param sources   the most (source, reason) entries held (at least 1).
      */
     public RefusalAggregator(final int threshold, final long windowMs, final int sources)
     {
@@ -71,8 +86,10 @@ public final class RefusalAggregator
         // at most half full: short probes
         final int capacity = Integer.highestOneBit(Math.max(2, sources) * 2 - 1) << 1;
         mask = capacity - 1;
-        connection = new long[capacity];
+        sourceHigh = new long[capacity];
+        sourceLow = new long[capacity];
         reason = new int[capacity];
+        lastConnection = new long[capacity];
         windowStartMs = new long[capacity];
         journaled = new int[capacity];
         counted = new long[capacity];
@@ -86,23 +103,28 @@ public final class RefusalAggregator
     }
 
     /**
-     * Takes one refusal stamped {@code stampMs}.
+     * Takes one refusal stamped {@code stampMs}, from {@code connectionId}, whose client address is
+     * {@code addressHigh} and {@code addressLow} when {@code addressKnown}.
      *
      * @param sink takes the summary of a window this refusal closes, or of an entry evicted to make room.
      * @return true when the refusal is to be journaled on its own; false when it was counted.
      */
     public boolean journalsOnItsOwn(
-        final long connectionId, final int reasonValue, final long correlationId, final long stampMs,
-        final byte[] account, final byte[] digest, final String detail, final SummarySink sink)
+        final long connectionId, final boolean addressKnown, final long addressHigh, final long addressLow,
+        final int reasonValue, final long correlationId, final long stampMs, final byte[] account, final byte[] digest,
+        final String detail, final SummarySink sink)
     {
-        int slot = find(connectionId, reasonValue);
+        final long high = addressKnown ? addressHigh : connectionId;
+        final long low = addressKnown ? addressLow : 0;
+        final int key = addressKnown ? reasonValue : reasonValue | BY_CONNECTION;
+        int slot = find(high, low, key);
         if (slot < 0)
         {
             if (entries == maxEntries)
             {
                 evictOne(sink);
             }
-            slot = insert(connectionId, reasonValue, stampMs);
+            slot = insert(high, low, key, stampMs);
         }
         else if (stampMs - windowStartMs[slot] >= windowMs)
         {
@@ -123,6 +145,7 @@ public final class RefusalAggregator
             earliestDueMs = Math.min(earliestDueMs, windowStartMs[slot] + windowMs);
         }
         counted[slot]++;
+        lastConnection[slot] = connectionId;
         lastCorrelation[slot] = correlationId;
         lastMs[slot] = stampMs;
         System.arraycopy(account, 0, accounts, slot * ACCOUNT, ACCOUNT);
@@ -197,8 +220,11 @@ public final class RefusalAggregator
         pending--;
         final String detail = lastDetail[slot];
         lastDetail[slot] = null;
-        sink.onSummary(connection[slot], reason[slot], count, firstCorrelation[slot], lastCorrelation[slot],
-            firstMs[slot], lastMs[slot], accounts, slot * ACCOUNT, digests, slot * DIGEST, detail);
+        final boolean byAddress = (reason[slot] & BY_CONNECTION) == 0;
+        sink.onSummary(lastConnection[slot], byAddress, byAddress ? sourceHigh[slot] : 0,
+            byAddress ? sourceLow[slot] : 0, reason[slot] & REASON_MASK, count, firstCorrelation[slot],
+            lastCorrelation[slot], firstMs[slot], lastMs[slot], accounts, slot * ACCOUNT, digests, slot * DIGEST,
+            detail);
     }
 
     /** Evicts the next entry at or after the hand, its count flushed first. */
@@ -215,12 +241,12 @@ public final class RefusalAggregator
         evictions++;
     }
 
-    private int find(final long connectionId, final int reasonValue)
+    private int find(final long high, final long low, final int key)
     {
-        int slot = home(connectionId, reasonValue);
+        int slot = home(high, low, key);
         while (reason[slot] != EMPTY)
         {
-            if (connection[slot] == connectionId && reason[slot] == reasonValue)
+            if (sourceHigh[slot] == high && sourceLow[slot] == low && reason[slot] == key)
             {
                 return slot;
             }
@@ -229,15 +255,16 @@ public final class RefusalAggregator
         return -1;
     }
 
-    private int insert(final long connectionId, final int reasonValue, final long stampMs)
+    private int insert(final long high, final long low, final int key, final long stampMs)
     {
-        int slot = home(connectionId, reasonValue);
+        int slot = home(high, low, key);
         while (reason[slot] != EMPTY)
         {
             slot = (slot + 1) & mask;
         }
-        connection[slot] = connectionId;
-        reason[slot] = reasonValue;
+        sourceHigh[slot] = high;
+        sourceLow[slot] = low;
+        reason[slot] = key;
         windowStartMs[slot] = stampMs;
         journaled[slot] = 0;
         counted[slot] = 0;
@@ -252,7 +279,7 @@ public final class RefusalAggregator
         int next = (hole + 1) & mask;
         while (reason[next] != EMPTY)
         {
-            final int want = home(connection[next], reason[next]);
+            final int want = home(sourceHigh[next], sourceLow[next], reason[next]);
             // the entry may move into the hole unless its home lies cyclically in (hole, next]
             final boolean stays = hole <= next ? hole < want && want <= next : hole < want || want <= next;
             if (!stays)
@@ -270,8 +297,10 @@ public final class RefusalAggregator
 
     private void move(final int from, final int to)
     {
-        connection[to] = connection[from];
+        sourceHigh[to] = sourceHigh[from];
+        sourceLow[to] = sourceLow[from];
         reason[to] = reason[from];
+        lastConnection[to] = lastConnection[from];
         windowStartMs[to] = windowStartMs[from];
         journaled[to] = journaled[from];
         counted[to] = counted[from];
@@ -284,9 +313,9 @@ public final class RefusalAggregator
         lastDetail[to] = lastDetail[from];
     }
 
-    private int home(final long connectionId, final int reasonValue)
+    private int home(final long high, final long low, final int key)
     {
-        long h = connectionId * 0x9E3779B97F4A7C15L + reasonValue;
+        long h = (high * 0x9E3779B97F4A7C15L ^ low) * 0x9E3779B97F4A7C15L + key;
         h ^= h >>> 29;
         return (int)(h * 0xBF58476D1CE4E5B9L >>> 40) & mask;
     }

@@ -18,6 +18,7 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import io.venue.entry.ConnectionAddresses;
 import io.venue.entry.PreJournalRefusals;
 import io.venue.entry.RefusalDetails;
 import io.venue.journal.JournalRecords;
@@ -40,10 +41,10 @@ import java.util.function.BooleanSupplier;
  * The stamped time is the clock's, never earlier than the previous stamp: the engine's only clock moves
  * forward. Everything non-deterministic (the clock, verification, arrival order) ends here.
  * <p>
- * With a {@link RefusalAggregator} ({@link #aggregatesRefusals}), a connection's refusals beyond its threshold in a
+ * With a {@link RefusalAggregator} ({@link #aggregatesRefusals}), a source's refusals beyond its threshold in a
  * window of stamped time are not journaled one by one: each is answered at once ({@link
- * SequencerListener#onRefusalCounted}) and counted into one {@code RequestsRejectedSummary} per connection, reason
- * and window, journaled when the window is over.
+ * SequencerListener#onRefusalCounted}) and counted into one {@code RequestsRejectedSummary} per source (the client's
+ * address, or the connection when its address is not known), reason and window, journaled when the window is over.
  */
 public final class Sequencer implements Agent
 {
@@ -62,6 +63,9 @@ public final class Sequencer implements Agent
     private final Blake3 blake3 = new Blake3();
     private final byte[] detailDigest = new byte[Blake3.DIGEST_LENGTH];
     private RefusalAggregator aggregator;
+    private ConnectionAddresses addresses;
+    private final long[] address = new long[2];
+    private final byte[] addressBytes = new byte[ConnectionAddresses.LENGTH];
     /** Set when the lanes have drained: every count still waiting for its window is journaled at once. */
     private volatile boolean flushCounts;
     private final ExpandableArrayBuffer record = new ExpandableArrayBuffer(4096);
@@ -232,10 +236,6 @@ public final class Sequencer implements Agent
     }
 
     /**
-     * Journals each connection's first {@code threshold} refusals of a reason in a window of stamped time one by one,
-     * and counts the rest into one summary per connection, reason and window (see {@link RefusalAggregator}).
-     */
-    /**
      * Journals every refusal count still waiting for its window to end, on the sequencer's thread at its next duty
      * cycle, and from then on each count as soon as it is made: a node that stops calls it once its lanes are drained,
      * while the journal is still shipped, so no count is left out of the journal.
@@ -245,9 +245,15 @@ public final class Sequencer implements Agent
         flushCounts = true;
     }
 
-    public Sequencer aggregatesRefusals(final RefusalAggregator aggregator)
+    /**
+     * Journals each source's first {@code threshold} refusals of a reason in a window of stamped time one by one, and
+     * counts the rest into one summary per source, reason and window (see {@link RefusalAggregator}): the source is the
+     * client's address when {@code addresses} knows the connection's (null: always the connection).
+     */
+    public Sequencer aggregatesRefusals(final RefusalAggregator aggregator, final ConnectionAddresses addresses)
     {
         this.aggregator = aggregator;
+        this.addresses = addresses;
         return this;
     }
 
@@ -267,8 +273,9 @@ public final class Sequencer implements Agent
         final long stamp, final long connectionId, final long correlationId, final RequestRejectReason reason,
         final byte[] accountBytes, final byte[] digestBytes, final String detail, final boolean waited)
     {
-        if (aggregator != null && !aggregator.journalsOnItsOwn(connectionId, reason.value(), correlationId, stamp,
-            accountBytes, digestBytes, detail, onSummary))
+        if (aggregator != null && !aggregator.journalsOnItsOwn(connectionId,
+            addresses != null && addresses.find(connectionId, address), address[0], address[1], reason.value(),
+            correlationId, stamp, accountBytes, digestBytes, detail, onSummary))
         {
             if (waited)
             {
@@ -287,7 +294,8 @@ public final class Sequencer implements Agent
      * {@code detailDigest} is the BLAKE3 of the detail the last one's RequestRejected would have held.
      */
     private void journalSummary(
-        final long connectionId, final int reason, final long count, final long firstCorrelationId,
+        final long connectionId, final boolean byAddress, final long addressHigh, final long addressLow,
+        final int reason, final long count, final long firstCorrelationId,
         final long lastCorrelationId, final long firstTimestampMs, final long lastTimestampMs, final byte[] accounts,
         final int accountOffset, final byte[] digests, final int digestOffset, final String lastDetail)
     {
@@ -311,6 +319,9 @@ public final class Sequencer implements Agent
             .putAccount(accounts, accountOffset, 20)
             .putDigest(digests, digestOffset, 32)
             .putDetailDigest(detailDigest, 0, 32);
+        // zeros: the source is the connection
+        ConnectionAddresses.toBytes(addressHigh, addressLow, addressBytes, 0);
+        summary.putSourceAddress(addressBytes, 0, ConnectionAddresses.LENGTH);
         append(MessageHeaderEncoder.ENCODED_LENGTH + summary.encodedLength(), false, connectionId, 0);
     }
 

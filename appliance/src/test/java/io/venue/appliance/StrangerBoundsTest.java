@@ -14,10 +14,13 @@ import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.entry.RefusalDetails;
 import io.venue.journal.queue.Journal;
+import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.signing.ActionSigner;
 import io.venue.testing.JournalFolders;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +32,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,6 +45,7 @@ import java.util.concurrent.CompletableFuture;
 import static io.venue.appliance.DemoVenue.SPOT_MARKET;
 import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.VenueHttp.field;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -308,6 +314,76 @@ class StrangerBoundsTest
         final long summaries = JournalFolders.records(commands).stream()
             .filter(r -> (r[2] & 0xFF | (r[3] & 0xFF) << 8) == RequestsRejectedSummaryDecoder.TEMPLATE_ID).count();
         assertEquals(aggregateAfter == 0, summaries == 0, "summaries: " + summaries);
+    }
+
+    /**
+     * A stranger who opens a connection for every request is one source, its address: its refusals beyond the first
+     * ones of each window are counted into summaries naming the address, whichever connection each came on.
+     */
+    @Test
+    void aClientOpeningAConnectionPerRequestIsCountedByItsAddress() throws Exception
+    {
+        open(new ApplianceContext().journalPretouch(false));
+        final Path commands = folder.resolve("journal").resolve("commands");
+        final byte[] body = "{\"payload\":{\"stranger\":1}}".getBytes(StandardCharsets.US_ASCII);
+        final byte[] request = ("POST " + SUBMIT + " HTTP/1.1\r\nHost: venue\r\nContent-Type: application/json\r\n" +
+            "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n" + new String(body,
+            StandardCharsets.US_ASCII)).getBytes(StandardCharsets.US_ASCII);
+        final URI base = URI.create(appliance.baseUrl());
+        final int requests = 2_000;
+        for (int i = 0; i < requests; i++)
+        {
+            try (Socket socket = new Socket("127.0.0.1", base.getPort()))
+            {
+                socket.getOutputStream().write(request);
+                final String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertTrue(answer.startsWith("HTTP/1.1 400") && answer.contains("MALFORMED"), answer);
+            }
+        }
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        long inJournal = 0;
+        while (inJournal < requests)
+        {
+            assertTrue(System.nanoTime() < deadline, "refusals in the journal: " + inJournal);
+            final String metrics = http.get("/api/v1/admin/metrics").body();
+            inJournal = metric(metrics, "venue_journaled_refusals_total{reason=\"MALFORMED\"}") +
+                metric(metrics, "venue_summarized_refusals_total{reason=\"MALFORMED\"}");
+        }
+        assertEquals(requests, inJournal);
+        appliance.close();
+        appliance = null;
+
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final RequestsRejectedSummaryDecoder summary = new RequestsRejectedSummaryDecoder();
+        final byte[] loopback = new byte[16];
+        loopback[10] = (byte)0xFF;
+        loopback[11] = (byte)0xFF;
+        loopback[12] = 127;
+        loopback[15] = 1;
+        long records = 0;
+        long counted = 0;
+        for (final byte[] record : JournalFolders.records(commands))
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(record);
+            header.wrap(buffer, 0);
+            if (header.templateId() == RequestRejectedDecoder.TEMPLATE_ID)
+            {
+                records++;
+            }
+            else if (header.templateId() == RequestsRejectedSummaryDecoder.TEMPLATE_ID)
+            {
+                summary.wrapAndApplyHeader(buffer, 0, header);
+                final byte[] source = new byte[16];
+                summary.getSourceAddress(source, 0, 16);
+                assertArrayEquals(loopback, source, "the summary names the client's address");
+                counted += summary.count();
+            }
+        }
+        System.out.printf("%,d refused requests, each on a connection of its own: %d RequestRejected records, %,d " +
+            "counted in summaries%n", requests, records, counted);
+        assertEquals(requests, records + counted, "every refusal in a record or a count");
+        // per connection, each would have had a record of its own: by address, 16 a window (1 s)
+        assertTrue(records < requests / 10, "records: " + records);
     }
 
     /** The value of one sample line ("name{label} value") of a metrics text. */

@@ -9,6 +9,7 @@ import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.engine.Engine;
 import io.venue.engine.EngineConfig;
 import io.venue.engine.JournalEventSink;
+import io.venue.entry.ConnectionAddresses;
 import io.venue.entry.PreJournalRefusals;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
@@ -24,10 +25,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -101,7 +104,7 @@ class SequencerRefusalAggregationTest
                 new VerifierPool.Context().threads(1).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
         {
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), clock::get, listener, 1, 0, 64)
-                .aggregatesRefusals(new RefusalAggregator(THRESHOLD, WINDOW_MS, 64));
+                .aggregatesRefusals(new RefusalAggregator(THRESHOLD, WINDOW_MS, 64), null);
             long correlation = 0;
             for (int i = 0; i < flood; i++)
             {
@@ -190,7 +193,7 @@ class SequencerRefusalAggregationTest
         {
             final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), clock::get, listener, 1, 0, 64)
-                .refusals(refusals).aggregatesRefusals(aggregator);
+                .refusals(refusals).aggregatesRefusals(aggregator, null);
             long correlation = 0;
             // a stranger opens connection after connection, each refused 10 times by the edge throttle
             for (long connection = 1; connection <= 50; connection++)
@@ -250,6 +253,78 @@ class SequencerRefusalAggregationTest
     }
 
     @Test
+    void aClientOpeningAConnectionPerRequestIsOneSourceByItsAddress() throws Exception
+    {
+        final Path commandsFolder = folder.resolve("commands");
+        final ConnectionAddresses addresses = new ConnectionAddresses(1 << 16);
+        final InetAddress stranger = InetAddress.getByName("203.0.113.9");
+        final InetAddress other = InetAddress.getByName("2001:db8::7");
+        final int perAddress = 2_000;
+        try (Journal commands = Journal.open(commandsFolder);
+            VerifierPool pool = VerifierPool.start(
+                new VerifierPool.Context().threads(1).chainId(CHAIN_ID).verifyingContract(CONTRACT)))
+        {
+            final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
+            final Sequencer sequencer = new Sequencer(pool, commands.appender(), clock::get, listener, 1, 0, 64)
+                .refusals(refusals).aggregatesRefusals(new RefusalAggregator(THRESHOLD, WINDOW_MS, 64), addresses);
+            long correlation = 0;
+            long connection = 100;
+            for (int i = 0; i < perAddress; i++)
+            {
+                // each request on a connection of its own, from one of two addresses
+                addresses.record(++connection, stranger);
+                refusals.offer(connection, ++correlation, RequestRejectReason.BODY_TOO_LARGE.value(), "big");
+                addresses.record(++connection, other);
+                refusals.offer(connection, ++correlation, RequestRejectReason.BODY_TOO_LARGE.value(), "big");
+            }
+            // and one connection whose address nobody recorded: its own source
+            for (int i = 0; i < THRESHOLD + 5; i++)
+            {
+                refusals.offer(HONEST, ++correlation, RequestRejectReason.BODY_TOO_LARGE.value(), "big");
+            }
+            while (sequencer.doWork() > 0)
+            {
+                // until the ring is empty
+            }
+            clock.addAndGet(WINDOW_MS);
+            sequencer.doWork();
+        }
+
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final RequestsRejectedSummaryDecoder summary = new RequestsRejectedSummaryDecoder();
+        final Map<String, Long> countedBy = new HashMap<>();
+        final Map<String, Long> lastConnectionOf = new HashMap<>();
+        int rejected = 0;
+        final List<byte[]> records = JournalFolders.records(commandsFolder);
+        for (final byte[] record : records)
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(record);
+            header.wrap(buffer, 0);
+            if (header.templateId() == RequestRejectedDecoder.TEMPLATE_ID)
+            {
+                rejected++;
+                continue;
+            }
+            summary.wrapAndApplyHeader(buffer, 0, header);
+            final byte[] source = new byte[ConnectionAddresses.LENGTH];
+            summary.getSourceAddress(source, 0, source.length);
+            final String key = Arrays.equals(source, new byte[source.length]) ? "connection " + summary.connectionId() :
+                InetAddress.getByAddress(source).getHostAddress();
+            assertEquals(null, countedBy.put(key, summary.count()), "one summary per source: " + key);
+            lastConnectionOf.put(key, summary.connectionId());
+            final String line = new RecordPrinter().print(buffer, 0, record.length);
+            assertTrue(line.contains("\"sourceAddress\":\"0x"), line);
+        }
+        // an IPv4 address is kept as ::ffff:a.b.c.d, which Java reads back as the IPv4 address
+        assertEquals(Map.of("203.0.113.9", (long)perAddress - THRESHOLD, "2001:db8:0:0:0:0:0:7",
+            (long)perAddress - THRESHOLD, "connection " + HONEST, 5L), countedBy);
+        assertEquals(3 * THRESHOLD, rejected, "each source's first ones on their own");
+        assertEquals(3 * THRESHOLD + 3, records.size());
+        assertEquals(100 + 2L * perAddress - 1, lastConnectionOf.get("203.0.113.9"), "the last one's connection");
+        assertEquals(100 + 2L * perAddress, lastConnectionOf.get("2001:db8:0:0:0:0:0:7"));
+    }
+
+    @Test
     void aNewWindowJournalsTheFirstOnesOnTheirOwnAgain() throws Exception
     {
         final Path commandsFolder = folder.resolve("commands");
@@ -259,7 +334,7 @@ class SequencerRefusalAggregationTest
         {
             final PreJournalRefusals refusals = new PreJournalRefusals(1 << 20);
             final Sequencer sequencer = new Sequencer(pool, commands.appender(), clock::get, listener, 1, 0, 64)
-                .refusals(refusals).aggregatesRefusals(new RefusalAggregator(3, WINDOW_MS, 16));
+                .refusals(refusals).aggregatesRefusals(new RefusalAggregator(3, WINDOW_MS, 16), null);
             long correlation = 0;
             for (int window = 0; window < 4; window++)
             {

@@ -42,7 +42,8 @@ public final class JournalRecords
      * the layout ({@link #FILLED_KEPT_ON_REENTRY_VERSION}), nor did version 7 ({@link #UNFUNDED_REFUSED_VERSION},
      * which also added a value of {@code SignerMatch}); version 8 only added the audit record
      * {@code RequestsRejectedSummary}, and version 9 ({@link #KEY_VERSION_IN_ID_VERSION}) changed a meaning, not the
-     * layout: every version 4 to 8 record is laid out as the same record of version 9, so it is read as one
+     * layout; version 10 ({@link #ADDRESS_SOURCE_VERSION}) added a field at the end of that summary, which an older
+     * summary's shorter block reads as zeros: every version 4 to 9 record is read as the same record of version 10
      * (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this version's may be read
      * this way.
      */
@@ -71,6 +72,13 @@ public final class JournalRecords
      * under key version 1 (JOURNAL-SCHEMA.md, section 9). The engine writes the same events as before.
      */
     public static final int KEY_VERSION_IN_ID_VERSION = 9;
+    /**
+     * The first version whose {@code RequestsRejectedSummary} counts the refusals of a client address, over all of its
+     * connections, when the lane knew the address ({@code sourceAddress} not zero), its {@code connectionId} then the
+     * last one's; an older summary counts one connection's (JOURNAL-SCHEMA.md, section 9). Audit only: the engine
+     * reads past it either way.
+     */
+    public static final int ADDRESS_SOURCE_VERSION = 10;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -306,8 +314,9 @@ public final class JournalRecords
         // order commands name their limit class, which a replay of older commands could not know; version 5 only
         // renamed (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
         // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION) and added a SignerMatch value
-        // (ACCOUNT_ADMIN_TEXT), and version 8 only added a record (RequestsRejectedSummary), so version 4 to 7 records
-        // read as version 8 ones
+        // (ACCOUNT_ADMIN_TEXT), version 8 only added a record (RequestsRejectedSummary), version 9 changed a meaning
+        // and version 10 added a field at the end of that record (an older one is shorter:
+        // RecordType.blockLength(version)), so version 4 to 9 records read as version 10 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;
@@ -317,7 +326,7 @@ public final class JournalRecords
         {
             return RecordError.UNKNOWN_TEMPLATE;
         }
-        if (blockLength < found.blockLength())
+        if (blockLength < found.blockLength(version))
         {
             return RecordError.BLOCK_TOO_SHORT;
         }

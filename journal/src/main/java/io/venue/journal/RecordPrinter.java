@@ -61,6 +61,7 @@ import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Renders any journal record as one line of JSON, for {@code journal dump} and for tests.
@@ -109,6 +110,7 @@ public final class RecordPrinter
 
     private static final int ADDRESS = 20;
     private static final int DIGEST = 32;
+    private static final int IP_ADDRESS = 16;
     private static final int SIGNATURE = 65;
     private static final int CLIENT_ORDER_ID = 16;
     private static final int AGENT_ID = 8;
@@ -446,6 +448,12 @@ public final class RecordPrinter
                 bytes("account", d.getAccount(scratch, 0, ADDRESS));
                 bytes("digest", d.getDigest(scratch, 0, DIGEST));
                 bytes("detailDigest", d.getDetailDigest(scratch, 0, DIGEST));
+                // a summary older than the field has none: printed as the zeros it means
+                if (d.getSourceAddress(scratch, 0, IP_ADDRESS) == 0)
+                {
+                    Arrays.fill(scratch, 0, IP_ADDRESS, (byte)0);
+                }
+                bytes("sourceAddress", IP_ADDRESS);
             }
             case ACTION_ACCEPTED ->
             {

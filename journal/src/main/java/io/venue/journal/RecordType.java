@@ -194,6 +194,17 @@ public enum RecordType
         return blockLength;
     }
 
+    /**
+     * Length of the fixed fields a record of {@code version} holds at least: shorter than {@link #blockLength()} for a
+     * record older than a field added at the end of its block (version 10 added {@code sourceAddress} to
+     * {@code RequestsRejectedSummary}).
+     */
+    public int blockLength(final int version)
+    {
+        return this == REQUESTS_REJECTED_SUMMARY && version < JournalRecords.ADDRESS_SOURCE_VERSION ?
+            RequestsRejectedSummaryDecoder.sourceAddressEncodingOffset() : blockLength;
+    }
+
     /** Length of the fixed fields of one entry of the message's repeating group, 0 when it has none. */
     public int groupEntryLength()
     {

@@ -4,6 +4,8 @@ import io.venue.journal.sbe.AgentCreateEncoder;
 import io.venue.journal.sbe.BatchEncoder;
 import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.PlaceOrderEncoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
+import io.venue.journal.sbe.RequestsRejectedSummaryEncoder;
 import io.venue.journal.sbe.TradeEncoder;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -71,6 +73,34 @@ class JournalRecordsTest
     }
 
     @Test
+    void aSummaryOlderThanItsSourceAddressIsShorterAndReadsAsOneWithNoAddress()
+    {
+        final RequestsRejectedSummaryEncoder summary = new RequestsRejectedSummaryEncoder()
+            .wrapAndApplyHeader(buffer, 0, header).sequence(5).count(3).connectionId(0x0100_0000_0000_0007L)
+            .putSourceAddress(new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, 0, 16);
+        final int older = RequestsRejectedSummaryEncoder.sourceAddressEncodingOffset();
+        assertEquals(153, older, "version 8's block, as JOURNAL-SCHEMA.md gives it");
+        assertEquals(older + 16, RequestsRejectedSummaryEncoder.BLOCK_LENGTH);
+        final int length = JournalRecords.HEADER_LENGTH + summary.encodedLength();
+
+        // a version 9 writer's record: the block ends before the address
+        header.wrap(buffer, 0).version(9).blockLength(older);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length - 16));
+        final RequestsRejectedSummaryDecoder decoder =
+            new RequestsRejectedSummaryDecoder().wrap(buffer, records.bodyOffset(), older, 9);
+        assertEquals(3, decoder.count());
+        assertEquals(0, decoder.getSourceAddress(new byte[16], 0, 16), "no address in a version 9 record");
+        assertTrue(new RecordPrinter().print(buffer, 0, length - 16).contains("\"sourceAddress\":\"0x" +
+            "00".repeat(16) + "\""));
+
+        // the same short block claiming version 10 lacks a field of its version
+        header.version(10);
+        assertEquals(RecordError.BLOCK_TOO_SHORT, records.wrap(buffer, 0, length - 16));
+        header.blockLength(RequestsRejectedSummaryEncoder.BLOCK_LENGTH);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length));
+    }
+
+    @Test
     void namesEveryProblem()
     {
         final int length = placeOrder(0);
@@ -119,6 +149,9 @@ class JournalRecordsTest
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 9 changed meanings, not the layout");
         assertEquals(8, records.version());
         header.version(9);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 10 added a field at a block's end");
+        assertEquals(9, records.version());
+        header.version(10);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);

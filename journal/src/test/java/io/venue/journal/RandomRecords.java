@@ -45,6 +45,7 @@ final class RandomRecords
     private final int minGroupCount;
     private final int maxGroupCount;
     private int encodedLength;
+    private int asOfVersion = Integer.MAX_VALUE;
 
     RandomRecords(final long seed, final int maxGroupCount)
     {
@@ -56,6 +57,16 @@ final class RandomRecords
         this.random = new Random(seed);
         this.minGroupCount = minGroupCount;
         this.maxGroupCount = maxGroupCount;
+    }
+
+    /**
+     * Writes records as a build of {@code version} would have: a field added after it holds what a decoder gives for a
+     * record of that version (zeros), so the record reads the same under either version.
+     */
+    RandomRecords asOf(final int version)
+    {
+        this.asOfVersion = version;
+        return this;
     }
 
     /** Length of the last record {@link #encode} wrote, header included. */
@@ -74,7 +85,8 @@ final class RandomRecords
             expected.put("type", message.name());
             for (final Field field : message.fields())
             {
-                expected.put(field.name(), encodeField(encoder, field));
+                expected.put(field.name(), field.sinceVersion() > asOfVersion ?
+                    encodeAbsent(encoder, field) : encodeField(encoder, field));
             }
             for (final Group group : message.groups())
             {
@@ -160,6 +172,18 @@ final class RandomRecords
         {
             throw new IllegalStateException(message.name(), ex);
         }
+    }
+
+    /** A field newer than {@link #asOf}'s version, as an older record reads: zeros (byte arrays only, so far). */
+    private Object encodeAbsent(final Object encoder, final Field field) throws ReflectiveOperationException
+    {
+        if (!(field.type() instanceof ByteArray a))
+        {
+            throw new UnsupportedOperationException("an added field of this type: " + field.name());
+        }
+        final byte[] zeros = new byte[a.length()];
+        call(encoder, "put" + capitalized(field.name()), zeros, 0, zeros.length);
+        return hex(zeros, zeros.length);
     }
 
     private Object encodeField(final Object encoder, final Field field) throws ReflectiveOperationException

@@ -154,6 +154,7 @@ public final class EntryCore
         private MmWindows mmWindows;
         private Function<String, ApiKey> apiKeys;
         private SvcNonceStore svcNonceStore;
+        private ConnectionAddresses addresses;
         private boolean concluded;
 
         /** Signed actions' JSON bodies, as the trading limit class. */
@@ -258,6 +259,21 @@ public final class EntryCore
             return this;
         }
 
+        /**
+         * Where the lanes record each connection's client address, for the sequencer to count refusals by address
+         * (default: a table of {@link ConnectionAddresses#DEFAULT_CAPACITY} slots, read by nobody).
+         */
+        public Context addresses(final ConnectionAddresses addresses)
+        {
+            this.addresses = addresses;
+            return this;
+        }
+
+        public ConnectionAddresses addresses()
+        {
+            return addresses;
+        }
+
         public VerifierOffers.Body submitter()
         {
             return submitter;
@@ -345,6 +361,10 @@ public final class EntryCore
             if ((mmSubmitter != null || cancelReplaceSubmitter != null) && (mmWindows == null || apiKeys == null))
             {
                 throw new IllegalStateException("MM order entry needs the MM windows and the machine credentials");
+            }
+            if (addresses == null)
+            {
+                addresses = new ConnectionAddresses(ConnectionAddresses.DEFAULT_CAPACITY);
             }
             concluded = true;
             return this;

@@ -37,6 +37,15 @@ public final class EntrySession
         return connectionId;
     }
 
+    /**
+     * The connection's client address, once the lane knows it (after a trusted proxy's PROXY header): the sequencer
+     * counts repeated refusals by it, over all of the client's connections.
+     */
+    public void from(final InetAddress client)
+    {
+        context.addresses().record(connectionId, client);
+    }
+
     /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */
     public Refusal admitRequest(final InetAddress remote)
     {

@@ -101,6 +101,7 @@ final class BslSession extends ChannelInboundHandlerAdapter
         this.ctx = ctx;
         final InetSocketAddress address = (InetSocketAddress)ctx.channel().remoteAddress();
         remote = address.getAddress();
+        entry.from(remote);
         remoteText = address.getAddress().getHostAddress() + ":" + address.getPort();
         lastReadNs = System.nanoTime();
         lastWriteNs = lastReadNs;

@@ -86,14 +86,21 @@ public final class HttpGateway implements AutoCloseable
                             return;
                         }
                         final EntrySession session = context.entry.open(connectionIds.next());
+                        if (!fromProxy)
+                        {
+                            session.from(channel.remoteAddress().getAddress());
+                        }
                         final ConnectionDeadlines deadlines = new ConnectionDeadlines(context.headerTimeoutMs,
                             context.bodyTimeoutMs, context.idleTimeoutMs, context.counters);
                         // the deadlines see the raw bytes first: a TLS handshake counts against the header deadline
                         channel.pipeline().addLast(DEADLINES_RAW, deadlines.raw());
                         if (fromProxy || !context.trustedProxies.isEmpty())
                         {
-                            channel.pipeline().addLast(new ProxyHeaderHandler(fromProxy,
-                                (ctx, client) -> limits.admit(channel, ctx, client)));
+                            channel.pipeline().addLast(new ProxyHeaderHandler(fromProxy, (ctx, client) ->
+                            {
+                                session.from(client);
+                                return limits.admit(channel, ctx, client);
+                            }));
                         }
                         if (context.tls != null)
                         {
