@@ -248,7 +248,8 @@ final class NodeOrderEntry
             .marketListed(id -> models.directory().market(id) != null)
             .ownerIntents(
                 new OwnerIntents(context.chainId(), context.verifyingContract(), credentialSecrets, new SecureRandom(),
-                System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery))
+                System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery)
+                .issued(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets) != null))
             .tokenSigners(this::tokenGrant)
             .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
             .executions(executionHistory::page)

@@ -193,14 +193,21 @@ class AgentRoutesTest
             .newAgent(AgentKey.secp256k1(rotated.address())).deliveryKey(requester.keyText()).nonce(nonce++)
             .issuedAtMs(System.currentTimeMillis())
             .chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
-        final HttpResponse<String> rotate = post("/api/agents/" + agentId + "/rotate", new JsonWriter()
+        final String rotateBody = new JsonWriter()
             .field("userWalletAddress", owner.address().toString()).field("newAgent", rotation.newAgent().text())
             .field("deliveryKey", rotation.deliveryKey()).field("nonce", rotation.nonce())
             .field("issuedAtMs", rotation.issuedAtMs())
             .field("signature", sign(owner, rotation))
-            .toJson());
+            .toJson();
+        final HttpResponse<String> rotate = post("/api/agents/" + agentId + "/rotate", rotateBody);
         ok(rotate);
         final String newCredential = field(rotate.body(), "apiKeyId");
+        // the rotation's answer lost on its way: the same body again delivers the same new credential
+        final HttpResponse<String> rotateAgain = post("/api/agents/" + agentId + "/rotate", rotateBody);
+        ok(rotateAgain);
+        assertEquals("true", field(rotateAgain.body(), "deliveredAgain"), rotateAgain.body());
+        assertEquals(newCredential, field(rotateAgain.body(), "apiKeyId"));
+        assertEquals(opened(rotate), opened(rotateAgain));
         assertFalse(newCredential.equals(agentId), rotate.body());
         assertTrue(opened(rotate).apiSecret().matches("sps_[0-9a-f]{64}"), "sealed like a create's: " + rotate.body());
         assertEquals(rotation.issuedAtMs() + 24 * AgentKind.HOUR_MS,
@@ -276,10 +283,21 @@ class AgentRoutesTest
 
         final String body = createBody(owner, agent, 0, System.currentTimeMillis(),
             OwnerIntents.accountIdOf(owner.address()), Scope.TRADE);
-        ok(post("/api/agents/create", body));
-        final HttpResponse<String> replayed = post("/api/agents/create", body);
+        final HttpResponse<String> created = post("/api/agents/create", body);
+        ok(created);
+        // another body with the used nonce (here: another agent key) is refused and delivers nothing
+        final HttpResponse<String> replayed = post("/api/agents/create", createBody(owner,
+            AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom()).address()), 0, System.currentTimeMillis(),
+            null, Scope.TRADE));
         refused(replayed, 200, "nonce_below_floor");
         assertNull(field(replayed.body(), "sealedCredential"), "a refused create returns no credential");
+        // the same body again is the same intent: its credential, delivered again, changing nothing
+        final HttpResponse<String> again = post("/api/agents/create", body);
+        ok(again);
+        assertEquals("true", field(again.body(), "deliveredAgain"), again.body());
+        assertEquals(field(created.body(), "apiKeyId"), field(again.body(), "apiKeyId"));
+        assertEquals(requester.open(field(created.body(), "sealedCredential"), field(created.body(), "apiKeyId")),
+            requester.open(field(again.body(), "sealedCredential"), field(again.body(), "apiKeyId")));
         assertEquals(1, nextUsableNonce());
         assertFalse(Files.readString(folder.resolve("keys").resolve("credentials.key")).isBlank());
     }
@@ -309,13 +327,30 @@ class AgentRoutesTest
         assertFalse(taken.body().contains(opened.apiSecret().substring(4)), taken.body());
         assertFalse(taken.body().contains(opened.apiPassphrase().substring(4)), taken.body());
 
-        // the requester's own submission is now a replay: refused, nothing delivered
+        // the requester's own submission comes second: the same intent, so the same credential is delivered again,
+        // sealed to the requester's key, and nothing changes in the engine
+        final long nonceBefore = nextUsableNonce();
         final HttpResponse<String> late = post("/api/agents/create", body);
-        refused(late, 200, "nonce_below_floor");
-        assertNull(field(late.body(), "sealedCredential"), late.body());
+        ok(late);
+        assertEquals("true", field(late.body(), "deliveredAgain"), late.body());
+        assertEquals(apiKeyId, field(late.body(), "apiKeyId"));
+        assertEquals(opened, requester.open(field(late.body(), "sealedCredential"), apiKeyId));
+        assertThrows(IllegalArgumentException.class,
+            () -> replayersKey.open(field(late.body(), "sealedCredential"), apiKeyId));
+        assertEquals(nonceBefore, nextUsableNonce());
         // what the replayer was answered is the real credential, for the requester's key alone
         ok(token(SvcRequestSigner.hmac(apiKeyId, opened.apiSecret(), opened.apiPassphrase()), 1,
             System.currentTimeMillis(), ""));
+        // a revoked credential is never delivered again: the body is then an old nonce like any other
+        final OwnerRevokeText revokeAll = OwnerRevokeText.builder().owner(owner.address()).nonce(nonce++)
+            .issuedAtMs(System.currentTimeMillis()).chainId(DEMO_CHAIN_ID).verifyingContract(DEMO_CONTRACT).build();
+        ok(post("/api/v1/trading/accounts/owner-revoke", new JsonWriter()
+            .field("userWalletAddress", owner.address().toString()).field("nonce", revokeAll.nonce())
+            .field("issuedAtMs", revokeAll.issuedAtMs()).field("signature", sign(owner, revokeAll)).toJson()));
+        final HttpResponse<String> afterRevoke = post("/api/agents/create", body);
+        refused(afterRevoke, 200, "nonce_below_floor");
+        assertNull(field(afterRevoke.body(), "sealedCredential"), afterRevoke.body());
+
     }
 
     /** POST /api/v1/ws/token with SVC-* headers from {@code signer}. */

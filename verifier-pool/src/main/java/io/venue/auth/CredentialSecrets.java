@@ -131,6 +131,21 @@ public final class CredentialSecrets
     }
 
     /**
+     * The API key id of the credential an owner intent creates (an agent's creation or a rotation), under the current
+     * version: its first byte the version, the other 7 the first bytes of HMAC-SHA256(key, "spk:" + the intent's digest
+     * in hex). The same signed intent always names the same credential, so a lane can tell, from the id alone, whether
+     * a body sent again is one the engine already applied, and deliver that credential again to its requester.
+     */
+    public String apiKeyIdFor(final byte[] intentDigest)
+    {
+        final byte[] id =
+            Arrays.copyOf(derive(current, "spk:" + Hex.toHex(intentDigest)), Credentials.API_KEY_ID_BYTES);
+        System.arraycopy(id, 0, id, 1, id.length - 1);
+        id[0] = (byte)current;
+        return Credentials.API_KEY_ID_PREFIX + Hex.toHex(id);
+    }
+
+    /**
      * The 32-byte key that signs private WebSocket tokens, under the current version: tokens live minutes, so those
      * signed before a new version became current end with the restart that made it so.
      */

@@ -32,6 +32,26 @@ class CredentialSecretsTest
     }
 
     @Test
+    void anIntentNamesTheSameCredentialEveryTimeUnderItsKeyVersion()
+    {
+        final byte[] one = new byte[32];
+        final byte[] two = new byte[32];
+        two[0] = 2;
+        final byte[] digest = new byte[32];
+        digest[31] = 7;
+        final CredentialSecrets first = new CredentialSecrets(Map.of(1, one));
+        final CredentialSecrets both = new CredentialSecrets(Map.of(1, one, 2, two));
+        final String id = first.apiKeyIdFor(digest);
+        assertTrue(Credentials.isApiKeyId(id), id);
+        assertTrue(id.startsWith("spk_01"), id);
+        assertEquals(id, new CredentialSecrets(Map.of(1, one.clone())).apiKeyIdFor(digest.clone()), "on every node");
+        assertTrue(both.apiKeyIdFor(digest).startsWith("spk_02"), "under the current version");
+        assertNotEquals(id.substring(6), both.apiKeyIdFor(digest).substring(6), "another key, another id");
+        digest[0] = 1;
+        assertNotEquals(id, first.apiKeyIdFor(digest), "another intent, another id");
+    }
+
+    @Test
     void eachVersionDerivesItsOwnSecretsAndTheHighestIsCurrent()
     {
         final byte[] one = new byte[32];

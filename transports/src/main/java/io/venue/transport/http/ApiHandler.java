@@ -400,8 +400,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         offered(ctx, slot, session.submitIntent(intent.owner(), intent.signature(), intent.text(), intent.command(),
             intent.commandLength(),
-            answer -> answers.answerLater(ctx, slot, () -> json(withCredential(HttpAnswers.render(answer),
-            intent)))), INTENT_TIMEOUT);
+            answer -> answers.answerLater(ctx, slot, () -> json(intents.deliversAgain(intent, answer.code) ?
+            deliveredAgain(intent, answer.serverTimeMs) : withCredential(HttpAnswers.render(answer), intent)))),
+            INTENT_TIMEOUT);
     }
 
     /**
@@ -649,6 +650,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         more.field("validUntilMs", intent.validUntilMs());
         return new SubmitResponse(200, JsonWriter.extend(body, more), 0, response.rateLimit(),
             response.rateRemaining(), response.rateResetMs());
+    }
+
+    /**
+     * The answer to a create or rotate body the engine applied before (its nonce used, its credential active): the same
+     * credential, sealed again to the delivery key the owner signed.
+     */
+    private static SubmitResponse deliveredAgain(final OwnerIntents.Intent intent, final long serverTimeMs)
+    {
+        return new SubmitResponse(200, new JsonWriter().field("ok", true).field("deliveredAgain", true)
+            .field("agentId", intent.agentId()).field("apiKeyId", intent.apiKeyId())
+            .field("sealedCredential", intent.sealedCredential()).field("validUntilMs", intent.validUntilMs())
+            .field("serverTimeMs", serverTimeMs).toJson());
     }
 
     /** What every write passes before it is read (the core's admission); a refused request is answered here. */

@@ -21,6 +21,7 @@ import io.venue.journal.sbe.AgentRevokeEncoder;
 import io.venue.journal.sbe.AgentRotateEncoder;
 import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.OwnerRevokeEncoder;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import io.venue.auth.WsTokenText;
 import io.venue.crypto.RecoveryStatus;
@@ -108,6 +110,29 @@ public final class OwnerIntents
     }
 
     /**
+     * Where the lane asks whether a credential id is active (the node's agent directory, from the event journal): a
+     * create or rotate body sent again after the engine applied it names the same credential
+     * ({@link CredentialSecrets#apiKeyIdFor}), which is then delivered again, sealed to the same signed key.
+     */
+    public OwnerIntents issued(final Predicate<String> issued)
+    {
+        this.issued = issued;
+        return this;
+    }
+
+    /**
+     * Whether the engine's {@code code} for {@code intent} means that this very intent was applied before (its nonce
+     * is used and the credential it names is active), so that its requester is to get its credential again: sealed to
+     * the delivery key the owner signed, it opens for nobody else.
+     */
+    public boolean deliversAgain(final Intent intent, final RejectCode code)
+    {
+        return intent.sealedCredential() != null &&
+            (code == RejectCode.NONCE_BELOW_FLOOR || code == RejectCode.NONCE_REPLAYED) &&
+            issued.test(intent.apiKeyId());
+    }
+
+    /**
      * A wallet's signed request for a token, its signer recovered; {@code textHash} is the EIP-191 hash that
      * {@link #useOnce} takes once the signer is known to act for the account.
      */
@@ -140,6 +165,7 @@ public final class OwnerIntents
      * issued at least that long after this lane started cannot have been taken by an earlier one.
      */
     private final long acceptsTextsFromMs;
+    private Predicate<String> issued = apiKeyId -> false;
 
     /**
      * @param recovery makes the secp256k1 recovery of a wallet-signed token request, one per I/O thread.
@@ -297,7 +323,8 @@ public final class OwnerIntents
             .expiresAtMs(expiresAtMs)
             .chainId(chainId).verifyingContract(verifyingContract).build());
         final byte[] signature = authorization.signature("signature");
-        final String apiKeyId = Credentials.newApiKeyId(random, secrets.currentVersion());
+        final byte[] intentDigest = Eip191.personalHash(text.text());
+        final String apiKeyId = secrets.apiKeyIdFor(intentDigest);
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256 + text.policy().length());
         final AgentCreateEncoder create = new AgentCreateEncoder()
             .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
@@ -308,7 +335,7 @@ public final class OwnerIntents
             // FQN-CLASH: the journal's AgentKind (AgentKind here is the auth model's)
             .agentKind(io.venue.journal.sbe.AgentKind.valueOf(kind.name()))
             .issuedAtMs(issuedAtMs).expiresAtMs(expiresAtMs).nonce(nonce)
-            .putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+            .putIntentDigest(intentDigest, 0, 32);
         out.putByte(create.offset() + AgentCreateEncoder.scopesEncodingOffset(), scopeBits(scopes));
         create.policy(text.policy());
         return intent(Kind.CREATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + create.encodedLength(),
@@ -327,7 +354,8 @@ public final class OwnerIntents
             .newAgent(agent).deliveryKey(deliveryKey).nonce(nonce).issuedAtMs(issuedAtMs).chainId(chainId)
             .verifyingContract(verifyingContract).build());
         final byte[] signature = fields.signature("signature");
-        final String apiKeyId = Credentials.newApiKeyId(random, secrets.currentVersion());
+        final byte[] intentDigest = Eip191.personalHash(text.text());
+        final String apiKeyId = secrets.apiKeyIdFor(intentDigest);
         final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
         final AgentRotateEncoder rotate = new AgentRotateEncoder()
             .wrapAndApplyHeader(out, 0, new MessageHeaderEncoder());
@@ -338,7 +366,7 @@ public final class OwnerIntents
             ByteOrder.BIG_ENDIAN);
         final long overlapUntilMs = issuedAtMs + AgentRotationText.OVERLAP_MS;
         rotate.keyKind(keyKind(agent)).putAgentKey(keyBytes(agent), 0, 32).overlapUntilMs(overlapUntilMs)
-            .issuedAtMs(issuedAtMs) .nonce(nonce).putIntentDigest(Eip191.personalHash(text.text()), 0, 32);
+            .issuedAtMs(issuedAtMs).nonce(nonce).putIntentDigest(intentDigest, 0, 32);
         return intent(Kind.ROTATE, text, signature, out, MessageHeaderEncoder.ENCODED_LENGTH + rotate.encodedLength(),
             agentId, apiKeyId, deliveryKey, overlapUntilMs);
     }
