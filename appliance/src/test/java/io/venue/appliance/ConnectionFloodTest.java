@@ -1,5 +1,10 @@
 package io.venue.appliance;
 
+import io.venue.action.Side;
+import io.venue.action.SpotPlaceOrder;
+import io.venue.action.TimeInForce;
+import io.venue.crypto.PreimageMode;
+import io.venue.crypto.Secp256k1KeyPair;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +29,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.venue.appliance.DemoVenue.SPOT_MARKET;
+import static io.venue.appliance.DemoVenue.UNIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,7 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * own (127.0.0.2 and up): heads trickled a byte a second, connections that send nothing, bodies that stop halfway, and
  * a hundred from one address. An honest client (Java's HttpClient from 127.0.0.1, which the node exempts) keeps being
  * answered throughout; every hostile connection is closed by its deadline or refused over a cap; the metrics count
- * both. The honest client's latencies are printed (p50, p99, max), not asserted beyond a generous timeout.
+ * both. The honest client's latencies are printed (p50, p99, max), not asserted beyond a generous timeout. An honest
+ * trader places signed orders throughout: every order the node acknowledged is on the book after the flood and after
+ * a restart of the node, so nothing acknowledged is lost.
  */
 class ConnectionFloodTest
 {
@@ -97,6 +106,10 @@ class ConnectionFloodTest
         final List<Throwable> clientFailure = new ArrayList<>();
         client.setUncaughtExceptionHandler((thread, failure) -> clientFailure.add(failure));
         client.start();
+        final List<String> acknowledged = new ArrayList<>();
+        final Thread trader = new Thread(() -> trade(flooding, acknowledged), "honest-trader");
+        trader.setUncaughtExceptionHandler((thread, failure) -> clientFailure.add(failure));
+        trader.start();
 
         final byte[] head = ("GET /api/v1/public/exchange-info HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(64) +
             "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
@@ -160,6 +173,7 @@ class ConnectionFloodTest
         final long floodMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         flooding.set(false);
         client.join();
+        trader.join();
         assertTrue(clientFailure.isEmpty(), "the honest client was not answered: " + clientFailure);
         assertEquals(FLOOD, ended, "connections still open after 60 s");
         final long refused = Arrays.stream(seen).filter(text -> text.startsWith("HTTP/1.1 503") &&
@@ -182,12 +196,67 @@ class ConnectionFloodTest
         // after the flood, a new honest connection is answered
         assertEquals(200, HttpClient.newHttpClient().send(info, HttpResponse.BodyHandlers.ofString()).statusCode());
 
+        // nothing acknowledged is lost: every order the node answered accepted rests, also after a restart
+        assertTrue(acknowledged.size() > 0, "the trader placed nothing during the flood");
+        assertResting(acknowledged);
+        appliance.close();
+        appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).edgeExempt("127.0.0.1"),
+            new PrintStream(log, true, StandardCharsets.UTF_8));
+        assertResting(acknowledged);
+
         final long[] busy = during.stream().mapToLong(Long::longValue).toArray();
         System.out.printf("ConnectionFloodTest: %d hostile connections, %d refused at accept, all ended in %d ms%n",
             FLOOD, refused, floodMs);
         System.out.printf("ConnectionFloodTest: honest client alone: %s%n", summary(quiet));
         System.out.printf("ConnectionFloodTest: honest client during the flood: %s%n", summary(busy));
+        System.out.printf("ConnectionFloodTest: %d orders acknowledged during the flood, all resting after it and " +
+            "after a restart%n", acknowledged.size());
         assertTrue(busy.length > 0, "the honest client asked nothing during the flood");
+    }
+
+    /** Places resting bids of the demo account until {@code until} turns false; the ids of those answered accepted. */
+    private void trade(final AtomicBoolean until, final List<String> acknowledged)
+    {
+        try
+        {
+            final VenueHttp http = new VenueHttp(appliance.baseUrl());
+            final Secp256k1KeyPair key = VenueHttp.key(appliance.demoAccountKeyFile());
+            long nonce = 0;
+            while (until.get())
+            {
+                // far below any ask: the order rests
+                final HttpResponse<String> answer = http.post("/api/v1/trading/actions", VenueHttp.body(key,
+                    appliance.demoAccount(), nonce++, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID,
+                    1_000 * UNIT, UNIT / 100, null, TimeInForce.GTC, false, false, -1), PreimageMode.RAW));
+                if (answer.statusCode() == 200 && "true".equals(VenueHttp.field(answer.body(), "ok")))
+                {
+                    synchronized (acknowledged)
+                    {
+                        acknowledged.add(VenueHttp.field(answer.body(), "orderId"));
+                    }
+                }
+                else
+                {
+                    throw new IllegalStateException("the honest trader was refused: " + answer.body());
+                }
+                Thread.sleep(20);
+            }
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private void assertResting(final List<String> orderIds) throws Exception
+    {
+        final VenueHttp http = new VenueHttp(appliance.baseUrl());
+        for (final String orderId : orderIds)
+        {
+            final HttpResponse<String> status = http.get("/api/v1/trading/orders/" + orderId);
+            assertEquals(200, status.statusCode(), orderId + ": " + status.body());
+            assertEquals("resting", VenueHttp.field(status.body(), "status"), status.body());
+        }
     }
 
     /** What a hostile connection has shown: null while open, its bytes once closed ("reset" for a reset). */
