@@ -5,7 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 
 /**
- * The client address of recent connections, by connection id, so that the sequencer can count a client's refusals by
+ * The client address of recent connections (as the per-address limits count it: an IPv6 address by its /64), by
+ * connection id, so that the sequencer can count a client's refusals by
  * its address whichever connection they came on (a stranger who opens a connection per request is still one source).
  * <p>
  * Bounded and allocation-free after construction: a fixed table where a connection takes the slot its id hashes to,

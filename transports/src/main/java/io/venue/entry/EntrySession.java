@@ -39,11 +39,12 @@ public final class EntrySession
 
     /**
      * The connection's client address, once the lane knows it (after a trusted proxy's PROXY header): the sequencer
-     * counts repeated refusals by it, over all of the client's connections.
+     * counts repeated refusals by it, over all of the client's connections, as the per-address limits count (an IPv6
+     * address by its /64, {@link EdgeThrottle#key}).
      */
     public void from(final InetAddress client)
     {
-        context.addresses().record(connectionId, client);
+        context.addresses().record(connectionId, EdgeThrottle.key(client));
     }
 
     /** What every request that writes or authenticates passes: not while draining, and the edge IP throttle. */

@@ -151,6 +151,26 @@ class EntrySessionTest
     }
 
     @Test
+    void aConnectionsAddressIsRecordedAsThePerAddressLimitsCountIt() throws Exception
+    {
+        final EntryCore core = core();
+        final EntrySession first = core.open(ids.next());
+        final EntrySession second = core.open(ids.next());
+        final EntrySession third = core.open(ids.next());
+        first.from(InetAddress.getByName("2001:db8:0:1::7"));
+        second.from(InetAddress.getByName("2001:db8:0:1:ffff::9"));
+        third.from(InetAddress.getByName("198.51.100.3"));
+        final long[] a = new long[2];
+        final long[] b = new long[2];
+        assertTrue(core.context().addresses().find(first.connectionId(), a));
+        assertTrue(core.context().addresses().find(second.connectionId(), b));
+        assertArrayEquals(a, b, "one IPv6 /64, one source");
+        assertEquals(0, a[1], "the interface half is not kept");
+        assertTrue(core.context().addresses().find(third.connectionId(), b));
+        assertArrayEquals(new long[] {0, 0xFFFF_C633_6403L}, b, "an IPv4 address as ::ffff:198.51.100.3");
+    }
+
+    @Test
     void whileDrainingNothingIsTakenAndNothingJournaled()
     {
         final EntryCore core = core();
