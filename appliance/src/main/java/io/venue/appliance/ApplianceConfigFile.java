@@ -47,6 +47,7 @@ public final class ApplianceConfigFile
         key("bsl.tcp.login.timeout.ms", (c, v, base) -> c.bslTcpLoginTimeoutMs(Long.parseLong(v)));
         key("bsl.tcp.max.frame.bytes", (c, v, base) -> c.bslTcpMaxFrameBytes(Integer.parseInt(v)));
         key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
+        key("bsl.tcp.tls", (c, v, base) -> c.bslTcpTls(bool(v)));
         key("chain.id", (c, v, base) -> c.chainId(Long.parseLong(v)));
         key("verifying.contract", (c, v, base) -> c.verifyingContract(Address.of(v.toLowerCase(Locale.ROOT))));
         key("verifier.threads", (c, v, base) -> c.verifierThreads(Integer.parseInt(v)));

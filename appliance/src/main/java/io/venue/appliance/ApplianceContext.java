@@ -15,7 +15,7 @@ import io.venue.transport.bsltcp.BslFraming;
 import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.ws.WsGateway;
-import io.venue.transport.http.HttpTls;
+import io.venue.transport.tls.ServerTls;
 import io.venue.tuning.Doorbell;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -72,6 +72,7 @@ public final class ApplianceContext
     private long bslTcpLoginTimeoutMs = BslTcpLane.Context.DEFAULT_LOGIN_TIMEOUT_MS;
     private int bslTcpMaxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
     private int bslTcpMaxSessions = BslTcpLane.Context.DEFAULT_MAX_SESSIONS;
+    private boolean bslTcpTls;
     private long chainId = DEMO_CHAIN_ID;
     private Address verifyingContract = DEMO_CONTRACT;
     /** Whether the binding was set rather than left at the demo's values, which a production node must not run on. */
@@ -182,7 +183,7 @@ public final class ApplianceContext
     private boolean concludedCompactThreads;
     private Path concludedCredentialKeyFile;
     private MmWindows.Plans concludedBuilderPlans;
-    private HttpTls concludedHttpTls;
+    private ServerTls concludedHttpTls;
     private Path httpTlsCertFile;
     private Path httpTlsKeyFile;
     private Path httpTlsSniDir;
@@ -294,6 +295,21 @@ public final class ApplianceContext
     public int bslTcpMaxSessions()
     {
         return bslTcpMaxSessions;
+    }
+
+    /**
+     * {@code bsl.tcp.tls}: the BSL TCP lane speaks TLS with the node's certificates ({@code http.tls.*}, which must be
+     * set); false (the default): plain TCP, for a private interface.
+     */
+    public ApplianceContext bslTcpTls(final boolean tls)
+    {
+        this.bslTcpTls = tls;
+        return changed();
+    }
+
+    public boolean bslTcpTls()
+    {
+        return bslTcpTls;
     }
 
     /** {@code chain.id}: the deployment binding of the v2 digest: its chain id. */
@@ -1363,7 +1379,7 @@ public final class ApplianceContext
     }
 
     /** Derived: the HTTP lane's TLS, every file read and checked, or null for plain HTTP. */
-    public HttpTls httpTls()
+    public ServerTls httpTls()
     {
         requireConcluded();
         return concludedHttpTls;
@@ -1657,7 +1673,12 @@ public final class ApplianceContext
                 "data.dir, http.host, verifying.contract, role and replication.mode must be set");
         }
 
-        final HttpTls tls = httpTls(httpTlsCertFile, httpTlsKeyFile, httpTlsSniDir);
+        final ServerTls tls = httpTls(httpTlsCertFile, httpTlsKeyFile, httpTlsSniDir);
+        if (bslTcpTls && tls == null)
+        {
+            throw new IllegalArgumentException(
+                "bsl.tcp.tls=true needs the node's certificate: http.tls.cert.file and http.tls.key.file");
+        }
         concludedHttpTls = tls;
         concludedIdleMaxParkUs = idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleStrategy) ? 100 : 1_000;
         concludedFrontMaxParkUs = idleMaxParkUs == 0 && replicated() ? 100 : concludedIdleMaxParkUs;
@@ -1670,7 +1691,7 @@ public final class ApplianceContext
     }
 
     /** Reads the TLS files (a start with a file that does not read stops here, naming the setting and the file). */
-    private static HttpTls httpTls(final Path cert, final Path key, final Path sniDir)
+    private static ServerTls httpTls(final Path cert, final Path key, final Path sniDir)
     {
         if ((cert == null) != (key == null))
         {
@@ -1715,7 +1736,7 @@ public final class ApplianceContext
                 throw new IllegalArgumentException("http.tls.sni.dir: " + sniDir + " holds no <host>.cert.pem");
             }
         }
-        return HttpTls.load(cert, key, sni);
+        return ServerTls.load(cert, key, sni);
     }
 
     /** Replication is configured when both endpoints are. */

@@ -270,7 +270,8 @@ final class NodeOrderEntry
             .loginTimeoutMs(context.bslTcpLoginTimeoutMs()).maxFrameBytes(context.bslTcpMaxFrameBytes())
             .maxSessions(context.bslTcpMaxSessions()).tsSkewMs(context.mmActionTsSkewMs())
             .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
-            .deployment(context.chainId(), context.verifyingContract()));
+            .deployment(context.chainId(), context.verifyingContract())
+            .tls(context.bslTcpTls() ? context.httpTls() : null));
     }
 
     /** The MM lane's windows as configured. */

@@ -26,11 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -39,12 +44,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLHandshakeException;
+
 import static io.venue.appliance.ApplianceContext.DEMO_CHAIN_ID;
 import static io.venue.appliance.ApplianceContext.DEMO_CONTRACT;
 import static io.venue.appliance.DemoVenue.SPOT_MARKET;
 import static io.venue.appliance.DemoVenue.UNIT;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -156,6 +164,46 @@ class BslTcpLaneTest
             journaled = journaled();
         }
         return journaled;
+    }
+
+    /** With bsl.tcp.tls the lane speaks TLS with the node's certificate; plain bytes get no session, only a close. */
+    @Test
+    void theLaneSpeaksTlsWithTheNodesCertificate() throws Exception
+    {
+        final Path tls = Files.createDirectories(folder.resolve("tls"));
+        final X509Certificate certificate = TlsCertificates.make(tls, "venue.test");
+        start(Map.of("http.tls.cert.file", tls.resolve("venue.test.cert.pem").toString(),
+            "http.tls.key.file", tls.resolve("venue.test.key.pem").toString(), "bsl.tcp.tls", "true"));
+        http = new VenueHttp(appliance.baseUrl(),
+            HttpClient.newBuilder().sslContext(TlsCertificates.trusting(certificate)).build());
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+
+        final BslTcpClient secured = BslTcpClient.connect("127.0.0.1", appliance.bslTcpPort(), WAIT_MS,
+            TlsCertificates.trusting(certificate));
+        clients.add(secured);
+        assertEquals("LoginAccepted", login(secured, mm, true).type());
+        final BslTcpClient.Received placed = send(secured, 1, List.of(order(bid(40_000 * UNIT))));
+        assertEquals(1, placed.get("accepted"), placed.toString());
+
+        // a client that does not trust the certificate fails its handshake
+        assertThrows(SSLHandshakeException.class, () -> BslTcpClient.connect("127.0.0.1", appliance.bslTcpPort(),
+            WAIT_MS, TlsCertificates.trusting(TlsCertificates.make(tls, "other.test"))));
+        // a plain-TCP login is no TLS record: the handshake fails and the connection closes, nothing answered
+        try (Socket plain = new Socket("127.0.0.1", appliance.bslTcpPort()))
+        {
+            plain.setSoTimeout(WAIT_MS);
+            plain.getOutputStream().write(ClientMessages.sessionKeyLogin(mm, ++svcNonce, System.currentTimeMillis(),
+                true));
+            final byte[] answer = plain.getInputStream().readAllBytes();
+            assertTrue(answer.length == 0 || answer[0] == 0x15, "no BSL answer, at most a TLS alert: " +
+                Hex.to0x(answer));
+        }
+        catch (final SocketException reset)
+        {
+            // closed with a reset: nothing answered either
+        }
+        final String bundle = appliance.connectivityJson();
+        assertTrue(bundle.substring(bundle.indexOf("\"bslTcp\"")).contains("\"tls\":true"), bundle);
     }
 
     @Test

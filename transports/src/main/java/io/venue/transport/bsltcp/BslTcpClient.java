@@ -25,6 +25,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
 /**
  * A blocking client of the BSL TCP lane (the {@code venue bsl} command's, the system tests'): sends frames
  * ({@link ClientMessages}) and reads the server's messages one by one, decoded into {@link Received}. Checks what it
@@ -70,15 +74,35 @@ public final class BslTcpClient implements AutoCloseable
         this.out = socket.getOutputStream();
     }
 
-    /** Connects within {@code timeoutMs}. */
+    /** Connects within {@code timeoutMs}, in plain TCP. */
     public static BslTcpClient connect(final String host, final int port, final int timeoutMs) throws IOException
+    {
+        return connect(host, port, timeoutMs, null);
+    }
+
+    /**
+     * Connects within {@code timeoutMs}; with {@code tls} (a lane with {@code bsl.tcp.tls=true}) over TLS, the host
+     * name sent by SNI and checked against the certificate, the handshake done before this returns.
+     */
+    public static BslTcpClient connect(final String host, final int port, final int timeoutMs, final SSLContext tls)
+        throws IOException
     {
         final Socket socket = new Socket();
         try
         {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(host, port), timeoutMs);
-            return new BslTcpClient(socket);
+            if (tls == null)
+            {
+                return new BslTcpClient(socket);
+            }
+            final SSLSocket secured = (SSLSocket)tls.getSocketFactory().createSocket(socket, host, port, true);
+            final SSLParameters parameters = secured.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            secured.setSSLParameters(parameters);
+            secured.setSoTimeout(timeoutMs);
+            secured.startHandshake();
+            return new BslTcpClient(secured);
         }
         catch (final IOException ex)
         {

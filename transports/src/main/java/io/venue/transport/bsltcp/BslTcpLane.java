@@ -18,6 +18,7 @@ import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.CompactAdmission;
+import io.venue.transport.tls.ServerTls;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -86,6 +87,11 @@ public final class BslTcpLane implements Lane
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
+                        if (context.tls != null)
+                        {
+                            // the handshake's bytes count against the login deadline, which BslSession starts now
+                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
+                        }
                         channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
                             counters, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
                             recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract,
@@ -163,7 +169,8 @@ public final class BslTcpLane implements Lane
             .field("maxFrameBytes", (long)context.maxFrameBytes)
             .field("sessionKinds", "session-key,wallet")
             .field("resultModes", "ack,detailed")
-            .field("tls", false).build());
+            // the node's certificates, as the HTTP lane's (its sniHosts name the same ones)
+            .field("tls", context.tls != null).build());
     }
 
     /** The lane's counters, read by the metrics' thread. */
@@ -226,8 +233,16 @@ public final class BslTcpLane implements Lane
         private ToLongFunction<String> orderMarket;
         private long chainId;
         private Address verifyingContract;
+        private ServerTls tls;
         private volatile boolean draining;
         private boolean concluded;
+
+        /** Serves the lane over TLS with these certificates (the node's, as the HTTP lane); null (default): plain. */
+        public Context tls(final ServerTls tls)
+        {
+            this.tls = tls;
+            return this;
+        }
 
         public Context entry(final EntryCore entry)
         {

@@ -20,6 +20,7 @@ import io.venue.entry.admission.BoundedBuckets;
 import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 import io.venue.feed.Feed;
+import io.venue.transport.tls.ServerTls;
 import io.venue.transport.ws.WsGateway;
 
 import java.net.InetAddress;
@@ -207,7 +208,7 @@ public final class HttpGateway implements AutoCloseable
         String host = "127.0.0.1";
         int port = 8080;
         /** Null: plain HTTP. */
-        HttpTls tls;
+        ServerTls tls;
         /** The peers whose connections start with a PROXY v2 header naming the client. */
         Set<InetAddress> trustedProxies = Set.of();
         int ioThreads = 1;
@@ -271,8 +272,8 @@ public final class HttpGateway implements AutoCloseable
             return this;
         }
 
-        /** Serves HTTPS with these certificates ({@link HttpTls}); null (the default): plain HTTP. */
-        public Context tls(final HttpTls tls)
+        /** Serves HTTPS with these certificates ({@link ServerTls}); null (the default): plain HTTP. */
+        public Context tls(final ServerTls tls)
         {
             this.tls = tls;
             return this;

@@ -3,6 +3,7 @@ package io.venue.transport.http;
 import io.venue.codec.MetricsText;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.transport.tls.ServerTls;
 import io.venue.transport.ws.WsGateway;
 
 import java.util.List;
@@ -86,7 +87,7 @@ public final class HttpLane implements Lane
     public List<ConnectivityEntry> connectivity()
     {
         final HttpGateway http = gateway;
-        final HttpTls tls = context.tls;
+        final ServerTls tls = context.tls;
         final ConnectivityEntry.Builder section = ConnectivityEntry.of("http")
             .field("baseUrl", (tls == null ? "http://" : "https://") + context.host + ":" +
                 (http == null ? context.port : http.port()))

@@ -1,4 +1,4 @@
-package io.venue.transport.http;
+package io.venue.transport.tls;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
@@ -19,12 +19,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The HTTP lane's TLS: a default certificate and key (PEM, the key PKCS#8) and, optionally, one pair per host name a
- * client may ask for by SNI. A client that names no host, or one with no pair of its own, gets the default. JDK
- * provider, TLS 1.2 and 1.3 only. Built (and so every file read and checked) when the settings are concluded, so a
- * bad file stops the node before it serves.
+ * A lane's TLS (the HTTP lane's, and the BSL TCP lane's with the same certificates): a default certificate and key
+ * (PEM, the key PKCS#8) and, optionally, one pair per host name a client may ask for by SNI. A client that names no
+ * host, or one with no pair of its own, gets the default. JDK provider, TLS 1.2 and 1.3 only. Built (and so every
+ * file read and checked) when the settings are concluded, so a bad file stops the node before it serves.
  */
-public final class HttpTls
+public final class ServerTls
 {
     private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
@@ -32,7 +32,7 @@ public final class HttpTls
     private final Mapping<String, SslContext> byHost;
     private final List<String> hosts;
 
-    private HttpTls(final SslContext fallback, final Mapping<String, SslContext> byHost, final List<String> hosts)
+    private ServerTls(final SslContext fallback, final Mapping<String, SslContext> byHost, final List<String> hosts)
     {
         this.fallback = fallback;
         this.byHost = byHost;
@@ -43,7 +43,7 @@ public final class HttpTls
      * Reads the default pair and the SNI pairs ({@code sni}: host name to its certificate and key files), refusing
      * with a message that names the file and the setting when one does not read.
      */
-    public static HttpTls load(final Path cert, final Path key, final Map<String, Path[]> sni)
+    public static ServerTls load(final Path cert, final Path key, final Map<String, Path[]> sni)
     {
         final SslContext fallback = context(cert, key, "http.tls.cert.file / http.tls.key.file");
         final DomainWildcardMappingBuilder<SslContext> mapping = new DomainWildcardMappingBuilder<>(fallback);
@@ -54,7 +54,7 @@ public final class HttpTls
             mapping.add(name, context(host.getValue()[0], host.getValue()[1], "the SNI pair of " + name));
             hosts.add(name);
         }
-        return new HttpTls(fallback, mapping.build(), hosts);
+        return new ServerTls(fallback, mapping.build(), hosts);
     }
 
     /** The SNI host names with a certificate of their own, as configured. */
@@ -64,7 +64,7 @@ public final class HttpTls
     }
 
     /** A new connection's TLS handler: one that picks its context by the ClientHello's server name. */
-    ChannelHandler handler(final ByteBufAllocator allocator)
+    public ChannelHandler handler(final ByteBufAllocator allocator)
     {
         return hosts.isEmpty() ? fallback.newHandler(allocator) : new SniHandler(byHost);
     }
