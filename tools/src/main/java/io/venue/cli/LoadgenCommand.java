@@ -2,9 +2,11 @@ package io.venue.cli;
 
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.loadgen.BslTcpLoadClient;
 import io.venue.loadgen.HttpLoadClient;
 import io.venue.loadgen.LoadAccounts;
 import io.venue.loadgen.LoadRun;
+import io.venue.loadgen.LoadTransport;
 import io.venue.loadgen.PercentilePlot;
 import io.venue.transport.bsl.CompactOrders;
 import org.HdrHistogram.Histogram;
@@ -98,6 +100,11 @@ final class LoadgenCommand implements Callable<Integer>
         "(default: 0, JSON submits on the trading route).")
     int compact;
 
+    @Option(names = "--bsl-tcp", description = "With --compact: send the compact requests as Orders messages over " +
+        "BSL Direct TCP sessions (HOST:PORT, the bundle's bslTcp; lanes=http,bsl-tcp), one session per trader logged " +
+        "in with its agent's credential, instead of the HTTP compact route.")
+    String bslTcp;
+
     @Option(names = "--out", description = "Write the results as JSON here.")
     Path out;
 
@@ -120,6 +127,11 @@ final class LoadgenCommand implements Callable<Integer>
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--compact is an even number from 2 to 1000 (a bid and its cancel, again), and every rate a " +
                 "multiple of it");
+        }
+        if (bslTcp != null && (compact == 0 || !bslTcp.matches("[^:]+:[0-9]+")))
+        {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "--bsl-tcp is HOST:PORT and goes with --compact");
         }
         final long maxRate = rates.stream().mapToLong(Long::longValue).max().orElse(0);
         final int traders = accounts != null ? accounts :
@@ -151,12 +163,14 @@ final class LoadgenCommand implements Callable<Integer>
             log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders,
                 (System.nanoTime() - begin) / 1e9);
         }
-        final HttpLoadClient loadClient = new HttpLoadClient(compact > 0 ? baseUrl + COMPACT_ROUTE : submit,
-            Math.min(connections, traders));
+        final LoadTransport loadClient = bslTcp != null ?
+            new BslTcpLoadClient(bslTcp.substring(0, bslTcp.lastIndexOf(':')),
+                Integer.parseInt(bslTcp.substring(bslTcp.lastIndexOf(':') + 1)), traders, load::bslLogin) :
+            new HttpLoadClient(compact > 0 ? baseUrl + COMPACT_ROUTE : submit, Math.min(connections, traders));
         // how fast this machine signs, measured once: compact orders are dated from when the signing will have ended
         final double signaturesPerSecond = compact > 0 ? load.signaturesPerSecond(signThreads) : 0;
-        final LoadRun run = compact > 0 ? new LoadRun(loadClient, traders, (trader, body) -> load.svcHeaders(trader,
-            COMPACT_ROUTE, body)) : new LoadRun(loadClient, traders);
+        final LoadRun run = compact > 0 && bslTcp == null ? new LoadRun(loadClient, traders,
+            (trader, body) -> load.svcHeaders(trader, COMPACT_ROUTE, body)) : new LoadRun(loadClient, traders);
         final List<LoadRun.Result> results = new ArrayList<>();
         for (final long rate : rates)
         {

@@ -26,14 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thread only when that thread is waiting in its selector. (The Netty client this replaced spent about 64 µs of CPU
  * per request on its event loop, docs/PERFORMANCE.md.)
  */
-public final class HttpLoadClient implements AutoCloseable
+public final class HttpLoadClient implements LoadTransport
 {
-    /** Called on the client's thread with the status and the body's code ("ok" for an accepted action). */
-    public interface Answer
-    {
-        void onAnswer(int status, String code, Throwable error);
-    }
-
     /** How long the client's thread waits in its selector at most, so that a close is seen. */
     private static final long SELECT_MS = 100;
 
@@ -75,6 +69,7 @@ public final class HttpLoadClient implements AutoCloseable
         thread.start();
     }
 
+    @Override
     public int connections()
     {
         return connections.length;
@@ -87,6 +82,7 @@ public final class HttpLoadClient implements AutoCloseable
     }
 
     /** The same with extra request headers (a Content-Type among them replaces JSON's). */
+    @Override
     public void submit(final int index, final byte[] body, final Map<String, String> headers, final Answer answer)
     {
         handedOver.add(new Pending(connections[index], body, headers, answer));

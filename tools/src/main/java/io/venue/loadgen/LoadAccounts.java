@@ -23,6 +23,7 @@ import io.venue.crypto.Secp256k1Signer;
 import io.venue.signing.ActionSigner;
 import io.venue.svc.SvcRequestSigner;
 import io.venue.transport.bsl.CompactOrders;
+import io.venue.transport.bsltcp.ClientMessages;
 import io.venue.transport.http.JsonReader;
 import io.venue.transport.http.OwnerIntents;
 
@@ -174,6 +175,12 @@ public final class LoadAccounts
             agents[trader].sign(++svcNonce[trader], System.currentTimeMillis(), "POST", route, null, body));
         headers.put("Content-Type", "application/octet-stream");
         return headers;
+    }
+
+    /** Trader {@code trader}'s BSL Direct TCP login with its agent's credential, at the credential's next SVC nonce. */
+    public byte[] bslLogin(final int trader)
+    {
+        return ClientMessages.sessionKeyLogin(agents[trader], ++svcNonce[trader], System.currentTimeMillis(), false);
     }
 
     /** Signatures a second this machine makes on {@code threads} threads, measured on a throwaway key. */

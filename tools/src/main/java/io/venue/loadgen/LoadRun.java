@@ -14,11 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 
 /**
- * One measured run against the submit route, with pre-signed bodies. Open loop at a fixed rate: request i is due
- * at {@code start + i / rate} and its latency is measured from that intended time, so a stall shows in every
- * request queued behind it (no coordinated omission). Closed loop ("ceiling"): {@code concurrency} requests in
- * flight, each answer releasing the next, to find the most the venue answers per second. The first
- * {@code warmupSeconds} of bodies are sent but not recorded.
+ * One measured run against a submit route (HTTP, or BSL Direct TCP sessions), with pre-signed bodies. Open loop at a
+ * fixed rate: request i is due at {@code start + i / rate} and its latency is measured from that intended time, so a
+ * stall shows in every request queued behind it (no coordinated omission). Closed loop ("ceiling"): {@code
+ * concurrency} requests in flight, each answer releasing the next, to find the most the venue answers per second. The
+ * first {@code warmupSeconds} of bodies are sent but not recorded.
  */
 public final class LoadRun
 {
@@ -35,12 +35,12 @@ public final class LoadRun
     /** The longest the open-loop sender sleeps between batches. */
     private static final long PACING_NS = 100_000;
 
-    private final HttpLoadClient client;
+    private final LoadTransport client;
     private final int accounts;
     private final BiFunction<Integer, byte[], Map<String, String>> headers;
 
     /** @param accounts the traders the bodies rotate over: body i is trader i mod accounts's, on its own connection. */
-    public LoadRun(final HttpLoadClient client, final int accounts)
+    public LoadRun(final LoadTransport client, final int accounts)
     {
         this(client, accounts, (trader, body) -> Map.of());
     }
@@ -49,7 +49,7 @@ public final class LoadRun
      * @param headers a request's headers from its trader and body, made on the sending thread as it is sent (the
      *                compact lane's SVC-* headers, whose nonce must grow in the order the trader's requests arrive).
      */
-    public LoadRun(final HttpLoadClient client, final int accounts,
+    public LoadRun(final LoadTransport client, final int accounts,
         final BiFunction<Integer, byte[], Map<String, String>> headers)
     {
         this.client = client;

@@ -8,8 +8,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.awt.image.BufferedImage;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,6 +84,35 @@ class LoadgenCommandTest
                 "\"sent\":30,\"answered\":20,\"answeredPerSecond\":[\\d.]+,\"ok\":20,\"failed\":0," +
                 "\"refused\":\\{\\}.*"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":2,"), results);
+        }
+    }
+
+    @Test
+    void sendsCompactRequestsOverBslTcpSessions() throws Exception
+    {
+        try (Appliance appliance = Appliance.start(new ApplianceContext().dataDir(folder.resolve("data")).httpPort(0)
+            .bslTcpPort(0).lanes(List.of("http", "bsl-tcp")).edgeExempt("127.0.0.1"),
+            new PrintStream(OutputStream.nullOutputStream())))
+        {
+            final Path json = folder.resolve("bsl-tcp.json");
+            final CliRun run = CliRun.of("loadgen", "--url", appliance.baseUrl(), "--operator-key",
+                appliance.operatorKeyFile().toString(), "--accounts", "4", "--rates", "400", "--duration", "1",
+                "--warmup", "0.5", "--compact", "20", "--ceiling", "2", "--ceiling-actions", "400",
+                "--bsl-tcp", "127.0.0.1:" + appliance.bslTcpPort(), "--out", json.toString());
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            final String results = Files.readString(json);
+            // the same shape as over HTTP: every order of every measured request accepted, over the sessions
+            assertTrue(results.matches(
+                "(?s).*\\{\"mode\":\"fixed\",\"targetRate\":20,\"concurrency\":0,\"seconds\":1\\.\\d{3}," +
+                "\"sent\":30,\"answered\":20,\"answeredPerSecond\":[\\d.]+,\"ok\":20,\"failed\":0," +
+                "\"refused\":\\{\\}.*"), results);
+            assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":2,"), results);
+            assertTrue(results.contains("\"failed\":0"), results);
+            // the requests went over the lane: a session logged in per trader
+            final String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(appliance.baseUrl() + "/api/v1/admin/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("\nvenue_bsltcp_logins_total 4\n"), metrics);
         }
     }
 }
