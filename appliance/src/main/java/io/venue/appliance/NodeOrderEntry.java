@@ -26,6 +26,7 @@ import io.venue.sequencer.RefusalAggregator;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.bsltcp.BslTcpLane;
+import io.venue.transport.fix.FixLane;
 import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
@@ -267,6 +268,12 @@ final class NodeOrderEntry
             .maxSessions(context.bslTcpMaxSessions()).tsSkewMs(context.mmActionTsSkewMs())
             .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
             .deployment(context.chainId(), context.verifyingContract()));
+    }
+
+    /** The FIX 4.4 lane ({@code fix}) over this node's order entry: the core's machine credentials. */
+    Lane fixLane()
+    {
+        return new FixLane(context.fix().entry(entry));
     }
 
     /** The MM lane's windows as configured. */

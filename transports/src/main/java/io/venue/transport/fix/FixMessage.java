@@ -21,6 +21,7 @@ final class FixMessage
     private final int[] tags = new int[MAX_FIELDS];
     private final int[] offsets = new int[MAX_FIELDS];
     private final int[] lengths = new int[MAX_FIELDS];
+    private final View view = new View();
     private DirectBuffer buffer;
     private int fields;
     private int rejectReason = -1;
@@ -213,6 +214,55 @@ final class FixMessage
             }
         }
         return true;
+    }
+
+    /**
+     * {@code tag}'s value as a CharSequence over the buffer (one view reused by every call: read it before the next
+     * call), or null; allocates nothing.
+     */
+    CharSequence view(final int tag)
+    {
+        final int i = index(tag);
+        if (i < 0)
+        {
+            return null;
+        }
+        view.offset = offsets[i];
+        view.length = lengths[i];
+        return view;
+    }
+
+    /** A value's bytes as characters (ISO-8859-1), in place. */
+    private final class View implements CharSequence
+    {
+        private int offset;
+        private int length;
+
+        @Override
+        public int length()
+        {
+            return length;
+        }
+
+        @Override
+        public char charAt(final int index)
+        {
+            return (char)(buffer.getByte(offset + index) & 0xff);
+        }
+
+        @Override
+        public CharSequence subSequence(final int start, final int end)
+        {
+            return toString().substring(start, end);
+        }
+
+        @Override
+        public String toString()
+        {
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(offset, bytes);
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** {@code tag}'s value as text (allocates: logons, texts, refusals), or null. */
