@@ -475,10 +475,12 @@ final class FixSession extends ChannelInboundHandlerAdapter
         {
             entry.journal(journalReason, journalDetail);
         }
-        // a refused logon changes no session's numbers: its Logout is numbered 1 and counted nowhere
-        final String target = in.fieldCount() > 0 && in.has(FixTags.SENDER_COMP_ID) ?
-            in.string(FixTags.SENDER_COMP_ID) : "UNKNOWN";
-        out.begin("5", context.compId(), null, target, 1, System.currentTimeMillis());
+        // a refused logon changes no session's numbers: its Logout is numbered 1 and counted nowhere; its CompIDs
+        // are the Logon's swapped, so that the client's engine takes it even when the TargetCompID was the fault
+        final boolean named = in.fieldCount() > 0 && in.has(FixTags.SENDER_COMP_ID) && in.has(FixTags.TARGET_COMP_ID);
+        final String target = named ? in.string(FixTags.SENDER_COMP_ID) : "UNKNOWN";
+        final String sender = named ? in.string(FixTags.TARGET_COMP_ID) : context.compId();
+        out.begin("5", sender, null, target, 1, System.currentTimeMillis());
         out.text(FixTags.TEXT, reason + ": " + text);
         closeAfter(out.finish().toByteBuf(ctx.alloc()));
     }
