@@ -275,6 +275,51 @@ class FixLaneTest
     }
 
     @Test
+    void sequenceNumbersGoOnAcrossRestartsOfTheAppliance() throws Exception
+    {
+        start(Map.of());
+        final VenueHttp.Credential agent = credential(AgentKind.INSTITUTIONAL, Scope.TRADE);
+        final Path store = newStore();
+        try (QuickFixClient first = client(agent, "order_entry", store))
+        {
+            first.awaitLogon(WAIT_MS);
+            Session.sendToTarget(new TestRequest(new TestReqID("before")), first.session().getSessionID());
+            first.await(m -> "before".equals(QuickFixClient.get(m, 112)), WAIT_MS);
+            first.logout();
+            // Logon, the Heartbeat, the Logout
+            assertEquals(4, first.session().getExpectedTargetNum());
+            assertEquals(4, first.session().getExpectedSenderNum());
+        }
+        appliance.close();
+        start(Map.of());
+        try (QuickFixClient second = client(agent, "order_entry", store))
+        {
+            // the journal's LOGOUT mark: the numbers go on exactly, both ways
+            second.awaitLogon(WAIT_MS);
+            assertEquals("4", QuickFixClient.get(second.await("A", WAIT_MS), 34));
+            Session.sendToTarget(new TestRequest(new TestReqID("after")), second.session().getSessionID());
+            second.await(m -> "after".equals(QuickFixClient.get(m, 112)), WAIT_MS);
+            assertTrue(second.received().stream().noneMatch(m -> QuickFixClient.type(m).equals("4")));
+            assertEquals(6, second.session().getExpectedTargetNum());
+            // the appliance stops under the live session: whatever mark the journal kept last, the venue numbers on
+            // past everything it sent, and the client takes it (a gap is filled)
+            appliance.close();
+            start(Map.of());
+        }
+        try (QuickFixClient third = client(agent, "order_entry", store))
+        {
+            third.awaitLogon(WAIT_MS);
+            final long logonSeq = Long.parseLong(QuickFixClient.get(third.await("A", WAIT_MS), 34));
+            assertTrue(logonSeq >= 6, "the venue never numbers back: " + logonSeq);
+            Session.sendToTarget(new TestRequest(new TestReqID("third")), third.session().getSessionID());
+            third.await(m -> "third".equals(QuickFixClient.get(m, 112)), WAIT_MS);
+            assertTrue(third.loggedOn());
+        }
+        final String dump = http.get("/api/v1/admin/metrics").body();
+        assertEquals(0, metric(dump, "venue_fix_marks_not_journaled_total"), dump);
+    }
+
+    @Test
     void aResendOverTheCapIsRejectedNamingIt() throws Exception
     {
         start(Map.of("fix.resend.max.messages", "3"));

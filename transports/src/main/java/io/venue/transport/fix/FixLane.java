@@ -65,7 +65,7 @@ public final class FixLane implements Lane
         final EntryCore core = context.entry;
         final LogonAttempts attempts = new LogonAttempts(context.logonAttemptsPerMinute, 60_000,
             context.maxTrackedLogonKeys);
-        final FixSequences sequences = new FixSequences(context.maxKnownSessions);
+        final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks);
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
         try
@@ -174,6 +174,7 @@ public final class FixLane implements Lane
         final AtomicLong resendRequests = new AtomicLong();
         final AtomicLong resentMessages = new AtomicLong();
         final AtomicLong resendsRefused = new AtomicLong();
+        final AtomicLong marksNotJournaled = new AtomicLong();
 
         /** Counts a refused logon under its reason (a fixed set of names, never client input). */
         void logonRefused(final String reason)
@@ -218,6 +219,8 @@ public final class FixLane implements Lane
                 resentMessages);
             counter(text, "venue_fix_resends_refused_total", "FIX ResendRequests refused over the cap",
                 resendsRefused);
+            counter(text, "venue_fix_marks_not_journaled_total", "FIX session marks dropped (the lanes' record " +
+                "ring was full)", marksNotJournaled);
         }
 
         private static void counter(final MetricsText text, final String name, final String help,
@@ -252,6 +255,7 @@ public final class FixLane implements Lane
         private long sendingTimeToleranceMs = DEFAULT_SENDING_TIME_TOLERANCE_MS;
         private int maxTrackedLogonKeys = 100_000;
         private int maxKnownSessions = 100_000;
+        private FixJournalMarks journalMarks;
         private volatile boolean draining;
         private boolean concluded;
 
@@ -322,6 +326,13 @@ public final class FixLane implements Lane
         public Context sendingTimeToleranceMs(final long ms)
         {
             this.sendingTimeToleranceMs = ms;
+            return this;
+        }
+
+        /** What the command journal recorded of the FIX sessions' numbers before this node started. */
+        public Context journalMarks(final FixJournalMarks marks)
+        {
+            this.journalMarks = marks;
             return this;
         }
 

@@ -7,18 +7,22 @@ import java.util.Map;
  * Each FIX session's sequence numbers, keyed by credential and sub-session (the session's identity: docs/FIX.md), kept
  * from one connection to the next: {@code [0]} the next MsgSeqNum expected from the client, {@code [1]} the next one
  * the venue sends. A session claims its numbers at its Logon and releases them at its close, so one credential has at
- * most one live session per sub-session. Keys are authenticated credentials only, at most {@code capacity}. Thread
- * safe: the lock also hands the numbers from one connection's event loop to the next's.
+ * most one live session per sub-session. A key this node has not seen starts from what the journal last recorded
+ * ({@link FixJournalMarks}). Keys are authenticated credentials only, at most {@code capacity}. Thread safe: the lock
+ * also hands the numbers from one connection's event loop to the next's.
  */
 final class FixSequences
 {
     private final int capacity;
+    private final FixJournalMarks journal;
     private final Map<String, long[]> numbers = new HashMap<>();
     private final Map<String, Boolean> live = new HashMap<>();
 
-    FixSequences(final int capacity)
+    /** @param journal what the journal recorded before this node started (a session first seen here starts there). */
+    FixSequences(final int capacity, final FixJournalMarks journal)
     {
         this.capacity = capacity;
+        this.journal = journal;
     }
 
     static String key(final String apiKeyId, final String subSession)
@@ -44,7 +48,8 @@ final class FixSequences
             {
                 return null;
             }
-            held = new long[] {1, 1};
+            final long[] journaled = journal == null ? null : journal.numbers(key);
+            held = journaled == null ? new long[] {1, 1} : journaled;
             numbers.put(key, held);
         }
         live.put(key, Boolean.TRUE);

@@ -33,6 +33,14 @@ final class FixSession extends ChannelInboundHandlerAdapter
     static final String ORDER_ENTRY = "order_entry";
     static final String DROP_COPY = "drop_copy";
     private static final int WRITER_BYTES = 16 * 1024;
+    /**
+     * Outbound MsgSeqNums reserved by one journaled mark: a node that stops without a LOGOUT mark numbers on past the
+     * block, so no number is sent twice; a new block is journaled when half of the current one is used.
+     */
+    static final long RESERVE_BLOCK = 1_000;
+    private static final int MARK_LOGON = 0;
+    private static final int MARK_LOGOUT = 1;
+    private static final int MARK_RESERVE = 2;
 
     private enum State
     {
@@ -62,6 +70,8 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private long heartbeatMs;
     private long nextIn;
     private long nextOut;
+    private long reservedThrough;
+    private long credentialId;
     /** While a ResendRequest of ours is outstanding: the highest MsgSeqNum seen, which the resend must reach. */
     private long resendUntil;
     private long lastReadNs;
@@ -417,12 +427,15 @@ final class FixSession extends ChannelInboundHandlerAdapter
             return;
         }
         apiKeyId = username;
+        credentialId = Long.parseUnsignedLong(username.substring(4), 16);
         account = key.account();
         subSession = sub;
         sequenceKey = seqKey;
         nextIn = numbers[0];
         nextOut = numbers[1];
         heartbeatMs = heartBtInt * 1_000;
+        reservedThrough = nextOut + RESERVE_BLOCK - 1;
+        mark(MARK_LOGON, seq == nextIn ? seq + 1 : nextIn);
         state = State.ACTIVE;
         logonDeadline.cancel(false);
         counters.logonsAccepted.incrementAndGet();
@@ -452,7 +465,18 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private void closed()
     {
         core.sessions().remove(entry.connectionId());
+        mark(MARK_LOGOUT, nextIn);
         store(true);
+    }
+
+    /** Journals the session's numbers (a FixSessionMark): the journal is where a restart numbers on from. */
+    private void mark(final int kind, final long in)
+    {
+        if (!core.journalFixSessionMark(entry.connectionId(), credentialId, DROP_COPY.equals(subSession) ? 1 : 0,
+            kind, in, nextOut, reservedThrough))
+        {
+            counters.marksNotJournaled.incrementAndGet();
+        }
     }
 
     private void store(final boolean ended)
@@ -610,9 +634,14 @@ final class FixSession extends ChannelInboundHandlerAdapter
         send(writer);
     }
 
-    /** Starts an outbound message of the session, numbered with the next MsgSeqNum. */
+    /** Starts an outbound message of the session, numbered with the next MsgSeqNum (reserving a block ahead). */
     private FixWriter begin(final String type)
     {
+        if (nextOut > reservedThrough - RESERVE_BLOCK / 2)
+        {
+            reservedThrough += RESERVE_BLOCK;
+            mark(MARK_RESERVE, nextIn);
+        }
         return out.begin(type, context.compId(), subSession, apiKeyId, nextOut++, System.currentTimeMillis());
     }
 
