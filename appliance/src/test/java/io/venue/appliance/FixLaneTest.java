@@ -440,9 +440,74 @@ class FixLaneTest
 
     private String logon(final VenueHttp.Credential agent, final int seq)
     {
+        return logon(agent, seq, 30, "");
+    }
+
+    private String logon(final VenueHttp.Credential agent, final int seq, final int heartBtInt, final String extra)
+    {
         return raw("35=A|49=" + agent.apiKeyId() + "|56=VENUE|34=" + seq + "|57=order_entry|52=" + now() +
-            "|1=" + trader.address() + "|98=0|108=30|553=" + agent.apiKeyId() + "|554=" + agent.apiSecret() + ":" +
-            agent.apiPassphrase() + "|");
+            "|1=" + trader.address() + "|98=0|108=" + heartBtInt + "|553=" + agent.apiKeyId() + "|554=" +
+            agent.apiSecret() + ":" + agent.apiPassphrase() + "|" + extra);
+    }
+
+    private static void send(final Socket socket, final String message) throws Exception
+    {
+        socket.getOutputStream().write(message.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void theSessionRulesHoldOverRawBytes() throws Exception
+    {
+        start(Map.of("fix.logon.attempts.per.minute", "100"));
+        final VenueHttp.Credential agent = credential(AgentKind.INSTITUTIONAL, Scope.TRADE);
+        final String head = "49=" + agent.apiKeyId() + "|56=VENUE|";
+        try (Socket socket = new Socket("127.0.0.1", appliance.fixPort()))
+        {
+            // a client ahead of the venue's count: the Logon is taken, then a ResendRequest from 1; the client's
+            // gap fill brings the count to its number and the session goes on
+            send(socket, logon(agent, 5));
+            final String opened = readSome(socket, "|35=2|");
+            assertTrue(opened.contains("|35=A|") && opened.contains("|35=2|") && opened.contains("|7=1|16=0|"),
+                opened);
+            // a message past the gap waits for the resend: no answer to it
+            send(socket, raw("35=1|" + head + "34=6|52=" + now() + "|112=early|"));
+            send(socket, raw("35=4|" + head + "34=1|43=Y|52=" + now() + "|122=" + now() + "|123=Y|36=6|"));
+            send(socket, raw("35=1|" + head + "34=6|43=Y|52=" + now() + "|122=" + now() + "|112=again|"));
+            final String answered = readSome(socket, "112=again|");
+            assertFalse(answered.contains("112=early|"), answered);
+            // reset mode: its own number is ignored, the count moves to NewSeqNo
+            send(socket, raw("35=4|" + head + "34=999|52=" + now() + "|36=20|"));
+            send(socket, raw("35=1|" + head + "34=20|52=" + now() + "|112=twenty|"));
+            assertTrue(readSome(socket, "112=twenty|").contains("|35=0|"));
+            // a NewSeqNo below the count is a Reject
+            send(socket, raw("35=4|" + head + "34=21|52=" + now() + "|123=Y|36=3|"));
+            assertTrue(readSome(socket, "|373=5|").contains("|45=21|371=36|372=4|373=5|"));
+            // a SendingTime far from the server's clock: a Reject, then a Logout
+            send(socket, raw("35=0|" + head + "34=22|52=20200101-00:00:00.000|"));
+            final String skewed = readUntilClosed(socket);
+            assertTrue(skewed.contains("|45=22|371=52|372=0|373=10|") && skewed.contains("|35=5|"), skewed);
+        }
+        try (Socket socket = new Socket("127.0.0.1", appliance.fixPort()))
+        {
+            // the numbers went on (23 in, and out past everything sent); a reset starts both at 1
+            send(socket, logon(agent, 1, 30, "141=Y|"));
+            final String reset = readSome(socket, "|10=");
+            assertTrue(reset.contains("|35=A|") && reset.contains("|34=1|") && reset.contains("|141=Y|"), reset);
+            // another credential's CompID on the session: a Reject, then a Logout
+            send(socket, raw("35=0|49=spk_0000000000000000|56=VENUE|34=2|52=" + now() + "|"));
+            final String wrong = readUntilClosed(socket);
+            assertTrue(wrong.contains("|373=9|") && wrong.contains("|35=5|"), wrong);
+        }
+        try (Socket socket = new Socket("127.0.0.1", appliance.fixPort()))
+        {
+            // a silent client: a TestRequest after HeartBtInt and a fifth, then a Logout a HeartBtInt later
+            send(socket, logon(agent, 3, 1, ""));
+            final String silent = readUntilClosed(socket);
+            assertTrue(silent.contains("|35=A|"), silent);
+            assertTrue(silent.contains("|35=1|") && silent.contains("|112=TEST-1|"), silent);
+            assertTrue(silent.contains("|35=5|") && silent.contains("no message within HeartBtInt of a TestRequest"),
+                silent);
+        }
     }
 
     @Test
@@ -501,8 +566,9 @@ class FixLaneTest
             final String answer = readUntilClosed(socket);
             assertTrue(answer.contains("|35=5|") && answer.contains("cannot be framed"), answer);
         }
-        // nothing of it was journaled: no order, no refusal (the logons were the credential's own)
-        assertEquals(journaled, metric(metrics(), "venue_sequence{stage=\"journaled\"}"));
+        // nothing of it was journaled but the two sessions' numbers (a LOGON and a LOGOUT mark each): no order, no
+        // refusal (the logons were the credential's own)
+        assertEquals(journaled + 4, metric(metrics(), "venue_sequence{stage=\"journaled\"}"));
         final String metrics = metrics();
         assertTrue(metric(metrics, "venue_fix_framing_faults_total") >= 3, metrics);
         assertEquals(5, metric(metrics, "venue_fix_session_rejects_total"), metrics);
