@@ -225,6 +225,12 @@ final class FixSession extends ChannelInboundHandlerAdapter
             onSequenceReset(seq, false);
             return;
         }
+        if (type == FixTags.RESEND_REQUEST && seq > nextIn && in.valueEquals(FixTags.SENDER_COMP_ID, apiKeyId))
+        {
+            // answered even ahead of the count (FIX's session rules): two sides each holding the other's ResendRequest
+            // until their own gap is filled would wait for ever; the count then asks for the gap below
+            onResendRequest(seq);
+        }
         if (!inSequence(seq))
         {
             return;
