@@ -193,18 +193,22 @@ class FixLaneTest
         refusals.put("SUB_SESSION_DENIED", () -> client(noDropCopy, "drop_copy", newStore()));
         refusals.put("COMP_ID", () -> client(agent, "order_entry", agent.apiSecret(), trader.address().toString(),
             "ELSEWHERE", newStore()));
+        // an Ed25519 credential has no secret to show: the same answer as a wrong one (spec 5.5)
+        final String ed25519 = http.ed25519AgentKeyId(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        refusals.put("UNAUTHENTICATED (Ed25519)", () -> client(new VenueHttp.Credential(ed25519,
+            "sps_" + "1".repeat(64), "spp_" + "1".repeat(32)), "order_entry", newStore()));
         for (final Map.Entry<String, ThrowingSupplier> refusal : refusals.entrySet())
         {
             try (QuickFixClient client = refusal.getValue().get())
             {
                 final Message logout = client.await(FixLaneTest::isLogout, WAIT_MS);
-                assertTrue(QuickFixClient.text(logout).startsWith(refusal.getKey() + ": "),
+                assertTrue(QuickFixClient.text(logout).startsWith(refusal.getKey().split(" ")[0] + ": "),
                     refusal.getKey() + " -> " + QuickFixClient.text(logout));
                 assertFalse(client.loggedOn());
             }
         }
         final String metrics = metrics();
-        for (final String reason : refusals.keySet())
+        for (final String reason : refusals.keySet().stream().map(r -> r.split(" ")[0]).toList())
         {
             assertTrue(metric(metrics, "venue_fix_logons_refused_total{reason=\"" + reason + "\"}") >= 1,
                 reason + "\n" + metrics);
