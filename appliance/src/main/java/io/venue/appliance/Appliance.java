@@ -6,6 +6,7 @@ import io.venue.engine.state.StateUnusableException;
 import io.venue.responder.VenueDirectory;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.bsltcp.BslTcpLane;
+import io.venue.transport.fix.FixLane;
 import io.venue.transport.http.HttpLane;
 import io.venue.verifier.DelegateSigners;
 import org.agrona.CloseHelper;
@@ -122,6 +123,13 @@ public final class Appliance implements AutoCloseable
     {
         final BslTcpLane tcp = entry == null ? null : entry.lanes().find(BslTcpLane.class);
         return tcp == null ? -1 : tcp.port();
+    }
+
+    /** The bound FIX port, or -1 while the node does not serve or has no {@code fix} lane. */
+    public int fixPort()
+    {
+        final FixLane fix = entry == null ? null : entry.lanes().find(FixLane.class);
+        return fix == null ? -1 : fix.port();
     }
 
     public String baseUrl()

@@ -48,6 +48,15 @@ public final class ApplianceConfigFile
         key("bsl.tcp.max.frame.bytes", (c, v, base) -> c.bslTcpMaxFrameBytes(Integer.parseInt(v)));
         key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
         key("bsl.tcp.tls", (c, v, base) -> c.bslTcpTls(bool(v)));
+        key("fix.host", (c, v, base) -> c.fix().host(v));
+        key("fix.port", (c, v, base) -> c.fix().port(Integer.parseInt(v)));
+        key("fix.comp.id", (c, v, base) -> c.fix().compId(v));
+        key("fix.logon.timeout.ms", (c, v, base) -> c.fix().logonTimeoutMs(Long.parseLong(v)));
+        key("fix.max.sessions", (c, v, base) -> c.fix().maxSessions(Integer.parseInt(v)));
+        key("fix.max.message.bytes", (c, v, base) -> c.fix().maxMessageBytes(Integer.parseInt(v)));
+        key("fix.resend.max.messages", (c, v, base) -> c.fix().resendMaxMessages(Integer.parseInt(v)));
+        key("fix.logon.attempts.per.minute", (c, v, base) -> c.fix().logonAttemptsPerMinute(Integer.parseInt(v)));
+        key("fix.sending.time.tolerance.ms", (c, v, base) -> c.fix().sendingTimeToleranceMs(Long.parseLong(v)));
         key("chain.id", (c, v, base) -> c.chainId(Long.parseLong(v)));
         key("verifying.contract", (c, v, base) -> c.verifyingContract(Address.of(v.toLowerCase(Locale.ROOT))));
         key("verifier.threads", (c, v, base) -> c.verifierThreads(Integer.parseInt(v)));

@@ -13,6 +13,7 @@ import io.venue.responder.RecentAnswers;
 import io.venue.feed.MarketFeed;
 import io.venue.transport.bsltcp.BslFraming;
 import io.venue.transport.bsltcp.BslTcpLane;
+import io.venue.transport.fix.FixLane;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.ws.WsGateway;
 import io.venue.transport.tls.ServerTls;
@@ -66,6 +67,7 @@ public final class ApplianceContext
     private Path dataDir = Path.of("data");
     private String httpHost = "127.0.0.1";
     private int httpPort = 8080;
+    private final FixLane.Context fix = new FixLane.Context();
     private String bslTcpHost = "127.0.0.1";
     private int bslTcpPort = BslTcpLane.Context.DEFAULT_PORT;
     private int bslTcpHeartbeatMs = BslTcpLane.Context.DEFAULT_HEARTBEAT_INTERVAL_MS;
@@ -223,6 +225,12 @@ public final class ApplianceContext
     public int httpPort()
     {
         return httpPort;
+    }
+
+    /** The FIX lane's settings ({@code fix.*}), set in place; the lane's own Context checks them when it starts. */
+    public FixLane.Context fix()
+    {
+        return fix;
     }
 
     /** {@code bsl.tcp.host}: the BSL TCP lane's address. */

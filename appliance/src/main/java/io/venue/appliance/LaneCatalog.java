@@ -2,6 +2,7 @@ package io.venue.appliance;
 
 import io.venue.entry.lane.Lane;
 import io.venue.transport.bsltcp.BslTcpLane;
+import io.venue.transport.fix.FixLane;
 import io.venue.transport.http.HttpLane;
 
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ final class LaneCatalog
     {
         LANES.put(HttpLane.NAME, NodeOrderEntry::httpLane);
         LANES.put(BslTcpLane.NAME, NodeOrderEntry::bslTcpLane);
+        LANES.put(FixLane.NAME, NodeOrderEntry::fixLane);
     }
 
     private LaneCatalog()

@@ -27,6 +27,8 @@ import io.venue.sequencer.RefusalAggregator;
 import io.venue.sequencer.Sequencer;
 import io.venue.sequencer.SequencerListener;
 import io.venue.transport.bsltcp.BslTcpLane;
+import io.venue.transport.fix.FixJournalMarks;
+import io.venue.transport.fix.FixLane;
 import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
@@ -272,6 +274,18 @@ final class NodeOrderEntry
             .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
             .deployment(context.chainId(), context.verifyingContract())
             .tls(context.bslTcpTls() ? context.httpTls() : null));
+    }
+
+    /** The FIX 4.4 lane ({@code fix}) over this node's order entry: the core's machine credentials. */
+    Lane fixLane()
+    {
+        // the numbers each FIX session last journaled: a start or a promotion numbers on from them
+        final FixJournalMarks marks;
+        try (JournalTailer scan = journals.commands().tailer())
+        {
+            marks = FixJournalMarks.scan(scan);
+        }
+        return new FixLane(context.fix().entry(entry).journalMarks(marks));
     }
 
     /** The MM lane's windows as configured. */

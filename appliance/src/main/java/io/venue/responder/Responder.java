@@ -17,6 +17,7 @@ import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.journal.sbe.FixSessionMarkDecoder;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.journal.sbe.TradeDecoder;
@@ -235,6 +236,12 @@ public final class Responder implements Agent
             {
                 counters.summarized(summary.reason(), summary.count());
             }
+            commandSummary = true;
+            return;
+        }
+        if (header.templateId() == FixSessionMarkDecoder.TEMPLATE_ID)
+        {
+            // a lane's own record (a FIX session's numbers): no event, nobody waits for it
             commandSummary = true;
             return;
         }

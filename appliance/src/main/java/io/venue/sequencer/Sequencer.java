@@ -8,6 +8,9 @@ import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryEncoder;
+import io.venue.journal.sbe.FixMarkKind;
+import io.venue.journal.sbe.FixSessionMarkEncoder;
+import io.venue.journal.sbe.FixSubSession;
 import io.venue.crypto.Blake3;
 import io.venue.journal.sbe.SignerMatch;
 import io.venue.tuning.Doorbell;
@@ -59,6 +62,7 @@ public final class Sequencer implements Agent
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final RequestRejectedEncoder rejected = new RequestRejectedEncoder();
     private final RequestsRejectedSummaryEncoder summary = new RequestsRejectedSummaryEncoder();
+    private final FixSessionMarkEncoder fixMark = new FixSessionMarkEncoder();
     private final RefusalAggregator.SummarySink onSummary = this::journalSummary;
     private final Blake3 blake3 = new Blake3();
     private final byte[] detailDigest = new byte[Blake3.DIGEST_LENGTH];
@@ -89,7 +93,22 @@ public final class Sequencer implements Agent
     private long lastStamp;
     private BooleanSupplier paused = () -> false;
     private PreJournalRefusals refusals;
-    private final PreJournalRefusals.Handler onRefusal = this::onRefusal;
+    private final PreJournalRefusals.Handler onRefusal = new PreJournalRefusals.Handler()
+    {
+        @Override
+        public void onRefusal(final long connectionId, final long correlationId, final int reason,
+            final String detail)
+        {
+            Sequencer.this.onRefusal(connectionId, correlationId, reason, detail);
+        }
+
+        @Override
+        public void onFixSessionMark(final long connectionId, final long credentialId, final int subSession,
+            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+        {
+            journalFixMark(connectionId, credentialId, subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough);
+        }
+    };
     private final byte[] zeros32 = new byte[32];
     private final JournalRecords records = new JournalRecords();
     private Doorbell engine;
@@ -287,6 +306,33 @@ public final class Sequencer implements Agent
         final long next = sequence + staged + 1;
         append(rejection(next, stamp, connectionId, correlationId, reason, accountBytes, digestBytes, detail), false,
             connectionId, correlationId);
+    }
+
+    /**
+     * One FixSessionMark (a FIX session's sequence numbers), stamped now and told to the listener with correlation id
+     * 0: nobody waits for it.
+     */
+    private void journalFixMark(
+        final long connectionId, final long credentialId, final int subSession, final int kind, final long nextInSeq,
+        final long nextOutSeq, final long reservedOutThrough)
+    {
+        final long stamp = stamp();
+        final long next = sequence + staged + 1;
+        fixMark.wrapAndApplyHeader(record, 0, header)
+            .sequence(next)
+            .timestampMs(stamp)
+            .epoch(epoch)
+            .connectionId(connectionId);
+        for (int i = 0; i < 8; i++)
+        {
+            fixMark.credentialId(i, (short)((credentialId >>> (56 - 8 * i)) & 0xFF));
+        }
+        fixMark.subSession(FixSubSession.get((short)subSession))
+            .kind(FixMarkKind.get((short)kind))
+            .nextInSeq(nextInSeq)
+            .nextOutSeq(nextOutSeq)
+            .reservedOutThrough(reservedOutThrough);
+        append(MessageHeaderEncoder.ENCODED_LENGTH + fixMark.encodedLength(), false, connectionId, 0);
     }
 
     /**

@@ -28,27 +28,27 @@ class LanesTest
     @Test
     void anUnknownLaneIsRefusedNamingTheKeyAndTheLanesBuilt() throws Exception
     {
-        assertEquals("lanes: unknown lane 'fix' (this build has http, bsl-tcp)",
+        assertEquals("lanes: unknown lane 'fixp' (this build has http, bsl-tcp, fix)",
             assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of("http",
-                "fix")).conclude()).getMessage());
-        assertEquals("lanes names no lane (this build has http, bsl-tcp)",
+                "fixp")).conclude()).getMessage());
+        assertEquals("lanes names no lane (this build has http, bsl-tcp, fix)",
             assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of()).conclude())
             .getMessage());
         assertEquals("lanes names 'http' twice",
             assertThrows(IllegalArgumentException.class, () -> new ApplianceContext().lanes(List.of("http",
                 "http")).conclude()).getMessage());
-        final Path file = Files.writeString(folder.resolve("venue.properties"), "lanes=http, FIX\n");
-        assertEquals("lanes: unknown lane 'FIX' (this build has http, bsl-tcp)",
+        final Path file = Files.writeString(folder.resolve("venue.properties"), "lanes=http, FIXP\n");
+        assertEquals("lanes: unknown lane 'FIXP' (this build has http, bsl-tcp, fix)",
             assertThrows(IllegalArgumentException.class, () -> ApplianceConfigFile.read(file)).getMessage());
-        assertEquals("lanes names no lane (this build has http, bsl-tcp)", assertThrows(IllegalArgumentException.class,
-            () -> ApplianceConfigFile.read(Files.writeString(folder.resolve("venue.properties"), "lanes= , \n")))
-            .getMessage());
+        assertEquals("lanes names no lane (this build has http, bsl-tcp, fix)",
+            assertThrows(IllegalArgumentException.class, () -> ApplianceConfigFile.read(
+                Files.writeString(folder.resolve("venue.properties"), "lanes= , \n"))).getMessage());
         assertEquals(List.of("http"), new ApplianceContext().lanes(), "http by default");
         // a production file names its deployment
         final Path named = Files.writeString(folder.resolve("venue.properties"), "lanes= http ,\nchain.id=42161\n" +
             "verifying.contract=0x" + "c0".repeat(20));
         assertEquals(List.of("http"), ApplianceConfigFile.read(named).lanes());
-        assertThrows(IllegalArgumentException.class, () -> LaneCatalog.make("fix", null));
+        assertThrows(IllegalArgumentException.class, () -> LaneCatalog.make("fixp", null));
     }
 
     @Test
@@ -58,7 +58,7 @@ class LanesTest
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Appliance.start(
             new ApplianceContext().dataDir(data).httpPort(0).lanes(List.of("ws")),
             new PrintStream(OutputStream.nullOutputStream())));
-        assertEquals("lanes: unknown lane 'ws' (this build has http, bsl-tcp)", refused.getMessage());
+        assertEquals("lanes: unknown lane 'ws' (this build has http, bsl-tcp, fix)", refused.getMessage());
         assertTrue(Files.notExists(data), "refused before the data folder is made");
     }
 

@@ -19,6 +19,8 @@ import io.venue.svc.SvcRequestSigner;
 import io.venue.codec.JsonWriter;
 import io.venue.testing.ChildJvm;
 
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -147,6 +149,38 @@ final class VenueHttp
         final CredentialDelivery.Opened opened =
             requester.open(field(created.body(), "sealedCredential"), field(created.body(), "apiKeyId"));
         return new Credential(field(created.body(), "apiKeyId"), opened.apiSecret(), opened.apiPassphrase());
+    }
+
+    /** Creates an agent with an Ed25519 key (no secret, no passphrase: spec 2.5) and returns its API key id. */
+    String ed25519AgentKeyId(final Secp256k1KeyPair owner, final long nonce, final AgentKind kind,
+        final Scope... scopes) throws Exception
+    {
+        final long now = System.currentTimeMillis();
+        final AgentKey key = AgentKey.ed25519(new Ed25519PrivateKeyParameters(new SecureRandom()).generatePublicKey()
+            .getEncoded());
+        final AgentAuthorizationText text = AgentAuthorizationText.builder().owner(owner.address()).agent(key)
+            .kind(kind).scopes(scopes).policy("").deliveryKey(null).nonce(nonce).issuedAtMs(now)
+            .expiresAtMs(now + AgentKind.DAY_MS).chainId(ApplianceContext.DEMO_CHAIN_ID)
+            .verifyingContract(ApplianceContext.DEMO_CONTRACT).build();
+        final StringBuilder scopeList = new StringBuilder();
+        for (final Scope scope : scopes)
+        {
+            scopeList.append(scopeList.length() == 0 ? "" : ",").append('"').append(scope.wire()).append('"');
+        }
+        final String signature = Hex.to0x(
+            new Secp256k1Signer(owner).sign(Eip191.personalHash(text.text()), PreimageMode.RAW));
+        final HttpResponse<String> created = post("/api/agents/create", new JsonWriter()
+            .field("userWalletAddress", owner.address().toString()).field("agent", key.text())
+            .field("agentKind", kind.wire()).raw("scopes", "[" + scopeList + "]").field("policy", "")
+            .field("deliveryKey", text.deliveryKey()).field("nonce", text.nonce()).field("issuedAtMs", now)
+            .field("expiresAtMs", text.expiresAtMs())
+            .raw("authorization", new JsonWriter().field("signature", signature).toJson())
+            .toJson().getBytes(StandardCharsets.UTF_8));
+        if (created.statusCode() != 200)
+        {
+            throw new IllegalStateException("agent not created: " + created.body());
+        }
+        return field(created.body(), "apiKeyId");
     }
 
     /** POST with the SVC-* headers of {@code signer} over the route and body, and {@code headers}. */

@@ -6,6 +6,7 @@ import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
+import io.venue.journal.sbe.FixSessionMarkDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -43,7 +44,8 @@ public final class JournalRecords
      * which also added a value of {@code SignerMatch}); version 8 only added the audit record
      * {@code RequestsRejectedSummary}, and version 9 ({@link #KEY_VERSION_IN_ID_VERSION}) changed a meaning, not the
      * layout; version 10 ({@link #ADDRESS_SOURCE_VERSION}) added a field at the end of that summary, which an older
-     * summary's shorter block reads as zeros: every version 4 to 9 record is read as the same record of version 10
+     * summary's shorter block reads as zeros, and version 11 only added the audit record {@code FixSessionMark}: every
+     * version 4 to 10 record is read as the same record of version 11
      * (JOURNAL-SCHEMA.md, section 9). Only a version whose every record is laid out as this version's may be read
      * this way.
      */
@@ -242,12 +244,13 @@ public final class JournalRecords
 
     /**
      * Whether a command template is an audit record of refusals before the engine ({@code RequestRejected}, and
-     * {@code RequestsRejectedSummary} since version 8): the engine reads past it and writes no event for it.
+     * {@code RequestsRejectedSummary} since version 8), or a lane's audit record ({@code FixSessionMark} since version
+     * 11): the engine reads past it and writes no event for it.
      */
     public static boolean isRefusalAudit(final int templateId)
     {
         return templateId == RequestRejectedDecoder.TEMPLATE_ID ||
-            templateId == RequestsRejectedSummaryDecoder.TEMPLATE_ID;
+            templateId == RequestsRejectedSummaryDecoder.TEMPLATE_ID || templateId == FixSessionMarkDecoder.TEMPLATE_ID;
     }
 
     /**

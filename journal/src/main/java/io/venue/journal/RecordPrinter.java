@@ -47,6 +47,9 @@ import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
+import io.venue.journal.sbe.FixMarkKind;
+import io.venue.journal.sbe.FixSessionMarkDecoder;
+import io.venue.journal.sbe.FixSubSession;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
@@ -104,6 +107,8 @@ public final class RecordPrinter
         EnumNames.of(RequestRejectReason.values(), RequestRejectReason::value);
     private static final EnumNames REJECT_CODE = EnumNames.of(RejectCode.values(), RejectCode::value);
     private static final EnumNames ORDER_DONE_REASON = EnumNames.of(OrderDoneReason.values(), OrderDoneReason::value);
+    private static final EnumNames FIX_SUB_SESSION = EnumNames.of(FixSubSession.values(), FixSubSession::value);
+    private static final EnumNames FIX_MARK_KIND = EnumNames.of(FixMarkKind.values(), FixMarkKind::value);
 
     /** Choice names of {@code AgentScopes} by bit. */
     private static final String[] SCOPE_NAMES = { "trade", "cancel", "quote", "mintRedeem", "read", "dropCopy" };
@@ -145,6 +150,7 @@ public final class RecordPrinter
     private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
     private final RequestsRejectedSummaryDecoder requestsRejectedSummary = new RequestsRejectedSummaryDecoder();
+    private final FixSessionMarkDecoder fixSessionMark = new FixSessionMarkDecoder();
     private final ActionAcceptedDecoder actionAccepted = new ActionAcceptedDecoder();
     private final ActionRejectedDecoder actionRejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
@@ -454,6 +460,18 @@ public final class RecordPrinter
                     Arrays.fill(scratch, 0, IP_ADDRESS, (byte)0);
                 }
                 bytes("sourceAddress", IP_ADDRESS);
+            }
+            case FIX_SESSION_MARK ->
+            {
+                final FixSessionMarkDecoder d = fixSessionMark.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                u64("connectionId", d.connectionId());
+                bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
+                enumValue("subSession", FIX_SUB_SESSION, d.subSessionRaw());
+                enumValue("kind", FIX_MARK_KIND, d.kindRaw());
+                u64("nextInSeq", d.nextInSeq());
+                u64("nextOutSeq", d.nextOutSeq());
+                u64("reservedOutThrough", d.reservedOutThrough());
             }
             case ACTION_ACCEPTED ->
             {

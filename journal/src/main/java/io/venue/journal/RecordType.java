@@ -33,6 +33,7 @@ import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.PositionChangedDecoder;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
+import io.venue.journal.sbe.FixSessionMarkDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SplitDecoder;
@@ -88,6 +89,7 @@ public enum RecordType
     REQUESTS_REJECTED_SUMMARY(
         COMMAND, "RequestsRejectedSummary",
         RequestsRejectedSummaryDecoder.TEMPLATE_ID, RequestsRejectedSummaryDecoder.BLOCK_LENGTH),
+    FIX_SESSION_MARK(COMMAND, "FixSessionMark", FixSessionMarkDecoder.TEMPLATE_ID, FixSessionMarkDecoder.BLOCK_LENGTH),
     ACTION_ACCEPTED(EVENT, "ActionAccepted", ActionAcceptedDecoder.TEMPLATE_ID, ActionAcceptedDecoder.BLOCK_LENGTH),
     ACTION_REJECTED(EVENT, "ActionRejected", ActionRejectedDecoder.TEMPLATE_ID, ActionRejectedDecoder.BLOCK_LENGTH),
     ORDER_ACCEPTED(EVENT, "OrderAccepted", OrderAcceptedDecoder.TEMPLATE_ID, OrderAcceptedDecoder.BLOCK_LENGTH),

@@ -152,6 +152,9 @@ class JournalRecordsTest
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 10 added a field at a block's end");
         assertEquals(9, records.version());
         header.version(10);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 11 added a message, not a layout");
+        assertEquals(10, records.version());
+        header.version(11);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);

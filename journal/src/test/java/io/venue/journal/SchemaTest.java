@@ -34,10 +34,10 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("10", SCHEMA.root.getAttribute("version"));
+        assertEquals("11", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(10, JournalRecords.SCHEMA_VERSION);
+        assertEquals(11, JournalRecords.SCHEMA_VERSION);
         assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
         assertEquals(6, JournalRecords.FILLED_KEPT_ON_REENTRY_VERSION);
         assertEquals(9, JournalRecords.KEY_VERSION_IN_ID_VERSION);
@@ -64,7 +64,7 @@ class SchemaTest
             assertTrue(typeIds.add(type.templateId()), "template id used twice: " + type);
         }
         assertEquals(schemaIds, typeIds);
-        assertEquals(40, SCHEMA.messages.size());
+        assertEquals(41, SCHEMA.messages.size());
     }
 
     @Test

@@ -47,10 +47,10 @@ class VersionFourRecordsTest
     /** Enum values added since version 4 (version 7: an admin action signed over its admin text), left out below. */
     private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L);
     /**
-     * Messages added since version 4 (version 8: a summary of a connection's refusals; version 10 added a field at its
-     * end), left out below.
+     * Messages added since version 4 (version 8: a summary of a connection's refusals, to which version 10 added a
+     * field at its end; version 11: a FIX session's sequence numbers), left out below.
      */
-    private static final List<String> ADDED_MESSAGES = List.of("RequestsRejectedSummary");
+    private static final List<String> ADDED_MESSAGES = List.of("RequestsRejectedSummary", "FixSessionMark");
 
     private final JournalRecords records = new JournalRecords();
     private final RecordPrinter printer = new RecordPrinter();
@@ -59,7 +59,7 @@ class VersionFourRecordsTest
     void versionsFiveToEightOnlyRenameVersionFourOrAdd()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("10", NOW.root.getAttribute("version"));
+        assertEquals("11", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);

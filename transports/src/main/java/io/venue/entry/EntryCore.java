@@ -93,6 +93,19 @@ public final class EntryCore
         }
     }
 
+    /**
+     * Hands a FIX session's sequence numbers to the sequencer to be journaled as a {@code FixSessionMark}, when the
+     * node journals lane records.
+     *
+     * @return whether it was queued.
+     */
+    public boolean journalFixSessionMark(final long connectionId, final long credentialId, final int subSession,
+        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+    {
+        return context.refusals != null && context.refusals.offerFixSessionMark(connectionId, credentialId,
+            subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough);
+    }
+
     /** Journals {@code count} edge-throttle refusals of {@code address} (a text from {@link EdgeThrottle#describe}). */
     public void journalEdge(final long connectionId, final String address, final long count)
     {

@@ -23,9 +23,20 @@ public final class PreJournalRefusals
     public interface Handler
     {
         void onRefusal(long connectionId, long correlationId, int reason, String detail);
+
+        /**
+         * A FIX session's sequence numbers to journal as a {@code FixSessionMark} (docs/FIX.md, "Sequence numbers"):
+         * the same ring, so that a session's marks are journaled in the order it offered them.
+         */
+        default void onFixSessionMark(final long connectionId, final long credentialId, final int subSession,
+            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+        {
+        }
     }
 
     private static final int MESSAGE_TYPE = 1;
+    private static final int FIX_MARK_TYPE = 2;
+    private static final int FIX_MARK_LENGTH = 8 + 8 + 4 + 4 + 8 + 8 + 8;
     private static final int HEADER = 8 + 8 + 4;
 
     private final ManyToOneRingBuffer ring;
@@ -34,9 +45,18 @@ public final class PreJournalRefusals
         ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[HEADER + RefusalDetails.MAX_BYTES]));
     private Handler handler;
     private Doorbell consumer;
-    private final MessageHandler onMessage = (type, buffer, offset, length) -> handler.onRefusal(
-        buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
-        buffer.getStringWithoutLengthUtf8(offset + HEADER, length - HEADER));
+    private final MessageHandler onMessage = (type, buffer, offset, length) ->
+    {
+        if (type == FIX_MARK_TYPE)
+        {
+            handler.onFixSessionMark(buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
+                buffer.getInt(offset + 20), buffer.getLong(offset + 24), buffer.getLong(offset + 32),
+                buffer.getLong(offset + 40));
+            return;
+        }
+        handler.onRefusal(buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
+            buffer.getStringWithoutLengthUtf8(offset + HEADER, length - HEADER));
+    };
 
     public PreJournalRefusals(final int capacityBytes)
     {
@@ -62,6 +82,35 @@ public final class PreJournalRefusals
         {
             consumer.ring();
         }
+    }
+
+    /**
+     * A FIX session's sequence numbers, to journal as a {@code FixSessionMark}; {@code credentialId} is the 16 hex
+     * digits of its {@code spk_} id as a big-endian long, {@code subSession} and {@code kind} the schema's values.
+     *
+     * @return whether it was queued (false: the ring was full; counted in {@link #notJournaled()}).
+     */
+    public boolean offerFixSessionMark(final long connectionId, final long credentialId, final int subSession,
+        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+    {
+        final UnsafeBuffer buffer = scratch.get();
+        buffer.putLong(0, connectionId);
+        buffer.putLong(8, credentialId);
+        buffer.putInt(16, subSession);
+        buffer.putInt(20, kind);
+        buffer.putLong(24, nextInSeq);
+        buffer.putLong(32, nextOutSeq);
+        buffer.putLong(40, reservedOutThrough);
+        if (!ring.write(FIX_MARK_TYPE, buffer, 0, FIX_MARK_LENGTH))
+        {
+            notJournaled.incrementAndGet();
+            return false;
+        }
+        if (consumer != null)
+        {
+            consumer.ring();
+        }
+        return true;
     }
 
     /** Rings {@code consumer} (the sequencer's thread's bell) after each refusal queued. */

@@ -1,0 +1,400 @@
+package io.venue.transport.fix;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.venue.codec.MetricsText;
+import io.venue.entry.ConnectionIds;
+import io.venue.entry.EntryCore;
+import io.venue.entry.lane.ConnectivityEntry;
+import io.venue.entry.lane.Lane;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The FIX 4.4 lane (named {@value #NAME}; docs/FIX.md): the venue's own acceptor (DECISIONS.md says why not Artio) on
+ * Netty, one boss thread and {@code ioThreads} I/O threads. Each connection is a {@link FixSession} over the node's
+ * {@link EntryCore}, with lane code {@link ConnectionIds#FIX}; the credential check is the core's.
+ */
+public final class FixLane implements Lane
+{
+    public static final String NAME = "fix";
+    /** The largest HeartBtInt(108) a Logon may ask for, in seconds. */
+    static final long MAX_HEART_BT_INT = 300;
+
+    private final Context context;
+    private final Counters counters = new Counters();
+    private final ConnectionIds ids = new ConnectionIds(ConnectionIds.FIX);
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private volatile Channel server;
+    private boolean started;
+    private boolean closed;
+
+    public FixLane(final Context context)
+    {
+        this.context = context.conclude();
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public synchronized void start()
+    {
+        if (started || closed)
+        {
+            throw new IllegalStateException("the fix lane has " + (closed ? "closed" : "started already"));
+        }
+        started = true;
+        final EntryCore core = context.entry;
+        final LogonAttempts attempts = new LogonAttempts(context.logonAttemptsPerMinute, 60_000,
+            context.maxTrackedLogonKeys);
+        final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks);
+        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
+        try
+        {
+            server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>()
+                {
+                    @Override
+                    protected void initChannel(final SocketChannel channel)
+                    {
+                        channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
+                            context, counters, core, core.open(ids.next()), attempts, sequences));
+                    }
+                })
+                .bind(context.host, context.port).sync().channel();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while binding the fix lane", ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    /** New logons are refused SHUTTING_DOWN; live sessions go on until the close. */
+    @Override
+    public void drain()
+    {
+        context.draining = true;
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        context.draining = true;
+        if (server != null)
+        {
+            server.close().syncUninterruptibly();
+        }
+        if (boss != null)
+        {
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** The bound port, or -1 before the lane started. */
+    public int port()
+    {
+        final Channel bound = server;
+        return bound == null ? -1 : ((InetSocketAddress)bound.localAddress()).getPort();
+    }
+
+    @Override
+    public void appendMetrics(final MetricsText text)
+    {
+        counters.appendTo(text);
+    }
+
+    @Override
+    public List<ConnectivityEntry> connectivity()
+    {
+        final int port = port();
+        return List.of(ConnectivityEntry.of(NAME).field("host", context.host)
+            .field("port", port < 0 ? context.port : port)
+            .field("beginString", FixTags.BEGIN_STRING)
+            .field("senderCompId", "<your API key id, spk_...>")
+            .field("targetCompId", context.compId)
+            .field("targetSubIds", FixSession.ORDER_ENTRY + "," + FixSession.DROP_COPY)
+            .field("username", "<your API key id> in Username(553)")
+            .field("password", "<apiSecret>:<apiPassphrase> in Password(554)")
+            .field("account", "<the credential's account, 0x...> in Account(1)")
+            .field("maxHeartBtInt", MAX_HEART_BT_INT)
+            .field("logonAttemptsPerMinute", (long)context.logonAttemptsPerMinute)
+            .field("resendMaxMessages", (long)context.resendMaxMessages)
+            .field("maxMessageBytes", (long)context.maxMessageBytes)
+            .field("sendingTimeToleranceMs", context.sendingTimeToleranceMs)
+            .field("orderEntry", false)
+            .field("tls", false).build());
+    }
+
+    /** The lane's counters, read by the metrics' thread. */
+    static final class Counters
+    {
+        final AtomicLong connections = new AtomicLong();
+        final AtomicLong open = new AtomicLong();
+        final AtomicLong messages = new AtomicLong();
+        final AtomicLong logonsAccepted = new AtomicLong();
+        final Map<String, AtomicLong> logonsRefused = new TreeMap<>();
+        final AtomicLong sessionRejects = new AtomicLong();
+        final AtomicLong businessRejects = new AtomicLong();
+        final AtomicLong framingFaults = new AtomicLong();
+        final AtomicLong resendRequests = new AtomicLong();
+        final AtomicLong resentMessages = new AtomicLong();
+        final AtomicLong resendsRefused = new AtomicLong();
+        final AtomicLong marksNotJournaled = new AtomicLong();
+
+        /** Counts a refused logon under its reason (a fixed set of names, never client input). */
+        void logonRefused(final String reason)
+        {
+            synchronized (logonsRefused)
+            {
+                logonsRefused.computeIfAbsent(reason, k -> new AtomicLong()).incrementAndGet();
+            }
+        }
+
+        long refused(final String reason)
+        {
+            synchronized (logonsRefused)
+            {
+                final AtomicLong count = logonsRefused.get(reason);
+                return count == null ? 0 : count.get();
+            }
+        }
+
+        void appendTo(final MetricsText text)
+        {
+            counter(text, "venue_fix_connections_total", "FIX connections accepted", connections);
+            text.family("venue_fix_connections_open", "gauge", "FIX connections open now")
+                .sample("venue_fix_connections_open", open.get());
+            counter(text, "venue_fix_messages_total", "FIX messages read", messages);
+            counter(text, "venue_fix_logons_accepted_total", "FIX logons accepted", logonsAccepted);
+            text.family("venue_fix_logons_refused_total", "counter", "FIX logons refused, by reason");
+            synchronized (logonsRefused)
+            {
+                for (final Map.Entry<String, AtomicLong> refused : logonsRefused.entrySet())
+                {
+                    text.sample("venue_fix_logons_refused_total", "reason", refused.getKey(),
+                        refused.getValue().get());
+                }
+            }
+            counter(text, "venue_fix_session_rejects_total", "FIX session Rejects sent (and sessions ended for a " +
+                "sequence or header fault)", sessionRejects);
+            counter(text, "venue_fix_business_rejects_total", "FIX BusinessMessageRejects sent", businessRejects);
+            counter(text, "venue_fix_framing_faults_total", "FIX streams ended by a framing fault", framingFaults);
+            counter(text, "venue_fix_resend_requests_total", "FIX ResendRequests received", resendRequests);
+            counter(text, "venue_fix_resent_messages_total", "FIX messages answered by a resend (gap filled)",
+                resentMessages);
+            counter(text, "venue_fix_resends_refused_total", "FIX ResendRequests refused over the cap",
+                resendsRefused);
+            counter(text, "venue_fix_marks_not_journaled_total", "FIX session marks dropped (the lanes' record " +
+                "ring was full)", marksNotJournaled);
+        }
+
+        private static void counter(final MetricsText text, final String name, final String help,
+            final AtomicLong value)
+        {
+            text.family(name, "counter", help).sample(name, value.get());
+        }
+    }
+
+    /** Configuration, Aeron style: set what differs from the defaults; {@link #conclude} checks it once. */
+    public static final class Context
+    {
+        public static final int DEFAULT_PORT = 9400;
+        public static final String DEFAULT_COMP_ID = "VENUE";
+        public static final long DEFAULT_LOGON_TIMEOUT_MS = 5_000;
+        public static final int DEFAULT_MAX_SESSIONS = 256;
+        public static final int DEFAULT_MAX_MESSAGE_BYTES = 65_536;
+        public static final int DEFAULT_RESEND_MAX_MESSAGES = 10_000;
+        public static final int DEFAULT_LOGON_ATTEMPTS_PER_MINUTE = 5;
+        public static final long DEFAULT_SENDING_TIME_TOLERANCE_MS = 120_000;
+
+        private EntryCore entry;
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private int ioThreads = 1;
+        private String compId = DEFAULT_COMP_ID;
+        private long logonTimeoutMs = DEFAULT_LOGON_TIMEOUT_MS;
+        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private int resendMaxMessages = DEFAULT_RESEND_MAX_MESSAGES;
+        private int logonAttemptsPerMinute = DEFAULT_LOGON_ATTEMPTS_PER_MINUTE;
+        private long sendingTimeToleranceMs = DEFAULT_SENDING_TIME_TOLERANCE_MS;
+        private int maxTrackedLogonKeys = 100_000;
+        private int maxKnownSessions = 100_000;
+        private FixJournalMarks journalMarks;
+        private volatile boolean draining;
+        private boolean concluded;
+
+        public Context entry(final EntryCore entry)
+        {
+            this.entry = entry;
+            return this;
+        }
+
+        public Context host(final String host)
+        {
+            this.host = host;
+            return this;
+        }
+
+        /** The port to bind; 0 for any free one ({@link FixLane#port()} says which). */
+        public Context port(final int port)
+        {
+            this.port = port;
+            return this;
+        }
+
+        public Context ioThreads(final int ioThreads)
+        {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /** The venue's CompID: a client's TargetCompID(56), the SenderCompID(49) of what the venue sends. */
+        public Context compId(final String compId)
+        {
+            this.compId = compId;
+            return this;
+        }
+
+        public Context logonTimeoutMs(final long ms)
+        {
+            this.logonTimeoutMs = ms;
+            return this;
+        }
+
+        public Context maxSessions(final int sessions)
+        {
+            this.maxSessions = sessions;
+            return this;
+        }
+
+        public Context maxMessageBytes(final int bytes)
+        {
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /** Spec 8.4's FIX_RESEND_MAX_MESSAGES: the most messages one ResendRequest may ask for. */
+        public Context resendMaxMessages(final int messages)
+        {
+            this.resendMaxMessages = messages;
+            return this;
+        }
+
+        /** Spec 8.4: logon attempts a minute, per credential and per address. */
+        public Context logonAttemptsPerMinute(final int attempts)
+        {
+            this.logonAttemptsPerMinute = attempts;
+            return this;
+        }
+
+        public Context sendingTimeToleranceMs(final long ms)
+        {
+            this.sendingTimeToleranceMs = ms;
+            return this;
+        }
+
+        /** What the command journal recorded of the FIX sessions' numbers before this node started. */
+        public Context journalMarks(final FixJournalMarks marks)
+        {
+            this.journalMarks = marks;
+            return this;
+        }
+
+        String compId()
+        {
+            return compId;
+        }
+
+        long logonTimeoutMs()
+        {
+            return logonTimeoutMs;
+        }
+
+        int maxSessions()
+        {
+            return maxSessions;
+        }
+
+        int resendMaxMessages()
+        {
+            return resendMaxMessages;
+        }
+
+        int logonAttemptsPerMinute()
+        {
+            return logonAttemptsPerMinute;
+        }
+
+        long sendingTimeToleranceMs()
+        {
+            return sendingTimeToleranceMs;
+        }
+
+        boolean draining()
+        {
+            return draining;
+        }
+
+        Context conclude()
+        {
+            if (concluded)
+            {
+                return this;
+            }
+            if (entry == null)
+            {
+                throw new IllegalStateException("the fix lane needs the order-entry core");
+            }
+            if (compId == null || compId.isEmpty() || !compId.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '='))
+            {
+                throw new IllegalStateException("fix.comp.id is visible ASCII without '='");
+            }
+            if (logonTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 || maxMessageBytes < 256 ||
+                resendMaxMessages < 1 || logonAttemptsPerMinute < 1 || sendingTimeToleranceMs < 1 || port < 0 ||
+                port > 65_535)
+            {
+                throw new IllegalStateException("fix: a positive logon timeout, sessions, I/O threads, resend cap, " +
+                    "logon attempts and SendingTime tolerance, a max message of at least 256 bytes and a port 0 to " +
+                    "65535");
+            }
+            concluded = true;
+            return this;
+        }
+    }
+}
