@@ -38,6 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,6 +57,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HostileReplicationProcessTest
 {
     private static final int MAX_KEPT = 16;
+    private static final int STARTUP_SECONDS = 180;
 
     @TempDir
     Path folder;
@@ -85,8 +87,11 @@ class HostileReplicationProcessTest
         open.add(UdpRelay.start(replyRelayPort, pair.primaryPort, d -> keep(d, toPrimarySeen)));
         final ChildJvm standby = pair.startStandby();
         final ChildJvm primary = pair.startPrimary();
-        standby.awaitLine("venue appliance is a standby", 60);
-        final VenueHttp toPrimary = new VenueHttp(VenueHttp.servingUrl(primary));
+        // generous: on a loaded machine a node's start (its Chronicle maps, the primary's listening) takes long
+        standby.awaitLine("venue appliance is a standby", STARTUP_SECONDS);
+        final String serving = "venue appliance serving on ";
+        final VenueHttp toPrimary =
+            new VenueHttp(primary.awaitLine(serving, STARTUP_SECONDS).substring(serving.length()));
         final Secp256k1KeyPair demo = pair.demoAccount();
         long nonce = 0;
         for (int i = 0; i < 5; i++)
@@ -188,8 +193,9 @@ class HostileReplicationProcessTest
         // primary's record for record (no forged deposit in it)
         final String primaryReport = awaitRefused(primary, "primary", "bad MAC 7, replayed 3");
         assertTrue(primaryReport.startsWith("replication: primary epoch 1,"), primaryReport);
-        final String standbyReport = awaitRefused(standby, "standby", "bad MAC 5, replayed 2");
-        assertTrue(standbyReport.startsWith("replication: standby epoch 1, holds " + end + " "), standbyReport);
+        final String standbyReport = awaitReport(standby, "standby",
+            l -> l.startsWith("replication: standby epoch 1, holds " + end + " ") &&
+            l.endsWith("; refused messages: bad MAC 5, replayed 2"), "epoch 1, holding " + end);
         assertFalse(standbyReport.contains("promoted"), standbyReport);
         for (final ChildJvm node : List.of(primary, standby))
         {
@@ -263,12 +269,17 @@ class HostileReplicationProcessTest
         return copy;
     }
 
-    /**
-     * The node's next {@code replication:} report line whose refused messages are exactly {@code expected}; fails
-     * with the last such line if none comes within 20 s.
-     */
+    /** The node's latest {@code replication:} report line, once its refused messages are exactly {@code expected}. */
     private static String awaitRefused(final ChildJvm node, final String side, final String expected)
         throws InterruptedException
+    {
+        return awaitReport(node, side, l -> l.endsWith("; refused messages: " + expected),
+            "refused messages: " + expected);
+    }
+
+    /** The node's latest {@code replication:} report line, once it matches; fails with it if none does within 20 s. */
+    private static String awaitReport(final ChildJvm node, final String side, final Predicate<String> matches,
+        final String what) throws InterruptedException
     {
         final String prefix = "replication: " + side + " epoch ";
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -284,14 +295,13 @@ class HostileReplicationProcessTest
                     break;
                 }
             }
-            if (lastReport != null && lastReport.endsWith("; refused messages: " + expected))
+            if (lastReport != null && matches.test(lastReport))
             {
                 return lastReport;
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("the " + side + " did not report refused messages: " + expected + "; last report: " +
-            lastReport);
+        throw new AssertionError("the " + side + " did not report " + what + "; last report: " + lastReport);
     }
 
     private static void assertLogged(final ChildJvm node, final String side, final int session, final String reason)
