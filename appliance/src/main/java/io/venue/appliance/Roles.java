@@ -115,14 +115,18 @@ final class Roles implements AutoCloseable
             journaled, context.primaryEndpoint(), data);
     }
 
+    /** The Aeron stream of the command channel (primary to standby) and of the reply channel (standby to primary). */
+    static final int COMMAND_STREAM_ID = 1001;
+    static final int REPLY_STREAM_ID = 1002;
+
     /** The replication settings: UDP between the two endpoints, heartbeats every 20 ms, sealed with the pair's key. */
     static ReplicationContext replication(final ApplianceContext context)
     {
         return new ReplicationContext()
             .key(ReplicationKey.load(context.replicationKeyFile()))
             .mode(context.replicationMode())
-            .commandChannel("aeron:udp?endpoint=" + context.standbyEndpoint(), 1001)
-            .replyChannel("aeron:udp?endpoint=" + context.primaryEndpoint(), 1002)
+            .commandChannel("aeron:udp?endpoint=" + context.standbyEndpoint(), COMMAND_STREAM_ID)
+            .replyChannel("aeron:udp?endpoint=" + context.primaryEndpoint(), REPLY_STREAM_ID)
             .heartbeatInterval(20, TimeUnit.MILLISECONDS)
             .primaryTimeout(context.primaryTimeoutMs(), TimeUnit.MILLISECONDS)
             .promoteOnPrimaryLoss(context.autoPromote());

@@ -9,21 +9,13 @@ import io.venue.crypto.PreimageMode;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
 import io.venue.crypto.Secp256k1KeyPair;
-import io.venue.journal.queue.Journal;
-import io.venue.journal.queue.JournalTailer;
 import io.venue.testing.ChildJvm;
-import io.venue.testing.RecordFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,28 +49,15 @@ class ApplianceFailoverTest
     @Test
     void operatorPromotesTheStandbyAfterThePrimaryDies() throws Exception
     {
-        final int standbyPort = RecordFiles.freeUdpPort();
-        final int primaryPort = RecordFiles.freeUdpPort();
-        final Path primaryData = folder.resolve("primary");
-        final Path standbyData = folder.resolve("standby");
-        final String replication = "replication.mode=sync\nreplication.standby.endpoint=127.0.0.1:" + standbyPort +
-            "\nreplication.primary.endpoint=127.0.0.1:" + primaryPort +
-            "\ndemo=true\nhttp.port=0\nedge.ip.exempt=127.0.0.1\nreplication.report.ms=200\n";
-        final Path primaryConfig = write("primary.properties", replication + "role=primary\ndata.dir=primary\n" +
-            "replication.key.file=primary/keys/replication.key\n");
-        final Path standbyConfig = write("standby.properties", replication + "role=standby\ndata.dir=standby\n" +
-            "replication.key.file=standby/keys/replication.key\n" +
-            "http.port=" + freeTcpPort() + "\n");
-
-        // both nodes run under the same engine configuration (the demo's operator key) and credential key, made here
-        // for both
-        writeKeys(primaryData, standbyData);
-        final ChildJvm standby = ChildJvm.start(ApplianceMain.class, "--config", standbyConfig.toString());
-        ChildJvm primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
+        final AppliancePair pair = AppliancePair.direct(folder);
+        final Path primaryData = pair.primaryData;
+        final Path standbyData = pair.standbyData;
+        final ChildJvm standby = pair.startStandby();
+        ChildJvm primary = pair.startPrimary();
         standby.awaitLine("venue appliance is a standby", 60);
         final String primaryUrl = VenueHttp.servingUrl(primary);
 
-        final Secp256k1KeyPair demo = VenueHttp.key(primaryData.resolve("keys").resolve("demo-account.key"));
+        final Secp256k1KeyPair demo = pair.demoAccount();
         final VenueHttp toPrimary = new VenueHttp(primaryUrl);
         for (int nonce = 1; nonce <= ORDERS; nonce++)
         {
@@ -96,7 +75,7 @@ class ApplianceFailoverTest
         // lose it
         awaitFeed(toPrimary, lastAnswered);
         final String bookBefore = toPrimary.get(BOOK).body();
-        signal(standby, "STOP");
+        AppliancePair.signal(standby, "STOP");
         final long held = ORDERS + 2;
         final ActionSigner signer = new ActionSigner(ApplianceContext.DEMO_CHAIN_ID,
             ApplianceContext.DEMO_CONTRACT, demo);
@@ -105,7 +84,7 @@ class ApplianceFailoverTest
         final String digest = Hex.to0x(signer.digestV2(payload));
         final var heldAnswer = toPrimary.postAsync("/api/v1/trading/actions",
             CanonicalJson.signedActionBody(signer.sign(payload, PreimageMode.RAW)));
-        awaitJournaled(primaryData, lastAnswered + 1);
+        AppliancePair.awaitJournaled(primaryData, lastAnswered + 1);
         Thread.sleep(300); // time for a responder that does not wait to publish it
         assertTrue(!heldAnswer.isDone(), "answered before the standby holds it");
         assertEquals(404, toPrimary.get("/api/v1/trading/actions/" + digest).statusCode());
@@ -115,7 +94,7 @@ class ApplianceFailoverTest
         assertEquals(Long.toString(ORDERS + 2),
             VenueHttp.field(toPrimary.get("/api/v1/trading/accounts/" + account + "/nonce").body(),
             "nextUsableNonce"), "the nonce window as of the last released command");
-        signal(standby, "CONT");
+        AppliancePair.signal(standby, "CONT");
         assertEquals(200, heldAnswer.get(30, TimeUnit.SECONDS).statusCode());
         assertEquals("resting", VenueHttp.field(toPrimary.get("/api/v1/trading/orders/" + digest).body(), "status"));
         awaitFeed(toPrimary, lastAnswered + 1);
@@ -157,8 +136,8 @@ class ApplianceFailoverTest
 
         // the events of every command the primary journaled are the same bytes on the standby
         // (record by record: each node groups them into excerpts by what its engine applied at once)
-        final List<byte[]> primaryEvents = events(primaryData);
-        final List<byte[]> standbyEvents = events(standbyData);
+        final List<byte[]> primaryEvents = AppliancePair.events(primaryData);
+        final List<byte[]> standbyEvents = AppliancePair.events(standbyData);
         assertTrue(primaryEvents.size() >= ORDERS + 7, "set-up and orders: " + primaryEvents.size());
         for (int i = 0; i < primaryEvents.size(); i++)
         {
@@ -166,7 +145,7 @@ class ApplianceFailoverTest
         }
 
         // the old primary comes back on its old folder: it hears epoch 2 and refuses to write
-        primary = ChildJvm.start(ApplianceMain.class, "--config", primaryConfig.toString());
+        primary = pair.startPrimary();
         assertTrue(primary.process.waitFor(60, TimeUnit.SECONDS));
         assertTrue(primary.lines.stream().anyMatch(l -> l.contains("fenced: a primary of epoch 2 is running")),
             String.join("\n", primary.lines));
@@ -188,75 +167,5 @@ class ApplianceFailoverTest
     {
         return new SpotPlaceOrder(DemoVenue.SPOT_MARKET, null, Side.BID, (40_000 + nonce) * DemoVenue.UNIT, 10_000,
             null, TimeInForce.GTC, false, false, -1);
-    }
-
-    private Path write(final String name, final String text) throws IOException
-    {
-        return Files.writeString(folder.resolve(name), text);
-    }
-
-    private static void writeKeys(final Path... dataDirs) throws IOException
-    {
-        // the credential key is 32 random bytes too: a standby refuses to start without its primary's; so is the
-        // replication key, which both nodes need, readable by their user only
-        for (final String key : List.of("operator.key", "demo-account.key", "credentials.key", "replication.key"))
-        {
-            final String hex = Hex.to0x(Secp256k1KeyPair.generate(new SecureRandom()).privateKey());
-            for (final Path data : dataDirs)
-            {
-                Files.createDirectories(data.resolve("keys"));
-                KeyFiles.writePrivate(data.resolve("keys").resolve(key), hex + "\n");
-            }
-        }
-    }
-
-    private static void signal(final ChildJvm child, final String signal) throws Exception
-    {
-        assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(child.process.pid())).start().waitFor());
-    }
-
-    /** Waits until the node's command journal holds {@code sequence}. */
-    private static void awaitJournaled(final Path data, final long sequence) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true)
-        {
-            try (Journal commands = Journal.openReadOnly(data.resolve("journal").resolve("commands")))
-            {
-                if (commands.lastSequence() >= sequence)
-                {
-                    return;
-                }
-            }
-            assertTrue(System.nanoTime() < deadline, "command " + sequence + " not journaled");
-            Thread.sleep(50);
-        }
-    }
-
-    private static int freeTcpPort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static List<byte[]> events(final Path data)
-    {
-        final List<byte[]> all = new ArrayList<>();
-        try (Journal events = Journal.openReadOnly(data.resolve("journal").resolve("events"));
-            JournalTailer tailer = events.tailer())
-        {
-            while (tailer.read((buffer, offset, length, index) ->
-            {
-                final byte[] bytes = new byte[length];
-                buffer.getBytes(offset, bytes);
-                all.add(bytes);
-            }))
-            {
-                // to the end
-            }
-        }
-        return all;
     }
 }
