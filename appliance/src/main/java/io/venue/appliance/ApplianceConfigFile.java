@@ -49,6 +49,7 @@ public final class ApplianceConfigFile
         key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
         key("bsl.tcp.tls", (c, v, base) -> c.bslTcpTls(bool(v)));
         key("fix.host", (c, v, base) -> c.fix().host(v));
+        key("fix.tls", (c, v, base) -> c.fixTls(bool(v)));
         key("fix.port", (c, v, base) -> c.fix().port(Integer.parseInt(v)));
         key("fix.comp.id", (c, v, base) -> c.fix().compId(v));
         key("fix.logon.timeout.ms", (c, v, base) -> c.fix().logonTimeoutMs(Long.parseLong(v)));

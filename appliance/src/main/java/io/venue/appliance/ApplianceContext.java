@@ -75,6 +75,7 @@ public final class ApplianceContext
     private int bslTcpMaxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
     private int bslTcpMaxSessions = BslTcpLane.Context.DEFAULT_MAX_SESSIONS;
     private boolean bslTcpTls;
+    private boolean fixTls;
     private long chainId = DEMO_CHAIN_ID;
     private Address verifyingContract = DEMO_CONTRACT;
     /** Whether the binding was set rather than left at the demo's values, which a production node must not run on. */
@@ -318,6 +319,18 @@ public final class ApplianceContext
     public boolean bslTcpTls()
     {
         return bslTcpTls;
+    }
+
+    /** {@code fix.tls}: the FIX lane speaks TLS with the node's certificates ({@code http.tls.*}, required). */
+    public ApplianceContext fixTls(final boolean tls)
+    {
+        this.fixTls = tls;
+        return changed();
+    }
+
+    public boolean fixTls()
+    {
+        return fixTls;
     }
 
     /** {@code chain.id}: the deployment binding of the v2 digest: its chain id. */
@@ -1682,10 +1695,10 @@ public final class ApplianceContext
         }
 
         final ServerTls tls = httpTls(httpTlsCertFile, httpTlsKeyFile, httpTlsSniDir);
-        if (bslTcpTls && tls == null)
+        if ((bslTcpTls || fixTls) && tls == null)
         {
-            throw new IllegalArgumentException(
-                "bsl.tcp.tls=true needs the node's certificate: http.tls.cert.file and http.tls.key.file");
+            throw new IllegalArgumentException((bslTcpTls ? "bsl.tcp.tls" : "fix.tls") +
+                "=true needs the node's certificate: http.tls.cert.file and http.tls.key.file");
         }
         concludedHttpTls = tls;
         concludedIdleMaxParkUs = idleMaxParkUs > 0 ? idleMaxParkUs : "backoff".equals(idleStrategy) ? 100 : 1_000;

@@ -285,7 +285,8 @@ final class NodeOrderEntry
         {
             marks = FixJournalMarks.scan(scan);
         }
-        return new FixLane(context.fix().entry(entry).journalMarks(marks));
+        return new FixLane(context.fix().entry(entry).journalMarks(marks)
+            .tls(context.fixTls() ? context.httpTls() : null));
     }
 
     /** The MM lane's windows as configured. */

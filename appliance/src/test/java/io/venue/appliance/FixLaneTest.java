@@ -28,9 +28,12 @@ import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -174,6 +177,36 @@ class FixLaneTest
         final String metrics = metrics();
         assertEquals(1, metric(metrics, "venue_fix_logons_accepted_total"), metrics);
         assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
+    }
+
+    /** With fix.tls the lane speaks TLS with the node's certificate: QuickFIX/J logs on over SSL. */
+    @Test
+    void aClientLogsOnOverTlsWhenTheLaneSpeaksIt() throws Exception
+    {
+        final Path tls = Files.createDirectories(folder.resolve("tls"));
+        final X509Certificate certificate = TlsCertificates.make(tls, "venue.test");
+        start(Map.of("http.tls.cert.file", tls.resolve("venue.test.cert.pem").toString(),
+            "http.tls.key.file", tls.resolve("venue.test.key.pem").toString(), "fix.tls", "true"));
+        http = new VenueHttp(appliance.baseUrl(),
+            HttpClient.newBuilder().sslContext(TlsCertificates.trusting(certificate)).build());
+        assertTrue(http.get("/api/v1/fix/connectivity").body().contains("\"tls\":true"));
+        final KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        trusted.setCertificateEntry("venue", certificate);
+        final Path trustStore = tls.resolve("trust.p12");
+        try (OutputStream out = Files.newOutputStream(trustStore))
+        {
+            trusted.store(out, "changeit".toCharArray());
+        }
+        final VenueHttp.Credential agent = credential(AgentKind.INSTITUTIONAL, Scope.TRADE, Scope.CANCEL);
+        final QuickFixClient client = new QuickFixClient(newStore(), appliance.fixPort(), "VENUE", "order_entry",
+            agent.apiKeyId(), agent.apiSecret(), agent.apiPassphrase(), trader.address().toString(), String.join("\n",
+            "SocketUseSSL=Y", "SocketTrustStore=" + trustStore, "SocketTrustStorePassword=changeit",
+            "SocketTrustStoreType=PKCS12", "EnabledProtocols=TLSv1.2,TLSv1.3"));
+        clients.add(client);
+        client.awaitLogon(WAIT_MS);
+        client.logout();
+        assertEquals(1, metric(metrics(), "venue_fix_logons_accepted_total"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.transport.tls.ServerTls;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -79,6 +80,11 @@ public final class FixLane implements Lane
                     @Override
                     protected void initChannel(final SocketChannel channel)
                     {
+                        if (context.tls != null)
+                        {
+                            // the handshake's bytes count against the logon deadline, which FixSession starts now
+                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
+                        }
                         channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
                             context, counters, core, core.open(ids.next()), attempts, sequences));
                     }
@@ -157,7 +163,8 @@ public final class FixLane implements Lane
             .field("maxMessageBytes", (long)context.maxMessageBytes)
             .field("sendingTimeToleranceMs", context.sendingTimeToleranceMs)
             .field("orderEntry", false)
-            .field("tls", false).build());
+            // the node's certificates, as the HTTP lane's (its sniHosts name the same ones)
+            .field("tls", context.tls != null).build());
     }
 
     /** The lane's counters, read by the metrics' thread. */
@@ -256,8 +263,16 @@ public final class FixLane implements Lane
         private int maxTrackedLogonKeys = 100_000;
         private int maxKnownSessions = 100_000;
         private FixJournalMarks journalMarks;
+        private ServerTls tls;
         private volatile boolean draining;
         private boolean concluded;
+
+        /** Serves the lane over TLS with these certificates (the node's, as the HTTP lane); null (default): plain. */
+        public Context tls(final ServerTls tls)
+        {
+            this.tls = tls;
+            return this;
+        }
 
         public Context entry(final EntryCore entry)
         {

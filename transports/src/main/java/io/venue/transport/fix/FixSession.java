@@ -99,6 +99,7 @@ final class FixSession extends ChannelInboundHandlerAdapter
         this.ctx = ctx;
         final InetSocketAddress address = (InetSocketAddress)ctx.channel().remoteAddress();
         remoteAddress = address.getAddress().getHostAddress();
+        entry.from(address.getAddress());
         remoteText = remoteAddress + ":" + address.getPort();
         lastReadNs = System.nanoTime();
         lastWriteNs = lastReadNs;
