@@ -259,6 +259,8 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
+        // encoded here, on the feed's thread, by the frame's first subscriber only: the others share the bytes
+        WireFrame.of(frame);
         fromFeed(frame);
     }
 
