@@ -2,11 +2,12 @@
 # The cost of WebSocket readers at the JSON route's ceiling: on one fresh demo appliance, the load generator's
 # closed-loop ceiling with no subscriber (A) and with SUBS public subscribers of book.1 and trades.1, STALLED of them
 # not reading (B), alternating A B A B for ROUNDS rounds (2). Prints each arm's ceiling and the ratio of the medians.
-# usage: ws-ceiling-ab.sh APPLIANCE_JAR CLI_JAR   (environment: SUBS 100, STALLED 1, CEIL 30000 actions a ceiling run)
+# usage: ws-ceiling-ab.sh APPLIANCE_JAR CLI_JAR   (environment: SUBS 100, STALLED 1, CEIL 30000 actions a ceiling run,
+# CLIENT nio: the subscribers on one thread with non-blocking sockets, so they cost next to nothing; java: Java's client)
 set -euo pipefail
 jar=$1; cli=$2; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18093; data=/tmp/wsc-data; work=/tmp/wsc; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
-subs=${SUBS:-100}; stalled=${STALLED:-1}; rounds=${ROUNDS:-2}; ceil=${CEIL:-30000}
+subs=${SUBS:-100}; stalled=${STALLED:-1}; rounds=${ROUNDS:-2}; ceil=${CEIL:-30000}; client=${CLIENT:-nio}
 . "$root/bench/results/appliance-run.sh"
 start_appliance "$jar" "$port" "$data"
 trap 'kill $app 2>/dev/null || true; kill $fan 2>/dev/null || true' EXIT
@@ -19,7 +20,7 @@ a=(); b=()
 for r in $(seq 1 "$rounds"); do
   a+=("$(gen "a$r")"); echo "round $r A (no subscriber): ${a[-1]}/s"
   java $F -XX:+UseZGC -jar "$cli" ws-fanout --url ws://127.0.0.1:$port/api/v1/ws/public --subscribers "$subs" \
-    --stalled "$stalled" --duration 600 > "fan$r.out" 2>&1 &
+    --stalled "$stalled" --client "$client" --duration 600 > "fan$r.out" 2>&1 &
   fan=$!
   sleep 5
   b+=("$(gen "b$r")"); echo "round $r B ($subs subscribers, $stalled stalled): ${b[-1]}/s"
