@@ -3,14 +3,15 @@
 # closed-loop ceiling with no subscriber (A) and with SUBS public subscribers of book.1 and trades.1, STALLED of them
 # not reading (B), alternating A B A B for ROUNDS rounds (2). Prints each arm's ceiling and the ratio of the medians.
 # usage: ws-ceiling-ab.sh APPLIANCE_JAR CLI_JAR   (environment: SUBS 100, STALLED 1, CEIL 30000 actions a ceiling run,
-# CLIENT nio: the subscribers on one thread with non-blocking sockets, so they cost next to nothing; java: Java's client)
+# CLIENT nio: the subscribers on one thread with non-blocking sockets, so they cost next to nothing; java: Java's client;
+# PORT 18093, DATA /tmp/wsc-data and WORK /tmp/wsc, to keep clear of another run on the same machine)
 set -euo pipefail
 jar=$1; cli=$2; root="$(cd "$(dirname "$0")/../.." && pwd)"
-port=18093; data=/tmp/wsc-data; work=/tmp/wsc; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
+port=${PORT:-18093}; data=${DATA:-/tmp/wsc-data}; work=${WORK:-/tmp/wsc}; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
 subs=${SUBS:-100}; stalled=${STALLED:-1}; rounds=${ROUNDS:-2}; ceil=${CEIL:-30000}; client=${CLIENT:-nio}
 . "$root/bench/results/appliance-run.sh"
 start_appliance "$jar" "$port" "$data"
-trap 'kill $app 2>/dev/null || true; kill $fan 2>/dev/null || true' EXIT
+trap 'kill $fan 2>/dev/null || true; kill $app 2>/dev/null || true; wait $app 2>/dev/null || true' EXIT
 fan=
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
   --rates 1000 --duration 1 --accounts 650 --ceiling 64 --ceiling-actions "$ceil" > "$1.out" 2>&1

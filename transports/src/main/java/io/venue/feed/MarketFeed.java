@@ -6,6 +6,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -59,6 +60,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         private int requestsPerCycle = REQUESTS_PER_CYCLE_DEFAULT;
         private ErrorHandler errorHandler = Throwable::printStackTrace;
         private LongSupplier released = () -> Long.MAX_VALUE;
+        private Doorbell doorbell;
 
         /** The event journal: what the frames are derived from. Required. */
         public Context events(final Journal events)
@@ -150,6 +152,17 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         public Context released(final LongSupplier released)
         {
             this.released = released;
+            return this;
+        }
+
+        /**
+         * The bell of the feed's thread, when it waits with a {@code DoorbellIdleStrategy}: rung by every request
+         * queued (and, in the node, by the engine after each batch it journals), so the feed wakes at once instead of
+         * at its next look. Optional.
+         */
+        public Context doorbell(final Doorbell doorbell)
+        {
+            this.doorbell = doorbell;
             return this;
         }
 
@@ -424,48 +437,62 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
 
     // ---- requests: queued by any thread, run on the feed's
 
+    /** Queues a request and wakes the feed's thread if it is parked. */
+    private boolean request(final Runnable request)
+    {
+        if (!requests.offer(request))
+        {
+            return false;
+        }
+        if (null != ctx.doorbell)
+        {
+            ctx.doorbell.ring();
+        }
+        return true;
+    }
+
     @Override
     public boolean subscribe(final FeedSubscriber subscriber, final String account, final long requestId,
         final List<String> channels, final Map<String, Cursor> resume)
     {
-        return requests.offer(() -> onSubscribe(subscriber, account, requestId, channels, resume));
+        return request(() -> onSubscribe(subscriber, account, requestId, channels, resume));
     }
 
     @Override
     public boolean unsubscribe(final FeedSubscriber subscriber, final long requestId, final List<String> channels)
     {
-        return requests.offer(() -> onUnsubscribe(subscriber, requestId, channels));
+        return request(() -> onUnsubscribe(subscriber, requestId, channels));
     }
 
     @Override
     public boolean resend(final FeedSubscriber subscriber, final String account, final long requestId,
         final String channel, final long fromSeq, final long toSeq)
     {
-        return requests.offer(() -> onResend(subscriber, account, requestId, channel, fromSeq, toSeq));
+        return request(() -> onResend(subscriber, account, requestId, channel, fromSeq, toSeq));
     }
 
     @Override
     public boolean remove(final FeedSubscriber subscriber)
     {
-        return requests.offer(() -> subscriptions.remove(subscriber));
+        return request(() -> subscriptions.remove(subscriber));
     }
 
     @Override
     public boolean book(final long market, final String book, final int depth, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, bookBody(market, book, depth)));
+        return request(() -> reply(answer, bookBody(market, book, depth)));
     }
 
     @Override
     public boolean trades(final long market, final String book, final int limit, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, tradesBody(market, book, limit)));
+        return request(() -> reply(answer, tradesBody(market, book, limit)));
     }
 
     @Override
     public boolean account(final String account, final String what, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, accountBody(account, what)));
+        return request(() -> reply(answer, accountBody(account, what)));
     }
 
     private void reply(final Consumer<String> callback, final String body)
