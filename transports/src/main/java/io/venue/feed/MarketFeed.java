@@ -45,6 +45,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         public static final int INDEX_ENTRIES_DEFAULT = 256;
         public static final int EXCERPTS_PER_CYCLE_DEFAULT = 64;
         public static final int REQUESTS_PER_CYCLE_DEFAULT = 64;
+        public static final int RESENDS_AT_ONCE_DEFAULT = 16;
 
         private Journal events;
         private Journal commands;
@@ -58,6 +59,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         private int indexEntries = INDEX_ENTRIES_DEFAULT;
         private int excerptsPerCycle = EXCERPTS_PER_CYCLE_DEFAULT;
         private int requestsPerCycle = REQUESTS_PER_CYCLE_DEFAULT;
+        private int resendsAtOnce = RESENDS_AT_ONCE_DEFAULT;
         private ErrorHandler errorHandler = Throwable::printStackTrace;
         private LongSupplier released = () -> Long.MAX_VALUE;
         private Doorbell doorbell;
@@ -144,6 +146,13 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             return this;
         }
 
+        /** Private resends waiting or running at once on the resends' thread; more are refused RESEND_BUSY. */
+        public Context resendsAtOnce(final int resendsAtOnce)
+        {
+            this.resendsAtOnce = resendsAtOnce;
+            return this;
+        }
+
         /**
          * The last command sequence the node may show (journaled, and with a synchronous standby held by the standby
          * too): the feed publishes nothing of a later command, so no frame shows what a failover would lose. Default:
@@ -182,7 +191,8 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             }
             if (windowFrames < 1 || windowBytes < 1 || requestQueueCapacity < 1 || maxMarkets < 1 ||
                 maxAccounts < 1 || maxOpenOrders < 0 || indexInterval < 1 || indexEntries < 1 ||
-                excerptsPerCycle < 1 || requestsPerCycle < 1 || null == errorHandler || null == released)
+                excerptsPerCycle < 1 || requestsPerCycle < 1 || resendsAtOnce < 1 || null == errorHandler ||
+                null == released)
             {
                 throw new IllegalStateException("a bound of the feed is not positive");
             }
@@ -209,6 +219,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
     private final JournalRecords records = new JournalRecords();
     private final CommandTimes times;
     private final Rederiver rederiver;
+    private final Resends resends;
     private JournalTailer tailer;
     private long accountsIgnored;
     private long recordsRefused;
@@ -242,6 +253,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         privateFrames = new PrivateDeriver(this::account, true, ctx.maxOpenOrders);
         times = new CommandTimes(ctx.commands);
         rederiver = new Rederiver(ctx.events, ctx.commands, "");
+        resends = new Resends(ctx.events, ctx.commands, ctx.resendsAtOnce, ctx.errorHandler);
         subscriptions = new Subscriptions(ctx.errorHandler);
     }
 
@@ -405,6 +417,12 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         return lastCommand;
     }
 
+    /** Private resends taken and not yet sent in full (they run on a thread of their own). */
+    public int resendsPending()
+    {
+        return resends.pending();
+    }
+
     /** Event records the feed could not decode and passed over. */
     public long recordsRefused()
     {
@@ -426,6 +444,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
     @Override
     public void close()
     {
+        resends.close();
         times.close();
         rederiver.close();
         if (null != tailer)
@@ -861,6 +880,12 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
                 state.indexes[kind].oldestSeq());
             return;
         }
+        if (!resends.reserve())
+        {
+            error(subscriber, requestId, FeedError.RESEND_BUSY, "at most " + ctx.resendsAtOnce +
+                " resends are served at once; ask again in a moment");
+            return;
+        }
         final JsonBytes out = answer.reset().ch('{');
         out.key("type").ascii("\"ack\"");
         out.key("id").num(requestId);
@@ -869,8 +894,10 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         out.key("fromSeq").num(fromSeq);
         out.key("toSeq").num(toSeq);
         answer(subscriber, out.ch('}').ch('}').toByteArray());
-        rederiver.derive(state, kind, entry, fromSeq, toSeq, lastCommand, true,
-            frame -> subscriptions.deliver(subscriber, frame));
+        // off the feed's thread: reading the journal for old frames delays no live frame
+        final PrivateIndex index = state.indexes[kind];
+        resends.submit(new Resends.Job(state, kind, index.seq(entry), index.command(entry), index.excerpt(entry),
+            fromSeq, toSeq, lastCommand, writer.epoch(), subscriber));
     }
 
     // ---- REST reads
