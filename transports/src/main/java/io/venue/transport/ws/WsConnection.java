@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * against the limits and passed to the {@link Feed}, and the feed's answers and frames queued back through the
  * {@link OutboundQueue}. Client messages arrive on the event loop ({@link InboundFrames}); the feed calls
  * {@link #onFrame} and {@link #onAnswer} on its own thread (and a resend's frames on its resends thread), which only
- * counts the bytes and hands the write to the event loop, so the feed never waits for a client. The timers are in {@link WsTimers}.
+ * counts the bytes and hands the write to the event loop, so the feed never waits for a client. The timers are in
+ * {@link WsTimers}.
  */
 final class WsConnection implements FeedSubscriber
 {
