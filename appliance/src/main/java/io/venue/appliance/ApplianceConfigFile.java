@@ -142,6 +142,7 @@ public final class ApplianceConfigFile
             c.webSocket().controlMessages(Integer.parseInt(v), c.webSocket().controlWindowMs()));
         key("ws.control.window.ms", (c, v, base) ->
             c.webSocket().controlMessages(c.webSocket().maxControlMessages(), Long.parseLong(v)));
+        key("ws.socket.send.buffer.bytes", (c, v, base) -> c.webSocket().socketSendBufferBytes(Integer.parseInt(v)));
         key("ws.max.inbound.bytes", (c, v, base) -> c.webSocket().maxInboundBytes(Integer.parseInt(v)));
         key("ws.slow.consumer.bytes", (c, v, base) -> c.webSocket().slowConsumer(Long.parseLong(v),
             c.webSocket().slowConsumerGraceMs(), c.webSocket().hardCapBytes()));

@@ -37,7 +37,7 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import io.venue.tuning.DoorbellIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
@@ -67,6 +67,7 @@ final class NodeOrderEntry
     private static final int RECENT = 100_000;
     /** The longest the feed parks when the event journal has nothing new: the most a frame waits for it. */
     private static final long FEED_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final int FEED_IDLE_SPINS = 20;
 
     private final ApplianceContext context;
     private final EngineConfig config;
@@ -220,7 +221,10 @@ final class NodeOrderEntry
                 models, log);
         }
         // before the lanes: it reads the event journal from its start, and answers what they ask once it has
-        feedRunner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000, FEED_MAX_PARK_NS), onError, null, feed);
+        // woken by the engine's bell after each batch and by the lanes' requests; the park's bound only matters
+        // when nothing rings: a synchronous standby's hold, which releases journaled events later
+        feedRunner = new AgentRunner(new DoorbellIdleStrategy(threads.feedBell(), FEED_IDLE_SPINS, FEED_MAX_PARK_NS),
+            onError, null, feed);
         AgentRunner.startOnThread(feedRunner, runnable -> new Thread(runnable, "market-feed"));
         final Lanes enabled = Lanes.make(context.lanes(), this);
         // before they start, so that a close after a failed start closes the ones that did

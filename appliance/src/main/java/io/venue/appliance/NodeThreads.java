@@ -38,6 +38,8 @@ final class NodeThreads
     private final ErrorHandler onError;
     /** Rung by the verifiers, the lanes' refusals and the engine: work for the front thread (sequencer, responder). */
     private final Doorbell frontBell = new Doorbell();
+    /** The market feed's: rung by the engine after each batch it journals, and by the feed's requests. */
+    private final Doorbell feedBell = new Doorbell();
     /**
      * Rung by whoever appends to the command journal (the sequencer, a standby's follower); null with compact threads,
      * where those run on the engine's own thread and need not wake it.
@@ -83,6 +85,8 @@ final class NodeThreads
      */
     void start(final EngineAgent engine, final Agent responder)
     {
+        // the market feed reads the event journal on a thread of its own in every layout
+        engine.wakes(feedBell);
         if (context.compactThreads())
         {
             // one thread for the engine, the sequencer and the responder: fewer hand-offs, for hosts with few cores,
@@ -125,6 +129,12 @@ final class NodeThreads
     Doorbell frontBell()
     {
         return frontBell;
+    }
+
+    /** The market feed's bell. */
+    Doorbell feedBell()
+    {
+        return feedBell;
     }
 
     /** Rung by the command journal's writers; null with compact threads. */

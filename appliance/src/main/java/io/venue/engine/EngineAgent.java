@@ -11,6 +11,7 @@ import org.agrona.concurrent.Agent;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -35,7 +36,8 @@ public final class EngineAgent implements Agent
     private long snapshotEvery;
     private int snapshotsKept;
     private long commandsAtSnapshot;
-    private Doorbell eventReader;
+    /** Rung after each batch; a plain array, written before the agent starts, read on its thread. */
+    private Doorbell[] eventReaders = new Doorbell[0];
     private final AtomicLong snapshotsWritten = new AtomicLong();
     private final AtomicReference<String> lastSnapshotFailure = new AtomicReference<>();
 
@@ -84,19 +86,21 @@ public final class EngineAgent implements Agent
             throw ex;
         }
         appliedSequence.lazySet(engine.lastSequence());
-        if (null != eventReader)
+        for (final Doorbell reader : eventReaders)
         {
-            eventReader.ring();
+            reader.ring();
         }
         return readInBatch;
     }
 
     /**
-     * Rings {@code eventReader} (the bell of the thread that answers from the event journal) after each batch applied.
+     * Rings {@code eventReader} (the bell of a thread that reads the event journal: the responder's, the market
+     * feed's) after each batch applied; each call adds one. Before the agent starts.
      */
     public EngineAgent wakes(final Doorbell eventReader)
     {
-        this.eventReader = eventReader;
+        eventReaders = Arrays.copyOf(eventReaders, eventReaders.length + 1);
+        eventReaders[eventReaders.length - 1] = eventReader;
         return this;
     }
 

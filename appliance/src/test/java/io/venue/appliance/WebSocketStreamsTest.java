@@ -233,8 +233,9 @@ class WebSocketStreamsTest
 
     /**
      * A client that subscribes and never reads again holds back nothing: another client of the same market gets every
-     * frame, in order, each checksum right. (Its close 4408 once its queue passes the mark is WsLimitsTest's: on
-     * loopback the kernel's buffers take more than a test's orders make.)
+     * frame, in order, each checksum right. (Its warning and close 4408 once its queue passes the mark are
+     * WebSocketGatewaySystemTest's, with a small mark and socket send buffer: with the defaults the kernel's buffers
+     * take more than a test's orders make.)
      */
     @Test
     void aClientThatStopsReadingHoldsBackNoOtherClientsFrames() throws Exception
@@ -508,13 +509,13 @@ class WebSocketStreamsTest
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> channels(final Map<String, Object> ack)
+    static Map<String, Object> channels(final Map<String, Object> ack)
     {
         return (Map<String, Object>)ack.get("channels");
     }
 
     @SuppressWarnings("unchecked")
-    private static TreeMap<Long, Long> levels(final Object array)
+    static TreeMap<Long, Long> levels(final Object array)
     {
         final TreeMap<Long, Long> levels = new TreeMap<>();
         for (final Object level : (List<Object>)array)
@@ -526,7 +527,7 @@ class WebSocketStreamsTest
     }
 
     /** A client's book, as docs/WEBSOCKET.md tells a client to build it, checked against each frame's checksum. */
-    private static final class LocalBook
+    static final class LocalBook
     {
         final TreeMap<Long, Long> bids = new TreeMap<>();
         final TreeMap<Long, Long> asks = new TreeMap<>();

@@ -1,6 +1,7 @@
 package io.venue.cli;
 
 import io.venue.loadgen.WsFanout;
+import io.venue.loadgen.WsNioFanout;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,8 +49,14 @@ final class WsFanoutCommand implements Callable<Integer>
     double duration;
 
     @Option(names = "--threads", defaultValue = "2",
-        description = "Threads that read the subscribers' frames (default: ${DEFAULT-VALUE}).")
+        description = "Threads that read the subscribers' frames with --client java (default: ${DEFAULT-VALUE}).")
     int threads;
+
+    @Option(names = "--client", defaultValue = "nio",
+        description = "nio: every subscriber on one thread with non-blocking sockets, reading only each frame's ch, " +
+            "seq and ts (next to no CPU beside the server measured); java: Java's WebSocket client, each frame " +
+            "parsed as text (default: ${DEFAULT-VALUE}).")
+    String client;
 
     @Override
     public Integer call() throws Exception
@@ -61,28 +68,49 @@ final class WsFanoutCommand implements Callable<Integer>
                 "--subscribers, --duration and --threads must be positive, --channels not empty, --stalled from 0 " +
                 "to --subscribers");
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .executor(Executors.newFixedThreadPool(threads, r ->
-            {
-                final Thread thread = new Thread(r, "ws-fanout");
-                thread.setDaemon(true);
-                return thread;
-            })).build();
-        try (WsFanout fanout = new WsFanout(url, subscribers, stalled, channels, client))
+        if (!"nio".equals(client) && !"java".equals(client))
         {
-            out.printf(Locale.ROOT, "%d subscribers of %s%n", subscribers, String.join(",", channels));
-            out.flush();
-            fanout.start();
-            Thread.sleep((long)(duration * 1_000));
-            final WsFanout.Result result = fanout.stop(duration, 1_000);
-            final Histogram delays = result.lastDelayMs();
-            out.printf(Locale.ROOT, "frames delivered %,d (%,.0f/s), seq gaps %d, distinct frames %,d%n",
-                result.frames(), result.framesPerSecond(), result.gaps(), delays.getTotalCount());
-            out.printf(Locale.ROOT, "delay ts -> last subscriber, ms: p50 %d  p99 %d  p99.9 %d  max %d%n",
-                delays.getValueAtPercentile(50), delays.getValueAtPercentile(99),
-                delays.getValueAtPercentile(99.9), delays.getMaxValue());
-            return result.gaps() == 0 ? 0 : 1;
+            throw new ParameterException(spec.commandLine(), "--client is nio or java");
         }
+        final PrintWriter out = spec.commandLine().getOut();
+        final WsFanout.Result result;
+        if ("nio".equals(client))
+        {
+            try (WsNioFanout fanout = new WsNioFanout(url, subscribers, stalled, channels))
+            {
+                out.printf(Locale.ROOT, "%d subscribers of %s (one thread, non-blocking)%n", subscribers,
+                    String.join(",", channels));
+                out.flush();
+                fanout.start();
+                Thread.sleep((long)(duration * 1_000));
+                result = fanout.stop(duration, 1_000);
+                out.printf(Locale.ROOT, "connections closed by the server %d%n", fanout.closedByServer());
+            }
+        }
+        else
+        {
+            final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newFixedThreadPool(threads, r ->
+                {
+                    final Thread thread = new Thread(r, "ws-fanout");
+                    thread.setDaemon(true);
+                    return thread;
+                })).build();
+            try (WsFanout fanout = new WsFanout(url, subscribers, stalled, channels, http))
+            {
+                out.printf(Locale.ROOT, "%d subscribers of %s%n", subscribers, String.join(",", channels));
+                out.flush();
+                fanout.start();
+                Thread.sleep((long)(duration * 1_000));
+                result = fanout.stop(duration, 1_000);
+            }
+        }
+        final Histogram delays = result.lastDelayMs();
+        out.printf(Locale.ROOT, "frames delivered %,d (%,.0f/s), seq gaps %d, distinct frames %,d%n",
+            result.frames(), result.framesPerSecond(), result.gaps(), delays.getTotalCount());
+        out.printf(Locale.ROOT, "delay ts -> last subscriber, ms: p50 %d  p99 %d  p99.9 %d  max %d%n",
+            delays.getValueAtPercentile(50), delays.getValueAtPercentile(99),
+            delays.getValueAtPercentile(99.9), delays.getMaxValue());
+        return result.gaps() == 0 ? 0 : 1;
     }
 }

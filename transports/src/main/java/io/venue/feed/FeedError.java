@@ -22,5 +22,7 @@ public enum FeedError
     /** A resend of more than {@link Feed#MAX_RESEND_FRAMES} frames. */
     RANGE_TOO_LARGE,
     /** A resend range past the channel's last frame, or older than the frames the feed can rebuild. */
-    RANGE_NOT_AVAILABLE
+    RANGE_NOT_AVAILABLE,
+    /** As many resends as the feed serves at once are waiting or running: nothing was done; ask again. */
+    RESEND_BUSY
 }

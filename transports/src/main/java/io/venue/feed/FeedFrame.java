@@ -10,6 +10,8 @@ public final class FeedFrame
     private final long seq;
     private final boolean conflatable;
     private final byte[] json;
+    /** A lane's encoding of the frame for its wire, made once by the first subscriber that needs it. */
+    private Object wire;
 
     /**
      * @param channel     the channel's name as clients write it ({@code book.1}, {@code fills}).
@@ -45,5 +47,20 @@ public final class FeedFrame
     public byte[] json()
     {
         return json;
+    }
+
+    /**
+     * A lane's encoding of the frame as it goes on its wire (a WebSocket frame's bytes), kept with the frame so that
+     * it is made once for all the frame's subscribers; null until a lane sets it. Read and set on the feed's thread
+     * only (in {@link FeedSubscriber#onFrame}), before the frame is handed to another thread.
+     */
+    public Object wire()
+    {
+        return wire;
+    }
+
+    public void wire(final Object wire)
+    {
+        this.wire = wire;
     }
 }

@@ -1,9 +1,11 @@
 package io.venue.feed;
 
 /**
- * One client connection as the feed sees it. Every call comes on the feed's own thread, in order: the answer to a
- * request before the frames it announces, and each channel's frames in {@code seq} order with none missing. An
- * implementation must not block (it queues the bytes for its connection and returns).
+ * One client connection as the feed sees it. Every call comes on the feed's own thread, in order (the answer to a
+ * request before the frames it announces, and each channel's frames in {@code seq} order with none missing), except a
+ * private resend's frames: they come, after the resend's ack and in order, from the feed's resends thread, and may
+ * fall between live frames. An implementation must therefore take calls from two threads, and must not block (it
+ * queues the bytes for its connection and returns).
  */
 public interface FeedSubscriber
 {

@@ -6,6 +6,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -44,6 +45,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         public static final int INDEX_ENTRIES_DEFAULT = 256;
         public static final int EXCERPTS_PER_CYCLE_DEFAULT = 64;
         public static final int REQUESTS_PER_CYCLE_DEFAULT = 64;
+        public static final int RESENDS_AT_ONCE_DEFAULT = 16;
 
         private Journal events;
         private Journal commands;
@@ -57,8 +59,10 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         private int indexEntries = INDEX_ENTRIES_DEFAULT;
         private int excerptsPerCycle = EXCERPTS_PER_CYCLE_DEFAULT;
         private int requestsPerCycle = REQUESTS_PER_CYCLE_DEFAULT;
+        private int resendsAtOnce = RESENDS_AT_ONCE_DEFAULT;
         private ErrorHandler errorHandler = Throwable::printStackTrace;
         private LongSupplier released = () -> Long.MAX_VALUE;
+        private Doorbell doorbell;
 
         /** The event journal: what the frames are derived from. Required. */
         public Context events(final Journal events)
@@ -142,6 +146,13 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             return this;
         }
 
+        /** Private resends waiting or running at once on the resends' thread; more are refused RESEND_BUSY. */
+        public Context resendsAtOnce(final int resendsAtOnce)
+        {
+            this.resendsAtOnce = resendsAtOnce;
+            return this;
+        }
+
         /**
          * The last command sequence the node may show (journaled, and with a synchronous standby held by the standby
          * too): the feed publishes nothing of a later command, so no frame shows what a failover would lose. Default:
@@ -150,6 +161,17 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         public Context released(final LongSupplier released)
         {
             this.released = released;
+            return this;
+        }
+
+        /**
+         * The bell of the feed's thread, when it waits with a {@code DoorbellIdleStrategy}: rung by every request
+         * queued (and, in the node, by the engine after each batch it journals), so the feed wakes at once instead of
+         * at its next look. Optional.
+         */
+        public Context doorbell(final Doorbell doorbell)
+        {
+            this.doorbell = doorbell;
             return this;
         }
 
@@ -169,7 +191,8 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             }
             if (windowFrames < 1 || windowBytes < 1 || requestQueueCapacity < 1 || maxMarkets < 1 ||
                 maxAccounts < 1 || maxOpenOrders < 0 || indexInterval < 1 || indexEntries < 1 ||
-                excerptsPerCycle < 1 || requestsPerCycle < 1 || null == errorHandler || null == released)
+                excerptsPerCycle < 1 || requestsPerCycle < 1 || resendsAtOnce < 1 || null == errorHandler ||
+                null == released)
             {
                 throw new IllegalStateException("a bound of the feed is not positive");
             }
@@ -196,6 +219,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
     private final JournalRecords records = new JournalRecords();
     private final CommandTimes times;
     private final Rederiver rederiver;
+    private final Resends resends;
     private JournalTailer tailer;
     private long accountsIgnored;
     private long recordsRefused;
@@ -229,6 +253,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         privateFrames = new PrivateDeriver(this::account, true, ctx.maxOpenOrders);
         times = new CommandTimes(ctx.commands);
         rederiver = new Rederiver(ctx.events, ctx.commands, "");
+        resends = new Resends(ctx.events, ctx.commands, ctx.resendsAtOnce, ctx.errorHandler);
         subscriptions = new Subscriptions(ctx.errorHandler);
     }
 
@@ -392,6 +417,12 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         return lastCommand;
     }
 
+    /** Private resends taken and not yet sent in full (they run on a thread of their own). */
+    public int resendsPending()
+    {
+        return resends.pending();
+    }
+
     /** Event records the feed could not decode and passed over. */
     public long recordsRefused()
     {
@@ -413,6 +444,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
     @Override
     public void close()
     {
+        resends.close();
         times.close();
         rederiver.close();
         if (null != tailer)
@@ -424,48 +456,62 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
 
     // ---- requests: queued by any thread, run on the feed's
 
+    /** Queues a request and wakes the feed's thread if it is parked. */
+    private boolean request(final Runnable request)
+    {
+        if (!requests.offer(request))
+        {
+            return false;
+        }
+        if (null != ctx.doorbell)
+        {
+            ctx.doorbell.ring();
+        }
+        return true;
+    }
+
     @Override
     public boolean subscribe(final FeedSubscriber subscriber, final String account, final long requestId,
         final List<String> channels, final Map<String, Cursor> resume)
     {
-        return requests.offer(() -> onSubscribe(subscriber, account, requestId, channels, resume));
+        return request(() -> onSubscribe(subscriber, account, requestId, channels, resume));
     }
 
     @Override
     public boolean unsubscribe(final FeedSubscriber subscriber, final long requestId, final List<String> channels)
     {
-        return requests.offer(() -> onUnsubscribe(subscriber, requestId, channels));
+        return request(() -> onUnsubscribe(subscriber, requestId, channels));
     }
 
     @Override
     public boolean resend(final FeedSubscriber subscriber, final String account, final long requestId,
         final String channel, final long fromSeq, final long toSeq)
     {
-        return requests.offer(() -> onResend(subscriber, account, requestId, channel, fromSeq, toSeq));
+        return request(() -> onResend(subscriber, account, requestId, channel, fromSeq, toSeq));
     }
 
     @Override
     public boolean remove(final FeedSubscriber subscriber)
     {
-        return requests.offer(() -> subscriptions.remove(subscriber));
+        return request(() -> subscriptions.remove(subscriber));
     }
 
     @Override
     public boolean book(final long market, final String book, final int depth, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, bookBody(market, book, depth)));
+        return request(() -> reply(answer, bookBody(market, book, depth)));
     }
 
     @Override
     public boolean trades(final long market, final String book, final int limit, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, tradesBody(market, book, limit)));
+        return request(() -> reply(answer, tradesBody(market, book, limit)));
     }
 
     @Override
     public boolean account(final String account, final String what, final Consumer<String> answer)
     {
-        return requests.offer(() -> reply(answer, accountBody(account, what)));
+        return request(() -> reply(answer, accountBody(account, what)));
     }
 
     private void reply(final Consumer<String> callback, final String body)
@@ -834,6 +880,12 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
                 state.indexes[kind].oldestSeq());
             return;
         }
+        if (!resends.reserve())
+        {
+            error(subscriber, requestId, FeedError.RESEND_BUSY, "at most " + ctx.resendsAtOnce +
+                " resends are served at once; ask again in a moment");
+            return;
+        }
         final JsonBytes out = answer.reset().ch('{');
         out.key("type").ascii("\"ack\"");
         out.key("id").num(requestId);
@@ -842,8 +894,10 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         out.key("fromSeq").num(fromSeq);
         out.key("toSeq").num(toSeq);
         answer(subscriber, out.ch('}').ch('}').toByteArray());
-        rederiver.derive(state, kind, entry, fromSeq, toSeq, lastCommand, true,
-            frame -> subscriptions.deliver(subscriber, frame));
+        // off the feed's thread: reading the journal for old frames delays no live frame
+        final PrivateIndex index = state.indexes[kind];
+        resends.submit(new Resends.Job(state, kind, index.seq(entry), index.command(entry), index.excerpt(entry),
+            fromSeq, toSeq, lastCommand, writer.epoch(), subscriber));
     }
 
     // ---- REST reads

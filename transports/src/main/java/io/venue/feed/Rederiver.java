@@ -79,18 +79,30 @@ final class Rederiver implements AutoCloseable
         final long lastCommand, final boolean resent, final Consumer<FeedFrame> out)
     {
         final PrivateIndex index = account.indexes[kind];
+        return derive(account, kind, index.seq(entry), index.command(entry), index.excerpt(entry), from, to,
+            lastCommand, resent, out);
+    }
+
+    /**
+     * As above from an index entry's values, read beforehand on the feed's thread: another thread (the resends') may
+     * call this while the feed goes on changing the index. Only the account's address and text are read of it.
+     */
+    int derive(final AccountState account, final int kind, final long entrySeq, final long entryCommand,
+        final long entryExcerpt, final long from, final long to, final long lastCommand, final boolean resent,
+        final Consumer<FeedFrame> out)
+    {
         if (null == tailer)
         {
             tailer = events.tailer();
         }
         target = account.address;
         scratch = new AccountState(account.address, account.hex, 0, 0);
-        scratch.seqs[kind] = index.seq(entry) - 1;
+        scratch.seqs[kind] = entrySeq - 1;
         deriver = new PrivateDeriver(probe -> probe.equals(target) ? scratch : null, false, 0);
         this.kind = kind;
         this.fromSeq = from;
         this.toSeq = to;
-        this.firstCommand = index.command(entry);
+        this.firstCommand = entryCommand;
         this.lastCommand = lastCommand;
         this.command = -1;
         this.finished = false;
@@ -102,7 +114,7 @@ final class Rederiver implements AutoCloseable
         };
         this.resent = resent;
         times.moveTo(firstCommand);
-        tailer.moveToIndex(index.excerpt(entry));
+        tailer.moveToIndex(entryExcerpt);
         while (!finished && tailer.read(onRecord))
         {
             if (!finished && command >= 0)

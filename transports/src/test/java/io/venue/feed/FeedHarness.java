@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -38,13 +39,22 @@ final class FeedHarness
         return feed(script, ctx -> { });
     }
 
-    /** Runs duty cycles until the feed has nothing left to do. */
+    /** Runs duty cycles until the feed has nothing left to do, and its resends (on their own thread) are sent. */
     static void pump(final MarketFeed feed)
     {
         int idle = 0;
         while (idle < 2)
         {
             idle = feed.doWork() == 0 ? idle + 1 : 0;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (feed.resendsPending() > 0)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("resends still pending after 30 s: " + feed.resendsPending());
+            }
+            Thread.onSpinWait();
         }
     }
 

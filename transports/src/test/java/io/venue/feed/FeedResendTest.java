@@ -7,9 +7,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static io.venue.feed.FeedHarness.pump;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Private resend: rebuilt from the event journal through the sparse index, marked resent, within its limits. */
 class FeedResendTest
@@ -148,6 +151,72 @@ class FeedResendTest
             {
                 assertEquals(seq++, frame.seq());
             }
+            assertEquals(List.of(), FeedHarness.ERRORS);
+        }
+    }
+
+    /**
+     * A resend runs on the resends' thread: while one is held up (its client's first frame blocks), the feed's thread
+     * goes on publishing live frames, and a resend beyond the ones served at once is refused RESEND_BUSY, changing
+     * nothing; once released, the held resend's frames all arrive, in order, marked resent.
+     */
+    @Test
+    void aResendRunsOffTheFeedsThreadSoLiveFramesGoOn() throws Exception
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            final MarketFeed feed = FeedHarness.feed(script, ctx -> ctx.indexInterval(16).indexEntries(1_000)
+                .resendsAtOnce(1));
+            final Recorder live = new Recorder();
+            FeedHarness.subscribe(feed, live, EventScript.accountHex(1), 1, List.of("balances"), null);
+            balances(script, 200, 7);
+            pump(feed);
+            final CountDownLatch entered = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            final Recorder held = new Recorder()
+            {
+                @Override
+                public void onFrame(final FeedFrame frame)
+                {
+                    entered.countDown();
+                    try
+                    {
+                        assertTrue(release.await(30, TimeUnit.SECONDS));
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.onFrame(frame);
+                }
+            };
+            assertTrue(feed.resend(held, EventScript.accountHex(1), 9, "balances", 1, 200));
+            feed.doWork(); // the ack, and the resend handed over
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "the resend started on its own thread");
+
+            balances(script, 50, 5);
+            int idle = 0;
+            while (idle < 2)
+            {
+                idle = feed.doWork() == 0 ? idle + 1 : 0;
+            }
+            assertEquals(250, live.dataFrames("balances").size(), "live frames went on while the resend was held");
+
+            final Recorder second = new Recorder();
+            assertTrue(feed.resend(second, EventScript.accountHex(1), 10, "balances", 1, 1));
+            feed.doWork();
+            assertEquals("RESEND_BUSY", second.lastAnswer().get("code"));
+            assertEquals(List.of(), second.frames);
+
+            release.countDown();
+            pump(feed);
+            final List<String> expected = new ArrayList<>();
+            for (final String frame : live.dataFrames("balances").subList(0, 200))
+            {
+                expected.add(resent(frame));
+            }
+            assertEquals(expected, held.all.subList(1, held.all.size()));
             assertEquals(List.of(), FeedHarness.ERRORS);
         }
     }

@@ -5,22 +5,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** A subscriber that keeps everything it is sent, in order: answers and frames as text. */
-final class Recorder implements FeedSubscriber
+/**
+ * A subscriber that keeps everything it is sent, in order: answers and frames as text. Its calls come from the feed's
+ * thread and its resends' (one at a time, as {@link FeedHarness#pump} waits for a resend to end): they are
+ * synchronized, so the test's thread sees what either added.
+ */
+class Recorder implements FeedSubscriber
 {
     final List<String> all = new ArrayList<>();
     final List<FeedFrame> frames = new ArrayList<>();
     final List<String> answers = new ArrayList<>();
 
     @Override
-    public void onFrame(final FeedFrame frame)
+    public synchronized void onFrame(final FeedFrame frame)
     {
         frames.add(frame);
         all.add(text(frame.json()));
     }
 
     @Override
-    public void onAnswer(final byte[] json)
+    public synchronized void onAnswer(final byte[] json)
     {
         answers.add(text(json));
         all.add(text(json));
@@ -32,7 +36,7 @@ final class Recorder implements FeedSubscriber
     }
 
     /** The texts of the data frames (with a seq) of one channel, in order. */
-    List<String> dataFrames(final String channel)
+    synchronized List<String> dataFrames(final String channel)
     {
         final List<String> out = new ArrayList<>();
         for (final FeedFrame frame : frames)
@@ -49,12 +53,12 @@ final class Recorder implements FeedSubscriber
         return out;
     }
 
-    Map<String, Object> lastAnswer()
+    synchronized Map<String, Object> lastAnswer()
     {
         return TestJson.object(answers.get(answers.size() - 1));
     }
 
-    void clear()
+    synchronized void clear()
     {
         all.clear();
         frames.clear();

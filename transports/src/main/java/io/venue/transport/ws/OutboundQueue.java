@@ -2,7 +2,9 @@ package io.venue.transport.ws;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.venue.codec.JsonWriter;
 import io.venue.feed.FeedFrame;
@@ -31,12 +33,19 @@ final class OutboundQueue
     private final AtomicLong queued = new AtomicLong();
     /** Conflatable frames held while over the mark: the newest of each channel. */
     private final Map<String, FeedFrame> conflated = new LinkedHashMap<>();
-    private final Map<String, Long> lastSeq = new HashMap<>();
+    /** The last seq written of each channel, updated in place (no boxing per frame). */
+    private final Map<String, long[]> lastSeq = new HashMap<>();
     /** When the queue went over the mark (0: it is under). */
     private long overSinceNs;
-    private final ChannelFutureListener drainCheck = written -> drained();
+    /**
+     * The promise of a batch's writes but its end: none is made per write, and a failure is not fired down the
+     * pipeline per frame (the channel is closing then; the batch's end sees it).
+     */
+    private final ChannelPromise quietPromise;
     /** While true, writes are not flushed one by one: {@link #endBatch} flushes them together. */
     private boolean batching;
+    private long batchBytes;
+    private int batchFrames;
 
     OutboundQueue(final Channel channel, final long markBytes, final long hardCapBytes, final WsCounters counters)
     {
@@ -44,6 +53,7 @@ final class OutboundQueue
         this.markBytes = markBytes;
         this.hardCapBytes = hardCapBytes;
         this.counters = counters;
+        this.quietPromise = new VoidChannelPromise(channel, false);
     }
 
     /** Counts bytes about to be queued, from any thread; false (nothing counted) when they would pass the hard cap. */
@@ -72,13 +82,13 @@ final class OutboundQueue
     {
         final byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         queued.addAndGet(bytes.length);
-        write(bytes);
+        write(new TextWebSocketFrame(Unpooled.wrappedBuffer(bytes)), bytes.length);
     }
 
     /** A feed answer already reserved. */
     void writeReserved(final byte[] json)
     {
-        write(json);
+        write(new TextWebSocketFrame(Unpooled.wrappedBuffer(json)), json.length);
     }
 
     /** A feed frame already reserved: written, or held in place of its channel's older one while over the mark. */
@@ -109,7 +119,7 @@ final class OutboundQueue
     String lastSeqs()
     {
         final JsonWriter seqs = new JsonWriter();
-        lastSeq.forEach(seqs::field);
+        lastSeq.forEach((name, seq) -> seqs.field(name, seq[0]));
         return seqs.toJson();
     }
 
@@ -128,9 +138,18 @@ final class OutboundQueue
     {
         if (frame.seq() > 0)
         {
-            lastSeq.put(frame.channel(), frame.seq());
+            final long[] seq = lastSeq.get(frame.channel());
+            if (seq == null)
+            {
+                lastSeq.put(frame.channel(), new long[] {frame.seq()});
+            }
+            else
+            {
+                seq[0] = frame.seq();
+            }
         }
-        write(frame.json());
+        // the frame's wire bytes, made once for all its subscribers (WireFrame), not encoded again here
+        write(WireFrame.forChannel(WireFrame.of(frame)), frame.json().length);
     }
 
     /** From now until {@link #endBatch}, the frames written go out with one flush (event loop only). */
@@ -139,25 +158,49 @@ final class OutboundQueue
         batching = true;
     }
 
+    /** The batch's writes are flushed, and counted once they are all written (a channel writes in order). */
     void endBatch()
     {
         batching = false;
-        channel.flush();
+        if (batchFrames == 0)
+        {
+            channel.flush();
+            return;
+        }
+        final long bytes = batchBytes;
+        final int frames = batchFrames;
+        batchBytes = 0;
+        batchFrames = 0;
+        written(channel.writeAndFlush(Unpooled.EMPTY_BUFFER), bytes, frames);
     }
 
-    private void write(final byte[] json)
+    /** One message of {@code length} counted bytes: in a batch without a promise of its own, else at once. */
+    private void write(final Object message, final int length)
     {
-        final int length = json.length;
-        final TextWebSocketFrame frame = new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
-        (batching ? channel.write(frame) : channel.writeAndFlush(frame)).addListener(written ->
+        if (batching)
         {
-            queued.addAndGet(-length);
-            if (written.isSuccess())
-            {
-                counters.frameOut(length);
-            }
-        }).addListener(drainCheck);
+            channel.write(message, quietPromise);
+            batchBytes += length;
+            batchFrames++;
+        }
+        else
+        {
+            written(channel.writeAndFlush(message), length, 1);
+        }
         warnIfOver();
+    }
+
+    private void written(final ChannelFuture future, final long bytes, final int frames)
+    {
+        future.addListener(done ->
+        {
+            queued.addAndGet(-bytes);
+            if (done.isSuccess())
+            {
+                counters.framesOut(frames, bytes);
+            }
+            drained();
+        });
     }
 
     /** The first time over the mark: the warning, and the grace starts. */

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One WebSocket connection's session: the session frame, the auth of a private stream, the control messages checked
  * against the limits and passed to the {@link Feed}, and the feed's answers and frames queued back through the
  * {@link OutboundQueue}. Client messages arrive on the event loop ({@link InboundFrames}); the feed calls
- * {@link #onFrame} and {@link #onAnswer} on its own thread, which only counts the bytes and hands the write to the
- * event loop, so the feed never waits for a client. The timers are in {@link WsTimers}.
+ * {@link #onFrame} and {@link #onAnswer} on its own thread (and a resend's frames on its resends thread), which only
+ * counts the bytes and hands the write to the event loop, so the feed never waits for a client. The timers are in
+ * {@link WsTimers}.
  */
 final class WsConnection implements FeedSubscriber
 {
@@ -259,6 +260,8 @@ final class WsConnection implements FeedSubscriber
             overHardCap();
             return;
         }
+        // encoded here, on the feed's thread, by the frame's first subscriber only: the others share the bytes
+        WireFrame.of(frame);
         fromFeed(frame);
     }
 

@@ -41,9 +41,10 @@ public final class WsCounters
         open.decrementAndGet();
     }
 
-    void frameOut(final int bytes)
+    /** {@code frames} written whole, of {@code bytes} counted bytes (their JSON text) together. */
+    void framesOut(final int frames, final long bytes)
     {
-        framesOut.increment();
+        framesOut.add(frames);
         bytesOut.add(bytes);
     }
 

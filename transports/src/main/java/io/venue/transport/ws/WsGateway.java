@@ -1,6 +1,7 @@
 package io.venue.transport.ws;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -109,6 +110,12 @@ public final class WsGateway
                 channel.close();
                 return;
             }
+            if (context.socketSendBufferBytes > 0)
+            {
+                // a fixed kernel buffer ends the kernel's autotuning (up to tcp_wmem's max, 4 MiB, per connection):
+                // a client that stops reading is then held by the slow-consumer mark, not by the kernel's memory
+                channel.config().setOption(ChannelOption.SO_SNDBUF, context.socketSendBufferBytes);
+            }
             final WsConnection connection = new WsConnection(context, channel, connectionId, privateStream);
             open.add(connection);
             channel.closeFuture().addListener(closed -> open.remove(connection));
@@ -159,6 +166,8 @@ public final class WsGateway
         long hardCapBytes;
         long grantCheckMs = DEFAULT_GRANT_CHECK_MS;
         long tickMs = DEFAULT_TICK_MS;
+        /** 0: the kernel's (autotuned). */
+        int socketSendBufferBytes;
         Feed feed;
         WsTokens tokens;
         BiPredicate<WsTokens.Claims, Long> stillGranted;
@@ -239,6 +248,23 @@ public final class WsGateway
             this.grantCheckMs = grantCheckMs;
             this.tickMs = tickMs;
             return this;
+        }
+
+        /**
+         * The kernel's send buffer of each upgraded connection ({@code SO_SNDBUF}), or 0 (default) to leave the
+         * kernel's, which grows by itself up to {@code net.ipv4.tcp_wmem}'s maximum (4 MiB on Linux) for a client
+         * that does not read: that much per connection is held by the kernel before the slow-consumer mark sees a
+         * byte. A fixed size bounds it (the kernel doubles the value it is given).
+         */
+        public Context socketSendBufferBytes(final int bytes)
+        {
+            this.socketSendBufferBytes = bytes;
+            return this;
+        }
+
+        public int socketSendBufferBytes()
+        {
+            return socketSendBufferBytes;
         }
 
         /** The market data and private streams. Required. */
@@ -337,10 +363,11 @@ public final class WsGateway
                 throw new IllegalArgumentException("the WebSocket timers must be positive");
             }
             if (maxSubscriptions < 1 || publicMaxMarkets < 1 || maxControlMessages < 1 ||
-                maxControlMessages > 100_000 || maxInboundBytes < 256 || slowConsumerBytes < 1)
+                maxControlMessages > 100_000 || maxInboundBytes < 256 || slowConsumerBytes < 1 ||
+                socketSendBufferBytes < 0)
             {
                 throw new IllegalArgumentException("the WebSocket limits must be positive (control messages at most " +
-                    "100000, inbound bytes at least 256)");
+                    "100000, inbound bytes at least 256, the socket send buffer 0 or more)");
             }
             if (hardCapBytes == 0)
             {

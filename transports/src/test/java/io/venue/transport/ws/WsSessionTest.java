@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -91,6 +92,9 @@ class WsSessionTest
         assertEquals(60, context.maxControlMessages());
         assertEquals(60_000, context.controlWindowMs());
         assertEquals(65_536, context.maxInboundBytes());
+        assertEquals(0, context.socketSendBufferBytes(), "the kernel's own send buffer unless set");
+        assertThrows(IllegalArgumentException.class, () -> new WsGateway.Context().feed(new ScriptedFeed())
+            .tokens(new WsTokens(new byte[32]), (claims, now) -> true).socketSendBufferBytes(-1).conclude());
         fixture = new WsFixture(ws ->
         {
         });
