@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * {@code venue loadgen}: signed submits against a running appliance, open loop at fixed rates and optionally a
@@ -163,14 +165,17 @@ final class LoadgenCommand implements Callable<Integer>
             log.printf(Locale.ROOT, "made %d institutional agents in %.1f s%n", traders,
                 (System.nanoTime() - begin) / 1e9);
         }
-        final LoadTransport loadClient = bslTcp != null ?
+        // a run's connections are opened once its requests are signed: the lanes close a connection that sends nothing
+        // within their header or login deadline, and the signing takes seconds
+        final Transports transports = () -> bslTcp != null ?
             new BslTcpLoadClient(bslTcp.substring(0, bslTcp.lastIndexOf(':')),
                 Integer.parseInt(bslTcp.substring(bslTcp.lastIndexOf(':') + 1)), traders, load::bslLogin) :
             new HttpLoadClient(compact > 0 ? baseUrl + COMPACT_ROUTE : submit, Math.min(connections, traders));
         // how fast this machine signs, measured once: compact orders are dated from when the signing will have ended
         final double signaturesPerSecond = compact > 0 ? load.signaturesPerSecond(signThreads) : 0;
-        final LoadRun run = compact > 0 && bslTcp == null ? new LoadRun(loadClient, traders,
-            (trader, body) -> load.svcHeaders(trader, COMPACT_ROUTE, body)) : new LoadRun(loadClient, traders);
+        final Function<LoadTransport, LoadRun> runOn = transport -> compact > 0 && bslTcp == null ?
+            new LoadRun(transport, traders, (trader, body) -> load.svcHeaders(trader, COMPACT_ROUTE, body)) :
+            new LoadRun(transport, traders);
         final List<LoadRun.Result> results = new ArrayList<>();
         for (final long rate : rates)
         {
@@ -195,7 +200,11 @@ final class LoadgenCommand implements Callable<Integer>
             {
                 waitFor(startMs, log);
             }
-            final LoadRun.Result result = run.fixedRate(bodies, requestRate, warmup);
+            final LoadRun.Result result;
+            try (LoadTransport transport = transports.open())
+            {
+                result = runOn.apply(transport).fixedRate(bodies, requestRate, warmup);
+            }
             results.add(result);
             log.println(line(result));
             log.flush();
@@ -212,7 +221,11 @@ final class LoadgenCommand implements Callable<Integer>
             {
                 waitFor(startMs, log);
             }
-            final LoadRun.Result result = run.ceiling(bodies, ceiling, warmup);
+            final LoadRun.Result result;
+            try (LoadTransport transport = transports.open())
+            {
+                result = runOn.apply(transport).ceiling(bodies, ceiling, warmup);
+            }
             results.add(result);
             log.println(line(result));
         }
@@ -235,9 +248,15 @@ final class LoadgenCommand implements Callable<Integer>
                 "from intended send time" : "signed submits, latency from intended send time", plot);
             log.println("wrote " + plot);
         }
-        loadClient.close();
         log.flush();
         return results.stream().allMatch(r -> r.failed() == 0) ? 0 : 1;
+    }
+
+    /** Opens a run's connections (or sessions). */
+    @FunctionalInterface
+    private interface Transports
+    {
+        LoadTransport open() throws IOException;
     }
 
     /** When {@code requests} compact requests will be signed: the measured signing time with a margin, and a second. */
