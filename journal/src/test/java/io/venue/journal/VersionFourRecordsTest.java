@@ -45,9 +45,11 @@ class VersionFourRecordsTest
     private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
     private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
     /** Enum values added since version 4 (version 7: an admin action signed over its admin text), left out below. */
-    private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L);
+    private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L,
+        "CANCELLED_DISCONNECT", 9L, "CANCELLED_DEAD_MAN", 10L, "CANCELLED_ALL", 11L);
     /** Messages added since version 4 (version 8: a summary of a connection's refusals), left out below. */
-    private static final List<String> ADDED_MESSAGES = List.of("RequestsRejectedSummary");
+    private static final List<String> ADDED_MESSAGES = List.of("RequestsRejectedSummary", "SessionOpened",
+        "SessionClosed", "DeadManArm", "CancelOnDisconnectArm", "ProtectionTick", "SessionsReset", "ProtectionChanged");
 
     private final JournalRecords records = new JournalRecords();
     private final RecordPrinter printer = new RecordPrinter();
@@ -56,7 +58,7 @@ class VersionFourRecordsTest
     void versionsFiveToEightOnlyRenameVersionFourOrAdd()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("9", NOW.root.getAttribute("version"));
+        assertEquals("10", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);
