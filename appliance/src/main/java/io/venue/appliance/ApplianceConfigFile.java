@@ -47,6 +47,13 @@ public final class ApplianceConfigFile
         key("bsl.tcp.login.timeout.ms", (c, v, base) -> c.bslTcpLoginTimeoutMs(Long.parseLong(v)));
         key("bsl.tcp.max.frame.bytes", (c, v, base) -> c.bslTcpMaxFrameBytes(Integer.parseInt(v)));
         key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
+        key("protection.cod.grace.ms", (c, v, base) -> c.protectionGraceMs(Long.parseLong(v)));
+        key("protection.deadman.min.ms", (c, v, base) -> c.protectionDeadManBounds(Long.parseLong(v),
+            c.protectionSettings().deadManMaxMs()));
+        key("protection.deadman.max.ms", (c, v, base) -> c.protectionDeadManBounds(
+            c.protectionSettings().deadManMinMs(), Long.parseLong(v)));
+        key("protection.tick.ms", (c, v, base) -> c.protectionTickMs(Long.parseLong(v)));
+        key("protection.capacity", (c, v, base) -> c.protectionCapacity(Integer.parseInt(v)));
         key("chain.id", (c, v, base) -> c.chainId(Long.parseLong(v)));
         key("verifying.contract", (c, v, base) -> c.verifyingContract(Address.of(v.toLowerCase(Locale.ROOT))));
         key("verifier.threads", (c, v, base) -> c.verifierThreads(Integer.parseInt(v)));

@@ -20,6 +20,7 @@ import io.venue.entry.Refusal;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.CompactAdmission;
 import io.venue.entry.mm.MmWindows;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
 import org.agrona.collections.LongArrayQueue;
@@ -37,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * One BSL TCP connection (docs/BSL-TCP.md): the login within its deadline, then Orders requests in seq order, each
  * admitted by the order-entry core (the MM windows, the account binding, the ts skew: {@link CompactAdmission}) and
  * answered once every order is, heartbeats both ways, and a documented Error then a close for anything that breaks
- * the protocol. Knows its account, credential and kind, so that a session policy (cancel on disconnect) can be added.
+ * the protocol. Tells the protection hook ({@link SessionProtection}) when it opens and closes: a session key's
+ * policy is cancel-on-disconnect.
  * Runs on the channel's event loop; answers hop there from the responder's thread.
  */
 final class BslSession extends ChannelInboundHandlerAdapter
@@ -83,6 +85,10 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private long lastWriteNs;
     private ScheduledFuture<?> loginDeadline;
     private ScheduledFuture<?> ticker;
+    /** The protection hook was told this session opened: it is told once when it closes. */
+    private boolean protectionOpened;
+    /** The session's policy as the hook was told: its account's orders are swept when it closes. */
+    private boolean cancelOnDisconnect;
 
     BslSession(final BslTcpLane.Context context, final BslTcpLane.Counters counters, final EntryCore core,
         final EntrySession entry, final CompactAdmission admission, final SessionLogin login)
@@ -125,6 +131,11 @@ final class BslSession extends ChannelInboundHandlerAdapter
         state = State.CLOSING;
         cancelTimers();
         core.sessions().remove(entry.connectionId());
+        if (protectionOpened)
+        {
+            protectionOpened = false;
+            core.protection().closed(entry.connectionId());
+        }
         ctx.fireChannelInactive();
     }
 
@@ -239,6 +250,23 @@ final class BslSession extends ChannelInboundHandlerAdapter
             rejectLogin(SessionLogin.Outcome.refused(LoginRejectReason.MALFORMED, "resultMode is 0 (ACK) or 1 " +
                 "(DETAILED)", null, null), now);
             return;
+        }
+        final SessionProtection protection = core.protection();
+        if (protection != null)
+        {
+            final SessionProtection.Kind kind = outcome.kind() == LoginKind.WALLET ? SessionProtection.Kind.WALLET :
+                SessionProtection.Kind.SESSION_KEY;
+            if (!protection.opened(entry.connectionId(), outcome.accountBytes(),
+                SessionProtection.credentialId(outcome.apiKeyId()), kind))
+            {
+                // without its journaled session the promised sweep could not happen: no session rather than one
+                // without its protection
+                rejectLogin(SessionLogin.Outcome.refused(LoginRejectReason.THROTTLED, "the node's protection queue " +
+                    "is full; log in again shortly", null, null), now);
+                return;
+            }
+            protectionOpened = true;
+            cancelOnDisconnect = SessionProtection.cancelsOnDisconnect(kind);
         }
         identity = outcome;
         detailed = mode == ResultMode.DETAILED;
@@ -519,8 +547,12 @@ final class BslSession extends ChannelInboundHandlerAdapter
         fields.put("resultMode", detailed ? "detailed" : "ack");
         fields.put("openedAtMs", openedAtMs);
         fields.put("lastProcessedSeq", lastProcessedSeq);
-        // the session policy of spec 4.3, named so a client sees what it gets; the sweep itself is not built yet
-        fields.put("cancelOnDisconnect", false);
+        // the session policy of spec 4.3: a session key's orders are swept when it closes (after the grace window)
+        fields.put("cancelOnDisconnect", cancelOnDisconnect);
+        if (cancelOnDisconnect)
+        {
+            fields.put("cancelOnDisconnectGraceMs", core.protection().settings().graceMs());
+        }
         return fields;
     }
 }
