@@ -266,6 +266,40 @@ class ProtectionsLaneTest
     }
 
     @Test
+    void aBslSessionArmsItsDeadManTimerAndItsOwnCancelOnDisconnect() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "100"));
+        final BslTcpClient first = walletSession();
+        final String covered = rest(first, 1, 1).get(0);
+        first.send(ClientMessages.deadMan(1, SPOT_MARKET, 10));
+        final BslTcpClient.Received tooShort = first.readSkippingHeartbeats(WAIT_MS);
+        assertEquals("ProtectionAck", tooShort.type(), tooShort.toString());
+        assertEquals("OUT_OF_BOUNDS", tooShort.get("result"), tooShort.toString());
+        assertEquals(-1L, tooShort.get("sequence"), "not journaled");
+
+        first.send(ClientMessages.deadMan(2, SPOT_MARKET, 2_000));
+        final BslTcpClient.Received armed = first.readSkippingHeartbeats(WAIT_MS);
+        assertEquals("ARMED", armed.get("result"), armed.toString());
+        assertEquals(2L, armed.get("requestId"));
+        assertEquals(1L, armed.lastProcessedSeq());
+        Thread.sleep(1_000);
+        first.send(ClientMessages.deadMan(3, SPOT_MARKET, 2_000));
+        final BslTcpClient.Received renewed = first.readSkippingHeartbeats(WAIT_MS);
+        assertEquals("RENEWED", renewed.get("result"), renewed.toString());
+        assertTrue((Long)renewed.get("deadlineMs") > (Long)armed.get("deadlineMs"), renewed.toString());
+        assertEquals("resting", status(covered));
+        assertEquals("cancelled_dead_man", awaitStatusOtherThan(covered, "resting"));
+
+        final BslTcpClient second = walletSession();
+        second.send(ClientMessages.cancelOnDisconnect(4, -1, true));
+        final BslTcpClient.Received cod = second.readSkippingHeartbeats(WAIT_MS);
+        assertEquals("ARMED", cod.get("result"), cod.toString());
+        final String swept = rest(second, 1, 1).get(0);
+        second.close();
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(swept, "resting"));
+    }
+
+    @Test
     void theDeadManTimerIsRenewedThenFiresAndCancelAllAnswersItsCount() throws Exception
     {
         start(Map.of());

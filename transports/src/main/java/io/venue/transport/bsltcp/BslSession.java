@@ -5,7 +5,10 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.venue.bsltcp.sbe.CancelOnDisconnectDecoder;
+import io.venue.bsltcp.sbe.DeadManDecoder;
 import io.venue.bsltcp.sbe.ErrorCode;
+import io.venue.bsltcp.sbe.ProtectionResult;
 import io.venue.bsltcp.sbe.LoginDecoder;
 import io.venue.bsltcp.sbe.LoginKind;
 import io.venue.bsltcp.sbe.LoginRejectReason;
@@ -20,6 +23,7 @@ import io.venue.entry.Refusal;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.CompactAdmission;
 import io.venue.entry.mm.MmWindows;
+import io.venue.entry.protect.ProtectionCommands;
 import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
@@ -67,6 +71,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private final LoginDecoder loginDecoder = new LoginDecoder();
     private final OrdersDecoder ordersDecoder = new OrdersDecoder();
     private final LogoutDecoder logoutDecoder = new LogoutDecoder();
+    private final DeadManDecoder deadManDecoder = new DeadManDecoder();
+    private final CancelOnDisconnectDecoder cancelOnDisconnectDecoder = new CancelOnDisconnectDecoder();
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
     /** The seqs taken and not yet final, in order; those final out of order wait in {@link #finalEarly}. */
     private final LongArrayQueue open = new LongArrayQueue(MAX_IN_FLIGHT, -1);
@@ -199,6 +205,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
             case LoginDecoder.TEMPLATE_ID -> onLogin();
             case OrdersDecoder.TEMPLATE_ID -> onOrders();
             case LogoutDecoder.TEMPLATE_ID -> onLogout();
+            case DeadManDecoder.TEMPLATE_ID -> onDeadMan();
+            case CancelOnDisconnectDecoder.TEMPLATE_ID -> onCancelOnDisconnect();
             default ->
             {
                 // a Heartbeat: its arrival is all it says
@@ -297,6 +305,123 @@ final class BslSession extends ChannelInboundHandlerAdapter
             return;
         }
         closeAfter(out.logout(ctx.alloc(), lastProcessedSeq, "logout acknowledged"));
+    }
+
+    /** DeadMan: the session account's dead-man timer, answered by a ProtectionAck once the engine applied it. */
+    private void onDeadMan()
+    {
+        if (state != State.ACTIVE)
+        {
+            fail(ErrorCode.NOT_LOGGED_IN, "the first message of a session is Login");
+            return;
+        }
+        deadManDecoder.wrapAndApplyHeader(frame, 0, header);
+        final long requestId = deadManDecoder.requestId();
+        final long market = market(deadManDecoder.allMarkets(), deadManDecoder.market());
+        final long countdownMs = deadManDecoder.countdownMs();
+        if (market == BAD_FLAG)
+        {
+            fail(ErrorCode.MALFORMED, "DeadMan allMarkets is 0 or 1, got " + deadManDecoder.allMarkets());
+            return;
+        }
+        final SessionProtection protection = core.protection();
+        if (protection == null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, "this node keeps no protections");
+            return;
+        }
+        final String outOfBounds = protection.deadManRefusal(countdownMs);
+        if (outOfBounds != null)
+        {
+            protectionAck(requestId, ProtectionResult.OUT_OF_BOUNDS, 0, -1, outOfBounds);
+            return;
+        }
+        final Refusal refused = protection.armDeadMan(entry.connectionId(), identity.accountBytes(), market,
+            countdownMs, answer -> acknowledged(requestId, answer));
+        if (refused != null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
+        }
+    }
+
+    /** CancelOnDisconnect: the account's explicit arm, what a wallet session (no automatic sweep) asks for. */
+    private void onCancelOnDisconnect()
+    {
+        if (state != State.ACTIVE)
+        {
+            fail(ErrorCode.NOT_LOGGED_IN, "the first message of a session is Login");
+            return;
+        }
+        cancelOnDisconnectDecoder.wrapAndApplyHeader(frame, 0, header);
+        final long requestId = cancelOnDisconnectDecoder.requestId();
+        final long market = market(cancelOnDisconnectDecoder.allMarkets(), cancelOnDisconnectDecoder.market());
+        final short armed = cancelOnDisconnectDecoder.armed();
+        if (market == BAD_FLAG || armed > 1)
+        {
+            fail(ErrorCode.MALFORMED, "CancelOnDisconnect allMarkets and armed are 0 or 1");
+            return;
+        }
+        final SessionProtection protection = core.protection();
+        if (protection == null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, "this node keeps no protections");
+            return;
+        }
+        final Refusal refused = protection.armCancelOnDisconnect(entry.connectionId(), identity.accountBytes(), market,
+            armed == 1, answer -> acknowledged(requestId, answer));
+        if (refused != null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
+        }
+    }
+
+    private static final long BAD_FLAG = -2;
+
+    /** The market a protection message names: -1 for every market, {@link #BAD_FLAG} for a flag neither 0 nor 1. */
+    private static long market(final short allMarkets, final long market)
+    {
+        return allMarkets == 1 ? ProtectionCommands.ALL_MARKETS : allMarkets == 0 ? market : BAD_FLAG;
+    }
+
+    /** From the responder's thread: the engine's outcome, written on the event loop. */
+    private void acknowledged(final long requestId, final Answer answer)
+    {
+        try
+        {
+            ctx.executor().execute(() ->
+            {
+                if (state != State.ACTIVE || !ctx.channel().isActive())
+                {
+                    return;
+                }
+                if (answer.kind != Answer.Kind.ACCEPTED || answer.protectionAction == null)
+                {
+                    protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, answer.sequence > 0 ? answer.sequence : -1,
+                        "not applied (" + answer.kind + "); send it again");
+                    return;
+                }
+                final ProtectionResult result = switch (answer.protectionAction)
+                {
+                    case "ARMED" -> ProtectionResult.ARMED;
+                    case "RENEWED" -> ProtectionResult.RENEWED;
+                    case "DISARMED" -> ProtectionResult.DISARMED;
+                    case "REFUSED_UNKNOWN" -> ProtectionResult.NOT_ARMED;
+                    case "REFUSED_FULL" -> ProtectionResult.TABLE_FULL;
+                    default -> ProtectionResult.OUT_OF_BOUNDS;
+                };
+                protectionAck(requestId, result, answer.protectionDeadlineMs, answer.sequence, "");
+            });
+        }
+        catch (final RejectedExecutionException closing)
+        {
+            // the lane is closing: nobody is left to answer
+        }
+    }
+
+    private void protectionAck(final long requestId, final ProtectionResult result, final long deadlineMs,
+        final long sequence, final String message)
+    {
+        write(out.protectionAck(ctx.alloc(), lastProcessedSeq, requestId, result, deadlineMs, sequence, message));
     }
 
     private void onOrders()
