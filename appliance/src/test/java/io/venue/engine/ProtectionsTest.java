@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 
 import static io.venue.engine.EngineTest.line;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -299,6 +300,55 @@ class ProtectionsTest
         record.putByte(MessageHeaderEncoder.ENCODED_LENGTH + 8 + 8 + 4 + 8 + 20 + 8, (byte)7);
         assertFalse(h.engine.onCommand(record, 0, length));
         assertEquals(0, h.engine.protectionsInUse());
+    }
+
+    @Test
+    void damagedProtectionRecordsNeverThrowAndARefusedOneChangesNothing()
+    {
+        final EngineHarness h = venue(new EngineConfig().protectionCapacity(8));
+        h.act(ALICE, bid(SPOT, 1_000));
+        final Random random = new Random(26);
+        final ExpandableArrayBuffer record = new ExpandableArrayBuffer(256);
+        long sequence = 1_000_000;
+        long now = h.now;
+        int refused = 0;
+        for (int round = 0; round < 4_000; round++)
+        {
+            final int length = switch (random.nextInt(6))
+            {
+                case 0 -> write.sessionOpened(record, 0, random.nextInt(4), ALICE.toBytes(), random.nextLong(),
+                    random.nextBoolean(), random.nextBoolean(), random.nextInt(2_000));
+                case 1 -> write.sessionClosed(record, 0, random.nextInt(4));
+                case 2 -> write.deadManArm(record, 0, ALICE.toBytes(), random.nextInt(3) == 0 ? -1 : SPOT,
+                    random.nextInt(3_000));
+                case 3 -> write.cancelOnDisconnectArm(record, 0, BOB.toBytes(), SPOT2, random.nextBoolean(),
+                    random.nextInt(500));
+                case 4 -> write.tick(record, 0);
+                default -> write.sessionsReset(record, 0);
+            };
+            now += random.nextInt(200);
+            record.putLong(MessageHeaderEncoder.ENCODED_LENGTH, ++sequence);
+            record.putLong(MessageHeaderEncoder.ENCODED_LENGTH + 8, now);
+            // damage: a byte changed anywhere after the stamps, or the record cut short
+            final int damaged = random.nextInt(4) == 0 ? 1 + random.nextInt(length - 1) : length;
+            if (random.nextBoolean())
+            {
+                final int at = random.nextInt(length);
+                if (at < 8 || at >= MessageHeaderEncoder.ENCODED_LENGTH + 16)
+                {
+                    record.putByte(at, (byte)random.nextInt(256));
+                }
+            }
+            final byte[] before = h.engine.stateHash();
+            if (!h.engine.onCommand(record, 0, damaged))
+            {
+                refused++;
+                assertArrayEquals(before, h.engine.stateHash(),
+                    "a refused record changes nothing");
+            }
+            assertTrue(h.engine.protectionsInUse() <= 8);
+        }
+        assertTrue(refused > 200, "refused: " + refused);
     }
 
     /** A stream of every protection command and orders, for the determinism checks. */
