@@ -475,7 +475,7 @@ class BslTcpLaneTest
         assertEquals("/api/v1/public/schemas", field(bundle, "schemasRoute"), bundle);
         final String index = http.get("/api/v1/public/schemas").body();
         assertTrue(index.contains("{\"name\":\"venue-bsl.xml\",\"schemaId\":4,\"version\":1,"), index);
-        assertTrue(index.contains("{\"name\":\"venue-bsl-session.xml\",\"schemaId\":5,\"version\":1,"), index);
+        assertTrue(index.contains("{\"name\":\"venue-bsl-session.xml\",\"schemaId\":5,\"version\":2,"), index);
         final HttpResponse<String> schema = http.get("/api/v1/public/schemas/venue-bsl-session.xml");
         assertEquals(200, schema.statusCode());
         assertTrue(schema.body().contains("<sbe:message name=\"Login\" id=\"1\""), schema.body());
@@ -484,6 +484,11 @@ class BslTcpLaneTest
         final String login = ClientMessages.hexDump(ClientMessages.login(LoginKind.SESSION_KEY, false, (short)2, 1,
             1_700_000_000_000L, new byte[20], new byte[65], "spk_0123456789abcdef", "spp_" + "0".repeat(32),
             "c2lnbmF0dXJl"));
-        assertTrue(login.startsWith("0000  ba 00 00 00 68 00 01 00 05 00 01 00 00 00 02 01"), login);
+        assertTrue(login.startsWith("0000  ba 00 00 00 68 00 01 00 05 00 02 00 00 00 02 01"), login);
+        // and the protections' messages of version 2
+        assertTrue(schema.body().contains("<sbe:message name=\"DeadMan\" id=\"10\""), schema.body());
+        assertTrue(ClientMessages.hexDump(ClientMessages.deadMan(1, 1, 30_000)).startsWith(
+            "0000  1d 00 00 00 15 00 0a 00 05 00 02 00 01 00 00 00\n" +
+            "0010  00 00 00 00 01 00 00 00 00 30 75 00 00 00 00 00"));
     }
 }
