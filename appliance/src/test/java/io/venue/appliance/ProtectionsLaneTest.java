@@ -380,6 +380,22 @@ class ProtectionsLaneTest
         assertReplaysByteForByte();
     }
 
+    @Test
+    void aSessionKeySessionOpenWhenTheNodeStopsIsSweptAfterItsRestart() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "300"));
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final BslTcpClient session = sessionKeySession(mm);
+        final String order = rest(session, 1, 1).get(0);
+        // the node stops with the session logged in: its close may or may not reach the journal before the end
+        appliance.close();
+        appliance = null;
+        start(settings);
+        // either way the restart ends it (a SessionsReset when the journal left it open) and its grace runs out
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(order, "resting"));
+        assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
+    }
+
     /**
      * The command journal through a fresh engine of the node's configuration writes the event journal's records, byte
      * for byte: every protective cancel among them.
