@@ -205,6 +205,7 @@ final class NodeOrderEntry
         threads.add(sequencer);
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see
         // all traffic
+        metrics.protectionDrops(protectionRequests::notJournaled);
         entry = new EntryCore(new EntryCore.Context()
             .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
