@@ -50,6 +50,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
 {
     /** The most requests of one session waiting for their answers at once. */
     static final int MAX_IN_FLIGHT = 64;
+    /** The most DeadMan and CancelOnDisconnect requests of one session waiting for their ProtectionAck at once. */
+    static final int MAX_PROTECTIONS_IN_FLIGHT = 8;
     /** A peer silent for this many heartbeat intervals is disconnected. */
     static final int SILENT_INTERVALS = 3;
     private static final Runnable NO_PLACE = () -> { };
@@ -95,6 +97,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private boolean protectionOpened;
     /** The session's policy as the hook was told: its account's orders are swept when it closes. */
     private boolean cancelOnDisconnect;
+    /** DeadMan and CancelOnDisconnect requests offered and not yet acknowledged (event loop only). */
+    private int protectionsInFlight;
 
     BslSession(final BslTcpLane.Context context, final BslTcpLane.Counters counters, final EntryCore core,
         final EntrySession entry, final CompactAdmission admission, final SessionLogin login)
@@ -336,10 +340,15 @@ final class BslSession extends ChannelInboundHandlerAdapter
             protectionAck(requestId, ProtectionResult.OUT_OF_BOUNDS, 0, -1, outOfBounds);
             return;
         }
+        if (!protectionTaken())
+        {
+            return;
+        }
         final Refusal refused = protection.armDeadMan(entry.connectionId(), identity.accountBytes(), market,
             countdownMs, answer -> acknowledged(requestId, answer));
         if (refused != null)
         {
+            protectionsInFlight--;
             protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
         }
     }
@@ -367,12 +376,33 @@ final class BslSession extends ChannelInboundHandlerAdapter
             protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, "this node keeps no protections");
             return;
         }
+        if (!protectionTaken())
+        {
+            return;
+        }
         final Refusal refused = protection.armCancelOnDisconnect(entry.connectionId(), identity.accountBytes(), market,
             armed == 1, answer -> acknowledged(requestId, answer));
         if (refused != null)
         {
+            protectionsInFlight--;
             protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
         }
+    }
+
+    /**
+     * Counts one more protection request waiting for its answer; past {@link #MAX_PROTECTIONS_IN_FLIGHT} the session
+     * ends with TOO_MANY_IN_FLIGHT (each request is a journaled command: a session cannot queue them without bound).
+     */
+    private boolean protectionTaken()
+    {
+        if (protectionsInFlight >= MAX_PROTECTIONS_IN_FLIGHT)
+        {
+            fail(ErrorCode.TOO_MANY_IN_FLIGHT, "at most " + MAX_PROTECTIONS_IN_FLIGHT + " DeadMan and " +
+                "CancelOnDisconnect requests may wait for their ProtectionAck");
+            return false;
+        }
+        protectionsInFlight++;
+        return true;
     }
 
     private static final long BAD_FLAG = -2;
@@ -390,6 +420,7 @@ final class BslSession extends ChannelInboundHandlerAdapter
         {
             ctx.executor().execute(() ->
             {
+                protectionsInFlight--;
                 if (state != State.ACTIVE || !ctx.channel().isActive())
                 {
                     return;
