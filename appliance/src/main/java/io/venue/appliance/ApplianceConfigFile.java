@@ -58,6 +58,13 @@ public final class ApplianceConfigFile
         key("fix.resend.max.messages", (c, v, base) -> c.fix().resendMaxMessages(Integer.parseInt(v)));
         key("fix.logon.attempts.per.minute", (c, v, base) -> c.fix().logonAttemptsPerMinute(Integer.parseInt(v)));
         key("fix.sending.time.tolerance.ms", (c, v, base) -> c.fix().sendingTimeToleranceMs(Long.parseLong(v)));
+        key("protection.cod.grace.ms", (c, v, base) -> c.protectionGraceMs(Long.parseLong(v)));
+        key("protection.deadman.min.ms", (c, v, base) -> c.protectionDeadManBounds(Long.parseLong(v),
+            c.protectionSettings().deadManMaxMs()));
+        key("protection.deadman.max.ms", (c, v, base) -> c.protectionDeadManBounds(
+            c.protectionSettings().deadManMinMs(), Long.parseLong(v)));
+        key("protection.tick.ms", (c, v, base) -> c.protectionTickMs(Long.parseLong(v)));
+        key("protection.capacity", (c, v, base) -> c.protectionCapacity(Integer.parseInt(v)));
         key("chain.id", (c, v, base) -> c.chainId(Long.parseLong(v)));
         key("verifying.contract", (c, v, base) -> c.verifyingContract(Address.of(v.toLowerCase(Locale.ROOT))));
         key("verifier.threads", (c, v, base) -> c.verifierThreads(Integer.parseInt(v)));

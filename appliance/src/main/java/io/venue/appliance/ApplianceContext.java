@@ -1,5 +1,8 @@
 package io.venue.appliance;
 
+import io.venue.engine.protect.ProtectionTable;
+import io.venue.entry.protect.SessionProtection;
+
 import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.engine.EngineConfig;
@@ -76,6 +79,13 @@ public final class ApplianceContext
     private int bslTcpMaxSessions = BslTcpLane.Context.DEFAULT_MAX_SESSIONS;
     private boolean bslTcpTls;
     private boolean fixTls;
+    private long protectionGraceMs = SessionProtection.Settings.DEFAULTS.graceMs();
+    private long protectionDeadManMinMs = SessionProtection.Settings.DEFAULTS.deadManMinMs();
+    private long protectionDeadManMaxMs = SessionProtection.Settings.DEFAULTS.deadManMaxMs();
+    private long protectionTickMs = DEFAULT_PROTECTION_TICK_MS;
+    private int protectionCapacity = ProtectionTable.DEFAULT_CAPACITY;
+    /** The default of {@code protection.tick.ms}. */
+    public static final long DEFAULT_PROTECTION_TICK_MS = 20;
     private long chainId = DEMO_CHAIN_ID;
     private Address verifyingContract = DEMO_CONTRACT;
     /** Whether the binding was set rather than left at the demo's values, which a production node must not run on. */
@@ -256,6 +266,65 @@ public final class ApplianceContext
     public int bslTcpPort()
     {
         return bslTcpPort;
+    }
+
+    /**
+     * {@code protection.cod.grace.ms} (default 5,000): after a session with cancel-on-disconnect closes, its account's
+     * orders are swept this much later unless a session of the same credential logs in first.
+     */
+    public ApplianceContext protectionGraceMs(final long ms)
+    {
+        this.protectionGraceMs = ms;
+        return this;
+    }
+
+    /** {@code protection.deadman.min.ms} and {@code protection.deadman.max.ms}: a dead-man countdown's bounds. */
+    public ApplianceContext protectionDeadManBounds(final long minMs, final long maxMs)
+    {
+        this.protectionDeadManMinMs = minMs;
+        this.protectionDeadManMaxMs = maxMs;
+        return this;
+    }
+
+    /** The protection settings the lanes apply (checked when made). */
+    public SessionProtection.Settings protectionSettings()
+    {
+        return new SessionProtection.Settings(protectionGraceMs, protectionDeadManMinMs, protectionDeadManMaxMs);
+    }
+
+    /**
+     * {@code protection.tick.ms} (default {@value #DEFAULT_PROTECTION_TICK_MS}): how often at most the sequencer
+     * journals a ProtectionTick while a protection deadline is due: the most a sweep waits past its deadline when no
+     * other command comes.
+     */
+    public ApplianceContext protectionTickMs(final long ms)
+    {
+        if (ms < 1)
+        {
+            throw new IllegalArgumentException("protection.tick.ms must be at least 1: " + ms);
+        }
+        this.protectionTickMs = ms;
+        return this;
+    }
+
+    public long protectionTickMs()
+    {
+        return protectionTickMs;
+    }
+
+    /**
+     * {@code protection.capacity} (default {@value ProtectionTable#DEFAULT_CAPACITY}): the engine's protection table
+     * (sessions, pending sweeps, timers, arms). Part of the engine's configuration: a replay must use the same.
+     */
+    public ApplianceContext protectionCapacity(final int slots)
+    {
+        this.protectionCapacity = slots;
+        return this;
+    }
+
+    public int protectionCapacity()
+    {
+        return protectionCapacity;
     }
 
     /** {@code bsl.tcp.heartbeat.ms}: each side of a session sends something at least this often. */
@@ -1782,7 +1851,8 @@ public final class ApplianceContext
             .orderCapacityPerBook(ordersPerBook)
             .stateLimits(StateLimits.forAccounts(stateAccounts, stateRestingOrders))
             .shards(engineShards)
-            .groupCommands(groupCommands);
+            .groupCommands(groupCommands)
+            .protectionCapacity(protectionCapacity);
         if (crossShardCredit)
         {
             config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked,

@@ -22,6 +22,7 @@ final class NodeMetrics
     private final JournalPretoucher pretoucher;
     private final LongSupplier forces;
     private final LongSupplier forcedSequence;
+    private LongSupplier protectionDrops = () -> 0;
 
     /**
      * @param journaled  the last sequence the sequencer journaled.
@@ -41,6 +42,13 @@ final class NodeMetrics
         this.engine = engine;
         this.waiting = waiting;
         this.pretoucher = pretoucher;
+    }
+
+    /** The protection commands the lanes could not queue (the ring to the sequencer was full). */
+    NodeMetrics protectionDrops(final LongSupplier dropped)
+    {
+        this.protectionDrops = dropped;
+        return this;
     }
 
     String text(final Lanes lanes)
@@ -64,6 +72,11 @@ final class NodeMetrics
             "1 once the engine shard stopped on a defect or an event journal it " +
             "could not write (the log says why): it applies nothing more until a restart")
             .sample("venue_engine_stopped", engine.failure() == null ? 0 : 1);
+        text.family("venue_protection_requests_dropped_total", "counter",
+            "protection commands (sessions opened and closed, dead-man and cancel-on-disconnect arms) the lanes " +
+            "could not queue for the sequencer: a login so refused was refused THROTTLED, a request answered " +
+            "QUEUE_LIMIT, a session's close lost (its sweep then comes at the next start)")
+            .sample("venue_protection_requests_dropped_total", protectionDrops.getAsLong());
         if (pretoucher != null)
         {
             text.family("venue_journal_pretouched_pages_total", "counter",

@@ -14,6 +14,8 @@ import io.venue.entry.credential.TokenSigners;
 import io.venue.entry.credential.WsTokens;
 import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.MmWindows;
+import io.venue.entry.protect.ProtectionRequests;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.feed.MarketFeed;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.sbe.RequestRejectReason;
@@ -88,6 +90,7 @@ final class NodeOrderEntry
     private SequencerListener answers;
     private NodeMetrics metrics;
     private PreJournalRefusals refusals;
+    private ProtectionRequests protectionRequests;
     /** The market data and private streams, and the reads they answer; on a thread of its own once serving. */
     private MarketFeed feed;
     private AgentRunner feedRunner;
@@ -188,9 +191,16 @@ final class NodeOrderEntry
             .threadFactory(threads.verifierThreadFactory())
             .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
         refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());
+        protectionRequests = new ProtectionRequests(1 << 20).wakes(threads.frontBell());
         sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch,
             lastSequence, BATCH) .stampsFrom(journals.commands().lastTimestampMs())
-            .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce());
+            .pauseWhen(pause).refusals(refusals).wakes(threads.engineBell()).forces(context.journalForce())
+            .protections(protectionRequests).ticks(shard.agent()::protectionDeadline, context.protectionTickMs());
+        if (!setUp || shard.agent().sessionsAtStart() > 0)
+        {
+            // their sockets are gone (a restart, or a promotion: the old primary's): their grace windows start now
+            sequencer.resetsSessions();
+        }
         // the lanes record each connection's client address; the sequencer counts repeated refusals by it
         final ConnectionAddresses addresses = new ConnectionAddresses(ConnectionAddresses.DEFAULT_CAPACITY);
         if (context.refusalsAggregateAfter() > 0)
@@ -201,9 +211,11 @@ final class NodeOrderEntry
         threads.add(sequencer);
         // one order-entry core for every lane: admission, the backlog, the MM windows and the credentials see
         // all traffic
+        metrics.protectionDrops(protectionRequests::notJournaled);
         entry = new EntryCore(new EntryCore.Context()
             .submitter(pool::offer).mmSubmitter(pool::offerTypedMm).intentSubmitter(pool::offerIntent)
             .cancelReplaceSubmitter(pool::offerCancelReplace).pending(pending).refusals(refusals)
+            .protection(new SessionProtection(protectionRequests, pending, context.protectionSettings()))
             .answerTimeoutMs(context.answerTimeoutMs()).addresses(addresses)
             .edgeThrottle(new EdgeThrottle(context.edgeIpRate(), context.edgeIpBurst(), context.edgeIpExempt(),
                 context.edgeNanoClock()))

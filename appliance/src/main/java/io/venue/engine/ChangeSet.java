@@ -19,6 +19,8 @@ final class ChangeSet
     final DirtySet markets = new DirtySet(64);
     final DirtySet agents = new DirtySet(64);
     final DirtySet credentials = new DirtySet(64);
+    /** Slots of the protection table that changed (written or freed). */
+    final DirtySet protections = new DirtySet(64);
     /** Order handles that rested or changed. */
     final IntArrayList orders = new IntArrayList(64, -1);
     /** Ids of orders that left, four longs each. */
@@ -27,8 +29,8 @@ final class ChangeSet
     /** The records the next write will touch (an account, a cell, an order, a removal each). */
     int records()
     {
-        return accounts.size() + balances.size() + markets.size() + agents.size() + credentials.size() + orders.size() +
-            removedOrders.size() / 4;
+        return accounts.size() + balances.size() + markets.size() + agents.size() + credentials.size() +
+            protections.size() + orders.size() + removedOrders.size() / 4;
     }
 
     void clear()
@@ -38,5 +40,6 @@ final class ChangeSet
         markets.clear();
         agents.clear();
         credentials.clear();
+        protections.clear();
     }
 }

@@ -1,5 +1,9 @@
 package io.venue.engine;
 
+import io.venue.journal.sbe.CancelOnDisconnectArmDecoder;
+import io.venue.journal.sbe.DeadManArmDecoder;
+import io.venue.journal.sbe.SessionOpenedDecoder;
+
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.AgentCreateDecoder;
 import io.venue.journal.sbe.AgentRevokeDecoder;
@@ -33,6 +37,7 @@ final class CommandCheck
     private static final boolean[] KEY_KIND = table(0, 1);
     private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
     private static final boolean[] LIMIT_CLASS = table(0, 1);
+    private static final boolean[] SESSION_KIND = table(0, 1);
 
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
 
@@ -134,6 +139,21 @@ final class CommandCheck
     boolean agentRevoke(final AgentRevokeDecoder d)
     {
         return ok(BOOLEAN, d.allCredentialsRaw());
+    }
+
+    boolean sessionOpened(final SessionOpenedDecoder d)
+    {
+        return ok(SESSION_KIND, d.kindRaw()) && ok(BOOLEAN, d.cancelOnDisconnectRaw());
+    }
+
+    boolean deadManArm(final DeadManArmDecoder d)
+    {
+        return ok(BOOLEAN, d.allMarketsRaw());
+    }
+
+    boolean cancelOnDisconnectArm(final CancelOnDisconnectArmDecoder d)
+    {
+        return ok(BOOLEAN, d.allMarketsRaw()) && ok(BOOLEAN, d.armedRaw());
     }
 
     private static boolean ok(final boolean[] valid, final short raw)

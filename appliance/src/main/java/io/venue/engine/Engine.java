@@ -30,6 +30,13 @@ import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import io.venue.journal.sbe.SplitDecoder;
 import io.venue.journal.sbe.WithdrawDecoder;
+import io.venue.journal.sbe.SessionOpenedDecoder;
+import io.venue.journal.sbe.SessionClosedDecoder;
+import io.venue.journal.sbe.SessionsResetDecoder;
+import io.venue.journal.sbe.DeadManArmDecoder;
+import io.venue.journal.sbe.CancelOnDisconnectArmDecoder;
+import io.venue.journal.sbe.ProtectionTickDecoder;
+import io.venue.engine.protect.ProtectionTable;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -73,6 +80,11 @@ public final class Engine implements AutoCloseable
     private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
     private final OwnerRevokeDecoder ownerRevoke = new OwnerRevokeDecoder();
+    private final SessionOpenedDecoder sessionOpened = new SessionOpenedDecoder();
+    private final SessionClosedDecoder sessionClosed = new SessionClosedDecoder();
+    private final DeadManArmDecoder deadManArm = new DeadManArmDecoder();
+    private final CancelOnDisconnectArmDecoder cancelOnDisconnectArm = new CancelOnDisconnectArmDecoder();
+    private final Protections protections;
     private final StateHasher hasher = new StateHasher();
     private final CommandCheck check = CommandCheck.create();
     private long lastSequence;
@@ -96,6 +108,7 @@ public final class Engine implements AutoCloseable
         orderEntry = new OrderEntry(state, gate, settlement);
         operator = new Operator(state, gate, settlement, orderEntry);
         agents = new AgentLifecycle(state, gate);
+        protections = new Protections(state, orderEntry);
         pipeline = config.shards() > 1 ?
             new ShardPipeline(state, gate, orderEntry, settlement, new ShardPipeline.Completion()
         {
@@ -142,6 +155,12 @@ public final class Engine implements AutoCloseable
         throws StateUnusableException
     {
         requireRoom(config.stateLimits(), stored.context());
+        if (config.protectionCapacity() > stored.context().entries(StoreFile.PROTECTIONS))
+        {
+            throw new IllegalArgumentException("the protections map holds " +
+                stored.context().entries(StoreFile.PROTECTIONS) + " entries but the engine may make " +
+                config.protectionCapacity());
+        }
         final Engine engine = new Engine(config, sink);
         StateRestore.restore(engine.state, stored);
         final long applied = stored.meta().appliedSequence();
@@ -216,7 +235,7 @@ public final class Engine implements AutoCloseable
             afterCommand();
             return true;
         }
-        if (!isCommand(templateId) || blockLength < minimumBlockLength(templateId))
+        if (!isCommand(templateId, version) || blockLength < minimumBlockLength(templateId))
         {
             return false;
         }
@@ -234,7 +253,8 @@ public final class Engine implements AutoCloseable
         }
         if (null != pipeline)
         {
-            if (submitted(templateId, sequence, nowMs, buffer, offset, length))
+            // a protection due at this command fires before it, on this thread: the command is then a barrier
+            if (!state.protections.mayBeDue(nowMs) && submitted(templateId, sequence, nowMs, buffer, offset, length))
             {
                 return true;
             }
@@ -244,6 +264,11 @@ public final class Engine implements AutoCloseable
         orderEntry.command(nowMs, version);
         operator.command(nowMs);
         expire(nowMs);
+        protections.command(nowMs);
+        if (state.protections.mayBeDue(nowMs))
+        {
+            protections.fire(nowMs);
+        }
         // the decoders were wrapped by readable(); only the batch is wrapped again to rewind its legs
         switch (templateId)
         {
@@ -268,6 +293,15 @@ public final class Engine implements AutoCloseable
             case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate);
             case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate);
             case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke);
+            case SessionOpenedDecoder.TEMPLATE_ID -> protections.onSessionOpened(sessionOpened);
+            case SessionClosedDecoder.TEMPLATE_ID -> protections.onSessionClosed(sessionClosed);
+            case DeadManArmDecoder.TEMPLATE_ID -> protections.onDeadManArm(deadManArm);
+            case CancelOnDisconnectArmDecoder.TEMPLATE_ID -> protections.onCancelOnDisconnectArm(cancelOnDisconnectArm);
+            case SessionsResetDecoder.TEMPLATE_ID -> protections.onSessionsReset();
+            case ProtectionTickDecoder.TEMPLATE_ID ->
+            {
+                // its stamped time fired what was due, above
+            }
             default -> agents.onOwnerRevoke(ownerRevoke);
         }
         lastSequence = sequence;
@@ -508,6 +542,13 @@ public final class Engine implements AutoCloseable
                 agentRotate.wrap(buffer, body, blockLength, version));
             case AgentRevokeDecoder.TEMPLATE_ID -> check.agentRevoke(
                 agentRevoke.wrap(buffer, body, blockLength, version));
+            case SessionOpenedDecoder.TEMPLATE_ID -> check.sessionOpened(
+                sessionOpened.wrap(buffer, body, blockLength, version));
+            case SessionClosedDecoder.TEMPLATE_ID -> sessionClosed.wrap(buffer, body, blockLength, version) != null;
+            case DeadManArmDecoder.TEMPLATE_ID -> check.deadManArm(deadManArm.wrap(buffer, body, blockLength, version));
+            case CancelOnDisconnectArmDecoder.TEMPLATE_ID -> check.cancelOnDisconnectArm(
+                cancelOnDisconnectArm.wrap(buffer, body, blockLength, version));
+            case SessionsResetDecoder.TEMPLATE_ID, ProtectionTickDecoder.TEMPLATE_ID -> true;
             default -> ownerRevoke.wrap(buffer, body, blockLength, version) != null;
         };
     }
@@ -539,15 +580,50 @@ public final class Engine implements AutoCloseable
             case AgentRotateDecoder.TEMPLATE_ID -> AgentRotateDecoder.BLOCK_LENGTH;
             case AgentRevokeDecoder.TEMPLATE_ID -> AgentRevokeDecoder.BLOCK_LENGTH;
             case OwnerRevokeDecoder.TEMPLATE_ID -> OwnerRevokeDecoder.BLOCK_LENGTH;
+            case SessionOpenedDecoder.TEMPLATE_ID -> SessionOpenedDecoder.BLOCK_LENGTH;
+            case SessionClosedDecoder.TEMPLATE_ID -> SessionClosedDecoder.BLOCK_LENGTH;
+            case DeadManArmDecoder.TEMPLATE_ID -> DeadManArmDecoder.BLOCK_LENGTH;
+            case CancelOnDisconnectArmDecoder.TEMPLATE_ID -> CancelOnDisconnectArmDecoder.BLOCK_LENGTH;
+            case ProtectionTickDecoder.TEMPLATE_ID -> ProtectionTickDecoder.BLOCK_LENGTH;
+            case SessionsResetDecoder.TEMPLATE_ID -> SessionsResetDecoder.BLOCK_LENGTH;
             default -> Integer.MAX_VALUE;
         };
     }
 
-    private static boolean isCommand(final int templateId)
+    /** A command template this engine applies; the protection commands only in records of version 12 or later. */
+    private static boolean isCommand(final int templateId, final int version)
     {
         return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= CancelReplaceDecoder.TEMPLATE_ID) ||
             (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= SetVaultOwnerDecoder.TEMPLATE_ID) ||
-            (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID);
+            (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID) ||
+            (JournalRecords.isProtection(templateId) && version >= JournalRecords.PROTECTIONS_VERSION);
+    }
+
+    /**
+     * The earliest protection deadline pending, a lower bound ({@link ProtectionTable#NONE} for none): read by the
+     * engine's own thread only; {@link EngineAgent} publishes it for the sequencer's tick.
+     */
+    public long nextProtectionDeadline()
+    {
+        return state.protections.nextDeadline();
+    }
+
+    /** Sessions the engine knows open (a scan of the protection table: not for the hot path). */
+    public int openSessions()
+    {
+        int open = 0;
+        for (int slot = state.protections.next(0, ProtectionTable.SESSION); slot >= 0;
+            slot = state.protections.next(slot + 1, ProtectionTable.SESSION))
+        {
+            open++;
+        }
+        return open;
+    }
+
+    /** Protection table slots in use (sessions, pending sweeps, timers, arms). */
+    public int protectionsInUse()
+    {
+        return state.protections.size();
     }
 
     /** A Batch's legs group must lie inside the record: at most 1,000 legs of the declared size. */

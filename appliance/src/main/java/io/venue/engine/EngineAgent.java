@@ -27,6 +27,8 @@ public final class EngineAgent implements Agent
     private final JournalTailer commands;
     private final int batchLimit;
     private final AtomicLong appliedSequence;
+    private final AtomicLong protectionDeadline;
+    private final int sessionsAtStart;
     private final RecordHandler onRecord = this::onRecord;
     private volatile Throwable failure;
     /** Commands read in the current duty cycle. */
@@ -48,6 +50,24 @@ public final class EngineAgent implements Agent
         this.batchLimit = batchLimit;
         // a recovered engine has applied its journal up to here already
         this.appliedSequence = new AtomicLong(engine.lastSequence());
+        this.protectionDeadline = new AtomicLong(engine.nextProtectionDeadline());
+        this.sessionsAtStart = engine.openSessions();
+    }
+
+    /** Sessions the engine held open when this agent was made (after recovery): a start must close them. */
+    public int sessionsAtStart()
+    {
+        return sessionsAtStart;
+    }
+
+    /**
+     * The earliest protection deadline the engine holds, as of the last batch it applied (a lower bound;
+     * {@code Long.MAX_VALUE} for none): the sequencer journals a {@code ProtectionTick} once its clock reaches it.
+     * Readable from any thread.
+     */
+    public long protectionDeadline()
+    {
+        return protectionDeadline.get();
     }
 
     /**
@@ -85,6 +105,7 @@ public final class EngineAgent implements Agent
             failure = ex;
             throw ex;
         }
+        protectionDeadline.lazySet(engine.nextProtectionDeadline());
         appliedSequence.lazySet(engine.lastSequence());
         for (final Doorbell reader : eventReaders)
         {

@@ -1,5 +1,8 @@
 package io.venue.engine;
 
+import io.venue.engine.state.EngineState;
+import io.venue.engine.protect.ProtectionTable;
+
 import io.venue.action.Address;
 import io.venue.engine.limit.TokenBucket;
 import io.venue.engine.state.StateLimits;
@@ -34,6 +37,7 @@ public final class EngineConfig
     private StateLimits stateLimits = StateLimits.DEMO;
     private int shards = 1;
     private int groupCommands = 64;
+    private int protectionCapacity = ProtectionTable.DEFAULT_CAPACITY;
     private boolean crossShardCreditEnabled;
     private long crossShardHaircutPpm;
     private long crossShardMaxAccountLocked = Long.MAX_VALUE;
@@ -241,6 +245,9 @@ public final class EngineConfig
             "assetCapacity=" + assetCapacity + "\n" +
             "stateLimits=" + stateLimits + "\n" +
             "shards=" + shards + "\n" +
+            // written only when set, so that a record of a build before the protections still compares equal
+            (protectionCapacity == ProtectionTable.DEFAULT_CAPACITY ? "" :
+            "protectionCapacity=" + protectionCapacity + "\n") +
             // the admission group and the cross-shard credit act only between shards
             (shards == 1 ? "" : "groupCommands=" + groupCommands + "\n" +
             "crossShardCredit=" +
@@ -262,6 +269,28 @@ public final class EngineConfig
         }
         this.shards = shards;
         return this;
+    }
+
+    /**
+     * The slots of the protection table (sessions, pending sweeps, dead-man timers, cancel-on-disconnect arms;
+     * default {@value ProtectionTable#DEFAULT_CAPACITY}): a protection command that needs one more is refused
+     * REFUSED_FULL. Part of what a replay must use, like every size here; at most
+     * {@code EngineState.Context.PROTECTIONS}, the state store's size.
+     */
+    public EngineConfig protectionCapacity(final int slots)
+    {
+        if (slots < 1 || slots > EngineState.Context.PROTECTIONS)
+        {
+            throw new IllegalArgumentException("protectionCapacity is 1 to " +
+                EngineState.Context.PROTECTIONS + ": " + slots);
+        }
+        protectionCapacity = slots;
+        return this;
+    }
+
+    public int protectionCapacity()
+    {
+        return protectionCapacity;
     }
 
     public int shards()

@@ -1,5 +1,9 @@
 package io.venue.engine;
 
+import io.venue.journal.sbe.ProtectionAction;
+import io.venue.journal.sbe.ProtectionChangedEncoder;
+import io.venue.journal.sbe.ProtectionKind;
+
 import io.venue.engine.account.Accounts;
 import io.venue.engine.book.SlotReader;
 import io.venue.journal.sbe.ActionAcceptedEncoder;
@@ -61,6 +65,9 @@ final class Events
     private final KillSwitchChangedEncoder killSwitchChanged = new KillSwitchChangedEncoder();
     private final AgentChangedEncoder agentChanged = new AgentChangedEncoder();
     private final VaultOwnerChangedEncoder vaultOwnerChanged = new VaultOwnerChangedEncoder();
+    private final ProtectionChangedEncoder protectionChanged = new ProtectionChangedEncoder();
+    /** The reason a resting order cancelled on request is reported with: CANCELLED but during a sweep or CancelAll. */
+    private OrderDoneReason cancelledAs = OrderDoneReason.CANCELLED;
 
     private long sequence;
     private int eventIndex;
@@ -282,8 +289,33 @@ final class Events
         orderBook.orderIdInto(slot, buffer, orderDone.offset() + OrderDoneEncoder.orderIdEncodingOffset());
         accounts.addressInto(orderBook.accountOf(slot), buffer,
             orderDone.offset() + OrderDoneEncoder.accountEncodingOffset());
-        orderDone.market(market).reason(reason).remaining(remaining);
+        orderDone.market(market).reason(reason == OrderDoneReason.CANCELLED ? cancelledAs : reason)
+            .remaining(remaining);
         emit(orderDone.encodedLength());
+    }
+
+    /**
+     * Until the next call, resting orders cancelled on request are reported with {@code reason} (a protective sweep,
+     * a CancelAll of version 12); {@code CANCELLED} puts it back.
+     */
+    void cancelledAs(final OrderDoneReason reason)
+    {
+        cancelledAs = reason;
+    }
+
+    /** A protection changed ({@link Protections}); the market {@code -1} is every market. */
+    void protectionChanged(final ProtectionKind kind, final ProtectionAction action, final DirectBuffer accountBuffer,
+        final int accountOffset, final long market, final long session, final long credential, final long deadline,
+        final int cancelled)
+    {
+        protectionChanged.wrapAndApplyHeader(buffer, 0, header).sequence(sequence).eventIndex(eventIndex++);
+        protectionChanged.kind(kind).action(action).putAccount(accountBuffer, accountOffset, 20)
+            .market(market < 0 ? 0 : market).allMarkets(market < 0 ? BooleanType.TRUE : BooleanType.FALSE)
+            .sessionId(session);
+        buffer.putLong(protectionChanged.offset() + ProtectionChangedEncoder.credentialIdEncodingOffset(), credential,
+            ByteOrder.BIG_ENDIAN);
+        protectionChanged.deadlineMs(deadline).cancelled(cancelled);
+        emit(protectionChanged.encodedLength());
     }
 
     /** An incoming order done without resting. */

@@ -243,7 +243,8 @@ final class OrderEntry
             }
         }
         state.events.actionAccepted(buffer, envelope);
-        cancelAll(account, market);
+        cancelAll(account, market, JournalRecords.reportsCancelAll(state.events.version()) ?
+            OrderDoneReason.CANCELLED_ALL : OrderDoneReason.CANCELLED);
     }
 
     void onBatch(final BatchDecoder batch)
@@ -346,8 +347,25 @@ final class OrderEntry
         splitOrMerge(merge.buffer(), envelope, merge.market(), merge.qty(), false);
     }
 
+    /**
+     * Cancels every open order of an account (or of every account, -1) in a market (or all markets, -1), reporting each
+     * with {@code reason}; the count cancelled.
+     */
+    int cancelAll(final int account, final int market, final OrderDoneReason reason)
+    {
+        state.events.cancelledAs(reason);
+        try
+        {
+            return cancelAll(account, market);
+        }
+        finally
+        {
+            state.events.cancelledAs(OrderDoneReason.CANCELLED);
+        }
+    }
+
     /** Cancels every open order of an account (or of every account, -1) in a market (or all markets, -1). */
-    void cancelAll(final int account, final int market)
+    int cancelAll(final int account, final int market)
     {
         handles.clear();
         final int firstMarket = market < 0 ? 0 : market;
@@ -364,10 +382,12 @@ final class OrderEntry
                 }
             }
         }
-        for (int i = 0, n = handles.size(); i < n; i++)
+        final int n = handles.size();
+        for (int i = 0; i < n; i++)
         {
             cancelHandle(handles.getInt(i));
         }
+        return n;
     }
 
     private void collect(final OrderBook orderBook, final int book, final Side side, final int account)

@@ -1,5 +1,7 @@
 package io.venue.engine;
 
+import io.venue.engine.protect.ProtectionTable;
+
 import io.venue.action.Address;
 import io.venue.engine.account.Accounts;
 import io.venue.engine.account.AddressKeys;
@@ -31,6 +33,8 @@ final class ShardState
     final Ledger ledger;
     final Agents agents;
     final Orders orders;
+    /** Sessions, pending sweeps, dead-man timers and cancel-on-disconnect arms ({@link Protections}). */
+    final ProtectionTable protections;
     /**
      * The events writer; a pipeline's credit stage points it at its staging while it admits ({@link ShardPipeline}).
      */
@@ -77,6 +81,7 @@ final class ShardState
         agents = new Agents(expected);
         orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed(), config.crossShardCreditActive());
         events = new Events(sink, accounts);
+        protections = new ProtectionTable(config.protectionCapacity());
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];
         accountKilled = new boolean[expected];
@@ -126,6 +131,15 @@ final class ShardState
         if (null != changes)
         {
             changes.accounts.add(account);
+        }
+    }
+
+    /** Marks a slot of the protection table for the mirror. */
+    void protectionChanged(final int slot)
+    {
+        if (null != changes)
+        {
+            changes.protections.add(slot);
         }
     }
 

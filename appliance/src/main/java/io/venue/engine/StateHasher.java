@@ -3,6 +3,7 @@ package io.venue.engine;
 import io.venue.action.Side;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.nonce.NonceWindow;
+import io.venue.engine.protect.ProtectionTable;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -60,7 +61,35 @@ final class StateHasher
         }
         state.agents.hashInto(digest);
         digest.putLong(state.priority);
+        hashProtections(state);
         return digest.digest();
+    }
+
+    /**
+     * The protection table slot by slot; nothing when it is empty, so a state without protections hashes as it did
+     * before they existed.
+     */
+    private void hashProtections(final ShardState state)
+    {
+        final ProtectionTable table = state.protections;
+        if (table.size() == 0)
+        {
+            return;
+        }
+        digest.putInt(table.size());
+        for (int slot = 0; slot < table.capacity(); slot++)
+        {
+            final byte kind = table.kindOf(slot);
+            if (kind == ProtectionTable.FREE)
+            {
+                continue;
+            }
+            table.accountInto(slot, address, 0);
+            digest.putInt(slot).putInt(kind).putLong(address.getLong(0)).putLong(address.getLong(8))
+                .putInt(address.getInt(16)).putLong(table.marketOf(slot)).putLong(table.credentialOf(slot))
+                .putLong(table.sessionOf(slot)).putLong(table.deadlineOf(slot)).putLong(table.graceOf(slot))
+                .putBoolean(table.sweepsOf(slot)).putInt(table.sessionKindOf(slot));
+        }
     }
 
     private void hashBook(final ShardState state, final int book, final OrderBook orderBook, final Side side)

@@ -1,5 +1,7 @@
 package io.venue.engine;
 
+import io.venue.engine.protect.ProtectionTable;
+import io.venue.engine.state.ProtectionRecord;
 import io.venue.action.StpMode;
 import io.venue.engine.book.OrderBook;
 import io.venue.engine.index.DirtySet;
@@ -53,6 +55,10 @@ final class StateMirror
     private final Credential credential = new Credential();
     private final AssetRecord asset = new AssetRecord();
     private final MarketRecord market = new MarketRecord();
+    private final ProtectionRecord protection = new ProtectionRecord();
+    private final byte[] protectionAccount = new byte[20];
+    private final UnsafeBuffer protectionAccountBuffer =
+        new UnsafeBuffer(protectionAccount);
     private final UnsafeBuffer address = new UnsafeBuffer(new byte[20]);
     private final UnsafeBuffer orderId = new UnsafeBuffer(new byte[32]);
     private final UnsafeBuffer clientId = new UnsafeBuffer(new byte[16]);
@@ -130,12 +136,34 @@ final class StateMirror
         writeBalances();
         writeAgents();
         writeOrders();
+        writeProtections();
         meta.priority(state.priority);
         meta.venueFlags(state.venueKilled ? StateMeta.VENUE_KILLED : 0);
         meta.commitApplied(sequence);
         failedAt = StateMeta.NO_SEQUENCE;
         changes.clear();
         state.orders.clearChanges();
+    }
+
+    /** Each changed slot of the protection table: written, or removed when it is free. */
+    private void writeProtections()
+    {
+        final DirtySet slots = changes.protections;
+        final ProtectionTable table = state.protections;
+        for (int i = 0, n = slots.size(); i < n; i++)
+        {
+            final int slot = slots.get(i);
+            final byte kind = table.kindOf(slot);
+            if (kind == ProtectionTable.FREE)
+            {
+                stored.protections().remove(slot);
+                continue;
+            }
+            table.accountInto(slot, protectionAccountBuffer, 0);
+            stored.protections().acquire(slot, protection).set(kind, table.sweepsOf(slot), table.sessionKindOf(slot),
+                table.marketOf(slot), table.credentialOf(slot), table.sessionOf(slot), table.deadlineOf(slot),
+                table.graceOf(slot), protectionAccount);
+        }
     }
 
     private void writeAssets()

@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.engine.state.ProtectionRecord;
 import io.venue.action.Side;
 import io.venue.action.StpMode;
 import io.venue.action.TimeInForce;
@@ -73,9 +74,45 @@ final class StateRestore
         restore.balances();
         restore.agents();
         restore.orders();
+        restore.protections();
         state.recomputeSupply();
         state.priority = stored.meta().priority();
         state.venueKilled = (stored.meta().venueFlags() & StateMeta.VENUE_KILLED) != 0;
+    }
+
+    /**
+     * The protection table, slot by slot: slots are the map's keys (a free slot has no entry), so the table comes back
+     * as it was, whatever order the map holds them in.
+     */
+    private void protections() throws StateUnusableException
+    {
+        final ProtectionRecord record = new ProtectionRecord();
+        final byte[] account = new byte[20];
+        final int capacity = state.protections.capacity();
+        final long stored = this.stored.protections().size();
+        if (stored > capacity)
+        {
+            throw corrupt("the state holds " + stored + " protections, more than the engine's " + capacity);
+        }
+        long found = 0;
+        for (int slot = 0; slot < capacity && found < stored; slot++)
+        {
+            if (null == this.stored.protections().find(slot, record))
+            {
+                continue;
+            }
+            found++;
+            record.getAccount(account);
+            if (!state.protections.restore(slot, record.kind(), account, record.market(), record.credential(),
+                record.session(), record.deadline(), record.grace(), record.sweeps(), record.sessionKind()))
+            {
+                throw corrupt("protection slot " + slot + " holds kind " + record.kind());
+            }
+        }
+        if (found != stored)
+        {
+            throw corrupt("protections outside the engine's " + capacity + " slots");
+        }
     }
 
     private void accounts() throws StateUnusableException

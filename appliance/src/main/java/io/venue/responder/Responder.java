@@ -10,6 +10,11 @@ import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordCursor;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
+import io.venue.journal.sbe.OrderDoneDecoder;
+import io.venue.journal.sbe.OrderDoneReason;
+import io.venue.journal.sbe.ProtectionChangedDecoder;
+import io.venue.journal.sbe.ProtectionTickDecoder;
+import io.venue.journal.sbe.SessionsResetDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.CancelReplaceDecoder;
@@ -60,6 +65,8 @@ public final class Responder implements Agent
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
     private final RequestsRejectedSummaryDecoder summary = new RequestsRejectedSummaryDecoder();
+    private final OrderDoneDecoder orderDone = new OrderDoneDecoder();
+    private final ProtectionChangedDecoder protectionChanged = new ProtectionChangedDecoder();
     private final ActionAcceptedDecoder accepted = new ActionAcceptedDecoder();
     private final ActionRejectedDecoder rejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
@@ -186,8 +193,9 @@ public final class Responder implements Agent
             }
             if (outcome.sequence > commandSequence)
             {
-                // the engine journals the events of every command it applied; a command it could not read has none
-                if (commandSequence > scannedThrough)
+                // the engine journals the events of every command it applied; a command it could not read has none,
+                // and a protection tick that fired nothing or a reset that closed nothing have none either
+                if (commandSequence > scannedThrough && !quietProtection())
                 {
                     counters.unapplied();
                 }
@@ -249,6 +257,13 @@ public final class Responder implements Agent
         commandLength = length;
     }
 
+    /** Whether the command is a protection tick or a session reset, which write no event when nothing is due. */
+    private boolean quietProtection()
+    {
+        final int templateId = command.getShort(2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return templateId == ProtectionTickDecoder.TEMPLATE_ID || templateId == SessionsResetDecoder.TEMPLATE_ID;
+    }
+
     /**
      * Whether the command was a signed action (canonical JSON and its signers can be shown): not an owner's intent
      * (agent lifecycle) nor an MM cancel-replace (EIP-712 and EIP-191 legs).
@@ -256,7 +271,7 @@ public final class Responder implements Agent
     private boolean isSignedAction()
     {
         final int templateId = command.getShort(2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-        return !JournalRecords.isOwnerIntent(templateId) &&
+        return !JournalRecords.isOwnerIntent(templateId) && !JournalRecords.isProtection(templateId) &&
             templateId != CancelReplaceDecoder.TEMPLATE_ID;
     }
 
@@ -346,6 +361,23 @@ public final class Responder implements Agent
                 outcome.orderIds.add(orderId);
             }
             case TradeDecoder.TEMPLATE_ID -> outcome.trades++;
+            case OrderDoneDecoder.TEMPLATE_ID ->
+            {
+                orderDone.wrapAndApplyHeader(buffer, offset, header);
+                // what the command cancelled on its own request; a protective sweep at the same command is not counted
+                final short reason = orderDone.reasonRaw();
+                if (reason == OrderDoneReason.CANCELLED_ALL.value() || reason == OrderDoneReason.CANCELLED.value())
+                {
+                    outcome.cancelled++;
+                }
+            }
+            case ProtectionChangedDecoder.TEMPLATE_ID ->
+            {
+                // the last one is the command's own (sweeps due at it fire first)
+                protectionChanged.wrapAndApplyHeader(buffer, offset, header);
+                outcome.protectionAction = protectionChanged.action().name();
+                outcome.protectionDeadlineMs = protectionChanged.deadlineMs();
+            }
             default ->
             {
                 // the read models took it above
@@ -387,7 +419,12 @@ public final class Responder implements Agent
             }
         }
         answer.digest(outcome.digest.clone()).account(outcome.hasAccount ? outcome.account.clone() : null)
-            .trades(outcome.trades).rate(rateLimit, outcome.rateRemaining, outcome.rateResetMs);
+            .trades(outcome.trades).rate(rateLimit, outcome.rateRemaining, outcome.rateResetMs)
+            .cancelled(outcome.cancelled);
+        if (JournalRecords.isProtection(command.getShort(2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF))
+        {
+            answer.protection(outcome.protectionAction, outcome.protectionDeadlineMs);
+        }
         if (!outcome.orderIds.isEmpty())
         {
             answer.orderIds(outcome.orderIds.toArray(new byte[0][]));
@@ -442,6 +479,9 @@ public final class Responder implements Agent
         long rateRemaining;
         long rateResetMs;
         int trades;
+        int cancelled;
+        String protectionAction;
+        long protectionDeadlineMs;
         final List<byte[]> orderIds = new ArrayList<>();
         final List<Integer> legs = new ArrayList<>();
         final List<RejectCode> legCodes = new ArrayList<>();
@@ -453,6 +493,9 @@ public final class Responder implements Agent
             Arrays.fill(digest, (byte)0);
             hasAccount = false;
             trades = 0;
+            cancelled = 0;
+            protectionAction = null;
+            protectionDeadlineMs = 0;
             orderIds.clear();
             legs.clear();
             legCodes.clear();

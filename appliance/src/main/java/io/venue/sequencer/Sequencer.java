@@ -33,6 +33,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import io.venue.entry.protect.ProtectionCommands;
+import io.venue.entry.protect.ProtectionRequests;
+import org.agrona.DirectBuffer;
 
 /**
  * The single writer of the command journal: takes each verification result in the order the pool
@@ -113,6 +117,15 @@ public final class Sequencer implements Agent
     private final JournalRecords records = new JournalRecords();
     private Doorbell engine;
     private boolean force;
+    private ProtectionRequests protections;
+    private final ProtectionRequests.Handler onProtection = this::onProtection;
+    private final ProtectionCommands protectionCommands = new ProtectionCommands();
+    /** The engine's earliest protection deadline (a lower bound, Long.MAX_VALUE for none); null: no ticks. */
+    private LongSupplier protectionDeadline;
+    private long tickPeriodMs;
+    private long lastTickMs = Long.MIN_VALUE / 2;
+    /** A SessionsReset waits to be journaled before anything else (a node that starts serving). */
+    private boolean resetSessions;
 
     /**
      * @param lastSequence the sequence of the last record already in the journal (0 for a new journal).
@@ -164,12 +177,18 @@ public final class Sequencer implements Agent
         }
         try
         {
+            if (resetSessions)
+            {
+                resetSessions = false;
+                journalProtection(protectionCommands.sessionsReset(record, 0), 0, 0);
+            }
+            final int protective = protections == null ? 0 : protections.poll(onProtection, batchLimit);
             final int refused = refusals == null ? 0 : refusals.poll(onRefusal, batchLimit);
             final int results = pool.poll(onResult, batchLimit);
             // the clock is read only while some count waits for its window to end
             final int summaries = aggregator == null || !aggregator.hasPending() ? 0 :
                 aggregator.flushDue(flushCounts ? Long.MAX_VALUE : Math.max(clock.time(), lastStamp), onSummary);
-            return refused + results + summaries;
+            return protective + refused + results + summaries + tick();
         }
         finally
         {
@@ -228,6 +247,85 @@ public final class Sequencer implements Agent
         {
             throw failure;
         }
+    }
+
+    /**
+     * Also journals the protection commands the lanes queue (sessions opened and closed, dead-man timers, the explicit
+     * cancel-on-disconnect), stamped like any command; no verifier sees them.
+     */
+    public Sequencer protections(final ProtectionRequests protections)
+    {
+        this.protections = protections;
+        return this;
+    }
+
+    /**
+     * Journals a {@code ProtectionTick} when the clock has reached {@code deadline} (the engine's earliest protection
+     * deadline, published after each batch it applies), at most once every {@code periodMs}: a deadline then fires on
+     * time though no other command comes. Nothing is journaled while no deadline is pending.
+     */
+    public Sequencer ticks(final LongSupplier deadline, final long periodMs)
+    {
+        if (periodMs < 1)
+        {
+            throw new IllegalArgumentException("protection.tick.ms must be at least 1: " + periodMs);
+        }
+        this.protectionDeadline = deadline;
+        this.tickPeriodMs = periodMs;
+        return this;
+    }
+
+    /**
+     * Journals one {@code SessionsReset} before anything else: every session the engine knows open is closed, their
+     * sockets being gone (a node that starts serving after a restart or a promotion), so their grace windows start.
+     */
+    public Sequencer resetsSessions()
+    {
+        resetSessions = true;
+        return this;
+    }
+
+    private int tick()
+    {
+        if (protectionDeadline == null || staged > 0)
+        {
+            return 0;
+        }
+        final long deadline = protectionDeadline.getAsLong();
+        if (deadline == Long.MAX_VALUE)
+        {
+            return 0;
+        }
+        final long now = Math.max(clock.time(), lastStamp);
+        if (now < deadline || now - lastTickMs < tickPeriodMs)
+        {
+            return 0;
+        }
+        lastTickMs = now;
+        journalProtection(protectionCommands.tick(record, 0), 0, 0);
+        return 1;
+    }
+
+    private void onProtection(final long connectionId, final long correlationId, final DirectBuffer buffer,
+        final int offset, final int length)
+    {
+        if (length < MessageHeaderEncoder.ENCODED_LENGTH || length > record.capacity() ||
+            !JournalRecords.isProtection(buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF))
+        {
+            // a lane of this node wrote it: a defect, journaled as refused rather than lost
+            refuse(stamp(), connectionId, correlationId, RequestRejectReason.MALFORMED, zeros32, zeros32,
+                "the lane handed over a record that is not a protection command", correlationId != 0);
+            return;
+        }
+        record.putBytes(0, buffer, offset, length);
+        journalProtection(length, connectionId, correlationId);
+    }
+
+    /** Stamps the protection command staged at 0 and stages it; its requester (if any) is told once journaled. */
+    private void journalProtection(final int length, final long connectionId, final long correlationId)
+    {
+        stampInPlace(sequence + staged + 1, stamp());
+        append(length, true, connectionId, correlationId);
     }
 
     /** Rings {@code engine} (the bell of the thread that tails the command journal) after each excerpt appended. */

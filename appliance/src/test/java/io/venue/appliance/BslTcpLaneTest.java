@@ -460,7 +460,11 @@ class BslTcpLaneTest
         final BslTcpClient.Received notLoggedIn = early.readSkippingHeartbeats(WAIT_MS);
         assertEquals("NOT_LOGGED_IN", notLoggedIn.get("code"), notLoggedIn.toString());
         assertTrue(early.closedWithin(WAIT_MS));
-        assertEquals(before, journaled(), "no command and no refusal was journaled");
+        // nothing but each session's SessionOpened and SessionClosed (the protections' record of it) was journaled
+        final long sessions = 2L * (cases.size() + 1);
+        assertEquals(before + sessions, awaitJournaled(before + sessions), "no order and no refusal was journaled");
+        Thread.sleep(200);
+        assertEquals(before + sessions, journaled(), "no order and no refusal was journaled");
         // and the node still serves: the same order on a good session is taken
         final BslTcpClient good = session(mm, false);
         client(good, orders);
@@ -519,7 +523,7 @@ class BslTcpLaneTest
         assertEquals("/api/v1/public/schemas", field(bundle, "schemasRoute"), bundle);
         final String index = http.get("/api/v1/public/schemas").body();
         assertTrue(index.contains("{\"name\":\"venue-bsl.xml\",\"schemaId\":4,\"version\":1,"), index);
-        assertTrue(index.contains("{\"name\":\"venue-bsl-session.xml\",\"schemaId\":5,\"version\":1,"), index);
+        assertTrue(index.contains("{\"name\":\"venue-bsl-session.xml\",\"schemaId\":5,\"version\":2,"), index);
         final HttpResponse<String> schema = http.get("/api/v1/public/schemas/venue-bsl-session.xml");
         assertEquals(200, schema.statusCode());
         assertTrue(schema.body().contains("<sbe:message name=\"Login\" id=\"1\""), schema.body());
@@ -528,6 +532,11 @@ class BslTcpLaneTest
         final String login = ClientMessages.hexDump(ClientMessages.login(LoginKind.SESSION_KEY, false, (short)2, 1,
             1_700_000_000_000L, new byte[20], new byte[65], "spk_0123456789abcdef", "spp_" + "0".repeat(32),
             "c2lnbmF0dXJl"));
-        assertTrue(login.startsWith("0000  ba 00 00 00 68 00 01 00 05 00 01 00 00 00 02 01"), login);
+        assertTrue(login.startsWith("0000  ba 00 00 00 68 00 01 00 05 00 02 00 00 00 02 01"), login);
+        // and the protections' messages of version 2
+        assertTrue(schema.body().contains("<sbe:message name=\"DeadMan\" id=\"10\""), schema.body());
+        assertTrue(ClientMessages.hexDump(ClientMessages.deadMan(1, 1, 30_000)).startsWith(
+            "0000  1d 00 00 00 15 00 0a 00 05 00 02 00 01 00 00 00\n" +
+            "0010  00 00 00 00 01 00 00 00 00 30 75 00 00 00 00 00"));
     }
 }

@@ -17,10 +17,12 @@ import io.venue.sequencer.ActionCommandEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Drives an engine the way the sequencer will: actions become journal commands with a stamped sequence
@@ -162,6 +164,20 @@ final class EngineHarness
         // with several shards the command's events come when it is settled
         engine.drain();
         return log.since(mark);
+    }
+
+    /**
+     * A protection command written by {@code write} into a buffer at 0 (sequence, time and epoch zero, as the lanes
+     * write it), stamped here with the next sequence and {@link #now}, then applied.
+     */
+    List<String> protection(final ToIntFunction<ExpandableArrayBuffer> write)
+    {
+        final int length = write.applyAsInt(buffer);
+        final int body = MessageHeaderEncoder.ENCODED_LENGTH;
+        buffer.putLong(body, ++sequence, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(body + 8, now, ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(body + 16, 1, ByteOrder.LITTLE_ENDIAN);
+        return apply(buffer, length);
     }
 
     long nextSequence()

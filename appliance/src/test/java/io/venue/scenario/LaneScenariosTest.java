@@ -304,8 +304,9 @@ class LaneScenariosTest extends ScenarioSupport
         final String kept = accepted(lane.place(trader, bid(elsewhere, PRICE, 1))).orderId();
 
         accepted(lane.submit(trader, new CancelAll(market)));
-        assertEquals("cancelled", lane.orderStatus(one).status());
-        assertEquals("cancelled", lane.orderStatus(two).status());
+        // from journal version 10 an order a cancel-all cancelled says so
+        assertEquals("cancelled_all", lane.orderStatus(one).status());
+        assertEquals("cancelled_all", lane.orderStatus(two).status());
         assertEquals("resting", lane.orderStatus(kept).status());
     }
 

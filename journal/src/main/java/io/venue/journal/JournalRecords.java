@@ -1,6 +1,8 @@
 package io.venue.journal;
 
 import io.venue.journal.sbe.AgentCreateDecoder;
+import io.venue.journal.sbe.SessionOpenedDecoder;
+import io.venue.journal.sbe.SessionsResetDecoder;
 import io.venue.journal.sbe.GroupSizeEncodingDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OwnerRevokeDecoder;
@@ -81,6 +83,12 @@ public final class JournalRecords
      * reads past it either way.
      */
     public static final int ADDRESS_SOURCE_VERSION = 10;
+    /**
+     * The version that added the protection commands (SessionOpened to SessionsReset, ids 70 to 75), their event
+     * ProtectionChanged and the OrderDoneReason values CANCELLED_DISCONNECT, CANCELLED_DEAD_MAN and CANCELLED_ALL; a
+     * CancelAll of this version or later reports its cancels as CANCELLED_ALL, an older one as CANCELLED.
+     */
+    public static final int PROTECTIONS_VERSION = 12;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -262,6 +270,21 @@ public final class JournalRecords
         return version >= KEY_VERSION_IN_ID_VERSION ? firstIdByte & 0xFF : 1;
     }
 
+    /** Whether a CancelAll of {@code version} reports its cancels as CANCELLED_ALL ({@link #PROTECTIONS_VERSION}). */
+    public static boolean reportsCancelAll(final int version)
+    {
+        return version >= PROTECTIONS_VERSION;
+    }
+
+    /**
+     * Whether a command template is a protection command (since version 12: sessions, dead-man timers, the explicit
+     * cancel-on-disconnect, the tick and the reset), journaled by the sequencer for a lane, signed by nobody.
+     */
+    public static boolean isProtection(final int templateId)
+    {
+        return templateId >= SessionOpenedDecoder.TEMPLATE_ID && templateId <= SessionsResetDecoder.TEMPLATE_ID;
+    }
+
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */
     public static boolean isOwnerIntent(final int templateId)
     {
@@ -317,9 +340,10 @@ public final class JournalRecords
         // order commands name their limit class, which a replay of older commands could not know; version 5 only
         // renamed (Lane to LimitClass), version 6 only changed what an amend does (FILLED_KEPT_ON_REENTRY_VERSION) and
         // version 7 what an unknown account's action does (UNFUNDED_REFUSED_VERSION) and added a SignerMatch value
-        // (ACCOUNT_ADMIN_TEXT), version 8 only added a record (RequestsRejectedSummary), version 9 changed a meaning
-        // and version 10 added a field at the end of that record (an older one is shorter:
-        // RecordType.blockLength(version)), so version 4 to 9 records read as version 10 ones
+        // (ACCOUNT_ADMIN_TEXT), version 8 only added a record (RequestsRejectedSummary), version 9 changed a meaning,
+        // version 10 added a field at the end of that record (an older one is shorter:
+        // RecordType.blockLength(version)), and versions 11 and 12 added records and enum values, so version 4 to 11
+        // records read as version 12 ones
         if (!readsVersion(version))
         {
             return RecordError.UNSUPPORTED_VERSION;

@@ -4,6 +4,16 @@ import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.AgentChangedDecoder;
+import io.venue.journal.sbe.SessionOpenedDecoder;
+import io.venue.journal.sbe.SessionClosedDecoder;
+import io.venue.journal.sbe.DeadManArmDecoder;
+import io.venue.journal.sbe.CancelOnDisconnectArmDecoder;
+import io.venue.journal.sbe.ProtectionTickDecoder;
+import io.venue.journal.sbe.SessionsResetDecoder;
+import io.venue.journal.sbe.ProtectionChangedDecoder;
+import io.venue.journal.sbe.SessionKind;
+import io.venue.journal.sbe.ProtectionKind;
+import io.venue.journal.sbe.ProtectionAction;
 import io.venue.journal.sbe.AgentCreateDecoder;
 import io.venue.journal.sbe.AgentKeyKind;
 import io.venue.journal.sbe.AgentKind;
@@ -106,6 +116,10 @@ public final class RecordPrinter
     private static final EnumNames REQUEST_REJECT_REASON =
         EnumNames.of(RequestRejectReason.values(), RequestRejectReason::value);
     private static final EnumNames REJECT_CODE = EnumNames.of(RejectCode.values(), RejectCode::value);
+    private static final EnumNames SESSION_KIND = EnumNames.of(SessionKind.values(), SessionKind::value);
+    private static final EnumNames PROTECTION_KIND = EnumNames.of(ProtectionKind.values(), ProtectionKind::value);
+    private static final EnumNames PROTECTION_ACTION =
+        EnumNames.of(ProtectionAction.values(), ProtectionAction::value);
     private static final EnumNames ORDER_DONE_REASON = EnumNames.of(OrderDoneReason.values(), OrderDoneReason::value);
     private static final EnumNames FIX_SUB_SESSION = EnumNames.of(FixSubSession.values(), FixSubSession::value);
     private static final EnumNames FIX_MARK_KIND = EnumNames.of(FixMarkKind.values(), FixMarkKind::value);
@@ -166,6 +180,13 @@ public final class RecordPrinter
     private final AssetCreatedDecoder assetCreated = new AssetCreatedDecoder();
     private final KillSwitchChangedDecoder killSwitchChanged = new KillSwitchChangedDecoder();
     private final AgentChangedDecoder agentChanged = new AgentChangedDecoder();
+    private final SessionOpenedDecoder sessionOpened = new SessionOpenedDecoder();
+    private final SessionClosedDecoder sessionClosed = new SessionClosedDecoder();
+    private final DeadManArmDecoder deadManArm = new DeadManArmDecoder();
+    private final CancelOnDisconnectArmDecoder codArm = new CancelOnDisconnectArmDecoder();
+    private final ProtectionTickDecoder protectionTick = new ProtectionTickDecoder();
+    private final SessionsResetDecoder sessionsReset = new SessionsResetDecoder();
+    private final ProtectionChangedDecoder protectionChanged = new ProtectionChangedDecoder();
 
     /** The record as one JSON line (without a line feed). Allocates the string. */
     public String print(final DirectBuffer buffer, final int offset, final int length)
@@ -427,6 +448,52 @@ public final class RecordPrinter
                 u64("nonce", d.nonce());
                 bytes("intentDigest", d.getIntentDigest(scratch, 0, DIGEST));
             }
+            case SESSION_OPENED ->
+            {
+                final SessionOpenedDecoder d = sessionOpened.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                u64("sessionId", d.sessionId());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
+                enumValue("kind", SESSION_KIND, d.kindRaw());
+                bool("cancelOnDisconnect", d.cancelOnDisconnectRaw());
+                u64("graceMs", d.graceMs());
+            }
+            case SESSION_CLOSED ->
+            {
+                final SessionClosedDecoder d = sessionClosed.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                u64("sessionId", d.sessionId());
+            }
+            case DEAD_MAN_ARM ->
+            {
+                final DeadManArmDecoder d = deadManArm.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                u32("market", d.market());
+                bool("allMarkets", d.allMarketsRaw());
+                u64("countdownMs", d.countdownMs());
+            }
+            case CANCEL_ON_DISCONNECT_ARM ->
+            {
+                final CancelOnDisconnectArmDecoder d = codArm.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                u32("market", d.market());
+                bool("allMarkets", d.allMarketsRaw());
+                bool("armed", d.armedRaw());
+                u64("graceMs", d.graceMs());
+            }
+            case PROTECTION_TICK ->
+            {
+                final ProtectionTickDecoder d = protectionTick.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+            }
+            case SESSIONS_RESET ->
+            {
+                final SessionsResetDecoder d = sessionsReset.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+            }
             case REQUEST_REJECTED ->
             {
                 final RequestRejectedDecoder d = requestRejected.wrap(buffer, offset, blockLength, version);
@@ -651,6 +718,20 @@ public final class RecordPrinter
                 enumValue("agentKind", AGENT_KIND, d.agentKindRaw());
                 scopes("scopes", d.scopes().getRaw());
                 u64("validUntilMs", d.validUntilMs());
+            }
+            case PROTECTION_CHANGED ->
+            {
+                final ProtectionChangedDecoder d = protectionChanged.wrap(buffer, offset, blockLength, version);
+                eventHeader(d.sequence(), d.eventIndex());
+                enumValue("kind", PROTECTION_KIND, d.kindRaw());
+                enumValue("action", PROTECTION_ACTION, d.actionRaw());
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                u32("market", d.market());
+                bool("allMarkets", d.allMarketsRaw());
+                u64("sessionId", d.sessionId());
+                bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
+                u64("deadlineMs", d.deadlineMs());
+                u32("cancelled", d.cancelled());
             }
         }
     }

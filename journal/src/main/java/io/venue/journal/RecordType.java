@@ -3,6 +3,13 @@ package io.venue.journal;
 import io.venue.journal.sbe.ActionAcceptedDecoder;
 import io.venue.journal.sbe.ActionRejectedDecoder;
 import io.venue.journal.sbe.AgentChangedDecoder;
+import io.venue.journal.sbe.SessionOpenedDecoder;
+import io.venue.journal.sbe.SessionClosedDecoder;
+import io.venue.journal.sbe.DeadManArmDecoder;
+import io.venue.journal.sbe.CancelOnDisconnectArmDecoder;
+import io.venue.journal.sbe.ProtectionTickDecoder;
+import io.venue.journal.sbe.SessionsResetDecoder;
+import io.venue.journal.sbe.ProtectionChangedDecoder;
 import io.venue.journal.sbe.AgentCreateDecoder;
 import io.venue.journal.sbe.AgentRevokeDecoder;
 import io.venue.journal.sbe.AgentRotateDecoder;
@@ -83,6 +90,14 @@ public enum RecordType
     AGENT_ROTATE(COMMAND, "AgentRotate", AgentRotateDecoder.TEMPLATE_ID, AgentRotateDecoder.BLOCK_LENGTH),
     AGENT_REVOKE(COMMAND, "AgentRevoke", AgentRevokeDecoder.TEMPLATE_ID, AgentRevokeDecoder.BLOCK_LENGTH),
     OWNER_REVOKE(COMMAND, "OwnerRevoke", OwnerRevokeDecoder.TEMPLATE_ID, OwnerRevokeDecoder.BLOCK_LENGTH),
+    SESSION_OPENED(COMMAND, "SessionOpened", SessionOpenedDecoder.TEMPLATE_ID, SessionOpenedDecoder.BLOCK_LENGTH),
+    SESSION_CLOSED(COMMAND, "SessionClosed", SessionClosedDecoder.TEMPLATE_ID, SessionClosedDecoder.BLOCK_LENGTH),
+    DEAD_MAN_ARM(COMMAND, "DeadManArm", DeadManArmDecoder.TEMPLATE_ID, DeadManArmDecoder.BLOCK_LENGTH),
+    CANCEL_ON_DISCONNECT_ARM(
+        COMMAND, "CancelOnDisconnectArm",
+        CancelOnDisconnectArmDecoder.TEMPLATE_ID, CancelOnDisconnectArmDecoder.BLOCK_LENGTH),
+    PROTECTION_TICK(COMMAND, "ProtectionTick", ProtectionTickDecoder.TEMPLATE_ID, ProtectionTickDecoder.BLOCK_LENGTH),
+    SESSIONS_RESET(COMMAND, "SessionsReset", SessionsResetDecoder.TEMPLATE_ID, SessionsResetDecoder.BLOCK_LENGTH),
     REQUEST_REJECTED(
         COMMAND, "RequestRejected",
         RequestRejectedDecoder.TEMPLATE_ID, RequestRejectedDecoder.BLOCK_LENGTH, 0, 1),
@@ -113,7 +128,9 @@ public enum RecordType
     VAULT_OWNER_CHANGED(
         EVENT, "VaultOwnerChanged",
         VaultOwnerChangedDecoder.TEMPLATE_ID, VaultOwnerChangedDecoder.BLOCK_LENGTH),
-    AGENT_CHANGED(EVENT, "AgentChanged", AgentChangedDecoder.TEMPLATE_ID, AgentChangedDecoder.BLOCK_LENGTH);
+    AGENT_CHANGED(EVENT, "AgentChanged", AgentChangedDecoder.TEMPLATE_ID, AgentChangedDecoder.BLOCK_LENGTH),
+    PROTECTION_CHANGED(
+        EVENT, "ProtectionChanged", ProtectionChangedDecoder.TEMPLATE_ID, ProtectionChangedDecoder.BLOCK_LENGTH);
 
     private static final RecordType[] BY_TEMPLATE_ID;
 

@@ -155,6 +155,9 @@ class JournalRecordsTest
         assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 11 added a message, not a layout");
         assertEquals(10, records.version());
         header.version(11);
+        assertEquals(RecordError.NONE, records.wrap(buffer, 0, length), "version 12 added messages, not a layout");
+        assertEquals(11, records.version());
+        header.version(12);
         for (final int unknown : new int[] {0, 10, 99, 102, 199, 65535})
         {
             header.templateId(unknown);

@@ -34,10 +34,10 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("11", SCHEMA.root.getAttribute("version"));
+        assertEquals("12", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(11, JournalRecords.SCHEMA_VERSION);
+        assertEquals(12, JournalRecords.SCHEMA_VERSION);
         assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
         assertEquals(6, JournalRecords.FILLED_KEPT_ON_REENTRY_VERSION);
         assertEquals(9, JournalRecords.KEY_VERSION_IN_ID_VERSION);
@@ -48,6 +48,16 @@ class SchemaTest
         assertEquals(7, JournalRecords.UNFUNDED_REFUSED_VERSION);
         assertFalse(JournalRecords.refusesUnfundedAccounts(6));
         assertTrue(JournalRecords.refusesUnfundedAccounts(7));
+        assertEquals(12, JournalRecords.PROTECTIONS_VERSION);
+        assertFalse(JournalRecords.reportsCancelAll(11));
+        assertTrue(JournalRecords.reportsCancelAll(12));
+        for (int id = 70; id <= 75; id++)
+        {
+            assertTrue(JournalRecords.isProtection(id), "template " + id);
+            assertTrue(RecordType.ofTemplateId(id).isCommand(), "template " + id);
+        }
+        assertFalse(JournalRecords.isProtection(69));
+        assertFalse(JournalRecords.isProtection(76));
     }
 
     @Test
@@ -64,7 +74,7 @@ class SchemaTest
             assertTrue(typeIds.add(type.templateId()), "template id used twice: " + type);
         }
         assertEquals(schemaIds, typeIds);
-        assertEquals(41, SCHEMA.messages.size());
+        assertEquals(48, SCHEMA.messages.size());
     }
 
     @Test

@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
 
 /** The BSL Direct TCP lane from the command line (docs/BSL-TCP.md): log in, send compact orders, print the answers. */
 @Command(name = "bsl", mixinStandardHelpOptions = true, description = "BSL Direct TCP sessions.",
-    subcommands = {BslCommand.Connect.class, BslCommand.Send.class})
+    subcommands = {BslCommand.Connect.class, BslCommand.Send.class, BslCommand.DeadMan.class})
 final class BslCommand
 {
     /** How long to wait for each answer of the server. */
@@ -144,6 +144,63 @@ final class BslCommand
             }
             logout(client);
             return 0;
+        }
+    }
+
+    /**
+     * Logs in and arms the session account's dead-man timer (DeadMan, docs/BSL-TCP.md), renews it
+     * {@code --renewals} times every {@code --every-ms}, prints each ProtectionAck and logs out. A countdown of 0
+     * disarms. Logging out ends the session: a session-key session's orders are then swept after the grace window (its
+     * cancel-on-disconnect), a wallet session's are not, and the timer runs on until its deadline.
+     */
+    @Command(name = "dead-man", mixinStandardHelpOptions = true,
+        description = "Log in, arm (renew, or with 0 disarm) the dead-man timer of the account, log out.")
+    static final class DeadMan extends Session implements Callable<Integer>
+    {
+        @Option(names = "--countdown-ms", required = true,
+            description = "The countdown: the node's bounds (default 1000 to 600000), or 0 to disarm.")
+        long countdownMs;
+
+        @Option(names = "--market", description = "Only this market's orders; default: every market.")
+        Long market;
+
+        @Option(names = "--renewals", defaultValue = "0", description = "How many times to renew it (default 0).")
+        int renewals;
+
+        @Option(names = "--every-ms", defaultValue = "1000",
+            description = "The wait between renewals (default 1000).")
+        long everyMs;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            if (countdownMs < 0 || renewals < 0 || everyMs < 1 || market != null && market < 0)
+            {
+                throw new ParameterException(spec.commandLine(), "--countdown-ms, --renewals and --market are not " +
+                    "negative, --every-ms is at least 1");
+            }
+            final BslTcpClient client = open();
+            if (client == null)
+            {
+                return 1;
+            }
+            boolean applied = true;
+            for (int request = 0; request <= renewals; request++)
+            {
+                if (request > 0)
+                {
+                    // a heartbeat keeps a session that waits longer than its interval
+                    Thread.sleep(everyMs);
+                    client.send(ClientMessages.heartbeat());
+                }
+                client.send(ClientMessages.deadMan(request + 1, market == null ? -1 : market, countdownMs));
+                final BslTcpClient.Received ack = client.readSkippingHeartbeats(WAIT_MS);
+                out().println(ack);
+                final Object result = ack.get("result");
+                applied &= "ARMED".equals(result) || "RENEWED".equals(result) || "DISARMED".equals(result);
+            }
+            logout(client);
+            return applied ? 0 : 1;
         }
     }
 

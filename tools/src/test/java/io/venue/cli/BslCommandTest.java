@@ -34,7 +34,9 @@ class BslCommandTest
     void start() throws Exception
     {
         appliance = Appliance.start(new ApplianceContext().dataDir(folder).httpPort(0).bslTcpPort(0)
-            .lanes(List.of("http", "bsl-tcp")).edgeExempt("127.0.0.1"),
+            .lanes(List.of("http", "bsl-tcp")).edgeExempt("127.0.0.1")
+            // a session-key session's orders are swept this long after it logs out: longer than the test
+            .protectionGraceMs(600_000),
             new PrintStream(OutputStream.nullOutputStream()));
         traderKey = appliance.demoAccountKeyFile().toString();
     }
@@ -82,6 +84,22 @@ class BslCommandTest
             traderKey, "--svc-nonce", "2"}, credential));
         assertEquals(1, replayed.exitCode(), replayed.out());
         assertTrue(replayed.out().startsWith("LoginRejected{reason=NONCE_REPLAYED"), replayed.out());
+
+        // the dead-man timer of the account: armed, renewed once, then disarmed; a countdown out of bounds refused
+        final CliRun armed = CliRun.of(concat(new String[] {"bsl", "dead-man", "--port", port, "--key-file",
+            traderKey, "--svc-nonce", "3", "--countdown-ms", "60000", "--market", "1", "--renewals", "1",
+            "--every-ms", "10"}, credential));
+        assertEquals(0, armed.exitCode(), armed.err() + armed.out());
+        assertTrue(armed.out().contains("ProtectionAck{requestId=1, result=ARMED"), armed.out());
+        assertTrue(armed.out().contains("ProtectionAck{requestId=2, result=RENEWED"), armed.out());
+        final CliRun disarmed = CliRun.of("bsl", "dead-man", "--port", port, "--key-file", traderKey,
+            "--wallet-nonce", "2", "--countdown-ms", "0", "--market", "1");
+        assertEquals(0, disarmed.exitCode(), disarmed.err() + disarmed.out());
+        assertTrue(disarmed.out().contains("result=DISARMED"), disarmed.out());
+        final CliRun tooShort = CliRun.of("bsl", "dead-man", "--port", port, "--key-file", traderKey,
+            "--wallet-nonce", "3", "--countdown-ms", "5");
+        assertEquals(1, tooShort.exitCode(), tooShort.out());
+        assertTrue(tooShort.out().contains("result=OUT_OF_BOUNDS"), tooShort.out());
     }
 
     private static String[] concat(final String[] first, final String[] second)

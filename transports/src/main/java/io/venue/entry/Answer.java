@@ -79,6 +79,12 @@ public final class Answer
     public final byte[] canonicalJson;
     /** The whole canonical JSON's length in bytes (0 without one): more than {@code canonicalJson.length} once cut. */
     public final int canonicalJsonBytes;
+    /** Orders the command cancelled on its own request (a CancelAll's count); protective sweeps are not counted. */
+    public final int cancelled;
+    /** A protection command's outcome (a ProtectionAction name: ARMED, RENEWED, DISARMED, ...), or null. */
+    public final String protectionAction;
+    /** A protection command's deadline (stamped ms) when armed or renewed, else 0. */
+    public final long protectionDeadlineMs;
 
     /** What an answer's own fields cost the heap beyond its arrays and strings (header, references, numbers). */
     private static final int OBJECT_BYTES = 160;
@@ -110,6 +116,9 @@ public final class Answer
         personalSigner = b.personalSigner;
         canonicalJson = b.canonicalJson;
         canonicalJsonBytes = b.canonicalJson == null ? 0 : b.canonicalJson.length;
+        cancelled = b.cancelled;
+        protectionAction = b.protectionAction;
+        protectionDeadlineMs = b.protectionDeadlineMs;
     }
 
     /** A copy of {@code whole} with a capped canonical JSON and detail, for {@link #kept}. */
@@ -138,6 +147,9 @@ public final class Answer
         personalSigner = whole.personalSigner;
         canonicalJson = canonicalJsonHead;
         canonicalJsonBytes = whole.canonicalJsonBytes;
+        cancelled = whole.cancelled;
+        protectionAction = whole.protectionAction;
+        protectionDeadlineMs = whole.protectionDeadlineMs;
     }
 
     /**
@@ -265,6 +277,24 @@ public final class Answer
         private byte[] rawSigner;
         private byte[] personalSigner;
         private byte[] canonicalJson;
+        private int cancelled;
+        private String protectionAction;
+        private long protectionDeadlineMs;
+
+        /** Orders the command cancelled on its own request. */
+        public Builder cancelled(final int cancelled)
+        {
+            this.cancelled = cancelled;
+            return this;
+        }
+
+        /** A protection command's outcome and deadline. */
+        public Builder protection(final String action, final long deadlineMs)
+        {
+            this.protectionAction = action;
+            this.protectionDeadlineMs = deadlineMs;
+            return this;
+        }
 
         public Builder accepted(final long sequence, final long serverTimeMs)
         {
@@ -396,6 +426,9 @@ public final class Answer
             rawSigner = null;
             personalSigner = null;
             canonicalJson = null;
+            cancelled = 0;
+            protectionAction = null;
+            protectionDeadlineMs = 0;
             return answer;
         }
     }

@@ -6,6 +6,7 @@ import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.credential.SvcNonceStore;
 import io.venue.entry.lane.LiveSessions;
 import io.venue.entry.mm.MmWindows;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 
 import java.net.InetAddress;
@@ -65,6 +66,12 @@ public final class EntryCore
     public MachineCredentials credentials()
     {
         return credentials;
+    }
+
+    /** The protections' hook ({@link SessionProtection}), or null when the node has none. */
+    public SessionProtection protection()
+    {
+        return context.protection;
     }
 
     /** The node's live sessions of every session lane (GET /api/v1/bsl/sessions). */
@@ -168,7 +175,23 @@ public final class EntryCore
         private Function<String, ApiKey> apiKeys;
         private SvcNonceStore svcNonceStore;
         private ConnectionAddresses addresses;
+        private SessionProtection protection;
         private boolean concluded;
+
+        /**
+         * The market maker's protections (cancel-on-disconnect, dead-man timers): the hook the session lanes call;
+         * null where the node journals none (then sessions have no automatic sweep).
+         */
+        public Context protection(final SessionProtection protection)
+        {
+            this.protection = protection;
+            return this;
+        }
+
+        public SessionProtection protection()
+        {
+            return protection;
+        }
 
         /** Signed actions' JSON bodies, as the trading limit class. */
         public Context submitter(final VerifierOffers.Body submitter)

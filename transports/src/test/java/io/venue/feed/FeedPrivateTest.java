@@ -106,6 +106,31 @@ class FeedPrivateTest
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theOrdersChannelSaysWhyAProtectionCancelledEachOrder()
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            final MarketFeed feed = FeedHarness.feed(script);
+            final Recorder one = new Recorder();
+            FeedHarness.subscribe(feed, one, EventScript.accountHex(1), 1, PRIVATE, null);
+            script.command(2_000).accepted(10, 1, 1, 0, 1, 100_000, 5_000, 5_000)
+                .rested(10, 1, 1, 0, 1, 100_000, 5_000, 5_000).accepted(12, 1, 1, 0, 1, 110_000, 1_000, 1_000)
+                .rested(12, 1, 1, 0, 1, 110_000, 1_000, 1_000).accepted(13, 1, 1, 0, 1, 120_000, 1_000, 1_000)
+                .rested(13, 1, 1, 0, 1, 120_000, 1_000, 1_000).commit();
+            script.command(2_100).done(10, 1, 1, OrderDoneReason.CANCELLED_DISCONNECT, 5_000)
+                .done(12, 1, 1, OrderDoneReason.CANCELLED_DEAD_MAN, 1_000)
+                .done(13, 1, 1, OrderDoneReason.CANCELLED_ALL, 1_000).commit();
+            pump(feed);
+            final List<String> orders = one.dataFrames("orders");
+            final List<Object> done = (List<Object>)TestJson.object(orders.get(orders.size() - 1)).get("updates");
+            assertEquals(List.of("cancelled_disconnect", "cancelled_dead_man", "cancelled_all"), done.stream()
+                .map(u -> ((Map<String, Object>)u).get("reason")).toList());
+        }
+    }
+
+    @Test
     void accountReadsFollowTheEvents()
     {
         try (EventScript script = new EventScript(folder))

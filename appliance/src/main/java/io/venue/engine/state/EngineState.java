@@ -47,6 +47,7 @@ public final class EngineState implements AutoCloseable
     private final NumberedStore<Credential> credentials;
     private final NumberedStore<AssetRecord> assets;
     private final NumberedStore<MarketRecord> markets;
+    private final NumberedStore<ProtectionRecord> protections;
     private boolean closed;
 
     @SuppressWarnings("unchecked")
@@ -66,6 +67,7 @@ public final class EngineState implements AutoCloseable
         credentials = new NumberedStore<>((FixedMap<NumberKey, Credential>)maps.get(StoreFile.CREDENTIALS));
         assets = new NumberedStore<>((FixedMap<NumberKey, AssetRecord>)maps.get(StoreFile.ASSETS));
         markets = new NumberedStore<>((FixedMap<NumberKey, MarketRecord>)maps.get(StoreFile.MARKETS));
+        protections = new NumberedStore<>((FixedMap<NumberKey, ProtectionRecord>)maps.get(StoreFile.PROTECTIONS));
     }
 
     /**
@@ -346,6 +348,7 @@ public final class EngineState implements AutoCloseable
                 MARKETS -> new FlyweightClasses(NumberKey.class, store == StoreFile.AGENTS ? Agent.class :
                 store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class :
                     MarketRecord.class);
+            case PROTECTIONS -> new FlyweightClasses(NumberKey.class, ProtectionRecord.class);
         };
     }
 
@@ -477,6 +480,12 @@ public final class EngineState implements AutoCloseable
         return markets;
     }
 
+    /** The protection table by slot number; a free slot has no entry. */
+    public NumberedStore<ProtectionRecord> protections()
+    {
+        return protections;
+    }
+
     public boolean isPersisted()
     {
         return context.persisted();
@@ -566,6 +575,8 @@ public final class EngineState implements AutoCloseable
         public static final long ASSETS = 4_096;
         /** Markets the maps are sized for: the engine's limit (book numbers are 11 bits of an order handle). */
         public static final long MARKETS = 1_024;
+        /** Protection table slots the maps are sized for: the most {@code EngineConfig.protectionCapacity} may be. */
+        public static final int PROTECTIONS = 16_384;
 
         /** Production: {@link StateLimits#PRODUCTION}, one million accounts and two million resting orders. */
         public Context productionSizing()
@@ -592,6 +603,7 @@ public final class EngineState implements AutoCloseable
             }
             entries.put(StoreFile.ASSETS, ASSETS);
             entries.put(StoreFile.MARKETS, MARKETS);
+            entries.put(StoreFile.PROTECTIONS, (long)PROTECTIONS);
             return this;
         }
 

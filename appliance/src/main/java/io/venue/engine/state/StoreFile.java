@@ -16,7 +16,8 @@ public enum StoreFile
     AGENTS("agents.cm3", 4, NumberKey.SIZE, Agent.SIZE),
     CREDENTIALS("credentials.cm3", 5, NumberKey.SIZE, Credential.SIZE),
     ASSETS("assets.cm3", 6, NumberKey.SIZE, AssetRecord.SIZE),
-    MARKETS("markets.cm3", 7, NumberKey.SIZE, MarketRecord.SIZE);
+    MARKETS("markets.cm3", 7, NumberKey.SIZE, MarketRecord.SIZE),
+    PROTECTIONS("protections.cm3", 8, NumberKey.SIZE, ProtectionRecord.SIZE);
 
     private final String fileName;
     private final int metaSlot;

@@ -5,7 +5,10 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.venue.bsltcp.sbe.CancelOnDisconnectDecoder;
+import io.venue.bsltcp.sbe.DeadManDecoder;
 import io.venue.bsltcp.sbe.ErrorCode;
+import io.venue.bsltcp.sbe.ProtectionResult;
 import io.venue.bsltcp.sbe.LoginDecoder;
 import io.venue.bsltcp.sbe.LoginKind;
 import io.venue.bsltcp.sbe.LoginRejectReason;
@@ -20,6 +23,8 @@ import io.venue.entry.Refusal;
 import io.venue.entry.admission.EdgeThrottle;
 import io.venue.entry.mm.CompactAdmission;
 import io.venue.entry.mm.MmWindows;
+import io.venue.entry.protect.ProtectionCommands;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
 import org.agrona.collections.LongArrayQueue;
@@ -37,13 +42,16 @@ import java.util.concurrent.TimeUnit;
  * One BSL TCP connection (docs/BSL-TCP.md): the login within its deadline, then Orders requests in seq order, each
  * admitted by the order-entry core (the MM windows, the account binding, the ts skew: {@link CompactAdmission}) and
  * answered once every order is, heartbeats both ways, and a documented Error then a close for anything that breaks
- * the protocol. Knows its account, credential and kind, so that a session policy (cancel on disconnect) can be added.
+ * the protocol. Tells the protection hook ({@link SessionProtection}) when it opens and closes: a session key's
+ * policy is cancel-on-disconnect.
  * Runs on the channel's event loop; answers hop there from the responder's thread.
  */
 final class BslSession extends ChannelInboundHandlerAdapter
 {
     /** The most requests of one session waiting for their answers at once. */
     static final int MAX_IN_FLIGHT = 64;
+    /** The most DeadMan and CancelOnDisconnect requests of one session waiting for their ProtectionAck at once. */
+    static final int MAX_PROTECTIONS_IN_FLIGHT = 8;
     /** A peer silent for this many heartbeat intervals is disconnected. */
     static final int SILENT_INTERVALS = 3;
     private static final Runnable NO_PLACE = () -> { };
@@ -65,6 +73,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private final LoginDecoder loginDecoder = new LoginDecoder();
     private final OrdersDecoder ordersDecoder = new OrdersDecoder();
     private final LogoutDecoder logoutDecoder = new LogoutDecoder();
+    private final DeadManDecoder deadManDecoder = new DeadManDecoder();
+    private final CancelOnDisconnectDecoder cancelOnDisconnectDecoder = new CancelOnDisconnectDecoder();
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
     /** The seqs taken and not yet final, in order; those final out of order wait in {@link #finalEarly}. */
     private final LongArrayQueue open = new LongArrayQueue(MAX_IN_FLIGHT, -1);
@@ -83,6 +93,12 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private long lastWriteNs;
     private ScheduledFuture<?> loginDeadline;
     private ScheduledFuture<?> ticker;
+    /** The protection hook was told this session opened: it is told once when it closes. */
+    private boolean protectionOpened;
+    /** The session's policy as the hook was told: its account's orders are swept when it closes. */
+    private boolean cancelOnDisconnect;
+    /** DeadMan and CancelOnDisconnect requests offered and not yet acknowledged (event loop only). */
+    private int protectionsInFlight;
 
     BslSession(final BslTcpLane.Context context, final BslTcpLane.Counters counters, final EntryCore core,
         final EntrySession entry, final CompactAdmission admission, final SessionLogin login)
@@ -126,6 +142,11 @@ final class BslSession extends ChannelInboundHandlerAdapter
         state = State.CLOSING;
         cancelTimers();
         core.sessions().remove(entry.connectionId());
+        if (protectionOpened)
+        {
+            protectionOpened = false;
+            core.protection().closed(entry.connectionId());
+        }
         ctx.fireChannelInactive();
     }
 
@@ -189,6 +210,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
             case LoginDecoder.TEMPLATE_ID -> onLogin();
             case OrdersDecoder.TEMPLATE_ID -> onOrders();
             case LogoutDecoder.TEMPLATE_ID -> onLogout();
+            case DeadManDecoder.TEMPLATE_ID -> onDeadMan();
+            case CancelOnDisconnectDecoder.TEMPLATE_ID -> onCancelOnDisconnect();
             default ->
             {
                 // a Heartbeat: its arrival is all it says
@@ -241,6 +264,23 @@ final class BslSession extends ChannelInboundHandlerAdapter
                 "(DETAILED)", null, null), now);
             return;
         }
+        final SessionProtection protection = core.protection();
+        if (protection != null)
+        {
+            final SessionProtection.Kind kind = outcome.kind() == LoginKind.WALLET ? SessionProtection.Kind.WALLET :
+                SessionProtection.Kind.SESSION_KEY;
+            if (!protection.opened(entry.connectionId(), outcome.accountBytes(),
+                SessionProtection.credentialId(outcome.apiKeyId()), kind))
+            {
+                // without its journaled session the promised sweep could not happen: no session rather than one
+                // without its protection
+                rejectLogin(SessionLogin.Outcome.refused(LoginRejectReason.THROTTLED, "the node's protection queue " +
+                    "is full; log in again shortly", null, null), now);
+                return;
+            }
+            protectionOpened = true;
+            cancelOnDisconnect = SessionProtection.cancelsOnDisconnect(kind);
+        }
         identity = outcome;
         detailed = mode == ResultMode.DETAILED;
         openedAtMs = now;
@@ -270,6 +310,150 @@ final class BslSession extends ChannelInboundHandlerAdapter
             return;
         }
         closeAfter(out.logout(ctx.alloc(), lastProcessedSeq, "logout acknowledged"));
+    }
+
+    /** DeadMan: the session account's dead-man timer, answered by a ProtectionAck once the engine applied it. */
+    private void onDeadMan()
+    {
+        if (state != State.ACTIVE)
+        {
+            fail(ErrorCode.NOT_LOGGED_IN, "the first message of a session is Login");
+            return;
+        }
+        deadManDecoder.wrapAndApplyHeader(frame, 0, header);
+        final long requestId = deadManDecoder.requestId();
+        final long market = market(deadManDecoder.allMarkets(), deadManDecoder.market());
+        final long countdownMs = deadManDecoder.countdownMs();
+        if (market == BAD_FLAG)
+        {
+            fail(ErrorCode.MALFORMED, "DeadMan allMarkets is 0 or 1, got " + deadManDecoder.allMarkets());
+            return;
+        }
+        final SessionProtection protection = core.protection();
+        if (protection == null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, "this node keeps no protections");
+            return;
+        }
+        final String outOfBounds = protection.deadManRefusal(countdownMs);
+        if (outOfBounds != null)
+        {
+            protectionAck(requestId, ProtectionResult.OUT_OF_BOUNDS, 0, -1, outOfBounds);
+            return;
+        }
+        if (!protectionTaken())
+        {
+            return;
+        }
+        final Refusal refused = protection.armDeadMan(entry.connectionId(), identity.accountBytes(), market,
+            countdownMs, answer -> acknowledged(requestId, answer));
+        if (refused != null)
+        {
+            protectionsInFlight--;
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
+        }
+    }
+
+    /** CancelOnDisconnect: the account's explicit arm, what a wallet session (no automatic sweep) asks for. */
+    private void onCancelOnDisconnect()
+    {
+        if (state != State.ACTIVE)
+        {
+            fail(ErrorCode.NOT_LOGGED_IN, "the first message of a session is Login");
+            return;
+        }
+        cancelOnDisconnectDecoder.wrapAndApplyHeader(frame, 0, header);
+        final long requestId = cancelOnDisconnectDecoder.requestId();
+        final long market = market(cancelOnDisconnectDecoder.allMarkets(), cancelOnDisconnectDecoder.market());
+        final short armed = cancelOnDisconnectDecoder.armed();
+        if (market == BAD_FLAG || armed > 1)
+        {
+            fail(ErrorCode.MALFORMED, "CancelOnDisconnect allMarkets and armed are 0 or 1");
+            return;
+        }
+        final SessionProtection protection = core.protection();
+        if (protection == null)
+        {
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, "this node keeps no protections");
+            return;
+        }
+        if (!protectionTaken())
+        {
+            return;
+        }
+        final Refusal refused = protection.armCancelOnDisconnect(entry.connectionId(), identity.accountBytes(), market,
+            armed == 1, answer -> acknowledged(requestId, answer));
+        if (refused != null)
+        {
+            protectionsInFlight--;
+            protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, -1, refused.message());
+        }
+    }
+
+    /**
+     * Counts one more protection request waiting for its answer; past {@link #MAX_PROTECTIONS_IN_FLIGHT} the session
+     * ends with TOO_MANY_IN_FLIGHT (each request is a journaled command: a session cannot queue them without bound).
+     */
+    private boolean protectionTaken()
+    {
+        if (protectionsInFlight >= MAX_PROTECTIONS_IN_FLIGHT)
+        {
+            fail(ErrorCode.TOO_MANY_IN_FLIGHT, "at most " + MAX_PROTECTIONS_IN_FLIGHT + " DeadMan and " +
+                "CancelOnDisconnect requests may wait for their ProtectionAck");
+            return false;
+        }
+        protectionsInFlight++;
+        return true;
+    }
+
+    private static final long BAD_FLAG = -2;
+
+    /** The market a protection message names: -1 for every market, {@link #BAD_FLAG} for a flag neither 0 nor 1. */
+    private static long market(final short allMarkets, final long market)
+    {
+        return allMarkets == 1 ? ProtectionCommands.ALL_MARKETS : allMarkets == 0 ? market : BAD_FLAG;
+    }
+
+    /** From the responder's thread: the engine's outcome, written on the event loop. */
+    private void acknowledged(final long requestId, final Answer answer)
+    {
+        try
+        {
+            ctx.executor().execute(() ->
+            {
+                protectionsInFlight--;
+                if (state != State.ACTIVE || !ctx.channel().isActive())
+                {
+                    return;
+                }
+                if (answer.kind != Answer.Kind.ACCEPTED || answer.protectionAction == null)
+                {
+                    protectionAck(requestId, ProtectionResult.NOT_TAKEN, 0, answer.sequence > 0 ? answer.sequence : -1,
+                        "not applied (" + answer.kind + "); send it again");
+                    return;
+                }
+                final ProtectionResult result = switch (answer.protectionAction)
+                {
+                    case "ARMED" -> ProtectionResult.ARMED;
+                    case "RENEWED" -> ProtectionResult.RENEWED;
+                    case "DISARMED" -> ProtectionResult.DISARMED;
+                    case "REFUSED_UNKNOWN" -> ProtectionResult.NOT_ARMED;
+                    case "REFUSED_FULL" -> ProtectionResult.TABLE_FULL;
+                    default -> ProtectionResult.OUT_OF_BOUNDS;
+                };
+                protectionAck(requestId, result, answer.protectionDeadlineMs, answer.sequence, "");
+            });
+        }
+        catch (final RejectedExecutionException closing)
+        {
+            // the lane is closing: nobody is left to answer
+        }
+    }
+
+    private void protectionAck(final long requestId, final ProtectionResult result, final long deadlineMs,
+        final long sequence, final String message)
+    {
+        write(out.protectionAck(ctx.alloc(), lastProcessedSeq, requestId, result, deadlineMs, sequence, message));
     }
 
     private void onOrders()
@@ -520,8 +704,12 @@ final class BslSession extends ChannelInboundHandlerAdapter
         fields.put("resultMode", detailed ? "detailed" : "ack");
         fields.put("openedAtMs", openedAtMs);
         fields.put("lastProcessedSeq", lastProcessedSeq);
-        // the session policy of spec 4.3, named so a client sees what it gets; the sweep itself is not built yet
-        fields.put("cancelOnDisconnect", false);
+        // the session policy of spec 4.3: a session key's orders are swept when it closes (after the grace window)
+        fields.put("cancelOnDisconnect", cancelOnDisconnect);
+        if (cancelOnDisconnect)
+        {
+            fields.put("cancelOnDisconnectGraceMs", core.protection().settings().graceMs());
+        }
         return fields;
     }
 }

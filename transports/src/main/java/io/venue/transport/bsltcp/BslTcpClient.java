@@ -1,6 +1,7 @@
 package io.venue.transport.bsltcp;
 
 import io.venue.bsltcp.sbe.ErrorDecoder;
+import io.venue.bsltcp.sbe.ProtectionAckDecoder;
 import io.venue.bsltcp.sbe.HeartbeatDecoder;
 import io.venue.bsltcp.sbe.LoginAcceptedDecoder;
 import io.venue.bsltcp.sbe.LoginRejectedDecoder;
@@ -291,6 +292,18 @@ public final class BslTcpClient implements AutoCloseable
                 type = "Logout";
                 lastProcessed = m.lastProcessedSeq();
                 fields.put("reason", m.reason());
+                limit = m.limit();
+            }
+            case ProtectionAckDecoder.TEMPLATE_ID ->
+            {
+                final ProtectionAckDecoder m = new ProtectionAckDecoder().wrapAndApplyHeader(buffer, 0, header);
+                type = "ProtectionAck";
+                lastProcessed = m.lastProcessedSeq();
+                fields.put("requestId", m.requestId());
+                fields.put("result", m.result().name());
+                fields.put("deadlineMs", m.deadlineMs());
+                fields.put("sequence", m.sequence());
+                fields.put("message", m.message());
                 limit = m.limit();
             }
             case ErrorDecoder.TEMPLATE_ID ->

@@ -4,6 +4,8 @@ import io.venue.action.Address;
 import io.venue.bsltcp.sbe.HeartbeatEncoder;
 import io.venue.bsltcp.sbe.LoginEncoder;
 import io.venue.bsltcp.sbe.LoginKind;
+import io.venue.bsltcp.sbe.CancelOnDisconnectEncoder;
+import io.venue.bsltcp.sbe.DeadManEncoder;
 import io.venue.bsltcp.sbe.LogoutEncoder;
 import io.venue.bsltcp.sbe.MessageHeaderEncoder;
 import io.venue.bsltcp.sbe.OrdersEncoder;
@@ -85,6 +87,26 @@ public final class ClientMessages
         final HeartbeatEncoder heartbeat = new HeartbeatEncoder().wrapAndApplyHeader(buffer,
             BslFraming.LENGTH_FIELD_BYTES, new MessageHeaderEncoder()).lastProcessedSeq(0);
         return framed(buffer, heartbeat.encodedLength());
+    }
+
+    /** DeadMan (version 2): {@code market} -1 for every market; {@code countdownMs} 0 disarms. */
+    public static byte[] deadMan(final long requestId, final long market, final long countdownMs)
+    {
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
+        final DeadManEncoder deadMan = new DeadManEncoder().wrapAndApplyHeader(buffer, BslFraming.LENGTH_FIELD_BYTES,
+            new MessageHeaderEncoder()).requestId(requestId).market(market < 0 ? 0 : market)
+            .allMarkets((short)(market < 0 ? 1 : 0)).countdownMs(countdownMs);
+        return framed(buffer, deadMan.encodedLength());
+    }
+
+    /** CancelOnDisconnect (version 2): {@code market} -1 for every market. */
+    public static byte[] cancelOnDisconnect(final long requestId, final long market, final boolean armed)
+    {
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
+        final CancelOnDisconnectEncoder message = new CancelOnDisconnectEncoder().wrapAndApplyHeader(buffer,
+            BslFraming.LENGTH_FIELD_BYTES, new MessageHeaderEncoder()).requestId(requestId)
+            .market(market < 0 ? 0 : market).allMarkets((short)(market < 0 ? 1 : 0)).armed((short)(armed ? 1 : 0));
+        return framed(buffer, message.encodedLength());
     }
 
     public static byte[] logout(final String reason)

@@ -1,5 +1,7 @@
 package io.venue.transport.bsltcp;
 
+import io.venue.bsltcp.sbe.CancelOnDisconnectDecoder;
+import io.venue.bsltcp.sbe.DeadManDecoder;
 import io.venue.bsltcp.sbe.ErrorCode;
 import io.venue.bsltcp.sbe.HeartbeatDecoder;
 import io.venue.bsltcp.sbe.LoginDecoder;
@@ -26,6 +28,10 @@ final class InboundCheck
     private static final int MAX_ASCII = 1024;
     private static final int MAX_UTF8 = 4096;
     private static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+    /** Version 1 had every message but the protections' (their layouts are the same in version 2). */
+    static final int OLDEST_VERSION = 1;
+    /** The version that added DeadMan, CancelOnDisconnect and ProtectionAck. */
+    static final int PROTECTIONS_VERSION = 2;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private ErrorCode fault;
@@ -40,13 +46,19 @@ final class InboundCheck
         }
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
-            header.version() != MessageHeaderDecoder.SCHEMA_VERSION)
+            header.version() < OLDEST_VERSION || header.version() > MessageHeaderDecoder.SCHEMA_VERSION)
         {
             return fail(ErrorCode.BAD_HEADER, "expected schema " + MessageHeaderDecoder.SCHEMA_ID + " version " +
-                MessageHeaderDecoder.SCHEMA_VERSION + ", got schema " + header.schemaId() + " version " +
-                header.version());
+                OLDEST_VERSION + " to " + MessageHeaderDecoder.SCHEMA_VERSION + ", got schema " + header.schemaId() +
+                " version " + header.version());
         }
         final int template = header.templateId();
+        if ((template == DeadManDecoder.TEMPLATE_ID || template == CancelOnDisconnectDecoder.TEMPLATE_ID) &&
+            header.version() < PROTECTIONS_VERSION)
+        {
+            return fail(ErrorCode.BAD_HEADER, "template " + template + " exists from version " +
+                PROTECTIONS_VERSION + ", the header says " + header.version());
+        }
         final int block;
         final int[] vars;
         switch (template)
@@ -71,10 +83,20 @@ final class InboundCheck
                 block = LogoutDecoder.BLOCK_LENGTH;
                 vars = LOGOUT_VARS;
             }
+            case DeadManDecoder.TEMPLATE_ID ->
+            {
+                block = DeadManDecoder.BLOCK_LENGTH;
+                vars = NO_VARS;
+            }
+            case CancelOnDisconnectDecoder.TEMPLATE_ID ->
+            {
+                block = CancelOnDisconnectDecoder.BLOCK_LENGTH;
+                vars = NO_VARS;
+            }
             default ->
             {
                 return fail(ErrorCode.UNKNOWN_TEMPLATE, "template " + template + " is not one a client sends " +
-                    "(Login 1, Heartbeat 4, Orders 5, Logout 8)");
+                    "(Login 1, Heartbeat 4, Orders 5, Logout 8, DeadMan 10, CancelOnDisconnect 11)");
             }
         }
         if (header.blockLength() != block)

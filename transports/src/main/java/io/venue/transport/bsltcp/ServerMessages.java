@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.venue.bsltcp.sbe.ErrorCode;
 import io.venue.bsltcp.sbe.ErrorEncoder;
+import io.venue.bsltcp.sbe.ProtectionAckEncoder;
+import io.venue.bsltcp.sbe.ProtectionResult;
 import io.venue.bsltcp.sbe.HeartbeatEncoder;
 import io.venue.bsltcp.sbe.LoginAcceptedEncoder;
 import io.venue.bsltcp.sbe.LoginRejectReason;
@@ -36,6 +38,7 @@ final class ServerMessages
     private final RequestRefusedEncoder requestRefused = new RequestRefusedEncoder();
     private final LogoutEncoder logout = new LogoutEncoder();
     private final ErrorEncoder error = new ErrorEncoder();
+    private final ProtectionAckEncoder protectionAck = new ProtectionAckEncoder();
 
     ByteBuf loginAccepted(final ByteBufAllocator alloc, final long lastProcessedSeq, final long sessionId,
         final byte[] account, final int heartbeatIntervalMs, final int maxFrameBytes, final long serverTimeMs)
@@ -125,6 +128,14 @@ final class ServerMessages
     {
         logout.wrapAndApplyHeader(scratch, 0, header).lastProcessedSeq(lastProcessedSeq).reason(reason);
         return frame(alloc, logout.encodedLength());
+    }
+
+    ByteBuf protectionAck(final ByteBufAllocator alloc, final long lastProcessedSeq, final long requestId,
+        final ProtectionResult result, final long deadlineMs, final long sequence, final String message)
+    {
+        protectionAck.wrapAndApplyHeader(scratch, 0, header).lastProcessedSeq(lastProcessedSeq).requestId(requestId)
+            .result(result).deadlineMs(deadlineMs).sequence(sequence).message(message);
+        return frame(alloc, protectionAck.encodedLength());
     }
 
     ByteBuf error(final ByteBufAllocator alloc, final long lastProcessedSeq, final ErrorCode code,

@@ -12,12 +12,15 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.venue.action.AdminAction;
+import io.venue.action.CancelAll;
 import io.venue.action.json.ParseResult;
 import io.venue.action.json.SignedActionParser;
 import io.venue.codec.JsonWriter;
+import io.venue.entry.Answer;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.Refusal;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.http.OrderedAnswers.Slot;
@@ -26,6 +29,7 @@ import io.venue.transport.ws.WsGateway;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import static io.venue.transport.http.HttpResponses.OK_PREFIX;
@@ -107,6 +111,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final ReadRoutes reads;
     private final MmRoute mm;
     private final CompactOrderRoute compact;
+    private final ProtectionRoute protection;
     /** Null: the WebSocket paths answer 404. */
     private final WsGateway webSocket;
 
@@ -123,6 +128,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.reads = new ReadRoutes(context);
         this.mm = new MmRoute(context, machineAuth);
         this.compact = new CompactOrderRoute(context, machineAuth);
+        this.protection = new ProtectionRoute(machineAuth, context.entry.protection());
     }
 
     @Override
@@ -213,6 +219,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             case WS_PUBLIC, WS_PRIVATE -> webSocket(ctx, slot, request, path);
             case MM_REPLACE, MM_CANCEL_REPLACE -> cancelReplace(ctx, slot, request, path);
             case ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> compactOrders(ctx, slot, request, path);
+            case Routes.DEAD_MAN, Routes.CANCEL_ON_DISCONNECT -> protection(ctx, slot, request, path);
+            case Routes.CANCEL_ALL ->
+            {
+                if (allowed(ctx, slot, method, HttpMethod.POST))
+                {
+                    cancelAll(ctx, slot, request.content());
+                }
+            }
             case ADMIN_ACTIONS ->
             {
                 if (allowed(ctx, slot, method, HttpMethod.POST))
@@ -338,6 +352,64 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         offered(ctx, slot,
             session.submit(body, answer -> answers.answerLater(ctx, slot, () -> json(HttpAnswers.render(answer)))),
             SUBMIT_TIMEOUT);
+    }
+
+    /**
+     * POST /api/v1/trading/cancel-all: a signed CancelAll (the body of a submit), refused here unless it is one,
+     * answered as a submit is with {@code cancelled}, the count of orders it cancelled, added.
+     */
+    private void cancelAll(final ChannelHandlerContext ctx, final Slot slot, final ByteBuf content)
+    {
+        if (!admitWrite(ctx, slot, true))
+        {
+            return;
+        }
+        final byte[] body = bytes(content);
+        final ParseResult parsed = ADMIN_PARSER.get().parse(body);
+        if (parsed.isOk() && !(parsed.payload().action() instanceof CancelAll))
+        {
+            session.journal(RequestRejectReason.MALFORMED, "not a cancel_all on " + Routes.CANCEL_ALL);
+            badRequest(ctx, slot, "action", "not a cancel_all action: other actions go to " + SUBMIT);
+            return;
+        }
+        offered(ctx, slot, session.submit(body, answer -> answers.answerLater(ctx, slot,
+            () -> json(withCancelled(HttpAnswers.render(answer), answer)))), SUBMIT_TIMEOUT);
+    }
+
+    /** A submit's answer with the count of orders the action cancelled, when it was accepted. */
+    private static SubmitResponse withCancelled(final SubmitResponse response, final Answer answer)
+    {
+        if (!answer.accepted() || !response.body().endsWith("}"))
+        {
+            return response;
+        }
+        return new SubmitResponse(response.status(), JsonWriter.extend(response.body(),
+            new JsonWriter().field("cancelled", answer.cancelled)), response.retryAfterSeconds(), response.rateLimit(),
+            response.rateRemaining(), response.rateResetMs());
+    }
+
+    /**
+     * POST /api/v1/protection/dead-man and /cancel-on-disconnect: an agent's machine headers, counted like the MM
+     * lane's failed authentications; the engine's outcome is the answer ({@link ProtectionRoute#answer}).
+     */
+    private void protection(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request,
+        final String path)
+    {
+        final MmRoute.Decision<ProtectionRoute.Request> decision = mmDecision(ctx, slot, request,
+            protection.served(), remote -> protection.decide(request.headers()::get, request.method().name(),
+                request.uri(), path, bytes(request.content())));
+        if (decision == null)
+        {
+            return;
+        }
+        final ProtectionRoute.Request asked = decision.admitted();
+        final SessionProtection hook = context.entry.protection();
+        final Consumer<Answer> onAnswer = answer -> answers.answerLater(ctx, slot,
+            () -> json(ProtectionRoute.answer(asked, answer)));
+        offered(ctx, slot, path.equals(Routes.DEAD_MAN) ?
+            hook.armDeadMan(session.connectionId(), asked.account(), asked.market(), asked.countdownMs(), onAnswer) :
+            hook.armCancelOnDisconnect(session.connectionId(), asked.account(), asked.market(), asked.armed(),
+                onAnswer), SUBMIT_TIMEOUT);
     }
 
     /**

@@ -57,6 +57,10 @@ final class Routes
     static final Map<String, String> ACCOUNT_READS = orderedMap("/open-orders", "orders", "/balances", "balances",
         "/positions", "positions");
     static final String ASYNCAPI = "/api/v1/public/asyncapi.json";
+    /** Cancel-all as a route of its own (spec 4.2): a signed CancelAll, answered with the count it cancelled. */
+    static final String CANCEL_ALL = "/api/v1/trading/cancel-all";
+    static final String DEAD_MAN = ProtectionRoute.DEAD_MAN;
+    static final String CANCEL_ON_DISCONNECT = ProtectionRoute.CANCEL_ON_DISCONNECT;
     /** Every route served, for the OpenAPI document's test. */
     static final List<String> ROUTES = List.of(SUBMIT, SUBMIT + "/{digest}", EXCHANGE_INFO, BSL_CONNECTIVITY,
         FIX_CONNECTIVITY, OPENAPI, ACCOUNTS + "{account}" + NONCE, AGENTS_CREATE, AGENTS + "{id}" + ROTATE,
@@ -65,7 +69,8 @@ final class Routes
         BSL_MARKETS + "{marketId}" + QUOTE_OBLIGATIONS, MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN,
         BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS, MARKETS + "{marketId}" + BOOK,
         MARKETS + "{marketId}" + TRADES, ACCOUNTS + "{account}/open-orders", ACCOUNTS + "{account}/balances",
-        ACCOUNTS + "{account}/positions", ASYNCAPI, SchemaRoutes.SCHEMAS, SchemaRoutes.SCHEMAS + "/{name}");
+        ACCOUNTS + "{account}/positions", ASYNCAPI, SchemaRoutes.SCHEMAS, SchemaRoutes.SCHEMAS + "/{name}",
+        CANCEL_ALL, DEAD_MAN, CANCEL_ON_DISCONNECT);
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
 
@@ -83,8 +88,10 @@ final class Routes
     {
         return switch (path)
         {
-            case SUBMIT, ADMIN_ACTIONS, AGENTS_CREATE, AGENTS_REVOKE, OWNER_REVOKE, WS_TOKEN -> HeadThrottle.EDGE;
-            case MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT -> HeadThrottle.MM;
+            case SUBMIT, ADMIN_ACTIONS, AGENTS_CREATE, AGENTS_REVOKE, OWNER_REVOKE, WS_TOKEN, CANCEL_ALL ->
+                HeadThrottle.EDGE;
+            case MM_REPLACE, MM_CANCEL_REPLACE, ORDER_ENTRY_BINARY, MM_BATCH_BIN, BSL_ORDERS_COMPACT, DEAD_MAN,
+                CANCEL_ON_DISCONNECT -> HeadThrottle.MM;
             default -> path.startsWith(AGENTS) && path.endsWith(ROTATE) ? HeadThrottle.EDGE : HeadThrottle.NONE;
         };
     }

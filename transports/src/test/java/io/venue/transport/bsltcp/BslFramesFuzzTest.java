@@ -3,6 +3,8 @@ package io.venue.transport.bsltcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.venue.bsltcp.sbe.CancelOnDisconnectDecoder;
+import io.venue.bsltcp.sbe.DeadManDecoder;
 import io.venue.bsltcp.sbe.ErrorCode;
 import io.venue.bsltcp.sbe.LoginDecoder;
 import io.venue.bsltcp.sbe.LoginKind;
@@ -43,6 +45,8 @@ class BslFramesFuzzTest
         messages.add(unframed(ClientMessages.heartbeat()));
         messages.add(unframed(ClientMessages.orders(1, new byte[213])));
         messages.add(unframed(ClientMessages.logout("bye")));
+        messages.add(unframed(ClientMessages.deadMan(9, 7, 30_000)));
+        messages.add(unframed(ClientMessages.cancelOnDisconnect(10, -1, true)));
         return messages;
     }
 
@@ -109,7 +113,7 @@ class BslFramesFuzzTest
         assertEquals(-1, check.check(new UnsafeBuffer(serverOnly), 0, serverOnly.length));
         assertEquals(ErrorCode.UNKNOWN_TEMPLATE, check.fault(), "OrderAnswers is the server's");
         final byte[] version = orders.clone();
-        version[6] = 2;
+        version[6] = 3;
         assertEquals(-1, check.check(new UnsafeBuffer(version), 0, version.length));
         assertEquals(ErrorCode.BAD_HEADER, check.fault());
         final byte[] block = orders.clone();
@@ -121,6 +125,33 @@ class BslFramesFuzzTest
         final byte[] longer = Arrays.copyOf(orders, orders.length + 1);
         assertEquals(-1, check.check(new UnsafeBuffer(longer), 0, longer.length));
         assertEquals(ErrorCode.BYTES_AFTER_MESSAGE, check.fault());
+        // version 1's messages are taken as they are; the protections' exist from version 2
+        final byte[] versionOne = orders.clone();
+        versionOne[6] = 1;
+        assertEquals(OrdersDecoder.TEMPLATE_ID, check.check(new UnsafeBuffer(versionOne), 0, versionOne.length));
+        final byte[] deadMan = validMessages().get(4);
+        assertEquals(DeadManDecoder.TEMPLATE_ID, check.check(new UnsafeBuffer(deadMan), 0, deadMan.length));
+        deadMan[6] = 1;
+        assertEquals(-1, check.check(new UnsafeBuffer(deadMan), 0, deadMan.length));
+        assertEquals(ErrorCode.BAD_HEADER, check.fault(), "DeadMan is a version 2 message");
+    }
+
+    @Test
+    void theProtectionMessagesCarryTheirFields()
+    {
+        final UnsafeBuffer deadMan = new UnsafeBuffer(validMessages().get(4));
+        final DeadManDecoder d = new DeadManDecoder().wrapAndApplyHeader(deadMan, 0,
+            new MessageHeaderDecoder().wrap(deadMan, 0));
+        assertEquals(9, d.requestId());
+        assertEquals(7, d.market());
+        assertEquals(0, d.allMarkets());
+        assertEquals(30_000, d.countdownMs());
+        final UnsafeBuffer cod = new UnsafeBuffer(validMessages().get(5));
+        final CancelOnDisconnectDecoder c = new CancelOnDisconnectDecoder().wrapAndApplyHeader(cod, 0,
+            new MessageHeaderDecoder().wrap(cod, 0));
+        assertEquals(10, c.requestId());
+        assertEquals(1, c.allMarkets());
+        assertEquals(1, c.armed());
     }
 
     @Test
