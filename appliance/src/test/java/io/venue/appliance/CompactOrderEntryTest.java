@@ -387,10 +387,12 @@ class CompactOrderEntryTest
         final HeldThreads threads = new HeldThreads();
         configure = context -> context.idleStrategy(threads);
         // the pre-batched backlog's bound lifted: this is the ring's own limit; the orders taken wait while the threads
-        // are held, so their answers get more time than the default 10 s
+        // are held, so their answers get more time than the default 10 s. Every refusal journaled on its own: the test
+        // counts the orders each one names (all 60 requests come from one address, so aggregated, most of them would be
+        // counted in a summary, which keeps no such detail)
         start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
             "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000",
-            "answer.timeout.ms", "120000"));
+            "answer.timeout.ms", "120000", "refusals.aggregate.after", "0"));
         // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must
         // rise; an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed
         // orders of 240 bytes on the ring), held so that it verifies none meanwhile

@@ -1,15 +1,5 @@
 package io.venue.transport.bsltcp;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.venue.action.Address;
 import io.venue.codec.MetricsText;
 import io.venue.crypto.Secp256k1Recoveries;
@@ -18,11 +8,10 @@ import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.CompactAdmission;
+import io.venue.transport.tcp.TcpLaneServer;
 import io.venue.transport.tls.ServerTls;
 
-import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 import java.util.function.ToLongFunction;
@@ -41,9 +30,7 @@ public final class BslTcpLane implements Lane
     private final Context context;
     private final Counters counters = new Counters();
     private final ConnectionIds ids = new ConnectionIds(ConnectionIds.BSL_TCP);
-    private EventLoopGroup boss;
-    private EventLoopGroup workers;
-    private volatile Channel server;
+    private volatile TcpLaneServer server;
     private boolean started;
     private boolean closed;
 
@@ -73,44 +60,10 @@ public final class BslTcpLane implements Lane
         final WalletLogins walletLogins = new WalletLogins(context.maxWalletLogins, SessionLogin.WALLET_SKEW_MS);
         final long startedMs = System.currentTimeMillis();
         final Secp256k1Recoveries recoveries = Secp256k1Recoveries.select();
-        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
-        try
-        {
-            server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                // answers a peer does not read stop its requests being read (BslSession.channelWritabilityChanged)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new ChannelInitializer<SocketChannel>()
-                {
-                    @Override
-                    protected void initChannel(final SocketChannel channel)
-                    {
-                        if (context.tls != null)
-                        {
-                            // the handshake's bytes count against the login deadline, which BslSession starts now
-                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
-                        }
-                        channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
-                            counters, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
-                            recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract,
-                            startedMs)));
-                    }
-                })
-                .bind(context.host, context.port).sync().channel();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            close();
-            throw new IllegalStateException("interrupted while binding the bsl-tcp lane", ex);
-        }
-        catch (final RuntimeException ex)
-        {
-            close();
-            throw ex;
-        }
+        server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
+            channel -> channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
+                counters, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
+                recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract, startedMs))));
     }
 
     /** New logins are refused SHUTTING_DOWN (and new orders by the core); taken requests are still answered. */
@@ -131,20 +84,15 @@ public final class BslTcpLane implements Lane
         context.draining = true;
         if (server != null)
         {
-            server.close().syncUninterruptibly();
-        }
-        if (boss != null)
-        {
-            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            server.close();
         }
     }
 
     /** The bound port, or -1 before the lane started. */
     public int port()
     {
-        final Channel bound = server;
-        return bound == null ? -1 : ((InetSocketAddress)bound.localAddress()).getPort();
+        final TcpLaneServer bound = server;
+        return bound == null ? -1 : bound.port();
     }
 
     @Override

@@ -1,27 +1,16 @@
 package io.venue.transport.fix;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.venue.codec.MetricsText;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.transport.tcp.TcpLaneServer;
 import io.venue.transport.tls.ServerTls;
 
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,9 +27,7 @@ public final class FixLane implements Lane
     private final Context context;
     private final Counters counters = new Counters();
     private final ConnectionIds ids = new ConnectionIds(ConnectionIds.FIX);
-    private EventLoopGroup boss;
-    private EventLoopGroup workers;
-    private volatile Channel server;
+    private volatile TcpLaneServer server;
     private boolean started;
     private boolean closed;
 
@@ -67,41 +54,9 @@ public final class FixLane implements Lane
         final LogonAttempts attempts = new LogonAttempts(context.logonAttemptsPerMinute, 60_000,
             context.maxTrackedLogonKeys);
         final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks);
-        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workers = new MultiThreadIoEventLoopGroup(context.ioThreads, NioIoHandler.newFactory());
-        try
-        {
-            server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new ChannelInitializer<SocketChannel>()
-                {
-                    @Override
-                    protected void initChannel(final SocketChannel channel)
-                    {
-                        if (context.tls != null)
-                        {
-                            // the handshake's bytes count against the logon deadline, which FixSession starts now
-                            channel.pipeline().addLast(context.tls.handler(channel.alloc()));
-                        }
-                        channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
-                            context, counters, core, core.open(ids.next()), attempts, sequences));
-                    }
-                })
-                .bind(context.host, context.port).sync().channel();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            close();
-            throw new IllegalStateException("interrupted while binding the fix lane", ex);
-        }
-        catch (final RuntimeException ex)
-        {
-            close();
-            throw ex;
-        }
+        server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
+            channel -> channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
+                context, counters, core, core.open(ids.next()), attempts, sequences)));
     }
 
     /** New logons are refused SHUTTING_DOWN; live sessions go on until the close. */
@@ -122,20 +77,15 @@ public final class FixLane implements Lane
         context.draining = true;
         if (server != null)
         {
-            server.close().syncUninterruptibly();
-        }
-        if (boss != null)
-        {
-            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            server.close();
         }
     }
 
     /** The bound port, or -1 before the lane started. */
     public int port()
     {
-        final Channel bound = server;
-        return bound == null ? -1 : ((InetSocketAddress)bound.localAddress()).getPort();
+        final TcpLaneServer bound = server;
+        return bound == null ? -1 : bound.port();
     }
 
     @Override
