@@ -30,9 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.http.HttpResponse;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -969,8 +969,9 @@ class RejectCodeWalkTest extends ScenarioSupport
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
             return true;
         }
-        catch (final ConnectException refused)
+        catch (final SocketException refusedOrReset)
         {
+            // refused, or reset by a listening socket closing while it connected: either way no longer taken
             return false;
         }
     }
