@@ -108,11 +108,13 @@ class LoadgenCommandTest
                 "\"refused\":\\{\\}.*"), results);
             assertTrue(results.contains("{\"mode\":\"ceiling\",\"targetRate\":0,\"concurrency\":2,"), results);
             assertTrue(results.contains("\"failed\":0"), results);
-            // the requests went over the lane: a session logged in per trader
+            // the requests went over the lane: a session logged in per trader for each run (the fixed rate, the
+            // ceiling), and every request of both taken as an Orders message (30 and 20)
             final String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(appliance.baseUrl() + "/api/v1/admin/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
-            assertTrue(metrics.contains("\nvenue_bsltcp_logins_total 4\n"), metrics);
+            assertTrue(metrics.contains("\nvenue_bsltcp_logins_total 8\n"), metrics);
+            assertTrue(metrics.contains("\nvenue_bsltcp_requests_total 50\n"), metrics);
         }
     }
 }
