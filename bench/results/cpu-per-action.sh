@@ -4,7 +4,9 @@
 #        CEIL actions in the measured ceiling run, 100000; EXTRA adds venue.properties lines)
 # One fresh demo appliance; the generator funds its traders and runs WARM times (2) to warm up, then once more while the CPU time
 # of every appliance thread (/proc/<pid>/task/*/stat, utime+stime) is read before and after; prints one line per
-# thread name (threads of one name summed) in microseconds of CPU per action, and the total.
+# thread name (threads of one name summed) in microseconds of CPU per action, and the total; then the CPU of one signature
+# recovery in the same run (the verifiers time one in 32 in their thread's CPU time: the metrics'
+# venue_verifier_recovery_*) and the total's ratio to it.
 set -euo pipefail
 jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18091; data=/tmp/cpa-data; work=/tmp/cpa-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
@@ -15,11 +17,25 @@ gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --o
   --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
+metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1"; }
+metrics recovery-before.txt
 ticks $app > before.txt
 gen measured
 ticks $app > after.txt
+metrics recovery-after.txt
 # what the measured run had answered: its phases' accepted and refused actions, and a deposit per trader
 actions=$(python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(650 + sum(int(n.replace(",", "")) for n in re.findall(r"ok ([0-9,]+)", t)) + sum(int(n.replace(",", "")) for r in re.findall(r"refused \{([^}]*)\}", t) for n in re.findall(r"=([0-9,]+)", r)))' measured.out)
 echo "$label: $actions actions answered in the measured run"
 grep -E "^ceiling|/s " measured.out | sed "s/^/$label: /"
-cpu_per "$label" action "$actions" before.txt after.txt 0.5
+cpu_per "$label" action "$actions" before.txt after.txt 0.5 | tee cpu.txt
+python3 - "$label" recovery-before.txt recovery-after.txt cpu.txt <<'PY'
+import sys
+label = sys.argv[1]
+def load(f): return {l.split()[0]: float(l.split()[1]) for l in open(f) if l.strip()}
+b, a = load(sys.argv[2]), load(sys.argv[3])
+n = a["venue_verifier_recovery_samples_total"] - b["venue_verifier_recovery_samples_total"]
+ns = a["venue_verifier_recovery_cpu_nanoseconds_total"] - b["venue_verifier_recovery_cpu_nanoseconds_total"]
+total = float([l for l in open(sys.argv[4]) if " total " in l][0].split()[2])
+rec = ns / max(n, 1) / 1000
+print(f"{label}: recovery in this run    {rec:8.2f} us ({int(n)} timed); the total is {total / rec:.2f} recoveries")
+PY

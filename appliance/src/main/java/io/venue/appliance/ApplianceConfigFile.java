@@ -109,6 +109,7 @@ public final class ApplianceConfigFile
         key("core.front", (c, v, base) -> c.coreFront(Integer.parseInt(v)));
         key("core.pretouch", (c, v, base) -> c.corePretouch(Integer.parseInt(v)));
         key("journal.pretouch", (c, v, base) -> c.journalPretouch(bool(v)));
+        key("journal.pretouch.period.ms", (c, v, base) -> c.journalPretouchPeriodMs(Long.parseLong(v)));
         key("journal.force", (c, v, base) -> c.journalForce(JournalForce.of(v)));
         key("core.verifiers", (c, v, base) -> c.coreVerifiers(cores(v)));
         key("idle.strategy", (c, v, base) -> c.idleStrategy(idleStrategy(v)));
@@ -157,6 +158,7 @@ public final class ApplianceConfigFile
             c.webSocket().slowConsumerBytes(), Long.parseLong(v), c.webSocket().hardCapBytes()));
         key("ws.slow.consumer.close.bytes", (c, v, base) -> c.webSocket().slowConsumer(
             c.webSocket().slowConsumerBytes(), c.webSocket().slowConsumerGraceMs(), Long.parseLong(v)));
+        key("feed.rest.us", (c, v, base) -> c.feedRestUs(Long.parseLong(v)));
         key("feed.window.frames", (c, v, base) -> c.feedWindow(Integer.parseInt(v), c.feedWindowBytes()));
         key("feed.window.bytes", (c, v, base) -> c.feedWindow(c.feedWindowFrames(), Long.parseLong(v)));
         key("http.max.connections.per.address", (c, v, base) -> c.httpMaxConnectionsPerAddress(Integer.parseInt(v)));

@@ -130,6 +130,7 @@ public final class ApplianceContext
     private int coreFront = -1;
     private int[] coreVerifiers = new int[0];
     private boolean journalPretouch = true;
+    private long journalPretouchPeriodMs = DEFAULT_PRETOUCH_PERIOD_MS;
     private JournalForce journalForce = JournalForce.NONE;
     private int corePretouch = -1;
     private String idleStrategy = "park";
@@ -145,6 +146,8 @@ public final class ApplianceContext
     private Function<Doorbell, IdleStrategy> idleStrategyOverride;
     /** Unset (0) until configured: {@link #conclude()} derives the longest parks from it. */
     private long idleMaxParkUs;
+    static final long DEFAULT_PRETOUCH_PERIOD_MS = 10;
+    static final long DEFAULT_FEED_REST_US = 1_000;
     private ThreadLayout threadLayout = ThreadLayout.AUTO;
     private int processors = Runtime.getRuntime().availableProcessors();
     private long edgeIpRate = 10;
@@ -182,6 +185,7 @@ public final class ApplianceContext
     private final WsGateway.Context webSocket = new WsGateway.Context();
     private boolean webSocketEnabled = true;
     private int feedWindowFrames = MarketFeed.Context.WINDOW_FRAMES_DEFAULT;
+    private long feedRestUs = DEFAULT_FEED_REST_US;
     private long feedWindowBytes = MarketFeed.Context.WINDOW_BYTES_DEFAULT;
     private long builderBasicPerMinute = 600;
     private long builderProPerMinute = 3_000;
@@ -194,6 +198,7 @@ public final class ApplianceContext
     private long concludedIdleMaxParkUs;
     private long concludedFrontMaxParkUs;
     private boolean concludedCompactThreads;
+    private boolean concludedVerifierOnFront;
     private Path concludedCredentialKeyFile;
     private MmWindows.Plans concludedBuilderPlans;
     private ServerTls concludedHttpTls;
@@ -942,6 +947,25 @@ public final class ApplianceContext
     }
 
     /**
+     * {@code journal.pretouch.period.ms} (default {@value #DEFAULT_PRETOUCH_PERIOD_MS}): the pretoucher's sleep between
+     * looks. It keeps 32 MiB ahead of each writer, so it may sleep long; each wake costs CPU on a virtual host.
+     */
+    public ApplianceContext journalPretouchPeriodMs(final long ms)
+    {
+        if (ms < 1 || ms > 1_000)
+        {
+            throw new IllegalArgumentException("journal.pretouch.period.ms must be 1 to 1000: " + ms);
+        }
+        this.journalPretouchPeriodMs = ms;
+        return changed();
+    }
+
+    public long journalPretouchPeriodMs()
+    {
+        return journalPretouchPeriodMs;
+    }
+
+    /**
      * {@code journal.force}: {@code group} forces each excerpt of the command journal to stable storage before its
      * requests may be answered (one {@code fdatasync} per duty cycle's group); {@code none} leaves the write-back to
      * the kernel (OPERATIONS.md, "What an answer survives").
@@ -1077,6 +1101,16 @@ public final class ApplianceContext
     {
         requireConcluded();
         return concludedCompactThreads;
+    }
+
+    /**
+     * Derived from {@code threads}: whether the verifier runs on the front thread too (single), as
+     * {@link ThreadLayout#verifierOnFront(int, int)} decides for auto.
+     */
+    public boolean verifierOnFront()
+    {
+        requireConcluded();
+        return concludedVerifierOnFront;
     }
 
     /** {@code edge.ip.rate}: the edge IP throttle: requests a second per remote address. */
@@ -1540,6 +1574,27 @@ public final class ApplianceContext
         return changed();
     }
 
+    /**
+     * {@code feed.rest.us} (default {@value #DEFAULT_FEED_REST_US}): how long the market feed rests, deaf to the
+     * engine's bell, once it has caught up, before it parks until rung: while events keep coming it wakes at most once
+     * a rest and takes them in larger pieces (a frame waits at most that much longer); after a quiet spell the first
+     * batch wakes it at once. 0: no rest, woken by every batch.
+     */
+    public ApplianceContext feedRestUs(final long us)
+    {
+        if (us < 0 || us > 1_000_000)
+        {
+            throw new IllegalArgumentException("feed.rest.us must be 0 to 1000000: " + us);
+        }
+        this.feedRestUs = us;
+        return changed();
+    }
+
+    public long feedRestUs()
+    {
+        return feedRestUs;
+    }
+
     public int feedWindowFrames()
     {
         return feedWindowFrames;
@@ -1775,7 +1830,12 @@ public final class ApplianceContext
         concludedCredentialKeyFile = credentialKeyFile != null ? credentialKeyFile :
             dataDir.resolve("keys").resolve("credentials.key");
         concludedBuilderPlans = plans;
+        if (threadLayout == ThreadLayout.SINGLE && verifierThreads != 1)
+        {
+            throw new IllegalArgumentException("threads=single runs one verifier: verifier.threads=" + verifierThreads);
+        }
         concludedCompactThreads = threadLayout.compact(processors, verifierThreads);
+        concludedVerifierOnFront = threadLayout.verifierOnFront(processors, verifierThreads);
         concluded = true;
         return this;
     }

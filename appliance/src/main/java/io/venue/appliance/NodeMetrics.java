@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.crypto.RecoveryCpu;
 import io.venue.engine.EngineAgent;
 import io.venue.journal.queue.JournalPretoucher;
 import io.venue.responder.Responder;
@@ -23,6 +24,7 @@ final class NodeMetrics
     private final LongSupplier forces;
     private final LongSupplier forcedSequence;
     private LongSupplier protectionDrops = () -> 0;
+    private RecoveryCpu recoveryCpu;
 
     /**
      * @param journaled  the last sequence the sequencer journaled.
@@ -31,6 +33,9 @@ final class NodeMetrics
      * @param forces     the command journal's forces returned ({@code journal.force=group}).
      * @param forcedSequence the sequence of the last command the last force covered.
      */
+    /** One recovery in this many is timed for {@code venue_verifier_recovery_cpu_nanoseconds_total}. */
+    static final int RECOVERY_SAMPLING = 32;
+
     NodeMetrics(final Responder responder, final LongSupplier journaled, final EngineAgent engine,
         final IntSupplier waiting,
         final JournalPretoucher pretoucher, final LongSupplier forces, final LongSupplier forcedSequence)
@@ -42,6 +47,13 @@ final class NodeMetrics
         this.engine = engine;
         this.waiting = waiting;
         this.pretoucher = pretoucher;
+    }
+
+    /** The verifiers' sampled signature recoveries. */
+    NodeMetrics recoveryCpu(final RecoveryCpu recoveryCpu)
+    {
+        this.recoveryCpu = recoveryCpu;
+        return this;
     }
 
     /** The protection commands the lanes could not queue (the ring to the sequencer was full). */
@@ -77,6 +89,15 @@ final class NodeMetrics
             "could not queue for the sequencer: a login so refused was refused THROTTLED, a request answered " +
             "QUEUE_LIMIT, a session's close lost (its sweep then comes at the next start)")
             .sample("venue_protection_requests_dropped_total", protectionDrops.getAsLong());
+        if (recoveryCpu != null)
+        {
+            text.family("venue_verifier_recovery_samples_total", "counter",
+                "signature recoveries timed in their thread's CPU time (one in " + RECOVERY_SAMPLING + ")")
+                .sample("venue_verifier_recovery_samples_total", recoveryCpu.samples());
+            text.family("venue_verifier_recovery_cpu_nanoseconds_total", "counter",
+                "the CPU time of the timed recoveries, summed: divided by their count, what one costs in this process")
+                .sample("venue_verifier_recovery_cpu_nanoseconds_total", recoveryCpu.cpuNs());
+        }
         if (pretoucher != null)
         {
             text.family("venue_journal_pretouched_pages_total", "counter",

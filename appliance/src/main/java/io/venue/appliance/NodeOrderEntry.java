@@ -1,7 +1,8 @@
 package io.venue.appliance;
 
-import io.venue.auth.CredentialSecrets;
+import io.venue.crypto.RecoveryCpu;
 import io.venue.crypto.Secp256k1Recoveries;
+import io.venue.auth.CredentialSecrets;
 import io.venue.engine.EngineConfig;
 import io.venue.entry.Answer;
 import io.venue.entry.ConnectionAddresses;
@@ -39,7 +40,6 @@ import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
-import io.venue.tuning.DoorbellIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
@@ -68,8 +68,8 @@ final class NodeOrderEntry
     /** Answers kept for the status query: at most 100,000 actions, and at most {@code answers.kept.bytes} of heap. */
     private static final int RECENT = 100_000;
     /** The longest the feed parks when the event journal has nothing new: the most a frame waits for it. */
-    private static final long FEED_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(200);
-    private static final int FEED_IDLE_SPINS = 20;
+    /** Verifications a duty cycle of the front thread when it hosts the verifier ({@code threads=single}). */
+    private static final int HOSTED_VERIFIER_BATCH = 16;
 
     private final ApplianceContext context;
     private final EngineConfig config;
@@ -97,6 +97,8 @@ final class NodeOrderEntry
     /** The order-entry core every lane enters by; made when serving starts. */
     private volatile EntryCore entry;
     private volatile VerifierPool pool;
+    /** The verifiers' recoveries, one in {@link NodeMetrics#RECOVERY_SAMPLING} timed: the metrics' figure. */
+    private final RecoveryCpu recoveryCpu = new RecoveryCpu(NodeMetrics.RECOVERY_SAMPLING);
     private volatile Sequencer sequencer;
     private volatile Lanes lanes = Lanes.NONE;
 
@@ -173,7 +175,7 @@ final class NodeOrderEntry
             .maxOpenOrders(config.stateLimits().openOrders()).released(() -> pending.lastSequenced())
             .errorHandler(onError));
         metrics = new NodeMetrics(responder, () -> sequencer.sequence(), shard.agent(), () -> pending.waiting(),
-            threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence());
+            threads.pretoucher(), () -> sequencer.forces(), () -> sequencer.forcedSequence()).recoveryCpu(recoveryCpu);
     }
 
     /**
@@ -183,13 +185,24 @@ final class NodeOrderEntry
     void serve(final long epoch, final long lastSequence, final SequencerListener answers, final BooleanSupplier pause,
         final boolean setUp)
     {
-        pool = VerifierPool.start(
-            new VerifierPool.Context().threads(context.verifierThreads()).idleStrategy(threads.idleStrategy())
-            .resultsDoorbell(threads.frontBell())
+        final VerifierPool.Context poolContext = new VerifierPool.Context().threads(context.verifierThreads())
+            .idleStrategy(threads.idleStrategy()).resultsDoorbell(threads.frontBell())
             // each verifier writes the command it verified: the sequencer only stamps it
             .commandWriters(ActionCommandEncoder::new)
+            .recovery(() -> recoveryCpu.timing(Secp256k1Recoveries.select().newRecovery()))
             .threadFactory(threads.verifierThreadFactory())
-            .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates()));
+            .chainId(context.chainId()).verifyingContract(context.verifyingContract()).delegates(models.delegates());
+        if (context.verifierOnFront())
+        {
+            // fewer verifications a duty cycle than on a thread of its own: the sequencer and the responder run
+            // between them, so the first answers of a burst do not wait for the whole burst's recoveries
+            poolContext.hostedBy(threads.frontBell()).batchLimit(HOSTED_VERIFIER_BATCH);
+        }
+        pool = VerifierPool.start(poolContext);
+        if (context.verifierOnFront())
+        {
+            pool.agents().forEach(threads::add);
+        }
         refusals = new PreJournalRefusals(1 << 20).wakes(threads.frontBell());
         protectionRequests = new ProtectionRequests(1 << 20).wakes(threads.frontBell());
         sequencer = new Sequencer(pool, journals.commands().appender(), SystemEpochClock.INSTANCE, answers, epoch,
@@ -233,9 +246,8 @@ final class NodeOrderEntry
                 models, log);
         }
         // before the lanes: it reads the event journal from its start, and answers what they ask once it has
-        // woken by the engine's bell after each batch and by the lanes' requests; the park's bound only matters
-        // when nothing rings: a synchronous standby's hold, which releases journaled events later
-        feedRunner = new AgentRunner(new DoorbellIdleStrategy(threads.feedBell(), FEED_IDLE_SPINS, FEED_MAX_PARK_NS),
+        feedRunner = new AgentRunner(
+            new FeedIdleStrategy(feed, threads.feedBell(), TimeUnit.MICROSECONDS.toNanos(context.feedRestUs())),
             onError, null, feed);
         AgentRunner.startOnThread(feedRunner, runnable -> new Thread(runnable, "market-feed"));
         final Lanes enabled = Lanes.make(context.lanes(), this);

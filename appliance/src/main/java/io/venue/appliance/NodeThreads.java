@@ -62,11 +62,12 @@ final class NodeThreads
     {
         if (context.journalPretouch())
         {
-            // its own thread, sleeping 1 ms between looks: it keeps 32 MiB ahead of each writer, tens of milliseconds
-            // of writing, and a backing-off wait would wake it thousands of times a second for nothing
+            // its own thread, sleeping between looks (journal.pretouch.period.ms): it keeps 32 MiB ahead of each
+            // writer, and a backing-off wait would wake it thousands of times a second for nothing
             pretoucher = new JournalPretoucher(new JournalPretoucher.Context().errorHandler(onError)).follow(commands)
                 .follow(events);
-            pretouchRunner = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1)), onError,
+            pretouchRunner = new AgentRunner(
+                new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(context.journalPretouchPeriodMs())), onError,
                 null, pretoucher);
             AgentRunner.startOnThread(pretouchRunner,
                 PinnedThreads.factory("journal-pretouch", context.corePretouch()));
@@ -108,9 +109,11 @@ final class NodeThreads
     /** What {@code threads} chose, in one line for the start-up log. */
     String layout()
     {
-        return "threads=" + context.threadLayout().value() + ": " + (context.compactThreads() ?
+        return "threads=" + context.threadLayout().value() + ": " + (context.verifierOnFront() ?
+            "the verifier, engine, sequencer and responder on one thread" : context.compactThreads() ?
             "the engine, sequencer and responder on one thread" : "the engine on a thread of its own") + " (" +
-            context.processors() + " processors; verifier threads: " + context.verifierThreads() + ")";
+            context.processors() + " processors; verifier threads: " +
+            (context.verifierOnFront() ? "none, on the front thread" : context.verifierThreads()) + ")";
     }
 
     /** Whether the front thread was started. */

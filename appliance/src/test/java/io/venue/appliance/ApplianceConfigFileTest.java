@@ -184,7 +184,7 @@ class ApplianceConfigFileTest
             "role standby needs replication.standby.endpoint and replication.primary.endpoint");
         assertRefused("replication.standby.endpoint=nohost", "expected host:port");
         assertRefused("edge.ip.exempt=example.com", "is not an IP address");
-        assertRefused("threads=many", "auto, spread or compact");
+        assertRefused("threads=many", "auto, spread, compact or single");
         assertRefused("idle.strategy=sleep", "park, backoff or busy-spin");
         assertRefused("idle.max.park.us=0", "idle.max.park.us is 1 to 10000");
         assertRefused("idle.max.park.us=10001", "idle.max.park.us is 1 to 10000");
@@ -238,7 +238,8 @@ class ApplianceConfigFileTest
             refusal("metrics.allow=localhost"));
         assertEquals(file + ": bad value for idle.strategy ('sleep'): park, backoff or busy-spin",
             refusal("idle.strategy=sleep"));
-        assertEquals(file + ": bad value for threads ('many'): auto, spread or compact", refusal("threads=many"));
+        assertEquals(file + ": bad value for threads ('many'): auto, spread, compact or single",
+            refusal("threads=many"));
         assertEquals(file + ": bad value for idle.max.park.us ('0'): idle.max.park.us is 1 to 10000",
             refusal("idle.max.park.us=0"));
         assertTrue(refusal("mm.builder.pro=0xnope").startsWith(file + ": bad value for mm.builder.pro ('0xnope'): "));

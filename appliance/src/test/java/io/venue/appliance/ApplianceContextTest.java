@@ -137,12 +137,31 @@ class ApplianceContextTest
     }
 
     @Test
+    void autoPutsTheOneVerifierOnTheFrontThreadWhenEvenTheCompactLayoutHasABusyThreadWithoutACore()
+    {
+        // compact keeps the HTTP I/O thread, the front thread and each verifier busy at once
+        final ApplianceContext c = new ApplianceContext();
+        assertTrue(c.processors(2).conclude().verifierOnFront(), "2 cores, 1 verifier");
+        assertTrue(c.compactThreads(), "single is compact too");
+        assertFalse(c.processors(3).conclude().verifierOnFront(), "3 cores, 1 verifier");
+        assertFalse(c.processors(2).verifierThreads(2).conclude().verifierOnFront(), "2 cores, 2 verifiers");
+        assertFalse(c.verifierThreads(1).threadLayout(ThreadLayout.COMPACT).conclude().verifierOnFront(),
+            "compact, as set");
+        assertTrue(c.processors(64).threadLayout(ThreadLayout.SINGLE).conclude().verifierOnFront(), "single, as set");
+        assertTrue(c.compactThreads(), "single, as set, is compact");
+        final IllegalArgumentException refused =
+            assertThrows(IllegalArgumentException.class, () -> c.verifierThreads(2).conclude());
+        assertEquals("threads=single runs one verifier: verifier.threads=2", refused.getMessage());
+    }
+
+    @Test
     void whatItDerivesIsReadOnlyOnceConcluded()
     {
         final ApplianceContext c = new ApplianceContext();
         assertThrows(IllegalStateException.class, c::idleMaxParkUs);
         assertThrows(IllegalStateException.class, c::credentialKeyFile);
         assertThrows(IllegalStateException.class, c::compactThreads);
+        assertThrows(IllegalStateException.class, c::verifierOnFront);
         c.conclude();
         assertEquals(1_000, c.idleMaxParkUs());
         c.idleStrategy("backoff");

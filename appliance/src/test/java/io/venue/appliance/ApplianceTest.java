@@ -481,6 +481,15 @@ class ApplianceTest
         demoBidMeetsATradersAsk();
     }
 
+    /** threads=single: the verifier on the front thread too, woken by the lane's offers; nothing else changes. */
+    @Test
+    void verifierOnTheFrontThreadTradesAsOnItsOwn() throws Exception
+    {
+        restartWith("single-thread", "threads", "single");
+        assertTrue(log().contains("the verifier, engine, sequencer and responder on one thread"), log());
+        demoBidMeetsATradersAsk();
+    }
+
     /** On a fresh demo: the demo account's bid (nonce 1) and a funded trader's ask at its price trade once. */
     private void demoBidMeetsATradersAsk() throws Exception
     {

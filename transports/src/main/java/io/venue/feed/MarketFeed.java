@@ -320,6 +320,16 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         return work;
     }
 
+    /**
+     * Whether the last look stopped at events not yet released to readers (a synchronous standby's hold) or whose
+     * commands the command journal does not hold yet (a follower): nobody rings for those, so the feed's thread polls.
+     * The feed's thread only.
+     */
+    public boolean waitsForCommands()
+    {
+        return waitingForCommands;
+    }
+
     /** Reads one excerpt and publishes the frames of its commands; false at the end or while commands lag. */
     private boolean readExcerpt()
     {

@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DoorbellIdleStrategyTest
 {
@@ -26,21 +28,25 @@ class DoorbellIdleStrategyTest
         for (final int spins : new int[]{0, 1, 50})
         {
             final int rounds = 20_000;
-            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(rounds, pingPong(rounds, spins)),
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(rounds, pingPong(rounds, spins, 0)),
                 "a wake-up was lost with " + spins + " spins");
         }
+        // with a rest before the announced park: the rest wakes by time, the park still by the ring
+        final int rounds = 2_000;
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertEquals(rounds, pingPong(rounds, 0, 20_000)),
+            "a wake-up was lost with a rest");
     }
 
-    private static long pingPong(final int rounds, final int spins) throws InterruptedException
+    private static long pingPong(final int rounds, final int spins, final long restNs) throws InterruptedException
     {
         final AtomicLong ball = new AtomicLong();
         final Doorbell pingBell = new Doorbell();
         final Doorbell pongBell = new Doorbell();
         final Thread pong = new Thread(
-            () -> play(ball, 1, rounds, new DoorbellIdleStrategy(pongBell, spins, FOREVER_NS), pingBell));
+            () -> play(ball, 1, rounds, new DoorbellIdleStrategy(pongBell, spins, FOREVER_NS, restNs), pingBell));
         pong.setDaemon(true);
         pong.start();
-        play(ball, 0, rounds, new DoorbellIdleStrategy(pingBell, spins, FOREVER_NS), pongBell);
+        play(ball, 0, rounds, new DoorbellIdleStrategy(pingBell, spins, FOREVER_NS, restNs), pongBell);
         pong.join();
         return ball.get() / 2;
     }
@@ -155,8 +161,49 @@ class DoorbellIdleStrategyTest
     }
 
     @Test
+    void aRestingConsumerIsNotAnnouncedSoRingsCostItsProducersNothing() throws InterruptedException
+    {
+        final Doorbell bell = new Doorbell();
+        final DoorbellIdleStrategy idle =
+            new DoorbellIdleStrategy(bell, 0, FOREVER_NS, TimeUnit.MILLISECONDS.toNanos(300));
+        final AtomicLong announcedSeen = new AtomicLong();
+        final Thread consumer = Thread.currentThread();
+        final Thread producer = new Thread(() ->
+        {
+            // ring while the consumer is in its rest
+            while (consumer.getState() != Thread.State.TIMED_WAITING)
+            {
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < 1_000; i++)
+            {
+                if (bell.announcedBy(consumer))
+                {
+                    announcedSeen.incrementAndGet();
+                }
+                bell.ring();
+            }
+        });
+        // the first idle call with nothing to do rests: the producer rings all through it and finds no announcement
+        producer.start();
+        idle.idle(0);
+        producer.join();
+        assertEquals(0, announcedSeen.get());
+        // after the rest the consumer announces its park (its next call parks until a ring takes it)
+        idle.idle(0);
+        assertTrue(bell.announcedBy(consumer));
+        // work withdraws it, and the next idle call rests again, unannounced
+        idle.idle(1);
+        assertFalse(bell.announcedBy(consumer));
+        idle.idle(0);
+        assertFalse(bell.announcedBy(consumer));
+    }
+
+    @Test
     void refusesANegativeSpinCountAndAnEmptyPark()
     {
+        assertThrows(IllegalArgumentException.class,
+            () -> new DoorbellIdleStrategy(new Doorbell(), 0, 1_000, -1));
         assertThrows(IllegalArgumentException.class, () -> new DoorbellIdleStrategy(new Doorbell(), -1, 1_000));
         assertThrows(IllegalArgumentException.class, () -> new DoorbellIdleStrategy(new Doorbell(), 0, 0));
     }

@@ -9,6 +9,7 @@ import io.venue.tuning.DoorbellIdleStrategy;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
@@ -35,7 +37,9 @@ import static io.venue.verifier.VerificationResultLayout.TEXT;
 
 /**
  * A fixed set of verifier threads. Transport threads {@link #offer} request bodies; one consumer (the
- * sequencer) {@link #poll}s results.
+ * sequencer) {@link #poll}s results. A hosted pool ({@link Context#hostedBy}) starts no thread: its verifiers are
+ * agents the caller runs on a thread of its own ({@link #agents()}), for a host with too few cores to overlap a
+ * hand-off.
  * <p>
  * Each connection is bound to one verifier by its id, so a connection's results come out in the order it
  * sent the requests while different connections spread over all threads. A full request ring refuses at
@@ -78,7 +82,7 @@ public final class VerifierPool implements AutoCloseable
         {
             requestRings[i] = newRing(context.requestRingBytes);
             prebatchedRings[i] = newRing(context.requestRingBytes);
-            doorbells[i] = new Doorbell();
+            doorbells[i] = context.hostBell != null ? context.hostBell : new Doorbell();
             final ActionVerifier verifier = new ActionVerifier(
                 context.chainId, context.verifyingContract, context.recovery.get(), context.acceptV1,
                 context.maxBodyBytes, context.delegates);
@@ -94,8 +98,8 @@ public final class VerifierPool implements AutoCloseable
                 new CancelReplaceVerifier(context.chainId, context.verifyingContract, intentRecovery),
                 context.batchLimit, context.resultsDoorbell);
             agents[i] = agent;
-            runners[i] = new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError,
-                null, agent);
+            runners[i] = context.hostBell != null ? null :
+                new AgentRunner(context.idleStrategy.apply(doorbells[i]), VerifierPool::onAgentError, null, agent);
         }
     }
 
@@ -111,6 +115,10 @@ public final class VerifierPool implements AutoCloseable
         final VerifierPool pool = new VerifierPool(context);
         for (final AgentRunner runner : pool.runners)
         {
+            if (null == runner)
+            {
+                continue; // hosted: the caller runs the agents
+            }
             AgentRunner.startOnThread(runner, context.threadFactory);
         }
         return pool;
@@ -381,9 +389,16 @@ public final class VerifierPool implements AutoCloseable
         return (int)Long.remainderUnsigned(mixed ^ (mixed >>> 33), requestRings.length);
     }
 
+    /** The verifiers: one thread each, or agents on the host's thread. */
     public int threads()
     {
-        return runners.length;
+        return agents.length;
+    }
+
+    /** The verifiers as agents, for a hosted pool's caller to run (on one thread: each is single-threaded). */
+    public List<Agent> agents()
+    {
+        return List.of(agents);
     }
 
     /** Name of the secp256k1 implementation in use (native libsecp256k1 or BouncyCastle). */
@@ -424,6 +439,7 @@ public final class VerifierPool implements AutoCloseable
         private Function<Doorbell, IdleStrategy> idleStrategy = doorbell -> new DoorbellIdleStrategy(doorbell,
             100, 1_000_000);
         private Doorbell resultsDoorbell = new Doorbell();
+        private Doorbell hostBell;
         private ThreadFactory threadFactory = runnable ->
         {
             final Thread thread = new Thread(runnable);
@@ -529,6 +545,17 @@ public final class VerifierPool implements AutoCloseable
         public Context resultsDoorbell(final Doorbell doorbell)
         {
             this.resultsDoorbell = doorbell;
+            return this;
+        }
+
+        /**
+         * Hosted (default: not): the pool starts no thread; the caller runs {@link #agents()} on a thread whose idle
+         * strategy waits on {@code hostBell}, which {@link #offer} rings (the thread's other work stays in its duty
+         * cycle, with no hand-off to another thread).
+         */
+        public Context hostedBy(final Doorbell hostBell)
+        {
+            this.hostBell = Objects.requireNonNull(hostBell, "hostBell");
             return this;
         }
 

@@ -2,7 +2,9 @@ package io.venue.verifier;
 
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
+import io.venue.tuning.Doorbell;
 import io.venue.tuning.DoorbellIdleStrategy;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -118,6 +120,57 @@ class VerifierPoolTest
             assertEquals(null, failure.get());
             assertEquals(CONNECTIONS * PER_CONNECTION, received[0]);
             assertEquals(2, pool.threads());
+        }
+    }
+
+    @Test
+    void aHostedPoolStartsNoThreadAndVerifiesOnTheThreadThatRunsItsAgents() throws Exception
+    {
+        final Secp256k1KeyPair key = Secp256k1KeyPair.generate(new SecureRandom());
+        final Doorbell hostBell = new Doorbell();
+        try (VerifierPool pool = VerifierPool.start(context(1).hostedBy(hostBell)))
+        {
+            assertEquals(1, pool.agents().size());
+            assertEquals(1, pool.threads());
+            // a host parked on its bell with no time limit: the offer's ring must wake it
+            final DoorbellIdleStrategy hostIdle = new DoorbellIdleStrategy(hostBell, 0, TimeUnit.HOURS.toNanos(1));
+            final Thread host = new Thread(() ->
+            {
+                hostIdle.idle(0); // announces
+                hostIdle.idle(0); // parks until rung
+            });
+            host.start();
+            while (host.getState() != Thread.State.TIMED_WAITING)
+            {
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < PER_CONNECTION; i++)
+            {
+                final byte[] body = signedBody(key, bid(key.address(), i), PreimageMode.RAW);
+                assertTrue(pool.offer(7, i, body, 0, body.length));
+            }
+            host.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(host.isAlive(), "an offer did not ring the host's bell");
+            // nothing is verified until the host runs the agent: no thread of the pool's own does it
+            final List<Long> seen = new ArrayList<>();
+            assertEquals(0, pool.poll(result -> seen.add(result.correlationId()), 100));
+            assertFalse(pool.allVerified());
+            final Agent verifier = pool.agents().get(0);
+            verifier.onStart();
+            while (seen.size() < PER_CONNECTION)
+            {
+                verifier.doWork();
+                pool.poll(result ->
+                {
+                    assertEquals(VerificationOutcome.VERIFIED, result.outcome());
+                    seen.add(result.correlationId());
+                }, 100);
+            }
+            for (int i = 0; i < PER_CONNECTION; i++)
+            {
+                assertEquals(i, seen.get(i));
+            }
+            assertTrue(pool.allVerified());
         }
     }
 
