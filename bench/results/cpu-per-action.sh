@@ -17,7 +17,7 @@ gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --o
   --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
   $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
-metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1"; }
+metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1" || true; }
 metrics recovery-before.txt
 ticks $app > before.txt
 gen measured
@@ -33,6 +33,8 @@ import sys
 label = sys.argv[1]
 def load(f): return {l.split()[0]: float(l.split()[1]) for l in open(f) if l.strip()}
 b, a = load(sys.argv[2]), load(sys.argv[3])
+if "venue_verifier_recovery_samples_total" not in a:
+    sys.exit(f"{label}: this build does not time its recoveries (no venue_verifier_recovery_* metrics)")
 n = a["venue_verifier_recovery_samples_total"] - b["venue_verifier_recovery_samples_total"]
 ns = a["venue_verifier_recovery_cpu_nanoseconds_total"] - b["venue_verifier_recovery_cpu_nanoseconds_total"]
 total = float([l for l in open(sys.argv[4]) if " total " in l][0].split()[2])
