@@ -286,7 +286,9 @@ final class NodeOrderEntry
         return new BslTcpLane(new BslTcpLane.Context().entry(entry).host(context.bslTcpHost())
             .port(context.bslTcpPort()).heartbeatIntervalMs(context.bslTcpHeartbeatMs())
             .loginTimeoutMs(context.bslTcpLoginTimeoutMs()).maxFrameBytes(context.bslTcpMaxFrameBytes())
-            .maxSessions(context.bslTcpMaxSessions()).tsSkewMs(context.mmActionTsSkewMs())
+            .maxSessions(context.bslTcpMaxSessions())
+            .maxSessionsPerAddress(context.bslTcpMaxSessionsPerAddress(), context.edgeIpExempt())
+            .tsSkewMs(context.mmActionTsSkewMs())
             .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
             .deployment(context.chainId(), context.verifyingContract())
             .tls(context.bslTcpTls() ? context.httpTls() : null));
