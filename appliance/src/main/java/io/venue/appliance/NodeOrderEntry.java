@@ -35,6 +35,7 @@ import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
 import io.venue.transport.http.OwnerIntents;
+import io.venue.transport.http.ProtectionSignatures;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -269,6 +270,9 @@ final class NodeOrderEntry
                 System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery)
                 .issued(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets) != null))
             .tokenSigners(this::tokenGrant)
+            .protectionSignatures(new ProtectionSignatures(context.chainId(), context.verifyingContract(),
+                System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery,
+                ProtectionSignatures.DEFAULT_CAPACITY))
             .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
             .executions(executionHistory::page)
             .feed(feed).webSocket(context.webSocketEnabled() ? context.webSocket().feed(feed) : null)

@@ -12,10 +12,13 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
 import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.engine.Engine;
+import io.venue.entry.protect.ProtectionCommands;
+import io.venue.entry.protect.ProtectionText;
 import io.venue.engine.EventSink;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
@@ -37,6 +40,7 @@ import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -263,6 +267,76 @@ class ProtectionsLaneTest
         final HttpResponse<String> nothing = protection(agent, "/api/v1/protection/cancel-on-disconnect",
             "{\"armed\":false}");
         assertEquals(404, nothing.statusCode(), nothing.body());
+    }
+
+    /** A wallet-signed protection body (docs/API.md, "Protections"): the value fields, then the signed ones. */
+    private static String signedBody(final Secp256k1KeyPair key, final Address account, final String values,
+        final String text, final long walletNonce, final long timestampMs)
+    {
+        final byte[] signature = new Secp256k1Signer(key).sign(Eip191.personalHash(text), PreimageMode.RAW);
+        return "{" + values + ",\"account\":\"" + account + "\",\"nonce\":" + walletNonce + ",\"timestampMs\":" +
+            timestampMs + ",\"signature\":\"" + Hex.to0x(signature) + "\"}";
+    }
+
+    private HttpResponse<String> post(final String route, final String body) throws Exception
+    {
+        return http.post(route, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Spec 4.3: the protection routes take the account's own signature as well as an agent's machine headers. Accepted
+     * (and it acts: the timer fires), refused for another signer, a body changed after signing, a replay and a stale
+     * text.
+     */
+    @Test
+    void theProtectionRoutesTakeTheAccountsOwnSignature() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "100"));
+        final Address account = trader.address();
+        final long now = System.currentTimeMillis();
+        final String deadManRoute = "/api/v1/protection/dead-man";
+        final String values = "\"countdownMs\":1000,\"market\":" + SPOT_MARKET;
+        final String text = ProtectionText.deadMan(account, SPOT_MARKET, 1_000, 1, now, DEMO_CHAIN_ID, DEMO_CONTRACT);
+        assertEquals("venue protection\nroute:dead-man\naccount:" + account + "\nmarket:" + SPOT_MARKET +
+            "\ncountdownMs:1000\nnonce:1\ntimestampMs:" + now + "\nchainId:" + DEMO_CHAIN_ID +
+            "\nverifyingContract:" + DEMO_CONTRACT, text);
+
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> wrongSigner = post(deadManRoute, signedBody(stranger, account, values, text, 1,
+            now));
+        assertEquals(401, wrongSigner.statusCode(), wrongSigner.body());
+        assertEquals("UNAUTHENTICATED", field(wrongSigner.body(), "code"), wrongSigner.body());
+        final HttpResponse<String> changed = post(deadManRoute, signedBody(trader, account,
+            "\"countdownMs\":600000,\"market\":" + SPOT_MARKET, text, 1, now));
+        assertEquals(401, changed.statusCode(), "the signature binds the values: " + changed.body());
+        final long old = now - 60_000;
+        final HttpResponse<String> stale = post(deadManRoute, signedBody(trader, account, values,
+            ProtectionText.deadMan(account, SPOT_MARKET, 1_000, 2, old, DEMO_CHAIN_ID, DEMO_CONTRACT), 2, old));
+        assertEquals(401, stale.statusCode(), stale.body());
+        assertEquals("SKEW", field(stale.body(), "code"), stale.body());
+
+        final String covered = restOverHttp(31_000);
+        final String good = signedBody(trader, account, values, text, 1, now);
+        final HttpResponse<String> armed = post(deadManRoute, good);
+        assertEquals(200, armed.statusCode(), armed.body());
+        assertEquals("ARMED", field(armed.body(), "action"), armed.body());
+        assertEquals(account.toString(), field(armed.body(), "account"), armed.body());
+        final HttpResponse<String> replayed = post(deadManRoute, good);
+        assertEquals(409, replayed.statusCode(), replayed.body());
+        assertEquals("NONCE_REPLAYED", field(replayed.body(), "code"), replayed.body());
+        assertEquals("cancelled_dead_man", awaitStatusOtherThan(covered, "resting"), "the signed arm took effect");
+
+        // the explicit cancel-on-disconnect, armed by the account's signature, sweeps a wallet session that ends
+        final long then = System.currentTimeMillis();
+        final HttpResponse<String> cod = post("/api/v1/protection/cancel-on-disconnect", signedBody(trader, account,
+            "\"armed\":true", ProtectionText.cancelOnDisconnect(account, ProtectionCommands.ALL_MARKETS, true, 3,
+                then, DEMO_CHAIN_ID, DEMO_CONTRACT), 3, then));
+        assertEquals(200, cod.statusCode(), cod.body());
+        assertEquals("ARMED", field(cod.body(), "action"), cod.body());
+        final BslTcpClient session = walletSession();
+        final String swept = rest(session, 1, 1).get(0);
+        session.close();
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(swept, "resting"));
     }
 
     @Test
