@@ -3,7 +3,9 @@ package io.venue.appliance;
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.Cancel;
 import io.venue.action.CancelAll;
+import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
@@ -29,6 +31,7 @@ import io.venue.testing.ChildJvm;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.bsltcp.BslTcpClient;
 import io.venue.transport.bsltcp.ClientMessages;
+import io.venue.transport.http.JsonReader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -337,6 +343,54 @@ class ProtectionsLaneTest
         final String swept = rest(session, 1, 1).get(0);
         session.close();
         assertEquals("cancelled_disconnect", awaitStatusOtherThan(swept, "resting"));
+    }
+
+    /**
+     * The private executions read says why each of the account's orders ended: a client's cancel, a dead-man timer, a
+     * session's cancel-on-disconnect and a cancel-all (each reason of the journal is in ExecutionHistoryTest).
+     */
+    @Test
+    void theExecutionsReadSaysWhyEachOrderEnded() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "100"));
+        final SvcRequestSigner agent = http.agentCredential(trader, nonce++, AgentKind.API, Scope.CANCEL);
+        final String byClient = restOverHttp(31_000);
+        final HttpResponse<String> cancelled = http.post("/api/v1/trading/actions", VenueHttp.body(trader,
+            trader.address(), nonce++, new Cancel(OrderId.of(byClient)), PreimageMode.RAW));
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertEquals("cancelled", status(byClient));
+
+        final String byDeadMan = restOverHttp(31_001);
+        assertEquals(200, protection(agent, "/api/v1/protection/dead-man", "{\"countdownMs\":1000}").statusCode());
+        assertEquals("cancelled_dead_man", awaitStatusOtherThan(byDeadMan, "resting"));
+
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final BslTcpClient session = sessionKeySession(mm);
+        final String byDisconnect = rest(session, 1, 1).get(0);
+        session.close();
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(byDisconnect, "resting"));
+
+        final String byCancelAll = restOverHttp(31_002);
+        final HttpResponse<String> all = http.post("/api/v1/trading/cancel-all",
+            VenueHttp.body(trader, trader.address(), nonce++, new CancelAll(CancelAll.ALL_MARKETS), PreimageMode.RAW));
+        assertEquals("1", field(all.body(), "cancelled"), all.body());
+
+        final String token = PrivateReadsTest.token(http, trader);
+        final HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+            appliance.baseUrl() + "/api/v1/bsl/accounts/" + trader.address() + "/executions"))
+            .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode(), page.body());
+        final Map<String, String> reasons = new HashMap<>();
+        for (final Object entry : (List<?>)((Map<?, ?>)JsonReader.read(page.body().getBytes(StandardCharsets.UTF_8)))
+            .get("done"))
+        {
+            final Map<?, ?> done = (Map<?, ?>)entry;
+            reasons.put((String)done.get("orderId"), (String)done.get("reason"));
+        }
+        assertEquals("cancelled", reasons.get(byClient), page.body());
+        assertEquals("cancelled_dead_man", reasons.get(byDeadMan), page.body());
+        assertEquals("cancelled_disconnect", reasons.get(byDisconnect), page.body());
+        assertEquals("cancelled_all", reasons.get(byCancelAll), page.body());
     }
 
     @Test
