@@ -28,5 +28,12 @@ public enum Capability
     /**
      * A queue before the engine that a client's requests can fill (a verifier ring, a backlog), refused QUEUE_LIMIT.
      */
-    FILLABLE_QUEUE
+    FILLABLE_QUEUE,
+    /** The answer of an action carries the action's digest and the fills it caused ({@code trades}). */
+    FILLS_IN_ANSWER,
+    /**
+     * The lane answers as the reject walk ({@link RejectCodeWalkTest}) reads answers: an HTTP status, its headers
+     * (Retry-After, the rate limit's), the nonce window's fields of a nonce refusal.
+     */
+    REJECT_WALK
 }

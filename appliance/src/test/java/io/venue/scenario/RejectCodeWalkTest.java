@@ -187,7 +187,9 @@ class RejectCodeWalkTest extends ScenarioSupport
 
     private LaneClient lane(final Lanes.Lane on, final Venue.Profile profile) throws Exception
     {
-        return connect(on, venue(profile));
+        final LaneClient lane = connect(on, venue(profile));
+        requires(lane, Capability.REJECT_WALK);
+        return lane;
     }
 
     private LaneClient lane(final Lanes.Lane on) throws Exception
