@@ -32,8 +32,8 @@ public enum Capability
     /** The answer of an action carries the action's digest and the fills it caused ({@code trades}). */
     FILLS_IN_ANSWER,
     /**
-     * The lane answers as the reject walk ({@link RejectCodeWalkTest}) reads answers: an HTTP status, its headers
-     * (Retry-After, the rate limit's), the nonce window's fields of a nonce refusal.
+     * Its answers are the trading route's HTTP answers: their headers (Retry-After, the rate limit's) and the detail
+     * fields of a refusal (the nonce window's, {@code expectedSigner}).
      */
-    REJECT_WALK
+    HTTP_ANSWERS
 }

@@ -71,7 +71,7 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     {
         return EnumSet.of(Capability.PLACE, Capability.AMEND, Capability.CANCEL, Capability.CANCEL_BY_CLIENT_ORDER_ID,
             Capability.BATCH, Capability.LANE_WINDOWS, Capability.MACHINE_AUTH, Capability.FILLABLE_QUEUE,
-            Capability.FILLS_IN_ANSWER, Capability.REJECT_WALK);
+            Capability.FILLS_IN_ANSWER, Capability.HTTP_ANSWERS);
     }
 
     @Override

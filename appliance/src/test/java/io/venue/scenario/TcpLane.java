@@ -92,6 +92,8 @@ final class TcpLane implements LaneClient
                 "and the code, not the action's digest nor the fills it caused (docs/BSL-TCP.md)";
             case MACHINE_AUTH -> "a session authenticates once, at its Login (BslTcpLaneTest walks the login " +
                 "refusals), not each request";
+            case HTTP_ANSWERS -> "a TCP answer is a session message: no HTTP headers (RequestRefused has " +
+                "retryAfterMs), and an order's entry carries its code and message, not the nonce window's fields";
             case FILLABLE_QUEUE -> "not walked over TCP: at most 64 requests of a session wait for their answers, " +
                 "past that the session ends with TOO_MANY_IN_FLIGHT (BslTcpLaneTest)";
             default -> "(the bsl-tcp lane carries it)";
@@ -247,7 +249,6 @@ final class TcpLane implements LaneClient
             case TRANSPORT_AUTH_FAILED -> new Refusal(REFUSED, "UNAUTHENTICATED", "a LoginRejected");
             case LANE_RATE_LIMITED -> new Refusal(REFUSED, "RATE_LIMITED", "a RequestRefused naming the window " +
                 "in its field");
-            case SHARD_BUSY -> new Refusal(REFUSED, "SHARD_BUSY", "a RequestRefused");
             case QUEUE_LIMIT -> new Refusal(REFUSED, "QUEUE_LIMIT", "a RequestRefused");
             default -> null;
         };
@@ -262,8 +263,22 @@ final class TcpLane implements LaneClient
                 "walks the login refusals); its requests carry no credential";
             case EDGE_RATE_LIMITED -> "the lane counts failed logins per address (LoginRejected THROTTLED), not " +
                 "requests at the edge";
+            case SHARD_BUSY -> "a session's Orders meets it (RequestRefused SHARD_BUSY), but the walk provokes it " +
+                "with requests of no account (sendUnverifiable), which over TCP are logins: they never reach a shard";
             default -> "not met by a request of an open session";
         };
+    }
+
+    @Override
+    public Refusal shuttingDown()
+    {
+        return new Refusal(REFUSED, "SHUTTING_DOWN", "a RequestRefused of the draining node");
+    }
+
+    @Override
+    public Refusal timedOut()
+    {
+        return new Refusal(REFUSED, "TIMED_OUT", "an OrderAnswers entry's outcome TIMED_OUT");
     }
 
     // ---- gateway probes: over TCP a broken frame is a protocol error that ends the session ----
@@ -334,7 +349,10 @@ final class TcpLane implements LaneClient
         for (int i = 0; i < n; i++)
         {
             final BslTcpClient.Received answer = request(trader, body);
-            results.add(answer.type().equals("RequestRefused") ? refusedWhole(answer) :
+            final boolean timedOut = answer.results().stream().anyMatch(r -> "TIMED_OUT".equals(r.get("outcome")));
+            results.add(answer.type().equals("RequestRefused") ? refusedWhole(answer) : timedOut ?
+                new Result(REFUSED, false, "TIMED_OUT", "an order had no decision in time", List.of(), -1, null, -1,
+                Map.of(), Map.of(), answer.toString(), Map.of()) :
                 new Result(ACCEPTED, true, null, null, List.of(), -1, null, -1, Map.of(), Map.of(), answer.toString(),
                 Map.of()));
         }
