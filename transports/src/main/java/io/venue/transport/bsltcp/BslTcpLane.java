@@ -1,5 +1,6 @@
 package io.venue.transport.bsltcp;
 
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.venue.action.Address;
 import io.venue.codec.MetricsText;
 import io.venue.crypto.Secp256k1Recoveries;
@@ -66,7 +67,12 @@ public final class BslTcpLane implements Lane
         final AddressSessions perAddress = new AddressSessions(context.maxSessionsPerAddress, context.maxSessions,
             context.exempt);
         server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
-            channel -> channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
+            // the answers of one event-loop turn (a read batch, or the answers handed over by the responder) leave in
+            // one flush, one write system call, rather than one each (FlushConsolidationHandler defers a flush made
+            // outside a read to a task after the turn's other tasks)
+            channel -> channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes),
+                new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                new BslSession(context,
                 counters, perAddress, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
                 recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract, startedMs))));
     }
