@@ -5,10 +5,10 @@
 # for the round trip from the intended send time, then the closed-loop ceiling (CEIL orders, 40000, 16 in flight),
 # with the appliance's CPU per order over the whole run by thread (/proc). Then the signature recovery's own cost
 # (RecoveryBenchmark, native), for the ratio the issue asks: CPU per signed order over one recovery.
-# usage: bsl-tcp-ab.sh APPLIANCE_JAR CLI_JAR [BENCH_JAR]
+# usage: [PORT=18097 TCP_PORT=19397 WORK=/tmp/bsl-ab] bsl-tcp-ab.sh APPLIANCE_JAR CLI_JAR [BENCH_JAR]
 set -euo pipefail
 jar=$(realpath "$1"); cli=$(realpath "$2"); benchjar=${3:+$(realpath "$3")}; root="$(cd "$(dirname "$0")/../.." && pwd)"
-port=18097; tcp=19397; data=/tmp/bsl-ab-data; work=/tmp/bsl-ab; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
+port=${PORT:-18097}; tcp=${TCP_PORT:-19397}; data=${WORK:-/tmp/bsl-ab}-data; work=${WORK:-/tmp/bsl-ab}; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
 rounds=${ROUNDS:-2}; compact=${COMPACT:-20}; rate=${RATE:-2000}; dur=${DUR:-5}; ceil=${CEIL:-40000}
 . "$root/bench/results/appliance-run.sh"
 start_appliance "$jar" "$port" "$data" "lanes=http,bsl-tcp\nbsl.tcp.port=$tcp\n"

@@ -47,6 +47,7 @@ public final class ApplianceConfigFile
         key("bsl.tcp.login.timeout.ms", (c, v, base) -> c.bslTcpLoginTimeoutMs(Long.parseLong(v)));
         key("bsl.tcp.max.frame.bytes", (c, v, base) -> c.bslTcpMaxFrameBytes(Integer.parseInt(v)));
         key("bsl.tcp.max.sessions", (c, v, base) -> c.bslTcpMaxSessions(Integer.parseInt(v)));
+        key("bsl.tcp.max.sessions.per.address", (c, v, base) -> c.bslTcpMaxSessionsPerAddress(Integer.parseInt(v)));
         key("bsl.tcp.tls", (c, v, base) -> c.bslTcpTls(bool(v)));
         key("fix.host", (c, v, base) -> c.fix().host(v));
         key("fix.tls", (c, v, base) -> c.fixTls(bool(v)));

@@ -77,6 +77,7 @@ public final class ApplianceContext
     private long bslTcpLoginTimeoutMs = BslTcpLane.Context.DEFAULT_LOGIN_TIMEOUT_MS;
     private int bslTcpMaxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
     private int bslTcpMaxSessions = BslTcpLane.Context.DEFAULT_MAX_SESSIONS;
+    private int bslTcpMaxSessionsPerAddress = BslTcpLane.Context.DEFAULT_MAX_SESSIONS_PER_ADDRESS;
     private boolean bslTcpTls;
     private boolean fixTls;
     private long protectionGraceMs = SessionProtection.Settings.DEFAULTS.graceMs();
@@ -378,6 +379,21 @@ public final class ApplianceContext
     public int bslTcpMaxSessions()
     {
         return bslTcpMaxSessions;
+    }
+
+    /**
+     * {@code bsl.tcp.max.sessions.per.address}: the most BSL TCP connections open at once from one address (an IPv6
+     * address by its /64); edge.ip.exempt addresses are not capped.
+     */
+    public ApplianceContext bslTcpMaxSessionsPerAddress(final int sessions)
+    {
+        this.bslTcpMaxSessionsPerAddress = sessions;
+        return changed();
+    }
+
+    public int bslTcpMaxSessionsPerAddress()
+    {
+        return bslTcpMaxSessionsPerAddress;
     }
 
     /**
@@ -1797,10 +1813,12 @@ public final class ApplianceContext
         checkEndpoint("replication.primary.endpoint", primaryEndpoint);
         checkLanes();
         if (bslTcpPort < 0 || bslTcpPort > 65_535 || bslTcpHeartbeatMs < 10 || bslTcpLoginTimeoutMs < 1 ||
-            bslTcpMaxFrameBytes < BslFraming.MIN_MESSAGE_BYTES || bslTcpMaxSessions < 1 || bslTcpHost == null)
+            bslTcpMaxFrameBytes < BslFraming.MIN_MESSAGE_BYTES || bslTcpMaxSessions < 1 || bslTcpHost == null ||
+            bslTcpMaxSessionsPerAddress < 1)
         {
             throw new IllegalArgumentException("bsl.tcp.port 0-65535, bsl.tcp.heartbeat.ms at least 10, " +
-                "bsl.tcp.login.timeout.ms and bsl.tcp.max.sessions positive, bsl.tcp.max.frame.bytes at least " +
+                "bsl.tcp.login.timeout.ms, bsl.tcp.max.sessions and bsl.tcp.max.sessions.per.address positive, " +
+                "bsl.tcp.max.frame.bytes at least " +
                 BslFraming.MIN_MESSAGE_BYTES + ", bsl.tcp.host set");
         }
         if (!demo && !(chainIdSet && verifyingContractSet))

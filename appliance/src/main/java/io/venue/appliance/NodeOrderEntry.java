@@ -36,6 +36,7 @@ import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
 import io.venue.transport.http.OwnerIntents;
+import io.venue.transport.http.ProtectionSignatures;
 import io.venue.verifier.VerifierPool;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -281,6 +282,9 @@ final class NodeOrderEntry
                 System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery)
                 .issued(id -> models.agents().find(id, System.currentTimeMillis(), credentialSecrets) != null))
             .tokenSigners(this::tokenGrant)
+            .protectionSignatures(new ProtectionSignatures(context.chainId(), context.verifyingContract(),
+                System::currentTimeMillis, Secp256k1Recoveries.select()::newRecovery,
+                ProtectionSignatures.DEFAULT_CAPACITY))
             .wsTokens(new WsTokens(credentialSecrets.tokenKey()), context.wsTokenTtlMs())
             .executions(executionHistory::page)
             .feed(feed).webSocket(context.webSocketEnabled() ? context.webSocket().feed(feed) : null)
@@ -298,7 +302,9 @@ final class NodeOrderEntry
         return new BslTcpLane(new BslTcpLane.Context().entry(entry).host(context.bslTcpHost())
             .port(context.bslTcpPort()).heartbeatIntervalMs(context.bslTcpHeartbeatMs())
             .loginTimeoutMs(context.bslTcpLoginTimeoutMs()).maxFrameBytes(context.bslTcpMaxFrameBytes())
-            .maxSessions(context.bslTcpMaxSessions()).tsSkewMs(context.mmActionTsSkewMs())
+            .maxSessions(context.bslTcpMaxSessions())
+            .maxSessionsPerAddress(context.bslTcpMaxSessionsPerAddress(), context.edgeIpExempt())
+            .tsSkewMs(context.mmActionTsSkewMs())
             .marketListed(id -> models.directory().market(id) != null).orderMarket(models.orders()::marketOf)
             .deployment(context.chainId(), context.verifyingContract())
             .tls(context.bslTcpTls() ? context.httpTls() : null));

@@ -7,6 +7,7 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalTailer;
 import io.venue.journal.queue.RecordHandler;
 import io.venue.journal.sbe.MessageHeaderDecoder;
+import io.venue.journal.sbe.OrderDoneDecoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
 import org.agrona.DirectBuffer;
@@ -15,6 +16,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -24,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * An account's executions read from the event journal in pages, for GET /api/v1/bsl/accounts/{account}/executions.
+ * An account's executions read from the event journal in pages, for GET /api/v1/bsl/accounts/{account}/executions:
+ * its fills, and its orders' ends with their reason (a client's cancel, a cancel-on-disconnect or dead-man sweep, a
+ * cancel-all, an expiry, a fill), so that a client learns why each order left.
  * The cursor is a command sequence: a page holds the executions of the commands after it, whole commands only, and
  * its {@code nextCursor} is the last command read. A page stops after {@link #PAGE} executions; {@code end} says the
  * journal's end was reached (or the last command whose answers may go out). Reads on its own thread, never on an I/O
@@ -55,6 +59,7 @@ public final class ExecutionHistory implements AutoCloseable
         });
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final TradeDecoder trade = new TradeDecoder();
+    private final OrderDoneDecoder orderDone = new OrderDoneDecoder();
     private final byte[] address = new byte[20];
     private final byte[] orderId = new byte[32];
     private JournalTailer tailer;
@@ -124,6 +129,14 @@ public final class ExecutionHistory implements AutoCloseable
         }
         indexedThrough = sequence;
         header.wrap(buffer, offset);
+        if (header.templateId() == OrderDoneDecoder.TEMPLATE_ID)
+        {
+            // an order of the account left for good: the page says why (a cancel, a sweep, an expiry, a fill)
+            orderDone.wrapAndApplyHeader(buffer, offset, header);
+            orderDone.getAccount(address, 0, 20);
+            index.add(address, 0, sequence, excerpt, sequence);
+            return;
+        }
         if (header.templateId() != TradeDecoder.TEMPLATE_ID)
         {
             return;
@@ -157,6 +170,7 @@ public final class ExecutionHistory implements AutoCloseable
     private String indexed(final String account, final byte[] wanted, final long cursor)
     {
         final List<String> executions = new ArrayList<>();
+        final List<String> done = new ArrayList<>();
         final ExecutionIndex.Entries entries = index.entries(wanted);
         long last = cursor;
         boolean end = true;
@@ -165,21 +179,21 @@ public final class ExecutionHistory implements AutoCloseable
             for (int i = entries.firstAfter(cursor); i < entries.size(); i++)
             {
                 final long sequence = entries.sequence(i);
-                if (sequence != last && executions.size() >= PAGE)
+                if (sequence != last && executions.size() + done.size() >= PAGE)
                 {
                     end = false;
                     break;
                 }
-                readCommand(entries.excerpt(i), sequence, wanted, executions);
+                readCommand(entries.excerpt(i), sequence, wanted, executions, done);
                 last = sequence;
             }
         }
-        return page(account, cursor, executions, end ? Math.max(cursor, indexedThrough) : last, end);
+        return page(account, cursor, executions, done, end ? Math.max(cursor, indexedThrough) : last, end);
     }
 
     /** The account's executions of command {@code sequence} in the excerpt at {@code excerpt}. */
     private void readCommand(final long excerpt, final long sequence, final byte[] wanted,
-        final List<String> executions)
+        final List<String> executions, final List<String> done)
     {
         if (!tailer.moveToIndex(excerpt))
         {
@@ -196,7 +210,27 @@ public final class ExecutionHistory implements AutoCloseable
             {
                 collect(buffer, offset, wanted, executions);
             }
+            else if (header.templateId() == OrderDoneDecoder.TEMPLATE_ID)
+            {
+                collectDone(buffer, offset, wanted, done);
+            }
         });
+    }
+
+    /** Adds the order done at {@code offset} when it is the account's: its id, why it ended and what was left. */
+    private void collectDone(final DirectBuffer buffer, final int offset, final byte[] wanted, final List<String> done)
+    {
+        orderDone.wrapAndApplyHeader(buffer, offset, header);
+        orderDone.getAccount(address, 0, 20);
+        if (!Arrays.equals(address, wanted))
+        {
+            return;
+        }
+        orderDone.getOrderId(orderId, 0, 32);
+        done.add(new JsonWriter().field("sequence", orderDone.sequence()).field("eventIndex", orderDone.eventIndex())
+            .field("market", orderDone.market()).field("orderId", Hex.to0x(orderId))
+            .field("reason", orderDone.reason().name().toLowerCase(Locale.ROOT))
+            .field("remaining", orderDone.remaining()).toJson());
     }
 
     /** Adds the account's sides of the trade at {@code offset}: as maker, as taker, or both. */
@@ -218,11 +252,12 @@ public final class ExecutionHistory implements AutoCloseable
         }
     }
 
-    private static String page(final String account, final long cursor, final List<String> executions, final long next,
-        final boolean end)
+    private static String page(final String account, final long cursor, final List<String> executions,
+        final List<String> done, final long next, final boolean end)
     {
         return new JsonWriter().field("ok", true).field("account", account).field("cursor", cursor)
-            .raw("executions", JsonWriter.array(executions)).field("nextCursor", next).field("end", end).toJson();
+            .raw("executions", JsonWriter.array(executions)).raw("done", JsonWriter.array(done))
+            .field("nextCursor", next).field("end", end).toJson();
     }
 
     /**
@@ -234,6 +269,7 @@ public final class ExecutionHistory implements AutoCloseable
     {
         tailer.moveAfterSequence(cursor);
         final List<String> executions = new ArrayList<>();
+        final List<String> done = new ArrayList<>();
         final long[] last = {cursor};
         final int[] commands = {0};
         final boolean[] beyond = {false};
@@ -251,7 +287,7 @@ public final class ExecutionHistory implements AutoCloseable
             if (sequence != last[0])
             {
                 // the first event of the next command: the page ends between two commands
-                if (executions.size() >= PAGE || commands[0] >= SCAN_LIMIT)
+                if (executions.size() + done.size() >= PAGE || commands[0] >= SCAN_LIMIT)
                 {
                     full[0] = true;
                     tailer.stopHere();
@@ -263,6 +299,10 @@ public final class ExecutionHistory implements AutoCloseable
             if (header.templateId() == TradeDecoder.TEMPLATE_ID)
             {
                 collect(buffer, offset, wanted, executions);
+            }
+            else if (header.templateId() == OrderDoneDecoder.TEMPLATE_ID)
+            {
+                collectDone(buffer, offset, wanted, done);
             }
         };
         boolean end = false;
@@ -277,9 +317,9 @@ public final class ExecutionHistory implements AutoCloseable
         if (end && indexAfter)
         {
             // every command up to the limit was read: the next page comes from the index
-            return page(account, cursor, executions, limit, false);
+            return page(account, cursor, executions, done, limit, false);
         }
-        return page(account, cursor, executions, last[0], end);
+        return page(account, cursor, executions, done, last[0], end);
     }
 
     /** One side of the trade in {@link #trade}: the account's order, side and role. */

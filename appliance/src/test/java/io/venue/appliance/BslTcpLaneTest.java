@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.Socket;
@@ -510,6 +511,59 @@ class BslTcpLaneTest
         final byte[] copy = Arrays.copyOf(frame, frame.length + extra);
         ByteBuffer.wrap(copy).order(ByteOrder.LITTLE_ENDIAN).putInt(0, frame.length - 4 + extra);
         return copy;
+    }
+
+    /**
+     * bsl.tcp.max.sessions.per.address: the connection over the address's cap is sent Error TOO_MANY_SESSIONS and
+     * closed as it opens (before any Login: nothing journaled), and the address gets its place back when one closes.
+     */
+    @Test
+    void oneAddressHoldsAtMostItsCapOfConnections() throws Exception
+    {
+        // loopback is not exempt here (the other tests exempt it, as a load generator would be)
+        start(Map.of("bsl.tcp.max.sessions.per.address", "2", "edge.ip.exempt", "10.9.9.9"));
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final BslTcpClient first = session(mm, false);
+        final BslTcpClient second = connect();
+        final long before = awaitJournaled(journaled());
+        final BslTcpClient third = connect();
+        final BslTcpClient.Received refused = third.read(WAIT_MS);
+        assertEquals("Error", refused.type(), refused.toString());
+        assertEquals("TOO_MANY_SESSIONS", refused.get("code"), refused.toString());
+        assertTrue(String.valueOf(refused.get("message")).contains("bsl.tcp.max.sessions.per.address"),
+            refused.toString());
+        assertTrue(third.closedWithin(WAIT_MS));
+        final String metrics = http.get("/api/v1/admin/metrics").body();
+        assertTrue(metrics.contains("venue_bsltcp_address_refusals_total 1"), metrics);
+        Thread.sleep(100);
+        assertEquals(before, journaled(), "a refused connection journals nothing (no login work was spent)");
+        // the two admitted ones still work, and a closed one gives its place back
+        final BslTcpClient.Received accepted = login(second, mm, false);
+        assertEquals("LoginAccepted", accepted.type(), accepted.toString());
+        first.close();
+        BslTcpClient fourth = null;
+        final long deadline = System.nanoTime() + WAIT_MS * 1_000_000L;
+        while (fourth == null && System.nanoTime() < deadline)
+        {
+            // the server counts the close once it has seen it: until then the new connection may still be refused
+            final BslTcpClient candidate = connect();
+            try
+            {
+                final BslTcpClient.Received answer = login(candidate, mm, false);
+                if (answer.type().equals("LoginAccepted"))
+                {
+                    fourth = candidate;
+                    continue;
+                }
+                assertEquals("TOO_MANY_SESSIONS", answer.get("code"), answer.toString());
+            }
+            catch (final IOException refusedAndClosed)
+            {
+                // the Login met the refused connection's close (a reset, or the end of the stream)
+            }
+            Thread.sleep(20);
+        }
+        assertTrue(fourth != null, "a closed connection gives the address its place back");
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.venue.appliance;
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
+import io.venue.action.Cancel;
 import io.venue.action.CancelAll;
+import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SignedAction;
 import io.venue.action.SpotPlaceOrder;
@@ -12,10 +14,13 @@ import io.venue.action.json.CanonicalJson;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
 import io.venue.codec.Hex;
+import io.venue.crypto.Eip191;
 import io.venue.crypto.PreimageMode;
 import io.venue.crypto.Secp256k1KeyPair;
 import io.venue.crypto.Secp256k1Signer;
 import io.venue.engine.Engine;
+import io.venue.entry.protect.ProtectionCommands;
+import io.venue.entry.protect.ProtectionText;
 import io.venue.engine.EventSink;
 import io.venue.journal.RecordPrinter;
 import io.venue.journal.queue.Journal;
@@ -26,6 +31,7 @@ import io.venue.testing.ChildJvm;
 import io.venue.transport.bsl.CompactOrders;
 import io.venue.transport.bsltcp.BslTcpClient;
 import io.venue.transport.bsltcp.ClientMessages;
+import io.venue.transport.http.JsonReader;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -34,9 +40,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -263,6 +273,124 @@ class ProtectionsLaneTest
         final HttpResponse<String> nothing = protection(agent, "/api/v1/protection/cancel-on-disconnect",
             "{\"armed\":false}");
         assertEquals(404, nothing.statusCode(), nothing.body());
+    }
+
+    /** A wallet-signed protection body (docs/API.md, "Protections"): the value fields, then the signed ones. */
+    private static String signedBody(final Secp256k1KeyPair key, final Address account, final String values,
+        final String text, final long walletNonce, final long timestampMs)
+    {
+        final byte[] signature = new Secp256k1Signer(key).sign(Eip191.personalHash(text), PreimageMode.RAW);
+        return "{" + values + ",\"account\":\"" + account + "\",\"nonce\":" + walletNonce + ",\"timestampMs\":" +
+            timestampMs + ",\"signature\":\"" + Hex.to0x(signature) + "\"}";
+    }
+
+    private HttpResponse<String> post(final String route, final String body) throws Exception
+    {
+        return http.post(route, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Spec 4.3: the protection routes take the account's own signature as well as an agent's machine headers. Accepted
+     * (and it acts: the timer fires), refused for another signer, a body changed after signing, a replay and a stale
+     * text.
+     */
+    @Test
+    void theProtectionRoutesTakeTheAccountsOwnSignature() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "100"));
+        final Address account = trader.address();
+        final long now = System.currentTimeMillis();
+        final String deadManRoute = "/api/v1/protection/dead-man";
+        final String values = "\"countdownMs\":1000,\"market\":" + SPOT_MARKET;
+        final String text = ProtectionText.deadMan(account, SPOT_MARKET, 1_000, 1, now, DEMO_CHAIN_ID, DEMO_CONTRACT);
+        assertEquals("venue protection\nroute:dead-man\naccount:" + account + "\nmarket:" + SPOT_MARKET +
+            "\ncountdownMs:1000\nnonce:1\ntimestampMs:" + now + "\nchainId:" + DEMO_CHAIN_ID +
+            "\nverifyingContract:" + DEMO_CONTRACT, text);
+
+        final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
+        final HttpResponse<String> wrongSigner = post(deadManRoute, signedBody(stranger, account, values, text, 1,
+            now));
+        assertEquals(401, wrongSigner.statusCode(), wrongSigner.body());
+        assertEquals("UNAUTHENTICATED", field(wrongSigner.body(), "code"), wrongSigner.body());
+        final HttpResponse<String> changed = post(deadManRoute, signedBody(trader, account,
+            "\"countdownMs\":600000,\"market\":" + SPOT_MARKET, text, 1, now));
+        assertEquals(401, changed.statusCode(), "the signature binds the values: " + changed.body());
+        final long old = now - 60_000;
+        final HttpResponse<String> stale = post(deadManRoute, signedBody(trader, account, values,
+            ProtectionText.deadMan(account, SPOT_MARKET, 1_000, 2, old, DEMO_CHAIN_ID, DEMO_CONTRACT), 2, old));
+        assertEquals(401, stale.statusCode(), stale.body());
+        assertEquals("SKEW", field(stale.body(), "code"), stale.body());
+
+        final String covered = restOverHttp(31_000);
+        final String good = signedBody(trader, account, values, text, 1, now);
+        final HttpResponse<String> armed = post(deadManRoute, good);
+        assertEquals(200, armed.statusCode(), armed.body());
+        assertEquals("ARMED", field(armed.body(), "action"), armed.body());
+        assertEquals(account.toString(), field(armed.body(), "account"), armed.body());
+        final HttpResponse<String> replayed = post(deadManRoute, good);
+        assertEquals(409, replayed.statusCode(), replayed.body());
+        assertEquals("NONCE_REPLAYED", field(replayed.body(), "code"), replayed.body());
+        assertEquals("cancelled_dead_man", awaitStatusOtherThan(covered, "resting"), "the signed arm took effect");
+
+        // the explicit cancel-on-disconnect, armed by the account's signature, sweeps a wallet session that ends
+        final long then = System.currentTimeMillis();
+        final HttpResponse<String> cod = post("/api/v1/protection/cancel-on-disconnect", signedBody(trader, account,
+            "\"armed\":true", ProtectionText.cancelOnDisconnect(account, ProtectionCommands.ALL_MARKETS, true, 3,
+                then, DEMO_CHAIN_ID, DEMO_CONTRACT), 3, then));
+        assertEquals(200, cod.statusCode(), cod.body());
+        assertEquals("ARMED", field(cod.body(), "action"), cod.body());
+        final BslTcpClient session = walletSession();
+        final String swept = rest(session, 1, 1).get(0);
+        session.close();
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(swept, "resting"));
+    }
+
+    /**
+     * The private executions read says why each of the account's orders ended: a client's cancel, a dead-man timer, a
+     * session's cancel-on-disconnect and a cancel-all (each reason of the journal is in ExecutionHistoryTest).
+     */
+    @Test
+    void theExecutionsReadSaysWhyEachOrderEnded() throws Exception
+    {
+        start(Map.of("protection.cod.grace.ms", "100"));
+        final SvcRequestSigner agent = http.agentCredential(trader, nonce++, AgentKind.API, Scope.CANCEL);
+        final String byClient = restOverHttp(31_000);
+        final HttpResponse<String> cancelled = http.post("/api/v1/trading/actions", VenueHttp.body(trader,
+            trader.address(), nonce++, new Cancel(OrderId.of(byClient)), PreimageMode.RAW));
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertEquals("cancelled", status(byClient));
+
+        final String byDeadMan = restOverHttp(31_001);
+        assertEquals(200, protection(agent, "/api/v1/protection/dead-man", "{\"countdownMs\":1000}").statusCode());
+        assertEquals("cancelled_dead_man", awaitStatusOtherThan(byDeadMan, "resting"));
+
+        final SvcRequestSigner mm = http.agentCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.QUOTE);
+        final BslTcpClient session = sessionKeySession(mm);
+        final String byDisconnect = rest(session, 1, 1).get(0);
+        session.close();
+        assertEquals("cancelled_disconnect", awaitStatusOtherThan(byDisconnect, "resting"));
+
+        final String byCancelAll = restOverHttp(31_002);
+        final HttpResponse<String> all = http.post("/api/v1/trading/cancel-all",
+            VenueHttp.body(trader, trader.address(), nonce++, new CancelAll(CancelAll.ALL_MARKETS), PreimageMode.RAW));
+        assertEquals("1", field(all.body(), "cancelled"), all.body());
+
+        final String token = PrivateReadsTest.token(http, trader);
+        final HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+            appliance.baseUrl() + "/api/v1/bsl/accounts/" + trader.address() + "/executions"))
+            .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode(), page.body());
+        final Map<String, String> reasons = new HashMap<>();
+        for (final Object entry : (List<?>)((Map<?, ?>)JsonReader.read(page.body().getBytes(StandardCharsets.UTF_8)))
+            .get("done"))
+        {
+            final Map<?, ?> done = (Map<?, ?>)entry;
+            reasons.put((String)done.get("orderId"), (String)done.get("reason"));
+        }
+        assertEquals("cancelled", reasons.get(byClient), page.body());
+        assertEquals("cancelled_dead_man", reasons.get(byDeadMan), page.body());
+        assertEquals("cancelled_disconnect", reasons.get(byDisconnect), page.body());
+        assertEquals("cancelled_all", reasons.get(byCancelAll), page.body());
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.venue.journal.queue.Journal;
 import io.venue.journal.queue.JournalAppender;
 import io.venue.journal.sbe.Book;
 import io.venue.journal.sbe.MessageHeaderEncoder;
+import io.venue.journal.sbe.OrderDoneEncoder;
+import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeEncoder;
 import io.venue.transport.http.JsonReader;
@@ -17,9 +19,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Pages of an account's executions over an event journal whose excerpts hold the events of several commands, as the
@@ -141,6 +145,75 @@ class ExecutionHistoryTest
                 assertEquals(1, ((List<?>)page.get("executions")).size(), page.toString());
                 assertEquals(true, page.get("end"), page.toString());
                 assertEquals((long)others + 1, page.get("nextCursor"));
+            }
+        }
+    }
+
+    /**
+     * The page says why each of the account's orders ended, every reason of the journal as the status route spells it
+     * (a client's cancel, a cancel-on-disconnect or dead-man sweep, a cancel-all, an expiry, a fill ...), in journal
+     * order beside the fills, and never another account's.
+     */
+    @Test
+    void aPageSaysWhyEachOfTheAccountsOrdersEnded() throws Exception
+    {
+        try (Journal events = Journal.open(folder))
+        {
+            final JournalAppender appender = events.appender();
+            final ExpandableArrayBuffer record = new ExpandableArrayBuffer(256);
+            final OrderDoneEncoder done = new OrderDoneEncoder();
+            final List<String> expected = new ArrayList<>();
+            long sequence = 0;
+            for (final OrderDoneReason reason : OrderDoneReason.values())
+            {
+                if (reason == OrderDoneReason.NULL_VAL)
+                {
+                    continue;
+                }
+                sequence++;
+                for (final byte[] account : List.of(OTHER, ACCOUNT))
+                {
+                    final byte[] orderId = new byte[32];
+                    orderId[0] = (byte)sequence;
+                    orderId[1] = account[0];
+                    done.wrapAndApplyHeader(record, 0, new MessageHeaderEncoder()).sequence(sequence)
+                        .eventIndex(account == OTHER ? 0 : 1).putOrderId(orderId, 0, 32).putAccount(account, 0, 20)
+                        .market(3).reason(reason).remaining(sequence * 10);
+                    appender.add(record, 0, MessageHeaderEncoder.ENCODED_LENGTH + done.encodedLength());
+                    if (account == ACCOUNT)
+                    {
+                        expected.add(sequence + ":" + hex(orderId) + ":" + reason.name().toLowerCase(Locale.ROOT) +
+                            ":" + sequence * 10);
+                    }
+                }
+                appender.commit();
+            }
+            final long last = sequence;
+            // from the index, and scanned (an index that keeps nothing of the account)
+            for (final ExecutionHistory history : List.of(new ExecutionHistory(events, () -> last),
+                new ExecutionHistory(events, () -> last, 1, 2, 2)))
+            {
+                try (history)
+                {
+                    final Map<?, ?> page = (Map<?, ?>)JsonReader.read(history.page(hex(ACCOUNT), 0).get()
+                        .getBytes(StandardCharsets.UTF_8));
+                    final List<String> read = new ArrayList<>();
+                    for (final Object entry : (List<?>)page.get("done"))
+                    {
+                        final Map<?, ?> one = (Map<?, ?>)entry;
+                        assertEquals(3L, one.get("market"), one.toString());
+                        assertEquals(1L, one.get("eventIndex"), one.toString());
+                        read.add(one.get("sequence") + ":" + one.get("orderId") + ":" + one.get("reason") + ":" +
+                            one.get("remaining"));
+                    }
+                    assertEquals(expected, read, page.toString());
+                    assertTrue(read.stream().anyMatch(r -> r.contains(":cancelled_dead_man:")) &&
+                        read.stream().anyMatch(r -> r.contains(":cancelled_disconnect:")) &&
+                        read.stream().anyMatch(r -> r.contains(":cancelled_all:")) &&
+                        read.stream().anyMatch(r -> r.contains(":cancelled:")) &&
+                        read.stream().anyMatch(r -> r.contains(":expired:")), read.toString());
+                    assertEquals(List.of(), page.get("executions"));
+                }
             }
         }
     }

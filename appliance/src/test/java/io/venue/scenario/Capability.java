@@ -28,5 +28,12 @@ public enum Capability
     /**
      * A queue before the engine that a client's requests can fill (a verifier ring, a backlog), refused QUEUE_LIMIT.
      */
-    FILLABLE_QUEUE
+    FILLABLE_QUEUE,
+    /** The answer of an action carries the action's digest and the fills it caused ({@code trades}). */
+    FILLS_IN_ANSWER,
+    /**
+     * Its answers are the trading route's HTTP answers: their headers (Retry-After, the rate limit's) and the detail
+     * fields of a refusal (the nonce window's, {@code expectedSigner}).
+     */
+    HTTP_ANSWERS
 }

@@ -70,7 +70,8 @@ final class CompactLane implements LaneClient, MachineAuthProbes
     public Set<Capability> capabilities()
     {
         return EnumSet.of(Capability.PLACE, Capability.AMEND, Capability.CANCEL, Capability.CANCEL_BY_CLIENT_ORDER_ID,
-            Capability.BATCH, Capability.LANE_WINDOWS, Capability.MACHINE_AUTH, Capability.FILLABLE_QUEUE);
+            Capability.BATCH, Capability.LANE_WINDOWS, Capability.MACHINE_AUTH, Capability.FILLABLE_QUEUE,
+            Capability.FILLS_IN_ANSWER, Capability.HTTP_ANSWERS);
     }
 
     @Override

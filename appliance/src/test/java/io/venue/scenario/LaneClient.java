@@ -117,6 +117,18 @@ public interface LaneClient
      */
     String neverMeets(RequestRejectReason reason);
 
+    /** How this lane answers a request the draining node no longer takes. */
+    default Refusal shuttingDown()
+    {
+        return new Refusal(503, "SHUTTING_DOWN");
+    }
+
+    /** How this lane answers an order the node decided nothing about in time (answer.timeout.ms). */
+    default Refusal timedOut()
+    {
+        return new Refusal(504, "TIMEOUT");
+    }
+
     // ---- gateway probes: this lane's own requests that meet a refusal before the engine ----
 
     /** The trader's request with its body cut short by one byte. */

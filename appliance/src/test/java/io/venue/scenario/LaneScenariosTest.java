@@ -55,6 +55,18 @@ class LaneScenariosTest extends ScenarioSupport
         return connect(lane, venue);
     }
 
+    /**
+     * The fills an action caused, as its answer says them, on a lane whose answers say them (the status reads, which
+     * every scenario checks too, show them on every lane).
+     */
+    private static void assertFills(final LaneClient lane, final long trades, final Result result)
+    {
+        if (lane.can(Capability.FILLS_IN_ANSWER))
+        {
+            assertEquals(trades, result.trades(), result::toString);
+        }
+    }
+
     @OnEveryLane
     void aPlaceRestsAndTheReadsShowIt(final Lanes.Lane on) throws Exception
     {
@@ -65,10 +77,13 @@ class LaneScenariosTest extends ScenarioSupport
         final SignedAction signed = trader.sign(bid(market, PRICE, 3));
 
         final Result placed = accepted(lane.send(trader, signed));
-        assertEquals(trader.digest(signed), placed.digest(), "the digest is the signed payload's v2 digest");
+        if (lane.can(Capability.FILLS_IN_ANSWER))
+        {
+            assertEquals(trader.digest(signed), placed.digest(), "the digest is the signed payload's v2 digest");
+            assertEquals(0, placed.trades());
+        }
         assertEquals(trader.digest(signed), placed.orderId(), "the order id is the placing action's digest");
         assertTrue(placed.sequence() > 0, placed::toString);
-        assertEquals(0, placed.trades());
 
         final Venue.OrderView order = lane.orderStatus(placed.orderId());
         assertEquals("resting", order.status());
@@ -92,7 +107,7 @@ class LaneScenariosTest extends ScenarioSupport
 
         final String bid = accepted(lane.place(buyer, bid(market, PRICE, 3))).orderId();
         final Result firstAsk = accepted(lane.place(seller, ask(market, PRICE, 1)));
-        assertEquals(1, firstAsk.trades(), firstAsk::toString);
+        assertFills(lane, 1, firstAsk);
         assertEquals(
             new Venue.OrderView("resting", PRICE, 3 * LOT, 2 * LOT, LOT, "Bid", market, "NONE",
                 buyer.account().toString()),
@@ -104,7 +119,7 @@ class LaneScenariosTest extends ScenarioSupport
 
         // a lower ask takes the rest at the maker's price
         final Result secondAsk = accepted(lane.place(seller, ask(market, PRICE - 10 * TICK, 2)));
-        assertEquals(1, secondAsk.trades(), secondAsk::toString);
+        assertFills(lane, 1, secondAsk);
         final Venue.OrderView maker = lane.orderStatus(bid);
         assertEquals("filled", maker.status());
         assertEquals(3 * LOT, maker.filled());
@@ -122,7 +137,7 @@ class LaneScenariosTest extends ScenarioSupport
         accepted(lane.place(maker, ask(market, PRICE, 1)));
 
         final Result ioc = accepted(lane.place(taker, order(market, Side.BID, PRICE, 2, TimeInForce.IOC)));
-        assertEquals(1, ioc.trades());
+        assertFills(lane, 1, ioc);
         final Venue.OrderView order = lane.orderStatus(ioc.orderId());
         assertEquals("cancelled_ioc", order.status());
         assertEquals(LOT, order.filled());
@@ -141,7 +156,7 @@ class LaneScenariosTest extends ScenarioSupport
         final String behind = accepted(lane.place(second, bid(market, PRICE, 1))).orderId();
 
         final Result amended = accepted(lane.amend(first, ahead, PRICE, LOT));
-        assertEquals(0, amended.trades());
+        assertFills(lane, 0, amended);
         final Venue.OrderView order = lane.orderStatus(ahead);
         assertEquals("resting", order.status());
         assertEquals(PRICE, order.price());
@@ -185,7 +200,7 @@ class LaneScenariosTest extends ScenarioSupport
         // an amend that now crosses trades at once
         final String ask = accepted(lane.place(seller, ask(market, PRICE, 1))).orderId();
         final Result crossing = accepted(lane.amend(first, amendedId, PRICE, 2 * LOT));
-        assertEquals(1, crossing.trades(), crossing::toString);
+        assertFills(lane, 1, crossing);
         assertEquals("filled", lane.orderStatus(ask).status());
         assertEquals(LOT, lane.orderStatus(amendedId).remaining());
     }
@@ -346,7 +361,7 @@ class LaneScenariosTest extends ScenarioSupport
         final String yesBid = accepted(lane.place(buyer, outcome(market, Book.YES, Side.BID, 40, 3))).orderId();
         final String noBid = accepted(lane.place(buyer, outcome(market, Book.NO, Side.BID, 70, 1))).orderId();
         final Result yesAsk = accepted(lane.place(seller, outcome(market, Book.YES, Side.ASK, 40, 2)));
-        assertEquals(1, yesAsk.trades());
+        assertFills(lane, 1, yesAsk);
         assertEquals(2 * UNIT, lane.orderStatus(yesBid).filled());
         assertEquals("resting", lane.orderStatus(noBid).status(), "the books are independent: no YES/NO cross");
         assertEquals(0, lane.orderStatus(noBid).filled());

@@ -21,7 +21,8 @@ final class Lanes
 
     static final List<Lane> ALL = List.of(
         new Lane("json", JsonLane::new),
-        new Lane("compact", CompactLane::new));
+        new Lane("compact", CompactLane::new),
+        new Lane("bsl-tcp", TcpLane::new));
 
     /** The lanes, for {@code @MethodSource}. */
     static List<Lane> all()

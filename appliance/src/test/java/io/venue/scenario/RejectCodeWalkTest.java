@@ -389,9 +389,12 @@ class RejectCodeWalkTest extends ScenarioSupport
         // the window's floor has passed the nonce: another action under it can never be used
         final Result below = lane.send(trader, trader.sign(nonce, bid(market, PRICE, 1)));
         refused(lane, RejectCode.NONCE_BELOW_FLOOR, below);
-        assertEquals(nonce + 1, Result.number(below.answer(), "nonceFloor"), below::toString);
-        assertEquals(256, Result.number(below.answer(), "nonceWindow"), below::toString);
-        assertEquals(nonce + 1, Result.number(below.answer(), "nextUsableNonce"), below::toString);
+        if (lane.can(Capability.HTTP_ANSWERS))
+        {
+            assertEquals(nonce + 1, Result.number(below.answer(), "nonceFloor"), below::toString);
+            assertEquals(256, Result.number(below.answer(), "nonceWindow"), below::toString);
+            assertEquals(nonce + 1, Result.number(below.answer(), "nextUsableNonce"), below::toString);
+        }
     }
 
     void nonceReplayed(final Lanes.Lane on) throws Exception
@@ -405,8 +408,11 @@ class RejectCodeWalkTest extends ScenarioSupport
         accepted(lane.send(trader, used));
         final Result replayed = lane.send(trader, used);
         refused(lane, RejectCode.NONCE_REPLAYED, replayed);
-        assertEquals(nonce, Result.number(replayed.answer(), "nonceFloor"), replayed::toString);
-        assertEquals(nonce + 2, Result.number(replayed.answer(), "nextUsableNonce"), replayed::toString);
+        if (lane.can(Capability.HTTP_ANSWERS))
+        {
+            assertEquals(nonce, Result.number(replayed.answer(), "nonceFloor"), replayed::toString);
+            assertEquals(nonce + 2, Result.number(replayed.answer(), "nextUsableNonce"), replayed::toString);
+        }
     }
 
     void nonceOutsideWindow(final Lanes.Lane on) throws Exception
@@ -417,7 +423,10 @@ class RejectCodeWalkTest extends ScenarioSupport
         final long floor = lane.nonceWindow(trader.account()).floor();
         final Result outside = lane.send(trader, trader.sign(floor + 256, bid(market, PRICE, 1)));
         refused(lane, RejectCode.NONCE_OUTSIDE_WINDOW, outside);
-        assertEquals(floor, Result.number(outside.answer(), "nonceFloor"), outside::toString);
+        if (lane.can(Capability.HTTP_ANSWERS))
+        {
+            assertEquals(floor, Result.number(outside.answer(), "nonceFloor"), outside::toString);
+        }
         // refused before the nonce step: the action can still be sent under a nonce inside the window
         accepted(lane.send(trader, trader.sign(floor + 255, bid(market, PRICE, 1))));
     }
@@ -473,7 +482,10 @@ class RejectCodeWalkTest extends ScenarioSupport
         final Secp256k1KeyPair stranger = Secp256k1KeyPair.generate(new SecureRandom());
         final Result forged = lane.place(trader.signedBy(stranger), bid(main().newSpotMarket(), PRICE, 1));
         refused(lane, RejectCode.UNAUTHORIZED_SIGNER, forged);
-        assertEquals(trader.account().toString(), forged.answer().get("expectedSigner"), forged::toString);
+        if (lane.can(Capability.HTTP_ANSWERS))
+        {
+            assertEquals(trader.account().toString(), forged.answer().get("expectedSigner"), forged::toString);
+        }
     }
 
     void scopeDenied(final Lanes.Lane on) throws Exception
@@ -883,7 +895,10 @@ class RejectCodeWalkTest extends ScenarioSupport
         accepted(lane.batch(trader, twenty));
         final Result full = lane.batch(trader, twenty);
         refused(lane.refusal(RequestRejectReason.LANE_RATE_LIMITED), full);
-        assertNotNull(full.header("retry-after"), full::toString);
+        if (lane.can(Capability.HTTP_ANSWERS))
+        {
+            assertNotNull(full.header("retry-after"), full::toString);
+        }
     }
 
     // ---- docs/API.md's own codes ----
@@ -913,7 +928,7 @@ class RejectCodeWalkTest extends ScenarioSupport
         for (final int n : new int[] {8, 24, 48})
         {
             answers = lane.sendHeaviest(trader, n);
-            if (answers.stream().anyMatch(answer -> answer.is(504, "TIMEOUT") ||
+            if (answers.stream().anyMatch(answer -> lane.timedOut().matches(answer) ||
                 answer.body().contains("\"status\":504,\"answer\":{\"ok\":false,\"code\":\"TIMEOUT\"")))
             {
                 return;
@@ -952,8 +967,11 @@ class RejectCodeWalkTest extends ScenarioSupport
                 Thread.sleep(1);
             }
             final Result answer = lane.place(trader, bid(market, PRICE - TICK, 1));
-            refused(new Refusal(503, "SHUTTING_DOWN"), answer);
-            assertEquals("1", answer.header("retry-after"), answer::toString);
+            refused(lane.shuttingDown(), answer);
+            if (lane.can(Capability.HTTP_ANSWERS))
+            {
+                assertEquals("1", answer.header("retry-after"), answer::toString);
+            }
         }
         finally
         {

@@ -127,7 +127,7 @@ public final class Venue implements AutoCloseable
 
     /** Settings every venue of the scenarios has: room for a fresh market per scenario, small books. */
     private static final Map<String, String> COMMON = Map.of("limits.markets", "200", "limits.orders.per.book", "64",
-        "limits.levels.per.side", "64");
+        "limits.levels.per.side", "64", "lanes", "http,bsl-tcp", "bsl.tcp.port", "0", "bsl.tcp.heartbeat.ms", "60000");
 
     final Appliance appliance;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -27,6 +27,7 @@ import io.venue.entry.protect.ProtectionCommands;
 import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.transport.bsl.CompactOrders;
+import io.venue.transport.tcp.AddressSessions;
 import org.agrona.collections.LongArrayQueue;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -63,6 +64,7 @@ final class BslSession extends ChannelInboundHandlerAdapter
 
     private final BslTcpLane.Context context;
     private final BslTcpLane.Counters counters;
+    private final AddressSessions perAddress;
     private final EntryCore core;
     private final EntrySession entry;
     private final CompactAdmission admission;
@@ -83,6 +85,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
     private State state = State.AWAITING_LOGIN;
     private ChannelHandlerContext ctx;
     private InetAddress remote;
+    /** The key the per-address cap counted this connection by, given back when it closes; null when not counted. */
+    private InetAddress counted;
     private String remoteText;
     private SessionLogin.Outcome identity;
     private boolean detailed;
@@ -100,11 +104,12 @@ final class BslSession extends ChannelInboundHandlerAdapter
     /** DeadMan and CancelOnDisconnect requests offered and not yet acknowledged (event loop only). */
     private int protectionsInFlight;
 
-    BslSession(final BslTcpLane.Context context, final BslTcpLane.Counters counters, final EntryCore core,
-        final EntrySession entry, final CompactAdmission admission, final SessionLogin login)
+    BslSession(final BslTcpLane.Context context, final BslTcpLane.Counters counters, final AddressSessions perAddress,
+        final EntryCore core, final EntrySession entry, final CompactAdmission admission, final SessionLogin login)
     {
         this.context = context;
         this.counters = counters;
+        this.perAddress = perAddress;
         this.core = core;
         this.entry = entry;
         this.admission = admission;
@@ -128,6 +133,14 @@ final class BslSession extends ChannelInboundHandlerAdapter
                 " connections; try again later or another node");
             return;
         }
+        counted = perAddress.acquire(remote);
+        if (counted == null)
+        {
+            counters.addressRefusals.incrementAndGet();
+            fail(ErrorCode.TOO_MANY_SESSIONS, "this address holds its maximum of " + perAddress.perAddress() +
+                " connections to this lane (bsl.tcp.max.sessions.per.address); close one first");
+            return;
+        }
         loginDeadline = ctx.executor().schedule(() -> fail(ErrorCode.LOGIN_TIMEOUT, "no Login within " +
             context.loginTimeoutMs() + " ms of the connection"), context.loginTimeoutMs(), TimeUnit.MILLISECONDS);
         final long tick = Math.max(5, context.heartbeatIntervalMs() / 4);
@@ -139,6 +152,8 @@ final class BslSession extends ChannelInboundHandlerAdapter
     public void channelInactive(final ChannelHandlerContext ctx)
     {
         counters.open.decrementAndGet();
+        perAddress.release(counted);
+        counted = null;
         state = State.CLOSING;
         cancelTimers();
         core.sessions().remove(entry.connectionId());

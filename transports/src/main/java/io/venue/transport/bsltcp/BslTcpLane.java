@@ -1,5 +1,6 @@
 package io.venue.transport.bsltcp;
 
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.venue.action.Address;
 import io.venue.codec.MetricsText;
 import io.venue.crypto.Secp256k1Recoveries;
@@ -8,10 +9,13 @@ import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import io.venue.entry.mm.CompactAdmission;
+import io.venue.transport.tcp.AddressSessions;
 import io.venue.transport.tcp.TcpLaneServer;
 import io.venue.transport.tls.ServerTls;
 
+import java.net.InetAddress;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 import java.util.function.ToLongFunction;
@@ -60,9 +64,16 @@ public final class BslTcpLane implements Lane
         final WalletLogins walletLogins = new WalletLogins(context.maxWalletLogins, SessionLogin.WALLET_SKEW_MS);
         final long startedMs = System.currentTimeMillis();
         final Secp256k1Recoveries recoveries = Secp256k1Recoveries.select();
+        final AddressSessions perAddress = new AddressSessions(context.maxSessionsPerAddress, context.maxSessions,
+            context.exempt);
         server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
-            channel -> channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes), new BslSession(context,
-                counters, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
+            // the answers of one event-loop turn (a read batch, or the answers handed over by the responder) leave in
+            // one flush, one write system call, rather than one each (FlushConsolidationHandler defers a flush made
+            // outside a read to a task after the turn's other tasks)
+            channel -> channel.pipeline().addLast(new FrameDecoder(context.maxFrameBytes),
+                new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                new BslSession(context,
+                counters, perAddress, core, core.open(ids.next()), admission, new SessionLogin(core.credentials(),
                 recoveries.newRecovery(), walletLogins, context.chainId, context.verifyingContract, startedMs))));
     }
 
@@ -134,6 +145,7 @@ public final class BslTcpLane implements Lane
         final AtomicLong windowRefusals = new AtomicLong();
         final AtomicLong answers = new AtomicLong();
         final AtomicLong errors = new AtomicLong();
+        final AtomicLong addressRefusals = new AtomicLong();
 
         void appendTo(final MetricsText text)
         {
@@ -150,6 +162,8 @@ public final class BslTcpLane implements Lane
                 windowRefusals);
             counter(text, "venue_bsltcp_answers_total", "BSL TCP OrderAnswers sent", answers);
             counter(text, "venue_bsltcp_errors_total", "BSL TCP protocol errors (each closed its connection)", errors);
+            counter(text, "venue_bsltcp_address_refusals_total", "BSL TCP connections refused by the per-address " +
+                "cap (bsl.tcp.max.sessions.per.address)", addressRefusals);
         }
 
         private static void counter(final MetricsText text, final String name, final String help,
@@ -166,6 +180,8 @@ public final class BslTcpLane implements Lane
         public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
         public static final long DEFAULT_LOGIN_TIMEOUT_MS = 5_000;
         public static final int DEFAULT_MAX_SESSIONS = 256;
+        /** A market maker runs a few sessions per host (one per strategy or book), not dozens. */
+        public static final int DEFAULT_MAX_SESSIONS_PER_ADDRESS = 16;
 
         private EntryCore entry;
         private String host = "127.0.0.1";
@@ -175,6 +191,8 @@ public final class BslTcpLane implements Lane
         private long loginTimeoutMs = DEFAULT_LOGIN_TIMEOUT_MS;
         private int maxFrameBytes = BslFraming.DEFAULT_MAX_MESSAGE_BYTES;
         private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private int maxSessionsPerAddress = DEFAULT_MAX_SESSIONS_PER_ADDRESS;
+        private Set<InetAddress> exempt = Set.of();
         private int maxWalletLogins = 100_000;
         private long tsSkewMs = 15_000;
         private LongPredicate marketListed;
@@ -245,6 +263,18 @@ public final class BslTcpLane implements Lane
             return this;
         }
 
+        /**
+         * The most connections open at once from one address (an IPv6 address by its /64), logged in or not; one more
+         * is sent Error TOO_MANY_SESSIONS and closed before it may log in. The {@code exempt} addresses (the node's
+         * edge.ip.exempt) are never refused by it; they still count toward {@link #maxSessions}.
+         */
+        public Context maxSessionsPerAddress(final int sessions, final Set<InetAddress> exempt)
+        {
+            this.maxSessionsPerAddress = sessions;
+            this.exempt = Set.copyOf(exempt);
+            return this;
+        }
+
         /** Spec 8.2's maxActionTsSkewMs, as the HTTP compact route's. */
         public Context tsSkewMs(final long ms)
         {
@@ -311,12 +341,13 @@ public final class BslTcpLane implements Lane
             {
                 throw new IllegalStateException("the bsl-tcp lane needs the deployment (chain id, contract)");
             }
-            if (heartbeatIntervalMs < 10 || loginTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 ||
+            if (heartbeatIntervalMs < 10 || loginTimeoutMs < 1 || maxSessions < 1 || maxSessionsPerAddress < 1 ||
+                ioThreads < 1 ||
                 maxFrameBytes < BslFraming.MIN_MESSAGE_BYTES || port < 0 || port > 65_535)
             {
                 throw new IllegalStateException("bsl-tcp: heartbeat at least 10 ms, a positive login timeout, " +
-                    "sessions and I/O threads, a max frame of at least " + BslFraming.MIN_MESSAGE_BYTES +
-                    " bytes and a port 0 to 65535");
+                    "sessions, sessions per address and I/O threads, a max frame of at least " +
+                    BslFraming.MIN_MESSAGE_BYTES + " bytes and a port 0 to 65535");
             }
             concluded = true;
             return this;

@@ -128,7 +128,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.reads = new ReadRoutes(context);
         this.mm = new MmRoute(context, machineAuth);
         this.compact = new CompactOrderRoute(context, machineAuth);
-        this.protection = new ProtectionRoute(machineAuth, context.entry.protection());
+        this.protection = new ProtectionRoute(machineAuth, context.entry.protection(),
+            context.protectionSignatures);
     }
 
     @Override

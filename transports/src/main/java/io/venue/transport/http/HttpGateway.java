@@ -247,6 +247,7 @@ public final class HttpGateway implements AutoCloseable
         CancelReplaceRequests cancelReplaces;
         long mmActionTsSkewMs = CompactOrderRoute.MAX_ACTION_TS_SKEW_MS;
         OwnerIntents ownerIntents;
+        ProtectionSignatures protectionSignatures;
         TokenSigners tokenSigners;
         WsTokens wsTokens;
         long wsTokenTtlMs = WsTokens.DEFAULT_TTL_MS;
@@ -461,6 +462,16 @@ public final class HttpGateway implements AutoCloseable
         public Context orderMarket(final ToLongFunction<String> orderMarket)
         {
             this.orderMarket = orderMarket;
+            return this;
+        }
+
+        /**
+         * Lets the protection routes take the account's own signature (docs/API.md, "Protections") beside an agent's
+         * machine headers; without it they take machine headers only.
+         */
+        public Context protectionSignatures(final ProtectionSignatures signatures)
+        {
+            this.protectionSignatures = signatures;
             return this;
         }
 

@@ -2,20 +2,27 @@ package io.venue.transport.http;
 
 import io.venue.action.Address;
 import io.venue.auth.Scope;
+import io.venue.codec.Hex;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.Answer;
 import io.venue.entry.protect.ProtectionCommands;
+import io.venue.entry.protect.ProtectionText;
 import io.venue.entry.protect.SessionProtection;
+import io.venue.journal.sbe.RequestRejectReason;
+import io.venue.svc.SvcHeaders;
 
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The protection routes (docs/API.md, "Protections"): POST {@value #DEAD_MAN} arms, renews or disarms an account's
  * dead-man timer, POST {@value #CANCEL_ON_DISCONNECT} arms or disarms its explicit cancel-on-disconnect (for wallet
  * sessions, which have no automatic sweep). Both take an agent's SVC-* machine headers (a credential of the account
- * holding cancel or quote) and a small JSON body; the account is the credential's. One instance per connection.
+ * holding cancel or quote; the account is the credential's) or the account's own EIP-191 signature of the request's
+ * {@link ProtectionText} in the body ({@link ProtectionSignatures}), and a small JSON body. One instance per
+ * connection.
  */
 final class ProtectionRoute
 {
@@ -27,13 +34,20 @@ final class ProtectionRoute
     {
     }
 
+    private static final Set<String> WALLET_FIELDS = Set.of("account", "nonce", "timestampMs", "signature");
+    private static final Pattern SIGNATURE = Pattern.compile("0x[0-9a-f]{130}");
+
     private final MachineAuth machineAuth;
     private final SessionProtection protection;
+    /** Null: the node takes no wallet-signed protection requests (machine headers only). */
+    private final ProtectionSignatures signatures;
 
-    ProtectionRoute(final MachineAuth machineAuth, final SessionProtection protection)
+    ProtectionRoute(final MachineAuth machineAuth, final SessionProtection protection,
+        final ProtectionSignatures signatures)
     {
         this.machineAuth = machineAuth;
         this.protection = protection;
+        this.signatures = signatures;
     }
 
     boolean served()
@@ -41,10 +55,24 @@ final class ProtectionRoute
         return protection != null;
     }
 
-    /** Authenticates and reads the request; a decision to refuse, or the request. */
+    /**
+     * Authenticates and reads the request; a decision to refuse, or the request. Without SVC-* headers and with a
+     * {@code signature} in the body, the account's own signature of its {@link ProtectionText} authenticates it
+     * ({@link ProtectionSignatures}); otherwise an agent's machine headers do.
+     */
     MmRoute.Decision<Request> decide(final Function<String, String> headers, final String method, final String uri,
         final String path, final byte[] body)
     {
+        final boolean deadMan = path.equals(DEAD_MAN);
+        if (signatures != null && headers.apply(SvcHeaders.AUTH_VERSION) == null &&
+            headers.apply(SvcHeaders.KEY) == null)
+        {
+            final Map<?, ?> fields = object(body);
+            if (fields != null && fields.containsKey("signature"))
+            {
+                return walletSigned(path, deadMan, fields);
+            }
+        }
         final MachineAuth.Authenticated auth = machineAuth.authenticate(headers, method, uri, body,
             System.currentTimeMillis());
         if (auth.refusal() != null)
@@ -56,27 +84,85 @@ final class ProtectionRoute
             return MmRoute.Decision.refuse(new SubmitResponse(403, HttpResponses.error("SCOPE_DENIED",
                 "a protection needs a credential of the account holding the cancel or the quote scope")));
         }
-        final boolean deadMan = path.equals(DEAD_MAN);
-        final Map<?, ?> fields;
-        try
+        final Map<?, ?> fields = object(body);
+        if (fields == null)
         {
-            if (!(JsonReader.read(body) instanceof Map<?, ?> map))
-            {
-                throw new JsonReader.JsonException("the body is a JSON object");
-            }
-            fields = map;
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("", "the body is a JSON object"));
         }
-        catch (final JsonReader.JsonException ex)
+        final String account = auth.key().account();
+        return values(fields, deadMan, Set.of(), Address.of(account).toBytes(), account);
+    }
+
+    /** The wallet-signed form: the account, the nonce, the timestamp and the signature beside the request's values. */
+    private MmRoute.Decision<Request> walletSigned(final String path, final boolean deadMan, final Map<?, ?> fields)
+    {
+        if (!(fields.get("account") instanceof String accountText) || !Routes.ADDRESS.matcher(accountText).matches())
         {
-            return MmRoute.Decision.refuse(TokenRoute.badRequest("", ex.getMessage()));
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("account", "the account, 0x and 40 lowercase hex " +
+                "digits"));
         }
+        if (!(fields.get("nonce") instanceof Long nonce) || nonce < 0)
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("nonce", "an integer from 0 to " + Long.MAX_VALUE));
+        }
+        if (!(fields.get("timestampMs") instanceof Long timestampMs) || timestampMs < 0)
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("timestampMs", "Unix milliseconds"));
+        }
+        if (!(fields.get("signature") instanceof String signatureText) ||
+            !SIGNATURE.matcher(signatureText).matches())
+        {
+            return MmRoute.Decision.refuse(TokenRoute.badRequest("signature", "0x and 130 lowercase hex digits (r, " +
+                "s, v)"));
+        }
+        final Address account = Address.of(accountText);
+        final MmRoute.Decision<Request> read = values(fields, deadMan, WALLET_FIELDS, account.toBytes(), accountText);
+        if (read.admitted() == null)
+        {
+            return read;
+        }
+        final Request request = read.admitted();
+        final ProtectionSignatures.Failure failure = signatures.check(deadMan ? ProtectionText.DEAD_MAN :
+            ProtectionText.CANCEL_ON_DISCONNECT, account, request.market(), request.countdownMs(), request.armed(),
+            nonce, timestampMs, Hex.fromHex(signatureText));
+        if (failure == null)
+        {
+            return read;
+        }
+        final String what = "POST " + path + ": wallet-signed protection of " + accountText;
+        return new MmRoute.Decision<>(0, switch (failure)
+        {
+            case STALE -> new TokenRoute.Outcome(new SubmitResponse(401, new JsonWriter().field("ok", false)
+                .field("code", "SKEW").field("field", "timestampMs").field("message", "timestampMs must be within " +
+                    ProtectionSignatures.SKEW_MS + " ms of the server's clock (serverTimeMs) and not before the node " +
+                    "started (acceptsTimestampsFromMs)").field("serverTimeMs", signatures.nowMs())
+                .field("acceptsTimestampsFromMs", signatures.acceptsFromMs()).toJson()),
+                RequestRejectReason.TIMESTAMP_SKEW, what + " dated " + timestampMs);
+            case WRONG_SIGNER -> new TokenRoute.Outcome(new SubmitResponse(401, new JsonWriter().field("ok", false)
+                .field("code", "UNAUTHENTICATED").field("field", "signature").field("message", "signature is not the " +
+                    "account's own EIP-191 signature of the request's protection text (docs/API.md, Protections)")
+                .toJson()), RequestRejectReason.TRANSPORT_AUTH_FAILED, what + ": not the account's signature");
+            case REPLAYED -> new TokenRoute.Outcome(new SubmitResponse(409, new JsonWriter().field("ok", false)
+                .field("code", "NONCE_REPLAYED").field("field", "nonce").field("message", "this signed text was " +
+                    "used already: sign a new one (another nonce or timestamp)").toJson()),
+                RequestRejectReason.MACHINE_NONCE_REPLAYED, what + ": text used already");
+            case FULL -> TokenRoute.Outcome.answer(new SubmitResponse(503, HttpResponses.error("BUSY", "too many " +
+                "wallet-signed protection requests in the last minute; retry after the delay"), 1));
+        }, null);
+    }
+
+    /** The request's own values (market, countdownMs or armed), every other field refused but {@code extra}. */
+    private MmRoute.Decision<Request> values(final Map<?, ?> fields, final boolean deadMan, final Set<String> extra,
+        final byte[] accountBytes, final String account)
+    {
         final Set<String> allowed = deadMan ? Set.of("countdownMs", "market") : Set.of("armed", "market");
         for (final Object key : fields.keySet())
         {
-            if (!allowed.contains(key))
+            if (!allowed.contains(key) && !extra.contains(key))
             {
                 return MmRoute.Decision.refuse(TokenRoute.badRequest(String.valueOf(key), "unknown field; the body " +
-                    "holds " + (deadMan ? "countdownMs and optionally market" : "armed and optionally market")));
+                    "holds " + (deadMan ? "countdownMs and optionally market" : "armed and optionally market") +
+                    (extra.isEmpty() ? "" : ", with account, nonce, timestampMs and signature when wallet-signed")));
             }
         }
         long market = ProtectionCommands.ALL_MARKETS;
@@ -90,8 +176,6 @@ final class ProtectionRoute
             }
             market = id;
         }
-        final String account = auth.key().account();
-        final byte[] accountBytes = Address.of(account).toBytes();
         if (deadMan)
         {
             if (!(fields.get("countdownMs") instanceof Long countdown))
@@ -111,6 +195,19 @@ final class ProtectionRoute
             return MmRoute.Decision.refuse(TokenRoute.badRequest("armed", "true or false"));
         }
         return MmRoute.Decision.admit(new Request(accountBytes, account, market, 0, armed));
+    }
+
+    /** The body as a JSON object, or null when it is not one. */
+    private static Map<?, ?> object(final byte[] body)
+    {
+        try
+        {
+            return JsonReader.read(body) instanceof Map<?, ?> map ? map : null;
+        }
+        catch (final JsonReader.JsonException ex)
+        {
+            return null;
+        }
     }
 
     /**
