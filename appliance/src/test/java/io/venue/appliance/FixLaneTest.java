@@ -614,16 +614,17 @@ class FixLaneTest
             final String answer = readUntilClosed(socket);
             assertTrue(answer.contains("|35=5|") && answer.contains("cannot be framed"), answer);
         }
-        // nothing of it was journaled but the two sessions' numbers (a LOGON and a LOGOUT mark each): no order, no
-        // refusal (the logons were the credential's own)
+        // nothing of it was journaled but the two sessions' numbers (a LOGON and a LOGOUT mark each) and their
+        // cancel-on-disconnect hook (a SessionOpened and a SessionClosed each): no order, no refusal (the logons were
+        // the credential's own)
         final long deadline = System.nanoTime() + WAIT_MS * 1_000_000L;
         long now = metric(metrics(), "venue_sequence{stage=\"journaled\"}");
-        while (now < journaled + 4 && System.nanoTime() < deadline)
+        while (now < journaled + 8 && System.nanoTime() < deadline)
         {
             Thread.sleep(10);
             now = metric(metrics(), "venue_sequence{stage=\"journaled\"}");
         }
-        assertEquals(journaled + 4, now);
+        assertEquals(journaled + 8, now);
         final String metrics = metrics();
         assertTrue(metric(metrics, "venue_fix_framing_faults_total") >= 3, metrics);
         assertEquals(5, metric(metrics, "venue_fix_session_rejects_total"), metrics);

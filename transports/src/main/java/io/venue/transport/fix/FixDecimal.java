@@ -33,16 +33,16 @@ final class FixDecimal
         long units = 0;
         int at = 0;
         int intDigits = 0;
+        boolean large = false;
         while (at < length && isDigit(value.charAt(at)))
         {
-            units = units * 10 + (value.charAt(at) - '0');
+            // saturates: the whole value is read before it is judged, so a malformed one is MALFORMED
+            large |= units > MAX_MICROS / 1_000_000;
+            units = large ? units : units * 10 + (value.charAt(at) - '0');
             at++;
             intDigits++;
-            if (units > MAX_MICROS / 1_000_000)
-            {
-                return TOO_LARGE;
-            }
         }
+        large |= units > MAX_MICROS / 1_000_000;
         if (intDigits == 0)
         {
             return MALFORMED;
@@ -78,7 +78,7 @@ final class FixDecimal
                 }
                 digits++;
             }
-            if (finer)
+            if (finer && !large)
             {
                 return TOO_PRECISE;
             }
@@ -86,6 +86,10 @@ final class FixDecimal
             {
                 fraction *= 10;
             }
+        }
+        if (large)
+        {
+            return TOO_LARGE;
         }
         final long micros = units * 1_000_000 + fraction;
         return micros > MAX_MICROS ? TOO_LARGE : micros;
