@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import quickfix.Message;
 import quickfix.Session;
+import quickfix.field.BeginSeqNo;
 import quickfix.field.ClOrdID;
+import quickfix.field.EndSeqNo;
 import quickfix.field.ExecInst;
 import quickfix.field.MassCancelRequestType;
 import quickfix.field.OrdType;
@@ -35,6 +37,7 @@ import quickfix.fix44.OrderCancelRequest;
 import quickfix.fix44.OrderMassCancelRequest;
 import quickfix.fix44.OrderStatusRequest;
 import quickfix.fix44.QuoteRequest;
+import quickfix.fix44.ResendRequest;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -350,6 +353,15 @@ class FixOrderEntryTest
         status.set(new OrderID(get(entry.await(report("r6", "0"), WAIT_MS), 37)));
         send(entry, status);
         assertEquals("0", get(entry.await(report("r6", "I"), WAIT_MS), 39));
+
+        // a resend of the reports is one gap fill: no report is sent twice (docs/FIX.md, "ResendRequest")
+        entry.clear();
+        send(entry, new ResendRequest(new BeginSeqNo(2), new EndSeqNo(0)));
+        final Message gapFill = entry.await("4", WAIT_MS);
+        assertEquals("Y", get(gapFill, 123));
+        assertEquals("2", get(gapFill, 34));
+        assertTrue(Long.parseLong(get(gapFill, 36)) > 10, gapFill.toString());
+        assertTrue(entry.received().stream().noneMatch(m -> QuickFixClient.type(m).equals("8")));
         assertTrue(entry.loggedOn());
         assertReplaysByteForByte();
     }

@@ -486,7 +486,7 @@ final class FixSession extends ChannelInboundHandlerAdapter
         if (ORDER_ENTRY.equals(subSession))
         {
             final SessionProtection protection = core.protection();
-            if (protection != null)
+            if (protection != null && reports != null)
             {
                 // an institutional agent's session key: its policy cancels the account's orders when it ends, after
                 // the grace window, unless the credential logs on again within it (docs/ENGINE.md, "Protections")

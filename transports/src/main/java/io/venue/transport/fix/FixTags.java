@@ -78,6 +78,7 @@ final class FixTags
     static final byte LOGOUT = '5';
     static final byte LOGON = 'A';
     static final byte BUSINESS_MESSAGE_REJECT = 'j';
+    static final byte NEW_ORDER_SINGLE = 'D';
 
     // SessionRejectReason(373)
     static final int REJECT_INVALID_TAG_NUMBER = 0;
