@@ -47,6 +47,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -363,6 +366,20 @@ class FixOrderEntryTest
         status.set(new OrderID(get(entry.await(report("r6", "0"), WAIT_MS), 37)));
         send(entry, status);
         assertEquals("0", get(entry.await(report("r6", "I"), WAIT_MS), 39));
+
+        // good till a time: expired once the stamped clock passes it (the engine looks at its next command)
+        final NewOrderSingle gtd = limit("e1", BUY, "0.01", "10");
+        gtd.setChar(59, '6');
+        gtd.setString(126, DateTimeFormatter.ofPattern("yyyyMMdd-HH:mm:ss.SSS").withZone(ZoneOffset.UTC)
+            .format(Instant.now().plusMillis(500)));
+        send(entry, gtd);
+        entry.await(report("e1", "0"), WAIT_MS);
+        Thread.sleep(600);
+        send(entry, limit("e2", BUY, "0.01", "10"));
+        final Message expired = entry.await(report("e1", "C"), WAIT_MS);
+        assertEquals("C", get(expired, 39));
+        assertTrue(QuickFixClient.text(expired).contains("expired"), expired.toString());
+        entry.await(report("e2", "0"), WAIT_MS);
 
         // a resend of the reports is one gap fill: no report is sent twice (docs/FIX.md, "ResendRequest"). QuickFIX/J
         // takes the gap fill (numbered 2, PossDup) without handing it on, so the lane's count says what it filled
