@@ -120,6 +120,16 @@ public final class FixLane implements Lane
     public void appendMetrics(final MetricsText text)
     {
         counters.appendTo(text);
+        final FixReports views = reports;
+        if (views != null)
+        {
+            text.family("venue_fix_reports_derived_total", "counter", "FIX reports derived from the journals")
+                .sample("venue_fix_reports_derived_total", views.derived());
+            text.family("venue_fix_orders_untracked_total", "counter", "orders the FIX reports do not follow (the " +
+                "open-order limit was reached)").sample("venue_fix_orders_untracked_total", views.untracked());
+            text.family("venue_fix_reports_failed", "gauge", "1 when the FIX reports stopped on a journal they " +
+                "could not read").sample("venue_fix_reports_failed", views.failed() ? 1 : 0);
+        }
     }
 
     @Override
@@ -141,6 +151,8 @@ public final class FixLane implements Lane
             .field("maxMessageBytes", (long)context.maxMessageBytes)
             .field("sendingTimeToleranceMs", context.sendingTimeToleranceMs)
             .field("orderEntry", context.commandTail != null)
+            .field("symbol", "the market id in Symbol(55) or SecurityID(48); <id>.YES or <id>.NO for an outcome book")
+            .field("orderMessages", "D,F,G,q,H")
             // the node's certificates, as the HTTP lane's (its sniHosts name the same ones)
             .field("tls", context.tls != null).build());
     }

@@ -76,6 +76,7 @@ final class FixReports implements Agent
     private final AtomicLong untracked = new AtomicLong();
     private final AtomicLong derived = new AtomicLong();
     private volatile long readThrough;
+    private volatile RuntimeException failure;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final ActionEnvelopeDecoder envelope = new ActionEnvelopeDecoder();
@@ -169,8 +170,33 @@ final class FixReports implements Agent
         return derived.get();
     }
 
+    /** Whether the journals could not be read (damaged): the reports stopped, loudly, and the lane goes on. */
+    boolean failed()
+    {
+        return failure != null;
+    }
+
     @Override
     public int doWork()
+    {
+        if (failure != null)
+        {
+            return 0;
+        }
+        try
+        {
+            return derive();
+        }
+        catch (final RuntimeException ex)
+        {
+            // a journal this thread cannot read: no more reports (clients see none and ask for status), the sessions
+            // and order entry go on; the error handler (the node's log) says where
+            failure = ex;
+            throw ex;
+        }
+    }
+
+    private int derive()
     {
         int work = 0;
         while (work < BATCH)
