@@ -1,8 +1,8 @@
 package io.venue.entry.protect;
 
-import org.agrona.concurrent.AtomicBuffer;
 import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;

@@ -5,18 +5,18 @@ import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.journal.queue.JournalTailer;
 import io.venue.transport.tcp.TcpLaneServer;
 import io.venue.transport.tls.ServerTls;
-import io.venue.journal.queue.JournalTailer;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
-import java.util.function.LongSupplier;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The FIX 4.4 lane (named {@value #NAME}; docs/FIX.md): the venue's own acceptor (DECISIONS.md says why not Artio) on

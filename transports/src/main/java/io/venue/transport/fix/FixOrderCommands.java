@@ -1,11 +1,10 @@
 package io.venue.transport.fix;
 
-import java.util.Arrays;
 import io.venue.crypto.Blake3;
 import io.venue.journal.sbe.ActionEnvelopeEncoder;
 import io.venue.journal.sbe.AmendEncoder;
-import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.Book;
+import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.CancelAllEncoder;
 import io.venue.journal.sbe.CancelEncoder;
 import io.venue.journal.sbe.LimitClass;
@@ -18,6 +17,7 @@ import io.venue.journal.sbe.TimeInForce;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The order commands a FIX order-entry session hands to the sequencer (journal version 13, docs/JOURNAL-SCHEMA.md):

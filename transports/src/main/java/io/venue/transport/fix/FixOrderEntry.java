@@ -1,10 +1,10 @@
 package io.venue.transport.fix;
 
-import java.util.Locale;
 import io.venue.codec.Hex;
 import io.venue.entry.protect.ProtectionRequests;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**

@@ -1,6 +1,5 @@
 package io.venue.transport.fix;
 
-import java.nio.charset.StandardCharsets;
 import io.venue.codec.Hex;
 import io.venue.entry.RejectCodes;
 import io.venue.journal.JournalRecords;
@@ -28,6 +27,7 @@ import org.agrona.concurrent.Agent;
 
 import java.math.BigInteger;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
