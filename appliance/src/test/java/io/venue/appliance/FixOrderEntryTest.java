@@ -414,6 +414,52 @@ class FixOrderEntryTest
         assertReplaysByteForByte();
     }
 
+    @Test
+    void anOrdersViewAndItsClOrdIdOutliveARestartOfTheAppliance() throws Exception
+    {
+        // a grace window longer than the restart: the new logon keeps the orders (ENGINE.md, "Protections")
+        final Map<String, String> settings = Map.of("protection.cod.grace.ms", "120000");
+        start(settings);
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+            Scope.CANCEL);
+        final Path store = Files.createDirectories(folder.resolve("restart-client"));
+        try (QuickFixClient first = new QuickFixClient(store, appliance.fixPort(), "VENUE", "order_entry",
+            agent.apiKeyId(), agent.apiSecret(), agent.apiPassphrase(), trader.address().toString(), ""))
+        {
+            first.awaitLogon(WAIT_MS);
+            send(first, limit("p1", BUY, "0.5", "100"));
+            first.await(report("p1", "0"), WAIT_MS);
+            final Secp256k1KeyPair seller = fundedTrader();
+            ok(http.submit(seller, 0, new SpotPlaceOrder(SPOT_MARKET, null, Side.ASK, 100 * UNIT, 100_000, null,
+                TimeInForce.GTC, false, false, -1)));
+            assertEquals("0.1", get(first.await(report("p1", "F"), WAIT_MS), 14));
+            first.logout();
+        }
+        appliance.close();
+        start(settings);
+        try (QuickFixClient second = new QuickFixClient(store, appliance.fixPort(), "VENUE", "order_entry",
+            agent.apiKeyId(), agent.apiSecret(), agent.apiPassphrase(), trader.address().toString(), ""))
+        {
+            second.awaitLogon(WAIT_MS);
+            // the view is the journal's: what the order filled before the restart
+            final OrderStatusRequest status = new OrderStatusRequest();
+            status.set(new ClOrdID("p1"));
+            status.setChar(SIDE, BUY);
+            status.set(new Symbol("1"));
+            send(second, status);
+            final Message known = second.await(report("p1", "I"), WAIT_MS);
+            assertEquals("1", get(known, 39), known.toString());
+            assertEquals("0.1", get(known, 14));
+            assertEquals("0.4", get(known, 151));
+            // and its ClOrdID still names it: the order id is derived from it, not kept by the lane
+            send(second, cancelRequest("p1", "p2"));
+            final Message cancelled = second.await(report("p2", "4"), WAIT_MS);
+            assertEquals("0.1", get(cancelled, 14));
+            assertTrue(QuickFixClient.text(cancelled).contains("client"), cancelled.toString());
+        }
+        assertReplaysByteForByte();
+    }
+
     /** The command journal through a fresh engine of the node's configuration writes the event journal exactly. */
     private void assertReplaysByteForByte() throws Exception
     {
