@@ -319,7 +319,10 @@ final class NodeOrderEntry
         {
             marks = FixJournalMarks.scan(scan);
         }
+        // its ExecutionReports: the journals read from their start by the lane's own thread (the open orders' views)
         return new FixLane(context.fix().entry(entry).journalMarks(marks)
+            .orderEntry(journals.commands().tailer(), journals.events().tailer(), () -> pending.lastSequenced(),
+                sequencer.sequence(), (int)Math.min(Integer.MAX_VALUE, config.stateLimits().openOrders()))
             .tls(context.fixTls() ? context.httpTls() : null));
     }
 

@@ -31,7 +31,7 @@ final class CommandCheck
     private static final boolean[] BOOK = table(0, 1, 2);
     private static final boolean[] STP_MODE = table(0, 1, 2, 3, 4);
     private static final boolean[] TIME_IN_FORCE = table(0, 1, 2, 3);
-    private static final boolean[] SIGNER_MATCH = table(0, 1, 2, 3, 4, 5);
+    private static final boolean[] SIGNER_MATCH = table(0, 1, 2, 3, 4, 5, 6);
     private static final boolean[] LEG_TYPE = table(0, 1, 2, 3);
     private static final boolean[] KILL_SCOPE = table(0, 1, 2);
     private static final boolean[] KEY_KIND = table(0, 1);

@@ -70,10 +70,14 @@ final class Gate implements Events.AccountLimits
         final int accountOffset = offset + ActionEnvelopeDecoder.accountEncodingOffset();
         // an admin text signature speaks for an operator action only (the verifier tries it for no other)
         final SignerMatch match = envelope.signerMatch();
-        final boolean signedByAccount = match != SignerMatch.OTHER &&
-            (match != SignerMatch.ACCOUNT_ADMIN_TEXT || scope == SCOPE_OPERATOR);
         int account = state.accounts.find(buffer, accountOffset);
         state.events.rateOf(account, nowMs);
+        if (match == SignerMatch.SESSION_CREDENTIAL)
+        {
+            return admitSession(buffer, offset, account, scope, nowMs, accountLimited);
+        }
+        final boolean signedByAccount = match != SignerMatch.OTHER &&
+            (match != SignerMatch.ACCOUNT_ADMIN_TEXT || scope == SCOPE_OPERATOR);
 
         if (scope == SCOPE_OPERATOR)
         {
@@ -123,6 +127,48 @@ final class Gate implements Events.AccountLimits
         }
         state.accountChanged(account);
         NonceWindow.tryConsume(state.nonceWords, base, envelope.nonce());
+        state.events.nonceOf(account);
+        return account;
+    }
+
+    /**
+     * The gate of a SESSION_CREDENTIAL order command (journal version 13): a session lane authenticated the session,
+     * and the envelope's {@code rawSigner} names its credential (8 bytes, then zeros). The credential must be an active
+     * agent credential of the account with the scope, as a signing agent must; the account must be known. There is no
+     * nonce step: the command was not signed, so there is nothing a nonce could stop being replayed (the lane journals
+     * each order once, its order id derived from the credential and the client's ClOrdID, and the engine refuses an id
+     * or a client order id still open); the per-account action rate applies as to any trading action. Not an operator
+     * action, nor accepted in a record older than version 13.
+     */
+    private int admitSession(final DirectBuffer buffer, final int offset, final int account, final int scope,
+        final long nowMs, final boolean accountLimited)
+    {
+        if (scope == SCOPE_OPERATOR)
+        {
+            return reject(buffer, offset, account, RejectCode.NOT_OPERATOR);
+        }
+        if (state.events.version() < JournalRecords.SESSION_CREDENTIAL_VERSION)
+        {
+            return reject(buffer, offset, account, RejectCode.UNAUTHORIZED_SIGNER);
+        }
+        if (account == FixedKeyIndex.MISSING)
+        {
+            return reject(buffer, offset, account, RejectCode.ACCOUNT_NOT_FUNDED);
+        }
+        final long credentialId = buffer.getLong(offset + ActionEnvelopeDecoder.rawSignerEncodingOffset(),
+            ByteOrder.BIG_ENDIAN);
+        final int outcome = state.agents.authorizeCredential(credentialId, account, scope, nowMs);
+        if (outcome != Agents.OK)
+        {
+            return reject(buffer, offset, account, outcome == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED :
+                RejectCode.UNAUTHORIZED_SIGNER);
+        }
+        if (accountLimited && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
+            state.config.actionsPerWindow(), state.config.actionWindowMs()))
+        {
+            return reject(buffer, offset, account, RejectCode.RATE_LIMITED);
+        }
+        state.accountChanged(account);
         state.events.nonceOf(account);
         return account;
     }

@@ -9,6 +9,7 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedEncoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryEncoder;
 import io.venue.journal.sbe.FixMarkKind;
+import io.venue.journal.sbe.ActionEnvelopeDecoder;
 import io.venue.journal.sbe.FixSessionMarkEncoder;
 import io.venue.journal.sbe.FixSubSession;
 import io.venue.crypto.Blake3;
@@ -310,7 +311,7 @@ public final class Sequencer implements Agent
         final int offset, final int length)
     {
         if (length < MessageHeaderEncoder.ENCODED_LENGTH || length > record.capacity() ||
-            !JournalRecords.isProtection(buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF))
+            !laneCommand(buffer, offset, length))
         {
             // a lane of this node wrote it: a defect, journaled as refused rather than lost
             refuse(stamp(), connectionId, correlationId, RequestRejectReason.MALFORMED, zeros32, zeros32,
@@ -319,6 +320,25 @@ public final class Sequencer implements Agent
         }
         record.putBytes(0, buffer, offset, length);
         journalProtection(length, connectionId, correlationId);
+    }
+
+    /**
+     * What a lane may hand over on the protection ring: a protection command, or (journal version 13) an order command
+     * a session lane entered for its authenticated session, its envelope's signer match SESSION_CREDENTIAL (the FIX
+     * lane's; the verifier pool never writes that value, so a signed request cannot claim it).
+     */
+    private static boolean laneCommand(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int templateId = buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        if (JournalRecords.isProtection(templateId))
+        {
+            return true;
+        }
+        // the envelope follows sequence, timestampMs and epoch in every signed-action command
+        final int signerMatch =
+            MessageHeaderEncoder.ENCODED_LENGTH + 20 + ActionEnvelopeDecoder.signerMatchEncodingOffset();
+        return JournalRecords.isSessionOrder(templateId) && length > signerMatch &&
+            buffer.getByte(offset + signerMatch) == (byte)SignerMatch.SESSION_CREDENTIAL.value();
     }
 
     /** Stamps the protection command staged at 0 and stages it; its requester (if any) is told once journaled. */

@@ -19,6 +19,7 @@ import quickfix.field.Symbol;
 import quickfix.field.TestReqID;
 import quickfix.field.TransactTime;
 import quickfix.fix44.NewOrderSingle;
+import quickfix.fix44.QuoteRequest;
 import quickfix.fix44.ResendRequest;
 import quickfix.fix44.TestRequest;
 
@@ -383,7 +384,7 @@ class FixLaneTest
     }
 
     @Test
-    void anOrderIsABusinessRejectOnBothSubSessions() throws Exception
+    void anUnsupportedMessageAndADropCopyOrderAreBusinessRejects() throws Exception
     {
         start(Map.of());
         final VenueHttp.Credential agent = credential(AgentKind.INSTITUTIONAL, Scope.TRADE, Scope.DROP_COPY);
@@ -391,21 +392,26 @@ class FixLaneTest
         final QuickFixClient dropCopy = client(agent, "drop_copy", newStore());
         entry.awaitLogon(WAIT_MS);
         dropCopy.awaitLogon(WAIT_MS);
-        for (final QuickFixClient client : List.of(entry, dropCopy))
-        {
-            final NewOrderSingle order = new NewOrderSingle(new ClOrdID("ord-1"), new Side(Side.BUY),
-                new TransactTime(), new OrdType(OrdType.LIMIT));
-            order.set(new Symbol("1"));
-            order.set(new OrderQty(1));
-            order.set(new Price(100));
-            Session.sendToTarget(order, client.session().getSessionID());
-            final Message reject = client.await("j", WAIT_MS);
-            assertEquals("D", QuickFixClient.get(reject, 372));
-            assertEquals("ord-1", QuickFixClient.get(reject, 379));
-            assertEquals(client == entry ? "3" : "6", QuickFixClient.get(reject, 380), reject.toString());
-            assertTrue(client.loggedOn());
-        }
-        assertTrue(QuickFixClient.text(dropCopy.await("j", WAIT_MS)).contains("cannot enter orders"));
+        // the order-entry session takes D, F, G, q and H (FixOrderEntryTest); a QuoteRequest is not among them
+        final QuoteRequest quote = new QuoteRequest();
+        quote.setString(131, "q-1");
+        Session.sendToTarget(quote, entry.session().getSessionID());
+        final Message unsupported = entry.await("j", WAIT_MS);
+        assertEquals("R", QuickFixClient.get(unsupported, 372));
+        assertEquals("3", QuickFixClient.get(unsupported, 380), unsupported.toString());
+        // a drop-copy session enters no order
+        final NewOrderSingle order = new NewOrderSingle(new ClOrdID("ord-1"), new Side(Side.BUY),
+            new TransactTime(), new OrdType(OrdType.LIMIT));
+        order.set(new Symbol("1"));
+        order.set(new OrderQty(1));
+        order.set(new Price(100));
+        Session.sendToTarget(order, dropCopy.session().getSessionID());
+        final Message reject = dropCopy.await("j", WAIT_MS);
+        assertEquals("D", QuickFixClient.get(reject, 372));
+        assertEquals("ord-1", QuickFixClient.get(reject, 379));
+        assertEquals("6", QuickFixClient.get(reject, 380), reject.toString());
+        assertTrue(QuickFixClient.text(reject).contains("cannot enter orders"));
+        assertTrue(entry.loggedOn() && dropCopy.loggedOn());
     }
 
     // ----- raw bytes: what no FIX engine would send
@@ -608,16 +614,17 @@ class FixLaneTest
             final String answer = readUntilClosed(socket);
             assertTrue(answer.contains("|35=5|") && answer.contains("cannot be framed"), answer);
         }
-        // nothing of it was journaled but the two sessions' numbers (a LOGON and a LOGOUT mark each): no order, no
-        // refusal (the logons were the credential's own)
+        // nothing of it was journaled but the two sessions' numbers (a LOGON and a LOGOUT mark each) and their
+        // cancel-on-disconnect hook (a SessionOpened and a SessionClosed each): no order, no refusal (the logons were
+        // the credential's own)
         final long deadline = System.nanoTime() + WAIT_MS * 1_000_000L;
         long now = metric(metrics(), "venue_sequence{stage=\"journaled\"}");
-        while (now < journaled + 4 && System.nanoTime() < deadline)
+        while (now < journaled + 8 && System.nanoTime() < deadline)
         {
             Thread.sleep(10);
             now = metric(metrics(), "venue_sequence{stage=\"journaled\"}");
         }
-        assertEquals(journaled + 4, now);
+        assertEquals(journaled + 8, now);
         final String metrics = metrics();
         assertTrue(metric(metrics, "venue_fix_framing_faults_total") >= 3, metrics);
         assertEquals(5, metric(metrics, "venue_fix_session_rejects_total"), metrics);

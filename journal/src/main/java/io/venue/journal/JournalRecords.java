@@ -89,6 +89,13 @@ public final class JournalRecords
      * CancelAll of this version or later reports its cancels as CANCELLED_ALL, an older one as CANCELLED.
      */
     public static final int PROTECTIONS_VERSION = 12;
+    /**
+     * The version that added the SignerMatch value SESSION_CREDENTIAL: an order command (PlaceOrder, Cancel, Amend,
+     * CancelByClientOrderId, CancelAll) a session lane (FIX) entered for its authenticated session, not client-signed;
+     * the envelope's {@code rawSigner} holds the session's credential id (8 bytes, as an AgentId) then 12 zero bytes.
+     * The engine authorizes it by that credential and applies no nonce step; in an older record the value is refused.
+     */
+    public static final int SESSION_CREDENTIAL_VERSION = 13;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -283,6 +290,15 @@ public final class JournalRecords
     public static boolean isProtection(final int templateId)
     {
         return templateId >= SessionOpenedDecoder.TEMPLATE_ID && templateId <= SessionsResetDecoder.TEMPLATE_ID;
+    }
+
+    /**
+     * Whether a command template is one a session lane may hand the sequencer as a SESSION_CREDENTIAL order command
+     * (since version 13): PlaceOrder, Cancel, Amend, CancelByClientOrderId or CancelAll.
+     */
+    public static boolean isSessionOrder(final int templateId)
+    {
+        return templateId >= 1 && templateId <= 5;
     }
 
     /** Whether a command template is an owner's intent (agent create, rotate, revoke, owner-revoke). */

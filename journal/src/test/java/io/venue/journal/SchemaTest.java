@@ -34,10 +34,17 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("12", SCHEMA.root.getAttribute("version"));
+        assertEquals("13", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(12, JournalRecords.SCHEMA_VERSION);
+        assertEquals(13, JournalRecords.SCHEMA_VERSION);
+        assertEquals(13, JournalRecords.SESSION_CREDENTIAL_VERSION);
+        for (int id = 1; id <= 5; id++)
+        {
+            assertTrue(JournalRecords.isSessionOrder(id), "template " + id);
+        }
+        assertFalse(JournalRecords.isSessionOrder(6));
+        assertFalse(JournalRecords.isSessionOrder(0));
         assertEquals(4, JournalRecords.OLDEST_READ_VERSION);
         assertEquals(6, JournalRecords.FILLED_KEPT_ON_REENTRY_VERSION);
         assertEquals(9, JournalRecords.KEY_VERSION_IN_ID_VERSION);

@@ -44,9 +44,9 @@ class VersionFourRecordsTest
     /** Everything version 5 renamed (version 6 renamed nothing); nothing else may differ, names included. */
     private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
     private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
-    /** Enum values added since version 4 (version 7: an admin action signed over its admin text), left out below. */
+    /** Enum values added since version 4 (7: an admin text signature; 12: protections; 13: a session), left out. */
     private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L,
-        "CANCELLED_DISCONNECT", 9L, "CANCELLED_DEAD_MAN", 10L, "CANCELLED_ALL", 11L);
+        "CANCELLED_DISCONNECT", 9L, "CANCELLED_DEAD_MAN", 10L, "CANCELLED_ALL", 11L, "SESSION_CREDENTIAL", 6L);
     /**
      * Messages added since version 4 (version 8: a summary of a connection's refusals, to which version 10 added a
      * field at its end; version 11: a FIX session's sequence numbers; version 12: the protections), left out below.
@@ -62,7 +62,7 @@ class VersionFourRecordsTest
     void versionsFiveToEightOnlyRenameVersionFourOrAdd()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("12", NOW.root.getAttribute("version"));
+        assertEquals("13", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);

@@ -99,6 +99,37 @@ public final class Agents
     }
 
     /**
+     * May the credential {@code credentialId} (an agent credential's id, as a session lane authenticated it) act for
+     * {@code account} with scope bit {@code scope} at {@code nowMs}? The same checks as {@link #authorize}, found by id
+     * rather than by signer address (a SESSION_CREDENTIAL command, journal version 13).
+     *
+     * @return {@link #OK} or the reason it may not.
+     */
+    public int authorizeCredential(final long credentialId, final int account, final int scope, final long nowMs)
+    {
+        final long found = credentialById.get(credentialId);
+        if (found < 0)
+        {
+            return UNKNOWN_SIGNER;
+        }
+        final int credential = (int)found;
+        final int agent = credentialAgent[credential];
+        if (credentialRevoked[credential] || agentRevoked[agent])
+        {
+            return REVOKED;
+        }
+        if (nowMs >= credentialValidUntil[credential] || nowMs >= expiresAt[agent])
+        {
+            return EXPIRED;
+        }
+        if (owners[agent] != account)
+        {
+            return WRONG_ACCOUNT;
+        }
+        return (scopes[agent] & scope) == scope ? OK : SCOPE_DENIED;
+    }
+
+    /**
      * Creates an active agent with its first credential, whose id is the agent id. {@code signer} is the
      * secp256k1 address that signs actions, or null for an Ed25519 agent (transport authentication only).
      */

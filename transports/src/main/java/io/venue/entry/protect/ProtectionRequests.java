@@ -2,6 +2,7 @@ package io.venue.entry.protect;
 
 import io.venue.tuning.Doorbell;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -80,6 +81,34 @@ public final class ProtectionRequests
             notJournaled.incrementAndGet();
             return false;
         }
+        if (consumer != null)
+        {
+            consumer.ring();
+        }
+        return true;
+    }
+
+    /**
+     * Queues a command record written elsewhere ({@code length} bytes at {@code offset} of {@code record}): a session
+     * lane's SESSION_CREDENTIAL order command (journal version 13), which the sequencer stamps like a protection
+     * command. Never blocks.
+     *
+     * @return false (counted) when the ring is full.
+     */
+    public boolean offer(final long connectionId, final long correlationId, final DirectBuffer record,
+        final int offset, final int length)
+    {
+        final int index = ring.tryClaim(MESSAGE_TYPE, HEADER + length);
+        if (index < 0)
+        {
+            notJournaled.incrementAndGet();
+            return false;
+        }
+        final AtomicBuffer buffer = ring.buffer();
+        buffer.putLong(index, connectionId);
+        buffer.putLong(index + 8, correlationId);
+        buffer.putBytes(index + HEADER, record, offset, length);
+        ring.commit(index);
         if (consumer != null)
         {
             consumer.ring();

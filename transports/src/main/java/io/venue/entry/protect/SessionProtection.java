@@ -67,6 +67,12 @@ public final class SessionProtection
         return settings;
     }
 
+    /** The ring to the sequencer, for a session lane's own commands (FIX order entry). */
+    public ProtectionRequests requests()
+    {
+        return requests;
+    }
+
     /** Whether a session of this kind sweeps its account's orders when it closes: a session key's does. */
     public static boolean cancelsOnDisconnect(final Kind kind)
     {

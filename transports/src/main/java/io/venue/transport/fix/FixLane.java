@@ -5,13 +5,18 @@ import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
+import io.venue.journal.queue.JournalTailer;
 import io.venue.transport.tcp.TcpLaneServer;
 import io.venue.transport.tls.ServerTls;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The FIX 4.4 lane (named {@value #NAME}; docs/FIX.md): the venue's own acceptor (DECISIONS.md says why not Artio) on
@@ -27,7 +32,10 @@ public final class FixLane implements Lane
     private final Context context;
     private final Counters counters = new Counters();
     private final ConnectionIds ids = new ConnectionIds(ConnectionIds.FIX);
+    private final FixRoutes routes = new FixRoutes();
     private volatile TcpLaneServer server;
+    private FixReports reports;
+    private AgentRunner reportsRunner;
     private boolean started;
     private boolean closed;
 
@@ -54,9 +62,22 @@ public final class FixLane implements Lane
         final LogonAttempts attempts = new LogonAttempts(context.logonAttemptsPerMinute, 60_000,
             context.maxTrackedLogonKeys);
         final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks);
+        if (context.commandTail != null)
+        {
+            // the ExecutionReports: a thread of the lane's own reads the journals from their start (the open orders'
+            // views), then follows them; it backs off to a millisecond's sleep when they are quiet
+            context.commandTail.handOver();
+            context.eventTail.handOver();
+            reports = new FixReports(context.commandTail, context.eventTail, context.released, context.deliverAfter,
+                context.maxOrders, routes::deliver);
+            reportsRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000),
+                Throwable::printStackTrace, null, reports);
+            AgentRunner.startOnThread(reportsRunner, runnable -> new Thread(runnable, "fix-reports"));
+        }
+        final FixReports views = reports;
         server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
             channel -> channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
-                context, counters, core, core.open(ids.next()), attempts, sequences)));
+                context, counters, core, core.open(ids.next()), attempts, sequences, routes, views)));
     }
 
     /** New logons are refused SHUTTING_DOWN; live sessions go on until the close. */
@@ -79,6 +100,13 @@ public final class FixLane implements Lane
         {
             server.close();
         }
+        if (reportsRunner != null)
+        {
+            // the runner closes the agent on its own thread; the tailers are that thread's
+            CloseHelper.quietClose(reportsRunner);
+            CloseHelper.quietClose(context.commandTail);
+            CloseHelper.quietClose(context.eventTail);
+        }
     }
 
     /** The bound port, or -1 before the lane started. */
@@ -92,6 +120,16 @@ public final class FixLane implements Lane
     public void appendMetrics(final MetricsText text)
     {
         counters.appendTo(text);
+        final FixReports views = reports;
+        if (views != null)
+        {
+            text.family("venue_fix_reports_derived_total", "counter", "FIX reports derived from the journals")
+                .sample("venue_fix_reports_derived_total", views.derived());
+            text.family("venue_fix_orders_untracked_total", "counter", "orders the FIX reports do not follow (the " +
+                "open-order limit was reached)").sample("venue_fix_orders_untracked_total", views.untracked());
+            text.family("venue_fix_reports_failed", "gauge", "1 when the FIX reports stopped on a journal they " +
+                "could not read").sample("venue_fix_reports_failed", views.failed() ? 1 : 0);
+        }
     }
 
     @Override
@@ -112,7 +150,9 @@ public final class FixLane implements Lane
             .field("resendMaxMessages", (long)context.resendMaxMessages)
             .field("maxMessageBytes", (long)context.maxMessageBytes)
             .field("sendingTimeToleranceMs", context.sendingTimeToleranceMs)
-            .field("orderEntry", false)
+            .field("orderEntry", context.commandTail != null)
+            .field("symbol", "the market id in Symbol(55) or SecurityID(48); <id>.YES or <id>.NO for an outcome book")
+            .field("orderMessages", "D,F,G,q,H")
             // the node's certificates, as the HTTP lane's (its sniHosts name the same ones)
             .field("tls", context.tls != null).build());
     }
@@ -132,6 +172,8 @@ public final class FixLane implements Lane
         final AtomicLong resentMessages = new AtomicLong();
         final AtomicLong resendsRefused = new AtomicLong();
         final AtomicLong marksNotJournaled = new AtomicLong();
+        final AtomicLong orderMessages = new AtomicLong();
+        final AtomicLong reportsSent = new AtomicLong();
 
         /** Counts a refused logon under its reason (a fixed set of names, never client input). */
         void logonRefused(final String reason)
@@ -176,6 +218,10 @@ public final class FixLane implements Lane
                 resentMessages);
             counter(text, "venue_fix_resends_refused_total", "FIX ResendRequests refused over the cap",
                 resendsRefused);
+            counter(text, "venue_fix_order_messages_total", "FIX order-entry messages taken (D, F, G, q, H)",
+                orderMessages);
+            counter(text, "venue_fix_reports_sent_total", "FIX ExecutionReports, OrderCancelRejects and " +
+                "OrderMassCancelReports sent", reportsSent);
             counter(text, "venue_fix_marks_not_journaled_total", "FIX session marks dropped (the lanes' record " +
                 "ring was full)", marksNotJournaled);
         }
@@ -213,6 +259,11 @@ public final class FixLane implements Lane
         private int maxTrackedLogonKeys = 100_000;
         private int maxKnownSessions = 100_000;
         private FixJournalMarks journalMarks;
+        private JournalTailer commandTail;
+        private JournalTailer eventTail;
+        private LongSupplier released;
+        private long deliverAfter;
+        private int maxOrders = 1_000_000;
         private ServerTls tls;
         private volatile boolean draining;
         private boolean concluded;
@@ -298,6 +349,23 @@ public final class FixLane implements Lane
         public Context journalMarks(final FixJournalMarks marks)
         {
             this.journalMarks = marks;
+            return this;
+        }
+
+        /**
+         * Order entry and ExecutionReports: tailers of the command and event journals at their start (the lane closes
+         * them), what has been released ({@code released}: the last sequence a read may show), and the journal's last
+         * sequence when the node started (reports of commands up to it only rebuild the orders' views). Without them
+         * the lane is the session layer only: application messages are BusinessMessageRejects.
+         */
+        public Context orderEntry(final JournalTailer commands, final JournalTailer events,
+            final LongSupplier released, final long deliverAfter, final int maxOrders)
+        {
+            this.commandTail = commands;
+            this.eventTail = events;
+            this.released = released;
+            this.deliverAfter = deliverAfter;
+            this.maxOrders = maxOrders;
             return this;
         }
 

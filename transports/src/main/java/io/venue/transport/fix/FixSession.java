@@ -6,15 +6,18 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.venue.auth.Scope;
+import io.venue.codec.Hex;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.credential.ApiKey;
 import io.venue.entry.credential.MachineCredentials;
+import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -54,6 +57,12 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private final MachineCredentials credentials;
     private final LogonAttempts attempts;
     private final FixSequences sequences;
+    private final FixRoutes routes;
+    private final FixReports reports;
+    /** The order-entry sub-session's application messages; null for a drop-copy session (and before the logon). */
+    private FixOrderEntry orderEntry;
+    /** Whether {@link #opened} told the shared protection hook (cancel on disconnect) of this session. */
+    private boolean protectionOpened;
     private final FixMessage in = new FixMessage();
     private final FixWriter out = new FixWriter(WRITER_BYTES);
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
@@ -82,8 +91,11 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private ScheduledFuture<?> ticker;
 
     FixSession(final FixLane.Context context, final FixLane.Counters counters, final EntryCore core,
-        final EntrySession entry, final LogonAttempts attempts, final FixSequences sequences)
+        final EntrySession entry, final LogonAttempts attempts, final FixSequences sequences,
+        final FixRoutes routes, final FixReports reports)
     {
+        this.routes = routes;
+        this.reports = reports;
         this.context = context;
         this.counters = counters;
         this.core = core;
@@ -435,7 +447,7 @@ final class FixSession extends ChannelInboundHandlerAdapter
         }
         apiKeyId = username;
         credentialId = Long.parseUnsignedLong(username.substring(4), 16);
-        account = key.account();
+        account = key.account().toLowerCase(Locale.ROOT);
         subSession = sub;
         sequenceKey = seqKey;
         nextIn = numbers[0];
@@ -457,20 +469,103 @@ final class FixSession extends ChannelInboundHandlerAdapter
             resendUntil = seq;
             send(begin("2").number(FixTags.BEGIN_SEQ_NO, nextIn).number(FixTags.END_SEQ_NO, 0));
         }
-        opened(now);
+        if (!opened(now))
+        {
+            // without its journaled session the promised sweep could not happen: no session rather than one
+            // without its protection
+            logoutAndClose("the node's protection queue is full; log on again later");
+            return;
+        }
         store(false);
     }
 
     /** The session is open: its account, credential and sub-session are known (a session policy starts here). */
-    private void opened(final long nowMs)
+    private boolean opened(final long nowMs)
     {
         openedAtMs = nowMs;
+        if (ORDER_ENTRY.equals(subSession))
+        {
+            final SessionProtection protection = core.protection();
+            if (protection != null && reports != null)
+            {
+                // an institutional agent's session key: its policy cancels the account's orders when it ends, after
+                // the grace window, unless the credential logs on again within it (docs/ENGINE.md, "Protections")
+                if (!protection.opened(entry.connectionId(), accountBytes(), credentialId,
+                    SessionProtection.Kind.SESSION_KEY))
+                {
+                    return false;
+                }
+                protectionOpened = true;
+                orderEntry = new FixOrderEntry(entry.connectionId(), credentialId, account, protection.requests(),
+                    reports, replies);
+            }
+            routes.addOrderEntry(credentialId, this);
+        }
+        else
+        {
+            routes.addDropCopy(account, this);
+        }
         core.sessions().add(entry.connectionId(), this::describe);
+        return true;
+    }
+
+    private byte[] accountBytes()
+    {
+        return Hex.fromHex(account);
+    }
+
+    /** How the order-entry messages answer: a report numbered now, or a session Reject. */
+    private final FixOrderEntry.Replies replies = new FixOrderEntry.Replies()
+    {
+        public void report(final FixReport report)
+        {
+            sendReport(report);
+        }
+
+        public void reject(final long refSeq, final int reason, final int refTag, final String text)
+        {
+            FixSession.this.reject(refSeq, reason, refTag, text);
+        }
+    };
+
+    /** A report from the deriver's thread: sent on this session's thread, in the order handed over. */
+    void deliver(final FixReport report)
+    {
+        if (ctx != null)
+        {
+            ctx.executor().execute(() -> sendReport(report));
+        }
+    }
+
+    private void sendReport(final FixReport report)
+    {
+        if (state != State.ACTIVE)
+        {
+            return;
+        }
+        final FixWriter writer = begin(String.valueOf(report.msgType));
+        report.writeBody(writer);
+        send(writer);
+        counters.reportsSent.incrementAndGet();
+        store(false);
     }
 
     /** The session has ended, whatever ended it (a session policy acts here). */
     private void closed()
     {
+        if (ORDER_ENTRY.equals(subSession))
+        {
+            routes.removeOrderEntry(credentialId, this);
+        }
+        else
+        {
+            routes.removeDropCopy(account, this);
+        }
+        if (protectionOpened)
+        {
+            protectionOpened = false;
+            core.protection().closed(entry.connectionId());
+        }
         core.sessions().remove(entry.connectionId());
         mark(MARK_LOGOUT, nextIn);
         store(true);
@@ -607,6 +702,11 @@ final class FixSession extends ChannelInboundHandlerAdapter
         {
             reject(seq, FixTags.REJECT_INVALID_MSG_TYPE, FixTags.MSG_TYPE, "MsgType(35) " + type + " is not a " +
                 "FIX 4.4 message type");
+            return;
+        }
+        if (orderEntry != null && orderEntry.onMessage(in, seq, in.msgTypeByte(), System.currentTimeMillis()))
+        {
+            counters.orderMessages.incrementAndGet();
             return;
         }
         counters.businessRejects.incrementAndGet();
@@ -754,7 +854,7 @@ final class FixSession extends ChannelInboundHandlerAdapter
         fields.put("senderCompId", apiKeyId);
         fields.put("targetCompId", context.compId());
         // the session policy of spec 4.3, named so a client sees what it gets; the sweep itself is built elsewhere
-        fields.put("cancelOnDisconnect", false);
+        fields.put("cancelOnDisconnect", protectionOpened);
         return fields;
     }
 }

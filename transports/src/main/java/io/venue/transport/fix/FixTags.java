@@ -37,6 +37,39 @@ final class FixTags
     static final int PASSWORD = 554;
 
     // MsgType(35) values, as the byte of the one-character types (every session type is one character)
+    // application tags (order entry, docs/FIX.md)
+    static final int AVG_PX = 6;
+    static final int CL_ORD_ID = 11;
+    static final int CUM_QTY = 14;
+    static final int EXEC_ID = 17;
+    static final int EXEC_INST = 18;
+    static final int SECURITY_ID_SOURCE = 22;
+    static final int LAST_PX = 31;
+    static final int LAST_QTY = 32;
+    static final int ORDER_ID = 37;
+    static final int ORDER_QTY = 38;
+    static final int ORD_STATUS = 39;
+    static final int ORD_TYPE = 40;
+    static final int ORIG_CL_ORD_ID = 41;
+    static final int PRICE = 44;
+    static final int SECURITY_ID = 48;
+    static final int SIDE = 54;
+    static final int SYMBOL = 55;
+    static final int TIME_IN_FORCE = 59;
+    static final int TRANSACT_TIME = 60;
+    static final int CXL_REJ_REASON = 102;
+    static final int ORD_REJ_REASON = 103;
+    static final int EXPIRE_TIME = 126;
+    static final int EXEC_TYPE = 150;
+    static final int LEAVES_QTY = 151;
+    static final int BUSINESS_REJECT_REF_ID = 379;
+    static final int CXL_REJ_RESPONSE_TO = 434;
+    static final int SECONDARY_EXEC_ID = 527;
+    static final int MASS_CANCEL_REQUEST_TYPE = 530;
+    static final int MASS_CANCEL_RESPONSE = 531;
+    static final int MASS_CANCEL_REJECT_REASON = 532;
+    static final int TOTAL_AFFECTED_ORDERS = 533;
+    static final int SELF_MATCH_PREVENTION = 2964;
     static final byte HEARTBEAT = '0';
     static final byte TEST_REQUEST = '1';
     static final byte RESEND_REQUEST = '2';
@@ -45,6 +78,7 @@ final class FixTags
     static final byte LOGOUT = '5';
     static final byte LOGON = 'A';
     static final byte BUSINESS_MESSAGE_REJECT = 'j';
+    static final byte NEW_ORDER_SINGLE = 'D';
 
     // SessionRejectReason(373)
     static final int REJECT_INVALID_TAG_NUMBER = 0;
