@@ -6,7 +6,10 @@
 # of every appliance thread (/proc/<pid>/task/*/stat, utime+stime) is read before and after; prints one line per
 # thread name (threads of one name summed) in microseconds of CPU per action, and the total; then the CPU of one signature
 # recovery in the same run (the verifiers time one in 32 in their thread's CPU time: the metrics'
-# venue_verifier_recovery_*) and the total's ratio to it.
+# venue_verifier_recovery_*) and the total's ratio to it. The run's count is of the actions the appliance answered, the
+# generator's warm-up requests included; the whole run also holds the generator's signing, while the appliance idles.
+# So the same is printed for the ceiling's measured seconds alone (thread-ticks.py samples every thread's CPU every
+# 0.2 s; window-cpu.py cuts out the phase's seconds before the generator wrote its JSON), per action answered in them.
 set -euo pipefail
 jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18091; data=/tmp/cpa-data; work=/tmp/cpa-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
@@ -20,15 +23,22 @@ for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1" || true; }
 metrics recovery-before.txt
 ticks $app > before.txt
+python3 "$root/bench/results/thread-ticks.py" $app series.txt "http://127.0.0.1:$port/api/v1/admin/metrics" & sampler=$!
 gen measured
+# the generator writes its JSON as the ceiling phase ends (before it closes its connections and exits)
+ended=$(python3 -c 'import os,sys; print(os.path.getmtime(sys.argv[1]))' measured.json)
+kill $sampler; wait $sampler 2>/dev/null || true
 ticks $app > after.txt
 metrics recovery-after.txt
-# what the measured run had answered: its phases' accepted and refused actions, and a deposit per trader
-actions=$(python3 -c 'import re,sys; t=open(sys.argv[1]).read(); print(650 + sum(int(n.replace(",", "")) for n in re.findall(r"ok ([0-9,]+)", t)) + sum(int(n.replace(",", "")) for r in re.findall(r"refused \{([^}]*)\}", t) for n in re.findall(r"=([0-9,]+)", r)))' measured.out)
+# what the measured run had the appliance answer: a deposit per trader, and every request its phases sent (warm-up
+# included); and the ceiling phase's measured seconds and answers
+actions=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["traders"] + sum(p["sent"] for p in r["runs"]) * r["ordersPerRequest"])' measured.json)
+read -r ceil_seconds ceil_answered < <(python3 -c 'import json,sys; p=[p for p in json.load(open(sys.argv[1]))["runs"] if p["mode"] == "ceiling"][0]; r=json.load(open(sys.argv[1])); print(p["seconds"], p["answered"] * r["ordersPerRequest"])' measured.json)
 echo "$label: $actions actions answered in the measured run"
 grep -E "^ceiling|/s " measured.out | sed "s/^/$label: /"
-cpu_per "$label" action "$actions" before.txt after.txt 0.5 | tee cpu.txt
-python3 - "$label" recovery-before.txt recovery-after.txt cpu.txt <<'PY'
+cpu_per "$label" action "$actions" before.txt after.txt 0.5
+python3 "$root/bench/results/window-cpu.py" series.txt "$label" "$ended" "$ceil_seconds" "$ceil_answered"
+python3 - "$label" recovery-before.txt recovery-after.txt <<'PY'
 import sys
 label = sys.argv[1]
 def load(f): return {l.split()[0]: float(l.split()[1]) for l in open(f) if l.strip()}
@@ -37,7 +47,6 @@ if "venue_verifier_recovery_samples_total" not in a:
     sys.exit(f"{label}: this build does not time its recoveries (no venue_verifier_recovery_* metrics)")
 n = a["venue_verifier_recovery_samples_total"] - b["venue_verifier_recovery_samples_total"]
 ns = a["venue_verifier_recovery_cpu_nanoseconds_total"] - b["venue_verifier_recovery_cpu_nanoseconds_total"]
-total = float([l for l in open(sys.argv[4]) if " total " in l][0].split()[2])
 rec = ns / max(n, 1) / 1000
-print(f"{label}: recovery in this run    {rec:8.2f} us ({int(n)} timed); the total is {total / rec:.2f} recoveries")
+print(f"{label}: recovery in the whole run {rec:8.2f} us ({int(n)} timed)")
 PY
