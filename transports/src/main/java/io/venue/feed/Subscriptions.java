@@ -47,8 +47,9 @@ final class Subscriptions
 
     private final ErrorHandler errors;
     /**
-     * The subscribers given a frame on the feed's thread since the last {@link #endBatch}, with repeats (a store per
-     * frame is cheaper than asking whether one is there already); the list's array is kept from cycle to cycle.
+     * The subscribers given a frame on the feed's thread since the last {@link #endBatch}, with repeats but for one
+     * after itself (asking whether one is there already would cost more than telling it twice); the list's array is
+     * kept from cycle to cycle.
      */
     private final ArrayList<FeedSubscriber> inBatch = new ArrayList<>();
     private final IdentityHashMap<FeedSubscriber, Subscriber> bySubscriber = new IdentityHashMap<>();
@@ -203,7 +204,11 @@ final class Subscriptions
     void deliver(final FeedSubscriber subscriber, final FeedFrame frame)
     {
         deliver(subscriber, frame, errors);
-        inBatch.add(subscriber);
+        final int n = inBatch.size();
+        if (n == 0 || inBatch.get(n - 1) != subscriber)
+        {
+            inBatch.add(subscriber);
+        }
     }
 
     /** Tells each subscriber given a frame since the last call that its batch ended (the feed's thread). */
