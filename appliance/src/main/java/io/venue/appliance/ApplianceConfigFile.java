@@ -3,6 +3,7 @@ package io.venue.appliance;
 import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.replication.ReplicationContext;
+import io.venue.transport.ws.WsGateway;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -152,6 +153,8 @@ public final class ApplianceConfigFile
         key("ws.control.window.ms", (c, v, base) ->
             c.webSocket().controlMessages(c.webSocket().maxControlMessages(), Long.parseLong(v)));
         key("ws.socket.send.buffer.bytes", (c, v, base) -> c.webSocket().socketSendBufferBytes(Integer.parseInt(v)));
+        key("ws.io.threads", (c, v, base) -> c.webSocket().ioThreads(
+            v.equals("auto") ? WsGateway.Context.IO_THREADS_AUTO : Integer.parseInt(v)));
         key("ws.max.inbound.bytes", (c, v, base) -> c.webSocket().maxInboundBytes(Integer.parseInt(v)));
         key("ws.slow.consumer.bytes", (c, v, base) -> c.webSocket().slowConsumer(Long.parseLong(v),
             c.webSocket().slowConsumerGraceMs(), c.webSocket().hardCapBytes()));

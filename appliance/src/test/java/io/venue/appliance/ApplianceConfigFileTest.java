@@ -3,6 +3,7 @@ package io.venue.appliance;
 import io.venue.action.Address;
 import io.venue.engine.EngineConfig;
 import io.venue.replication.ReplicationContext;
+import io.venue.transport.ws.WsGateway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -260,6 +261,20 @@ class ApplianceConfigFileTest
         assertEquals("listing.file and listing.operator.key.file go together", refusal("listing.file=listing.json"));
         assertEquals("listing.file and listing.operator.key.file go together",
             refusal("listing.operator.key.file=operator.key"));
+    }
+
+    @Test
+    void theWebSocketIoThreadsAreAutoZeroOrACount() throws Exception
+    {
+        final ApplianceContext c = new ApplianceContext();
+        assertEquals(WsGateway.Context.IO_THREADS_AUTO, c.webSocket().ioThreads(), "auto unless set");
+        ApplianceConfigFile.apply(c, "ws.io.threads", "0", folder);
+        assertEquals(0, c.webSocket().ioThreads());
+        ApplianceConfigFile.apply(c, "ws.io.threads", "3", folder);
+        assertEquals(3, c.webSocket().ioThreads());
+        ApplianceConfigFile.apply(c, "ws.io.threads", "auto", folder);
+        assertEquals(WsGateway.Context.IO_THREADS_AUTO, c.webSocket().ioThreads());
+        assertThrows(RuntimeException.class, () -> ApplianceConfigFile.apply(c, "ws.io.threads", "many", folder));
     }
 
     @Test

@@ -56,5 +56,15 @@ public interface Feed
     /** A private read of the account: {@code orders} (open orders), {@code balances} or {@code positions}. */
     boolean account(String account, String what, Consumer<String> answer);
 
+    /**
+     * Whether this feed calls {@link FeedSubscriber#onBatchEnd} after each batch of frames it hands a subscriber (so a
+     * subscriber may hold its frames until then and write them together); false: every frame must be taken as if it
+     * were the last for a while.
+     */
+    default boolean endsBatches()
+    {
+        return false;
+    }
+
     int MAX_RESEND_FRAMES = 10_000;
 }

@@ -14,4 +14,15 @@ public interface FeedSubscriber
 
     /** The answer to one of its requests: an {@code ack} or an {@code error} frame's whole JSON text. */
     void onAnswer(byte[] json);
+
+    /**
+     * The frames handed over since the last call are a batch: the feed's thread calls it at the end of each of its
+     * duty cycles (every command read and every request answered then) for each subscriber it gave a frame (it may
+     * tell one subscriber more than once: the later calls find nothing new), and a resend's thread after each frame
+     * it resends; only when {@link Feed#endsBatches} says so. A subscriber may hold its frames until then and write
+     * them together, one write for the whole batch.
+     */
+    default void onBatchEnd()
+    {
+    }
 }

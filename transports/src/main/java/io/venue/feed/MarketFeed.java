@@ -235,7 +235,7 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
     {
         public void onPublic(final PublicChannel channel, final FeedFrame frame, final long engineSeq, final long ts)
         {
-            channel.publish(frame, engineSeq, ts, ctx.errorHandler);
+            channel.publish(frame, engineSeq, ts, subscriptions);
         }
 
         public void onPrivate(final AccountState account, final int kind, final FeedFrame frame, final long engineSeq)
@@ -316,6 +316,11 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         for (int i = 0; i < ctx.excerptsPerCycle && readExcerpt(); i++)
         {
             work++;
+        }
+        if (work > 0)
+        {
+            // the cycle's frames go out together: a subscriber writes them once, not once per command
+            subscriptions.endBatch();
         }
         return work;
     }
@@ -498,6 +503,13 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         final String channel, final long fromSeq, final long toSeq)
     {
         return request(() -> onResend(subscriber, account, requestId, channel, fromSeq, toSeq));
+    }
+
+    /** Each duty cycle ends its subscribers' batches ({@link FeedSubscriber#onBatchEnd}), and so does a resend. */
+    @Override
+    public boolean endsBatches()
+    {
+        return true;
     }
 
     @Override

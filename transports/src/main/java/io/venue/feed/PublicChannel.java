@@ -1,7 +1,5 @@
 package io.venue.feed;
 
-import org.agrona.ErrorHandler;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +60,7 @@ final class PublicChannel
     }
 
     /** Keeps the channel's next frame and hands it to every subscriber. */
-    void publish(final FeedFrame frame, final long engineSeq, final long ts, final ErrorHandler errors)
+    void publish(final FeedFrame frame, final long engineSeq, final long ts, final Subscriptions deliver)
     {
         this.seq = frame.seq();
         this.engineSeq = engineSeq;
@@ -70,7 +68,7 @@ final class PublicChannel
         window.add(frame);
         for (int i = 0, n = subscribers.size(); i < n; i++)
         {
-            Subscriptions.deliver(subscribers.get(i), frame, errors);
+            deliver.deliver(subscribers.get(i), frame);
         }
     }
 

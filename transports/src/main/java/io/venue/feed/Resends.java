@@ -96,7 +96,11 @@ final class Resends implements AutoCloseable
                     rederiver.epoch(job.epoch());
                     rederiver.derive(job.account(), job.kind(), job.entrySeq(), job.entryCommand(),
                         job.entryExcerpt(), job.fromSeq(), job.toSeq(), job.lastCommand(), true,
-                        frame -> Subscriptions.deliver(job.subscriber(), frame, errors));
+                        frame ->
+                        {
+                            Subscriptions.deliver(job.subscriber(), frame, errors);
+                            job.subscriber().onBatchEnd();
+                        });
                 }
                 catch (final RuntimeException ex)
                 {

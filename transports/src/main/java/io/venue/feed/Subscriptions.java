@@ -46,6 +46,12 @@ final class Subscriptions
     }
 
     private final ErrorHandler errors;
+    /**
+     * The subscribers given a frame on the feed's thread since the last {@link #endBatch}, with repeats but for one
+     * after itself (asking whether one is there already would cost more than telling it twice); the list's array is
+     * kept from cycle to cycle.
+     */
+    private final ArrayList<FeedSubscriber> inBatch = new ArrayList<>();
     private final IdentityHashMap<FeedSubscriber, Subscriber> bySubscriber = new IdentityHashMap<>();
     private final Map<String, List<List<FeedSubscriber>>> byAccount = new HashMap<>();
 
@@ -190,13 +196,36 @@ final class Subscriptions
         final List<FeedSubscriber> subscribers = lists.get(kind);
         for (int i = 0, n = subscribers.size(); i < n; i++)
         {
-            deliver(subscribers.get(i), frame, errors);
+            deliver(subscribers.get(i), frame);
         }
     }
 
+    /** A frame on the feed's thread: delivered, and the subscriber told at the batch's end. */
     void deliver(final FeedSubscriber subscriber, final FeedFrame frame)
     {
         deliver(subscriber, frame, errors);
+        final int n = inBatch.size();
+        if (n == 0 || inBatch.get(n - 1) != subscriber)
+        {
+            inBatch.add(subscriber);
+        }
+    }
+
+    /** Tells each subscriber given a frame since the last call that its batch ended (the feed's thread). */
+    void endBatch()
+    {
+        for (int i = 0, n = inBatch.size(); i < n; i++)
+        {
+            try
+            {
+                inBatch.get(i).onBatchEnd();
+            }
+            catch (final RuntimeException ex)
+            {
+                errors.onError(ex);
+            }
+        }
+        inBatch.clear();
     }
 
     /** A subscriber that throws is reported; the feed and the other subscribers carry on. */

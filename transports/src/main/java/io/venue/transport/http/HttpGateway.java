@@ -187,7 +187,10 @@ public final class HttpGateway implements AutoCloseable
             server.close().syncUninterruptibly();
         }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();        if (webSocket != null)
+        {
+            webSocket.close();
+        }
     }
 
     /** Configuration, Aeron style: set what differs from the defaults, then {@link #start}. */

@@ -1,5 +1,6 @@
 package io.venue.transport.ws;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -26,6 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OutboundQueue
 {
+    /** A batch's copied frames start in a buffer of this size (the allocator's pool grows it). */
+    private static final int BATCH_BUFFER_BYTES = 4096;
+    /** A batch's copied frames go to the channel at this size, and a new buffer starts. */
+    private static final int BATCH_BUFFER_LIMIT = 64 * 1024;
+
     private final Channel channel;
     private final long markBytes;
     private final long hardCapBytes;
@@ -46,6 +52,16 @@ final class OutboundQueue
     private boolean batching;
     private long batchBytes;
     private int batchFrames;
+    /**
+     * A batch's feed frames not yet handed to the channel: the first one's shared wire bytes alone, or, from the
+     * second on, their copies in one buffer, so a burst costs the channel one write (one pass down the pipeline, one
+     * entry in its outbound buffer, one buffer for the socket) instead of one per frame. Null: none.
+     */
+    private ByteBuf pendingFrames;
+    private boolean pendingCopied;
+    /** The last channel whose seq was written and its slot in {@link #lastSeq}: a burst mostly repeats a channel. */
+    private String lastSeqChannel;
+    private long[] lastSeqSlot;
 
     OutboundQueue(final Channel channel, final long markBytes, final long hardCapBytes, final WsCounters counters)
     {
@@ -94,7 +110,7 @@ final class OutboundQueue
     /** A feed frame already reserved: written, or held in place of its channel's older one while over the mark. */
     void writeFrame(final FeedFrame frame)
     {
-        final FeedFrame held = conflated.get(frame.channel());
+        final FeedFrame held = conflated.isEmpty() ? null : conflated.get(frame.channel());
         if (frame.conflatable() && queued.get() > markBytes)
         {
             if (held != null)
@@ -127,6 +143,8 @@ final class OutboundQueue
     void forget(final String channelName)
     {
         lastSeq.remove(channelName);
+        lastSeqChannel = null;
+        lastSeqSlot = null;
         final FeedFrame held = conflated.remove(channelName);
         if (held != null)
         {
@@ -138,18 +156,66 @@ final class OutboundQueue
     {
         if (frame.seq() > 0)
         {
-            final long[] seq = lastSeq.get(frame.channel());
-            if (seq == null)
-            {
-                lastSeq.put(frame.channel(), new long[] {frame.seq()});
-            }
-            else
-            {
-                seq[0] = frame.seq();
-            }
+            seqSlot(frame.channel())[0] = frame.seq();
         }
         // the frame's wire bytes, made once for all its subscribers (WireFrame), not encoded again here
-        write(WireFrame.forChannel(WireFrame.of(frame)), frame.json().length);
+        final ByteBuf wire = WireFrame.of(frame);
+        if (!batching)
+        {
+            write(WireFrame.forChannel(wire), frame.json().length);
+            return;
+        }
+        if (pendingFrames == null)
+        {
+            pendingFrames = WireFrame.forChannel(wire);
+        }
+        else
+        {
+            if (!pendingCopied)
+            {
+                final ByteBuf first = pendingFrames;
+                pendingFrames = channel.alloc().directBuffer(Math.max(BATCH_BUFFER_BYTES,
+                    first.readableBytes() + wire.readableBytes()));
+                pendingFrames.writeBytes(first, first.readerIndex(), first.readableBytes());
+                pendingCopied = true;
+            }
+            pendingFrames.writeBytes(wire, wire.readerIndex(), wire.readableBytes());
+        }
+        batchBytes += frame.json().length;
+        batchFrames++;
+        if (pendingFrames.readableBytes() >= BATCH_BUFFER_LIMIT)
+        {
+            writePending();
+        }
+        warnIfOver();
+    }
+
+    /** The seq slot of a channel, made on its first frame. */
+    private long[] seqSlot(final String channelName)
+    {
+        if (channelName != lastSeqChannel)
+        {
+            long[] slot = lastSeq.get(channelName);
+            if (slot == null)
+            {
+                slot = new long[1];
+                lastSeq.put(channelName, slot);
+            }
+            lastSeqChannel = channelName;
+            lastSeqSlot = slot;
+        }
+        return lastSeqSlot;
+    }
+
+    /** The batch's frames so far go to the channel, unflushed (before anything else it writes, to keep the order). */
+    private void writePending()
+    {
+        if (pendingFrames != null)
+        {
+            channel.write(pendingFrames, quietPromise);
+            pendingFrames = null;
+            pendingCopied = false;
+        }
     }
 
     /** From now until {@link #endBatch}, the frames written go out with one flush (event loop only). */
@@ -171,7 +237,10 @@ final class OutboundQueue
         final int frames = batchFrames;
         batchBytes = 0;
         batchFrames = 0;
-        written(channel.writeAndFlush(Unpooled.EMPTY_BUFFER), bytes, frames);
+        final ByteBuf last = pendingFrames == null ? Unpooled.EMPTY_BUFFER : pendingFrames;
+        pendingFrames = null;
+        pendingCopied = false;
+        written(channel.writeAndFlush(last), bytes, frames);
     }
 
     /** One message of {@code length} counted bytes: in a batch without a promise of its own, else at once. */
@@ -179,6 +248,7 @@ final class OutboundQueue
     {
         if (batching)
         {
+            writePending();
             channel.write(message, quietPromise);
             batchBytes += length;
             batchFrames++;

@@ -42,6 +42,10 @@ final class WsConnection implements FeedSubscriber
     /** Writes from the feed's thread waiting for the event loop, and whether a loop task will take them. */
     private final Queue<Object> fromFeed = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Whether the feed tells the end of each batch ({@link Feed#endsBatches}): the frames then wait for it. */
+    private final boolean feedEndsBatches;
+    /** Frames queued since the last batch end, whose drain is not scheduled yet (the feed's and a resend's thread). */
+    private final AtomicBoolean unannounced = new AtomicBoolean();
     private final Runnable drainFromFeed = this::drainFromFeed;
     private final OutboundQueue outbound;
     private final Subscriptions subscriptions;
@@ -66,6 +70,7 @@ final class WsConnection implements FeedSubscriber
         this.controls = new ControlWindow(context.maxControlMessages,
             TimeUnit.MILLISECONDS.toNanos(context.controlWindowMs));
         this.timers = new WsTimers(context, this);
+        this.feedEndsBatches = context.feed.endsBatches();
     }
 
     /** The connection is upgraded: the session frame, then the timers. */
@@ -262,7 +267,23 @@ final class WsConnection implements FeedSubscriber
         }
         // encoded here, on the feed's thread, by the frame's first subscriber only: the others share the bytes
         WireFrame.of(frame);
-        fromFeed(frame);
+        if (!feedEndsBatches)
+        {
+            fromFeed(frame);
+            return;
+        }
+        // held until the batch's end: the event loop then writes the batch's frames with one write and one flush
+        fromFeed.add(frame);
+        unannounced.set(true);
+    }
+
+    @Override
+    public void onBatchEnd()
+    {
+        if (unannounced.get() && unannounced.getAndSet(false) && drainScheduled.compareAndSet(false, true))
+        {
+            onLoop(drainFromFeed);
+        }
     }
 
     @Override

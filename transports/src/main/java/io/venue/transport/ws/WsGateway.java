@@ -2,12 +2,16 @@ package io.venue.transport.ws;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.credential.WsTokens;
 import io.venue.feed.Feed;
@@ -16,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 
 /**
@@ -23,8 +28,12 @@ import java.util.function.BiPredicate;
  * lane's port (so its TLS, SNI and PROXY v2 apply, and its connection caps count each connection). The HTTP lane
  * hands over a GET that asks for the upgrade; from then on a connection talks to the {@link Feed} only, through its
  * {@link WsConnection}. Nothing a client does blocks the feed's thread or another connection's I/O thread.
+ * <p>
+ * Once upgraded, a connection leaves the HTTP lane's I/O threads for the gateway's own ({@code ws-io}, see
+ * {@link Context#ioThreads}): a fan-out to many subscribers then waits for its own threads, and never puts the
+ * order-entry requests and answers of the HTTP lane behind its writes.
  */
-public final class WsGateway
+public final class WsGateway implements AutoCloseable
 {
     public static final String PUBLIC_PATH = "/api/v1/ws/public";
     public static final String PRIVATE_PATH = "/api/v1/ws/private";
@@ -33,6 +42,8 @@ public final class WsGateway
     private final ConnectionIds connectionIds = new ConnectionIds(ConnectionIds.WEBSOCKET);
     /** The connections open now, for the going-away close when the node stops. */
     private final Set<WsConnection> open = ConcurrentHashMap.newKeySet();
+    /** The upgraded connections' I/O threads; null: they stay on the HTTP lane's ({@code ioThreads} 0). */
+    private final EventLoopGroup loops;
 
     /** @param context concluded ({@link Context#conclude}). */
     public WsGateway(final Context context)
@@ -42,6 +53,8 @@ public final class WsGateway
             throw new IllegalStateException("conclude the context first");
         }
         this.context = context;
+        this.loops = context.ioThreads == 0 ? null : new MultiThreadIoEventLoopGroup(context.ioThreads,
+            new DefaultThreadFactory("ws-io", true), NioIoHandler.newFactory());
     }
 
     public Context context()
@@ -110,19 +123,55 @@ public final class WsGateway
                 channel.close();
                 return;
             }
-            if (context.socketSendBufferBytes > 0)
+            if (loops == null)
             {
-                // a fixed kernel buffer ends the kernel's autotuning (up to tcp_wmem's max, 4 MiB, per connection):
-                // a client that stops reading is then held by the slow-consumer mark, not by the kernel's memory
-                channel.config().setOption(ChannelOption.SO_SNDBUF, context.socketSendBufferBytes);
+                open(channel, connectionId, privateStream);
+                return;
             }
-            final WsConnection connection = new WsConnection(context, channel, connectionId, privateStream);
-            open.add(connection);
-            channel.closeFuture().addListener(closed -> open.remove(connection));
-            channel.pipeline().addLast(new InboundFrames(context.maxInboundBytes, connection));
-            connection.start();
-            channel.config().setAutoRead(true);
+            // the 101 is written and reading is paused: the connection moves to the gateway's threads, where every
+            // write of its frames happens from now on
+            channel.deregister().addListener(deregistered ->
+            {
+                if (!deregistered.isSuccess())
+                {
+                    channel.close();
+                    return;
+                }
+                loops.next().register(channel).addListener(registered ->
+                {
+                    if (registered.isSuccess())
+                    {
+                        open(channel, connectionId, privateStream);
+                    }
+                    else
+                    {
+                        channel.close();
+                    }
+                });
+            });
         });
+    }
+
+    /** The upgraded connection starts on the event loop it stays on. */
+    private void open(final Channel channel, final long connectionId, final boolean privateStream)
+    {
+        if (!channel.isActive())
+        {
+            channel.close();
+            return;
+        }
+        if (context.socketSendBufferBytes > 0)
+        {
+            // a fixed kernel buffer ends the kernel's autotuning (up to tcp_wmem's max, 4 MiB, per connection):
+            // a client that stops reading is then held by the slow-consumer mark, not by the kernel's memory
+            channel.config().setOption(ChannelOption.SO_SNDBUF, context.socketSendBufferBytes);
+        }
+        final WsConnection connection = new WsConnection(context, channel, connectionId, privateStream);
+        open.add(connection);
+        channel.closeFuture().addListener(closed -> open.remove(connection));
+        channel.pipeline().addLast(new InboundFrames(context.maxInboundBytes, connection));
+        connection.start();
+        channel.config().setAutoRead(true);
     }
 
     /** Closes every open connection 1001 (going away): the node's lanes drain. */
@@ -131,6 +180,16 @@ public final class WsGateway
         for (final WsConnection connection : open)
         {
             connection.goingAway();
+        }
+    }
+
+    /** Stops the gateway's I/O threads (after the HTTP lane's: a connection still open is closed with them). */
+    @Override
+    public void close()
+    {
+        if (loops != null)
+        {
+            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
@@ -151,6 +210,8 @@ public final class WsGateway
         public static final int DEFAULT_HARD_CAP_FACTOR = 8;
         public static final long DEFAULT_GRANT_CHECK_MS = 1_000;
         public static final long DEFAULT_TICK_MS = 100;
+        /** {@link #ioThreads}: chosen for the host when the context is concluded. */
+        public static final int IO_THREADS_AUTO = -1;
 
         long heartbeatMs = DEFAULT_HEARTBEAT_MS;
         long idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
@@ -168,6 +229,7 @@ public final class WsGateway
         long tickMs = DEFAULT_TICK_MS;
         /** 0: the kernel's (autotuned). */
         int socketSendBufferBytes;
+        int ioThreads = IO_THREADS_AUTO;
         Feed feed;
         WsTokens tokens;
         BiPredicate<WsTokens.Claims, Long> stillGranted;
@@ -265,6 +327,28 @@ public final class WsGateway
         public int socketSendBufferBytes()
         {
             return socketSendBufferBytes;
+        }
+
+        /**
+         * The upgraded connections' own I/O threads: {@value #IO_THREADS_AUTO} (default) for half the host's
+         * processors, at least 1 and at most 4; 0 to keep them on the HTTP lane's I/O threads, beside its order entry
+         * (the gateway's frames then compete with the lane's requests and answers on the same threads).
+         */
+        public Context ioThreads(final int threads)
+        {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        public int ioThreads()
+        {
+            return ioThreads;
+        }
+
+        /** The threads {@link #IO_THREADS_AUTO} gives on a host of {@code processors}. */
+        public static int autoIoThreads(final int processors)
+        {
+            return Math.max(1, Math.min(4, processors / 2));
         }
 
         /** The market data and private streams. Required. */
@@ -368,6 +452,15 @@ public final class WsGateway
             {
                 throw new IllegalArgumentException("the WebSocket limits must be positive (control messages at most " +
                     "100000, inbound bytes at least 256, the socket send buffer 0 or more)");
+            }
+            if (ioThreads < IO_THREADS_AUTO || ioThreads > 64)
+            {
+                throw new IllegalArgumentException("the WebSocket I/O threads are 0 (the HTTP lane's) to 64, or " +
+                    IO_THREADS_AUTO + " (chosen for the host)");
+            }
+            if (ioThreads == IO_THREADS_AUTO)
+            {
+                ioThreads = autoIoThreads(Runtime.getRuntime().availableProcessors());
             }
             if (hardCapBytes == 0)
             {

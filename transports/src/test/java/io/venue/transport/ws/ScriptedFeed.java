@@ -117,6 +117,22 @@ final class ScriptedFeed implements Feed, AutoCloseable
         return false;
     }
 
+    /** Whether this feed ends its batches ({@link #endBatch}), as the market feed does; read as a connection opens. */
+    volatile boolean endsBatches;
+
+    @Override
+    public boolean endsBatches()
+    {
+        return endsBatches;
+    }
+
+    /** Every subscriber's batch ends, on the feed's thread: what it holds may be written now. */
+    void endBatch()
+    {
+        thread.execute(() -> byChannel.values()
+            .forEach(subscribers -> subscribers.forEach(FeedSubscriber::onBatchEnd)));
+    }
+
     /** Publishes a frame to the channel's subscribers on the feed's thread. */
     void publish(final String channel, final long seq, final boolean conflatable, final String json)
     {

@@ -161,7 +161,13 @@ class WsSessionTest
         assertEquals("ws://127.0.0.1:" + fixture.port() + "/api/v1/ws/public", entry.fields().get("publicUrl"));
         assertEquals("ws://127.0.0.1:" + fixture.port() + "/api/v1/ws/private", entry.fields().get("privateUrl"));
         assertEquals(32L, entry.fields().get("maxSubscriptionsPerConnection"));
-        final String metrics = fixture.metrics();
+        // a frame is counted once the socket has taken it, which may come just after the client read it
+        String metrics = fixture.metrics();
+        for (int i = 0; i < 200 && !metrics.contains("venue_ws_frames_out_total 1"); i++)
+        {
+            Thread.sleep(50);
+            metrics = fixture.metrics();
+        }
         assertTrue(metrics.contains("venue_ws_connections_total 1"), metrics);
         assertTrue(metrics.contains("venue_ws_connections_open 1"), metrics);
         assertTrue(metrics.contains("venue_ws_frames_out_total 1"), metrics);
