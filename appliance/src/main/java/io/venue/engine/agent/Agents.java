@@ -82,20 +82,7 @@ public final class Agents
         {
             return UNKNOWN_SIGNER;
         }
-        final int agent = credentialAgent[credential];
-        if (credentialRevoked[credential] || agentRevoked[agent])
-        {
-            return REVOKED;
-        }
-        if (nowMs >= credentialValidUntil[credential] || nowMs >= expiresAt[agent])
-        {
-            return EXPIRED;
-        }
-        if (owners[agent] != account)
-        {
-            return WRONG_ACCOUNT;
-        }
-        return (scopes[agent] & scope) == scope ? OK : SCOPE_DENIED;
+        return authorizeFound(credential, account, scope, nowMs);
     }
 
     /**
@@ -113,6 +100,12 @@ public final class Agents
             return UNKNOWN_SIGNER;
         }
         final int credential = (int)found;
+        return authorizeFound(credential, account, scope, nowMs);
+    }
+
+    /** The checks of a credential found, by signer or by id. */
+    private int authorizeFound(final int credential, final int account, final int scope, final long nowMs)
+    {
         final int agent = credentialAgent[credential];
         if (credentialRevoked[credential] || agentRevoked[agent])
         {
