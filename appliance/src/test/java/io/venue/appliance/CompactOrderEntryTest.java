@@ -390,9 +390,13 @@ class CompactOrderEntryTest
         // are held, so their answers get more time than the default 10 s. Every refusal journaled on its own: the test
         // counts the orders each one names (all 60 requests come from one address, so aggregated, most of them would be
         // counted in a summary, which keeps no such detail)
-        start(plenty, Map.of("mm.account.cancels", plenty, "mm.key.actions", plenty, "mm.ip.actions", plenty,
-            "mm.market.actions", plenty, "mm.shard.actions", plenty, "mm.prebatched.max.batches", "1000",
-            "answer.timeout.ms", "120000", "refusals.aggregate.after", "0"));
+        // threads=compact: the verifier on a thread of its own, which the test holds (with single, the default on 2
+        // processors, it runs on the front thread, which must go on journaling the refusals)
+        start(plenty, Map.ofEntries(Map.entry("mm.account.cancels", plenty), Map.entry("mm.key.actions", plenty),
+            Map.entry("mm.ip.actions", plenty), Map.entry("mm.market.actions", plenty),
+            Map.entry("mm.shard.actions", plenty), Map.entry("mm.prebatched.max.batches", "1000"),
+            Map.entry("answer.timeout.ms", "120000"), Map.entry("refusals.aggregate.after", "0"),
+            Map.entry("threads", "compact")));
         // requests of 1,000 orders on as many connections, each with its own credential (SVC-Nonces of one key must
         // rise; an account holds at most 64): far more than the verifier's queue holds (8 MiB, about 35,000 typed
         // orders of 240 bytes on the ring), held so that it verifies none meanwhile
