@@ -1,11 +1,11 @@
 # Sourced by the scripts here that run one fresh demo appliance and split its CPU by thread.
 # start_appliance JAR PORT DATA [LINES]: a demo appliance from JAR on PORT with its data in DATA (the configuration in
-# ./venue.properties, LINES and $EXTRA added), its log in ./app.out, once it serves; sets F (the JVM flags) and app
-# (its pid). The caller kills it.
+# ./venue.properties, LINES and $EXTRA added; HEAP replaces the heap flags of tuning/jvm-flags.properties, JVM_EXTRA
+# adds JVM flags), its log in ./app.out, once it serves; sets F (the JVM flags) and app (its pid). The caller kills it.
 start_appliance() {
   printf "demo=true\nhttp.port=$2\nedge.ip.exempt=127.0.0.1\n${4:-}${EXTRA:-}" > venue.properties
   F=$(sed -n 's/^venue.jvm.flags=//p' "$root/tuning/jvm-flags.properties")
-  java $F -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dagrona.disable.bounds.checks=true -jar "$1" \
+  java $F -XX:+UseZGC ${HEAP-$(sed -n 's/^venue.jvm.appliance.heap=//p' "$root/tuning/jvm-flags.properties")} ${JVM_EXTRA:-} -Dagrona.disable.bounds.checks=true -jar "$1" \
     --config venue.properties --data "$3" > app.out 2>&1 &
   app=$!
   for _ in $(seq 1 60); do grep -q "demo venue set up\|serving" app.out 2>/dev/null && break; sleep 1; done

@@ -1,27 +1,41 @@
 package io.venue.transport.http;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import io.venue.codec.JsonWriter;
 import io.venue.entry.Refusal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Date;
 
 /** The HTTP lane's responses: JSON with the limiter headers, the core's refusals, the error bodies (docs/API.md). */
 final class HttpResponses
 {
     static final String OK_PREFIX = "{\"ok\":true";
-    static final String RATE_LIMIT = "X-RateLimit-Limit";
-    static final String RATE_REMAINING = "X-RateLimit-Remaining";
-    static final String RATE_RESET_MS = "X-RateLimit-Reset-Ms";
+    static final AsciiString RATE_LIMIT = AsciiString.cached("X-RateLimit-Limit");
+    static final AsciiString RATE_REMAINING = AsciiString.cached("X-RateLimit-Remaining");
+    static final AsciiString RATE_RESET_MS = AsciiString.cached("X-RateLimit-Reset-Ms");
+    private static final AsciiString RATE_LIMIT_AFTER = AsciiString.cached("x-ratelimit-after");
+    /**
+     * The answers' headers are this class's names with constant or numeric values, never a client's text: validating
+     * each one again per answer was a measurable share of the I/O thread (PERFORMANCE.md, "The answer's bytes").
+     */
+    private static final HttpHeadersFactory UNVALIDATED = DefaultHttpHeadersFactory.headersFactory()
+        .withValidation(false);
+    private static final HttpHeadersFactory UNVALIDATED_TRAILERS = DefaultHttpHeadersFactory.trailersFactory()
+        .withValidation(false);
+    /** The Date header has a resolution of a second (RFC 9110 5.6.7): formatted once a second, not per answer. */
+    private static volatile DateValue date = new DateValue(Long.MIN_VALUE, AsciiString.EMPTY_STRING);
 
     private HttpResponses()
     {
@@ -52,13 +66,33 @@ final class HttpResponses
     /** A response with its body, length and the server's time (the Date header every answer carries). */
     static FullHttpResponse response(final HttpResponseStatus status, final CharSequence contentType, final String body)
     {
-        final ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
-        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        // the allocator's (pooled, direct) buffer: the socket writes it without a copy; the encoder releases it
+        final ByteBuf content = ByteBufUtil.writeUtf8(ByteBufAllocator.DEFAULT, body);
+        final FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content, UNVALIDATED,
+            UNVALIDATED_TRAILERS);
         http.headers()
             .set(HttpHeaderNames.CONTENT_TYPE, contentType)
             .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
-            .set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+            .set(HttpHeaderNames.DATE, date());
         return http;
+    }
+
+    /** Now as an HTTP date; the value formatted for the current second is shared by every I/O thread. */
+    static AsciiString date()
+    {
+        final long second = System.currentTimeMillis() / 1000;
+        DateValue current = date;
+        if (current.second != second)
+        {
+            // two threads may both format a new second: each keeps a correct value, the last one written stays
+            current = new DateValue(second, AsciiString.cached(DateFormatter.format(new Date(second * 1000))));
+            date = current;
+        }
+        return current.value;
+    }
+
+    private record DateValue(long second, AsciiString value)
+    {
     }
 
     static FullHttpResponse notAllowed(final String allowed)
@@ -83,7 +117,7 @@ final class HttpResponses
         {
             final FullHttpResponse http = response(HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
                 refusal.message());
-            http.headers().set("x-ratelimit-after", refusal.retryAfterSeconds())
+            http.headers().set(RATE_LIMIT_AFTER, refusal.retryAfterSeconds())
                 .set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
             return http;
         }
