@@ -1,7 +1,9 @@
 #!/bin/bash
 # The appliance's CPU per action at its closed-loop ceiling, by thread, next to the signature recovery's own cost.
 # usage: cpu-per-action.sh APPLIANCE_JAR CLI_JAR LABEL   (environment: COMPACT=N sends compact requests of N orders;
-#        CEIL actions in the measured ceiling run, 100000; EXTRA adds venue.properties lines)
+#        CEIL actions in the measured ceiling run, 100000; EXTRA adds venue.properties lines; ACCOUNTS traders, 650;
+#        INFLIGHT requests in flight at the ceiling, 64; LOADGEN adds load generator options, e.g. "--bsl-tcp HOST:PORT"
+#        with EXTRA="lanes=http,bsl-tcp\nbsl.tcp.port=PORT\n" sends the compact requests over BSL Direct TCP)
 # One fresh demo appliance; the generator funds its traders and runs WARM times (2) to warm up, then once more while the CPU time
 # of every appliance thread (/proc/<pid>/task/*/stat, utime+stime) is read before and after; prints one line per
 # thread name (threads of one name summed) in microseconds of CPU per action, and the total; then the CPU of one signature
@@ -17,8 +19,8 @@ port=18091; data=/tmp/cpa-data; work=/tmp/cpa-$label; rm -rf "$data" "$work"; mk
 start_appliance "$jar" "$port" "$data"
 trap 'kill $app 2>/dev/null || true' EXIT
 gen() { java $F -XX:+UseZGC -jar "$cli" loadgen --url http://127.0.0.1:$port --operator-key "$data/keys/operator.key" \
-  --rates 1000 --duration 2 --accounts 650 --ceiling 64 --ceiling-actions "${CEIL:-100000}" \
-  $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) --out "$1.json" > "$1.out" 2>&1; }
+  --rates 1000 --duration 2 --accounts "${ACCOUNTS:-650}" --ceiling "${INFLIGHT:-64}" --ceiling-actions "${CEIL:-100000}" \
+  $( [ "${COMPACT:-0}" != 0 ] && echo --compact "$COMPACT" ) ${LOADGEN:-} --out "$1.json" > "$1.out" 2>&1; }
 for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1" || true; }
 metrics recovery-before.txt
