@@ -13,6 +13,10 @@
 # So the same is printed for the ceiling's measured seconds alone (thread-ticks.py samples every thread's CPU every
 # 0.2 s; window-cpu.py cuts out the phase's seconds before the generator wrote its JSON), per action answered in them.
 set -euo pipefail
+# wakes PID: one line per thread, "name voluntary_context_switches"
+wakes() { for t in /proc/$1/task/*; do
+  { name=$(tr ' ' '_' < "$t/comm") && n=$(sed -n 's/^voluntary_ctxt_switches:\s*//p' "$t/status"); } 2>/dev/null || continue
+  echo "$name $n"; done; }
 jar=$1; cli=$2; label=$3; root="$(cd "$(dirname "$0")/../.." && pwd)"
 port=18091; data=/tmp/cpa-data; work=/tmp/cpa-$label; rm -rf "$data" "$work"; mkdir -p "$work"; cd "$work"
 . "$root/bench/results/appliance-run.sh"
@@ -25,12 +29,14 @@ for w in $(seq 1 "${WARM:-2}"); do gen "warm$w"; done
 metrics() { curl -s "http://127.0.0.1:$port/api/v1/admin/metrics" | grep '^venue_verifier_recovery' > "$1" || true; }
 metrics recovery-before.txt
 ticks $app > before.txt
+wakes $app > wakes-before.txt
 python3 "$root/bench/results/thread-ticks.py" $app series.txt "http://127.0.0.1:$port/api/v1/admin/metrics" & sampler=$!
 gen measured
 # the generator writes its JSON as the ceiling phase ends (before it closes its connections and exits)
 ended=$(python3 -c 'import os,sys; print(os.path.getmtime(sys.argv[1]))' measured.json)
 kill $sampler; wait $sampler 2>/dev/null || true
 ticks $app > after.txt
+wakes $app > wakes-after.txt
 metrics recovery-after.txt
 # what the measured run had the appliance answer: a deposit per trader, and every request its phases sent (warm-up
 # included); and the ceiling phase's measured seconds and answers
@@ -39,6 +45,20 @@ read -r ceil_seconds ceil_answered < <(python3 -c 'import json,sys; p=[p for p i
 echo "$label: $actions actions answered in the measured run"
 grep -E "^ceiling|/s " measured.out | sed "s/^/$label: /"
 cpu_per "$label" action "$actions" before.txt after.txt 0.5
+# how often each busy thread gave up its core (parked or blocked: /proc's voluntary context switches) per action
+python3 - "$label" "$actions" wakes-before.txt wakes-after.txt <<'PY' || true
+import collections, re, sys
+label, count = sys.argv[1], max(1, int(sys.argv[2]))
+def load(f):
+    d = collections.Counter()
+    for line in open(f):
+        name, n = line.split()
+        d[re.sub(r'[-_#]?\d+$', '', name)] += int(n)
+    return d
+b, a = load(sys.argv[3]), load(sys.argv[4])
+for k in sorted(a, key=lambda k: -(a[k] - b.get(k, 0)))[:5]:
+    print(f"{label}: {k:20s} {(a[k] - b.get(k, 0)) / count:8.3f} parks/action (whole run)")
+PY
 python3 "$root/bench/results/window-cpu.py" series.txt "$label" "$ended" "$ceil_seconds" "$ceil_answered"
 python3 - "$label" recovery-before.txt recovery-after.txt <<'PY'
 import sys
