@@ -4,6 +4,8 @@ import quickfix.Application;
 import quickfix.DefaultMessageFactory;
 import quickfix.FieldNotFound;
 import quickfix.FileStoreFactory;
+import quickfix.Log;
+import quickfix.LogFactory;
 import quickfix.Message;
 import quickfix.MessageStoreFactory;
 import quickfix.Session;
@@ -38,6 +40,7 @@ final class QuickFixClient implements Application, AutoCloseable
     private final String password;
     private final String account;
     private final List<Message> received = new ArrayList<>();
+    private final List<String> raw = new ArrayList<>();
     private volatile boolean loggedOn;
 
     QuickFixClient(final Path folder, final int port, final String targetCompId, final String subSession,
@@ -71,8 +74,42 @@ final class QuickFixClient implements Application, AutoCloseable
         final SessionSettings sessionSettings = new SessionSettings(new ByteArrayInputStream(
             settings.getBytes(StandardCharsets.US_ASCII)));
         final MessageStoreFactory store = new FileStoreFactory(sessionSettings);
-        initiator = new SocketInitiator(this, store, sessionSettings, new ScreenLogFactory(LOG, LOG, LOG, false),
-            new DefaultMessageFactory());
+        final ScreenLogFactory screen = new ScreenLogFactory(LOG, LOG, LOG, false);
+        // every message as it came off the wire, before QuickFIX/J parses it (or drops a duplicate it has already)
+        final LogFactory logs = id -> new Log()
+        {
+            private final Log log = screen.create(id);
+
+            public void clear()
+            {
+                log.clear();
+            }
+
+            public void onIncoming(final String message)
+            {
+                synchronized (raw)
+                {
+                    raw.add(message);
+                }
+                log.onIncoming(message);
+            }
+
+            public void onOutgoing(final String message)
+            {
+                log.onOutgoing(message);
+            }
+
+            public void onEvent(final String text)
+            {
+                log.onEvent(text);
+            }
+
+            public void onErrorEvent(final String text)
+            {
+                log.onErrorEvent(text);
+            }
+        };
+        initiator = new SocketInitiator(this, store, sessionSettings, logs, new DefaultMessageFactory());
         sessionId = sessionSettings.sectionIterator().next();
         initiator.start();
     }
@@ -133,6 +170,15 @@ final class QuickFixClient implements Application, AutoCloseable
         synchronized (received)
         {
             return new ArrayList<>(received);
+        }
+    }
+
+    /** Every message received, as its bytes came (SOH-separated), duplicates QuickFIX/J dropped included. */
+    List<String> raw()
+    {
+        synchronized (raw)
+        {
+            return new ArrayList<>(raw);
         }
     }
 

@@ -99,6 +99,24 @@ final class FixOrderEntry
         final String symbol = symbolText.toString();
         final char sideChar = charOf(FixTags.SIDE);
         final char side = SIDES.indexOf(sideChar) >= 0 ? sideChar : '1';
+        final FixClOrdIds ids = reports.clOrdIds();
+        if (ids != null && in.isChar(FixTags.POSS_DUP_FLAG, 'Y') && validClOrdId(clOrdId))
+        {
+            // sent again (after an unclean stop, say): a ClOrdID the journal has is its order, never a second one
+            final long[] known = ids.statusOf(credentialId, clOrdId);
+            if (known != null)
+            {
+                duplicate(clOrdId, symbol, side, known, nowMs);
+                return;
+            }
+            if (ids.droppedFor(credentialId))
+            {
+                laneReject(clOrdId, symbol, side, 6, "DUPLICATE_UNVERIFIABLE: a NewOrderSingle with " +
+                    "PossDupFlag(43)=Y whose ClOrdID the venue no longer remembers (fix.clordid.index.max) may " +
+                    "have been taken: not taken again; send it with a new ClOrdID if it is new", nowMs);
+                return;
+            }
+        }
         final String refusal = newOrderRefusal(clOrdId, symbol, sideChar);
         if (refusal != null)
         {
@@ -114,6 +132,39 @@ final class FixOrderEntry
             laneReject(clOrdId, symbol, side, 99, "QUEUE_LIMIT: the node's order queue is full; send it again " +
                 "later", nowMs);
         }
+        else if (ids != null)
+        {
+            ids.taken(credentialId, clOrdId);
+        }
+    }
+
+    /**
+     * A PossDup NewOrderSingle whose ClOrdID the journal has: an ExecutionReport 150=I of that order, as for a status
+     * request (the order open: its view; done: its last status as its reports said, 3 when its last report was under
+     * a replace's ClOrdID), Text {@code DUPLICATE_CLORDID}. Nothing is journaled.
+     */
+    private void duplicate(final String clOrdId, final String symbol, final char side, final long[] known,
+        final long nowMs)
+    {
+        final String target = resolve(clOrdId);
+        final FixReports.OrderView view = reports.order(target);
+        final String execId = "L" + connectionId + "-" + ++laneReports;
+        final String text = "DUPLICATE_CLORDID: ClOrdID " + clOrdId + " was taken already (PossDupFlag(43)=Y): " +
+            "this is its order's status, no new order";
+        if (view != null)
+        {
+            replies.report(new FixReport.Builder().to(credentialId, account)
+                .order(view.orderId(), clOrdId, null).exec(execId, 'I', view.status())
+                .instrument(view.symbol(), view.side(), view.ordType(), view.price(), view.qty())
+                .quantities(view.leaves(), view.cum(), view.avgPx()).time(nowMs, 0).text(text).build());
+            return;
+        }
+        final char last = (char)known[0];
+        final char status = last == '2' || last == '4' || last == 'C' || last == '8' || last == FixClOrdIds.PENDING ?
+            last : '3';
+        replies.report(new FixReport.Builder().to(credentialId, account).order(target, clOrdId, null)
+            .exec(execId, 'I', status).instrument(symbol, side, (char)0, FixReport.NONE, FixReport.NONE)
+            .quantities(0, known[1], known[2]).time(nowMs, 0).text(text).build());
     }
 
     // what newOrderRefusal read, for the command

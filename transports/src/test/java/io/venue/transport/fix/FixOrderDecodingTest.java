@@ -141,7 +141,7 @@ class FixOrderDecodingTest
         final List<byte[]> commands = new ArrayList<>();
         final ProtectionRequests ring = new ProtectionRequests(1 << 16);
         final FixOrderEntry entry = new FixOrderEntry(3L << 56 | 1, 0x0123_4567_89ab_cdefL, ACCOUNT, ring,
-            new FixReports(null, null, () -> 0, 0, 16, report -> { }), this);
+            new FixReports(null, null, () -> 0, 0, 16, (report, key, replaying) -> { }), this);
 
         public void report(final FixReport report)
         {
