@@ -22,6 +22,7 @@ import quickfix.field.Symbol;
 import quickfix.field.TestReqID;
 import quickfix.field.TransactTime;
 import quickfix.fix44.NewOrderSingle;
+import quickfix.fix44.OrderCancelRequest;
 import quickfix.fix44.OrderStatusRequest;
 import quickfix.fix44.ResendRequest;
 import quickfix.fix44.TestRequest;
@@ -285,6 +286,74 @@ class FixResendTest
         assertEquals(3, reports, "a1 New, a1 partial fill, a2 New: " + entry.raw());
         assertTrue(gapFills >= 2, "the Logon, the status and the other session messages: " + gapFills);
         assertTrue(entry.loggedOn());
+    }
+
+    /** A NewOrderSingle sent again, as after an unclean stop: PossDupFlag Y and OrigSendingTime. */
+    private static NewOrderSingle again(final QuickFixClient client, final String clOrdId, final String qty,
+        final String price)
+    {
+        client.possDup(clOrdId);
+        return limit(clOrdId, qty, price);
+    }
+
+    /** Sends a TestRequest and waits for its Heartbeat: everything the venue answered before is in. */
+    private static void barrier(final QuickFixClient client, final String id) throws Exception
+    {
+        send(client, new TestRequest(new TestReqID(id)));
+        client.await(m -> id.equals(get(m, 112)), WAIT_MS);
+    }
+
+    @Test
+    void aPossDupNewOrderSingleOfAJournaledClOrdIdIsNeverASecondOrderEvenAfterARestart() throws Exception
+    {
+        final Map<String, String> settings = Map.of("protection.cod.grace.ms", "600000");
+        start(settings);
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+            Scope.CANCEL);
+        final Path store = Files.createDirectories(folder.resolve("possdup"));
+        QuickFixClient entry = client(agent, "order_entry", store);
+        // d1 rests and is cancelled (done); d2 rests
+        send(entry, limit("d1", "0.01", "10"));
+        entry.await(report("d1", "0"), WAIT_MS);
+        final OrderCancelRequest cancel = new OrderCancelRequest();
+        cancel.setString(41, "d1");
+        cancel.set(new ClOrdID("d1c"));
+        cancel.setChar(SIDE, '1');
+        cancel.set(new TransactTime());
+        cancel.set(new Symbol("1"));
+        send(entry, cancel);
+        entry.await(report("d1c", "4"), WAIT_MS);
+        send(entry, limit("d2", "0.02", "10"));
+        final Message d2 = entry.await(report("d2", "0"), WAIT_MS);
+
+        // sent again with PossDupFlag Y: the orders' status, no second order
+        send(entry, again(entry, "d1", "0.01", "10"));
+        send(entry, again(entry, "d2", "0.02", "10"));
+        final Message d1Status = entry.await(report("d1", "I"), WAIT_MS);
+        assertEquals("4", get(d1Status, 39), "the cancelled order's status");
+        assertTrue(QuickFixClient.text(d1Status).startsWith("DUPLICATE_CLORDID"), d1Status.toString());
+        final Message d2Status = entry.await(report("d2", "I"), WAIT_MS);
+        assertEquals("0", get(d2Status, 39));
+        assertEquals(get(d2, 37), get(d2Status, 37));
+        barrier(entry, "possdup-1");
+        assertEquals(1, entry.received().stream().filter(report("d1", "0")).count(), "d1 placed once");
+        assertEquals(1, entry.received().stream().filter(report("d2", "0")).count(), "d2 placed once");
+        entry.logout();
+        entry.close();
+
+        // after a restart the journal says which ClOrdIDs were taken: still no second order; a new one is an order
+        appliance.close();
+        start(settings);
+        entry = client(agent, "order_entry", store);
+        send(entry, again(entry, "d1", "0.01", "10"));
+        final Message afterRestart = entry.await(report("d1", "I"), WAIT_MS);
+        assertEquals("4", get(afterRestart, 39));
+        send(entry, again(entry, "d3", "0.03", "10"));
+        entry.await(report("d3", "0"), WAIT_MS);
+        barrier(entry, "possdup-2");
+        assertTrue(entry.received().stream().noneMatch(report("d1", "0")), "no new order for d1");
+        final String metrics = http.get("/api/v1/admin/metrics").body();
+        assertTrue(metrics.contains("venue_fix_clordids_known 3"), metrics);
     }
 
     /** The value of the first field {@code tag} of a raw message. */

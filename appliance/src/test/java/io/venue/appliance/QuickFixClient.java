@@ -18,7 +18,11 @@ import quickfix.field.MsgType;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -41,6 +45,7 @@ final class QuickFixClient implements Application, AutoCloseable
     private final String account;
     private final List<Message> received = new ArrayList<>();
     private final List<String> raw = new ArrayList<>();
+    private final Set<String> possDup = new HashSet<>();
     private volatile boolean loggedOn;
 
     QuickFixClient(final Path folder, final int port, final String targetCompId, final String subSession,
@@ -269,9 +274,30 @@ final class QuickFixClient implements Application, AutoCloseable
         keep(message);
     }
 
+    /**
+     * The next application message with ClOrdID {@code clOrdId} goes with PossDupFlag Y and OrigSendingTime, as one
+     * sent again after an unclean stop (QuickFIX/J clears the flag of a message it numbers new, so it is set here).
+     */
+    void possDup(final String clOrdId)
+    {
+        synchronized (possDup)
+        {
+            possDup.add(clOrdId);
+        }
+    }
+
     @Override
     public void toApp(final Message message, final SessionID sessionId)
     {
+        final String clOrdId = message.isSetField(11) ? get(message, 11) : null;
+        synchronized (possDup)
+        {
+            if (clOrdId != null && possDup.remove(clOrdId))
+            {
+                message.getHeader().setBoolean(43, true);
+                message.getHeader().setUtcTimeStamp(122, LocalDateTime.now(ZoneOffset.UTC), true);
+            }
+        }
     }
 
     @Override

@@ -617,6 +617,12 @@ final class FixReports implements Agent
         if (clOrdIds != null && report.credentialId != 0 && report.clOrdId != null && report.msgType == '8')
         {
             clOrdIds.status(report.credentialId, report.clOrdId, report.ordStatus, report.cumQty, report.avgPx);
+            if (report.origClOrdId != null)
+            {
+                // a cancel's or replace's report names the NewOrderSingle's ClOrdID as the original
+                clOrdIds.status(report.credentialId, report.origClOrdId, report.ordStatus, report.cumQty,
+                    report.avgPx);
+            }
         }
         final long key = (commandSequence << KEY_SHIFT) + Math.min(reportIndex++, MAX_INDEX);
         deliver.deliver(report, key, commandSequence <= deliverAfter);
