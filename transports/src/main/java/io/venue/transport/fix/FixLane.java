@@ -304,6 +304,7 @@ public final class FixLane implements Lane
         private int maxTrackedLogonKeys = 100_000;
         private int maxKnownSessions = 100_000;
         private int clOrdIdIndexMax = DEFAULT_CLORDID_INDEX_MAX;
+        private long orderMessagesPerSecond;
         private FixJournalMarks journalMarks;
         private JournalTailer commandTail;
         private JournalTailer eventTail;
@@ -392,6 +393,21 @@ public final class FixLane implements Lane
             return this;
         }
 
+        /**
+         * Spec 8.4: order-entry messages (D, F, G, q) a second per session, a second's burst; 0 (default): no limit of
+         * the lane's (the engine's per-account action limit applies to every order).
+         */
+        public Context orderMessagesPerSecond(final long perSecond)
+        {
+            this.orderMessagesPerSecond = perSecond;
+            return this;
+        }
+
+        long orderMessagesPerSecond()
+        {
+            return orderMessagesPerSecond;
+        }
+
         public Context sendingTimeToleranceMs(final long ms)
         {
             this.sendingTimeToleranceMs = ms;
@@ -472,7 +488,8 @@ public final class FixLane implements Lane
                 throw new IllegalStateException("fix.comp.id is visible ASCII without '='");
             }
             if (logonTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 || maxMessageBytes < 256 ||
-                resendMaxMessages < 1 || clOrdIdIndexMax < 1 || logonAttemptsPerMinute < 1 ||
+                resendMaxMessages < 1 || clOrdIdIndexMax < 1 || orderMessagesPerSecond < 0 ||
+                orderMessagesPerSecond > 1_000_000_000L || logonAttemptsPerMinute < 1 ||
                 sendingTimeToleranceMs < 1 || port < 0 ||
                 port > 65_535)
             {

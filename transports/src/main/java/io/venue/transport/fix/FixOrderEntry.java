@@ -36,6 +36,8 @@ final class FixOrderEntry
     private final ProtectionRequests ring;
     private final FixReports reports;
     private final Replies replies;
+    /** The session's order-entry message rate (spec 8.4); null: none but the engine's per-account action limit. */
+    private final FixMessageRate rate;
     private final FixOrderCommands commands = new FixOrderCommands();
     private final byte[] orderId = new byte[32];
     /** A replace's ClOrdID to the order it replaced (the order keeps its id), least recently used dropped. */
@@ -52,8 +54,9 @@ final class FixOrderEntry
     private long seq;
 
     FixOrderEntry(final long connectionId, final long credentialId, final String account, final ProtectionRequests ring,
-        final FixReports reports, final Replies replies)
+        final FixReports reports, final Replies replies, final FixMessageRate rate)
     {
+        this.rate = rate;
         this.connectionId = connectionId;
         this.credentialId = credentialId;
         this.account = account;
@@ -124,6 +127,11 @@ final class FixOrderEntry
             return;
         }
         final long parsed = FixSymbols.parse(symbol);
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            laneReject(clOrdId, symbol, side, 3, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.place(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             FixSymbols.market(parsed), FixSymbols.book(parsed), sideChar == '1', price, qty, stp, timeInForce,
             isMarket, reduceOnly, expiresAtMs);
@@ -314,6 +322,11 @@ final class FixOrderEntry
                 FixOrderCommands.MAX_CL_ORD_ID + " printable US-ASCII characters", nowMs);
             return;
         }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            cancelReject(clOrdId, target, '1', 99, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.cancel(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             Hex.fromHex(target));
         if (!ring.offer(connectionId, 0, commands.buffer(), 0, length))
@@ -367,6 +380,11 @@ final class FixOrderEntry
             cancelReject(clOrdId, target, '2', target == null ? 1 : 99, refusal, nowMs);
             return;
         }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            cancelReject(clOrdId, target, '2', 99, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.amend(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             Hex.fromHex(target), newPrice, total - filled);
         if (!ring.offer(connectionId, 0, commands.buffer(), 0, length))
@@ -414,6 +432,12 @@ final class FixOrderEntry
             replies.report(new FixReport.Builder().msgType('r').to(credentialId, account).order("NONE",
                 clOrdId, null).response(known ? type : '7', '0', 0).reject(type == '1' || type == '7' ? 99 : 0)
                 .text(refusal).time(nowMs, 0).build());
+            return;
+        }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            replies.report(new FixReport.Builder().msgType('r').to(credentialId, account).order("NONE", clOrdId, null)
+                .response(type, '0', 0).reject(99).text(rateLimited()).time(nowMs, 0).build());
             return;
         }
         final int length = commands.cancelAll(credentialId, accountBytes, clOrdId, sendingTime(nowMs), market);
@@ -535,6 +559,13 @@ final class FixOrderEntry
     {
         final long sent = FixTime.parse(in, FixTags.SENDING_TIME);
         return sent < 0 ? nowMs : sent;
+    }
+
+    /** The rate's refusal: the engine's code for a rate limit, and the limit. */
+    private String rateLimited()
+    {
+        return "RATE_LIMITED: more than " + rate.perSecond() + " order-entry messages a second on this session " +
+            "(fix.order.messages.per.second; spec 8.4); nothing was journaled";
     }
 
     private void laneReject(final String clOrdId, final String symbol, final char side, final int reason,

@@ -491,7 +491,8 @@ final class FixSession extends ChannelInboundHandlerAdapter
                 }
                 protectionOpened = true;
                 orderEntry = new FixOrderEntry(entry.connectionId(), credentialId, account, protection.requests(),
-                    reports, replies);
+                    reports, replies, context.orderMessagesPerSecond() > 0 ?
+                    new FixMessageRate(context.orderMessagesPerSecond(), nowMs) : null);
             }
         }
         core.sessions().add(entry.connectionId(), this::describe);
