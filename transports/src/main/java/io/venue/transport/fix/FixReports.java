@@ -229,6 +229,12 @@ final class FixReports implements Agent
             // a journal this thread cannot read: no more reports (clients see none and ask for status), the sessions
             // and order entry go on; the error handler (the node's log) says where
             failure = ex;
+            if (!caughtUp)
+            {
+                // the sessions go on without reports: their numbers then come from the marks read so far
+                caughtUp = true;
+                deliver.caughtUp();
+            }
             throw ex;
         }
     }
