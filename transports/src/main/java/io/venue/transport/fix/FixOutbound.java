@@ -72,7 +72,8 @@ final class FixOutbound
     /** Marks read from the journal at the start, applied as the replay reaches the reports they name. */
     private final List<FixJournalMarks.Mark> replay;
     private int replayIndex;
-    private int lastReplayKind = -1;
+    /** Whether the replay's last LOGON had no LOGOUT after it (RESERVE marks also come while logged off). */
+    private boolean replayLoggedOn;
 
     FixOutbound(final String key, final long credentialId, final boolean dropCopy, final String account,
         final Marks marks, final int storeCapacity, final List<FixJournalMarks.Mark> replay)
@@ -100,11 +101,14 @@ final class FixOutbound
         numberReport(report, reportKey, false);
     }
 
-    /** The replay reached the journal's end: the last marks apply; after an unclean stop, past the reserved block. */
+    /**
+     * The replay reached the journal's end: the last marks apply; a session the node stopped under (a LOGON with no
+     * LOGOUT) numbers on past its reserved block, as its last messages' marks may not have been journaled.
+     */
     synchronized void replayDone()
     {
         applyReplayMarks(Long.MAX_VALUE);
-        if (lastReplayKind >= 0 && lastReplayKind != LOGOUT)
+        if (replayLoggedOn)
         {
             nextOut = Math.max(nextOut, reservedThrough + 1);
         }
@@ -123,7 +127,15 @@ final class FixOutbound
             nextOut = mark.nextOut();
             nextIn = mark.nextIn();
             reservedThrough = mark.reserved();
-            lastReplayKind = mark.kind();
+            if (mark.kind() == LOGON || mark.kind() == LOGOUT)
+            {
+                replayLoggedOn = mark.kind() == LOGON;
+            }
+            else if (mark.kind() == ADMIN || !mark.keyed())
+            {
+                // an ADMIN mark is a logged-on session's; so was every RESERVE before version 14
+                replayLoggedOn = true;
+            }
             lastReportKey = Math.max(lastReportKey, mark.reportKey());
         }
     }
@@ -137,8 +149,13 @@ final class FixOutbound
 
     private void numberReport(final FixReport report, final long reportKey, final boolean live)
     {
-        final long seq = take(live);
+        final long seq = nextOut++;
         lastReportKey = reportKey;
+        if (live)
+        {
+            // after the report's key is the last: a replay applies the mark after this report, not before it
+            reserve();
+        }
         store(seq, report);
         if (live && session != null)
         {
@@ -231,7 +248,8 @@ final class FixOutbound
     /** A number for a session-level or lane-made message of the live session, journaled as an ADMIN mark. */
     synchronized long admin()
     {
-        final long seq = take(true);
+        final long seq = nextOut++;
+        reserve();
         mark(ADMIN);
         return seq;
     }
@@ -276,15 +294,14 @@ final class FixOutbound
         return found;
     }
 
-    private long take(final boolean journal)
+    /** Journals a new reserved block (RESERVE) once half of the current one is used. */
+    private void reserve()
     {
-        final long seq = nextOut++;
-        if (journal && nextOut > reservedThrough - RESERVE_BLOCK / 2)
+        if (nextOut > reservedThrough - RESERVE_BLOCK / 2)
         {
             reservedThrough = Math.max(reservedThrough, nextOut) + RESERVE_BLOCK;
             mark(RESERVE);
         }
-        return seq;
     }
 
     private void store(final long seq, final FixReport report)

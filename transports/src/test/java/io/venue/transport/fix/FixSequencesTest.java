@@ -79,11 +79,13 @@ class FixSequencesTest
             final List<Long> keys = new ArrayList<>();
             final Map<String, FixOutbound> attached = new HashMap<>();
             long reportKey = 1 << 20;
-            final int steps = 50 + random.nextInt(400);
+            // up to a few thousand numbers: past half a reserved block, so RESERVE marks come between reports too
+            final int steps = 50 + random.nextInt(seed % 4 == 0 ? 4_000 : 400);
             for (int step = 0; step < steps; step++)
             {
                 final String sub = random.nextBoolean() ? FixSession.ORDER_ENTRY : FixSession.DROP_COPY;
-                final int action = random.nextInt(10);
+                // every fourth seed logs on and off rarely, so that a session numbers past half its reserved block
+                final int action = seed % 4 == 0 && random.nextInt(100) != 0 ? random.nextInt(8) : random.nextInt(10);
                 if (action < 5)
                 {
                     reportKey += random.nextInt(3) == 0 ? 1 : 1 << 20;
@@ -172,6 +174,11 @@ class FixSequencesTest
         final String other = FixSequences.key("spk_0123456789abcdef", FixSession.DROP_COPY);
         journal.put(other, FixMarkKind.RESERVE, 40, 600, 2_006);
         journal.put(other, FixOutbound.ADMIN, 40, 601, 2_006, 5L << 20, true);
+        // a RESERVE of version 14 may come while logged off (reports numbered for the key): after a LOGOUT, exact
+        final String third = FixSequences.key("spk_2222222222222222", FixSession.DROP_COPY);
+        journal.put(third, FixOutbound.LOGON, 1, 2, 1_001, 0, true);
+        journal.put(third, FixOutbound.LOGOUT, 3, 4, 1_001, 0, true);
+        journal.put(third, FixOutbound.RESERVE, 3, 600, 2_100, 0, true);
         final FixSequences sequences = new FixSequences(10, journal, k -> ACCOUNT, (a, b, c, d, e, f, g, h) -> true,
             16);
         // a report before the key's first version 14 mark is not its; one after it is numbered after the marks
@@ -185,6 +192,9 @@ class FixSequencesTest
         assertEquals(List.of(601L), past.stored(1, 10_000).stream().map(FixOutbound.Pending::seq).toList());
         assertEquals(2_007, past.nextOut(), "without a LOGOUT: past the block");
         assertEquals(40, past.nextIn());
+        final FixOutbound afterLogout = sequences.claim("spk_2222222222222222", FixSession.DROP_COPY, ACCOUNT);
+        assertEquals(602, afterLogout.nextOut(), "logged off when the node stopped: exact (600, then the replay's " +
+            "two reports of the account)");
     }
 
     @Test
