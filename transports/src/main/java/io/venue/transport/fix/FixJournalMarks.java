@@ -20,8 +20,9 @@ import java.util.Set;
  * "Sequence numbers"): what a node that starts, or a standby that is promoted, numbers on from. The lane's reports'
  * thread then replays the journal's reports and applies each mark after the report it names ({@link FixOutbound}), so
  * every report gets the number it had. When the last LOGON has a LOGOUT after it the numbers are exact; otherwise (the
- * node stopped without closing the session) the venue numbers on from the reserved block's end plus one. Built once, before the lane starts (one pass over the command journal); read only after. Bounded: at most
- * {@code maxKeys} sessions, and of each its last {@code marksPerKey} marks (older ones only set numbers that later
+ * node stopped without closing the session) the venue numbers on from the reserved block's end plus one. Built once,
+ * before the lane starts (one pass over the command journal); read only after. Bounded: at most {@code maxKeys}
+ * sessions, and of each its last {@code marksPerKey} marks (older ones only set numbers that later
  * marks set again).
  */
 public final class FixJournalMarks
