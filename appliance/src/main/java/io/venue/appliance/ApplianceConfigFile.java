@@ -58,6 +58,8 @@ public final class ApplianceConfigFile
         key("fix.max.sessions", (c, v, base) -> c.fix().maxSessions(Integer.parseInt(v)));
         key("fix.max.message.bytes", (c, v, base) -> c.fix().maxMessageBytes(Integer.parseInt(v)));
         key("fix.resend.max.messages", (c, v, base) -> c.fix().resendMaxMessages(Integer.parseInt(v)));
+        key("fix.clordid.index.max", (c, v, base) -> c.fix().clOrdIdIndexMax(Integer.parseInt(v)));
+        key("fix.order.messages.per.second", (c, v, base) -> c.fix().orderMessagesPerSecond(Long.parseLong(v)));
         key("fix.logon.attempts.per.minute", (c, v, base) -> c.fix().logonAttemptsPerMinute(Integer.parseInt(v)));
         key("fix.sending.time.tolerance.ms", (c, v, base) -> c.fix().sendingTimeToleranceMs(Long.parseLong(v)));
         key("protection.cod.grace.ms", (c, v, base) -> c.protectionGraceMs(Long.parseLong(v)));

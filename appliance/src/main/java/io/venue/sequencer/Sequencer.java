@@ -109,9 +109,11 @@ public final class Sequencer implements Agent
 
         @Override
         public void onFixSessionMark(final long connectionId, final long credentialId, final int subSession,
-            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough,
+            final long reportKey)
         {
-            journalFixMark(connectionId, credentialId, subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough);
+            journalFixMark(connectionId, credentialId, subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough,
+                reportKey);
         }
     };
     private final byte[] zeros32 = new byte[32];
@@ -432,7 +434,7 @@ public final class Sequencer implements Agent
      */
     private void journalFixMark(
         final long connectionId, final long credentialId, final int subSession, final int kind, final long nextInSeq,
-        final long nextOutSeq, final long reservedOutThrough)
+        final long nextOutSeq, final long reservedOutThrough, final long reportKey)
     {
         final long stamp = stamp();
         final long next = sequence + staged + 1;
@@ -449,7 +451,8 @@ public final class Sequencer implements Agent
             .kind(FixMarkKind.get((short)kind))
             .nextInSeq(nextInSeq)
             .nextOutSeq(nextOutSeq)
-            .reservedOutThrough(reservedOutThrough);
+            .reservedOutThrough(reservedOutThrough)
+            .reportKey(reportKey);
         append(MessageHeaderEncoder.ENCODED_LENGTH + fixMark.encodedLength(), false, connectionId, 0);
     }
 

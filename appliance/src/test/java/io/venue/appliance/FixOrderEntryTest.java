@@ -381,8 +381,9 @@ class FixOrderEntryTest
         assertTrue(QuickFixClient.text(expired).contains("expired"), expired.toString());
         entry.await(report("e2", "0"), WAIT_MS);
 
-        // a resend of the reports is one gap fill: no report is sent twice (docs/FIX.md, "ResendRequest"). QuickFIX/J
-        // takes the gap fill (numbered 2, PossDup) without handing it on, so the lane's count says what it filled
+        // a resend sends the journal's reports again (PossDupFlag Y) and gap-fills the rest (docs/FIX.md,
+        // "ResendRequest"). QuickFIX/J takes them (numbered below its next expected) without handing them on, so the
+        // lane's counts say what it sent: no report reaches the application twice
         entry.clear();
         final String before = http.get("/api/v1/admin/metrics").body();
         send(entry, new ResendRequest(new BeginSeqNo(2), new EndSeqNo(0)));
@@ -391,6 +392,8 @@ class FixOrderEntryTest
         final String after = http.get("/api/v1/admin/metrics").body();
         assertTrue(metric(after, "venue_fix_resent_messages_total") - metric(before,
             "venue_fix_resent_messages_total") >= 8, after);
+        assertTrue(metric(after, "venue_fix_resent_reports_total") - metric(before,
+            "venue_fix_resent_reports_total") >= 8, after);
         assertTrue(entry.received().stream().noneMatch(m -> QuickFixClient.type(m).equals("8")));
         assertTrue(entry.loggedOn());
         assertReplaysByteForByte();

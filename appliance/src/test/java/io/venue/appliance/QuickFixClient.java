@@ -4,6 +4,8 @@ import quickfix.Application;
 import quickfix.DefaultMessageFactory;
 import quickfix.FieldNotFound;
 import quickfix.FileStoreFactory;
+import quickfix.Log;
+import quickfix.LogFactory;
 import quickfix.Message;
 import quickfix.MessageStoreFactory;
 import quickfix.Session;
@@ -16,7 +18,11 @@ import quickfix.field.MsgType;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -38,6 +44,8 @@ final class QuickFixClient implements Application, AutoCloseable
     private final String password;
     private final String account;
     private final List<Message> received = new ArrayList<>();
+    private final List<String> raw = new ArrayList<>();
+    private final Set<String> possDup = new HashSet<>();
     private volatile boolean loggedOn;
 
     QuickFixClient(final Path folder, final int port, final String targetCompId, final String subSession,
@@ -71,8 +79,42 @@ final class QuickFixClient implements Application, AutoCloseable
         final SessionSettings sessionSettings = new SessionSettings(new ByteArrayInputStream(
             settings.getBytes(StandardCharsets.US_ASCII)));
         final MessageStoreFactory store = new FileStoreFactory(sessionSettings);
-        initiator = new SocketInitiator(this, store, sessionSettings, new ScreenLogFactory(LOG, LOG, LOG, false),
-            new DefaultMessageFactory());
+        final ScreenLogFactory screen = new ScreenLogFactory(LOG, LOG, LOG, false);
+        // every message as it came off the wire, before QuickFIX/J parses it (or drops a duplicate it has already)
+        final LogFactory logs = id -> new Log()
+        {
+            private final Log log = screen.create(id);
+
+            public void clear()
+            {
+                log.clear();
+            }
+
+            public void onIncoming(final String message)
+            {
+                synchronized (raw)
+                {
+                    raw.add(message);
+                }
+                log.onIncoming(message);
+            }
+
+            public void onOutgoing(final String message)
+            {
+                log.onOutgoing(message);
+            }
+
+            public void onEvent(final String text)
+            {
+                log.onEvent(text);
+            }
+
+            public void onErrorEvent(final String text)
+            {
+                log.onErrorEvent(text);
+            }
+        };
+        initiator = new SocketInitiator(this, store, sessionSettings, logs, new DefaultMessageFactory());
         sessionId = sessionSettings.sectionIterator().next();
         initiator.start();
     }
@@ -133,6 +175,15 @@ final class QuickFixClient implements Application, AutoCloseable
         synchronized (received)
         {
             return new ArrayList<>(received);
+        }
+    }
+
+    /** Every message received, as its bytes came (SOH-separated), duplicates QuickFIX/J dropped included. */
+    List<String> raw()
+    {
+        synchronized (raw)
+        {
+            return new ArrayList<>(raw);
         }
     }
 
@@ -223,9 +274,30 @@ final class QuickFixClient implements Application, AutoCloseable
         keep(message);
     }
 
+    /**
+     * The next application message with ClOrdID {@code clOrdId} goes with PossDupFlag Y and OrigSendingTime, as one
+     * sent again after an unclean stop (QuickFIX/J clears the flag of a message it numbers new, so it is set here).
+     */
+    void possDup(final String clOrdId)
+    {
+        synchronized (possDup)
+        {
+            possDup.add(clOrdId);
+        }
+    }
+
     @Override
     public void toApp(final Message message, final SessionID sessionId)
     {
+        final String clOrdId = message.isSetField(11) ? get(message, 11) : null;
+        synchronized (possDup)
+        {
+            if (clOrdId != null && possDup.remove(clOrdId))
+            {
+                message.getHeader().setBoolean(43, true);
+                message.getHeader().setUtcTimeStamp(122, LocalDateTime.now(ZoneOffset.UTC), true);
+            }
+        }
     }
 
     @Override

@@ -96,6 +96,12 @@ public final class JournalRecords
      * The engine authorizes it by that credential and applies no nonce step; in an older record the value is refused.
      */
     public static final int SESSION_CREDENTIAL_VERSION = 13;
+    /**
+     * The version that added the {@code FixMarkKind} value ADMIN and {@code reportKey} at the end of
+     * {@code FixSessionMark} (the FIX lane's outbound numbering rebuilt from the journal, FIX.md); an older mark reads
+     * its reportKey as 0.
+     */
+    public static final int FIX_REPORT_KEY_VERSION = 14;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */

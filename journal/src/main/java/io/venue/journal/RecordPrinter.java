@@ -539,6 +539,7 @@ public final class RecordPrinter
                 u64("nextInSeq", d.nextInSeq());
                 u64("nextOutSeq", d.nextOutSeq());
                 u64("reservedOutThrough", d.reservedOutThrough());
+                u64("reportKey", version < JournalRecords.FIX_REPORT_KEY_VERSION ? 0 : d.reportKey());
             }
             case ACTION_ACCEPTED ->
             {

@@ -216,10 +216,14 @@ public enum RecordType
     /**
      * Length of the fixed fields a record of {@code version} holds at least: shorter than {@link #blockLength()} for a
      * record older than a field added at the end of its block (version 10 added {@code sourceAddress} to
-     * {@code RequestsRejectedSummary}).
+     * {@code RequestsRejectedSummary}; version 14 {@code reportKey} to {@code FixSessionMark}).
      */
     public int blockLength(final int version)
     {
+        if (this == FIX_SESSION_MARK && version < JournalRecords.FIX_REPORT_KEY_VERSION)
+        {
+            return FixSessionMarkDecoder.reportKeyEncodingOffset();
+        }
         return this == REQUESTS_REJECTED_SUMMARY && version < JournalRecords.ADDRESS_SOURCE_VERSION ?
             RequestsRejectedSummaryDecoder.sourceAddressEncodingOffset() : blockLength;
     }

@@ -64,6 +64,8 @@ public final class LoadAccounts
     private final OrderId[] lastOrder;
     /** Each trader's institutional agent credential, for the compact lane ({@link #createAgents}). */
     private SvcRequestSigner[] agents;
+    /** Each trader's agent credential as issued: API key id, secret, passphrase (a FIX logon's). */
+    private String[][] credentials;
     private long[] svcNonce;
 
     public LoadAccounts(final int count, final long chainId, final Address contract, final long market,
@@ -135,7 +137,14 @@ public final class LoadAccounts
      */
     public void createAgents(final HttpClient client, final String baseUrl) throws Exception
     {
+        createAgents(client, baseUrl, Scope.QUOTE);
+    }
+
+    /** As {@link #createAgents(HttpClient, String)}, the agents holding {@code scopes} (a FIX session's: trade). */
+    public void createAgents(final HttpClient client, final String baseUrl, final Scope... scopes) throws Exception
+    {
         agents = new SvcRequestSigner[keys.length];
+        credentials = new String[keys.length][];
         svcNonce = new long[keys.length];
         for (int i = 0; i < keys.length; i++)
         {
@@ -143,7 +152,7 @@ public final class LoadAccounts
             final CredentialDelivery.Requester requester = new CredentialDelivery.Requester(new SecureRandom());
             final AgentAuthorizationText text = AgentAuthorizationText.builder()
                 .owner(keys[i].address()).agent(AgentKey.secp256k1(Secp256k1KeyPair.generate(new SecureRandom())
-                    .address())).kind(AgentKind.INSTITUTIONAL).scopes(Scope.QUOTE).policy("")
+                    .address())).kind(AgentKind.INSTITUTIONAL).scopes(scopes).policy("")
                 .deliveryKey(requester.keyText()).nonce(nextNonce[i]++).issuedAtMs(now)
                 .expiresAtMs(now + AgentKind.DAY_MS).chainId(chainId)
                 .verifyingContract(contract).build();
@@ -165,7 +174,20 @@ public final class LoadAccounts
             final CredentialDelivery.Opened credential =
                 requester.open((String)created.get("sealedCredential"), apiKeyId);
             agents[i] = SvcRequestSigner.hmac(apiKeyId, credential.apiSecret(), credential.apiPassphrase());
+            credentials[i] = new String[] {apiKeyId, credential.apiSecret(), credential.apiPassphrase()};
         }
+    }
+
+    /** Trader {@code trader}'s agent credential: API key id, secret, passphrase ({@link #createAgents} first). */
+    public String[] credential(final int trader)
+    {
+        return credentials[trader].clone();
+    }
+
+    /** Trader {@code trader}'s account, {@code 0x} and 40 hex digits. */
+    public String account(final int trader)
+    {
+        return keys[trader].address().toString();
     }
 
     /** The SVC-* headers of trader {@code trader}'s next compact request (call in the order the requests are sent). */

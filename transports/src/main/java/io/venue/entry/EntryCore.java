@@ -107,10 +107,11 @@ public final class EntryCore
      * @return whether it was queued.
      */
     public boolean journalFixSessionMark(final long connectionId, final long credentialId, final int subSession,
-        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough,
+        final long reportKey)
     {
         return context.refusals != null && context.refusals.offerFixSessionMark(connectionId, credentialId,
-            subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough);
+            subSession, kind, nextInSeq, nextOutSeq, reservedOutThrough, reportKey);
     }
 
     /** Journals {@code count} edge-throttle refusals of {@code address} (a text from {@link EdgeThrottle#describe}). */

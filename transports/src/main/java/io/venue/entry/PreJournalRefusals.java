@@ -29,14 +29,15 @@ public final class PreJournalRefusals
          * the same ring, so that a session's marks are journaled in the order it offered them.
          */
         default void onFixSessionMark(final long connectionId, final long credentialId, final int subSession,
-            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+            final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough,
+            final long reportKey)
         {
         }
     }
 
     private static final int MESSAGE_TYPE = 1;
     private static final int FIX_MARK_TYPE = 2;
-    private static final int FIX_MARK_LENGTH = 8 + 8 + 4 + 4 + 8 + 8 + 8;
+    private static final int FIX_MARK_LENGTH = 8 + 8 + 4 + 4 + 8 + 8 + 8 + 8;
     private static final int HEADER = 8 + 8 + 4;
 
     private final ManyToOneRingBuffer ring;
@@ -51,7 +52,7 @@ public final class PreJournalRefusals
         {
             handler.onFixSessionMark(buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
                 buffer.getInt(offset + 20), buffer.getLong(offset + 24), buffer.getLong(offset + 32),
-                buffer.getLong(offset + 40));
+                buffer.getLong(offset + 40), buffer.getLong(offset + 48));
             return;
         }
         handler.onRefusal(buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getInt(offset + 16),
@@ -91,7 +92,8 @@ public final class PreJournalRefusals
      * @return whether it was queued (false: the ring was full; counted in {@link #notJournaled()}).
      */
     public boolean offerFixSessionMark(final long connectionId, final long credentialId, final int subSession,
-        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough)
+        final int kind, final long nextInSeq, final long nextOutSeq, final long reservedOutThrough,
+        final long reportKey)
     {
         final UnsafeBuffer buffer = scratch.get();
         buffer.putLong(0, connectionId);
@@ -101,6 +103,7 @@ public final class PreJournalRefusals
         buffer.putLong(24, nextInSeq);
         buffer.putLong(32, nextOutSeq);
         buffer.putLong(40, reservedOutThrough);
+        buffer.putLong(48, reportKey);
         if (!ring.write(FIX_MARK_TYPE, buffer, 0, FIX_MARK_LENGTH))
         {
             notJournaled.incrementAndGet();

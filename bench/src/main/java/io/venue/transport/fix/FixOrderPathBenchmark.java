@@ -81,7 +81,7 @@ public class FixOrderPathBenchmark
             }
         };
         entry = new FixOrderEntry(3L << 56 | 1, 0x0123_4567_89ab_cdefL, KEY.address().toString(), ring,
-            new FixReports(null, null, () -> 0, 0, 16, report -> { }), replies);
+            new FixReports(null, null, () -> 0, 0, 16, (report, key, replaying) -> { }), replies, null);
         orders = new UnsafeBuffer[BODIES];
         lengths = new int[BODIES];
         for (int i = 0; i < BODIES; i++)

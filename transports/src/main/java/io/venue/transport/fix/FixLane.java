@@ -3,6 +3,8 @@ package io.venue.transport.fix;
 import io.venue.codec.MetricsText;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
+import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
 import io.venue.journal.queue.JournalTailer;
@@ -13,6 +15,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,7 +35,6 @@ public final class FixLane implements Lane
     private final Context context;
     private final Counters counters = new Counters();
     private final ConnectionIds ids = new ConnectionIds(ConnectionIds.FIX);
-    private final FixRoutes routes = new FixRoutes();
     private volatile TcpLaneServer server;
     private FixReports reports;
     private AgentRunner reportsRunner;
@@ -61,7 +63,19 @@ public final class FixLane implements Lane
         final EntryCore core = context.entry;
         final LogonAttempts attempts = new LogonAttempts(context.logonAttemptsPerMinute, 60_000,
             context.maxTrackedLogonKeys);
-        final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks);
+        final FixOutbound.Marks marks = (connectionId, credentialId, subSession, kind, nextIn, nextOut, reserved,
+            reportKey) ->
+        {
+            if (core.journalFixSessionMark(connectionId, credentialId, subSession, kind, nextIn, nextOut, reserved,
+                reportKey))
+            {
+                return true;
+            }
+            counters.marksNotJournaled.incrementAndGet();
+            return false;
+        };
+        final FixSequences sequences = new FixSequences(context.maxKnownSessions, context.journalMarks,
+            apiKeyId -> accountOf(core, apiKeyId), marks, context.resendMaxMessages);
         if (context.commandTail != null)
         {
             // the ExecutionReports: a thread of the lane's own reads the journals from their start (the open orders'
@@ -69,15 +83,39 @@ public final class FixLane implements Lane
             context.commandTail.handOver();
             context.eventTail.handOver();
             reports = new FixReports(context.commandTail, context.eventTail, context.released, context.deliverAfter,
-                context.maxOrders, routes::deliver);
+                context.maxOrders, new FixReports.Sink()
+                {
+                    public void deliver(final FixReport report, final long reportKey, final boolean replaying)
+                    {
+                        sequences.deliver(report, reportKey, replaying);
+                    }
+
+                    public void caughtUp()
+                    {
+                        sequences.replayDone();
+                    }
+                }).clOrdIds(new FixClOrdIds(context.clOrdIdIndexMax));
             reportsRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000),
                 Throwable::printStackTrace, null, reports);
             AgentRunner.startOnThread(reportsRunner, runnable -> new Thread(runnable, "fix-reports"));
         }
+        else
+        {
+            // no reports: the numbers come from the marks alone
+            sequences.replayDone();
+        }
         final FixReports views = reports;
         server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
             channel -> channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
-                context, counters, core, core.open(ids.next()), attempts, sequences, routes, views)));
+                context, counters, core, core.open(ids.next()), attempts, sequences, views)));
+    }
+
+    /** The account an active credential acts for ({@code 0x} and lowercase hex), or null. */
+    private static String accountOf(final EntryCore core, final String apiKeyId)
+    {
+        final MachineCredentials credentials = core.credentials();
+        final ApiKey key = credentials == null ? null : credentials.find(apiKeyId);
+        return key == null || key.account() == null ? null : key.account().toLowerCase(Locale.ROOT);
     }
 
     /** New logons are refused SHUTTING_DOWN; live sessions go on until the close. */
@@ -127,6 +165,9 @@ public final class FixLane implements Lane
                 .sample("venue_fix_reports_derived_total", views.derived());
             text.family("venue_fix_orders_untracked_total", "counter", "orders the FIX reports do not follow (the " +
                 "open-order limit was reached)").sample("venue_fix_orders_untracked_total", views.untracked());
+            text.family("venue_fix_clordids_known", "gauge", "session NewOrderSingles' ClOrdIDs the FIX lane " +
+                "remembers (a PossDup one is not a second order)").sample("venue_fix_clordids_known",
+                views.clOrdIds().size());
             text.family("venue_fix_reports_failed", "gauge", "1 when the FIX reports stopped on a journal they " +
                 "could not read").sample("venue_fix_reports_failed", views.failed() ? 1 : 0);
         }
@@ -170,6 +211,7 @@ public final class FixLane implements Lane
         final AtomicLong framingFaults = new AtomicLong();
         final AtomicLong resendRequests = new AtomicLong();
         final AtomicLong resentMessages = new AtomicLong();
+        final AtomicLong resentReports = new AtomicLong();
         final AtomicLong resendsRefused = new AtomicLong();
         final AtomicLong marksNotJournaled = new AtomicLong();
         final AtomicLong orderMessages = new AtomicLong();
@@ -214,8 +256,10 @@ public final class FixLane implements Lane
             counter(text, "venue_fix_business_rejects_total", "FIX BusinessMessageRejects sent", businessRejects);
             counter(text, "venue_fix_framing_faults_total", "FIX streams ended by a framing fault", framingFaults);
             counter(text, "venue_fix_resend_requests_total", "FIX ResendRequests received", resendRequests);
-            counter(text, "venue_fix_resent_messages_total", "FIX messages answered by a resend (gap filled)",
-                resentMessages);
+            counter(text, "venue_fix_resent_messages_total", "FIX messages answered by a resend (sent again or gap " +
+                "filled)", resentMessages);
+            counter(text, "venue_fix_resent_reports_total", "FIX reports sent again from the journal by a resend " +
+                "(PossDupFlag Y)", resentReports);
             counter(text, "venue_fix_resends_refused_total", "FIX ResendRequests refused over the cap",
                 resendsRefused);
             counter(text, "venue_fix_order_messages_total", "FIX order-entry messages taken (D, F, G, q, H)",
@@ -244,6 +288,7 @@ public final class FixLane implements Lane
         public static final int DEFAULT_RESEND_MAX_MESSAGES = 10_000;
         public static final int DEFAULT_LOGON_ATTEMPTS_PER_MINUTE = 5;
         public static final long DEFAULT_SENDING_TIME_TOLERANCE_MS = 120_000;
+        public static final int DEFAULT_CLORDID_INDEX_MAX = 250_000;
 
         private EntryCore entry;
         private String host = "127.0.0.1";
@@ -258,6 +303,8 @@ public final class FixLane implements Lane
         private long sendingTimeToleranceMs = DEFAULT_SENDING_TIME_TOLERANCE_MS;
         private int maxTrackedLogonKeys = 100_000;
         private int maxKnownSessions = 100_000;
+        private int clOrdIdIndexMax = DEFAULT_CLORDID_INDEX_MAX;
+        private long orderMessagesPerSecond;
         private FixJournalMarks journalMarks;
         private JournalTailer commandTail;
         private JournalTailer eventTail;
@@ -337,6 +384,28 @@ public final class FixLane implements Lane
         {
             this.logonAttemptsPerMinute = attempts;
             return this;
+        }
+
+        /** The most session NewOrderSingle ClOrdIDs remembered for PossDup duplicates (docs/FIX.md, "PossDup"). */
+        public Context clOrdIdIndexMax(final int max)
+        {
+            this.clOrdIdIndexMax = max;
+            return this;
+        }
+
+        /**
+         * Spec 8.4: order-entry messages (D, F, G, q) a second per session, a second's burst; 0 (default): no limit of
+         * the lane's (the engine's per-account action limit applies to every order).
+         */
+        public Context orderMessagesPerSecond(final long perSecond)
+        {
+            this.orderMessagesPerSecond = perSecond;
+            return this;
+        }
+
+        long orderMessagesPerSecond()
+        {
+            return orderMessagesPerSecond;
         }
 
         public Context sendingTimeToleranceMs(final long ms)
@@ -419,7 +488,9 @@ public final class FixLane implements Lane
                 throw new IllegalStateException("fix.comp.id is visible ASCII without '='");
             }
             if (logonTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 || maxMessageBytes < 256 ||
-                resendMaxMessages < 1 || logonAttemptsPerMinute < 1 || sendingTimeToleranceMs < 1 || port < 0 ||
+                resendMaxMessages < 1 || clOrdIdIndexMax < 1 || orderMessagesPerSecond < 0 ||
+                orderMessagesPerSecond > 1_000_000_000L || logonAttemptsPerMinute < 1 ||
+                sendingTimeToleranceMs < 1 || port < 0 ||
                 port > 65_535)
             {
                 throw new IllegalStateException("fix: a positive logon timeout, sessions, I/O threads, resend cap, " +

@@ -36,6 +36,8 @@ final class FixOrderEntry
     private final ProtectionRequests ring;
     private final FixReports reports;
     private final Replies replies;
+    /** The session's order-entry message rate (spec 8.4); null: none but the engine's per-account action limit. */
+    private final FixMessageRate rate;
     private final FixOrderCommands commands = new FixOrderCommands();
     private final byte[] orderId = new byte[32];
     /** A replace's ClOrdID to the order it replaced (the order keeps its id), least recently used dropped. */
@@ -52,8 +54,9 @@ final class FixOrderEntry
     private long seq;
 
     FixOrderEntry(final long connectionId, final long credentialId, final String account, final ProtectionRequests ring,
-        final FixReports reports, final Replies replies)
+        final FixReports reports, final Replies replies, final FixMessageRate rate)
     {
+        this.rate = rate;
         this.connectionId = connectionId;
         this.credentialId = credentialId;
         this.account = account;
@@ -99,6 +102,24 @@ final class FixOrderEntry
         final String symbol = symbolText.toString();
         final char sideChar = charOf(FixTags.SIDE);
         final char side = SIDES.indexOf(sideChar) >= 0 ? sideChar : '1';
+        final FixClOrdIds ids = reports.clOrdIds();
+        if (ids != null && in.isChar(FixTags.POSS_DUP_FLAG, 'Y') && validClOrdId(clOrdId))
+        {
+            // sent again (after an unclean stop, say): a ClOrdID the journal has is its order, never a second one
+            final long[] known = ids.statusOf(credentialId, clOrdId);
+            if (known != null)
+            {
+                duplicate(clOrdId, symbol, side, known, nowMs);
+                return;
+            }
+            if (ids.droppedFor(credentialId))
+            {
+                laneReject(clOrdId, symbol, side, 6, "DUPLICATE_UNVERIFIABLE: a NewOrderSingle with " +
+                    "PossDupFlag(43)=Y whose ClOrdID the venue no longer remembers (fix.clordid.index.max) may " +
+                    "have been taken: not taken again; send it with a new ClOrdID if it is new", nowMs);
+                return;
+            }
+        }
         final String refusal = newOrderRefusal(clOrdId, symbol, sideChar);
         if (refusal != null)
         {
@@ -106,6 +127,11 @@ final class FixOrderEntry
             return;
         }
         final long parsed = FixSymbols.parse(symbol);
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            laneReject(clOrdId, symbol, side, 3, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.place(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             FixSymbols.market(parsed), FixSymbols.book(parsed), sideChar == '1', price, qty, stp, timeInForce,
             isMarket, reduceOnly, expiresAtMs);
@@ -114,6 +140,39 @@ final class FixOrderEntry
             laneReject(clOrdId, symbol, side, 99, "QUEUE_LIMIT: the node's order queue is full; send it again " +
                 "later", nowMs);
         }
+        else if (ids != null)
+        {
+            ids.taken(credentialId, clOrdId);
+        }
+    }
+
+    /**
+     * A PossDup NewOrderSingle whose ClOrdID the journal has: an ExecutionReport 150=I of that order, as for a status
+     * request (the order open: its view; done: its last status as its reports said, 3 when its last report was under
+     * a replace's ClOrdID), Text {@code DUPLICATE_CLORDID}. Nothing is journaled.
+     */
+    private void duplicate(final String clOrdId, final String symbol, final char side, final long[] known,
+        final long nowMs)
+    {
+        final String target = resolve(clOrdId);
+        final FixReports.OrderView view = reports.order(target);
+        final String execId = "L" + connectionId + "-" + ++laneReports;
+        final String text = "DUPLICATE_CLORDID: ClOrdID " + clOrdId + " was taken already (PossDupFlag(43)=Y): " +
+            "this is its order's status, no new order";
+        if (view != null)
+        {
+            replies.report(new FixReport.Builder().to(credentialId, account)
+                .order(view.orderId(), clOrdId, null).exec(execId, 'I', view.status())
+                .instrument(view.symbol(), view.side(), view.ordType(), view.price(), view.qty())
+                .quantities(view.leaves(), view.cum(), view.avgPx()).time(nowMs, 0).text(text).build());
+            return;
+        }
+        final char last = (char)known[0];
+        final char status = last == '2' || last == '4' || last == 'C' || last == '8' || last == FixClOrdIds.PENDING ?
+            last : '3';
+        replies.report(new FixReport.Builder().to(credentialId, account).order(target, clOrdId, null)
+            .exec(execId, 'I', status).instrument(symbol, side, (char)0, FixReport.NONE, FixReport.NONE)
+            .quantities(0, known[1], known[2]).time(nowMs, 0).text(text).build());
     }
 
     // what newOrderRefusal read, for the command
@@ -263,6 +322,11 @@ final class FixOrderEntry
                 FixOrderCommands.MAX_CL_ORD_ID + " printable US-ASCII characters", nowMs);
             return;
         }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            cancelReject(clOrdId, target, '1', 99, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.cancel(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             Hex.fromHex(target));
         if (!ring.offer(connectionId, 0, commands.buffer(), 0, length))
@@ -316,6 +380,11 @@ final class FixOrderEntry
             cancelReject(clOrdId, target, '2', target == null ? 1 : 99, refusal, nowMs);
             return;
         }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            cancelReject(clOrdId, target, '2', 99, rateLimited(), nowMs);
+            return;
+        }
         final int length = commands.amend(credentialId, accountBytes, clOrdId, sendingTime(nowMs),
             Hex.fromHex(target), newPrice, total - filled);
         if (!ring.offer(connectionId, 0, commands.buffer(), 0, length))
@@ -363,6 +432,12 @@ final class FixOrderEntry
             replies.report(new FixReport.Builder().msgType('r').to(credentialId, account).order("NONE",
                 clOrdId, null).response(known ? type : '7', '0', 0).reject(type == '1' || type == '7' ? 99 : 0)
                 .text(refusal).time(nowMs, 0).build());
+            return;
+        }
+        if (rate != null && !rate.tryTake(nowMs))
+        {
+            replies.report(new FixReport.Builder().msgType('r').to(credentialId, account).order("NONE", clOrdId, null)
+                .response(type, '0', 0).reject(99).text(rateLimited()).time(nowMs, 0).build());
             return;
         }
         final int length = commands.cancelAll(credentialId, accountBytes, clOrdId, sendingTime(nowMs), market);
@@ -484,6 +559,13 @@ final class FixOrderEntry
     {
         final long sent = FixTime.parse(in, FixTags.SENDING_TIME);
         return sent < 0 ? nowMs : sent;
+    }
+
+    /** The rate's refusal: the engine's code for a rate limit, and the limit. */
+    private String rateLimited()
+    {
+        return "RATE_LIMITED: more than " + rate.perSecond() + " order-entry messages a second on this session " +
+            "(fix.order.messages.per.second; spec 8.4); nothing was journaled";
     }
 
     private void laneReject(final String clOrdId, final String symbol, final char side, final int reason,

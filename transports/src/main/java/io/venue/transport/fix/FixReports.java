@@ -31,7 +31,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -65,13 +64,33 @@ final class FixReports implements Agent
     }
 
     private static final int BATCH = 256;
+    /** A report's key: its command's sequence times 2^20 plus its index among the command's reports (capped). */
+    private static final int KEY_SHIFT = 20;
+    private static final long MAX_INDEX = (1L << KEY_SHIFT) - 1;
+
+    /** Where the reports go: numbered for their sessions ({@link FixSequences}). */
+    @FunctionalInterface
+    interface Sink
+    {
+        /** One report, in journal order; {@code replaying}: of the journal as it stood at the start, sent to nobody. */
+        void deliver(FixReport report, long reportKey, boolean replaying);
+
+        /** The journal as it stood at the start has been read (once). */
+        default void caughtUp()
+        {
+        }
+    }
 
     private final RecordCursor commands;
     private final RecordCursor events;
     private final LongSupplier released;
     private final long deliverAfter;
     private final int maxOrders;
-    private final Consumer<FixReport> deliver;
+    private final Sink deliver;
+    /** The session NewOrderSingles' ClOrdIDs and their orders' last status (null: not kept). */
+    private FixClOrdIds clOrdIds;
+    private boolean caughtUp;
+    private long reportIndex;
     private final Map<String, OrderView> orders = new ConcurrentHashMap<>();
     private final AtomicLong untracked = new AtomicLong();
     private final AtomicLong derived = new AtomicLong();
@@ -130,7 +149,7 @@ final class FixReports implements Agent
     }
 
     FixReports(final JournalTailer commands, final JournalTailer events, final LongSupplier released,
-        final long deliverAfter, final int maxOrders, final Consumer<FixReport> deliver)
+        final long deliverAfter, final int maxOrders, final Sink deliver)
     {
         this.commands = new RecordCursor(commands);
         this.events = new RecordCursor(events);
@@ -138,6 +157,18 @@ final class FixReports implements Agent
         this.deliverAfter = deliverAfter;
         this.maxOrders = maxOrders;
         this.deliver = deliver;
+    }
+
+    /** Keeps the session orders' ClOrdIDs in {@code ids} (set before the thread starts). */
+    FixReports clOrdIds(final FixClOrdIds ids)
+    {
+        this.clOrdIds = ids;
+        return this;
+    }
+
+    FixClOrdIds clOrdIds()
+    {
+        return clOrdIds;
     }
 
     @Override
@@ -185,13 +216,25 @@ final class FixReports implements Agent
         }
         try
         {
-            return derive();
+            final int work = derive();
+            if (!caughtUp && (readThrough >= deliverAfter || work == 0 && commandSequence == deliverAfter))
+            {
+                caughtUp = true;
+                deliver.caughtUp();
+            }
+            return work;
         }
         catch (final RuntimeException ex)
         {
             // a journal this thread cannot read: no more reports (clients see none and ask for status), the sessions
             // and order entry go on; the error handler (the node's log) says where
             failure = ex;
+            if (!caughtUp)
+            {
+                // the sessions go on without reports: their numbers then come from the marks read so far
+                caughtUp = true;
+                deliver.caughtUp();
+            }
             throw ex;
         }
     }
@@ -212,6 +255,12 @@ final class FixReports implements Agent
             if (released.getAsLong() < commandSequence)
             {
                 break;
+            }
+            if (JournalRecords.isRefusalAudit(commandTemplate))
+            {
+                // a refusal or a FIX mark has no events (waiting for them would hold the journal's last record)
+                commandDone();
+                continue;
             }
             if (!groupReady)
             {
@@ -265,6 +314,7 @@ final class FixReports implements Agent
         commandSequence = JournalRecords.sequence(buffer, offset);
         commandTimeMs = JournalRecords.timestampMs(buffer, offset);
         commandTemplate = header.templateId();
+        reportIndex = 0;
         session = false;
         commandCredential = 0;
         commandClOrdId = null;
@@ -302,6 +352,10 @@ final class FixReports implements Agent
                 placed.ordType = place.isMarketRaw() == 1 ? '1' : '2';
                 placed.price = place.isMarketRaw() == 1 ? FixReport.NONE : place.price();
                 placed.qty = place.qty();
+                if (clOrdIds != null)
+                {
+                    clOrdIds.taken(commandCredential, commandClOrdId);
+                }
             }
             case CancelDecoder.TEMPLATE_ID ->
             {
@@ -566,10 +620,18 @@ final class FixReports implements Agent
     private void publish(final FixReport report)
     {
         derived.incrementAndGet();
-        if (commandSequence > deliverAfter)
+        if (clOrdIds != null && report.credentialId != 0 && report.clOrdId != null && report.msgType == '8')
         {
-            deliver.accept(report);
+            clOrdIds.status(report.credentialId, report.clOrdId, report.ordStatus, report.cumQty, report.avgPx);
+            if (report.origClOrdId != null)
+            {
+                // a cancel's or replace's report names the NewOrderSingle's ClOrdID as the original
+                clOrdIds.status(report.credentialId, report.origClOrdId, report.ordStatus, report.cumQty,
+                    report.avgPx);
+            }
         }
+        final long key = (commandSequence << KEY_SHIFT) + Math.min(reportIndex++, MAX_INDEX);
+        deliver.deliver(report, key, commandSequence <= deliverAfter);
     }
 
     /** Text(58) of a cancel or expiry: why the order left the book (docs/FIX.md). */

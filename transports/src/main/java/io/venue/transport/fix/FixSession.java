@@ -36,14 +36,6 @@ final class FixSession extends ChannelInboundHandlerAdapter
     static final String ORDER_ENTRY = "order_entry";
     static final String DROP_COPY = "drop_copy";
     private static final int WRITER_BYTES = 16 * 1024;
-    /**
-     * Outbound MsgSeqNums reserved by one journaled mark: a node that stops without a LOGOUT mark numbers on past the
-     * block, so no number is sent twice; a new block is journaled when half of the current one is used.
-     */
-    static final long RESERVE_BLOCK = 1_000;
-    private static final int MARK_LOGON = 0;
-    private static final int MARK_LOGOUT = 1;
-    private static final int MARK_RESERVE = 2;
 
     private enum State
     {
@@ -57,7 +49,10 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private final MachineCredentials credentials;
     private final LogonAttempts attempts;
     private final FixSequences sequences;
-    private final FixRoutes routes;
+    /** The session key's numbers, its stored reports and what waits to be written (after the logon). */
+    private FixOutbound outbound;
+    /** The number {@link #begin} took for the message being written. */
+    private long beganSeq;
     private final FixReports reports;
     /** The order-entry sub-session's application messages; null for a drop-copy session (and before the logon). */
     private FixOrderEntry orderEntry;
@@ -78,8 +73,6 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private long openedAtMs;
     private long heartbeatMs;
     private long nextIn;
-    private long nextOut;
-    private long reservedThrough;
     private long credentialId;
     /** While a ResendRequest of ours is outstanding: the highest MsgSeqNum seen, which the resend must reach. */
     private long resendUntil;
@@ -92,9 +85,8 @@ final class FixSession extends ChannelInboundHandlerAdapter
 
     FixSession(final FixLane.Context context, final FixLane.Counters counters, final EntryCore core,
         final EntrySession entry, final LogonAttempts attempts, final FixSequences sequences,
-        final FixRoutes routes, final FixReports reports)
+        final FixReports reports)
     {
-        this.routes = routes;
         this.reports = reports;
         this.context = context;
         this.counters = counters;
@@ -424,37 +416,39 @@ final class FixSession extends ChannelInboundHandlerAdapter
                 RequestRejectReason.TRANSPORT_AUTH_FAILED, "FIX logon: " + username + " not entitled to " + sub);
             return;
         }
+        if (!sequences.ready())
+        {
+            refuseLogon("NOT_READY", "the lane is numbering the journal's reports as it starts; log on again " +
+                "shortly", null, null);
+            return;
+        }
         final String seqKey = FixSequences.key(username, sub);
-        final long[] numbers = sequences.claim(seqKey);
-        if (numbers == null)
+        final String keyAccount = key.account().toLowerCase(Locale.ROOT);
+        final FixOutbound claimed = sequences.claim(username, sub, keyAccount);
+        if (claimed == null)
         {
             refuseLogon("ALREADY_LOGGED_ON", "a session of this credential and sub-session is logged on already " +
                 "(or this node knows too many sessions)", null, null);
             return;
         }
         final boolean reset = in.isChar(FixTags.RESET_SEQ_NUM_FLAG, 'Y');
-        if (reset)
+        final long expected = reset ? 1 : claimed.nextIn();
+        if (reset && seq != 1 || seq < expected)
         {
-            numbers[0] = 1;
-            numbers[1] = 1;
-        }
-        if (reset && seq != 1 || seq < numbers[0])
-        {
-            sequences.store(seqKey, numbers[0], numbers[1], true);
+            claimed.release();
             refuseLogon("SEQUENCE", reset ? "a Logon with ResetSeqNumFlag(141)=Y has MsgSeqNum(34) 1" :
-                "MsgSeqNum too low, expecting " + numbers[0] + " but received " + seq, null, null);
+                "MsgSeqNum too low, expecting " + expected + " but received " + seq, null, null);
             return;
         }
         apiKeyId = username;
         credentialId = Long.parseUnsignedLong(username.substring(4), 16);
-        account = key.account().toLowerCase(Locale.ROOT);
+        account = keyAccount;
         subSession = sub;
         sequenceKey = seqKey;
-        nextIn = numbers[0];
-        nextOut = numbers[1];
+        outbound = claimed;
+        nextIn = expected;
         heartbeatMs = heartBtInt * 1_000;
-        reservedThrough = nextOut + RESERVE_BLOCK - 1;
-        mark(MARK_LOGON, seq == nextIn ? seq + 1 : nextIn);
+        sequences.attach(claimed, this, entry.connectionId(), reset, seq == nextIn ? seq + 1 : nextIn);
         state = State.ACTIVE;
         logonDeadline.cancel(false);
         counters.logonsAccepted.incrementAndGet();
@@ -497,13 +491,9 @@ final class FixSession extends ChannelInboundHandlerAdapter
                 }
                 protectionOpened = true;
                 orderEntry = new FixOrderEntry(entry.connectionId(), credentialId, account, protection.requests(),
-                    reports, replies);
+                    reports, replies, context.orderMessagesPerSecond() > 0 ?
+                    new FixMessageRate(context.orderMessagesPerSecond(), nowMs) : null);
             }
-            routes.addOrderEntry(credentialId, this);
-        }
-        else
-        {
-            routes.addDropCopy(account, this);
         }
         core.sessions().add(entry.connectionId(), this::describe);
         return true;
@@ -528,13 +518,49 @@ final class FixSession extends ChannelInboundHandlerAdapter
         }
     };
 
-    /** A report from the deriver's thread: sent on this session's thread, in the order handed over. */
-    void deliver(final FixReport report)
+    /** Reports were numbered for this session on the deriver's thread: its event loop writes them, in number order. */
+    void wake()
     {
         if (ctx != null)
         {
-            ctx.executor().execute(() -> sendReport(report));
+            ctx.executor().execute(this::drain);
         }
+    }
+
+    /** Writes what is numbered and not yet written, in number order (on the event loop). */
+    private void drain()
+    {
+        if (outbound == null || state == State.CLOSING)
+        {
+            return;
+        }
+        FixOutbound.Pending next;
+        while ((next = outbound.nextToWrite()) != null)
+        {
+            if (next.bytes() != null)
+            {
+                write(next.bytes());
+            }
+            else
+            {
+                write(render(next.report(), next.seq(), false));
+                counters.reportsSent.incrementAndGet();
+            }
+        }
+    }
+
+    /** A journal-derived report numbered {@code seq}; sent again ({@code possDup}): PossDupFlag Y, OrigSendingTime. */
+    private ByteBuf render(final FixReport report, final long seq, final boolean possDup)
+    {
+        out.begin(String.valueOf(report.msgType), context.compId(), subSession, apiKeyId, seq,
+            System.currentTimeMillis());
+        if (possDup)
+        {
+            // the journal keeps no send time: the report's stamped time, never after the first send
+            out.character(FixTags.POSS_DUP_FLAG, 'Y').timestamp(FixTags.ORIG_SENDING_TIME, report.transactTimeMs);
+        }
+        report.writeBody(out);
+        return out.finish().toByteBuf(ctx.alloc());
     }
 
     private void sendReport(final FixReport report)
@@ -553,39 +579,21 @@ final class FixSession extends ChannelInboundHandlerAdapter
     /** The session has ended, whatever ended it (a session policy acts here). */
     private void closed()
     {
-        if (ORDER_ENTRY.equals(subSession))
-        {
-            routes.removeOrderEntry(credentialId, this);
-        }
-        else
-        {
-            routes.removeDropCopy(account, this);
-        }
         if (protectionOpened)
         {
             protectionOpened = false;
             core.protection().closed(entry.connectionId());
         }
         core.sessions().remove(entry.connectionId());
-        mark(MARK_LOGOUT, nextIn);
-        store(true);
-    }
-
-    /** Journals the session's numbers (a FixSessionMark): the journal is where a restart numbers on from. */
-    private void mark(final int kind, final long in)
-    {
-        if (!core.journalFixSessionMark(entry.connectionId(), credentialId, DROP_COPY.equals(subSession) ? 1 : 0,
-            kind, in, nextOut, reservedThrough))
-        {
-            counters.marksNotJournaled.incrementAndGet();
-        }
+        // the LOGOUT mark: the exact numbers; what was numbered and not written stays stored for a resend
+        outbound.detach(this, nextIn);
     }
 
     private void store(final boolean ended)
     {
-        if (sequenceKey != null)
+        if (outbound != null && !ended)
         {
-            sequences.store(sequenceKey, nextIn, nextOut, ended);
+            outbound.nextIn(nextIn);
         }
     }
 
@@ -624,10 +632,12 @@ final class FixSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * A ResendRequest: every message this lane has sent is a session message (it enters no order yet), and FIX fills
-     * those with a SequenceReset-GapFill rather than sending them again, so the answer to a range is one GapFill
-     * numbered with the range's first MsgSeqNum, PossDupFlag Y, to the number after it. A range of more than
-     * {@code fix.resend.max.messages} is refused whole with a Reject naming the cap.
+     * A ResendRequest: each journal-derived report of the range the key still stores is sent again as it was first
+     * (its number and body; PossDupFlag Y, OrigSendingTime), and each run of other numbers (session messages, lane-made
+     * answers, reports older than the store) is one SequenceReset-GapFill numbered with the run's first MsgSeqNum to
+     * the number after it, as FIX fills session messages. The range reaches at most the last number written (what is
+     * numbered and not yet written follows the answer). A range of more than {@code fix.resend.max.messages} is refused
+     * whole with a Reject naming the cap.
      */
     private void onResendRequest(final long seq)
     {
@@ -641,11 +651,13 @@ final class FixSession extends ChannelInboundHandlerAdapter
                 "and EndSeqNo(16), 0 for all");
             return;
         }
-        final long last = end == 0 || end >= nextOut ? nextOut - 1 : end;
+        drain();
+        final long written = outbound.lastWritten();
+        final long last = end == 0 || end >= written ? written : end;
         if (begin > last)
         {
             reject(seq, FixTags.REJECT_VALUE_INCORRECT, FixTags.BEGIN_SEQ_NO, "BeginSeqNo(7) " + begin + " is past " +
-                "the last MsgSeqNum sent, " + (nextOut - 1));
+                "the last MsgSeqNum sent, " + written);
             return;
         }
         final long count = last - begin + 1;
@@ -658,10 +670,30 @@ final class FixSession extends ChannelInboundHandlerAdapter
             return;
         }
         counters.resentMessages.addAndGet(count);
+        long from = begin;
+        for (final FixOutbound.Pending stored : outbound.stored(begin, last))
+        {
+            if (stored.seq() > from)
+            {
+                gapFill(from, stored.seq());
+            }
+            write(render(stored.report(), stored.seq(), true));
+            counters.resentReports.incrementAndGet();
+            from = stored.seq() + 1;
+        }
+        if (from <= last)
+        {
+            gapFill(from, last + 1);
+        }
+    }
+
+    /** A SequenceReset-GapFill numbered {@code from}: the numbers up to {@code newSeqNo} are not sent again. */
+    private void gapFill(final long from, final long newSeqNo)
+    {
         final long now = System.currentTimeMillis();
-        out.begin("4", context.compId(), subSession, apiKeyId, begin, now)
+        out.begin("4", context.compId(), subSession, apiKeyId, from, now)
             .character(FixTags.POSS_DUP_FLAG, 'Y').timestamp(FixTags.ORIG_SENDING_TIME, now)
-            .character(FixTags.GAP_FILL_FLAG, 'Y').number(FixTags.NEW_SEQ_NO, last + 1);
+            .character(FixTags.GAP_FILL_FLAG, 'Y').number(FixTags.NEW_SEQ_NO, newSeqNo);
         write(out.finish().toByteBuf(ctx.alloc()));
     }
 
@@ -741,20 +773,21 @@ final class FixSession extends ChannelInboundHandlerAdapter
         send(writer);
     }
 
-    /** Starts an outbound message of the session, numbered with the next MsgSeqNum (reserving a block ahead). */
+    /**
+     * Starts a session-level or lane-made message, numbered with the key's next MsgSeqNum (journaled as an ADMIN mark
+     * naming the last report numbered before it, so a replay numbers the reports around it as they were).
+     */
     private FixWriter begin(final String type)
     {
-        if (nextOut > reservedThrough - RESERVE_BLOCK / 2)
-        {
-            reservedThrough += RESERVE_BLOCK;
-            mark(MARK_RESERVE, nextIn);
-        }
-        return out.begin(type, context.compId(), subSession, apiKeyId, nextOut++, System.currentTimeMillis());
+        beganSeq = outbound.admin();
+        return out.begin(type, context.compId(), subSession, apiKeyId, beganSeq, System.currentTimeMillis());
     }
 
+    /** Queues the message begun and writes what is due, in number order. */
     private void send(final FixWriter writer)
     {
-        write(writer.finish().toByteBuf(ctx.alloc()));
+        outbound.enqueue(beganSeq, writer.finish().toByteBuf(ctx.alloc()));
+        drain();
     }
 
     private void write(final ByteBuf message)
@@ -803,8 +836,11 @@ final class FixSession extends ChannelInboundHandlerAdapter
             return;
         }
         final FixWriter writer = begin("5").text(FixTags.TEXT, text);
+        final ByteBuf last = writer.finish().toByteBuf(ctx.alloc());
+        // what was numbered before the Logout goes first
+        drain();
         store(false);
-        closeAfter(writer.finish().toByteBuf(ctx.alloc()));
+        closeAfter(last);
     }
 
     /** Sends the last message and closes once it is written, or a second later whatever happened to it. */

@@ -140,8 +140,18 @@ class FixOrderDecodingTest
         final List<String> rejects = new ArrayList<>();
         final List<byte[]> commands = new ArrayList<>();
         final ProtectionRequests ring = new ProtectionRequests(1 << 16);
-        final FixOrderEntry entry = new FixOrderEntry(3L << 56 | 1, 0x0123_4567_89ab_cdefL, ACCOUNT, ring,
-            new FixReports(null, null, () -> 0, 0, 16, report -> { }), this);
+        final FixOrderEntry entry;
+
+        Harness()
+        {
+            this(null);
+        }
+
+        Harness(final FixMessageRate rate)
+        {
+            entry = new FixOrderEntry(3L << 56 | 1, 0x0123_4567_89ab_cdefL, ACCOUNT, ring,
+                new FixReports(null, null, () -> 0, 0, 16, (report, key, replaying) -> { }), this, rate);
+        }
 
         public void report(final FixReport report)
         {
@@ -175,6 +185,45 @@ class FixOrderDecodingTest
     private static String pick(final Random random, final String[] values)
     {
         return values[random.nextInt(values.length)];
+    }
+
+    /** One NewOrderSingle of the lane's rules, handed to the harness's order entry at {@code nowMs}. */
+    private static void newOrder(final Harness h, final String clOrdId, final long seq, final long nowMs)
+    {
+        final byte[] bytes = new FixWriter(4096).begin("D", "spk_0123456789abcdef", null, "VENUE", seq, nowMs)
+            .text(FixTags.CL_ORD_ID, clOrdId).string(FixTags.ORDER_QTY, "1").string(FixTags.ORD_TYPE, "2")
+            .string(FixTags.PRICE, "100").string(FixTags.SIDE, "1").text(FixTags.SYMBOL, "1").finish().toBytes();
+        final FixMessage in = new FixMessage();
+        assertTrue(in.parse(new UnsafeBuffer(bytes), 0, bytes.length), in.problem());
+        assertTrue(h.entry.onMessage(in, seq, (byte)'D', nowMs));
+    }
+
+    @Test
+    void theSessionsMessageRateRefusesWithTheEnginesCodeAndJournalsNothing()
+    {
+        final Harness h = new Harness(new FixMessageRate(2, 1_000));
+        // a second's burst: two orders journaled, the third refused RATE_LIMITED (OrdRejReason 3), nothing journaled
+        newOrder(h, "r1", 2, 1_000);
+        newOrder(h, "r2", 3, 1_000);
+        newOrder(h, "r3", 4, 1_000);
+        assertEquals(2, h.drain());
+        assertEquals(1, h.reports.size());
+        final FixReport refused = h.reports.get(0);
+        assertEquals('8', refused.execType);
+        assertEquals(3, refused.rejectReason);
+        assertEquals("r3", refused.clOrdId);
+        assertTrue(refused.text.startsWith("RATE_LIMITED: more than 2 order-entry messages a second"), refused.text);
+        // half a second later one message's worth is back, not two
+        newOrder(h, "r4", 5, 1_500);
+        newOrder(h, "r5", 6, 1_500);
+        assertEquals(1, h.drain());
+        assertEquals(2, h.reports.size());
+        // a long pause refills a second's burst, no more
+        newOrder(h, "r6", 7, 60_000);
+        newOrder(h, "r7", 8, 60_000);
+        newOrder(h, "r8", 9, 60_000);
+        assertEquals(2, h.drain());
+        assertEquals(3, h.reports.size());
     }
 
     @Test
