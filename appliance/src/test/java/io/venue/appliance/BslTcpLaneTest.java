@@ -25,8 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.http.HttpClient;
@@ -79,14 +77,7 @@ class BslTcpLaneTest
 
     private void start(final Map<String, String> settings) throws Exception
     {
-        final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).bslTcpPort(0)
-            .edgeExempt("127.0.0.1");
-        ApplianceConfigFile.apply(context, "lanes", "http,bsl-tcp", folder);
-        for (final Map.Entry<String, String> setting : settings.entrySet())
-        {
-            ApplianceConfigFile.apply(context, setting.getKey(), setting.getValue(), folder);
-        }
-        appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        appliance = LaneTestAppliance.start(folder, folder, "http,bsl-tcp", settings);
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
         signer = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, trader);

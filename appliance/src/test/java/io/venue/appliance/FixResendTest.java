@@ -27,8 +27,6 @@ import quickfix.fix44.OrderStatusRequest;
 import quickfix.fix44.ResendRequest;
 import quickfix.fix44.TestRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,15 +74,7 @@ class FixResendTest
 
     private void start(final Map<String, String> settings) throws Exception
     {
-        final ApplianceContext context = new ApplianceContext().dataDir(folder.resolve("node")).httpPort(0)
-            .edgeExempt("127.0.0.1");
-        context.fix().port(0);
-        ApplianceConfigFile.apply(context, "lanes", "http,fix", folder);
-        for (final Map.Entry<String, String> setting : settings.entrySet())
-        {
-            ApplianceConfigFile.apply(context, setting.getKey(), setting.getValue(), folder);
-        }
-        appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        appliance = LaneTestAppliance.start(folder.resolve("node"), folder, "http,fix", settings);
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
         operator = VenueHttp.key(appliance.operatorKeyFile());

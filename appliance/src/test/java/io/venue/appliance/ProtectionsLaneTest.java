@@ -38,8 +38,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -89,15 +87,7 @@ class ProtectionsLaneTest
     private void start(final Map<String, String> settings) throws Exception
     {
         this.settings = settings;
-        final ApplianceContext context = new ApplianceContext().dataDir(folder).httpPort(0).bslTcpPort(0)
-            .edgeExempt("127.0.0.1");
-        ApplianceConfigFile.apply(context, "lanes", "http,bsl-tcp", folder);
-        ApplianceConfigFile.apply(context, "protection.tick.ms", "10", folder);
-        for (final Map.Entry<String, String> setting : settings.entrySet())
-        {
-            ApplianceConfigFile.apply(context, setting.getKey(), setting.getValue(), folder);
-        }
-        appliance = Appliance.start(context, new PrintStream(OutputStream.nullOutputStream()));
+        appliance = LaneTestAppliance.start(folder, folder, "http,bsl-tcp", settings, "protection.tick.ms", "10");
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
         signer = new ActionSigner(DEMO_CHAIN_ID, DEMO_CONTRACT, trader);
