@@ -120,10 +120,7 @@ class ApplianceTest
     /** A second trader, funded by the operator over HTTP (operator nonces 6 and 7, after the demo set-up's 0 to 5). */
     private Secp256k1KeyPair fundedTrader() throws Exception
     {
-        final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
-        ok(http.operator(operator, 6, new Deposit(trader.address(), USDC, 100_000 * UNIT)));
-        ok(http.operator(operator, 7, new Deposit(trader.address(), BTC, 10 * UNIT)));
-        return trader;
+        return http.fundedTrader(operator, 6);
     }
 
     @Test

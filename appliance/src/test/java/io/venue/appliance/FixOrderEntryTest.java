@@ -1,6 +1,5 @@
 package io.venue.appliance;
 
-import io.venue.action.Deposit;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
@@ -44,7 +43,6 @@ import quickfix.fix44.TestRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -56,10 +54,8 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.venue.appliance.DemoVenue.BTC;
 import static io.venue.appliance.DemoVenue.SPOT_MARKET;
 import static io.venue.appliance.DemoVenue.UNIT;
-import static io.venue.appliance.DemoVenue.USDC;
 import static io.venue.appliance.VenueHttp.field;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,9 +122,8 @@ class FixOrderEntryTest
 
     private Secp256k1KeyPair fundedTrader() throws Exception
     {
-        final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
-        ok(http.operator(operator, operatorNonce++, new Deposit(other.address(), USDC, 100_000 * UNIT)));
-        ok(http.operator(operator, operatorNonce++, new Deposit(other.address(), BTC, 10 * UNIT)));
+        final Secp256k1KeyPair other = http.fundedTrader(operator, operatorNonce);
+        operatorNonce += 2;
         return other;
     }
 

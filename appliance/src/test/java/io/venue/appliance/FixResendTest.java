@@ -1,6 +1,5 @@
 package io.venue.appliance;
 
-import io.venue.action.Deposit;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
@@ -30,7 +29,6 @@ import quickfix.fix44.TestRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,10 +36,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
-import static io.venue.appliance.DemoVenue.BTC;
 import static io.venue.appliance.DemoVenue.SPOT_MARKET;
 import static io.venue.appliance.DemoVenue.UNIT;
-import static io.venue.appliance.DemoVenue.USDC;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -102,9 +98,8 @@ class FixResendTest
 
     private Secp256k1KeyPair fundedTrader() throws Exception
     {
-        final Secp256k1KeyPair other = Secp256k1KeyPair.generate(new SecureRandom());
-        ok(http.operator(operator, operatorNonce++, new Deposit(other.address(), USDC, 100_000 * UNIT)));
-        ok(http.operator(operator, operatorNonce++, new Deposit(other.address(), BTC, 10 * UNIT)));
+        final Secp256k1KeyPair other = http.fundedTrader(operator, operatorNonce);
+        operatorNonce += 2;
         return other;
     }
 

@@ -2,6 +2,7 @@ package io.venue.appliance;
 
 import io.venue.action.Action;
 import io.venue.action.ActionPayload;
+import io.venue.action.Deposit;
 import io.venue.action.Address;
 import io.venue.action.json.CanonicalJson;
 import io.venue.codec.Hex;
@@ -20,6 +21,7 @@ import io.venue.codec.JsonWriter;
 import io.venue.testing.ChildJvm;
 
 import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.junit.jupiter.api.Assertions;
 
 import java.io.IOException;
 import java.net.URI;
@@ -81,6 +83,24 @@ final class VenueHttp
     HttpResponse<String> operator(final Secp256k1KeyPair key, final long nonce, final Action action) throws Exception
     {
         return post("/api/v1/trading/actions", body(key, key.address(), nonce, action, PreimageMode.PERSONAL));
+    }
+
+    /**
+     * A new trader holding 100,000 USDC and 10 BTC, deposited by {@code operator} with the nonces {@code nonce} and
+     * {@code nonce + 1}; each deposit must be accepted.
+     */
+    Secp256k1KeyPair fundedTrader(final Secp256k1KeyPair operator, final long nonce) throws Exception
+    {
+        final Secp256k1KeyPair trader = Secp256k1KeyPair.generate(new SecureRandom());
+        accepted(operator(operator, nonce, new Deposit(trader.address(), DemoVenue.USDC, 100_000 * DemoVenue.UNIT)));
+        accepted(operator(operator, nonce + 1, new Deposit(trader.address(), DemoVenue.BTC, 10 * DemoVenue.UNIT)));
+        return trader;
+    }
+
+    private static void accepted(final HttpResponse<String> response)
+    {
+        Assertions.assertEquals(200, response.statusCode(), response.body());
+        Assertions.assertTrue(response.body().startsWith("{\"ok\":true"), response.body());
     }
 
     HttpResponse<String> post(final String path, final byte[] body) throws Exception

@@ -218,7 +218,8 @@ public final class EngineLoadRun
         }
     }
 
-    private static int applySetup(final Engine engine, final ExchangeCoreWorkload workload)
+    /** Applies the workload's set-up commands (markets, accounts, funding): where its measured commands start. */
+    static int applySetup(final Engine engine, final ExchangeCoreWorkload workload)
     {
         final DirectBuffer records = workload.records();
         int position = 0;

@@ -46,13 +46,7 @@ public final class EventBytesRun
         final Tally tally = new Tally();
         final Engine engine = new Engine(ExchangeCoreWorkload.config(), tally);
         final DirectBuffer records = workload.records();
-        int position = 0;
-        for (int i = 0; i < workload.setupCommands(); i++)
-        {
-            final int length = records.getInt(position);
-            engine.onCommand(records, position + 4, length);
-            position += 4 + length;
-        }
+        int position = EngineLoadRun.applySetup(engine, workload);
         tally.counting = true;
         while (position < workload.length())
         {
