@@ -2,6 +2,7 @@ package io.venue.engine;
 
 import io.venue.engine.market.Markets;
 import io.venue.engine.protect.ProtectionTable;
+import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.CancelOnDisconnectArmDecoder;
 import io.venue.journal.sbe.DeadManArmDecoder;
@@ -144,7 +145,7 @@ final class Protections
                 d.sessionId(), 0, 0, 0);
             return;
         }
-        close(slot);
+        close(slot, JournalRecords.keepsOrdersOnOpenReconnect(state.events.version()));
     }
 
     /** Every session the engine knows open is closed, in slot order: a node that starts serving has no sockets. */
@@ -153,20 +154,31 @@ final class Protections
         for (int slot = table.next(0, ProtectionTable.SESSION); slot >= 0;
             slot = table.next(slot + 1, ProtectionTable.SESSION))
         {
-            close(slot);
+            close(slot, false);
         }
     }
 
     /**
      * Closes the session in {@code slot}: its own policy's sweep (the account, every market) takes its slot; without
-     * one, each explicit arm of the account schedules a sweep of its scope; without either it is only closed.
+     * one, each explicit arm of the account schedules a sweep of its scope; without either it is only closed. With
+     * {@code keepOnReconnect}, a sweeping session whose credential has another session open is only closed and its
+     * orders kept: the reconnect reached the journal before this close (two lane threads raced), which is the same
+     * reconnect within the grace that {@link #onSessionOpened} keeps the orders for.
      */
-    private void close(final int slot)
+    private void close(final int slot, final boolean keepOnReconnect)
     {
         final long session = table.sessionOf(slot);
         final long credential = table.credentialOf(slot);
         final long grace = table.graceOf(slot);
         table.accountInto(slot, account, 0);
+        if (table.sweepsOf(slot) && keepOnReconnect && otherSessionOpen(slot, credential))
+        {
+            table.remove(slot);
+            state.protectionChanged(slot);
+            changed(ProtectionKind.DISCONNECT, ProtectionAction.KEPT, account, 0, ProtectionTable.ALL_MARKETS, session,
+                credential, 0, 0);
+            return;
+        }
         if (table.sweepsOf(slot))
         {
             final long deadline = nowMs + grace;
@@ -202,6 +214,20 @@ final class Protections
             changed(ProtectionKind.SESSION, ProtectionAction.CLOSED, account, 0, ProtectionTable.ALL_MARKETS, session,
                 credential, 0, 0);
         }
+    }
+
+    /** Whether a session of {@link #account} and {@code credential} other than the one in {@code slot} is open. */
+    private boolean otherSessionOpen(final int slot, final long credential)
+    {
+        for (int other = table.next(0, ProtectionTable.SESSION, account, 0, true, credential); other >= 0;
+            other = table.next(other + 1, ProtectionTable.SESSION, account, 0, true, credential))
+        {
+            if (other != slot)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     void onDeadManArm(final DeadManArmDecoder d)

@@ -177,6 +177,10 @@ final class EngineHarness
         buffer.putLong(body, ++sequence, ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(body + 8, now, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(body + 16, 1, ByteOrder.LITTLE_ENDIAN);
+        if (version != JournalRecords.SCHEMA_VERSION)
+        {
+            new MessageHeaderEncoder().wrap(buffer, 0).version(version);
+        }
         return apply(buffer, length);
     }
 

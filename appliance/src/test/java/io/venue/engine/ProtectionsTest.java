@@ -141,6 +141,55 @@ class ProtectionsTest
         assertEquals(1, h.engine.openOrders());
     }
 
+    /**
+     * Two lane threads may journal a reconnect before the close of the session it replaces: from version 15 that close
+     * keeps the orders as a reconnect after it does; an older close arms the sweep, as its build did.
+     */
+    @Test
+    void aReconnectJournaledBeforeTheCloseKeepsTheOrdersFromVersionFifteen()
+    {
+        final EngineHarness h = venue(new EngineConfig());
+        opened(h, 11, ALICE, CREDENTIAL, false, true, 1_000);
+        h.act(ALICE, bid(SPOT, 1_000));
+        opened(h, 12, ALICE, CREDENTIAL + 1, false, true, 1_000);
+        opened(h, 13, ALICE, CREDENTIAL, false, true, 1_000);
+        final List<String> close = closed(h, 11);
+        line(close, "ProtectionChanged", "\"kind\":\"DISCONNECT\"", "\"action\":\"KEPT\"", "\"sessionId\":11");
+        assertEquals(0, count(close, "\"action\":\"ARMED\""), String.join("\n", close));
+        h.now += 5_000;
+        assertTrue(tick(h).isEmpty());
+        assertEquals(1, h.engine.openOrders());
+        // the reconnect's own close is swept: the other open session is another credential's
+        line(closed(h, 13), "ProtectionChanged", "\"kind\":\"DISCONNECT\"", "\"action\":\"ARMED\"",
+            "\"sessionId\":13");
+        h.now += 1_000;
+        assertEquals(1, count(tick(h), "\"reason\":\"CANCELLED_DISCONNECT\""));
+
+        final EngineHarness old = venue(new EngineConfig());
+        old.version = JournalRecords.RECONNECT_BEFORE_CLOSE_VERSION - 1;
+        opened(old, 11, ALICE, CREDENTIAL, false, true, 1_000);
+        old.act(ALICE, bid(SPOT, 1_000));
+        opened(old, 13, ALICE, CREDENTIAL, false, true, 1_000);
+        line(closed(old, 11), "ProtectionChanged", "\"kind\":\"DISCONNECT\"", "\"action\":\"ARMED\"");
+        old.now += 1_000;
+        assertEquals(1, count(tick(old), "\"reason\":\"CANCELLED_DISCONNECT\""), "the older meaning");
+    }
+
+    /** A reset closes every session: one of a credential with two open sessions is not kept by the other. */
+    @Test
+    void aResetSweepsEverySessionOfACredential()
+    {
+        final EngineHarness h = venue(new EngineConfig());
+        opened(h, 11, ALICE, CREDENTIAL, false, true, 1_000);
+        opened(h, 12, ALICE, CREDENTIAL, false, true, 1_000);
+        h.act(ALICE, bid(SPOT, 1_000));
+        final List<String> reset = h.protection(b -> write.sessionsReset(b, 0));
+        assertEquals(2, count(reset, "\"action\":\"ARMED\""), String.join("\n", reset));
+        assertEquals(0, count(reset, "\"action\":\"KEPT\""), String.join("\n", reset));
+        h.now += 1_000;
+        assertEquals(1, count(tick(h), "\"reason\":\"CANCELLED_DISCONNECT\""));
+    }
+
     @Test
     void aWalletSessionIsNotSweptUntilTheAccountArmsCancelOnDisconnect()
     {

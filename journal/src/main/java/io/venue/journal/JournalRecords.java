@@ -102,6 +102,12 @@ public final class JournalRecords
      * its reportKey as 0.
      */
     public static final int FIX_REPORT_KEY_VERSION = 14;
+    /**
+     * The version from which a session-key session that closes while another session of its credential is open (the
+     * reconnect reached the journal first) keeps its orders, as a reconnect after the close does; an older close arms
+     * the sweep all the same. Only the engine's meaning changed, not the layout.
+     */
+    public static final int RECONNECT_BEFORE_CLOSE_VERSION = 15;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -281,6 +287,15 @@ public final class JournalRecords
     public static int credentialKeyVersion(final int version, final byte firstIdByte)
     {
         return version >= KEY_VERSION_IN_ID_VERSION ? firstIdByte & 0xFF : 1;
+    }
+
+    /**
+     * Whether a session close of {@code version} keeps the orders when another session of its credential is open
+     * ({@link #RECONNECT_BEFORE_CLOSE_VERSION}).
+     */
+    public static boolean keepsOrdersOnOpenReconnect(final int version)
+    {
+        return version >= RECONNECT_BEFORE_CLOSE_VERSION;
     }
 
     /** Whether a CancelAll of {@code version} reports its cancels as CANCELLED_ALL ({@link #PROTECTIONS_VERSION}). */
