@@ -18,7 +18,11 @@ final class AccountState
     final long[] seqs = new long[KINDS];
     final PrivateIndex[] indexes;
     final JsonBytes[] pending = new JsonBytes[KINDS];
+    /** Whether the command being applied changed the channel: it takes a frame's number, written out or not. */
+    final boolean[] updated = new boolean[KINDS];
     boolean touched;
+    /** Whether the command being applied writes the account's frames out (decided when it first touches it). */
+    boolean writing = true;
 
     /** asset → {available, locked}. */
     final TreeMap<Long, long[]> balances = new TreeMap<>();

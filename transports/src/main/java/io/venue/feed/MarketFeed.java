@@ -243,6 +243,11 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
             account.indexes[kind].onFrame(frame.seq(), excerpt, engineSeq);
             subscriptions.publishPrivate(account.hex, kind, frame);
         }
+
+        public void onPrivateNumbered(final AccountState account, final int kind, final long seq, final long engineSeq)
+        {
+            account.indexes[kind].onFrame(seq, excerpt, engineSeq);
+        }
     };
 
     public MarketFeed(final Context ctx)
@@ -250,7 +255,18 @@ public final class MarketFeed implements Feed, Agent, AutoCloseable
         this.ctx = ctx.conclude();
         requests = new ManyToOneConcurrentArrayQueue<>(ctx.requestQueueCapacity);
         publicFrames = new PublicDeriver(ctx.maxMarkets, ctx.windowFrames, ctx.windowBytes);
-        privateFrames = new PrivateDeriver(this::account, true, ctx.maxOpenOrders);
+        privateFrames = new PrivateDeriver(new PrivateDeriver.Accounts()
+        {
+            public AccountState find(final ByteKey address)
+            {
+                return account(address);
+            }
+
+            public boolean writesFrames(final AccountState account)
+            {
+                return subscriptions.hasPrivate(account.hex);
+            }
+        }, true, ctx.maxOpenOrders);
         times = new CommandTimes(ctx.commands);
         rederiver = new Rederiver(ctx.events, ctx.commands, "");
         resends = new Resends(ctx.events, ctx.commands, ctx.resendsAtOnce, ctx.errorHandler);

@@ -31,6 +31,16 @@ final class PrivateDeriver
     interface Accounts
     {
         AccountState find(ByteKey address);
+
+        /**
+         * Whether the account's frames are written out in the command that just touched it: a live account nobody
+         * subscribes to only numbers them (a resend derives them again from the journal), which spares the feed the
+         * text of every account's every change at the ceiling.
+         */
+        default boolean writesFrames(final AccountState account)
+        {
+            return true;
+        }
     }
 
     static final String[] NAMES = {"orders", "fills", "balances"};
@@ -155,14 +165,17 @@ final class PrivateDeriver
         if (null != account && !account.touched)
         {
             account.touched = true;
+            account.writing = accounts.writesFrames(account);
             touched.add(account);
         }
         return account;
     }
 
-    private JsonBytes update(final AccountState account, final int kind)
+    /** The builder of the account's next update on the channel, or null when its frames are only numbered. */
+    private static JsonBytes update(final AccountState account, final int kind)
     {
-        return account.pending[kind].comma().ch('{');
+        account.updated[kind] = true;
+        return account.writing ? account.pending[kind].comma().ch('{') : null;
     }
 
     private static JsonBytes side(final JsonBytes out, final int side)
@@ -193,9 +206,12 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"accepted\"");
-        order(out, accepted.market(), accepted.bookRaw(), accepted.sideRaw(), accepted.price(), accepted.qty(),
-            accepted.remaining());
+        if (null != out)
+        {
+            out.key("event").ascii("\"accepted\"");
+            order(out, accepted.market(), accepted.bookRaw(), accepted.sideRaw(), accepted.price(), accepted.qty(),
+                accepted.remaining());
+        }
         if (keepViews)
         {
             final OpenOrder previous = account.openById.remove(orderId);
@@ -244,9 +260,12 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"rested\"");
-        order(out, rested.market(), rested.bookRaw(), rested.sideRaw(), rested.price(), rested.qty(),
-            rested.remaining());
+        if (null != out)
+        {
+            out.key("event").ascii("\"rested\"");
+            order(out, rested.market(), rested.bookRaw(), rested.sideRaw(), rested.price(), rested.qty(),
+                rested.remaining());
+        }
         if (keepViews)
         {
             final OpenOrder order = account.openById.get(orderId);
@@ -294,28 +313,34 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii(remaining < 0 ? "\"fill\"" : remaining > 0 ? "\"partially_filled\"" : "\"filled\"");
-        out.key("orderId").hex0x(orderId.bytes(), 0, 32);
-        out.key("market").num(market);
-        book(out, book);
-        side(out, side);
-        out.key("fillPrice").num(price);
-        out.key("fillQty").num(qty);
-        if (remaining >= 0)
+        if (null != out)
         {
-            out.key("remaining").num(remaining);
+            out.key("event").ascii(remaining < 0 ? "\"fill\"" : remaining > 0 ? "\"partially_filled\"" : "\"filled\"");
+            out.key("orderId").hex0x(orderId.bytes(), 0, 32);
+            out.key("market").num(market);
+            book(out, book);
+            side(out, side);
+            out.key("fillPrice").num(price);
+            out.key("fillQty").num(qty);
+            if (remaining >= 0)
+            {
+                out.key("remaining").num(remaining);
+            }
+            out.ch('}');
         }
-        out.ch('}');
 
         final JsonBytes fill = update(account, FILLS);
-        fill.key("orderId").hex0x(orderId.bytes(), 0, 32);
-        fill.key("market").num(market);
-        book(fill, book);
-        side(fill, side);
-        fill.key("price").num(price);
-        fill.key("qty").num(qty);
-        fill.key("liquidity").ascii(maker ? "\"maker\"" : "\"taker\"");
-        fill.ch('}');
+        if (null != fill)
+        {
+            fill.key("orderId").hex0x(orderId.bytes(), 0, 32);
+            fill.key("market").num(market);
+            book(fill, book);
+            side(fill, side);
+            fill.key("price").num(price);
+            fill.key("qty").num(qty);
+            fill.key("liquidity").ascii(maker ? "\"maker\"" : "\"taker\"");
+            fill.ch('}');
+        }
 
         if (keepViews)
         {
@@ -338,14 +363,17 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"done\"");
-        out.key("orderId").hex0x(orderId.bytes(), 0, 32);
-        out.key("market").num(done.market());
-        final int reason = done.reasonRaw();
-        out.key("reason").ch('"').ascii(reason < DONE_REASONS.length && null != DONE_REASONS[reason] ?
-            DONE_REASONS[reason] : "unknown").ch('"');
-        out.key("remaining").num(done.remaining());
-        out.ch('}');
+        if (null != out)
+        {
+            out.key("event").ascii("\"done\"");
+            out.key("orderId").hex0x(orderId.bytes(), 0, 32);
+            out.key("market").num(done.market());
+            final int reason = done.reasonRaw();
+            out.key("reason").ch('"').ascii(reason < DONE_REASONS.length && null != DONE_REASONS[reason] ?
+                DONE_REASONS[reason] : "unknown").ch('"');
+            out.key("remaining").num(done.remaining());
+            out.ch('}');
+        }
         if (keepViews)
         {
             final OpenOrder order = account.openById.remove(orderId);
@@ -368,14 +396,17 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"amended\"");
-        out.key("orderId").hex0x(orderId.bytes(), 0, 32);
-        out.key("market").num(amended.market());
-        out.key("price").num(amended.price());
-        out.key("qty").num(amended.qty());
-        out.key("remaining").num(amended.remaining());
-        out.key("priorityKept").ascii(amended.priorityKeptRaw() == 1 ? "true" : "false");
-        out.ch('}');
+        if (null != out)
+        {
+            out.key("event").ascii("\"amended\"");
+            out.key("orderId").hex0x(orderId.bytes(), 0, 32);
+            out.key("market").num(amended.market());
+            out.key("price").num(amended.price());
+            out.key("qty").num(amended.qty());
+            out.key("remaining").num(amended.remaining());
+            out.key("priorityKept").ascii(amended.priorityKeptRaw() == 1 ? "true" : "false");
+            out.ch('}');
+        }
         if (keepViews)
         {
             final OpenOrder order = account.openById.get(orderId);
@@ -397,18 +428,21 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"rejected\"");
-        rejected.getDigest(bytes, 0, 32);
-        out.key("digest").hex0x(bytes, 0, 32);
-        out.key("nonce").num(rejected.nonce());
-        final int code = rejected.codeRaw();
-        out.key("code").ch('"').ascii(code < REJECT_CODES.length && null != REJECT_CODES[code] ?
-            REJECT_CODES[code] : "UNKNOWN").ch('"');
-        if (rejected.legIndex() != ActionRejectedDecoder.legIndexNullValue())
+        if (null != out)
         {
-            out.key("legIndex").num(rejected.legIndex());
+            out.key("event").ascii("\"rejected\"");
+            rejected.getDigest(bytes, 0, 32);
+            out.key("digest").hex0x(bytes, 0, 32);
+            out.key("nonce").num(rejected.nonce());
+            final int code = rejected.codeRaw();
+            out.key("code").ch('"').ascii(code < REJECT_CODES.length && null != REJECT_CODES[code] ?
+                REJECT_CODES[code] : "UNKNOWN").ch('"');
+            if (rejected.legIndex() != ActionRejectedDecoder.legIndexNullValue())
+            {
+                out.key("legIndex").num(rejected.legIndex());
+            }
+            out.ch('}');
         }
-        out.ch('}');
     }
 
     private void onBalance()
@@ -420,11 +454,14 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, BALANCES);
-        out.key("kind").ascii("\"balance\"");
-        out.key("asset").num(balance.asset());
-        out.key("available").num(balance.available());
-        out.key("locked").num(balance.locked());
-        out.ch('}');
+        if (null != out)
+        {
+            out.key("kind").ascii("\"balance\"");
+            out.key("asset").num(balance.asset());
+            out.key("available").num(balance.available());
+            out.key("locked").num(balance.locked());
+            out.ch('}');
+        }
         if (keepViews)
         {
             final long[] held = account.balances.computeIfAbsent(balance.asset(), k -> new long[2]);
@@ -442,13 +479,16 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, BALANCES);
-        out.key("kind").ascii("\"position\"");
-        out.key("market").num(position.market());
-        out.key("yes").num(position.yes());
-        out.key("yesLocked").num(position.yesLocked());
-        out.key("no").num(position.no());
-        out.key("noLocked").num(position.noLocked());
-        out.ch('}');
+        if (null != out)
+        {
+            out.key("kind").ascii("\"position\"");
+            out.key("market").num(position.market());
+            out.key("yes").num(position.yes());
+            out.key("yesLocked").num(position.yesLocked());
+            out.key("no").num(position.no());
+            out.key("noLocked").num(position.noLocked());
+            out.ch('}');
+        }
         if (keepViews)
         {
             final long[] held = account.positions.computeIfAbsent(position.market(), k -> new long[4]);
@@ -473,9 +513,12 @@ final class PrivateDeriver
             return;
         }
         final JsonBytes out = update(account, ORDERS);
-        out.key("event").ascii("\"kill_switch\"");
-        out.key("active").ascii(kill.activeRaw() == 1 ? "true" : "false");
-        out.ch('}');
+        if (null != out)
+        {
+            out.key("event").ascii("\"kill_switch\"");
+            out.key("active").ascii(kill.activeRaw() == 1 ? "true" : "false");
+            out.ch('}');
+        }
     }
 
     /** Writes the command's frames: per account touched (in the order touched) orders, fills, balances. */
@@ -486,12 +529,18 @@ final class PrivateDeriver
             final AccountState account = touched.get(i);
             for (int kind = 0; kind < AccountState.KINDS; kind++)
             {
-                final JsonBytes pending = account.pending[kind];
-                if (pending.isEmpty())
+                if (!account.updated[kind])
                 {
                     continue;
                 }
+                account.updated[kind] = false;
                 final long seq = ++account.seqs[kind];
+                if (!account.writing)
+                {
+                    sink.onPrivateNumbered(account, kind, seq, engineSeq);
+                    continue;
+                }
+                final JsonBytes pending = account.pending[kind];
                 final JsonBytes out = writer.begin(NAMES[kind], FrameWriter.EVENT, seq, engineSeq, ts, resent);
                 out.key("updates").ch('[').append(pending).ch(']');
                 sink.onPrivate(account, kind, new FeedFrame(NAMES[kind], seq, false, writer.finish()), engineSeq);

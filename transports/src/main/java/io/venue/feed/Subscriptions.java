@@ -186,6 +186,12 @@ final class Subscriptions
         }
     }
 
+    /** Whether a connection takes a private channel of {@code account}. */
+    boolean hasPrivate(final String account)
+    {
+        return byAccount.containsKey(account);
+    }
+
     void publishPrivate(final String account, final int kind, final FeedFrame frame)
     {
         final List<List<FeedSubscriber>> lists = byAccount.get(account);

@@ -90,6 +90,44 @@ class FeedResendTest
         }
     }
 
+    /**
+     * A feed numbers the frames of an account nobody subscribes to without writing them; resent, and live once a
+     * subscriber comes, they are the frames a feed that had a subscriber all along wrote.
+     */
+    @Test
+    void framesNobodyTookAreNumberedAndResentAsASubscriberWouldHaveSeenThem()
+    {
+        try (EventScript script = new EventScript(folder))
+        {
+            FeedHarness.listMarkets(script);
+            final MarketFeed listened = FeedHarness.feed(script, ctx -> ctx.indexInterval(16).indexEntries(1_000));
+            final MarketFeed quiet = FeedHarness.feed(script, ctx -> ctx.indexInterval(16).indexEntries(1_000));
+            final Recorder all = new Recorder();
+            FeedHarness.subscribe(listened, all, EventScript.accountHex(1), 1, List.of("balances"), null);
+            balances(script, 100, 7);
+            pump(listened);
+            pump(quiet);
+            final List<String> frames = all.dataFrames("balances");
+            assertEquals(100, frames.size());
+
+            final Recorder client = new Recorder();
+            resend(quiet, client, EventScript.accountHex(1), "balances", 1, 100);
+            final List<String> expected = new ArrayList<>();
+            for (final String frame : frames)
+            {
+                expected.add(resent(frame));
+            }
+            assertEquals(expected, client.all.subList(1, client.all.size()));
+
+            final Recorder late = new Recorder();
+            FeedHarness.subscribe(quiet, late, EventScript.accountHex(1), 2, List.of("balances"), null);
+            balances(script, 20, 3);
+            pump(listened);
+            pump(quiet);
+            assertEquals(all.dataFrames("balances").subList(100, 120), late.dataFrames("balances"));
+        }
+    }
+
     @Test
     void aPrivateCursorResumesWithTheMissedFrames()
     {
