@@ -4,7 +4,6 @@ import io.venue.engine.limit.TokenBucket;
 import org.agrona.collections.Object2ObjectHashMap;
 
 import java.util.ArrayDeque;
-import java.util.Arrays;
 
 /**
  * Each account's per-account limiter as the engine last reported it (the reset countdown of its latest signed
@@ -21,38 +20,10 @@ import java.util.Arrays;
  */
 final class AccountLimiters
 {
-    private static final int ADDRESS = 20;
-
-    /** An account's 20 bytes as a key: hashed once when set. */
-    private static final class AccountKey
-    {
-        private final byte[] bytes = new byte[ADDRESS];
-        private int hash;
-
-        AccountKey set(final byte[] account)
-        {
-            System.arraycopy(account, 0, bytes, 0, ADDRESS);
-            hash = Arrays.hashCode(bytes);
-            return this;
-        }
-
-        @Override
-        public int hashCode()
-        {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(final Object other)
-        {
-            return other instanceof AccountKey key && Arrays.equals(bytes, key.bytes);
-        }
-    }
-
     /** An account's last report, and the deadline it waits in the expiry queue for (one place in it per account). */
     private static final class Report
     {
-        private final AccountKey key = new AccountKey();
+        private final BytesKey key = new BytesKey(BytesKey.ACCOUNT);
         private long resetMs;
         private long stampedAtMs;
         private long queuedUntilMs;
@@ -65,8 +36,8 @@ final class AccountLimiters
 
     private final long capacity;
     private final long windowMs;
-    private final AccountKey probe = new AccountKey();
-    private final Object2ObjectHashMap<AccountKey, Report> reported = new Object2ObjectHashMap<>();
+    private final BytesKey probe = new BytesKey(BytesKey.ACCOUNT);
+    private final Object2ObjectHashMap<BytesKey, Report> reported = new Object2ObjectHashMap<>();
     /**
      * Every kept report once, roughly in the order its bucket fills again: a head whose deadline has passed is dropped
      * if its bucket is full by now, else queued again behind the others until its latest report's deadline.

@@ -6,6 +6,7 @@ import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.OrderAcceptedDecoder;
 import io.venue.journal.sbe.OrderAmendedDecoder;
 import io.venue.journal.sbe.OrderDoneDecoder;
+import io.venue.journal.sbe.OrderDoneReason;
 import io.venue.journal.sbe.OrderRestedDecoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
@@ -52,8 +53,24 @@ public final class OrderStatuses
         }
     }
 
-    private final Map<String, View> orders;
-    private final ArrayDeque<String> finished = new ArrayDeque<>();
+    /** Lower-case names of the reasons, by value: a status string made once, not per finished order. */
+    private static final String[] DONE_STATUSES = new String[OrderDoneReason.values().length];
+
+    static
+    {
+        for (final OrderDoneReason reason : OrderDoneReason.values())
+        {
+            if (reason != OrderDoneReason.NULL_VAL)
+            {
+                DONE_STATUSES[reason.value()] = reason.name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    /** By the order id's 32 bytes, probed with {@link #probe}: an event of a known order makes no key or id text. */
+    private final Map<BytesKey, View> orders;
+    private final ArrayDeque<BytesKey> finished = new ArrayDeque<>();
+    private final BytesKey probe = new BytesKey(BytesKey.ORDER);
     private final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
     private final OrderRestedDecoder rested = new OrderRestedDecoder();
     private final TradeDecoder trade = new TradeDecoder();
@@ -74,15 +91,21 @@ public final class OrderStatuses
     /** The order's status as JSON, or null when it is neither open nor among the recently finished. */
     public String json(final String orderId)
     {
-        final View view = orders.get(orderId);
+        final View view = find(orderId);
         return view == null ? null : new JsonWriter().field("ok", true).raw("order", view.json()).toJson();
     }
 
     /** The market of the order (its 0x id), or -1 when it is neither open nor among the recently finished. */
     public long marketOf(final String orderId)
     {
-        final View view = orders.get(orderId);
+        final View view = find(orderId);
         return view == null ? -1 : view.market();
+    }
+
+    private View find(final String orderId)
+    {
+        final BytesKey key = BytesKey.parse(orderId, BytesKey.ORDER);
+        return key == null ? null : orders.get(key);
     }
 
     /** Applies an order event; others are ignored. {@code header} is wrapped at {@code offset}. */
@@ -95,40 +118,46 @@ public final class OrderStatuses
                 accepted.wrapAndApplyHeader(buffer, offset, header);
                 accepted.getOrderId(id, 0, 32);
                 accepted.getAccount(address, 0, 20);
-                final String orderId = Hex.to0x(id);
-                final View before = orders.get(orderId);
+                final View before = orders.get(probe.set(id));
                 // an open order accepted again is one an amend took out and entered again: what it filled stays filled.
                 // The event's qty counts it only for an amend of version 6 or later, and then only the fills the
                 // engine's book held (not those before an older amend's re-entry): carried here, it is right for
                 // every journal
                 final long qty = before != null && before.isOpen() ?
                     before.qty() - before.remaining() + accepted.remaining() : accepted.qty();
-                orders.put(orderId, new View(orderId, Hex.to0x(address), accepted.market(), accepted.book().name(),
-                    side(accepted.side()), accepted.price(), qty, accepted.remaining(), "accepted",
-                    accepted.sequence()));
+                final View view = new View(before != null ? before.orderId() : Hex.to0x(id), Hex.to0x(address),
+                    accepted.market(), accepted.book().name(), side(accepted.side()), accepted.price(), qty,
+                    accepted.remaining(), "accepted", accepted.sequence());
+                if (before != null)
+                {
+                    orders.replace(probe, view);
+                }
+                else
+                {
+                    orders.put(probe.copy(), view);
+                }
             }
             case OrderRestedDecoder.TEMPLATE_ID ->
             {
                 rested.wrapAndApplyHeader(buffer, offset, header);
                 rested.getOrderId(id, 0, 32);
-                update(Hex.to0x(id), rested.remaining(), "resting", rested.sequence());
+                probe.set(id);
+                update(rested.remaining(), "resting", rested.sequence());
             }
             case TradeDecoder.TEMPLATE_ID ->
             {
                 trade.wrapAndApplyHeader(buffer, offset, header);
                 trade.getMakerOrderId(id, 0, 32);
-                final String maker = Hex.to0x(id);
-                final View makerView = orders.get(maker);
+                final View makerView = orders.get(probe.set(id));
                 if (makerView != null)
                 {
-                    orders.put(maker, makerView.with(trade.makerRemaining(), makerView.status(), trade.sequence()));
+                    orders.replace(probe, makerView.with(trade.makerRemaining(), makerView.status(), trade.sequence()));
                 }
                 trade.getTakerOrderId(id, 0, 32);
-                final String taker = Hex.to0x(id);
-                final View takerView = orders.get(taker);
+                final View takerView = orders.get(probe.set(id));
                 if (takerView != null)
                 {
-                    orders.put(taker,
+                    orders.replace(probe,
                         takerView.with(takerView.remaining() - trade.qty(), takerView.status(), trade.sequence()));
                 }
             }
@@ -136,12 +165,12 @@ public final class OrderStatuses
             {
                 amended.wrapAndApplyHeader(buffer, offset, header);
                 amended.getOrderId(id, 0, 32);
-                final View view = orders.get(Hex.to0x(id));
+                final View view = orders.get(probe.set(id));
                 if (view != null)
                 {
                     // an amend that keeps the order's place fills nothing: what it filled stays, carried as for a
                     // re-entry, since the event's qty of an order an older amend entered again counts only later fills
-                    orders.put(view.orderId(),
+                    orders.replace(probe,
                         new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
                         amended.price(), view.qty() - view.remaining() + amended.remaining(), amended.remaining(),
                         view.status(), amended.sequence()));
@@ -151,10 +180,12 @@ public final class OrderStatuses
             {
                 done.wrapAndApplyHeader(buffer, offset, header);
                 done.getOrderId(id, 0, 32);
-                final String orderId = Hex.to0x(id);
-                if (update(orderId, done.remaining(), done.reason().name().toLowerCase(Locale.ROOT), done.sequence()))
+                probe.set(id);
+                final int reason = done.reasonRaw();
+                if (update(done.remaining(), reason < DONE_STATUSES.length && DONE_STATUSES[reason] != null ?
+                    DONE_STATUSES[reason] : "unknown", done.sequence()))
                 {
-                    finished.add(orderId);
+                    finished.add(probe.copy());
                     if (finished.size() > FINISHED_KEPT)
                     {
                         // an id that came back (re-entered) since is open again: it stays
@@ -169,14 +200,15 @@ public final class OrderStatuses
         }
     }
 
-    private boolean update(final String orderId, final long remaining, final String status, final long sequence)
+    /** Changes the order {@link #probe} holds, if it is kept; whether it was. */
+    private boolean update(final long remaining, final String status, final long sequence)
     {
-        final View view = orders.get(orderId);
+        final View view = orders.get(probe);
         if (view == null)
         {
             return false;
         }
-        orders.put(orderId, view.with(remaining, status, sequence));
+        orders.replace(probe, view.with(remaining, status, sequence));
         return true;
     }
 

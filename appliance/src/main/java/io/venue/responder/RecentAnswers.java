@@ -59,7 +59,8 @@ public final class RecentAnswers
     {
         final Answer kept = answer.kept();
         final ByteBuffer digest = ByteBuffer.wrap(kept.digest);
-        final Answer existing = byDigest.get(digest);
+        // one look-up for the usual case, an action answered for the first time
+        final Answer existing = byDigest.putIfAbsent(digest, kept);
         if (existing != null)
         {
             final boolean replayed = kept.kind == Answer.Kind.REJECTED && kept.code == RejectCode.NONCE_REPLAYED;
@@ -71,7 +72,6 @@ public final class RecentAnswers
             }
             return;
         }
-        byDigest.put(digest, kept);
         order.addLast(digest);
         bytes += ENTRY_BYTES + kept.retainedBytes();
         evict();
