@@ -12,6 +12,7 @@ import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeDecoder;
 import org.agrona.DirectBuffer;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Where each order stands, as the event journal tells it, for GET /api/v1/trading/orders/{orderId}: every open
  * order, and the last {@link #FINISHED_KEPT} finished ones. Written by one thread at a time (the start-up scan, then
- * the responder), read by the I/O threads; an order's view is replaced whole on every change.
+ * the responder), read by the I/O threads; an order's view changes in place, read whole under its sequence lock.
  */
 public final class OrderStatuses
 {
@@ -29,27 +30,101 @@ public final class OrderStatuses
     /**
      * One order; amounts in micro-units. {@code qty} is its size, what it filled plus {@code remaining}, so
      * {@code qty - remaining} counts every fill of its id, also across an amend that took it out and entered it again.
-     * {@code status}: accepted, resting, or how it finished (filled, cancelled, ...).
+     * {@code status}: accepted, resting, or how it finished (filled, cancelled, ...). Changed in place by the one
+     * writer thread under a sequence lock ({@link #version}, odd while it writes), so an event of a known order
+     * allocates nothing and a reader copies one event's state whole.
      */
-    public record View(String orderId, String account, long market, String book, String side, long price, long qty,
-        long remaining, String status, long sequence)
+    private static final class View
     {
+        private final String orderId;
+        private volatile long version;
+        private String account;
+        private long market;
+        private String book;
+        private String side;
+        private long price;
+        private long qty;
+        private long remaining;
+        private String status;
+        private long sequence;
+
+        View(final String orderId)
+        {
+            this.orderId = orderId;
+        }
+
         boolean isOpen()
         {
             return "accepted".equals(status) || "resting".equals(status);
         }
 
-        View with(final long newRemaining, final String newStatus, final long newSequence)
+        private long beginWrite()
         {
-            return new View(orderId, account, market, book, side, price, qty, newRemaining, newStatus, newSequence);
+            final long odd = version + 1;
+            version = odd;
+            // the fields' writes stay after the odd version, as a reader's loads stay before its second look
+            VarHandle.storeStoreFence();
+            return odd;
         }
 
+        void accepted(final String account, final long market, final String book, final String side,
+            final long price, final long qty, final long remaining, final long sequence)
+        {
+            final long odd = beginWrite();
+            this.account = account;
+            this.market = market;
+            this.book = book;
+            this.side = side;
+            this.price = price;
+            this.qty = qty;
+            this.remaining = remaining;
+            this.status = "accepted";
+            this.sequence = sequence;
+            version = odd + 1;
+        }
+
+        void changed(final long price, final long qty, final long remaining, final String status,
+            final long sequence)
+        {
+            final long odd = beginWrite();
+            this.price = price;
+            this.qty = qty;
+            this.remaining = remaining;
+            this.status = status;
+            this.sequence = sequence;
+            version = odd + 1;
+        }
+
+        void changed(final long remaining, final String status, final long sequence)
+        {
+            changed(price, qty, remaining, status, sequence);
+        }
+
+        /** The order as JSON, one event's state whole; any thread. */
         String json()
         {
-            return new JsonWriter().field("orderId", orderId).field("account", account).field("market", market)
-                .field("book", book).field("side", side).field("price", price).field("qty", qty)
-                .field("remaining", remaining)
-                .field("filled", qty - remaining).field("status", status).field("asOfSequence", sequence).toJson();
+            while (true)
+            {
+                final long before = version;
+                final String account = this.account;
+                final long market = this.market;
+                final String book = this.book;
+                final String side = this.side;
+                final long price = this.price;
+                final long qty = this.qty;
+                final long remaining = this.remaining;
+                final String status = this.status;
+                final long sequence = this.sequence;
+                VarHandle.loadLoadFence();
+                if ((before & 1) == 0 && version == before)
+                {
+                    return new JsonWriter().field("orderId", orderId).field("account", account)
+                        .field("market", market).field("book", book).field("side", side).field("price", price)
+                        .field("qty", qty).field("remaining", remaining).field("filled", qty - remaining)
+                        .field("status", status).field("asOfSequence", sequence).toJson();
+                }
+                Thread.onSpinWait();
+            }
         }
     }
 
@@ -99,7 +174,8 @@ public final class OrderStatuses
     public long marketOf(final String orderId)
     {
         final View view = find(orderId);
-        return view == null ? -1 : view.market();
+        // a view's market never changes: its id names one order
+        return view == null ? -1 : view.market;
     }
 
     private View find(final String orderId)
@@ -124,15 +200,12 @@ public final class OrderStatuses
                 // engine's book held (not those before an older amend's re-entry): carried here, it is right for
                 // every journal
                 final long qty = before != null && before.isOpen() ?
-                    before.qty() - before.remaining() + accepted.remaining() : accepted.qty();
-                final View view = new View(before != null ? before.orderId() : Hex.to0x(id), Hex.to0x(address),
-                    accepted.market(), accepted.book().name(), side(accepted.side()), accepted.price(), qty,
-                    accepted.remaining(), "accepted", accepted.sequence());
-                if (before != null)
-                {
-                    orders.replace(probe, view);
-                }
-                else
+                    before.qty - before.remaining + accepted.remaining() : accepted.qty();
+                final View view = before != null ? before : new View(Hex.to0x(id));
+                view.accepted(before != null ? before.account : Hex.to0x(address), accepted.market(),
+                    accepted.book().name(), side(accepted.side()), accepted.price(), qty, accepted.remaining(),
+                    accepted.sequence());
+                if (before == null)
                 {
                     orders.put(probe.copy(), view);
                 }
@@ -151,14 +224,13 @@ public final class OrderStatuses
                 final View makerView = orders.get(probe.set(id));
                 if (makerView != null)
                 {
-                    orders.replace(probe, makerView.with(trade.makerRemaining(), makerView.status(), trade.sequence()));
+                    makerView.changed(trade.makerRemaining(), makerView.status, trade.sequence());
                 }
                 trade.getTakerOrderId(id, 0, 32);
                 final View takerView = orders.get(probe.set(id));
                 if (takerView != null)
                 {
-                    orders.replace(probe,
-                        takerView.with(takerView.remaining() - trade.qty(), takerView.status(), trade.sequence()));
+                    takerView.changed(takerView.remaining - trade.qty(), takerView.status, trade.sequence());
                 }
             }
             case OrderAmendedDecoder.TEMPLATE_ID ->
@@ -170,10 +242,8 @@ public final class OrderStatuses
                 {
                     // an amend that keeps the order's place fills nothing: what it filled stays, carried as for a
                     // re-entry, since the event's qty of an order an older amend entered again counts only later fills
-                    orders.replace(probe,
-                        new View(view.orderId(), view.account(), view.market(), view.book(), view.side(),
-                        amended.price(), view.qty() - view.remaining() + amended.remaining(), amended.remaining(),
-                        view.status(), amended.sequence()));
+                    view.changed(amended.price(), view.qty - view.remaining + amended.remaining(),
+                        amended.remaining(), view.status, amended.sequence());
                 }
             }
             case OrderDoneDecoder.TEMPLATE_ID ->
@@ -208,7 +278,7 @@ public final class OrderStatuses
         {
             return false;
         }
-        orders.replace(probe, view.with(remaining, status, sequence));
+        view.changed(remaining, status, sequence);
         return true;
     }
 

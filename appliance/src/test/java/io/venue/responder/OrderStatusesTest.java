@@ -13,11 +13,17 @@ import io.venue.journal.sbe.OrderRestedEncoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.TradeEncoder;
 import org.agrona.ExpandableArrayBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -78,6 +84,42 @@ class OrderStatusesTest
         makerTrade(3, 0);
         done(OrderDoneReason.FILLED, 0);
         assertStatus(6, 0, "filled");
+    }
+
+    /** A reader on another thread sees each event's state whole while the responder changes the order in place. */
+    @Test
+    void aReaderSeesOneEventsStateWhole() throws Exception
+    {
+        final long size = 1_000_000;
+        accepted(size, size);
+        rested(size, size);
+        final long base = sequence;
+        final AtomicReference<String> torn = new AtomicReference<>();
+        final Thread reader = new Thread(() ->
+        {
+            final Pattern fields = Pattern.compile("\"remaining\":(\\d+).*\"asOfSequence\":(\\d+)");
+            while (torn.get() == null && !Thread.currentThread().isInterrupted())
+            {
+                // every trade k (sequence base + k) leaves size - k
+                final String json = statuses.json(Hex.to0x(ORDER));
+                final Matcher m = fields.matcher(json);
+                if (!m.find() || Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)) - base != size)
+                {
+                    torn.set(json);
+                }
+            }
+        });
+        reader.start();
+        for (long k = 1; k < 300_000 && torn.get() == null; k++)
+        {
+            makerTrade(1, size - k);
+        }
+        reader.interrupt();
+        reader.join();
+        assertNull(torn.get());
+        assertEquals(1, statuses.marketOf(Hex.to0x(ORDER)));
+        assertEquals(-1, statuses.marketOf(Hex.to0x(OTHER)));
+        assertNull(statuses.json("0x" + "zz".repeat(32)));
     }
 
     private void amended(final long qty, final long remaining)
