@@ -25,28 +25,91 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A FIX load generator (docs/PERFORMANCE.md, "FIX order entry"): one {@code order_entry} session over a plain socket,
- * written with the lane's own codec ({@link FixWriter}), against a running appliance with the {@code fix} lane. It
- * funds a fresh trader with the operator key, makes it an institutional agent holding trade and cancel, logs on (with
- * ResetSeqNumFlag Y), then sends NewOrderSingles: a limit buy, IOC, priced under the book, so each is accepted and
- * cancelled (two ExecutionReports) and the book stays empty. At each fixed rate (open loop: every order has an intended
- * send time, and the round trip runs from it to the order's first ExecutionReport, so a stall counts against every
- * order it delays) it prints p50, p99 and p99.9; then the closed-loop ceiling, {@code --window} orders in flight.
+ * A FIX load generator (docs/PERFORMANCE.md, "FIX order entry"): {@code --sessions} {@code order_entry} sessions
+ * over plain sockets, written with the lane's own codec ({@link FixWriter}), against a running appliance with the
+ * {@code fix} lane. It funds one fresh trader a session with the operator key, makes each an institutional agent
+ * holding trade and cancel, logs each on (with ResetSeqNumFlag Y), then sends NewOrderSingles, order n on session n
+ * mod sessions: a limit buy, IOC, priced under the book, so each is accepted and cancelled (two ExecutionReports) and
+ * the book stays empty. At each fixed rate (open loop: every order has an intended send time, and the round trip runs
+ * from it to the order's first ExecutionReport, so a stall counts against every order it delays) it prints p50, p99
+ * and p99.9; then the closed-loop ceiling, {@code --window} orders in flight over all sessions, written a session's
+ * waiting orders at a time (one socket write for all the orders the window lets go at once), so the client's own
+ * system calls do not bound the lane it measures on a host whose cores it shares.
  * <p>
  * usage: {@code java -cp benchmarks.jar io.venue.transport.fix.FixLoadBench --url http://127.0.0.1:8080
- * --operator-key data/keys/operator.key --fix 127.0.0.1:9400 [--rates 1000,2000] [--duration 5] [--warmup 1]
- * [--ceiling 20000] [--window 64] [--chain-id 8453] [--contract 0x5e5e...] [--market 1] [--quote-asset 1]}
+ * --operator-key data/keys/operator.key --fix 127.0.0.1:9400 [--sessions 1] [--rates 1000,2000] [--duration 5]
+ * [--warmup 1] [--ceiling 20000] [--window 64] [--chain-id 8453] [--contract 0x5e5e...] [--market 1]
+ * [--quote-asset 1]}
  */
 public final class FixLoadBench
 {
-    private static final String SOH = "\u0001";
+    private static final byte SOH = 1;
+
+    /** One logged-on session: its socket, its writer and a buffer of orders not yet written. */
+    private final class Session
+    {
+        private final String apiKeyId;
+        private final Socket socket;
+        private final OutputStream out;
+        private final FixWriter writer = new FixWriter(4096);
+        private final byte[] pending = new byte[1 << 16];
+        private int pendingLength;
+        private long seq;
+
+        Session(final String host, final int port, final String apiKeyId) throws IOException
+        {
+            this.apiKeyId = apiKeyId;
+            socket = new Socket(host, port);
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+        }
+
+        void logon(final String password, final String account) throws IOException
+        {
+            writer.begin("A", apiKeyId, null, "VENUE", ++seq, System.currentTimeMillis())
+                .string(57, "order_entry").number(98, 0).number(108, 300).character(141, 'Y')
+                .string(553, apiKeyId).string(554, password).string(1, account);
+            append();
+            flush();
+        }
+
+        /** Adds order n to what the session writes next; writes first when the buffer is full. */
+        void order(final int n) throws IOException
+        {
+            writer.begin("D", apiKeyId, null, "VENUE", ++seq, System.currentTimeMillis())
+                .number(11, (long)run * ORDER_IDS + n).string(55, options.get("market")).character(54, '1')
+                .character(40, '2').string(44, "1").string(38, "0.001").character(59, '3');
+            append();
+        }
+
+        private void append() throws IOException
+        {
+            writer.finish();
+            final int length = writer.messageLength();
+            if (pendingLength + length > pending.length)
+            {
+                flush();
+            }
+            writer.buffer().getBytes(writer.messageStart(), pending, pendingLength, length);
+            pendingLength += length;
+        }
+
+        void flush() throws IOException
+        {
+            if (pendingLength > 0)
+            {
+                out.write(pending, 0, pendingLength);
+                out.flush();
+                pendingLength = 0;
+            }
+        }
+    }
+
+    /** ClOrdID is run × this + the order's number: one decimal field, parsed without text. */
+    private static final long ORDER_IDS = 1_000_000_000L;
 
     private final Map<String, String> options;
-    private final FixWriter writer = new FixWriter(4096);
-    private Socket socket;
-    private OutputStream out;
-    private String apiKeyId;
-    private long seq;
+    private Session[] sessions;
     /** Intended send time (ns) of order n of the current run; 0 once its first report came. */
     private long[] intended = new long[0];
     private volatile Histogram histogram;
@@ -62,6 +125,7 @@ public final class FixLoadBench
     public static void main(final String[] args) throws Exception
     {
         final Map<String, String> options = new LinkedHashMap<>();
+        options.put("sessions", "1");
         options.put("rates", "1000,2000");
         options.put("duration", "5");
         options.put("warmup", "1");
@@ -96,26 +160,26 @@ public final class FixLoadBench
             .connectTimeout(Duration.ofSeconds(5)).build();
         final Secp256k1KeyPair operator = Secp256k1KeyPair.fromPrivateKey(Hex.fromHex(
             Files.readString(Path.of(options.get("operator-key"))).trim()));
-        final LoadAccounts trader = new LoadAccounts(1, Long.parseLong(options.get("chain-id")),
+        final int count = Integer.parseInt(options.get("sessions"));
+        final LoadAccounts traders = new LoadAccounts(count, Long.parseLong(options.get("chain-id")),
             Address.of(options.get("contract")), Long.parseLong(options.get("market")),
             Long.parseLong(options.get("quote-asset")));
-        trader.fund(client, url + "/api/v1/trading/actions", operator);
-        trader.createAgents(client, url, Scope.TRADE, Scope.CANCEL);
-        final String[] credential = trader.credential(0);
-        apiKeyId = credential[0];
+        traders.fund(client, url + "/api/v1/trading/actions", operator);
+        traders.createAgents(client, url, Scope.TRADE, Scope.CANCEL);
         final String fix = options.get("fix");
         final int colon = fix.lastIndexOf(':');
-        socket = new Socket(fix.substring(0, colon), Integer.parseInt(fix.substring(colon + 1)));
-        socket.setTcpNoDelay(true);
-        out = socket.getOutputStream();
-        final Thread reader = new Thread(this::read, "fix-load-reader");
-        reader.setDaemon(true);
-        writer.begin("A", apiKeyId, null, "VENUE", ++seq, System.currentTimeMillis())
-            .string(57, "order_entry").number(98, 0).number(108, 300).character(141, 'Y')
-            .string(553, apiKeyId).string(554, credential[1] + ":" + credential[2]).string(1, trader.account(0));
-        out.write(writer.finish().toBytes());
-        out.flush();
-        reader.start();
+        sessions = new Session[count];
+        for (int i = 0; i < count; i++)
+        {
+            final String[] credential = traders.credential(i);
+            sessions[i] = new Session(fix.substring(0, colon), Integer.parseInt(fix.substring(colon + 1)),
+                credential[0]);
+            final Session session = sessions[i];
+            final Thread reader = new Thread(() -> read(session), "fix-load-reader-" + i);
+            reader.setDaemon(true);
+            session.logon(credential[1] + ":" + credential[2], traders.account(i));
+            reader.start();
+        }
         final long warmup = Long.parseLong(options.get("warmup"));
         final long duration = Long.parseLong(options.get("duration"));
         for (final String rate : options.get("rates").split(","))
@@ -123,7 +187,10 @@ public final class FixLoadBench
             fixedRate(Long.parseLong(rate.trim()), warmup, duration);
         }
         ceiling(Integer.parseInt(options.get("ceiling")), Integer.parseInt(options.get("window")));
-        socket.close();
+        for (final Session session : sessions)
+        {
+            session.socket.close();
+        }
     }
 
     /** Orders at {@code rate} a second for {@code warmup + duration} s; the round trips of the last duration. */
@@ -143,38 +210,54 @@ public final class FixLoadBench
                 LockSupport.parkNanos(Math.min(due - now, 200_000));
             }
             intended[n] = n >= measuredFrom ? due : -due;
-            send(n);
+            final Session session = sessions[n % sessions.length];
+            session.order(n);
+            session.flush();
         }
         final long sentNs = System.nanoTime() - begin;
         awaitAnswers(total);
         final Histogram h = histogram;
-        System.out.printf(Locale.ROOT, "fix %,d/s: sent %,d in %.2f s (%,.0f/s), answered %,d (%,d rejected); round " +
-            "trip from the intended send time p50 %.3f ms, p99 %.3f, p99.9 %.3f, max %.3f (%,d measured)%n", rate,
-            total, sentNs / 1e9, total * 1e9 / sentNs, answered.get(), rejected.get(), h.getValueAtPercentile(50) / 1e6,
-            h.getValueAtPercentile(99) / 1e6, h.getValueAtPercentile(99.9) / 1e6, h.getMaxValue() / 1e6,
-            h.getTotalCount());
+        System.out.printf(Locale.ROOT, "fix %,d/s over %d sessions: sent %,d in %.2f s (%,.0f/s), answered %,d (%,d " +
+            "rejected); round trip from the intended send time p50 %.3f ms, p99 %.3f, p99.9 %.3f, max %.3f (%,d " +
+            "measured)%n", rate, sessions.length, total, sentNs / 1e9, total * 1e9 / sentNs, answered.get(),
+            rejected.get(), h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
+            h.getValueAtPercentile(99.9) / 1e6, h.getMaxValue() / 1e6, h.getTotalCount());
     }
 
-    /** {@code count} orders, at most {@code window} without an answer: the session's orders a second. */
+    /**
+     * {@code count} orders, at most {@code window} without an answer over all sessions: the sessions' orders a second.
+     * The orders the window lets go at once are written a session at a time, each session's in one write.
+     */
     private void ceiling(final int count, final int window) throws Exception
     {
         startRun(count);
         final long begin = System.nanoTime();
-        for (int n = 0; n < count; n++)
+        int n = 0;
+        while (n < count)
         {
-            while (n - answered.get() >= window)
+            final long free = window - (n - answered.get());
+            if (free <= 0)
             {
                 Thread.onSpinWait();
+                continue;
             }
-            intended[n] = System.nanoTime();
-            send(n);
+            final long now = System.nanoTime();
+            for (long k = 0; k < free && n < count; k++, n++)
+            {
+                intended[n] = now;
+                sessions[n % sessions.length].order(n);
+            }
+            for (final Session session : sessions)
+            {
+                session.flush();
+            }
         }
         awaitAnswers(count);
         final long elapsed = System.nanoTime() - begin;
         final Histogram h = histogram;
-        System.out.printf(Locale.ROOT, "fix ceiling, %d in flight: %,d orders in %.2f s (%,.0f/s), %,d rejected; " +
-            "round trip p50 %.3f ms, p99 %.3f%n", window, count, elapsed / 1e9, count * 1e9 / elapsed,
-            rejected.get(), h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6);
+        System.out.printf(Locale.ROOT, "fix ceiling, %d sessions, %d in flight: %,d orders in %.2f s (%,.0f/s), %,d " +
+            "rejected; round trip p50 %.3f ms, p99 %.3f%n", sessions.length, window, count, elapsed / 1e9,
+            count * 1e9 / elapsed, rejected.get(), h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6);
     }
 
     private void startRun(final int total)
@@ -200,21 +283,12 @@ public final class FixLoadBench
         }
     }
 
-    private void send(final int n) throws IOException
-    {
-        writer.begin("D", apiKeyId, null, "VENUE", ++seq, System.currentTimeMillis())
-            .string(11, run + "-" + n).string(55, options.get("market")).character(54, '1').character(40, '2')
-            .string(44, "1").string(38, "0.001").character(59, '3');
-        out.write(writer.finish().toBytes());
-        out.flush();
-    }
-
-    /** Reads the venue's messages: the first ExecutionReport of each order ends its round trip. */
-    private void read()
+    /** Reads one session's messages: the first ExecutionReport of each order ends its round trip. */
+    private void read(final Session session)
     {
         final byte[] buffer = new byte[1 << 20];
         int filled = 0;
-        try (InputStream in = socket.getInputStream())
+        try (InputStream in = session.socket.getInputStream())
         {
             while (true)
             {
@@ -232,7 +306,7 @@ public final class FixLoadBench
                     {
                         break;
                     }
-                    onMessage(new String(buffer, start, end - start, StandardCharsets.ISO_8859_1));
+                    onMessage(buffer, start, end);
                     start = end;
                 }
                 System.arraycopy(buffer, start, buffer, 0, filled - start);
@@ -250,8 +324,8 @@ public final class FixLoadBench
     {
         for (int i = from; i + 7 < to; i++)
         {
-            if (buffer[i] == 1 && buffer[i + 1] == '1' && buffer[i + 2] == '0' && buffer[i + 3] == '=' &&
-                buffer[i + 7] == 1)
+            if (buffer[i] == SOH && buffer[i + 1] == '1' && buffer[i + 2] == '0' && buffer[i + 3] == '=' &&
+                buffer[i + 7] == SOH)
             {
                 return i + 8;
             }
@@ -259,26 +333,34 @@ public final class FixLoadBench
         return -1;
     }
 
-    private void onMessage(final String message)
+    private void onMessage(final byte[] buffer, final int from, final int to)
     {
-        final String type = field(message, "35");
-        if (type.equals("5") || type.equals("3"))
-        {
-            System.out.println("fix: the venue sent " + message.replace(SOH, "|"));
-            return;
-        }
-        if (!type.equals("8"))
+        final int type = valueAt(buffer, from, to, "35");
+        if (type < 0)
         {
             return;
         }
-        final String clOrdId = field(message, "11");
-        final int dash = clOrdId.indexOf('-');
-        if (dash < 0 || Integer.parseInt(clOrdId.substring(0, dash)) != run)
+        if (buffer[type] == '5' || buffer[type] == '3')
+        {
+            System.out.println("fix: the venue sent " +
+                new String(buffer, from, to - from, StandardCharsets.ISO_8859_1).replace('\u0001', '|'));
+            return;
+        }
+        if (buffer[type] != '8' || buffer[type + 1] != SOH)
         {
             return;
         }
-        final int n = Integer.parseInt(clOrdId.substring(dash + 1));
+        final long clOrdId = number(buffer, valueAt(buffer, from, to, "11"));
+        if (clOrdId < 0 || clOrdId / ORDER_IDS != run)
+        {
+            return;
+        }
+        final int n = (int)(clOrdId % ORDER_IDS);
         final long[] times = intended;
+        if (n >= times.length)
+        {
+            return;
+        }
         final long due = times[n];
         if (due == 0)
         {
@@ -289,22 +371,54 @@ public final class FixLoadBench
         {
             histogram.recordValue(Math.min(System.nanoTime() - due, TimeUnit.SECONDS.toNanos(60)));
         }
-        if (field(message, "150").equals("8"))
+        final int execType = valueAt(buffer, from, to, "150");
+        if (execType >= 0 && buffer[execType] == '8')
         {
             rejected.incrementAndGet();
         }
         answered.incrementAndGet();
     }
 
-    private static String field(final String message, final String tag)
+    /** Where the value of {@code tag} starts in the message, or -1 when the message has no such field. */
+    private static int valueAt(final byte[] buffer, final int from, final int to, final String tag)
     {
-        final String key = SOH + tag + "=";
-        final int at = message.indexOf(key);
+        final int length = tag.length();
+        for (int i = from; i + length + 1 < to; i++)
+        {
+            if ((i == from || buffer[i - 1] == SOH) && buffer[i + length] == '=')
+            {
+                boolean same = true;
+                for (int k = 0; k < length && same; k++)
+                {
+                    same = buffer[i + k] == tag.charAt(k);
+                }
+                if (same)
+                {
+                    return i + length + 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The decimal digits from {@code at} to the next SOH, or -1 (none there, or not all digits). */
+    private static long number(final byte[] buffer, final int at)
+    {
         if (at < 0)
         {
-            return "";
+            return -1;
         }
-        final int end = message.indexOf(SOH, at + key.length());
-        return message.substring(at + key.length(), end < 0 ? message.length() : end);
+        long value = 0;
+        int i = at;
+        for (; i < buffer.length && buffer[i] != SOH; i++)
+        {
+            final int digit = buffer[i] - '0';
+            if (digit < 0 || digit > 9)
+            {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return i == at ? -1 : value;
     }
 }
