@@ -1,5 +1,6 @@
 package io.venue.transport.fix;
 
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.venue.codec.MetricsText;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
@@ -106,8 +107,12 @@ public final class FixLane implements Lane
         }
         final FixReports views = reports;
         server = TcpLaneServer.bind(NAME, context.host, context.port, context.ioThreads, context.tls,
-            channel -> channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes), new FixSession(
-                context, counters, core, core.open(ids.next()), attempts, sequences, views)));
+            // the messages of one event-loop turn (the answers to a read batch, or the reports the reports thread
+            // hands over at once: an accepted order and its fills) leave in one flush, one write system call, rather
+            // than one each: a flush made outside a read waits for a task after the turn's others
+            channel -> channel.pipeline().addLast(new FixFrameDecoder(context.maxMessageBytes),
+                new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                new FixSession(context, counters, core, core.open(ids.next()), attempts, sequences, views)));
     }
 
     /** The account an active credential acts for ({@code 0x} and lowercase hex), or null. */
