@@ -36,9 +36,11 @@ public final class OrderStatuses
      */
     private static final class View
     {
-        private final String orderId;
+        /** The order's id (the map's own key): its text is made by a reader, not per order on the responder. */
+        private final BytesKey orderId;
         private volatile long version;
-        private String account;
+        /** The account's 20 bytes; never changed once written (an id is one account's). */
+        private byte[] account;
         private long market;
         private String book;
         private String side;
@@ -48,7 +50,7 @@ public final class OrderStatuses
         private String status;
         private long sequence;
 
-        View(final String orderId)
+        View(final BytesKey orderId)
         {
             this.orderId = orderId;
         }
@@ -67,7 +69,7 @@ public final class OrderStatuses
             return odd;
         }
 
-        void accepted(final String account, final long market, final String book, final String side,
+        void accepted(final byte[] account, final long market, final String book, final String side,
             final long price, final long qty, final long remaining, final long sequence)
         {
             final long odd = beginWrite();
@@ -106,7 +108,7 @@ public final class OrderStatuses
             while (true)
             {
                 final long before = version;
-                final String account = this.account;
+                final byte[] account = this.account;
                 final long market = this.market;
                 final String book = this.book;
                 final String side = this.side;
@@ -118,7 +120,7 @@ public final class OrderStatuses
                 VarHandle.loadLoadFence();
                 if ((before & 1) == 0 && version == before)
                 {
-                    return new JsonWriter().field("orderId", orderId).field("account", account)
+                    return new JsonWriter().field("orderId", orderId.toString()).field("account", Hex.to0x(account))
                         .field("market", market).field("book", book).field("side", side).field("price", price)
                         .field("qty", qty).field("remaining", remaining).field("filled", qty - remaining)
                         .field("status", status).field("asOfSequence", sequence).toJson();
@@ -201,13 +203,13 @@ public final class OrderStatuses
                 // every journal
                 final long qty = before != null && before.isOpen() ?
                     before.qty - before.remaining + accepted.remaining() : accepted.qty();
-                final View view = before != null ? before : new View(Hex.to0x(id));
-                view.accepted(before != null ? before.account : Hex.to0x(address), accepted.market(),
+                final View view = before != null ? before : new View(probe.copy());
+                view.accepted(before != null ? before.account : address.clone(), accepted.market(),
                     accepted.book().name(), side(accepted.side()), accepted.price(), qty, accepted.remaining(),
                     accepted.sequence());
                 if (before == null)
                 {
-                    orders.put(probe.copy(), view);
+                    orders.put(view.orderId, view);
                 }
             }
             case OrderRestedDecoder.TEMPLATE_ID ->
