@@ -16,7 +16,9 @@ final class FixDecimal
     static final long TOO_LARGE = -3;
     /** The largest value taken: 10^18 micro-units (10^12 units), far above any price or size the engine takes. */
     static final long MAX_MICROS = 1_000_000_000_000_000_000L;
-    private static final int SCALE = 6;
+    /** Digits after the point of a micro-unit, and one unit in micro-units. */
+    static final int SCALE = 6;
+    static final long ONE = 1_000_000;
 
     private FixDecimal()
     {

@@ -154,7 +154,7 @@ final class FixReport
     {
         if (micros >= 0)
         {
-            writer.string(tag, FixDecimal.text(micros));
+            writer.decimal(tag, micros);
         }
     }
 

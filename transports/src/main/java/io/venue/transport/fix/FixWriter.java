@@ -73,6 +73,29 @@ final class FixWriter
         return soh();
     }
 
+    /**
+     * {@code micros} (at least 0) as the shortest FIX decimal that says it exactly, as {@link FixDecimal#text} writes
+     * it (1500000 is {@code 1.5}), written in place: a report's prices and quantities make no text on the way.
+     */
+    FixWriter decimal(final int tag, final long micros)
+    {
+        tag(tag);
+        digits(micros / FixDecimal.ONE);
+        long fraction = micros % FixDecimal.ONE;
+        if (fraction != 0)
+        {
+            int width = FixDecimal.SCALE;
+            while (fraction % 10 == 0)
+            {
+                fraction /= 10;
+                width--;
+            }
+            put((byte)'.');
+            padded(fraction, width);
+        }
+        return soh();
+    }
+
     FixWriter number(final int tag, final long value)
     {
         tag(tag);

@@ -222,6 +222,33 @@ class FixCodecFuzzTest
         assertFalse(ok.valueEquals(FixTags.SENDER_COMP_ID, "AB"));
     }
 
+    /** A decimal written in place is the text FixDecimal makes, read back to the same micro-units. */
+    @Test
+    void decimalsWrittenInPlaceAreTheShortestExactText()
+    {
+        final Random random = new Random(44);
+        for (int i = 0; i < 20_000; i++)
+        {
+            final long micros = switch (i % 4)
+            {
+                case 0 -> random.nextInt(10) * (long)Math.pow(10, random.nextInt(18));
+                case 1 -> random.nextLong() >>> (1 + random.nextInt(63));
+                case 2 -> i;
+                default -> (random.nextLong() >>> 4) % FixDecimal.MAX_MICROS;
+            };
+            final byte[] m = new FixWriter(512).begin("8", "VENUE", null, "CLIENT", 1, 0).decimal(44, micros)
+                .finish().toBytes();
+            final String text = new String(m, StandardCharsets.ISO_8859_1);
+            final int at = text.indexOf(SOH + "44=") + 4;
+            final String value = text.substring(at, text.indexOf(SOH, at));
+            assertEquals(FixDecimal.text(micros), value, Long.toString(micros));
+            if (micros <= FixDecimal.MAX_MICROS)
+            {
+                assertEquals(micros, FixDecimal.micros(value), value);
+            }
+        }
+    }
+
     @Test
     void msgTypesOfFix44AreTellableFromOthers()
     {
