@@ -34,10 +34,10 @@ class SchemaTest
     {
         assertEquals("io.venue.journal.sbe", SCHEMA.root.getAttribute("package"));
         assertEquals("1", SCHEMA.root.getAttribute("id"));
-        assertEquals("15", SCHEMA.root.getAttribute("version"));
+        assertEquals("16", SCHEMA.root.getAttribute("version"));
         assertEquals("littleEndian", SCHEMA.root.getAttribute("byteOrder"));
         assertEquals(1, JournalRecords.SCHEMA_ID);
-        assertEquals(15, JournalRecords.SCHEMA_VERSION);
+        assertEquals(16, JournalRecords.SCHEMA_VERSION);
         assertEquals(13, JournalRecords.SESSION_CREDENTIAL_VERSION);
         for (int id = 1; id <= 5; id++)
         {

@@ -62,7 +62,7 @@ class VersionFourRecordsTest
     void versionsFiveToEightOnlyRenameVersionFourOrAdd()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("15", NOW.root.getAttribute("version"));
+        assertEquals("16", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);
