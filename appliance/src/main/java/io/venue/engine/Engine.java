@@ -639,6 +639,12 @@ public final class Engine implements AutoCloseable
         return state.protections.size();
     }
 
+    /** FIX onboarding records held (one per credential ever given one). */
+    public int fixOnboardingRecords()
+    {
+        return state.fixOnboarding.size();
+    }
+
     /** A Batch's legs group must lie inside the record: at most 1,000 legs of the declared size. */
     private static boolean batchFits(final DirectBuffer buffer, final int body, final int blockLength,
         final int version, final int end)
