@@ -45,7 +45,7 @@ public record FixOnboarding(String credentialId, String account, boolean fixEnab
             }
             list.append(']');
         }
-        return new JsonWriter().field("credentialId", credentialId).field("account", account)
+        return new JsonWriter().field("ok", true).field("credentialId", credentialId).field("account", account)
             .field("fixEnabled", fixEnabled).field("dropCopy", dropCopy)
             .raw("markets", markets == null ? "null" : list.toString())
             .raw("rateTier", tierName() == null ? "null" : "\"" + tierName() + "\"")
