@@ -459,9 +459,11 @@ final class Events
         final int flags = table.flagsOf(slot);
         e.fixEnabled(bool(flags & FixOnboardingTable.FIX)).dropCopy(bool(flags & FixOnboardingTable.DROP_COPY))
             .allMarkets(bool(flags & FixOnboardingTable.ALL_MARKETS)).marketCount((short)table.marketCountOf(slot));
+        final int markets = e.offset() + FixOnboardingChangedEncoder.marketsEncodingOffset();
         for (int i = 0; i < FixOnboardingTable.MAX_MARKETS; i++)
         {
-            e.markets(i, i < table.marketCountOf(slot) ? table.marketOf(slot, i) & 0xFFFF_FFFFL : 0);
+            buffer.putInt(markets + 4 * i, i < table.marketCountOf(slot) ? table.marketOf(slot, i) : 0,
+                ByteOrder.LITTLE_ENDIAN);
         }
         e.rateTier(FixRateTier.get((short)table.tierOf(slot)))
             .cancelOnDisconnect(bool(flags & FixOnboardingTable.CANCEL_ON_DISCONNECT)).codGraceMs(table.graceOf(slot));

@@ -349,7 +349,8 @@ final class Operator
         {
             for (int i = 0; i < count; i++)
             {
-                onboardingMarkets[i] = (int)set.markets(i);
+                onboardingMarkets[i] = buffer.getInt(set.offset() + SetFixOnboardingDecoder.marketsEncodingOffset() +
+                    4 * i, ByteOrder.LITTLE_ENDIAN);
             }
         }
         final FixOnboardingTable table = state.fixOnboarding;

@@ -53,9 +53,10 @@ public final class FixOnboardings
         if (changed.allMarkets() != BooleanType.TRUE)
         {
             markets = new ArrayList<>();
-            for (int i = 0; i < Math.min(changed.marketCount(), FixOnboardingChangedDecoder.marketsLength()); i++)
+            final int at = changed.offset() + FixOnboardingChangedDecoder.marketsEncodingOffset();
+            for (int i = 0; i < Math.min(changed.marketCount(), FixOnboardingChangedDecoder.marketsLength() / 4); i++)
             {
-                markets.add(changed.markets(i));
+                markets.add(buffer.getInt(at + 4 * i, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
             }
         }
         records.put(id, new FixOnboarding(id, Hex.to0x(account), changed.fixEnabled() == BooleanType.TRUE,

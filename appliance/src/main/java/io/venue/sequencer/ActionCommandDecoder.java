@@ -283,9 +283,10 @@ public final class ActionCommandDecoder
                 if (d.allMarkets() != BooleanType.TRUE)
                 {
                     markets = new ArrayList<>();
-                    for (int i = 0; i < Math.min(d.marketCount(), SetFixOnboardingDecoder.marketsLength()); i++)
+                    final int at = d.offset() + SetFixOnboardingDecoder.marketsEncodingOffset();
+                    for (int i = 0; i < Math.min(d.marketCount(), SetFixOnboardingDecoder.marketsLength() / 4); i++)
                     {
-                        markets.add(d.markets(i));
+                        markets.add(buffer.getInt(at + 4 * i, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
                     }
                 }
                 return new SetFixOnboarding(String.format("spk_%016x", buffer.getLong(d.offset() +

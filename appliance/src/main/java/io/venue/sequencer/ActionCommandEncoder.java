@@ -54,6 +54,7 @@ import io.venue.journal.sbe.TimeInForce;
 import io.venue.journal.sbe.WithdrawEncoder;
 import io.venue.verifier.CommandWriter;
 import org.agrona.MutableDirectBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -394,9 +395,12 @@ public final class ActionCommandEncoder implements CommandWriter
             final int count = f.markets() == null ? 0 : f.markets().size();
             e.fixEnabled(bool(f.fixEnabled())).dropCopy(bool(f.dropCopy())).allMarkets(bool(f.markets() == null))
                 .marketCount((short)count);
-            for (int i = 0; i < SetFixOnboardingEncoder.marketsLength(); i++)
+            // 16 little-endian u32s, unused ones zero
+            final int markets = e.offset() + SetFixOnboardingEncoder.marketsEncodingOffset();
+            for (int i = 0; i < SetFixOnboardingEncoder.marketsLength() / 4; i++)
             {
-                e.markets(i, i < count ? f.markets().get(i) : 0);
+                buffer.putInt(markets + 4 * i, i < count ? (int)(long)f.markets().get(i) : 0,
+                    ByteOrder.LITTLE_ENDIAN);
             }
             e.rateTier(f.rateTier() == null ? FixRateTier.DEFAULT : switch (f.rateTier())
             {

@@ -120,6 +120,8 @@ public final class RecordPrinter
         EnumNames.of(RequestRejectReason.values(), RequestRejectReason::value);
     private static final EnumNames REJECT_CODE = EnumNames.of(RejectCode.values(), RejectCode::value);
     private static final EnumNames SESSION_KIND = EnumNames.of(SessionKind.values(), SessionKind::value);
+    /** A FixMarkets array: 16 little-endian u32s. */
+    private static final int FIX_MARKETS = 64;
     private static final EnumNames FIX_RATE_TIER = EnumNames.of(FixRateTier.values(), FixRateTier::value);
     private static final EnumNames PROTECTION_KIND = EnumNames.of(ProtectionKind.values(), ProtectionKind::value);
     private static final EnumNames PROTECTION_ACTION =
@@ -557,12 +559,7 @@ public final class RecordPrinter
                 bool("dropCopy", d.dropCopyRaw());
                 bool("allMarkets", d.allMarketsRaw());
                 u32("marketCount", d.marketCount());
-                json.beginArray("markets");
-                for (int i = 0; i < SetFixOnboardingDecoder.marketsLength(); i++)
-                {
-                    json.number(d.markets(i));
-                }
-                json.endArray();
+                bytes("markets", d.getMarkets(scratch(FIX_MARKETS), 0, FIX_MARKETS));
                 enumValue("rateTier", FIX_RATE_TIER, d.rateTierRaw());
                 bool("cancelOnDisconnect", d.cancelOnDisconnectRaw());
                 u32("codGraceMs", d.codGraceMs());
@@ -770,12 +767,7 @@ public final class RecordPrinter
                 bool("dropCopy", d.dropCopyRaw());
                 bool("allMarkets", d.allMarketsRaw());
                 u32("marketCount", d.marketCount());
-                json.beginArray("markets");
-                for (int i = 0; i < FixOnboardingChangedDecoder.marketsLength(); i++)
-                {
-                    json.number(d.markets(i));
-                }
-                json.endArray();
+                bytes("markets", d.getMarkets(scratch(FIX_MARKETS), 0, FIX_MARKETS));
                 enumValue("rateTier", FIX_RATE_TIER, d.rateTierRaw());
                 bool("cancelOnDisconnect", d.cancelOnDisconnectRaw());
                 u32("codGraceMs", d.codGraceMs());
