@@ -120,7 +120,7 @@ class FixOnboardingTest
         assertTrue(event.contains("\"credentialId\":\"0x0123456789abcdef\"") &&
             event.contains("\"account\":\"" + ALICE + "\"") && event.contains("\"fixEnabled\":true") &&
             event.contains("\"dropCopy\":true") && event.contains("\"allMarkets\":false") &&
-            event.contains("\"marketCount\":1") && event.contains("\"markets\":[7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]") &&
+            event.contains("\"marketCount\":1") && event.contains("\"markets\":\"0x07" + "0".repeat(126) + "\"") &&
             event.contains("\"rateTier\":\"ENHANCED\"") && event.contains("\"cancelOnDisconnect\":true") &&
             event.contains("\"codGraceMs\":2500"), event);
         assertEquals(1, h.engine.fixOnboardingRecords());
