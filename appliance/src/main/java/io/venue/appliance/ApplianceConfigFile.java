@@ -3,7 +3,7 @@ package io.venue.appliance;
 import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.replication.ReplicationContext;
-import io.venue.transport.fix.FixOnboarding;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.transport.ws.WsGateway;
 
 import java.io.IOException;

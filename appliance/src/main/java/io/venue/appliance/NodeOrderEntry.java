@@ -32,7 +32,7 @@ import io.venue.sequencer.SequencerListener;
 import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.fix.FixJournalMarks;
 import io.venue.transport.fix.FixLane;
-import io.venue.transport.fix.FixOnboarding;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;

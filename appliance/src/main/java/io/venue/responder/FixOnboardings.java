@@ -4,7 +4,7 @@ import io.venue.codec.Hex;
 import io.venue.journal.sbe.BooleanType;
 import io.venue.journal.sbe.FixOnboardingChangedDecoder;
 import io.venue.journal.sbe.MessageHeaderDecoder;
-import io.venue.transport.fix.FixOnboarding;
+import io.venue.entry.credential.FixOnboarding;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;

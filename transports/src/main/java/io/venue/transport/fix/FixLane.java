@@ -4,6 +4,7 @@ import io.venue.codec.MetricsText;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;

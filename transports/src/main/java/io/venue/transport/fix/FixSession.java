@@ -10,6 +10,7 @@ import io.venue.codec.Hex;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;

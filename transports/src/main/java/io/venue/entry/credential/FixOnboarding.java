@@ -1,4 +1,4 @@
-package io.venue.transport.fix;
+package io.venue.entry.credential;
 
 import io.venue.codec.JsonWriter;
 
