@@ -27,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A FIX load generator (docs/PERFORMANCE.md, "FIX order entry"): one {@code order_entry} session over a plain socket,
  * written with the lane's own codec ({@link FixWriter}), against a running appliance with the {@code fix} lane. It
- * funds a fresh trader with the operator key, makes it an institutional agent holding trade and cancel, logs on (with
+ * funds a fresh trader with the operator key, makes it an institutional agent holding trade and cancel, onboards its
+ * credential for FIX (the operator's SetFixOnboarding: every market, no rate tier), logs on (with
  * ResetSeqNumFlag Y), then sends NewOrderSingles: a limit buy, IOC, priced under the book, so each is accepted and
  * cancelled (two ExecutionReports) and the book stays empty. At each fixed rate (open loop: every order has an intended
  * send time, and the round trip runs from it to the order's first ExecutionReport, so a stall counts against every
@@ -101,6 +102,7 @@ public final class FixLoadBench
             Long.parseLong(options.get("quote-asset")));
         trader.fund(client, url + "/api/v1/trading/actions", operator);
         trader.createAgents(client, url, Scope.TRADE, Scope.CANCEL);
+        trader.onboardFix(client, url + "/api/v1/trading/actions", operator);
         final String[] credential = trader.credential(0);
         apiKeyId = credential[0];
         final String fix = options.get("fix");
