@@ -3,6 +3,7 @@ package io.venue.appliance;
 import io.venue.journal.queue.JournalForce;
 import io.venue.action.Address;
 import io.venue.replication.ReplicationContext;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.transport.ws.WsGateway;
 
 import java.io.IOException;
@@ -60,6 +61,11 @@ public final class ApplianceConfigFile
         key("fix.resend.max.messages", (c, v, base) -> c.fix().resendMaxMessages(Integer.parseInt(v)));
         key("fix.clordid.index.max", (c, v, base) -> c.fix().clOrdIdIndexMax(Integer.parseInt(v)));
         key("fix.order.messages.per.second", (c, v, base) -> c.fix().orderMessagesPerSecond(Long.parseLong(v)));
+        for (final String tier : FixOnboarding.TIERS)
+        {
+            key("fix.rate.tier." + tier, (c, v, base) -> c.fix().tierMessagesPerSecond(tier, Long.parseLong(v)));
+        }
+        key("fix.onboarding.capacity", (c, v, base) -> c.fixOnboardingCapacity(Integer.parseInt(v)));
         key("fix.logon.attempts.per.minute", (c, v, base) -> c.fix().logonAttemptsPerMinute(Integer.parseInt(v)));
         key("fix.sending.time.tolerance.ms", (c, v, base) -> c.fix().sendingTimeToleranceMs(Long.parseLong(v)));
         key("protection.cod.grace.ms", (c, v, base) -> c.protectionGraceMs(Long.parseLong(v)));

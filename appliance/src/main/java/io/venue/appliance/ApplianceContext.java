@@ -1,5 +1,6 @@
 package io.venue.appliance;
 
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.protect.ProtectionTable;
 import io.venue.entry.protect.SessionProtection;
 
@@ -85,6 +86,7 @@ public final class ApplianceContext
     private long protectionDeadManMaxMs = SessionProtection.Settings.DEFAULTS.deadManMaxMs();
     private long protectionTickMs = DEFAULT_PROTECTION_TICK_MS;
     private int protectionCapacity = ProtectionTable.DEFAULT_CAPACITY;
+    private int fixOnboardingCapacity = FixOnboardingTable.DEFAULT_CAPACITY;
     /** The default of {@code protection.tick.ms}. */
     public static final long DEFAULT_PROTECTION_TICK_MS = 20;
     private long chainId = DEMO_CHAIN_ID;
@@ -331,6 +333,21 @@ public final class ApplianceContext
     public int protectionCapacity()
     {
         return protectionCapacity;
+    }
+
+    /**
+     * {@code fix.onboarding.capacity} (default {@value FixOnboardingTable#DEFAULT_CAPACITY}): the FIX onboarding
+     * records the engine holds, one per credential. Part of the engine's configuration: a replay must use the same.
+     */
+    public ApplianceContext fixOnboardingCapacity(final int records)
+    {
+        this.fixOnboardingCapacity = records;
+        return this;
+    }
+
+    public int fixOnboardingCapacity()
+    {
+        return fixOnboardingCapacity;
     }
 
     /** {@code bsl.tcp.heartbeat.ms}: each side of a session sends something at least this often. */
@@ -1930,7 +1947,7 @@ public final class ApplianceContext
             .stateLimits(StateLimits.forAccounts(stateAccounts, stateRestingOrders))
             .shards(engineShards)
             .groupCommands(groupCommands)
-            .protectionCapacity(protectionCapacity);
+            .protectionCapacity(protectionCapacity).fixOnboardingCapacity(fixOnboardingCapacity);
         if (crossShardCredit)
         {
             config.crossShardCredit(crossShardHaircutPpm, crossShardMaxAccountLocked, crossShardMaxMarketLocked,

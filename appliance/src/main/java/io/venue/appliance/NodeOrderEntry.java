@@ -32,6 +32,7 @@ import io.venue.sequencer.SequencerListener;
 import io.venue.transport.bsltcp.BslTcpLane;
 import io.venue.transport.fix.FixJournalMarks;
 import io.venue.transport.fix.FixLane;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.transport.http.CancelReplaceRequests;
 import io.venue.transport.http.HttpGateway;
 import io.venue.transport.http.HttpLane;
@@ -275,6 +276,11 @@ final class NodeOrderEntry
             .metrics(context.metricsAllowed(), () -> metrics.text(lanes)).accountRateLimit(config.actionsPerWindow())
             .actionStatus(recentAnswers::find)
             .nonceStatus(account -> models.nonces().json(account, NONCE_WINDOW)).orderStatus(models.orders()::json)
+            .fixOnboarding(id ->
+            {
+                final FixOnboarding record = models.fixOnboardings().find(id);
+                return record == null ? null : record.json(context.fix().orderMessagesPerSecond(record.tier()));
+            })
             .orderMarket(models.orders()::marketOf)
             .marketListed(id -> models.directory().market(id) != null)
             .ownerIntents(
@@ -320,7 +326,7 @@ final class NodeOrderEntry
             marks = FixJournalMarks.scan(scan);
         }
         // its ExecutionReports: the journals read from their start by the lane's own thread (the open orders' views)
-        return new FixLane(context.fix().entry(entry).journalMarks(marks)
+        return new FixLane(context.fix().entry(entry).journalMarks(marks).onboarding(models.fixOnboardings()::find)
             .orderEntry(journals.commands().tailer(), journals.events().tailer(), () -> pending.lastSequenced(),
                 sequencer.sequence(), (int)Math.min(Integer.MAX_VALUE, config.stateLimits().openOrders()))
             .tls(context.fixTls() ? context.httpTls() : null));

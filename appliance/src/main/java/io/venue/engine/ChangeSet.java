@@ -21,6 +21,8 @@ final class ChangeSet
     final DirtySet credentials = new DirtySet(64);
     /** Slots of the protection table that changed (written or freed). */
     final DirtySet protections = new DirtySet(64);
+    /** Slots of the FIX onboarding table that changed. */
+    final DirtySet fixOnboarding = new DirtySet(16);
     /** Order handles that rested or changed. */
     final IntArrayList orders = new IntArrayList(64, -1);
     /** Ids of orders that left, four longs each. */
@@ -30,7 +32,7 @@ final class ChangeSet
     int records()
     {
         return accounts.size() + balances.size() + markets.size() + agents.size() + credentials.size() +
-            protections.size() + orders.size() + removedOrders.size() / 4;
+            protections.size() + fixOnboarding.size() + orders.size() + removedOrders.size() / 4;
     }
 
     void clear()
@@ -41,5 +43,6 @@ final class ChangeSet
         agents.clear();
         credentials.clear();
         protections.clear();
+        fixOnboarding.clear();
     }
 }

@@ -16,6 +16,7 @@ import io.venue.journal.sbe.CancelDecoder;
 import io.venue.journal.sbe.CancelReplaceDecoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import org.agrona.DirectBuffer;
 
@@ -36,6 +37,7 @@ final class CommandCheck
     private static final boolean[] KILL_SCOPE = table(0, 1, 2);
     private static final boolean[] KEY_KIND = table(0, 1);
     private static final boolean[] AGENT_KIND = table(0, 1, 2, 3);
+    private static final boolean[] FIX_RATE_TIER = table(0, 1, 2, 3);
     private static final boolean[] LIMIT_CLASS = table(0, 1);
     private static final boolean[] SESSION_KIND = table(0, 1);
 
@@ -124,6 +126,13 @@ final class CommandCheck
     {
         return envelope(d.buffer(), d.offset() + SetVaultOwnerDecoder.envelopeEncodingOffset()) &&
             ok(BOOLEAN, d.hasOwnerRaw());
+    }
+
+    boolean setFixOnboarding(final SetFixOnboardingDecoder d)
+    {
+        return envelope(d.buffer(), d.offset() + SetFixOnboardingDecoder.envelopeEncodingOffset()) &&
+            ok(BOOLEAN, d.fixEnabledRaw()) && ok(BOOLEAN, d.dropCopyRaw()) && ok(BOOLEAN, d.allMarketsRaw()) &&
+            ok(BOOLEAN, d.cancelOnDisconnectRaw()) && ok(FIX_RATE_TIER, d.rateTierRaw());
     }
 
     boolean agentCreate(final AgentCreateDecoder d)

@@ -27,6 +27,7 @@ import io.venue.journal.sbe.OwnerRevokeDecoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import io.venue.journal.sbe.SplitDecoder;
 import io.venue.journal.sbe.WithdrawDecoder;
@@ -76,6 +77,7 @@ public final class Engine implements AutoCloseable
     private final DepositDecoder deposit = new DepositDecoder();
     private final WithdrawDecoder withdraw = new WithdrawDecoder();
     private final SetVaultOwnerDecoder setVaultOwner = new SetVaultOwnerDecoder();
+    private final SetFixOnboardingDecoder setFixOnboarding = new SetFixOnboardingDecoder();
     private final AgentCreateDecoder agentCreate = new AgentCreateDecoder();
     private final AgentRotateDecoder agentRotate = new AgentRotateDecoder();
     private final AgentRevokeDecoder agentRevoke = new AgentRevokeDecoder();
@@ -160,6 +162,12 @@ public final class Engine implements AutoCloseable
             throw new IllegalArgumentException("the protections map holds " +
                 stored.context().entries(StoreFile.PROTECTIONS) + " entries but the engine may make " +
                 config.protectionCapacity());
+        }
+        if (config.fixOnboardingCapacity() > stored.context().entries(StoreFile.FIX_ONBOARDING))
+        {
+            throw new IllegalArgumentException("the FIX onboarding map holds " +
+                stored.context().entries(StoreFile.FIX_ONBOARDING) + " entries but the engine may make " +
+                config.fixOnboardingCapacity());
         }
         final Engine engine = new Engine(config, sink);
         StateRestore.restore(engine.state, stored);
@@ -290,6 +298,7 @@ public final class Engine implements AutoCloseable
             case DepositDecoder.TEMPLATE_ID -> operator.onDeposit(deposit);
             case WithdrawDecoder.TEMPLATE_ID -> operator.onWithdraw(withdraw);
             case SetVaultOwnerDecoder.TEMPLATE_ID -> operator.onSetVaultOwner(setVaultOwner);
+            case SetFixOnboardingDecoder.TEMPLATE_ID -> operator.onSetFixOnboarding(setFixOnboarding);
             case AgentCreateDecoder.TEMPLATE_ID -> agents.onCreate(agentCreate);
             case AgentRotateDecoder.TEMPLATE_ID -> agents.onRotate(agentRotate);
             case AgentRevokeDecoder.TEMPLATE_ID -> agents.onRevoke(agentRevoke);
@@ -536,6 +545,8 @@ public final class Engine implements AutoCloseable
                 withdraw.wrap(buffer, body, blockLength, version).offset() + WithdrawDecoder.envelopeEncodingOffset());
             case SetVaultOwnerDecoder.TEMPLATE_ID -> check.setVaultOwner(
                 setVaultOwner.wrap(buffer, body, blockLength, version));
+            case SetFixOnboardingDecoder.TEMPLATE_ID -> check.setFixOnboarding(
+                setFixOnboarding.wrap(buffer, body, blockLength, version));
             case AgentCreateDecoder.TEMPLATE_ID -> check.agentCreate(
                 agentCreate.wrap(buffer, body, blockLength, version));
             case AgentRotateDecoder.TEMPLATE_ID -> check.agentRotate(
@@ -576,6 +587,7 @@ public final class Engine implements AutoCloseable
             case DepositDecoder.TEMPLATE_ID -> DepositDecoder.BLOCK_LENGTH;
             case WithdrawDecoder.TEMPLATE_ID -> WithdrawDecoder.BLOCK_LENGTH;
             case SetVaultOwnerDecoder.TEMPLATE_ID -> SetVaultOwnerDecoder.BLOCK_LENGTH;
+            case SetFixOnboardingDecoder.TEMPLATE_ID -> SetFixOnboardingDecoder.BLOCK_LENGTH;
             case AgentCreateDecoder.TEMPLATE_ID -> AgentCreateDecoder.BLOCK_LENGTH;
             case AgentRotateDecoder.TEMPLATE_ID -> AgentRotateDecoder.BLOCK_LENGTH;
             case AgentRevokeDecoder.TEMPLATE_ID -> AgentRevokeDecoder.BLOCK_LENGTH;
@@ -596,7 +608,8 @@ public final class Engine implements AutoCloseable
         return (templateId >= PlaceOrderDecoder.TEMPLATE_ID && templateId <= CancelReplaceDecoder.TEMPLATE_ID) ||
             (templateId >= CreateAssetDecoder.TEMPLATE_ID && templateId <= SetVaultOwnerDecoder.TEMPLATE_ID) ||
             (templateId >= AgentCreateDecoder.TEMPLATE_ID && templateId <= OwnerRevokeDecoder.TEMPLATE_ID) ||
-            (JournalRecords.isProtection(templateId) && version >= JournalRecords.PROTECTIONS_VERSION);
+            (JournalRecords.isProtection(templateId) && version >= JournalRecords.PROTECTIONS_VERSION) ||
+            (templateId == SetFixOnboardingDecoder.TEMPLATE_ID && version >= JournalRecords.FIX_ONBOARDING_VERSION);
     }
 
     /**
@@ -624,6 +637,12 @@ public final class Engine implements AutoCloseable
     public int protectionsInUse()
     {
         return state.protections.size();
+    }
+
+    /** FIX onboarding records held (one per credential ever given one). */
+    public int fixOnboardingRecords()
+    {
+        return state.fixOnboarding.size();
     }
 
     /** A Batch's legs group must lie inside the record: at most 1,000 legs of the declared size. */

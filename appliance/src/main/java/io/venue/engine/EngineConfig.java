@@ -1,6 +1,7 @@
 package io.venue.engine;
 
 import io.venue.engine.state.EngineState;
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.protect.ProtectionTable;
 
 import io.venue.action.Address;
@@ -38,6 +39,7 @@ public final class EngineConfig
     private int shards = 1;
     private int groupCommands = 64;
     private int protectionCapacity = ProtectionTable.DEFAULT_CAPACITY;
+    private int fixOnboardingCapacity = FixOnboardingTable.DEFAULT_CAPACITY;
     private boolean crossShardCreditEnabled;
     private long crossShardHaircutPpm;
     private long crossShardMaxAccountLocked = Long.MAX_VALUE;
@@ -248,6 +250,8 @@ public final class EngineConfig
             // written only when set, so that a record of a build before the protections still compares equal
             (protectionCapacity == ProtectionTable.DEFAULT_CAPACITY ? "" :
             "protectionCapacity=" + protectionCapacity + "\n") +
+            (fixOnboardingCapacity == FixOnboardingTable.DEFAULT_CAPACITY ? "" :
+            "fixOnboardingCapacity=" + fixOnboardingCapacity + "\n") +
             // the admission group and the cross-shard credit act only between shards
             (shards == 1 ? "" : "groupCommands=" + groupCommands + "\n" +
             "crossShardCredit=" +
@@ -291,6 +295,27 @@ public final class EngineConfig
     public int protectionCapacity()
     {
         return protectionCapacity;
+    }
+
+    /**
+     * The FIX onboarding records the engine holds (default {@value FixOnboardingTable#DEFAULT_CAPACITY}, one per
+     * credential): a SetFixOnboarding for one more credential is refused CAPACITY_LIMIT. Part of what a replay must
+     * use; at most {@code EngineState.Context.FIX_ONBOARDING}, the state store's size.
+     */
+    public EngineConfig fixOnboardingCapacity(final int records)
+    {
+        if (records < 1 || records > EngineState.Context.FIX_ONBOARDING)
+        {
+            throw new IllegalArgumentException("fixOnboardingCapacity is 1 to " +
+                EngineState.Context.FIX_ONBOARDING + ": " + records);
+        }
+        fixOnboardingCapacity = records;
+        return this;
+    }
+
+    public int fixOnboardingCapacity()
+    {
+        return fixOnboardingCapacity;
     }
 
     public int shards()

@@ -15,6 +15,9 @@ import io.venue.journal.sbe.BalanceChangedEncoder;
 import io.venue.journal.sbe.Book;
 import io.venue.journal.sbe.BookDeltaEncoder;
 import io.venue.journal.sbe.BooleanType;
+import io.venue.engine.onboard.FixOnboardingTable;
+import io.venue.journal.sbe.FixOnboardingChangedEncoder;
+import io.venue.journal.sbe.FixRateTier;
 import io.venue.journal.sbe.KillSwitchChangedEncoder;
 import io.venue.journal.sbe.MarketCreatedEncoder;
 import io.venue.journal.sbe.MarketStatus;
@@ -66,6 +69,7 @@ final class Events
     private final AgentChangedEncoder agentChanged = new AgentChangedEncoder();
     private final VaultOwnerChangedEncoder vaultOwnerChanged = new VaultOwnerChangedEncoder();
     private final ProtectionChangedEncoder protectionChanged = new ProtectionChangedEncoder();
+    private final FixOnboardingChangedEncoder fixOnboardingChanged = new FixOnboardingChangedEncoder();
     /** The reason a resting order cancelled on request is reported with: CANCELLED but during a sweep or CancelAll. */
     private OrderDoneReason cancelledAs = OrderDoneReason.CANCELLED;
 
@@ -439,6 +443,36 @@ final class Events
         }
         vaultOwnerChanged.hasOwner(owner >= 0 ? BooleanType.TRUE : BooleanType.FALSE);
         emit(vaultOwnerChanged.encodedLength());
+    }
+
+    /** A credential's FIX onboarding record as the table now holds it, with the account its agent acts for. */
+    void fixOnboardingChanged(final FixOnboardingTable table, final int slot, final int account)
+    {
+        final FixOnboardingChangedEncoder e = fixOnboardingChanged.wrapAndApplyHeader(buffer, 0, header)
+            .sequence(sequence).eventIndex(eventIndex++);
+        final long credential = table.credentialOf(slot);
+        for (int i = 0; i < 8; i++)
+        {
+            e.credentialId(i, (short)((credential >>> (56 - 8 * i)) & 0xFF));
+        }
+        accounts.addressInto(account, buffer, e.offset() + FixOnboardingChangedEncoder.accountEncodingOffset());
+        final int flags = table.flagsOf(slot);
+        e.fixEnabled(bool(flags & FixOnboardingTable.FIX)).dropCopy(bool(flags & FixOnboardingTable.DROP_COPY))
+            .allMarkets(bool(flags & FixOnboardingTable.ALL_MARKETS)).marketCount((short)table.marketCountOf(slot));
+        final int markets = e.offset() + FixOnboardingChangedEncoder.marketsEncodingOffset();
+        for (int i = 0; i < FixOnboardingTable.MAX_MARKETS; i++)
+        {
+            buffer.putInt(markets + 4 * i, i < table.marketCountOf(slot) ? table.marketOf(slot, i) : 0,
+                ByteOrder.LITTLE_ENDIAN);
+        }
+        e.rateTier(FixRateTier.get((short)table.tierOf(slot)))
+            .cancelOnDisconnect(bool(flags & FixOnboardingTable.CANCEL_ON_DISCONNECT)).codGraceMs(table.graceOf(slot));
+        emit(e.encodedLength());
+    }
+
+    private static BooleanType bool(final int bit)
+    {
+        return bit != 0 ? BooleanType.TRUE : BooleanType.FALSE;
     }
 
     UnsafeBuffer buffer()

@@ -3,6 +3,7 @@ package io.venue.engine;
 import io.venue.engine.agent.Agents;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.limit.TokenBucket;
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.nonce.NonceWindow;
 import io.venue.journal.JournalRecords;
 import io.venue.journal.sbe.ActionEnvelopeDecoder;
@@ -163,6 +164,16 @@ final class Gate implements Events.AccountLimits
             return reject(buffer, offset, account, outcome == Agents.SCOPE_DENIED ? RejectCode.SCOPE_DENIED :
                 RejectCode.UNAUTHORIZED_SIGNER);
         }
+        // from version 16 a session order that adds exposure (place, amend) needs the credential's FIX permission in
+        // its onboarding record; cancels stay allowed whatever the record says, as under a kill switch
+        if (scope == SCOPE_TRADE && JournalRecords.checksFixOnboarding(state.events.version()))
+        {
+            final int slot = state.fixOnboarding.find(credentialId);
+            if (slot == FixOnboardingTable.MISSING || !state.fixOnboarding.fixEnabled(slot))
+            {
+                return reject(buffer, offset, account, RejectCode.FIX_NOT_ENABLED);
+            }
+        }
         if (accountLimited && !TokenBucket.tryAcquire(state.rateWords, TokenBucket.WORDS * account, nowMs,
             state.config.actionsPerWindow(), state.config.actionWindowMs()))
         {
@@ -171,6 +182,23 @@ final class Gate implements Events.AccountLimits
         state.accountChanged(account);
         state.events.nonceOf(account);
         return account;
+    }
+
+    /**
+     * Whether a session place (SESSION_CREDENTIAL, version 16 or later) names a market its credential's onboarding
+     * record does not allow; false for every other command. Called after {@link #admit}, which found the record.
+     */
+    boolean refusesSessionMarket(final DirectBuffer buffer, final int offset, final long marketId)
+    {
+        envelope.wrap(buffer, offset);
+        if (envelope.signerMatch() != SignerMatch.SESSION_CREDENTIAL ||
+            !JournalRecords.checksFixOnboarding(state.events.version()))
+        {
+            return false;
+        }
+        final int slot = state.fixOnboarding.find(buffer.getLong(offset +
+            ActionEnvelopeDecoder.rawSignerEncodingOffset(), ByteOrder.BIG_ENDIAN));
+        return slot == FixOnboardingTable.MISSING || !state.fixOnboarding.allowsMarket(slot, marketId);
     }
 
     @Override

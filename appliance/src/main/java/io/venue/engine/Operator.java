@@ -3,6 +3,7 @@ package io.venue.engine;
 import io.venue.engine.account.Accounts;
 import io.venue.engine.index.FixedKeyIndex;
 import io.venue.engine.market.Assets;
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.market.MarketKind;
 import io.venue.engine.market.Markets;
 import io.venue.journal.sbe.BooleanType;
@@ -16,10 +17,13 @@ import io.venue.journal.sbe.MarketCreatedEncoder;
 import io.venue.journal.sbe.MarketStatus;
 import io.venue.journal.sbe.RejectCode;
 import io.venue.journal.sbe.ResumeMarketDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * The operator actions: list assets and markets, halt and resume, kill switches, deposits and
@@ -36,6 +40,7 @@ final class Operator
     private final Settlement settlement;
     private final OrderEntry orderEntry;
     private long nowMs;
+    private final int[] onboardingMarkets = new int[FixOnboardingTable.MAX_MARKETS];
 
     Operator(final ShardState state, final Gate gate, final Settlement settlement, final OrderEntry orderEntry)
     {
@@ -312,6 +317,62 @@ final class Operator
         state.accountChanged(account);
         state.events.actionAccepted(buffer, envelope);
         state.events.vaultOwnerChanged(account, owner);
+    }
+
+    /**
+     * Sets a credential's FIX onboarding record (journal version 16). Refused, changing nothing: UNKNOWN_AGENT for a
+     * credential that is not an active agent credential, INVALID_ACTION for values outside the rules (the JSON
+     * parser's rules, checked again because the engine trusts no record), CAPACITY_LIMIT for a new credential when
+     * the table is full. Whether the credential is an institutional agent's HMAC credential is the FIX lane's check at
+     * logon (the engine keeps neither the agent kind nor the key kind).
+     */
+    void onSetFixOnboarding(final SetFixOnboardingDecoder set)
+    {
+        final DirectBuffer buffer = set.buffer();
+        final int envelope = set.offset() + SetFixOnboardingDecoder.envelopeEncodingOffset();
+        final int operator = gate.admit(buffer, envelope, Gate.SCOPE_OPERATOR, nowMs);
+        if (operator < 0)
+        {
+            return;
+        }
+        final long credentialId = buffer.getLong(set.offset() + SetFixOnboardingDecoder.credentialIdEncodingOffset(),
+            ByteOrder.BIG_ENDIAN);
+        final int owner = state.agents.activeCredentialOwner(credentialId, nowMs);
+        if (credentialId == 0 || owner < 0)
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.UNKNOWN_AGENT);
+            return;
+        }
+        final boolean allMarkets = set.allMarkets() == BooleanType.TRUE;
+        final int count = set.marketCount();
+        if (count <= FixOnboardingTable.MAX_MARKETS)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                onboardingMarkets[i] = buffer.getInt(set.offset() + SetFixOnboardingDecoder.marketsEncodingOffset() +
+                    4 * i, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+        final FixOnboardingTable table = state.fixOnboarding;
+        if (!FixOnboardingTable.valid(allMarkets, count, onboardingMarkets, set.rateTierRaw(), set.codGraceMs()))
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.INVALID_ACTION);
+            return;
+        }
+        if (table.find(credentialId) == FixOnboardingTable.MISSING && table.isFull())
+        {
+            gate.reject(buffer, envelope, operator, RejectCode.CAPACITY_LIMIT);
+            return;
+        }
+        final int flags = (set.fixEnabled() == BooleanType.TRUE ? FixOnboardingTable.FIX : 0) |
+            (set.dropCopy() == BooleanType.TRUE ? FixOnboardingTable.DROP_COPY : 0) |
+            (allMarkets ? FixOnboardingTable.ALL_MARKETS : 0) |
+            (set.cancelOnDisconnect() == BooleanType.TRUE ? FixOnboardingTable.CANCEL_ON_DISCONNECT : 0);
+        final int slot = table.put(credentialId, flags, count, onboardingMarkets, set.rateTierRaw(),
+            (int)set.codGraceMs());
+        state.fixOnboardingChanged(slot);
+        state.events.actionAccepted(buffer, envelope);
+        state.events.fixOnboardingChanged(table, slot, owner);
     }
 
     private static boolean sameAddress(final DirectBuffer buffer, final int a, final int b)

@@ -131,6 +131,11 @@ final class OrderEntry
         {
             return;
         }
+        if (gate.refusesSessionMarket(buffer, envelope, place.market()))
+        {
+            gate.reject(buffer, envelope, account, RejectCode.MARKET_NOT_ALLOWED);
+            return;
+        }
         final ActionEnvelopeDecoder env = place.envelope();
         intent.marketId = place.market();
         intent.book = place.book();

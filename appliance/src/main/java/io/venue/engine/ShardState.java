@@ -1,5 +1,6 @@
 package io.venue.engine;
 
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.protect.ProtectionTable;
 
 import io.venue.action.Address;
@@ -35,6 +36,8 @@ final class ShardState
     final Orders orders;
     /** Sessions, pending sweeps, dead-man timers and cancel-on-disconnect arms ({@link Protections}). */
     final ProtectionTable protections;
+    /** The FIX onboarding records, by credential ({@link Operator#onSetFixOnboarding}). */
+    final FixOnboardingTable fixOnboarding;
     /**
      * The events writer; a pipeline's credit stage points it at its staging while it admits ({@link ShardPipeline}).
      */
@@ -82,6 +85,7 @@ final class ShardState
         orders = new Orders(config.orderCapacityPerBook(), 1024, config.indexSeed(), config.crossShardCreditActive());
         events = new Events(sink, accounts);
         protections = new ProtectionTable(config.protectionCapacity());
+        fixOnboarding = new FixOnboardingTable(config.fixOnboardingCapacity());
         nonceWords = new long[NonceWindow.WORDS * expected];
         rateWords = new long[TokenBucket.WORDS * expected];
         accountKilled = new boolean[expected];
@@ -140,6 +144,15 @@ final class ShardState
         if (null != changes)
         {
             changes.protections.add(slot);
+        }
+    }
+
+    /** Marks a slot of the FIX onboarding table for the mirror. */
+    void fixOnboardingChanged(final int slot)
+    {
+        if (null != changes)
+        {
+            changes.fixOnboarding.add(slot);
         }
     }
 

@@ -62,6 +62,7 @@ final class StateHasher
         state.agents.hashInto(digest);
         digest.putLong(state.priority);
         hashProtections(state);
+        state.fixOnboarding.hashInto(digest);
         return digest.digest();
     }
 

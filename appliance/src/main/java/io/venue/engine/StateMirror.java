@@ -1,6 +1,8 @@
 package io.venue.engine;
 
+import io.venue.engine.onboard.FixOnboardingTable;
 import io.venue.engine.protect.ProtectionTable;
+import io.venue.engine.state.FixOnboardingRecord;
 import io.venue.engine.state.ProtectionRecord;
 import io.venue.action.StpMode;
 import io.venue.engine.book.OrderBook;
@@ -56,6 +58,8 @@ final class StateMirror
     private final AssetRecord asset = new AssetRecord();
     private final MarketRecord market = new MarketRecord();
     private final ProtectionRecord protection = new ProtectionRecord();
+    private final FixOnboardingRecord onboarding = new FixOnboardingRecord();
+    private final int[] onboardingMarkets = new int[FixOnboardingTable.MAX_MARKETS];
     private final byte[] protectionAccount = new byte[20];
     private final UnsafeBuffer protectionAccountBuffer =
         new UnsafeBuffer(protectionAccount);
@@ -137,6 +141,7 @@ final class StateMirror
         writeAgents();
         writeOrders();
         writeProtections();
+        writeFixOnboarding();
         meta.priority(state.priority);
         meta.venueFlags(state.venueKilled ? StateMeta.VENUE_KILLED : 0);
         meta.commitApplied(sequence);
@@ -163,6 +168,23 @@ final class StateMirror
             stored.protections().acquire(slot, protection).set(kind, table.sweepsOf(slot), table.sessionKindOf(slot),
                 table.marketOf(slot), table.credentialOf(slot), table.sessionOf(slot), table.deadlineOf(slot),
                 table.graceOf(slot), protectionAccount);
+        }
+    }
+
+    /** Each changed slot of the FIX onboarding table (slots are never freed). */
+    private void writeFixOnboarding()
+    {
+        final DirtySet slots = changes.fixOnboarding;
+        final FixOnboardingTable table = state.fixOnboarding;
+        for (int i = 0, n = slots.size(); i < n; i++)
+        {
+            final int slot = slots.get(i);
+            for (int m = 0; m < FixOnboardingTable.MAX_MARKETS; m++)
+            {
+                onboardingMarkets[m] = table.marketOf(slot, m);
+            }
+            stored.fixOnboarding().acquire(slot, onboarding).set(table.credentialOf(slot), table.flagsOf(slot),
+                table.marketCountOf(slot), table.tierOf(slot), table.graceOf(slot), onboardingMarkets);
         }
     }
 

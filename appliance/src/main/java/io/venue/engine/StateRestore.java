@@ -1,5 +1,7 @@
 package io.venue.engine;
 
+import io.venue.engine.onboard.FixOnboardingTable;
+import io.venue.engine.state.FixOnboardingRecord;
 import io.venue.engine.state.ProtectionRecord;
 import io.venue.action.Side;
 import io.venue.action.StpMode;
@@ -75,6 +77,7 @@ final class StateRestore
         restore.agents();
         restore.orders();
         restore.protections();
+        restore.fixOnboarding();
         state.recomputeSupply();
         state.priority = stored.meta().priority();
         state.venueKilled = (stored.meta().venueFlags() & StateMeta.VENUE_KILLED) != 0;
@@ -112,6 +115,35 @@ final class StateRestore
         if (found != stored)
         {
             throw corrupt("protections outside the engine's " + capacity + " slots");
+        }
+    }
+
+    /** The FIX onboarding table: slots 0 to size - 1, each back in its own slot and index. */
+    private void fixOnboarding() throws StateUnusableException
+    {
+        final FixOnboardingRecord record = new FixOnboardingRecord();
+        final int[] markets = new int[FixOnboardingTable.MAX_MARKETS];
+        final long stored = this.stored.fixOnboarding().size();
+        if (stored > state.fixOnboarding.capacity())
+        {
+            throw corrupt("the state holds " + stored + " FIX onboarding records, more than the engine's " +
+                state.fixOnboarding.capacity());
+        }
+        for (int slot = 0; slot < stored; slot++)
+        {
+            if (null == this.stored.fixOnboarding().find(slot, record))
+            {
+                throw corrupt("FIX onboarding slot " + slot + " is missing below " + stored);
+            }
+            for (int m = 0; m < markets.length; m++)
+            {
+                markets[m] = record.market(m);
+            }
+            if (!state.fixOnboarding.restore(slot, record.credential(), record.flags(), record.marketCount(), markets,
+                record.tier(), record.grace()))
+            {
+                throw corrupt("FIX onboarding slot " + slot + " breaks the table's rules");
+            }
         }
     }
 

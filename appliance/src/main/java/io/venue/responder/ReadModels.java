@@ -10,7 +10,8 @@ import org.agrona.DirectBuffer;
 /**
  * What the lanes read that the event journal tells: the listing ({@link VenueDirectory}), the agents' credentials
  * ({@link AgentDirectory}), each account's nonce window ({@link AccountNonces}), each order's status
- * ({@link OrderStatuses}) and the vaults' owners ({@link VaultOwners}), which also tell the verifiers who signs
+ * ({@link OrderStatuses}), the vaults' owners ({@link VaultOwners}) and the FIX onboarding records
+ * ({@link FixOnboardings}), which also tell the verifiers who signs
  * for an account ({@link #delegates}). Filled by a scan of the whole event journal at start, then kept by the responder
  * with every event after it; one thread writes at a time, the I/O threads read.
  */
@@ -21,6 +22,7 @@ public final class ReadModels
     private final AccountNonces nonces = new AccountNonces();
     private final OrderStatuses orders;
     private final VaultOwners vaultOwners = new VaultOwners();
+    private final FixOnboardings fixOnboardings = new FixOnboardings();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
 
     /** @param openOrders how many orders may be open at once (the state's limit), for the order statuses' table. */
@@ -53,6 +55,13 @@ public final class ReadModels
         nonces.onEvent(buffer, offset, header);
         orders.onEvent(buffer, offset, header);
         vaultOwners.onEvent(buffer, offset, header);
+        fixOnboardings.onEvent(buffer, offset, header);
+    }
+
+    /** The FIX onboarding records (spec 5.5). */
+    public FixOnboardings fixOnboardings()
+    {
+        return fixOnboardings;
     }
 
     public VenueDirectory directory()

@@ -19,6 +19,8 @@ import io.venue.action.Merge;
 import io.venue.action.OrderId;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.FixRateTier;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.SetVaultOwner;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
@@ -43,6 +45,7 @@ import io.venue.journal.sbe.MessageHeaderDecoder;
 import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.SetVaultOwnerDecoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.SplitDecoder;
@@ -51,6 +54,7 @@ import io.venue.journal.sbe.TimeInForce;
 import io.venue.journal.sbe.WithdrawDecoder;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import io.venue.action.KillScope;
@@ -82,6 +86,7 @@ public final class ActionCommandDecoder
     private final DepositDecoder deposit = new DepositDecoder();
     private final WithdrawDecoder withdraw = new WithdrawDecoder();
     private final SetVaultOwnerDecoder setVaultOwner = new SetVaultOwnerDecoder();
+    private final SetFixOnboardingDecoder setFixOnboarding = new SetFixOnboardingDecoder();
     private ActionEnvelopeDecoder envelope;
     private boolean mmLimitClass;
 
@@ -269,6 +274,31 @@ public final class ActionCommandDecoder
                     new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.accountEncodingOffset(), 20)),
                     d.hasOwner() == BooleanType.TRUE ?
                         new Address(bytes(buffer, d.offset() + SetVaultOwnerDecoder.ownerEncodingOffset(), 20)) : null);
+            }
+            case SetFixOnboardingDecoder.TEMPLATE_ID:
+            {
+                final SetFixOnboardingDecoder d = setFixOnboarding.wrap(buffer, body, block, version);
+                envelope = d.envelope();
+                List<Long> markets = null;
+                if (d.allMarkets() != BooleanType.TRUE)
+                {
+                    markets = new ArrayList<>();
+                    final int at = d.offset() + SetFixOnboardingDecoder.marketsEncodingOffset();
+                    for (int i = 0; i < Math.min(d.marketCount(), SetFixOnboardingDecoder.marketsLength() / 4); i++)
+                    {
+                        markets.add(buffer.getInt(at + 4 * i, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
+                    }
+                }
+                return new SetFixOnboarding(String.format("spk_%016x", buffer.getLong(d.offset() +
+                    SetFixOnboardingDecoder.credentialIdEncodingOffset(), ByteOrder.BIG_ENDIAN)),
+                    d.fixEnabled() == BooleanType.TRUE, d.dropCopy() == BooleanType.TRUE, markets,
+                    switch (d.rateTier())
+                    {
+                        case STANDARD -> FixRateTier.STANDARD;
+                        case ENHANCED -> FixRateTier.ENHANCED;
+                        case PREMIUM -> FixRateTier.PREMIUM;
+                        default -> null;
+                    }, d.cancelOnDisconnect() == BooleanType.TRUE, d.codGraceMs());
             }
             default:
                 return null;

@@ -16,6 +16,7 @@ import io.venue.action.HaltMarket;
 import io.venue.action.Merge;
 import io.venue.action.ResumeMarket;
 import io.venue.action.SetKillSwitch;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.SetVaultOwner;
 import io.venue.action.Split;
 import io.venue.action.SpotPlaceOrder;
@@ -42,6 +43,8 @@ import io.venue.journal.sbe.MessageHeaderEncoder;
 import io.venue.journal.sbe.PlaceOrderEncoder;
 import io.venue.journal.sbe.ResumeMarketEncoder;
 import io.venue.journal.sbe.SetKillSwitchEncoder;
+import io.venue.journal.sbe.FixRateTier;
+import io.venue.journal.sbe.SetFixOnboardingEncoder;
 import io.venue.journal.sbe.SetVaultOwnerEncoder;
 import io.venue.journal.sbe.Side;
 import io.venue.journal.sbe.SignerMatch;
@@ -51,6 +54,7 @@ import io.venue.journal.sbe.TimeInForce;
 import io.venue.journal.sbe.WithdrawEncoder;
 import io.venue.verifier.CommandWriter;
 import org.agrona.MutableDirectBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -84,6 +88,7 @@ public final class ActionCommandEncoder implements CommandWriter
     private final DepositEncoder deposit = new DepositEncoder();
     private final WithdrawEncoder withdraw = new WithdrawEncoder();
     private final SetVaultOwnerEncoder setVaultOwner = new SetVaultOwnerEncoder();
+    private final SetFixOnboardingEncoder setFixOnboarding = new SetFixOnboardingEncoder();
     private final OrderIds orderIds = new OrderIds();
     private final byte[] scratch = new byte[32];
     private final byte[] signature = new byte[SIGNATURE];
@@ -375,6 +380,34 @@ public final class ActionCommandEncoder implements CommandWriter
             envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
             d.account().copyTo(scratch, 0);
             e.putAccount(scratch, 0, ADDRESS).asset(d.asset()).amount(d.amount());
+            return e.encodedLength();
+        }
+        if (action instanceof SetFixOnboarding f)
+        {
+            final SetFixOnboardingEncoder e = setFixOnboarding.wrapAndApplyHeader(buffer, offset, header)
+                .sequence(sequence).timestampMs(timestampMs).epoch(epoch);
+            envelope(e.envelope(), payload, digest, signerMatch, rawSigner, personalSigner);
+            final long credential = f.credentialBits();
+            for (int i = 0; i < 8; i++)
+            {
+                e.credentialId(i, (short)((credential >>> (56 - 8 * i)) & 0xFF));
+            }
+            final int count = f.markets() == null ? 0 : f.markets().size();
+            e.fixEnabled(bool(f.fixEnabled())).dropCopy(bool(f.dropCopy())).allMarkets(bool(f.markets() == null))
+                .marketCount((short)count);
+            // 16 little-endian u32s, unused ones zero
+            final int markets = e.offset() + SetFixOnboardingEncoder.marketsEncodingOffset();
+            for (int i = 0; i < SetFixOnboardingEncoder.marketsLength() / 4; i++)
+            {
+                buffer.putInt(markets + 4 * i, i < count ? (int)(long)f.markets().get(i) : 0,
+                    ByteOrder.LITTLE_ENDIAN);
+            }
+            e.rateTier(f.rateTier() == null ? FixRateTier.DEFAULT : switch (f.rateTier())
+            {
+                case STANDARD -> FixRateTier.STANDARD;
+                case ENHANCED -> FixRateTier.ENHANCED;
+                case PREMIUM -> FixRateTier.PREMIUM;
+            }).cancelOnDisconnect(bool(f.cancelOnDisconnect())).codGraceMs(f.codGraceMs());
             return e.encodedLength();
         }
         if (action instanceof SetVaultOwner v)

@@ -1,6 +1,9 @@
 package io.venue.appliance;
 
+import io.venue.action.SetFixOnboarding;
+import io.venue.action.FixRateTier;
 import io.venue.auth.AgentKind;
+import io.venue.crypto.PreimageMode;
 import io.venue.auth.Scope;
 import io.venue.crypto.Secp256k1KeyPair;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +32,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +71,8 @@ class FixLaneTest
     private Appliance appliance;
     private VenueHttp http;
     private Secp256k1KeyPair trader;
+    private Secp256k1KeyPair operator;
+    private long operatorNonce;
     private long nonce;
     private int clientCount;
     private final List<QuickFixClient> clients = new ArrayList<>();
@@ -76,6 +82,8 @@ class FixLaneTest
         appliance = LaneTestAppliance.start(folder.resolve("node"), folder, "http,fix", settings);
         http = new VenueHttp(appliance.baseUrl());
         trader = VenueHttp.key(appliance.demoAccountKeyFile());
+        operator = VenueHttp.key(appliance.operatorKeyFile());
+        operatorNonce = 6;
     }
 
     @AfterEach
@@ -96,9 +104,15 @@ class FixLaneTest
         QuickFixClient get() throws Exception;
     }
 
+    /** A credential of the trader; an institutional one onboarded for FIX (everything granted, a 5 s grace). */
     private VenueHttp.Credential credential(final AgentKind kind, final Scope... scopes) throws Exception
     {
-        return http.newCredential(trader, nonce++, kind, scopes);
+        final VenueHttp.Credential credential = http.newCredential(trader, nonce++, kind, scopes);
+        if (kind == AgentKind.INSTITUTIONAL)
+        {
+            http.onboardFix(operator, operatorNonce++, VenueHttp.fullFix(credential, 5_000));
+        }
+        return credential;
     }
 
     private QuickFixClient client(final VenueHttp.Credential credential, final String sub, final String secret,
@@ -171,6 +185,55 @@ class FixLaneTest
         assertEquals("{\"ok\":true,\"sessions\":[]}", http.get("/api/v1/bsl/sessions").body());
     }
 
+    /**
+     * The onboarding record over HTTP: the operator's SetFixOnboarding on the admin route, read back on the operator's
+     * route; what the parser or the engine refuses changes nothing.
+     */
+    @Test
+    void theOperatorSetsAndReadsTheOnboardingRecordOverHttp() throws Exception
+    {
+        start(Map.of());
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        final String route = "/api/v1/admin/fix/onboarding/" + agent.apiKeyId();
+        final HttpResponse<String> none = http.get(route);
+        assertEquals(404, none.statusCode(), none.body());
+        assertTrue(none.body().contains("NOT_ONBOARDED"), none.body());
+        assertEquals(400, http.get("/api/v1/admin/fix/onboarding/spk_XYZ").statusCode());
+
+        final SetFixOnboarding record = new SetFixOnboarding(agent.apiKeyId(), true, true, List.of(1L, 2L),
+            FixRateTier.PREMIUM, true, 7_000);
+        final HttpResponse<String> set = http.post("/api/v1/admin/actions",
+            VenueHttp.body(operator, operator.address(), operatorNonce++, record, PreimageMode.PERSONAL));
+        assertEquals(200, set.statusCode(), set.body());
+        final HttpResponse<String> read = http.get(route);
+        assertEquals(200, read.statusCode(), read.body());
+        assertEquals("{\"ok\":true,\"credentialId\":\"" + agent.apiKeyId() + "\",\"account\":\"" + trader.address() +
+            "\",\"fixEnabled\":true,\"dropCopy\":true,\"markets\":[1,2],\"rateTier\":\"premium\"," +
+            "\"orderMessagesPerSecond\":1000,\"cancelOnDisconnect\":true,\"codGraceMs\":7000,",
+            read.body().substring(0, read.body().indexOf("\"sequence\"")));
+
+        // the parser's rules: markets out of order is a 400 naming the field, journaled as a request refusal
+        final String canonical = new String(VenueHttp.body(operator, operator.address(), operatorNonce, record,
+            PreimageMode.PERSONAL), StandardCharsets.UTF_8);
+        final HttpResponse<String> unordered = http.post("/api/v1/admin/actions",
+            canonical.replace("\"markets\":[1,2]", "\"markets\":[2,1]").getBytes(StandardCharsets.UTF_8));
+        assertEquals(400, unordered.statusCode(), unordered.body());
+        assertTrue(unordered.body().contains("SetFixOnboarding"), unordered.body());
+        // the engine's: a credential it does not know
+        final HttpResponse<String> unknown = http.post("/api/v1/admin/actions", VenueHttp.body(operator,
+            operator.address(), operatorNonce++, new SetFixOnboarding("spk_00000000000000ab", true, true, null, null,
+            false, 0), PreimageMode.PERSONAL));
+        assertTrue(unknown.body().contains("UNKNOWN_AGENT"), unknown.body());
+        // not an operator: NOT_OPERATOR
+        final HttpResponse<String> stranger = http.post("/api/v1/admin/actions", VenueHttp.body(trader,
+            trader.address(), nonce++, new SetFixOnboarding(agent.apiKeyId(), false, false, null, null, false, 0),
+            PreimageMode.PERSONAL));
+        assertTrue(stranger.body().contains("NOT_OPERATOR"), stranger.body());
+        assertTrue(http.get(route).body().startsWith(read.body().substring(0, read.body().indexOf("\"sequence\""))),
+            "no refusal changed the record");
+        // from any address but the operator's the route does not exist: covered by the metrics route's rule
+    }
+
     /** With fix.tls the lane speaks TLS with the node's certificate: QuickFIX/J logs on over SSL. */
     @Test
     void aClientLogsOnOverTlsWhenTheLaneSpeaksIt() throws Exception
@@ -218,6 +281,19 @@ class FixLaneTest
         refusals.put("SUB_SESSION_DENIED", () -> client(noDropCopy, "drop_copy", newStore()));
         refusals.put("COMP_ID", () -> client(agent, "order_entry", agent.apiSecret(), trader.address().toString(),
             "ELSEWHERE", newStore()));
+        // the onboarding record (spec 5.5): none, one without FIX, one without the drop copy
+        final VenueHttp.Credential notOnboarded = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL,
+            Scope.TRADE);
+        refusals.put("NOT_ONBOARDED", () -> client(notOnboarded, "order_entry", newStore()));
+        final VenueHttp.Credential fixOff = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        http.onboardFix(operator, operatorNonce++, new SetFixOnboarding(fixOff.apiKeyId(), false, true, null, null,
+            true, 5_000));
+        refusals.put("FIX_NOT_PERMITTED", () -> client(fixOff, "order_entry", newStore()));
+        final VenueHttp.Credential noEntitlement = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL,
+            Scope.TRADE, Scope.DROP_COPY);
+        http.onboardFix(operator, operatorNonce++, new SetFixOnboarding(noEntitlement.apiKeyId(), true, false, null,
+            null, true, 5_000));
+        refusals.put("DROP_COPY_NOT_ENTITLED", () -> client(noEntitlement, "drop_copy", newStore()));
         // an Ed25519 credential has no secret to show: the same answer as a wrong one (spec 5.5)
         final String ed25519 = http.ed25519AgentKeyId(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
         refusals.put("UNAUTHENTICATED (Ed25519)", () -> client(new VenueHttp.Credential(ed25519,

@@ -3,6 +3,8 @@ package io.venue.appliance;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
+import io.venue.action.FixRateTier;
+import io.venue.action.SetFixOnboarding;
 import io.venue.auth.AgentKind;
 import io.venue.auth.Scope;
 import io.venue.crypto.Secp256k1KeyPair;
@@ -120,6 +122,14 @@ class FixOrderEntryTest
         return client;
     }
 
+    /** An institutional credential of the trader, onboarded for FIX by the operator (every market, this grace). */
+    private VenueHttp.Credential fixCredential(final long graceMs, final Scope... scopes) throws Exception
+    {
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, scopes);
+        http.onboardFix(operator, operatorNonce++, VenueHttp.fullFix(agent, graceMs));
+        return agent;
+    }
+
     private Secp256k1KeyPair fundedTrader() throws Exception
     {
         final Secp256k1KeyPair other = http.fundedTrader(operator, operatorNonce);
@@ -183,7 +193,7 @@ class FixOrderEntryTest
     void ordersRestFillAreReplacedCancelledAndAskedAboutWithEveryReport() throws Exception
     {
         start(Map.of());
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(5_000, Scope.TRADE,
             Scope.CANCEL, Scope.DROP_COPY);
         final QuickFixClient entry = logOn(agent, "order_entry");
         final QuickFixClient dropCopy = logOn(agent, "drop_copy");
@@ -305,10 +315,38 @@ class FixOrderEntryTest
     }
 
     @Test
+    void theOnboardingRecordsAllowedMarketsAndRateTierApply() throws Exception
+    {
+        start(Map.of("fix.rate.tier.standard", "1"));
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        // the outcome market only, the standard tier (1 message a second on this node)
+        http.onboardFix(operator, operatorNonce++, new SetFixOnboarding(agent.apiKeyId(), true, false,
+            List.of(DemoVenue.OUTCOME_MARKET), FixRateTier.STANDARD, true, 5_000));
+        assertTrue(http.get("/api/v1/admin/fix/onboarding/" + agent.apiKeyId()).body()
+            .contains("\"rateTier\":\"standard\",\"orderMessagesPerSecond\":1"));
+        final QuickFixClient entry = logOn(agent, "order_entry");
+        assertTrue(http.get("/api/v1/bsl/sessions").body().contains("\"orderMessagesPerSecond\":1"));
+        // the spot market is not in the record: the engine's gate refuses it, an ExecutionReport reject with the code
+        send(entry, limit("m1", BUY, "0.01", "10"));
+        final Message m1 = entry.await(report("m1", "8"), WAIT_MS);
+        assertTrue(QuickFixClient.text(m1).startsWith("MARKET_NOT_ALLOWED"), m1.toString());
+        assertEquals("99", get(m1, 103));
+        // the tier's rate: a second message within the same second is refused before the journal
+        send(entry, limit("m2", BUY, "0.01", "10"));
+        final Message m2 = entry.await(report("m2", "8"), WAIT_MS);
+        assertTrue(QuickFixClient.text(m2).startsWith("RATE_LIMITED: more than 1 order-entry messages a second"),
+            m2.toString());
+        // the record binds FIX orders only: the account's own signed order on the spot market rests
+        ok(http.submit(trader, nonce++, new SpotPlaceOrder(SPOT_MARKET, null, Side.BID, 50 * UNIT, 1_000_000,
+            null, TimeInForce.GTC, false, false, -1)));
+        assertReplaysByteForByte();
+    }
+
+    @Test
     void rejectsAreExecutionReportsWithTheReason() throws Exception
     {
         start(Map.of());
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        final VenueHttp.Credential agent = fixCredential(5_000, Scope.TRADE);
         final QuickFixClient entry = logOn(agent, "order_entry");
 
         final NewOrderSingle unknownMarket = limit("r1", BUY, "1", "1");
@@ -388,7 +426,7 @@ class FixOrderEntryTest
     void aKilledSessionsOrdersAreCancelledAfterTheGraceWindow() throws Exception
     {
         start(Map.of("protection.cod.grace.ms", "300"));
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(300, Scope.TRADE,
             Scope.CANCEL, Scope.DROP_COPY);
         final QuickFixClient dropCopy = logOn(agent, "drop_copy");
         final QuickFixClient entry = logOn(agent, "order_entry");
@@ -408,7 +446,7 @@ class FixOrderEntryTest
         // a grace window longer than the restart: the new logon keeps the orders (ENGINE.md, "Protections")
         final Map<String, String> settings = Map.of("protection.cod.grace.ms", "120000");
         start(settings);
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(60_000, Scope.TRADE,
             Scope.CANCEL);
         final Path store = Files.createDirectories(folder.resolve("restart-client"));
         try (QuickFixClient first = new QuickFixClient(store, appliance.fixPort(), "VENUE", "order_entry",

@@ -96,6 +96,14 @@ class FixResendTest
         return client;
     }
 
+    /** An institutional credential of the trader, onboarded for FIX by the operator (every market, this grace). */
+    private VenueHttp.Credential fixCredential(final long graceMs, final Scope... scopes) throws Exception
+    {
+        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, scopes);
+        http.onboardFix(operator, operatorNonce++, VenueHttp.fullFix(agent, graceMs));
+        return agent;
+    }
+
     private Secp256k1KeyPair fundedTrader() throws Exception
     {
         final Secp256k1KeyPair other = http.fundedTrader(operator, operatorNonce);
@@ -155,7 +163,7 @@ class FixResendTest
         // a grace window longer than the test: logging off keeps the orders (ENGINE.md, "Protections")
         final Map<String, String> settings = Map.of("protection.cod.grace.ms", "600000");
         start(settings);
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(60_000, Scope.TRADE,
             Scope.CANCEL, Scope.DROP_COPY);
         final Path entryStore = Files.createDirectories(folder.resolve("entry"));
         final Path copyStore = Files.createDirectories(folder.resolve("copy"));
@@ -214,7 +222,7 @@ class FixResendTest
     void aResendRequestSendsTheReportsAgainAsTheyWereFirstSent() throws Exception
     {
         start(Map.of());
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(5_000, Scope.TRADE,
             Scope.CANCEL);
         final QuickFixClient entry = client(agent, "order_entry", Files.createDirectories(folder.resolve("e")));
         send(entry, limit("a1", "0.5", "100"));
@@ -293,7 +301,7 @@ class FixResendTest
     {
         final Map<String, String> settings = Map.of("protection.cod.grace.ms", "600000");
         start(settings);
-        final VenueHttp.Credential agent = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE,
+        final VenueHttp.Credential agent = fixCredential(60_000, Scope.TRADE,
             Scope.CANCEL);
         final Path store = Files.createDirectories(folder.resolve("possdup"));
         QuickFixClient entry = client(agent, "order_entry", store);

@@ -1,6 +1,7 @@
 package io.venue.appliance;
 
 import io.venue.action.Action;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.ActionPayload;
 import io.venue.action.Deposit;
 import io.venue.action.Address;
@@ -95,6 +96,21 @@ final class VenueHttp
         accepted(operator(operator, nonce, new Deposit(trader.address(), DemoVenue.USDC, 100_000 * DemoVenue.UNIT)));
         accepted(operator(operator, nonce + 1, new Deposit(trader.address(), DemoVenue.BTC, 10 * DemoVenue.UNIT)));
         return trader;
+    }
+
+    /**
+     * Sets the credential's FIX onboarding record (the operator's SetFixOnboarding, docs/FIX.md "Onboarding record"),
+     * signed by {@code operator} with {@code nonce}; it must be accepted.
+     */
+    void onboardFix(final Secp256k1KeyPair operator, final long nonce, final SetFixOnboarding record) throws Exception
+    {
+        accepted(operator(operator, nonce, record));
+    }
+
+    /** A record granting FIX, drop copy and every market, the node's default rate, the policy with this grace. */
+    static SetFixOnboarding fullFix(final Credential credential, final long graceMs)
+    {
+        return new SetFixOnboarding(credential.apiKeyId(), true, true, null, null, true, graceMs);
     }
 
     private static void accepted(final HttpResponse<String> response)

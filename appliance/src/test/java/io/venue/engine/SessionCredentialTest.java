@@ -9,6 +9,7 @@ import io.venue.action.CreateAsset;
 import io.venue.action.CreateSpotMarket;
 import io.venue.action.Deposit;
 import io.venue.action.OrderId;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.Side;
 import io.venue.action.SpotPlaceOrder;
 import io.venue.action.TimeInForce;
@@ -77,6 +78,12 @@ class SessionCredentialTest
             SignerMatch.SESSION_CREDENTIAL, credential(credentialId), null);
     }
 
+    /** From version 16 a session's orders need the credential's FIX permission (FixOnboardingTest). */
+    static void onboard(final EngineHarness h, final long credentialId)
+    {
+        h.admin(new SetFixOnboarding(String.format("spk_%016x", credentialId), true, false, null, null, true, 0));
+    }
+
     private static SpotPlaceOrder bid(final long price)
     {
         return new SpotPlaceOrder(SPOT, null, Side.BID, price, UNIT, null, TimeInForce.GTC, false, false, -1);
@@ -101,6 +108,7 @@ class SessionCredentialTest
         // no such credential yet
         assertEquals("UNAUTHORIZED_SIGNER", reject(session(h, ALICE, CREDENTIAL, 0, bid(100 * 100))));
         agents.create(ALICE, CREDENTIAL, SIGNER, AgentCommands.TRADE, h.now + 3_600_000);
+        onboard(h, CREDENTIAL);
         final List<String> placed = session(h, ALICE, CREDENTIAL, 0, bid(100 * 100));
         assertTrue(has(placed, "OrderAccepted") && has(placed, "OrderRested"), placed.toString());
         // no nonce step: the same nonce again is another order (its own client id), not a replay
@@ -121,6 +129,7 @@ class SessionCredentialTest
         final EngineHarness h = venue();
         new AgentCommands(h).create(ALICE, CREDENTIAL, SIGNER, AgentCommands.TRADE | AgentCommands.CANCEL,
             h.now + 3_600_000);
+        onboard(h, CREDENTIAL);
         session(h, ALICE, CREDENTIAL, 0, bid(100 * 100));
         final OrderId id = new OrderId(h.lastDigest.clone());
         final List<String> cancelled = session(h, ALICE, CREDENTIAL, 1, new Cancel(id));

@@ -134,6 +134,13 @@ class RejectCodeWalkTest extends ScenarioSupport
             "requests before the engine, with the same wire code (walked as RequestRejectReason.SHARD_BUSY)");
         ENGINE_NOT_PROVOKABLE.put(RejectCode.QUEUE_LIMIT, "no engine path writes it: the gateway refuses with a full " +
             "queue before the engine, with the same wire code (walked as RequestRejectReason.QUEUE_LIMIT)");
+        ENGINE_NOT_PROVOKABLE.put(RejectCode.MARKET_NOT_ALLOWED, "only a FIX session's order (SESSION_CREDENTIAL, " +
+            "journal version 16) passes the onboarding record, and FIX is not among these lanes: walked over " +
+            "QuickFIX/J by FixOrderEntryTest.theOnboardingRecordsAllowedMarketsAndRateTierApply, in the engine by " +
+            "FixOnboardingTest");
+        ENGINE_NOT_PROVOKABLE.put(RejectCode.FIX_NOT_ENABLED, "only a FIX session's order (SESSION_CREDENTIAL, " +
+            "journal version 16) passes the onboarding record, and a session whose record lacks FIX is refused at " +
+            "its Logon (FixLaneTest); a record changed under a live session: FixOnboardingTest");
         ENGINE_NOT_PROVOKABLE.put(RejectCode.NULL_VAL,
             "SBE's null value (255): never written (docs/JOURNAL-SCHEMA.md)");
 

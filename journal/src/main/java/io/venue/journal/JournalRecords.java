@@ -108,6 +108,12 @@ public final class JournalRecords
      * the sweep all the same. Only the engine's meaning changed, not the layout.
      */
     public static final int RECONNECT_BEFORE_CLOSE_VERSION = 15;
+    /**
+     * The version from which a session order command (SESSION_CREDENTIAL) passes its credential's FIX onboarding
+     * record (SetFixOnboarding, also of this version): FIX permission and allowed markets. An older one does not, as
+     * its build did not.
+     */
+    public static final int FIX_ONBOARDING_VERSION = 16;
     public static final ByteOrder BYTE_ORDER = MessageHeaderDecoder.BYTE_ORDER;
 
     /** Offset from the record's start of {@code sequence} (uint64), in commands and events alike. */
@@ -296,6 +302,15 @@ public final class JournalRecords
     public static boolean keepsOrdersOnOpenReconnect(final int version)
     {
         return version >= RECONNECT_BEFORE_CLOSE_VERSION;
+    }
+
+    /**
+     * Whether a session order command of {@code version} passes the FIX onboarding record
+     * ({@link #FIX_ONBOARDING_VERSION}).
+     */
+    public static boolean checksFixOnboarding(final int version)
+    {
+        return version >= FIX_ONBOARDING_VERSION;
     }
 
     /** Whether a CancelAll of {@code version} reports its cancels as CANCELLED_ALL ({@link #PROTECTIONS_VERSION}). */

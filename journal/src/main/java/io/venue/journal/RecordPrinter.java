@@ -58,7 +58,10 @@ import io.venue.journal.sbe.RequestRejectReason;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
 import io.venue.journal.sbe.FixMarkKind;
+import io.venue.journal.sbe.FixOnboardingChangedDecoder;
+import io.venue.journal.sbe.FixRateTier;
 import io.venue.journal.sbe.FixSessionMarkDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.FixSubSession;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
@@ -117,6 +120,9 @@ public final class RecordPrinter
         EnumNames.of(RequestRejectReason.values(), RequestRejectReason::value);
     private static final EnumNames REJECT_CODE = EnumNames.of(RejectCode.values(), RejectCode::value);
     private static final EnumNames SESSION_KIND = EnumNames.of(SessionKind.values(), SessionKind::value);
+    /** A FixMarkets array: 16 little-endian u32s. */
+    private static final int FIX_MARKETS = 64;
+    private static final EnumNames FIX_RATE_TIER = EnumNames.of(FixRateTier.values(), FixRateTier::value);
     private static final EnumNames PROTECTION_KIND = EnumNames.of(ProtectionKind.values(), ProtectionKind::value);
     private static final EnumNames PROTECTION_ACTION =
         EnumNames.of(ProtectionAction.values(), ProtectionAction::value);
@@ -165,6 +171,8 @@ public final class RecordPrinter
     private final RequestRejectedDecoder requestRejected = new RequestRejectedDecoder();
     private final RequestsRejectedSummaryDecoder requestsRejectedSummary = new RequestsRejectedSummaryDecoder();
     private final FixSessionMarkDecoder fixSessionMark = new FixSessionMarkDecoder();
+    private final SetFixOnboardingDecoder setFixOnboarding = new SetFixOnboardingDecoder();
+    private final FixOnboardingChangedDecoder fixOnboardingChanged = new FixOnboardingChangedDecoder();
     private final ActionAcceptedDecoder actionAccepted = new ActionAcceptedDecoder();
     private final ActionRejectedDecoder actionRejected = new ActionRejectedDecoder();
     private final OrderAcceptedDecoder orderAccepted = new OrderAcceptedDecoder();
@@ -541,6 +549,21 @@ public final class RecordPrinter
                 u64("reservedOutThrough", d.reservedOutThrough());
                 u64("reportKey", version < JournalRecords.FIX_REPORT_KEY_VERSION ? 0 : d.reportKey());
             }
+            case SET_FIX_ONBOARDING ->
+            {
+                final SetFixOnboardingDecoder d = setFixOnboarding.wrap(buffer, offset, blockLength, version);
+                commandHeader(d.sequence(), d.timestampMs(), d.epoch());
+                envelope(d.envelope());
+                bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
+                bool("fixEnabled", d.fixEnabledRaw());
+                bool("dropCopy", d.dropCopyRaw());
+                bool("allMarkets", d.allMarketsRaw());
+                u32("marketCount", d.marketCount());
+                bytes("markets", d.getMarkets(scratch(FIX_MARKETS), 0, FIX_MARKETS));
+                enumValue("rateTier", FIX_RATE_TIER, d.rateTierRaw());
+                bool("cancelOnDisconnect", d.cancelOnDisconnectRaw());
+                u32("codGraceMs", d.codGraceMs());
+            }
             case ACTION_ACCEPTED ->
             {
                 final ActionAcceptedDecoder d = actionAccepted.wrap(buffer, offset, blockLength, version);
@@ -733,6 +756,21 @@ public final class RecordPrinter
                 bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
                 u64("deadlineMs", d.deadlineMs());
                 u32("cancelled", d.cancelled());
+            }
+            case FIX_ONBOARDING_CHANGED ->
+            {
+                final FixOnboardingChangedDecoder d = fixOnboardingChanged.wrap(buffer, offset, blockLength, version);
+                eventHeader(d.sequence(), d.eventIndex());
+                bytes("credentialId", d.getCredentialId(scratch, 0, AGENT_ID));
+                bytes("account", d.getAccount(scratch, 0, ADDRESS));
+                bool("fixEnabled", d.fixEnabledRaw());
+                bool("dropCopy", d.dropCopyRaw());
+                bool("allMarkets", d.allMarketsRaw());
+                u32("marketCount", d.marketCount());
+                bytes("markets", d.getMarkets(scratch(FIX_MARKETS), 0, FIX_MARKETS));
+                enumValue("rateTier", FIX_RATE_TIER, d.rateTierRaw());
+                bool("cancelOnDisconnect", d.cancelOnDisconnectRaw());
+                u32("codGraceMs", d.codGraceMs());
             }
         }
     }

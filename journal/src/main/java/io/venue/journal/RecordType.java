@@ -40,7 +40,9 @@ import io.venue.journal.sbe.PlaceOrderDecoder;
 import io.venue.journal.sbe.PositionChangedDecoder;
 import io.venue.journal.sbe.RequestRejectedDecoder;
 import io.venue.journal.sbe.RequestsRejectedSummaryDecoder;
+import io.venue.journal.sbe.FixOnboardingChangedDecoder;
 import io.venue.journal.sbe.FixSessionMarkDecoder;
+import io.venue.journal.sbe.SetFixOnboardingDecoder;
 import io.venue.journal.sbe.ResumeMarketDecoder;
 import io.venue.journal.sbe.SetKillSwitchDecoder;
 import io.venue.journal.sbe.SplitDecoder;
@@ -105,6 +107,8 @@ public enum RecordType
         COMMAND, "RequestsRejectedSummary",
         RequestsRejectedSummaryDecoder.TEMPLATE_ID, RequestsRejectedSummaryDecoder.BLOCK_LENGTH),
     FIX_SESSION_MARK(COMMAND, "FixSessionMark", FixSessionMarkDecoder.TEMPLATE_ID, FixSessionMarkDecoder.BLOCK_LENGTH),
+    SET_FIX_ONBOARDING(
+        COMMAND, "SetFixOnboarding", SetFixOnboardingDecoder.TEMPLATE_ID, SetFixOnboardingDecoder.BLOCK_LENGTH),
     ACTION_ACCEPTED(EVENT, "ActionAccepted", ActionAcceptedDecoder.TEMPLATE_ID, ActionAcceptedDecoder.BLOCK_LENGTH),
     ACTION_REJECTED(EVENT, "ActionRejected", ActionRejectedDecoder.TEMPLATE_ID, ActionRejectedDecoder.BLOCK_LENGTH),
     ORDER_ACCEPTED(EVENT, "OrderAccepted", OrderAcceptedDecoder.TEMPLATE_ID, OrderAcceptedDecoder.BLOCK_LENGTH),
@@ -130,7 +134,10 @@ public enum RecordType
         VaultOwnerChangedDecoder.TEMPLATE_ID, VaultOwnerChangedDecoder.BLOCK_LENGTH),
     AGENT_CHANGED(EVENT, "AgentChanged", AgentChangedDecoder.TEMPLATE_ID, AgentChangedDecoder.BLOCK_LENGTH),
     PROTECTION_CHANGED(
-        EVENT, "ProtectionChanged", ProtectionChangedDecoder.TEMPLATE_ID, ProtectionChangedDecoder.BLOCK_LENGTH);
+        EVENT, "ProtectionChanged", ProtectionChangedDecoder.TEMPLATE_ID, ProtectionChangedDecoder.BLOCK_LENGTH),
+    FIX_ONBOARDING_CHANGED(
+        EVENT, "FixOnboardingChanged",
+        FixOnboardingChangedDecoder.TEMPLATE_ID, FixOnboardingChangedDecoder.BLOCK_LENGTH);
 
     private static final RecordType[] BY_TEMPLATE_ID;
 

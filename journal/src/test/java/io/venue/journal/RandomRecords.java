@@ -341,6 +341,7 @@ final class RandomRecords
             case "uint64", "int64" -> pick == 0 ? 0 : pick == 1 ? -1L : pick == 2 ? Long.MAX_VALUE : random.nextLong();
             case "uint32" -> pick == 0 ? 0 : pick == 1 ? 0xFFFF_FFFFL : random.nextLong() & 0xFFFF_FFFFL;
             case "uint16" -> pick == 0 ? 0 : pick == 1 ? 0xFFFF : random.nextInt(0x1_0000);
+            case "uint8" -> pick == 0 ? 0 : pick == 1 ? 0xFF : random.nextInt(0x100);
             default -> throw new IllegalArgumentException("no random " + primitiveType);
         };
     }

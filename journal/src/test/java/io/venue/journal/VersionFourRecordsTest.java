@@ -44,16 +44,20 @@ class VersionFourRecordsTest
     /** Everything version 5 renamed (version 6 renamed nothing); nothing else may differ, names included. */
     private static final Map<String, String> RENAMED_FIELDS = Map.of("lane", "limitClass");
     private static final Map<String, String> RENAMED_TYPES = Map.of("Lane", "LimitClass");
-    /** Enum values added since version 4 (7: an admin text signature; 12: protections; 13: a session), left out. */
+    /**
+     * Enum values added since version 4 (7: an admin text signature; 12: protections; 13: a session; 16: the FIX
+     * onboarding record's reject codes), left out.
+     */
     private static final Map<String, Long> ADDED_VALUES = Map.of("ACCOUNT_ADMIN_TEXT", 5L,
-        "CANCELLED_DISCONNECT", 9L, "CANCELLED_DEAD_MAN", 10L, "CANCELLED_ALL", 11L, "SESSION_CREDENTIAL", 6L);
+        "CANCELLED_DISCONNECT", 9L, "CANCELLED_DEAD_MAN", 10L, "CANCELLED_ALL", 11L, "SESSION_CREDENTIAL", 6L,
+        "MARKET_NOT_ALLOWED", 36L, "FIX_NOT_ENABLED", 37L);
     /**
      * Messages added since version 4 (version 8: a summary of a connection's refusals, to which version 10 added a
      * field at its end; version 11: a FIX session's sequence numbers; version 12: the protections), left out below.
      */
     private static final List<String> ADDED_MESSAGES = List.of("RequestsRejectedSummary", "FixSessionMark",
         "SessionOpened", "SessionClosed", "DeadManArm", "CancelOnDisconnectArm", "ProtectionTick", "SessionsReset",
-        "ProtectionChanged");
+        "ProtectionChanged", "SetFixOnboarding", "FixOnboardingChanged");
 
     private final JournalRecords records = new JournalRecords();
     private final RecordPrinter printer = new RecordPrinter();
@@ -62,7 +66,7 @@ class VersionFourRecordsTest
     void versionsFiveToEightOnlyRenameVersionFourOrAdd()
     {
         assertEquals("4", V4.root.getAttribute("version"));
-        assertEquals("15", NOW.root.getAttribute("version"));
+        assertEquals("16", NOW.root.getAttribute("version"));
         for (final String attribute : List.of("id", "package", "byteOrder", "semanticVersion"))
         {
             assertEquals(V4.root.getAttribute(attribute), NOW.root.getAttribute(attribute), attribute);

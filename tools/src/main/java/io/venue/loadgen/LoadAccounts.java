@@ -1,9 +1,11 @@
 package io.venue.loadgen;
 
+import io.venue.action.Action;
 import io.venue.action.ActionPayload;
 import io.venue.action.Address;
 import io.venue.action.Cancel;
 import io.venue.action.Deposit;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.OrderId;
 import io.venue.action.Side;
 import io.venue.action.SignedAction;
@@ -41,6 +43,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 
 /**
  * The load's traders: fresh keys, funded by the operator over HTTP, and every action they will send signed
@@ -96,6 +99,26 @@ public final class LoadAccounts
      */
     public void fund(final HttpClient client, final String submitUrl, final Secp256k1KeyPair operator) throws Exception
     {
+        operatorActions(client, submitUrl, operator, i -> new Deposit(keys[i].address(), quoteAsset, 1_000_000 * UNIT),
+            "funding");
+    }
+
+    /**
+     * Gives every trader's agent credential ({@link #createAgents} first) a FIX onboarding record granting FIX, the
+     * drop copy and every market, with no rate tier (the node's default rate) and cancel on disconnect after 5 s: a
+     * FIX session of the credential may then log on (docs/FIX.md, "Onboarding record").
+     */
+    public void onboardFix(final HttpClient client, final String submitUrl, final Secp256k1KeyPair operator)
+        throws Exception
+    {
+        operatorActions(client, submitUrl, operator,
+            i -> new SetFixOnboarding(credentials[i][0], true, true, null, null, true, 5_000), "onboarding");
+    }
+
+    /** One operator action per trader, signed EIP-191, paced under the operator's own action limit. */
+    private void operatorActions(final HttpClient client, final String submitUrl, final Secp256k1KeyPair operator,
+        final IntFunction<Action> action, final String what) throws Exception
+    {
         final ActionSigner signer = new ActionSigner(chainId, contract, operator);
         long nonce = -1;
         for (int i = 0; i < keys.length; )
@@ -103,7 +126,7 @@ public final class LoadAccounts
             final long tryNonce = nonce < 0 ? 0 : nonce;
             final byte[] body = CanonicalJson.signedActionBody(
                 signer.sign(new ActionPayload(operator.address(), tryNonce, null,
-                System.currentTimeMillis(), new Deposit(keys[i].address(), quoteAsset, 1_000_000 * UNIT)),
+                System.currentTimeMillis(), action.apply(i)),
                 PreimageMode.PERSONAL));
             final HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(submitUrl))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
@@ -126,7 +149,7 @@ public final class LoadAccounts
             else
             {
                 throw new IllegalStateException(
-                    "funding trader " + i + " refused (HTTP " + answer.statusCode() + "): " + text);
+                    what + " trader " + i + " refused (HTTP " + answer.statusCode() + "): " + text);
             }
         }
     }

@@ -79,6 +79,9 @@ public final class RejectCodes
                 "the account's locked credit in this asset would pass the cross-shard cap";
             case CROSS_SHARD_CREDIT_MARKET_CAP ->
                 "the market's locked credit in this asset would pass the cross-shard cap";
+            case MARKET_NOT_ALLOWED ->
+                "the credential's FIX onboarding record does not allow this market (the operator sets it)";
+            case FIX_NOT_ENABLED -> "the credential's FIX onboarding record does not grant FIX (the operator sets it)";
             default -> code.name().toLowerCase(Locale.ROOT).replace('_', ' ');
         };
     }

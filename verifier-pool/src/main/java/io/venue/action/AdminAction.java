@@ -7,6 +7,6 @@ package io.venue.action;
  */
 public sealed interface AdminAction extends Action
     permits CreateAsset, CreateSpotMarket, CreateOutcomeMarket, HaltMarket, ResumeMarket, SetKillSwitch, Deposit,
-    Withdraw, SetVaultOwner
+    Withdraw, SetVaultOwner, SetFixOnboarding
 {
 }

@@ -40,6 +40,13 @@ public final class Fields
     public static final JsonKey ACTIVE = JsonKey.of("active");
     public static final JsonKey AMOUNT = JsonKey.of("amount");
     public static final JsonKey OWNER = JsonKey.of("owner");
+    public static final JsonKey CREDENTIAL_ID = JsonKey.of("credential_id");
+    public static final JsonKey FIX_ENABLED = JsonKey.of("fix_enabled");
+    public static final JsonKey DROP_COPY = JsonKey.of("drop_copy");
+    public static final JsonKey MARKETS = JsonKey.of("markets");
+    public static final JsonKey RATE_TIER = JsonKey.of("rate_tier");
+    public static final JsonKey CANCEL_ON_DISCONNECT = JsonKey.of("cancel_on_disconnect");
+    public static final JsonKey COD_GRACE_MS = JsonKey.of("cod_grace_ms");
 
     /** Markets and assets are u32 ids. */
     public static final long MAX_U32 = 0xFFFF_FFFFL;

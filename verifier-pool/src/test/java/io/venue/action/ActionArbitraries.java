@@ -103,7 +103,21 @@ public final class ActionArbitraries
             Combinators.combine(addresses(), u32(), u64()).as(Deposit::new),
             Combinators.combine(addresses(), u32(), u64()).as(Withdraw::new),
             Combinators.combine(addresses(), addresses().injectNull(0.3))
-                .as((account, owner) -> new SetVaultOwner(account, account.equals(owner) ? null : owner))));
+                .as((account, owner) -> new SetVaultOwner(account, account.equals(owner) ? null : owner)),
+            fixOnboardings()));
+    }
+
+    /** Valid SetFixOnboarding records: markets ascending and distinct, or null for all. */
+    public static Arbitrary<SetFixOnboarding> fixOnboardings()
+    {
+        final Arbitrary<String> ids = Arbitraries.longs().filter(id -> id != 0)
+            .map(id -> "spk_" + String.format("%016x", id));
+        final Arbitrary<List<Long>> markets = u32().set().ofMaxSize(SetFixOnboarding.MAX_MARKETS)
+            .map(set -> set.stream().sorted().toList()).injectNull(0.3);
+        return Combinators.combine(ids, Arbitraries.of(true, false), Arbitraries.of(true, false), markets,
+            Arbitraries.of(FixRateTier.class).injectNull(0.3), Arbitraries.of(true, false),
+            Arbitraries.longs().between(0, SetFixOnboarding.MAX_COD_GRACE_MS))
+            .as(SetFixOnboarding::new);
     }
 
     public static Arbitrary<ActionPayload> payloads()

@@ -103,6 +103,27 @@ public final class Agents
         return authorizeFound(credential, account, scope, nowMs);
     }
 
+    /**
+     * The account the credential's agent acts for, when the credential and its agent are neither revoked nor expired
+     * at {@code nowMs}; -1 otherwise (unknown included).
+     */
+    public int activeCredentialOwner(final long credentialId, final long nowMs)
+    {
+        final long found = credentialById.get(credentialId);
+        if (found < 0)
+        {
+            return -1;
+        }
+        final int credential = (int)found;
+        final int agent = credentialAgent[credential];
+        if (credentialRevoked[credential] || agentRevoked[agent] || nowMs >= credentialValidUntil[credential] ||
+            nowMs >= expiresAt[agent])
+        {
+            return -1;
+        }
+        return owners[agent];
+    }
+
     /** The checks of a credential found, by signer or by id. */
     private int authorizeFound(final int credential, final int account, final int scope, final long nowMs)
     {

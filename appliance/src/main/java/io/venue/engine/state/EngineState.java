@@ -48,6 +48,7 @@ public final class EngineState implements AutoCloseable
     private final NumberedStore<AssetRecord> assets;
     private final NumberedStore<MarketRecord> markets;
     private final NumberedStore<ProtectionRecord> protections;
+    private final NumberedStore<FixOnboardingRecord> fixOnboarding;
     private boolean closed;
 
     @SuppressWarnings("unchecked")
@@ -68,6 +69,8 @@ public final class EngineState implements AutoCloseable
         assets = new NumberedStore<>((FixedMap<NumberKey, AssetRecord>)maps.get(StoreFile.ASSETS));
         markets = new NumberedStore<>((FixedMap<NumberKey, MarketRecord>)maps.get(StoreFile.MARKETS));
         protections = new NumberedStore<>((FixedMap<NumberKey, ProtectionRecord>)maps.get(StoreFile.PROTECTIONS));
+        fixOnboarding = new NumberedStore<>(
+            (FixedMap<NumberKey, FixOnboardingRecord>)maps.get(StoreFile.FIX_ONBOARDING));
     }
 
     /**
@@ -349,6 +352,7 @@ public final class EngineState implements AutoCloseable
                 store == StoreFile.CREDENTIALS ? Credential.class : store == StoreFile.ASSETS ? AssetRecord.class :
                     MarketRecord.class);
             case PROTECTIONS -> new FlyweightClasses(NumberKey.class, ProtectionRecord.class);
+            case FIX_ONBOARDING -> new FlyweightClasses(NumberKey.class, FixOnboardingRecord.class);
         };
     }
 
@@ -480,6 +484,12 @@ public final class EngineState implements AutoCloseable
         return markets;
     }
 
+    /** The FIX onboarding table by slot number (since format 5). */
+    public NumberedStore<FixOnboardingRecord> fixOnboarding()
+    {
+        return fixOnboarding;
+    }
+
     /** The protection table by slot number; a free slot has no entry. */
     public NumberedStore<ProtectionRecord> protections()
     {
@@ -577,6 +587,8 @@ public final class EngineState implements AutoCloseable
         public static final long MARKETS = 1_024;
         /** Protection table slots the maps are sized for: the most {@code EngineConfig.protectionCapacity} may be. */
         public static final int PROTECTIONS = 16_384;
+        /** FIX onboarding records the maps are sized for: the most {@code EngineConfig.fixOnboardingCapacity}. */
+        public static final int FIX_ONBOARDING = 16_384;
 
         /** Production: {@link StateLimits#PRODUCTION}, one million accounts and two million resting orders. */
         public Context productionSizing()
@@ -604,6 +616,7 @@ public final class EngineState implements AutoCloseable
             entries.put(StoreFile.ASSETS, ASSETS);
             entries.put(StoreFile.MARKETS, MARKETS);
             entries.put(StoreFile.PROTECTIONS, (long)PROTECTIONS);
+            entries.put(StoreFile.FIX_ONBOARDING, (long)FIX_ONBOARDING);
             return this;
         }
 

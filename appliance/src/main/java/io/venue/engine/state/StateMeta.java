@@ -33,7 +33,7 @@ import java.nio.file.StandardOpenOption;
  *   48  priority         i64   the engine's time-priority counter (last sequence given to an order)
  *   56  venueFlags       i32   bit 0: the venue-wide kill switch is on
  *   60  (reserved)       4 bytes
- *   64  stores           9 x 32 bytes, in StoreFile slot order:
+ *   64  stores           10 x 32 bytes, in StoreFile slot order:
  *         +0  entries     i64  capacity the map file was made with
  *         +8  fileLength  i64  file length at the last open or clean close
  *        +16  keySize     i32
@@ -45,7 +45,7 @@ public final class StateMeta
 {
     public static final long NO_SEQUENCE = -1L;
     /** Bump on any change of a key or value layout, a file name or this page. */
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
     /** {@link #venueFlags()} bit: the venue-wide kill switch is on. */
     public static final int VENUE_KILLED = 1;
     public static final String FILE_NAME = "state.meta";

@@ -17,7 +17,8 @@ public enum StoreFile
     CREDENTIALS("credentials.cm3", 5, NumberKey.SIZE, Credential.SIZE),
     ASSETS("assets.cm3", 6, NumberKey.SIZE, AssetRecord.SIZE),
     MARKETS("markets.cm3", 7, NumberKey.SIZE, MarketRecord.SIZE),
-    PROTECTIONS("protections.cm3", 8, NumberKey.SIZE, ProtectionRecord.SIZE);
+    PROTECTIONS("protections.cm3", 8, NumberKey.SIZE, ProtectionRecord.SIZE),
+    FIX_ONBOARDING("fix-onboarding.cm3", 9, NumberKey.SIZE, FixOnboardingRecord.SIZE);
 
     private final String fileName;
     private final int metaSlot;

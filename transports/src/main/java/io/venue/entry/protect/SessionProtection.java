@@ -95,6 +95,23 @@ public final class SessionProtection
         return requests.offer(sessionId, 0, length);
     }
 
+    /**
+     * As {@link #opened(long, byte[], long, Kind)}, with the session's own policy: whether it sweeps the account's
+     * orders when it ends and after what grace window (a FIX session's onboarding record: docs/FIX.md).
+     */
+    public boolean opened(final long sessionId, final byte[] account, final long credentialId, final Kind kind,
+        final boolean sweeps, final long graceMs)
+    {
+        if (graceMs < 0 || graceMs > Settings.ENGINE_MAX_MS)
+        {
+            throw new IllegalArgumentException("a grace window is 0 to " + Settings.ENGINE_MAX_MS + " ms: " + graceMs);
+        }
+        final ProtectionCommands writer = requests.writer();
+        final int length = writer.sessionOpened(requests.scratch(), ProtectionRequests.RECORD_AT, sessionId, account,
+            credentialId, kind == Kind.WALLET, sweeps, graceMs);
+        return requests.offer(sessionId, 0, length);
+    }
+
     /** A session that was {@link #opened} ended, for whatever reason: called once. */
     public boolean closed(final long sessionId)
     {

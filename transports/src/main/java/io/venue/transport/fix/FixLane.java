@@ -5,6 +5,7 @@ import io.venue.codec.MetricsText;
 import io.venue.entry.ConnectionIds;
 import io.venue.entry.EntryCore;
 import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.lane.ConnectivityEntry;
 import io.venue.entry.lane.Lane;
@@ -15,11 +16,13 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -294,6 +297,8 @@ public final class FixLane implements Lane
         public static final int DEFAULT_LOGON_ATTEMPTS_PER_MINUTE = 5;
         public static final long DEFAULT_SENDING_TIME_TOLERANCE_MS = 120_000;
         public static final int DEFAULT_CLORDID_INDEX_MAX = 250_000;
+        /** The tiers' default rates, standard, enhanced and premium: messages a second. */
+        static final long[] DEFAULT_TIER_MESSAGES_PER_SECOND = {50, 200, 1_000};
 
         private EntryCore entry;
         private String host = "127.0.0.1";
@@ -310,6 +315,9 @@ public final class FixLane implements Lane
         private int maxKnownSessions = 100_000;
         private int clOrdIdIndexMax = DEFAULT_CLORDID_INDEX_MAX;
         private long orderMessagesPerSecond;
+        /** Messages a second of the rate tiers standard, enhanced and premium (docs/FIX.md, "Onboarding record"). */
+        private final long[] tierMessagesPerSecond = DEFAULT_TIER_MESSAGES_PER_SECOND.clone();
+        private Function<String, FixOnboarding> onboarding = apiKeyId -> null;
         private FixJournalMarks journalMarks;
         private JournalTailer commandTail;
         private JournalTailer eventTail;
@@ -413,6 +421,43 @@ public final class FixLane implements Lane
             return orderMessagesPerSecond;
         }
 
+        /**
+         * Where the lane reads a credential's FIX onboarding record (the engine's events): null for a credential
+         * without one, whose Logon is refused. Default: none has one.
+         */
+        public Context onboarding(final Function<String, FixOnboarding> onboarding)
+        {
+            this.onboarding = onboarding;
+            return this;
+        }
+
+        FixOnboarding onboarding(final String apiKeyId)
+        {
+            return onboarding.apply(apiKeyId);
+        }
+
+        /**
+         * Order-entry messages a second of a rate tier ({@code fix.rate.tier.standard}, {@code .enhanced},
+         * {@code .premium}; defaults 50, 200 and 1,000), a second's burst.
+         */
+        public Context tierMessagesPerSecond(final String tier, final long perSecond)
+        {
+            final int index = FixOnboarding.TIERS.indexOf(tier);
+            if (index < 0)
+            {
+                throw new IllegalArgumentException("a FIX rate tier is one of " + FixOnboarding.TIERS + ": " + tier);
+            }
+            tierMessagesPerSecond[index] = perSecond;
+            return this;
+        }
+
+        /** The rate of a record's tier (1 to 3), or for tier 0 (none) {@link #orderMessagesPerSecond(long)}. */
+        public long orderMessagesPerSecond(final int tier)
+        {
+            return tier >= 1 && tier <= tierMessagesPerSecond.length ? tierMessagesPerSecond[tier - 1] :
+                orderMessagesPerSecond;
+        }
+
         public Context sendingTimeToleranceMs(final long ms)
         {
             this.sendingTimeToleranceMs = ms;
@@ -495,12 +540,13 @@ public final class FixLane implements Lane
             if (logonTimeoutMs < 1 || maxSessions < 1 || ioThreads < 1 || maxMessageBytes < 256 ||
                 resendMaxMessages < 1 || clOrdIdIndexMax < 1 || orderMessagesPerSecond < 0 ||
                 orderMessagesPerSecond > 1_000_000_000L || logonAttemptsPerMinute < 1 ||
+                Arrays.stream(tierMessagesPerSecond).anyMatch(r -> r < 1 || r > 1_000_000_000L) ||
                 sendingTimeToleranceMs < 1 || port < 0 ||
                 port > 65_535)
             {
                 throw new IllegalStateException("fix: a positive logon timeout, sessions, I/O threads, resend cap, " +
-                    "logon attempts and SendingTime tolerance, a max message of at least 256 bytes and a port 0 to " +
-                    "65535");
+                    "logon attempts, tier rates and SendingTime tolerance, a max message of at least 256 bytes and a " +
+                    "port 0 to 65535");
             }
             concluded = true;
             return this;

@@ -1,8 +1,8 @@
 package io.venue.transport.fix;
 
 /**
- * A FIX order-entry session's message rate (spec 8.4: order-entry messages a second, by the credential's tier; the
- * tiers of the onboarding record are not built, so one rate for every session, {@code fix.order.messages.per.second}):
+ * A FIX order-entry session's message rate (spec 8.4: order-entry messages a second, by the credential's tier: its
+ * onboarding record's {@code fix.rate.tier.<name>}, or {@code fix.order.messages.per.second} for a record without one):
  * a token bucket of a second's messages, refilled continuously. One per session, read on its event loop only; the lane
  * may read the clock (the engine never does).
  */

@@ -10,6 +10,7 @@ import io.venue.codec.Hex;
 import io.venue.entry.EntryCore;
 import io.venue.entry.EntrySession;
 import io.venue.entry.credential.ApiKey;
+import io.venue.entry.credential.FixOnboarding;
 import io.venue.entry.credential.MachineCredentials;
 import io.venue.entry.protect.SessionProtection;
 import io.venue.journal.sbe.RequestRejectReason;
@@ -71,6 +72,8 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private String subSession;
     private String sequenceKey;
     private long openedAtMs;
+    /** The credential's FIX onboarding record as its Logon found it: rate tier and cancel-on-disconnect policy. */
+    private FixOnboarding onboarding;
     private long heartbeatMs;
     private long nextIn;
     private long credentialId;
@@ -416,6 +419,22 @@ final class FixSession extends ChannelInboundHandlerAdapter
                 RequestRejectReason.TRANSPORT_AUTH_FAILED, "FIX logon: " + username + " not entitled to " + sub);
             return;
         }
+        // the onboarding record (spec 5.5): what the operator granted this credential on FIX
+        final FixOnboarding record = context.onboarding(username);
+        if (record == null || !record.fixEnabled())
+        {
+            refuseLogon(record == null ? "NOT_ONBOARDED" : "FIX_NOT_PERMITTED", record == null ?
+                "this credential has no FIX onboarding record; the venue's operator sets one" :
+                "this credential's FIX onboarding record does not grant FIX", RequestRejectReason.TRANSPORT_AUTH_FAILED,
+                "FIX logon: " + username + (record == null ? " has no onboarding record" : " is not permitted FIX"));
+            return;
+        }
+        if (DROP_COPY.equals(sub) && !record.dropCopy())
+        {
+            refuseLogon("DROP_COPY_NOT_ENTITLED", "this credential's FIX onboarding record grants no drop copy",
+                RequestRejectReason.TRANSPORT_AUTH_FAILED, "FIX logon: " + username + " not entitled to drop copy");
+            return;
+        }
         if (!sequences.ready())
         {
             refuseLogon("NOT_READY", "the lane is numbering the journal's reports as it starts; log on again " +
@@ -441,6 +460,7 @@ final class FixSession extends ChannelInboundHandlerAdapter
             return;
         }
         apiKeyId = username;
+        onboarding = record;
         credentialId = Long.parseUnsignedLong(username.substring(4), 16);
         account = keyAccount;
         subSession = sub;
@@ -482,17 +502,19 @@ final class FixSession extends ChannelInboundHandlerAdapter
             final SessionProtection protection = core.protection();
             if (protection != null && reports != null)
             {
-                // an institutional agent's session key: its policy cancels the account's orders when it ends, after
-                // the grace window, unless the credential logs on again within it (docs/ENGINE.md, "Protections")
+                // an institutional agent's session key: its onboarding record's policy cancels the account's orders
+                // when it ends, after the record's grace window, unless the credential logs on again within it
+                // (docs/ENGINE.md, "Protections"); a record without the policy sweeps nothing
                 if (!protection.opened(entry.connectionId(), accountBytes(), credentialId,
-                    SessionProtection.Kind.SESSION_KEY))
+                    SessionProtection.Kind.SESSION_KEY, onboarding.cancelOnDisconnect(), onboarding.codGraceMs()))
                 {
                     return false;
                 }
                 protectionOpened = true;
+                // the record's rate tier, or the lane's default rate for a record without one
+                final long rate = context.orderMessagesPerSecond(onboarding.tier());
                 orderEntry = new FixOrderEntry(entry.connectionId(), credentialId, account, protection.requests(),
-                    reports, replies, context.orderMessagesPerSecond() > 0 ?
-                    new FixMessageRate(context.orderMessagesPerSecond(), nowMs) : null);
+                    reports, replies, rate > 0 ? new FixMessageRate(rate, nowMs) : null);
             }
         }
         core.sessions().add(entry.connectionId(), this::describe);
@@ -890,7 +912,12 @@ final class FixSession extends ChannelInboundHandlerAdapter
         fields.put("senderCompId", apiKeyId);
         fields.put("targetCompId", context.compId());
         // the session policy of spec 4.3, named so a client sees what it gets; the sweep itself is built elsewhere
-        fields.put("cancelOnDisconnect", protectionOpened);
+        fields.put("cancelOnDisconnect", protectionOpened && onboarding.cancelOnDisconnect());
+        if (protectionOpened)
+        {
+            fields.put("cancelOnDisconnectGraceMs", onboarding.codGraceMs());
+            fields.put("orderMessagesPerSecond", context.orderMessagesPerSecond(onboarding.tier()));
+        }
         return fields;
     }
 }

@@ -282,6 +282,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     answers.fill(ctx, slot,
                         reads.nonceWindow(method, path.substring(ACCOUNTS.length(), path.length() - NONCE.length())));
                 }
+                else if (path.startsWith(Routes.FIX_ONBOARDING))
+                {
+                    answers.fill(ctx, slot, reads.fixOnboarding(method, remote(ctx),
+                        path.substring(Routes.FIX_ONBOARDING.length())));
+                }
                 else if (SchemaRoutes.serves(path))
                 {
                     answers.fill(ctx, slot, SchemaRoutes.read(method, path));

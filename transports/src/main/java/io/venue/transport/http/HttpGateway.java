@@ -244,6 +244,8 @@ public final class HttpGateway implements AutoCloseable
         Set<InetAddress> metricsAllowed = Set.of();
         Function<byte[], Answer> actionStatus;
         Function<String, String> nonceStatus;
+        /** A credential's FIX onboarding record as JSON, or null; null function: no such route. */
+        Function<String, String> fixOnboarding;
         Function<String, String> orderStatus;
         ToLongFunction<String> orderMarket;
         LongPredicate marketListed;
@@ -407,6 +409,16 @@ public final class HttpGateway implements AutoCloseable
         public Context actionStatus(final Function<byte[], Answer> actionStatus)
         {
             this.actionStatus = actionStatus;
+            return this;
+        }
+
+        /**
+         * GET /api/v1/admin/fix/onboarding/{apiKeyId}: a credential's FIX onboarding record as JSON, or null when it
+         * has none; answered to the metrics route's addresses only.
+         */
+        public Context fixOnboarding(final Function<String, String> fixOnboarding)
+        {
+            this.fixOnboarding = fixOnboarding;
             return this;
         }
 

@@ -170,6 +170,34 @@ final class ReadRoutes
             writer.raw("actions", actions).raw("ingress", ingress).raw("backlog", backlog);
     }
 
+    /**
+     * GET /api/v1/admin/fix/onboarding/{apiKeyId}: a credential's FIX onboarding record as the events tell it, only to
+     * the operator's addresses (those of the metrics route); to anyone else the route does not exist. 404
+     * {@code NOT_ONBOARDED} for a credential without one.
+     */
+    FullHttpResponse fixOnboarding(final HttpMethod method, final InetAddress remote, final String apiKeyId)
+    {
+        if (context.fixOnboarding == null || !context.metricsAllowed.contains(remote))
+        {
+            return json(new SubmitResponse(404, error("NOT_FOUND", "no route " + Routes.FIX_ONBOARDING + apiKeyId)));
+        }
+        if (!isRead(method))
+        {
+            return HttpResponses.notAllowed(READ_METHODS);
+        }
+        if (!Routes.API_KEY_ID.matcher(apiKeyId).matches())
+        {
+            return HttpResponses.badRequest("the credential id is spk_ and 16 lowercase hex digits");
+        }
+        final String record = context.fixOnboarding.apply(apiKeyId);
+        if (record == null)
+        {
+            return json(new SubmitResponse(404, error("NOT_ONBOARDED", "no FIX onboarding record for " + apiKeyId +
+                ": the operator sets one with the SetFixOnboarding admin action")));
+        }
+        return read(method, () -> record);
+    }
+
     /** GET /api/v1/admin/metrics: only to the operator's addresses; to anyone else the route does not exist. */
     FullHttpResponse metrics(final HttpMethod method, final InetAddress remote)
     {

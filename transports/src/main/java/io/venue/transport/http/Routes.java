@@ -35,6 +35,8 @@ final class Routes
     static final String BSL_EXECUTIONS = "/api/v1/bsl/executions";
     static final String ADMIN_ACTIONS = "/api/v1/admin/actions";
     static final String METRICS = "/api/v1/admin/metrics";
+    /** The operator's read of a credential's FIX onboarding record: {@code /api/v1/admin/fix/onboarding/spk_...}. */
+    static final String FIX_ONBOARDING = "/api/v1/admin/fix/onboarding/";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
     /**
@@ -70,9 +72,10 @@ final class Routes
         BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS, MARKETS + "{marketId}" + BOOK,
         MARKETS + "{marketId}" + TRADES, ACCOUNTS + "{account}/open-orders", ACCOUNTS + "{account}/balances",
         ACCOUNTS + "{account}/positions", ASYNCAPI, SchemaRoutes.SCHEMAS, SchemaRoutes.SCHEMAS + "/{name}",
-        CANCEL_ALL, DEAD_MAN, CANCEL_ON_DISCONNECT);
+        CANCEL_ALL, DEAD_MAN, CANCEL_ON_DISCONNECT, FIX_ONBOARDING + "{apiKeyId}");
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
+    static final Pattern API_KEY_ID = Pattern.compile("spk_[0-9a-f]{16}");
 
     /** What a route's head is asked before its body is read: nothing, the edge throttle, or the MM lane's count. */
     enum HeadThrottle

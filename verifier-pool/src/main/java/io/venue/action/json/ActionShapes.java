@@ -15,6 +15,8 @@ import io.venue.action.HaltMarket;
 import io.venue.action.KillScope;
 import io.venue.action.Merge;
 import io.venue.action.ResumeMarket;
+import io.venue.action.FixRateTier;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.SetKillSwitch;
 import io.venue.action.SetVaultOwner;
 import io.venue.action.Side;
@@ -30,6 +32,13 @@ import static io.venue.action.Fields.ACCOUNT;
 import static io.venue.action.Fields.ACTION;
 import static io.venue.action.Fields.ACTIVE;
 import static io.venue.action.Fields.AMOUNT;
+import static io.venue.action.Fields.CANCEL_ON_DISCONNECT;
+import static io.venue.action.Fields.COD_GRACE_MS;
+import static io.venue.action.Fields.CREDENTIAL_ID;
+import static io.venue.action.Fields.DROP_COPY;
+import static io.venue.action.Fields.FIX_ENABLED;
+import static io.venue.action.Fields.MARKETS;
+import static io.venue.action.Fields.RATE_TIER;
 import static io.venue.action.Fields.ASSET;
 import static io.venue.action.Fields.BASE_ASSET;
 import static io.venue.action.Fields.BOOK;
@@ -61,6 +70,7 @@ import static io.venue.action.json.FieldKind.ADDRESS_OR_NULL;
 import static io.venue.action.json.FieldKind.BATCH_LEGS;
 import static io.venue.action.json.FieldKind.BOOL;
 import static io.venue.action.json.FieldKind.CLIENT_ORDER_ID_HEX;
+import static io.venue.action.json.FieldKind.CREDENTIAL_ID_TEXT;
 import static io.venue.action.json.FieldKind.MILLIS;
 import static io.venue.action.json.FieldKind.MILLIS_OR_NULL;
 import static io.venue.action.json.FieldKind.NULL_ONLY;
@@ -70,6 +80,7 @@ import static io.venue.action.json.FieldKind.SIGNATURE_SCHEME;
 import static io.venue.action.json.FieldKind.SYMBOL_TEXT;
 import static io.venue.action.json.FieldKind.TAGGED_ACTION;
 import static io.venue.action.json.FieldKind.U32;
+import static io.venue.action.json.FieldKind.U32_LIST_OR_NULL;
 import static io.venue.action.json.FieldKind.U32_OR_NULL;
 import static io.venue.action.json.FieldKind.U64;
 import static io.venue.action.json.FieldShape.enumField;
@@ -172,6 +183,15 @@ final class ActionShapes
             v -> new SetVaultOwner(v.ref(0), v.ref(1)),
             required(ACCOUNT, ADDRESS),
             required(OWNER, ADDRESS_OR_NULL)), false),
+        new Variant(JsonKey.of(SetFixOnboarding.TAG), new ObjectShape(SetFixOnboarding.TAG,
+            v -> new SetFixOnboarding(v.ref(0), v.bool(1), v.bool(2), v.ref(3), v.ref(4), v.bool(5), v.number(6)),
+            required(CREDENTIAL_ID, CREDENTIAL_ID_TEXT),
+            required(FIX_ENABLED, BOOL),
+            required(DROP_COPY, BOOL),
+            required(MARKETS, U32_LIST_OR_NULL),
+            enumField(RATE_TIER, true, false, FixRateTier.values()),
+            required(CANCEL_ON_DISCONNECT, BOOL),
+            required(COD_GRACE_MS, U32)), false),
     };
 
     static final ObjectShape PAYLOAD = new ObjectShape("payload",

@@ -22,6 +22,10 @@ enum FieldKind
     ADDRESS_OR_NULL,
     ORDER_ID_HEX,
     CLIENT_ORDER_ID_HEX,
+    /** A credential id: spk_ and 16 lowercase hex digits. */
+    CREDENTIAL_ID_TEXT,
+    /** null, or an array of at most 16 unsigned 32-bit ids. */
+    U32_LIST_OR_NULL,
     /** A symbol of 1 to 12 characters A-Z, 0-9. */
     SYMBOL_TEXT,
     /** One of the field's enum values. */

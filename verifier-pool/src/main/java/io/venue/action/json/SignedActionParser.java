@@ -6,6 +6,7 @@ import io.venue.action.BatchLeg;
 import io.venue.action.ClientOrderId;
 import io.venue.action.Fields;
 import io.venue.action.OrderId;
+import io.venue.action.SetFixOnboarding;
 import io.venue.action.Signature65;
 import io.venue.action.SignedAction;
 import io.venue.action.WireEnum;
@@ -200,6 +201,8 @@ public final class SignedActionParser
             case ADDRESS_OR_NULL -> refs[index] = readNullIf() ? null : new Address(readHex(Address.LENGTH));
             case ORDER_ID_HEX -> refs[index] = new OrderId(readHex(OrderId.LENGTH));
             case CLIENT_ORDER_ID_HEX -> refs[index] = new ClientOrderId(readHex(ClientOrderId.LENGTH));
+            case CREDENTIAL_ID_TEXT -> refs[index] = readCredentialId();
+            case U32_LIST_OR_NULL -> refs[index] = readNullIf() ? null : readU32List();
             case SYMBOL_TEXT -> refs[index] = readSymbol();
             case ENUM -> refs[index] = readEnum(field.enumValues());
             case ENUM_OR_NULL -> refs[index] = readNullIf() ? null : readEnum(field.enumValues());
@@ -379,6 +382,54 @@ public final class SignedActionParser
                 "a symbol is 1 to " + Fields.MAX_SYMBOL_LENGTH + " characters A-Z, 0-9");
         }
         return symbol;
+    }
+
+    private String readCredentialId()
+    {
+        readString(ParseErrorCode.INVALID_VALUE, "a credential id");
+        final String id = new String(in, stringStart, stringLength, StandardCharsets.ISO_8859_1);
+        if (!SetFixOnboarding.isCredentialId(id))
+        {
+            throw reject(ParseErrorCode.INVALID_VALUE, "a credential id is spk_ followed by 16 lowercase hex " +
+                "digits, not all zero");
+        }
+        return id;
+    }
+
+    /** An array of at most {@link SetFixOnboarding#MAX_MARKETS} u32 ids (their order is the record's rule). */
+    private List<Long> readU32List()
+    {
+        expectValueStart('[', "an array of market ids or null");
+        pos++;
+        final List<Long> ids = new ArrayList<>();
+        skipWhitespace();
+        if (peek() == ']')
+        {
+            pos++;
+            return ids;
+        }
+        while (true)
+        {
+            if (ids.size() == SetFixOnboarding.MAX_MARKETS)
+            {
+                throw reject(ParseErrorCode.INVALID_VALUE, "at most " + SetFixOnboarding.MAX_MARKETS + " markets");
+            }
+            path.pushIndex(ids.size());
+            ids.add(readU32());
+            path.pop();
+            skipWhitespace();
+            final int c = next();
+            if (c == ']')
+            {
+                return ids;
+            }
+            if (c != ',')
+            {
+                pos--;
+                throw malformed("expected ',' or ']'");
+            }
+            skipWhitespace();
+        }
     }
 
     private byte[] readHex(final int byteLength)
