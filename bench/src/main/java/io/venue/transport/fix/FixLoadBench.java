@@ -28,9 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  * A FIX load generator (docs/PERFORMANCE.md, "FIX order entry"): {@code --sessions} {@code order_entry} sessions
  * over plain sockets, written with the lane's own codec ({@link FixWriter}), against a running appliance with the
  * {@code fix} lane. It funds one fresh trader a session with the operator key, makes each an institutional agent
- * holding trade and cancel, logs each on (with ResetSeqNumFlag Y), then sends NewOrderSingles, order n on session n
- * mod sessions: a limit buy, IOC, priced under the book, so each is accepted and cancelled (two ExecutionReports) and
- * the book stays empty. At each fixed rate (open loop: every order has an intended send time, and the round trip runs
+ * holding trade and cancel, onboards each credential for FIX (the operator's SetFixOnboarding: FIX on, the node's
+ * default rate), logs each on (with ResetSeqNumFlag Y), then sends NewOrderSingles, order n on session n mod
+ * sessions: a limit buy, IOC, priced under the book, so each is accepted and cancelled (two ExecutionReports) and the
+ * book stays empty. At each fixed rate (open loop: every order has an intended send time, and the round trip runs
  * from it to the order's first ExecutionReport, so a stall counts against every order it delays) it prints p50, p99
  * and p99.9; then the closed-loop ceiling, {@code --window} orders in flight over all sessions, written a session's
  * waiting orders at a time (one socket write for all the orders the window lets go at once), so the client's own
@@ -166,6 +167,7 @@ public final class FixLoadBench
             Long.parseLong(options.get("quote-asset")));
         traders.fund(client, url + "/api/v1/trading/actions", operator);
         traders.createAgents(client, url, Scope.TRADE, Scope.CANCEL);
+        traders.onboardFix(client, url + "/api/v1/trading/actions", operator);
         final String fix = options.get("fix");
         final int colon = fix.lastIndexOf(':');
         sessions = new Session[count];
