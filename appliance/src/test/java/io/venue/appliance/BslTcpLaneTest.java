@@ -259,19 +259,7 @@ class BslTcpLaneTest
         assertEquals("Error", error.type(), error.toString());
         assertEquals("OUT_OF_SEQUENCE", error.get("code"));
         assertTrue(client.closedWithin(WAIT_MS));
-        assertEquals("{\"ok\":true,\"sessions\":[]}", pollSessionsEmpty());
-    }
-
-    private String pollSessionsEmpty() throws Exception
-    {
-        final long deadline = System.nanoTime() + WAIT_MS * 1_000_000L;
-        String body = http.get("/api/v1/bsl/sessions").body();
-        while (!body.equals("{\"ok\":true,\"sessions\":[]}") && System.nanoTime() < deadline)
-        {
-            Thread.sleep(10);
-            body = http.get("/api/v1/bsl/sessions").body();
-        }
-        return body;
+        assertEquals("{\"ok\":true,\"sessions\":[]}", http.awaitNoBslSessions(WAIT_MS));
     }
 
     @Test

@@ -184,18 +184,6 @@ class ProtectionsLaneTest
         return status;
     }
 
-    private void awaitNoSessions() throws Exception
-    {
-        final long deadline = System.nanoTime() + WAIT_MS * 1_000_000L;
-        String sessions = http.get("/api/v1/bsl/sessions").body();
-        while (!sessions.equals("{\"ok\":true,\"sessions\":[]}") && System.nanoTime() < deadline)
-        {
-            Thread.sleep(10);
-            sessions = http.get("/api/v1/bsl/sessions").body();
-        }
-        assertEquals("{\"ok\":true,\"sessions\":[]}", sessions);
-    }
-
     private HttpResponse<String> protection(final SvcRequestSigner key, final String route, final String body)
         throws Exception
     {
@@ -215,7 +203,7 @@ class ProtectionsLaneTest
         first.close();
         // the close first (a reconnect the lane journals before it keeps the orders too: ProtectionsTest), then the
         // same credential again within the grace: the orders stay past it
-        awaitNoSessions();
+        assertEquals("{\"ok\":true,\"sessions\":[]}", http.awaitNoBslSessions(WAIT_MS));
         final BslTcpClient second = sessionKeySession(mm);
         Thread.sleep(2_500);
         assertEquals("resting", status(kept.get(0)));

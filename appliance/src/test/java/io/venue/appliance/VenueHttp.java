@@ -245,6 +245,20 @@ final class VenueHttp
         return request.build();
     }
 
+    /** Polls GET /api/v1/bsl/sessions until it lists none or {@code waitMs} pass; the last body read. */
+    String awaitNoBslSessions(final long waitMs) throws Exception
+    {
+        final String none = "{\"ok\":true,\"sessions\":[]}";
+        final long deadline = System.nanoTime() + waitMs * 1_000_000L;
+        String body = get("/api/v1/bsl/sessions").body();
+        while (!body.equals(none) && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+            body = get("/api/v1/bsl/sessions").body();
+        }
+        return body;
+    }
+
     HttpResponse<String> get(final String path) throws Exception
     {
         return client.send(

@@ -66,16 +66,6 @@ class FixOnboardingTest
         return h;
     }
 
-    private static Address credential(final long id)
-    {
-        final byte[] bytes = new byte[20];
-        for (int i = 0; i < 8; i++)
-        {
-            bytes[i] = (byte)(id >>> (56 - 8 * i));
-        }
-        return new Address(bytes);
-    }
-
     private static List<String> session(final EngineHarness h, final Action action)
     {
         final byte[] clientId = new byte[ClientOrderId.LENGTH];
@@ -83,7 +73,7 @@ class FixOnboardingTest
         clientId[1] = (byte)(++clientIds >> 8);
         clientId[2] = (byte)clientIds;
         return h.send(new ActionPayload(ALICE, 0, new ClientOrderId(clientId), h.now, action),
-            SignerMatch.SESSION_CREDENTIAL, credential(CREDENTIAL), null);
+            SignerMatch.SESSION_CREDENTIAL, SessionCredentialTest.credential(CREDENTIAL), null);
     }
 
     private static SpotPlaceOrder bid(final long market)

@@ -55,7 +55,7 @@ class SessionCredentialTest
     }
 
     /** The envelope's rawSigner of a session command: the credential id, big-endian, then 12 zero bytes. */
-    private static Address credential(final long id)
+    static Address credential(final long id)
     {
         final byte[] bytes = new byte[20];
         for (int i = 0; i < 8; i++)
