@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One FIX 4.4 connection (docs/FIX.md): a Logon within the deadline (the credential checked by the order-entry core's
@@ -61,6 +62,9 @@ final class FixSession extends ChannelInboundHandlerAdapter
     private boolean protectionOpened;
     private final FixMessage in = new FixMessage();
     private final FixWriter out = new FixWriter(WRITER_BYTES);
+    /** Whether a drain is queued on the event loop for reports the deriver numbered ({@link #wake}). */
+    private final AtomicBoolean drainWaiting = new AtomicBoolean();
+    private final Runnable queuedDrain = this::queuedDrain;
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
 
     private State state = State.AWAITING_LOGON;
@@ -540,13 +544,23 @@ final class FixSession extends ChannelInboundHandlerAdapter
         }
     };
 
-    /** Reports were numbered for this session on the deriver's thread: its event loop writes them, in number order. */
+    /**
+     * Reports were numbered for this session on the deriver's thread: its event loop writes them, in number order. One
+     * drain waits at a time: a report numbered while one waits is written by it (the drain clears the flag before it
+     * looks), so a burst of reports costs the event loop one task, not one each.
+     */
     void wake()
     {
-        if (ctx != null)
+        if (ctx != null && drainWaiting.compareAndSet(false, true))
         {
-            ctx.executor().execute(this::drain);
+            ctx.executor().execute(queuedDrain);
         }
+    }
+
+    private void queuedDrain()
+    {
+        drainWaiting.set(false);
+        drain();
     }
 
     /** Writes what is numbered and not yet written, in number order (on the event loop). */
