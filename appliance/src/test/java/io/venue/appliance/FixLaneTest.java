@@ -32,6 +32,8 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -231,10 +233,28 @@ class FixLaneTest
         assertTrue(stranger.body().contains("NOT_OPERATOR"), stranger.body());
         assertTrue(http.get(route).body().startsWith(read.body().substring(0, read.body().indexOf("\"sequence\""))),
             "no refusal changed the record");
+        // the credential's own read, by its SVC-* headers; another credential without a record: 404; no headers: 400
+        assertEquals(read.body(), ownRecord(agent, 1).body());
+        final VenueHttp.Credential bare = http.newCredential(trader, nonce++, AgentKind.INSTITUTIONAL, Scope.TRADE);
+        final HttpResponse<String> bareRead = ownRecord(bare, 1);
+        assertEquals(404, bareRead.statusCode(), bareRead.body());
+        assertTrue(bareRead.body().contains("NOT_ONBOARDED"), bareRead.body());
+        assertEquals(400, http.get("/api/v1/fix/onboarding").statusCode());
         // from any address but the operator's the route does not exist: covered by the metrics route's rule
     }
 
-    /** With fix.tls the lane speaks TLS with the node's certificate: QuickFIX/J logs on over SSL. */
+    /** GET /api/v1/fix/onboarding signed by the credential's SVC-* headers with this SVC nonce. */
+    private HttpResponse<String> ownRecord(final VenueHttp.Credential credential, final long svcNonce)
+        throws Exception
+    {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(appliance.baseUrl() +
+            "/api/v1/fix/onboarding")).GET();
+        credential.signer().sign(svcNonce, System.currentTimeMillis(), "GET", "/api/v1/fix/onboarding", null, null)
+            .forEach(request::header);
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+        /** With fix.tls the lane speaks TLS with the node's certificate: QuickFIX/J logs on over SSL. */
     @Test
     void aClientLogsOnOverTlsWhenTheLaneSpeaksIt() throws Exception
     {

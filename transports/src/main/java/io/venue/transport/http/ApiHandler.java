@@ -106,6 +106,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private static final ThreadLocal<SignedActionParser> ADMIN_PARSER =
         ThreadLocal.withInitial(SignedActionParser::new);
     private final TokenRoute tokens;
+    /** SVC-* headers, for the credential's own read of its FIX onboarding record. */
+    private final MachineAuth machineAuth;
     private final PrivateReadGate privateReads;
     private final FeedReads feedReads;
     private final ReadRoutes reads;
@@ -122,6 +124,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         this.session = session;
         this.answers = new OrderedAnswers(context, session.answerTimeoutMs());
         final MachineAuth machineAuth = new MachineAuth(context.entry.credentials());
+        this.machineAuth = machineAuth;
         this.tokens = new TokenRoute(context, machineAuth);
         this.privateReads = new PrivateReadGate(context, tokens, answers);
         this.feedReads = new FeedReads(context, answers, privateReads);
@@ -237,6 +240,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             }
             case BSL_LIMITS, MM_LIMITS -> answers.fill(ctx, slot, reads.limits(method));
             case METRICS -> answers.fill(ctx, slot, reads.metrics(method, remote(ctx)));
+            case Routes.FIX_ONBOARDING_OWN -> ownFixOnboarding(ctx, slot, request);
             case BSL_EXECUTIONS -> answers.fill(ctx, slot, ReadRoutes.read(method, ReadRoutes::executionStreams));
             case BSL_SESSIONS -> answers.fill(ctx, slot, ReadRoutes.read(method,
                 () -> SessionList.json(context.entry == null ? null : context.entry.sessions())));
@@ -507,6 +511,43 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         answer(ctx, slot,
             tokens.issue(request.headers()::get, request.method().name(), request.uri(), bytes(request.content()),
             System.currentTimeMillis()));
+    }
+
+    /**
+     * GET /api/v1/fix/onboarding: the FIX onboarding record of the credential whose SVC-* headers sign the request
+     * (docs/FIX.md, "Onboarding record"); 404 NOT_ONBOARDED when it has none. A refused authentication is journaled as
+     * on every machine route.
+     */
+    private void ownFixOnboarding(final ChannelHandlerContext ctx, final Slot slot, final FullHttpRequest request)
+    {
+        if (!ReadRoutes.isRead(request.method()))
+        {
+            answers.fill(ctx, slot, HttpResponses.notAllowed(ReadRoutes.READ_METHODS));
+            return;
+        }
+        if (context.fixOnboarding == null || context.entry.credentials() == null)
+        {
+            answers.fill(ctx, slot, json(new SubmitResponse(404, error("NOT_FOUND", "this gateway serves no FIX " +
+                "onboarding records"))));
+            return;
+        }
+        final Refusal refused = session.admitRequest(remote(ctx));
+        if (refused != null)
+        {
+            answers.fill(ctx, slot, refusal(refused));
+            return;
+        }
+        final MachineAuth.Authenticated auth = machineAuth.authenticate(request.headers()::get,
+            request.method().name(), request.uri(), bytes(request.content()), System.currentTimeMillis());
+        if (auth.refusal() != null)
+        {
+            answer(ctx, slot, auth.refusal());
+            return;
+        }
+        final String record = context.fixOnboarding.apply(auth.apiKeyId());
+        answers.fill(ctx, slot, record != null ? ReadRoutes.read(request.method(), () -> record) :
+            json(new SubmitResponse(404, error("NOT_ONBOARDED", "no FIX onboarding record for " + auth.apiKeyId() +
+            ": the venue's operator sets one"))));
     }
 
     /** Answers an outcome decided in the lane, journaling it first when it names a reason. */

@@ -37,6 +37,8 @@ final class Routes
     static final String METRICS = "/api/v1/admin/metrics";
     /** The operator's read of a credential's FIX onboarding record: {@code /api/v1/admin/fix/onboarding/spk_...}. */
     static final String FIX_ONBOARDING = "/api/v1/admin/fix/onboarding/";
+    /** A credential's own read of its FIX onboarding record, by its SVC-* headers. */
+    static final String FIX_ONBOARDING_OWN = "/api/v1/fix/onboarding";
     static final String MM_REPLACE = "/api/v1/mm/orders/replace";
     static final String MM_CANCEL_REPLACE = "/api/v1/mm/orders/cancel-replace";
     /**
@@ -72,7 +74,8 @@ final class Routes
         BSL_ORDERS_COMPACT, BSL_LIMITS, MM_LIMITS, ADMIN_ACTIONS, METRICS, MARKETS + "{marketId}" + BOOK,
         MARKETS + "{marketId}" + TRADES, ACCOUNTS + "{account}/open-orders", ACCOUNTS + "{account}/balances",
         ACCOUNTS + "{account}/positions", ASYNCAPI, SchemaRoutes.SCHEMAS, SchemaRoutes.SCHEMAS + "/{name}",
-        CANCEL_ALL, DEAD_MAN, CANCEL_ON_DISCONNECT, FIX_ONBOARDING + "{apiKeyId}");
+        CANCEL_ALL, DEAD_MAN, CANCEL_ON_DISCONNECT, FIX_ONBOARDING + "{apiKeyId}",
+        FIX_ONBOARDING_OWN);
     static final Pattern DIGEST = Pattern.compile("0x[0-9a-f]{64}");
     static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
     static final Pattern API_KEY_ID = Pattern.compile("spk_[0-9a-f]{16}");
