@@ -55,7 +55,7 @@ public final class AccountNonces
             {
                 accepted.wrapAndApplyHeader(buffer, offset, header);
                 accepted.getAccount(account, 0, BytesKey.ACCOUNT);
-                window().set(accepted.nonceFloor(), accepted.nextUsableNonce(), accepted.sequence());
+                window(accepted.nonceFloor(), accepted.nextUsableNonce(), accepted.sequence());
             }
             case ActionRejectedDecoder.TEMPLATE_ID ->
             {
@@ -64,7 +64,7 @@ public final class AccountNonces
                     (rejected.nonceFloor() != 0 || rejected.nextUsableNonce() != 0))
                 {
                     rejected.getAccount(account, 0, BytesKey.ACCOUNT);
-                    window().set(rejected.nonceFloor(), rejected.nextUsableNonce(), rejected.sequence());
+                    window(rejected.nonceFloor(), rejected.nextUsableNonce(), rejected.sequence());
                 }
             }
             default ->
@@ -74,16 +74,21 @@ public final class AccountNonces
         }
     }
 
-    /** The window of the account in {@link #account}, made (and its key copied) the first time. */
-    private Window window()
+    /**
+     * Sets the window of the account in {@link #account}: in place, or a new one (and a copy of its key) the first
+     * time, filled before a reader can find it.
+     */
+    private void window(final long floor, final long nextUsable, final long sequence)
     {
         Window window = byAccount.get(probe.set(account));
         if (window == null)
         {
             window = new Window();
+            window.set(floor, nextUsable, sequence);
             byAccount.put(probe.copy(), window);
+            return;
         }
-        return window;
+        window.set(floor, nextUsable, sequence);
     }
 
     /**
