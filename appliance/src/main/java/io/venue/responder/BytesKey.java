@@ -36,8 +36,8 @@ final class BytesKey
     }
 
     /**
-     * The key of an id of {@code length} bytes written {@code 0x} and hex digits (either case), or null for any other
-     * text: a reader's way in from a route's path.
+     * The key of an id of {@code length} bytes written {@code 0x} and lowercase hex digits, as the events' ids are
+     * written out, or null for any other text: a reader's way in from a route's path.
      */
     static BytesKey parse(final String text, final int length)
     {
@@ -48,8 +48,8 @@ final class BytesKey
         final byte[] parsed = new byte[length];
         for (int i = 0; i < length; i++)
         {
-            final int high = Character.digit(text.charAt(2 + 2 * i), 16);
-            final int low = Character.digit(text.charAt(3 + 2 * i), 16);
+            final int high = Hex.lowerDigit(text.charAt(2 + 2 * i));
+            final int low = Hex.lowerDigit(text.charAt(3 + 2 * i));
             if (high < 0 || low < 0)
             {
                 return null;
